@@ -1,0 +1,47 @@
+# ML Systems labs. `make serve` builds and serves the site; `make test` runs every test.
+# Both set up what they need: a Python venv (.venv), `npm ci`, and Debian's Chromium for tests.
+
+PYTHON ?= python3
+export NO_MKDOCS_2_WARNING := 1
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: build serve test test-unit test-e2e bench clean setup chromium
+
+setup: $(STAMP) node_modules/.package-lock.json
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+build: setup
+	$(PY) -m mkdocs build --strict --quiet
+
+serve: build
+	$(PY) -m build_scripts.serve --prefix /
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the end-to-end tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: build chromium
+	$(PY) -m pytest -q
+
+test-unit: setup
+	$(PY) -m pytest -q -m "not e2e"
+
+test-e2e: build chromium
+	$(PY) -m pytest -q -m e2e
+
+bench: build chromium
+	$(PY) -m build_scripts.bench
+
+clean:
+	rm -rf site dist .pytest_cache

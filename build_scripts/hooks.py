@@ -1,0 +1,94 @@
+"""MkDocs hooks: pre-render labs into their pages and expand ``<!-- lab:... -->`` shortcodes.
+
+Shortcodes (an unknown name or lab fails the build):
+
+- ``<!-- lab:embed v2_02 -->``: the lab, rendered by pylabs in its default state.
+- ``<!-- lab:value v2_02 NAME -->``: a number from the lab's ``VALUES`` table, formatted.
+- ``<!-- lab:catalog 2 -->``: the labs of a volume with invariant, duration and progress.
+- ``<!-- lab:sources -->``: the cited constants registry as a table.
+- ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
+
+After the build: ``labs.json``, the pylabs wheel and ``runtime.json`` are
+written and the npm runtime is vendored into the site.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from build_scripts import site_content  # noqa: E402
+from build_scripts.vendor import vendor  # noqa: E402
+from build_scripts.wheel import build_wheel, content_hash  # noqa: E402
+
+SHORTCODE = re.compile(r"<!--\s*lab:([a-z-]+)((?:\s+[^\s>]+)*)\s*-->")
+PLACEHOLDER = "PYLABS-EMBED-{}-PLACEHOLDER"
+
+
+class ShortcodeError(ValueError):
+    """A shortcode with an unknown name or arguments."""
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    def expand(match: re.Match) -> str:
+        name, args = match.group(1), match.group(2).split()
+        where = page.file.src_uri
+        if name == "embed":
+            (lab_id,) = _args(args, 1, name, where)
+            site_content.lab(lab_id)  # fails early on an unknown lab
+            page.meta["pylabs_lab"] = lab_id
+            return PLACEHOLDER.format(lab_id)
+        if name == "value":
+            lab_id, value_name = _args(args, 2, name, where)
+            return site_content.value(lab_id, value_name)
+        if name == "catalog":
+            (volume,) = _args(args, 1, name, where)
+            return site_content.catalog(int(volume), page.url)
+        if name == "sources":
+            return site_content.sources_table()
+        if name == "ledger-schema":
+            return site_content.ledger_schema()
+        raise ShortcodeError(f"{where}: unknown shortcode lab:{name}; known: embed, value, catalog, "
+                             "sources, ledger-schema")
+    return SHORTCODE.sub(expand, markdown)
+
+
+def _args(args: list[str], count: int, name: str, where: str) -> list[str]:
+    if len(args) != count:
+        raise ShortcodeError(f"{where}: lab:{name} takes {count} argument(s), got {args}")
+    return args
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    lab_id = page.meta.get("pylabs_lab")
+    if not lab_id:
+        return html
+    placeholder = PLACEHOLDER.format(lab_id)
+    embedded = site_content.embedded_lab(lab_id)
+    # Markdown wraps a lone placeholder in <p>; replace the paragraph with the lab.
+    html = html.replace(f"<p>{placeholder}</p>", embedded)
+    if placeholder in html:
+        html = html.replace(placeholder, embedded)
+    return html
+
+
+def on_post_build(config) -> None:
+    site_dir = Path(config["site_dir"])
+    versions = vendor(site_dir)
+    wheel = build_wheel(site_dir / "assets" / "pylabs")
+    runtime = {
+        "pylabs_version": site_content.pylabs_version(),
+        "pyodide_version": versions["pyodide"],
+        "wheel": f"assets/pylabs/{wheel.name}?v={content_hash(wheel)}",
+        "plotly": "vendor/plotly/plotly.min.js",
+        "katex": "vendor/katex/katex.min.js",
+        "katex_css": "vendor/katex/katex.min.css",
+    }
+    (site_dir / "assets" / "pylabs" / "runtime.json").write_text(json.dumps(runtime, indent=1))
+    (site_dir / "labs.json").write_text(json.dumps(site_content.manifest(), indent=1))

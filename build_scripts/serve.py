@@ -1,0 +1,78 @@
+"""Serve the built site locally, optionally under a sub-path like GitHub Pages does.
+
+    python -m build_scripts.serve [--port 0] [--prefix /labs/] [site_dir]
+
+Port 0 (the default) asks the OS for a free port; the URL is printed. The
+server binds to 127.0.0.1 only and sends the MIME types Pyodide needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+        ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip"}
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files from ``directory``, mounted at ``prefix`` (everything else is 404)."""
+
+    prefix = "/"
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(self.prefix):
+            return str(Path(self.directory) / "__outside_prefix__")
+        return super().translate_path("/" + path[len(self.prefix):])
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") + "/" == self.prefix and not self.path.endswith("/"):
+            self.send_response(301)
+            self.send_header("Location", self.prefix)
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+def make_server(site_dir: Path, port: int = 0, prefix: str = "/") -> http.server.ThreadingHTTPServer:
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+    handler = functools.partial(type("Handler", (SiteHandler,), {"prefix": prefix}), directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    server.prefix = prefix
+    return server
+
+
+def serve_in_thread(site_dir: Path, prefix: str = "/") -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Start a server on a free port in a daemon thread; return it and its base URL."""
+    server = make_server(site_dir, 0, prefix)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    return server, f"http://{host}:{port}{server.prefix}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site_dir", nargs="?", default=str(ROOT / "site"))
+    parser.add_argument("--port", type=int, default=0, help="Default: 0, a free port")
+    parser.add_argument("--prefix", default="/", help="Default: /. Use /labs/ to mimic GitHub Pages")
+    args = parser.parse_args()
+    server = make_server(Path(args.site_dir), args.port, args.prefix)
+    host, port = server.server_address[:2]
+    print(f"Serving {args.site_dir} at http://{host}:{port}{server.prefix}  (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

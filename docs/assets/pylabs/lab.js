@@ -1,0 +1,216 @@
+// Mount a pre-rendered lab: restore the attempt from the ledger, send the state to
+// Python on every change (coalesced, so the page never queues stale work), patch the
+// changed blocks, draw charts and math, and write the ledger through on every
+// locked answer and decision.
+import { call, startRuntime, stopListening } from "./runtime.js";
+import { patchBlock } from "./morph.js";
+import { drawCharts, preloadCharts } from "./charts.js";
+import { renderMath } from "./math.js";
+import { LEDGER_KEY, archive, commit, newAttemptId, openLedger } from "./store.js";
+import { showNotice } from "./notices.js";
+
+const html = document.documentElement;
+
+function controlValue(root, element) {
+  const name = element.dataset.control;
+  if (element.type === "radio") {
+    const checked = root.querySelector(`[data-control="${name}"]:checked`);
+    return checked ? checked.value : null;
+  }
+  if (element.type === "checkbox") return element.checked;
+  if (element.type === "range") {
+    const value = Number(element.value);
+    return element.dataset.scale === "log2" ? 2 ** value : value;
+  }
+  return element.value;
+}
+
+function readControls(root) {
+  const controls = {};
+  for (const element of root.querySelectorAll("[data-control]")) {
+    if (element.type === "radio" && !element.checked) continue;
+    controls[element.dataset.control] = controlValue(root, element);
+  }
+  return controls;
+}
+
+function setBoot(root, text) {
+  const boot = root.querySelector("[data-boot]");
+  if (!boot) return;
+  boot.textContent = text;
+  boot.hidden = !text;
+}
+
+/**
+ * Bring one lab to life.
+ * @param {Element} root the `[data-lab]` element
+ * @param {AbortSignal} signal aborted when the page is left (instant navigation)
+ */
+export async function mountLab(root, signal) {
+  const labId = root.dataset.lab;
+  const state = { controls: readControls(root), answers: {}, pending: {}, failures_hit: [] };
+  let attemptId = null;
+  let record = null;
+  let queued = null;
+  let running = false;
+
+  // 1. Controls wait, visibly, until Python is ready.
+  html.dataset.pylabs = "loading";
+  root.querySelectorAll("[data-control], [data-action=lock], [data-action=restart]")
+    .forEach((element) => { element.disabled = true; });
+  preloadCharts();
+  const onProgress = ({ progress, step, steps }) => setBoot(root, `${progress} (${step} of ${steps})`);
+  try {
+    await startRuntime(onProgress);
+  } catch (error) {
+    html.dataset.pylabs = "error";
+    setBoot(root, `The instruments cannot start: ${error.message}. You can still read this lab; ` +
+      "its numbers above are the default scenario, computed when the site was built.");
+    return;
+  } finally {
+    stopListening(onProgress);
+  }
+  if (signal.aborted) return;
+
+  // 2. Resume the active attempt from the ledger, or start one.
+  const opened = await openLedger(labId);
+  if (opened.attempt) {
+    attemptId = opened.attempt.id;
+    Object.assign(state.controls, opened.attempt.controls);
+    for (const [qid, answer] of Object.entries(opened.attempt.answers)) {
+      state.answers[qid] = { choice: answer.choice, locked_at: answer.locked_at };
+    }
+    state.failures_hit = [...opened.attempt.failures_hit];
+  } else {
+    attemptId = newAttemptId(labId);
+  }
+
+  // 3. Render the state, then patch only what changed from here on.
+  async function render(changed = null, full = false) {
+    const view = await call("update", [labId, JSON.stringify(state), changed, full]);
+    if (signal.aborted) return;
+    for (const [key, blockHtml] of Object.entries(view.blocks)) {
+      const block = root.querySelector(`[data-block="${key}"]`);
+      if (block) patchBlock(block, `<div class="pl-block" data-block="${key}">${blockHtml}</div>`);
+    }
+    state.controls = view.controls;
+    record = view.record;
+    const reached = record.failures_active.filter((name) => !state.failures_hit.includes(name));
+    if (reached.length) {
+      state.failures_hit = [...state.failures_hit, ...reached].sort();
+      save();
+    }
+    drawCharts(root).catch((error) => showNotice("warn", `Charts are unavailable: ${error.message}`, { id: "charts" }));
+    renderMath(root).catch(() => {});
+  }
+
+  function schedule(changed) {
+    queued = { changed: queued && queued.changed ? queued.changed : changed };
+    if (!running) flush();
+  }
+
+  async function flush() {
+    running = true;
+    try {
+      while (queued) {
+        const job = queued;
+        queued = null;
+        await render(job.changed);
+      }
+    } catch (error) {
+      html.dataset.pylabs = "error";
+      showNotice("danger", `The lab stopped responding: ${error.message}. Reload the page; your locked answers are saved.`, { id: "runtime" });
+    } finally {
+      running = false;
+    }
+  }
+
+  function save() {
+    if (!record) return Promise.resolve();
+    return commit(attemptId, record).catch((error) =>
+      showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }));
+  }
+
+  async function lock(question) {
+    const qid = question.dataset.question;
+    const chosen = question.querySelector("input[type=radio]:checked");
+    if (!chosen || state.answers[qid]) return;
+    state.answers[qid] = { choice: chosen.value, locked_at: new Date().toISOString() };
+    delete state.pending[qid];
+    await render();
+    await save();
+    question.querySelector("[data-feedback], .pl-question__status")?.focus?.();
+  }
+
+  async function restart() {
+    const ok = window.confirm("Start this lab again? Your current attempt stays in the Design Ledger.");
+    if (!ok) return;
+    await save();
+    await archive(attemptId);
+    attemptId = newAttemptId(labId);
+    state.controls = {};
+    state.answers = {};
+    state.pending = {};
+    state.failures_hit = [];
+    await render(null, true);
+    await save();
+    root.querySelector("[data-act]")?.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  // 4. One set of delegated listeners for the whole lab.
+  root.addEventListener("input", (event) => {
+    const control = event.target.closest("[data-control]");
+    if (!control) return;
+    state.controls[control.dataset.control] = controlValue(root, control);
+    schedule(control.dataset.control);
+  }, { signal });
+  root.addEventListener("change", (event) => {
+    const target = event.target;
+    const question = target.closest("[data-question]");
+    if (question && target.type === "radio") {
+      state.pending[question.dataset.question] = target.value;
+      schedule(null);
+      return;
+    }
+    const control = target.closest("[data-control]");
+    if (!control) return;
+    state.controls[control.dataset.control] = controlValue(root, control);
+    schedule(control.dataset.control);
+    queueMicrotask(() => flushThenSave());
+  }, { signal });
+  root.addEventListener("click", (event) => {
+    const action = event.target.closest("[data-action]");
+    if (!action || action.disabled) return;
+    if (action.dataset.action === "lock") lock(action.closest("[data-question]"));
+    if (action.dataset.action === "restart") restart();
+  }, { signal });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") save();
+  }, { signal });
+
+  // Another tab locked answers in this attempt: take them (a lock never changes).
+  window.addEventListener("storage", async (event) => {
+    if (event.key !== LEDGER_KEY) return;
+    const opened = await openLedger(labId);
+    if (!opened.attempt || opened.attempt.id !== attemptId) return;
+    let changed = false;
+    for (const [qid, answer] of Object.entries(opened.attempt.answers)) {
+      if (!state.answers[qid]) {
+        state.answers[qid] = { choice: answer.choice, locked_at: answer.locked_at };
+        changed = true;
+      }
+    }
+    if (changed) schedule(null);
+  }, { signal });
+
+  async function flushThenSave() {
+    while (running || queued) await new Promise((resolve) => setTimeout(resolve, 10));
+    await save();
+  }
+
+  await render(null, true);
+  if (signal.aborted) return;
+  await save();
+  setBoot(root, "");
+  html.dataset.pylabs = "ready";
+}

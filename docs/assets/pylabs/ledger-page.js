@@ -1,0 +1,111 @@
+// The Design Ledger page: a summary rendered by Python, export, import with a
+// preview of what will change, and clear with confirmation.
+import { call, startRuntime } from "./runtime.js";
+import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, LEDGER_KEY } from "./store.js";
+import { showNotice, clearNotice } from "./notices.js";
+
+const MAX_IMPORT_BYTES = 2_000_000;
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function today() {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** Export what is stored, exactly as stored (pretty-printed when it parses). */
+export function exportLedger() {
+  const raw = readRaw() || JSON.stringify({ schema: "mlsys-labs.ledger", version: 1, attempts: {} });
+  let text = raw;
+  try {
+    text = JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    // Export unreadable content unchanged: it is still the student's.
+  }
+  download(`mlsys-labs-ledger-${today()}.json`, text);
+}
+
+/**
+ * Mount the ledger page.
+ * @param {Element} root the `[data-ledger-page]` element
+ * @param {AbortSignal} signal
+ */
+export async function mountLedgerPage(root, signal) {
+  const summary = root.querySelector("[data-ledger-summary]");
+  const html = document.documentElement;
+
+  async function refresh() {
+    summary.innerHTML = await call("ledger_view", [readRaw()]).then((view) => view.html);
+    const quarantined = readQuarantine();
+    if (quarantined.length) {
+      showNotice("warn", `${quarantined.length} item(s) of unreadable ledger data are kept aside.`, {
+        id: "quarantine",
+        action: { label: "Download them", run: () => download(`mlsys-labs-quarantine-${today()}.json`, JSON.stringify(quarantined, null, 2)) },
+      });
+    }
+  }
+
+  root.addEventListener("click", async (event) => {
+    const action = event.target.closest("[data-action]")?.dataset.action;
+    if (action === "ledger-export") exportLedger();
+    if (action === "ledger-clear") {
+      const ok = window.confirm("Delete every attempt in this browser's Design Ledger? Export it first if you may want it back.");
+      if (!ok) return;
+      clearLedger();
+      showNotice("info", "The ledger is empty.", { id: "import" });
+      refresh();
+    }
+  }, { signal });
+
+  root.addEventListener("change", async (event) => {
+    const input = event.target.closest("[data-action=ledger-import]");
+    if (!input || !input.files.length) return;
+    const file = input.files[0];
+    input.value = "";
+    if (file.size > MAX_IMPORT_BYTES) {
+      showNotice("danger", `${file.name} is larger than 2 MB, so it is not a ledger export. Nothing was changed.`, { id: "import" });
+      return;
+    }
+    const text = await file.text();
+    const preview = await previewImport(text);
+    if (!preview.ok) {
+      showNotice("danger", `${file.name} was not imported: ${preview.error}. Nothing was changed.`, { id: "import" });
+      return;
+    }
+    const parts = [`${preview.added.length} new attempt(s)`, `${preview.changed.length} updated`];
+    if (preview.rejected.length) parts.push(`${preview.rejected.length} rejected (${preview.rejected[0]})`);
+    const ok = window.confirm(`Import ${file.name}: ${parts.join(", ")}. Existing attempts and locked answers are kept. Merge it?`);
+    if (!ok) return;
+    const result = await applyImport(text);
+    if (!result.ok) {
+      showNotice("danger", `${file.name} was not imported: ${result.error}. Nothing was changed.`, { id: "import" });
+      return;
+    }
+    showNotice("success", `Imported ${file.name}: ${parts.join(", ")}.`, { id: "import" });
+    refresh();
+  }, { signal });
+
+  window.addEventListener("storage", (event) => {
+    if (event.key === LEDGER_KEY) refresh();
+  }, { signal });
+
+  html.dataset.pylabs = "loading";
+  try {
+    await startRuntime();
+  } catch (error) {
+    html.dataset.pylabs = "error";
+    summary.textContent = `The summary needs Python, which cannot start here (${error.message}). Export still works.`;
+    return;
+  }
+  clearNotice("boot");
+  await refresh();
+  html.dataset.pylabs = "ready";
+}

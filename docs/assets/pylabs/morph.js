@@ -1,0 +1,118 @@
+// Patch a rendered block into the page without replacing what the student is using:
+// elements are kept and their attributes and text updated in place, a slider being
+// dragged keeps its position, open <details> stay open, and subtrees owned by
+// Plotly or KaTeX are left alone while their inputs are unchanged.
+
+const KEY_ATTRIBUTES = ["id", "data-block", "data-act", "data-question", "data-metric", "data-chart",
+  "data-failure", "data-feedback", "data-instruments", "data-control"];
+const USER_ATTRIBUTES = new Set(["open"]);
+
+function keyOf(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return "";
+  for (const name of KEY_ATTRIBUTES) {
+    const value = node.getAttribute(name);
+    if (value !== null) return `${name}=${value}/${node.getAttribute("value") ?? ""}`;
+  }
+  return "";
+}
+
+function same(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+}
+
+function syncAttributes(from, to) {
+  for (const { name } of [...from.attributes]) {
+    if (!to.hasAttribute(name) && !USER_ATTRIBUTES.has(name)) from.removeAttribute(name);
+  }
+  for (const { name, value } of [...to.attributes]) {
+    if (from.getAttribute(name) !== value && !USER_ATTRIBUTES.has(name)) from.setAttribute(name, value);
+  }
+}
+
+function syncFormState(from, to) {
+  if (from === document.activeElement && from.matches("input[type=range]")) return;
+  if (from.type === "checkbox" || from.type === "radio") {
+    const checked = to.hasAttribute("checked");
+    if (from.checked !== checked) from.checked = checked;
+  } else if (from.nodeName === "INPUT" && from.value !== to.getAttribute("value")) {
+    from.value = to.getAttribute("value") ?? "";
+  }
+}
+
+function owned(from, to) {
+  return from.hasAttribute("data-tex") && from.dataset.rendered === "true" &&
+    from.getAttribute("data-tex") === to.getAttribute("data-tex");
+}
+
+/**
+ * Make `from` look like `to`, reusing `from`'s nodes wherever they match.
+ * @param {Element} from live element in the page
+ * @param {Element} to freshly parsed element
+ */
+export function morph(from, to) {
+  if (from.classList.contains("pl-chart__plot")) {
+    // Plotly owns this element's classes, styles and children.
+    const label = to.getAttribute("aria-label");
+    if (from.getAttribute("aria-label") !== label) from.setAttribute("aria-label", label);
+    return;
+  }
+  if (owned(from, to)) {
+    syncAttributes(from, to);
+    if (from.hasAttribute("data-tex")) from.dataset.rendered = "true";
+    return;
+  }
+  syncAttributes(from, to);
+  if (from.nodeName === "INPUT") syncFormState(from, to);
+  morphChildren(from, to);
+  if (from.nodeName === "SELECT" && from !== document.activeElement) {
+    const selected = to.querySelector("option[selected]");
+    if (selected && from.value !== selected.value) from.value = selected.value;
+  }
+}
+
+function morphChildren(from, to) {
+  let current = from.firstChild;
+  let incoming = to.firstChild;
+  while (incoming) {
+    const next = incoming.nextSibling;
+    if (!current) {
+      from.appendChild(incoming);
+    } else if (same(current, incoming)) {
+      if (current.nodeType === Node.ELEMENT_NODE) morph(current, incoming);
+      else if (current.nodeValue !== incoming.nodeValue) current.nodeValue = incoming.nodeValue;
+      current = current.nextSibling;
+    } else {
+      let match = current.nextSibling;
+      while (match && !(keyOf(incoming) && same(match, incoming))) match = match.nextSibling;
+      if (match) {
+        while (current !== match) {
+          const gone = current;
+          current = current.nextSibling;
+          gone.remove();
+        }
+        morph(current, incoming);
+        current = current.nextSibling;
+      } else {
+        from.insertBefore(incoming, current);
+      }
+    }
+    incoming = next;
+  }
+  while (current) {
+    const gone = current;
+    current = current.nextSibling;
+    gone.remove();
+  }
+}
+
+/**
+ * Replace the contents of a keyed block with new HTML from the renderer.
+ * @param {Element} block the live `[data-block]` element
+ * @param {string} html the block's new inner HTML
+ */
+export function patchBlock(block, html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const fresh = template.content.firstElementChild;
+  morph(block, fresh);
+}

@@ -1,0 +1,88 @@
+// The page's side of the Python worker: one worker per tab, kept across
+// instant navigation, called with JSON strings and answering with parsed JSON.
+
+export const BASE = new URL("../../", import.meta.url);
+
+let worker = null;
+let booting = null;
+let nextId = 1;
+const waiting = new Map();
+const listeners = new Set();
+let lastProgress = { progress: "Loading Python…", step: 0, steps: 3 };
+
+/**
+ * Explain why this browser cannot run the labs, or return null when it can.
+ * @returns {string|null}
+ */
+export function unsupportedReason() {
+  if (typeof WebAssembly !== "object") return "this browser has WebAssembly turned off or does not support it";
+  if (typeof Worker !== "function") return "this browser does not support Web Workers";
+  return null;
+}
+
+/**
+ * Start the worker once per tab. Resolves when Python and pylabs are ready.
+ * @param {(p: {progress: string, step: number, steps: number}) => void} [onProgress] boot progress callback
+ * @returns {Promise<{pylabs: string, pyodide: string}>}
+ */
+export function startRuntime(onProgress) {
+  if (onProgress) {
+    listeners.add(onProgress);
+    onProgress(lastProgress);
+  }
+  if (booting) return booting;
+  const reason = unsupportedReason();
+  if (reason) {
+    booting = Promise.reject(new Error(reason));
+    return booting;
+  }
+  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = (event) => {
+    const message = event.data;
+    if (message.progress) {
+      lastProgress = message;
+      listeners.forEach((listener) => listener(message));
+      return;
+    }
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.ok) pending.resolve(message.result);
+    else pending.reject(new Error(message.error));
+  };
+  worker.onerror = (event) => {
+    const error = new Error(event.message || "the Python worker failed to start");
+    waiting.forEach((pending) => pending.reject(error));
+    waiting.clear();
+  };
+  booting = send("boot", []);
+  return booting;
+}
+
+/**
+ * Stop listening for boot progress (a page unmounting).
+ * @param {Function} onProgress the callback given to startRuntime
+ */
+export function stopListening(onProgress) {
+  listeners.delete(onProgress);
+}
+
+function send(op, args) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, op, args });
+  });
+}
+
+/**
+ * Call a pylabs.bridge function; its JSON result is parsed.
+ * @param {string} op bridge function name
+ * @param {Array<string|boolean|null>} args JSON-safe arguments
+ * @returns {Promise<any>}
+ */
+export async function call(op, args) {
+  await startRuntime();
+  const text = await send(op, args);
+  return typeof text === "string" ? JSON.parse(text) : text;
+}

@@ -1,0 +1,57 @@
+// The composition root of the labs' browser shell. It mounts whatever the current
+// page holds, through Material's document$ so instant navigation works:
+//   [data-lab]          a lab: Python runtime, ledger, live instruments
+//   [data-ledger-page]  the Design Ledger page
+//   [data-progress]     progress badges from the ledger
+//   math and charts     typeset and drawn wherever they appear
+// The Python worker lives for the whole tab, so moving between labs reuses it.
+import { mountLab } from "./lab.js";
+import { mountLedgerPage } from "./ledger-page.js";
+import { progressByLab, readRaw } from "./store.js";
+import { renderMath } from "./math.js";
+import { drawCharts } from "./charts.js";
+
+const LABELS = { "complete": "Complete", "in-progress": "In progress", "not-started": "Not started" };
+let current = null;
+
+function showProgress() {
+  const progress = progressByLab();
+  for (const badge of document.querySelectorAll("[data-progress]")) {
+    const status = progress[badge.dataset.progress] || "not-started";
+    badge.textContent = LABELS[status];
+    badge.className = `pl-progress pl-progress--${status}`;
+  }
+}
+
+function mountPage() {
+  // 1. Leave the previous page: its listeners go with its AbortController.
+  if (current) current.abort();
+  current = new AbortController();
+  const { signal } = current;
+  const html = document.documentElement;
+  html.dataset.pylabs = "static";
+
+  // 2. Read storage once, so an unavailable store is reported on every page.
+  readRaw();
+
+  // 3. Mount the page's parts.
+  const lab = document.querySelector("[data-lab]");
+  if (lab) mountLab(lab, signal);
+  const ledgerPage = document.querySelector("[data-ledger-page]");
+  if (ledgerPage) mountLedgerPage(ledgerPage, signal);
+  showProgress();
+  window.addEventListener("storage", showProgress, { signal });
+  renderMath(document.body).catch(() => {});
+}
+
+// 4. Re-theme charts when the palette toggle changes the colour scheme.
+new MutationObserver(() => {
+  const lab = document.querySelector("[data-lab]");
+  if (lab) drawCharts(lab, { force: true }).catch(() => {});
+}).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  window.document$.subscribe(mountPage);
+} else {
+  mountPage();
+}

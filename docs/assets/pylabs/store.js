@@ -1,0 +1,196 @@
+// The Design Ledger in localStorage: one key scoped by the site's base path.
+// Every write is read–merge–write under a Web Lock, so tabs never overwrite each
+// other; validation and merging happen in Python (pylabs.ledger). Content that
+// cannot be read is moved to the quarantine key and reported, never dropped.
+// When storage is unavailable the ledger lives in memory for this tab, and the
+// page says so.
+import { BASE, call } from "./runtime.js";
+import { showNotice } from "./notices.js";
+
+export const LEDGER_KEY = `mlsys-labs:ledger:${BASE.pathname}`;
+export const QUARANTINE_KEY = `mlsys-labs:quarantine:${BASE.pathname}`;
+
+let memory = null; // the ledger while storage is unavailable
+let available = null;
+
+function markUnavailable(error) {
+  if (available === false) return;
+  available = false;
+  document.documentElement.dataset.ledger = "unavailable";
+  const reason = error && error.name === "QuotaExceededError" ? "its storage is full" : "it does not allow this site to store data";
+  showNotice("danger",
+    `Your work is not being saved: this browser says ${reason}. The lab keeps working in this tab; ` +
+    "export your ledger from the Design Ledger page before you close it.", { id: "storage" });
+}
+
+/**
+ * The stored ledger text (null when there is none).
+ * @returns {string|null}
+ */
+export function readRaw() {
+  if (available === false) return memory;
+  try {
+    const raw = window.localStorage.getItem(LEDGER_KEY);
+    available = true;
+    document.documentElement.dataset.ledger = "ok";
+    return raw;
+  } catch (error) {
+    markUnavailable(error);
+    return memory;
+  }
+}
+
+function writeRaw(raw) {
+  memory = raw;
+  if (available === false) return false;
+  try {
+    window.localStorage.setItem(LEDGER_KEY, raw);
+    return true;
+  } catch (error) {
+    markUnavailable(error);
+    return false;
+  }
+}
+
+/**
+ * The quarantined items: [{at, reason, raw}].
+ * @returns {Array<{at: string, reason: string, raw: string}>}
+ */
+export function readQuarantine() {
+  let raw = null;
+  try {
+    raw = window.localStorage.getItem(QUARANTINE_KEY);
+  } catch {
+    return [];
+  }
+  if (!raw) return [];
+  try {
+    const items = JSON.parse(raw);
+    return Array.isArray(items) ? items : [{ at: "", reason: "unreadable quarantine", raw }];
+  } catch {
+    return [{ at: "", reason: "unreadable quarantine", raw }];
+  }
+}
+
+function quarantine(items) {
+  if (!items || !items.length) return;
+  const at = new Date().toISOString();
+  const all = readQuarantine().concat(items.map((item) => ({ at, ...item })));
+  try {
+    window.localStorage.setItem(QUARANTINE_KEY, JSON.stringify(all));
+  } catch (error) {
+    markUnavailable(error);
+  }
+  showNotice("warn",
+    `Part of your saved ledger could not be read and was set aside, not deleted (${items[0].reason}). ` +
+    "The Design Ledger page lets you download it.", { id: "quarantine" });
+}
+
+function withLock(task) {
+  if (navigator.locks && navigator.locks.request) return navigator.locks.request(LEDGER_KEY, task);
+  return task();
+}
+
+/**
+ * Validate the stored ledger and return the lab's active attempt.
+ * @param {string} labId
+ * @returns {Promise<{attempt: object|null}>}
+ */
+export function openLedger(labId) {
+  return withLock(async () => {
+    const raw = readRaw();
+    const result = await call("ledger_open", [raw, labId]);
+    if (result.quarantined.length) {
+      quarantine(result.quarantined);
+      writeRaw(result.raw);
+    }
+    return result;
+  });
+}
+
+async function update(op, args) {
+  return withLock(async () => {
+    const result = await call(op, [readRaw(), ...args]);
+    quarantine(result.quarantined);
+    writeRaw(result.raw);
+    document.dispatchEvent(new CustomEvent("pylabs:ledger-saved"));
+    return result;
+  });
+}
+
+/**
+ * Fold a lab's record into its attempt (write-through).
+ * @param {string} attemptId
+ * @param {object} record the `record` of a bridge update
+ */
+export function commit(attemptId, record) {
+  return update("ledger_commit", [attemptId, JSON.stringify(record), new Date().toISOString()]);
+}
+
+/**
+ * Mark an attempt as archived (restart keeps it in the ledger).
+ * @param {string} attemptId
+ */
+export function archive(attemptId) {
+  return update("ledger_restart", [attemptId, new Date().toISOString()]);
+}
+
+/**
+ * Preview an import: validated and merged in Python, nothing written.
+ * @param {string} text the file's contents
+ * @returns {Promise<{ok: boolean, error?: string, added?: string[], changed?: string[], rejected?: string[]}>}
+ */
+export async function previewImport(text) {
+  return call("ledger_import", [readRaw(), text]);
+}
+
+/**
+ * Merge an imported file into the ledger (re-validated against the latest stored ledger).
+ * @param {string} text
+ */
+export function applyImport(text) {
+  return withLock(async () => {
+    const result = await call("ledger_import", [readRaw(), text]);
+    if (!result.ok) return result;
+    quarantine(result.quarantined);
+    writeRaw(result.raw);
+    return result;
+  });
+}
+
+/** Remove the ledger (the page asks for confirmation first). */
+export function clearLedger() {
+  memory = null;
+  try {
+    window.localStorage.removeItem(LEDGER_KEY);
+  } catch (error) {
+    markUnavailable(error);
+  }
+}
+
+/**
+ * A new attempt id: `<lab>-<time base 36>-<random>`.
+ * @param {string} labId
+ */
+export function newAttemptId(labId) {
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${labId}-${Date.now().toString(36)}-${random}`;
+}
+
+/**
+ * Read-only progress per lab, parsed loosely for display (the ledger is validated on every write).
+ * @returns {Record<string, "not-started"|"in-progress"|"complete">}
+ */
+export function progressByLab() {
+  const progress = {};
+  try {
+    const doc = JSON.parse(readRaw() || "{}");
+    for (const attempt of Object.values(doc.attempts || {})) {
+      const status = attempt.complete ? "complete" : "in-progress";
+      if (progress[attempt.lab] !== "complete") progress[attempt.lab] = status;
+    }
+  } catch {
+    // An unreadable ledger shows as not started here; the lab pages quarantine it.
+  }
+  return progress;
+}

@@ -1,0 +1,76 @@
+"""The one entry point the browser calls: JSON strings in, JSON strings out.
+
+``update(lab_id, state_json, changed, full)`` parses the state, renders the
+lab, and returns the blocks that differ from the last ones it sent for this
+lab (all of them when ``full``), the normalised controls and the ledger
+record. The ``ledger_*`` functions validate and merge the stored ledger.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pylabs import __version__, ledger
+from pylabs.framework.render import record, render_blocks
+from pylabs.labs import get
+
+_sent: dict[str, dict[str, str]] = {}
+
+
+def version() -> str:
+    return __version__
+
+
+def update(lab_id: str, state_json: str, changed: str | None = None, full: bool = False) -> str:
+    lab = get(lab_id)
+    state = lab.parse(json.loads(state_json), changed)
+    blocks = {key: str(html) for key, html in render_blocks(lab, state)}
+    previous = {} if full else _sent.get(lab_id, {})
+    _sent[lab_id] = blocks
+    changed_blocks = {k: v for k, v in blocks.items() if previous.get(k) != v}
+    return json.dumps({
+        "blocks": changed_blocks,
+        "order": list(blocks),
+        "controls": dict(state.controls),
+        "record": record(lab, state),
+    }, allow_nan=False)
+
+
+def _loaded(raw: str | None) -> tuple[dict, list[dict]]:
+    loaded = ledger.load(raw)
+    return loaded.ledger, loaded.quarantined
+
+
+def ledger_open(raw: str | None, lab_id: str) -> str:
+    """The validated ledger, what had to be set aside, and the lab's active attempt."""
+    current, quarantined = _loaded(raw)
+    return json.dumps({"raw": ledger.dumps(current), "quarantined": quarantined,
+                       "attempt": ledger.active_attempt(current, lab_id) if lab_id else None})
+
+
+def ledger_commit(raw: str | None, attempt_id: str, record_json: str, now: str) -> str:
+    current, quarantined = _loaded(raw)
+    updated = ledger.commit(current, attempt_id, json.loads(record_json), now)
+    return json.dumps({"raw": ledger.dumps(updated), "quarantined": quarantined})
+
+
+def ledger_restart(raw: str | None, attempt_id: str, now: str) -> str:
+    current, quarantined = _loaded(raw)
+    return json.dumps({"raw": ledger.dumps(ledger.archive(current, attempt_id, now)), "quarantined": quarantined})
+
+
+def ledger_import(raw: str | None, text: str) -> str:
+    """Preview (and result) of merging an imported file; a file that is not a ledger changes nothing."""
+    current, quarantined = _loaded(raw)
+    try:
+        preview = ledger.import_text(current, text)
+    except ledger.LedgerError as problem:
+        return json.dumps({"ok": False, "error": str(problem)})
+    return json.dumps({"ok": True, "raw": ledger.dumps(preview["ledger"]), "added": preview["added"],
+                       "changed": preview["changed"], "rejected": preview["rejected"],
+                       "quarantined": quarantined})
+
+
+def ledger_view(raw: str | None) -> str:
+    from pylabs import ledger_view as view
+    return json.dumps({"html": view.render(raw)})

@@ -1,0 +1,15 @@
+"""The lab framework: controls, questions, components, the protocol and the renderer."""
+
+from .components import (Equation, FailureSpec, MetricSpec, bullets, callout, chart, failure,
+                         math_peek, metric_grid, prose, rich, section_title)
+from .controls import Choice, Option, Slider, Toggle
+from .formats import fmt
+from .lab import Act, Lab
+from .questions import Claim, Range, Prediction, Reflection
+from .state import State
+
+__all__ = [
+    "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "Option", "Prediction",
+    "Range", "Reflection", "Slider", "State", "Toggle", "bullets", "callout", "chart", "failure", "fmt",
+    "math_peek", "metric_grid", "prose", "rich", "section_title",
+]

@@ -1,0 +1,178 @@
+"""The visual vocabulary of a lab: each function returns escaped Markup.
+
+Structure and class names live here; colours and spacing live in the CSS
+(``docs/assets/pylabs/pylabs.css``). Lab modules compose these and never
+write HTML themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html import escape
+from typing import Iterable, Sequence
+
+from .formats import fmt
+from .markup import Child, Markup, classes, h, raw
+
+# ---- inline text -----------------------------------------------------------------
+
+_INLINE = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*|`(.+?)`")
+
+
+def rich(text: str) -> Markup:
+    """Escape ``text``, then turn **bold**, *emphasis* and `code` into elements."""
+    def replace(match: re.Match) -> str:
+        bold, em, code = match.groups()
+        if bold is not None:
+            return f"<strong>{bold}</strong>"
+        if em is not None:
+            return f"<em>{em}</em>"
+        return f"<code>{code}</code>"
+    return raw(_INLINE.sub(replace, escape(text, quote=False)))
+
+
+def prose(*paragraphs: str) -> Markup:
+    return h("div", {"class": "pl-prose"}, [h("p", None, rich(p)) for p in paragraphs])
+
+
+def bullets(items: Iterable[str], cls: str = "pl-list") -> Markup:
+    return h("ul", {"class": cls}, [h("li", None, rich(i)) for i in items])
+
+
+# ---- callouts and messages ---------------------------------------------------------
+
+CALLOUT_KINDS = ("info", "success", "warn", "danger")
+
+
+def callout(kind: str, title: str, *body: Child, attrs: dict | None = None) -> Markup:
+    assert kind in CALLOUT_KINDS, f"callout kind {kind!r} is not one of {CALLOUT_KINDS}"
+    return h("div", {"class": f"pl-callout pl-callout--{kind}", **(attrs or {})},
+             h("p", {"class": "pl-callout__title"}, title), *body)
+
+
+def stakeholder(role: str, message: str) -> Markup:
+    return h("figure", {"class": "pl-message"},
+             h("figcaption", {"class": "pl-message__from"}, f"Incoming message · {role}"),
+             h("blockquote", {"class": "pl-message__body"}, rich(message)))
+
+
+@dataclass(frozen=True)
+class FailureSpec:
+    """A failure state a student can reach and leave; ``name`` is its test hook."""
+
+    name: str
+    title: str
+    act: int
+
+
+def failure(spec: FailureSpec, *body: str) -> Markup:
+    """The danger callout of an active failure state (render it only while active)."""
+    return callout("danger", spec.title, *[h("p", None, rich(b)) for b in body],
+                   attrs={"data-failure": spec.name, "role": "alert"})
+
+
+# ---- metrics -------------------------------------------------------------------
+
+TONES = (None, "good", "warn", "danger")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A number the instruments show: declared once with its SI unit and format."""
+
+    name: str
+    label: str
+    unit: str
+    fmt: str
+
+    def __post_init__(self) -> None:
+        fmt(1.0, self.fmt)
+
+    def show(self, value: float, tone: str | None = None, note: str = "") -> Markup:
+        assert tone in TONES, f"metric tone {tone!r} is not one of {TONES}"
+        return h("div", {"class": classes("pl-metric", tone and f"pl-metric--{tone}"),
+                         "data-metric": self.name, "data-value": repr(float(value))},
+                 h("span", {"class": "pl-metric__label"}, self.label),
+                 h("span", {"class": "pl-metric__value"}, fmt(value, self.fmt)),
+                 h("span", {"class": "pl-metric__note"}, rich(note)) if note else None)
+
+    def text(self, value: float) -> str:
+        return fmt(value, self.fmt)
+
+
+def metric_grid(*metrics: Markup) -> Markup:
+    return h("div", {"class": "pl-metrics"}, metrics)
+
+
+# ---- charts -------------------------------------------------------------------
+
+
+def chart(name: str, title: str, figure: dict, summary: str,
+          table: tuple[Sequence[str], Sequence[Sequence[str]]] | None = None) -> Markup:
+    """A Plotly figure (a plain dict) with a title, a text summary and an optional data table.
+
+    The figure travels as JSON inside the element; the browser draws it with
+    Plotly.js. Colours are ``token:<name>`` strings resolved from CSS.
+    """
+    spec = json.dumps(figure, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    spec = spec.replace("</", "<\\/")
+    details = None
+    if table is not None:
+        head, rows = table
+        details = h("details", {"class": "pl-chart__data"},
+                    h("summary", None, "Data table"),
+                    h("table", None,
+                      h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in head])),
+                      h("tbody", None, [h("tr", None, [h("td", None, c) for c in row]) for row in rows])))
+    return h("figure", {"class": "pl-chart", "data-chart": name},
+             h("figcaption", {"class": "pl-chart__title"}, title),
+             h("div", {"class": "pl-chart__plot", "role": "img", "aria-label": f"{title}. {summary}"}),
+             h("script", {"type": "application/json", "class": "pl-chart__spec"}, raw(spec)),
+             h("p", {"class": "pl-chart__summary"}, rich(summary)),
+             details)
+
+
+# ---- math peek ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Equation:
+    tex: str
+    caption: str
+
+
+def tex(source: str, display: bool = True) -> Markup:
+    """TeX source shown as text until KaTeX renders it in the browser."""
+    tag = "div" if display else "span"
+    return h(tag, {"class": classes("pl-tex", display and "pl-tex--display"), "data-tex": source},
+             source)
+
+
+def math_peek(title: str, equations: Sequence[Equation], rows: Sequence[tuple[str, str]] = (),
+              sources: Sequence[str] = ()) -> Markup:
+    body = [h("div", {"class": "pl-mathpeek__eq"}, tex(e.tex), h("p", None, rich(e.caption)))
+            for e in equations]
+    table = None
+    if rows:
+        table = h("table", {"class": "pl-mathpeek__table"},
+                  h("tbody", None, [h("tr", None, h("th", {"scope": "row"}, rich(k)), h("td", None, v))
+                                    for k, v in rows]))
+    cites = h("div", {"class": "pl-mathpeek__sources"}, h("p", None, h("strong", None, "Sources")),
+              bullets(sources)) if sources else None
+    return h("details", {"class": "pl-mathpeek"},
+             h("summary", None, title), body, table, cites)
+
+
+# ---- page furniture ------------------------------------------------------------
+
+
+def section_title(text: str) -> Markup:
+    return h("h3", {"class": "pl-section-title"}, text)
+
+
+def takeaways(items: Sequence[str], connections: Sequence[str]) -> Markup:
+    return h("section", {"class": "pl-takeaways"},
+             h("h2", None, "Key takeaways"), bullets(items),
+             h("h3", None, "Connections"), bullets(connections))

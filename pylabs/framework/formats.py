@@ -1,0 +1,98 @@
+"""Number formatting for everything a student reads.
+
+Values arrive in SI units (seconds, bytes, bytes/s, FLOP/s, fractions); a
+format name says how to show them. One table of formats, so prose, metrics,
+feedback and the HUD always agree.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+
+class UnknownFormat(ValueError):
+    """A format name that is not in FORMATS."""
+
+
+def _sig(value: float, digits: int = 3) -> str:
+    """``value`` with ``digits`` significant figures, thousands separated, no trailing zeros."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else ("∞" if value > 0 else "−∞")
+    magnitude = math.floor(math.log10(abs(value)))
+    decimals = max(0, digits - 1 - magnitude)
+    text = f"{value:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace("-", "−")
+
+
+def _scaled(value: float, units: tuple[tuple[float, str], ...], digits: int = 3) -> str:
+    for factor, suffix in units:
+        if abs(value) >= factor:
+            return f"{_sig(value / factor, digits)} {suffix}"
+    factor, suffix = units[-1]
+    return f"{_sig(value / factor, digits)} {suffix}"
+
+
+_SECONDS = ((86400.0 * 365, "years"), (86400.0, "days"), (3600.0, "h"), (60.0, "min"),
+            (1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
+_BYTES = ((1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB"), (1.0, "B"))
+_RATE = ((1e12, "TB/s"), (1e9, "GB/s"), (1e6, "MB/s"), (1e3, "KB/s"), (1.0, "B/s"))
+_FLOPS = ((1e15, "PFLOP/s"), (1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1.0, "FLOP/s"))
+_FLOP = ((1e24, "×10²⁴ FLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFLOP"), (1.0, "FLOP"))
+_USD = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def seconds(value: float) -> str:
+    """Auto-scaled duration: ``0.5444 -> '544 ms'``, ``4.2e-5 -> '42 µs'``."""
+    if value < 60 * 60 * 24 * 365 and value >= 60 * 60 * 24:
+        return f"{_sig(value / 86400.0)} days"
+    return _scaled(value, _SECONDS)
+
+
+def usd(value: float) -> str:
+    """Dollars: ``35872200 -> '$35.9M'``."""
+    for factor, suffix in _USD:
+        if abs(value) >= factor:
+            return f"${_sig(value / factor)}{suffix}"
+    return f"${_sig(value)}"
+
+
+def integer(value: float) -> str:
+    return f"{int(round(value)):,}"
+
+
+FORMATS: dict[str, Callable[[float], str]] = {
+    "s": seconds,
+    "ms": lambda v: f"{_sig(v * 1e3)} ms",
+    "us": lambda v: f"{_sig(v * 1e6)} µs",
+    "days": lambda v: f"{_sig(v / 86400.0)} days",
+    "years": lambda v: f"{_sig(v / (86400.0 * 365))} years",
+    "B": lambda v: _scaled(v, _BYTES),
+    "GB": lambda v: f"{_sig(v / 1e9)} GB",
+    "B/s": lambda v: _scaled(v, _RATE),
+    "GB/s": lambda v: f"{_sig(v / 1e9)} GB/s",
+    "FLOP/s": lambda v: _scaled(v, _FLOPS),
+    "FLOP": lambda v: _scaled(v, _FLOP),
+    "pct": lambda v: f"{_sig(v * 100.0)} %",
+    "pct1": lambda v: f"{v * 100.0:.1f} %",
+    "pp": lambda v: f"{_sig(v * 100.0)} pp",
+    "x": lambda v: f"{_sig(v)}×",
+    "int": integer,
+    "tokens": lambda v: f"{integer(v)} tokens",
+    "num": _sig,
+    "usd": usd,
+    "usd/h": lambda v: f"${v:,.2f}/h",
+    "W": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"))),
+}
+
+
+def fmt(value: float, name: str) -> str:
+    """Format ``value`` (SI) with the format ``name`` from FORMATS."""
+    try:
+        formatter = FORMATS[name]
+    except KeyError:
+        known = ", ".join(sorted(FORMATS))
+        raise UnknownFormat(f"unknown format {name!r}; use one of: {known}") from None
+    return formatter(float(value))

@@ -1,0 +1,140 @@
+"""A lab: its metadata, its acts and the protocol every lab page follows.
+
+Each act runs: stakeholder message → locked prediction → instruments →
+prediction vs reality → locked reflection → math peek. Act II unlocks when
+every question of Act I is locked. Lab modules declare a ``Lab`` and give each
+act a function that draws its instruments; this module does the gating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .components import FailureSpec, MetricSpec
+from .controls import Choice, Control
+from .questions import Prediction, Question, Reflection
+from .state import State, parse_state
+
+
+class LabError(ValueError):
+    """A lab declared inconsistently (duplicate names, unknown controls)."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """One act. ``instruments`` draws the unlocked instruments for a state."""
+
+    number: int
+    title: str
+    minutes: str
+    stakeholder_role: str
+    stakeholder: Callable[[], str]
+    scenario: Callable[[], Sequence[str]]
+    prediction: Prediction
+    controls: tuple[Control, ...]
+    instruments: Callable[[State], Sequence[Any]]
+    reflection: Reflection
+    math_peek: Callable[[State], Any]
+    facts: Callable[[], Mapping[str, str]] = dict  # formatted numbers that feedback text may quote
+    instruments_title: str = "Instruments"
+
+    @property
+    def questions(self) -> tuple[Question, Question]:
+        return (self.prediction, self.reflection)
+
+
+@dataclass(frozen=True)
+class Lab:
+    id: str
+    volume: int
+    number: int
+    title: str
+    invariant: str
+    minutes: str
+    chapter: str
+    url: str                       # page URL relative to the site root, e.g. "vol2/02-interconnect-wall/"
+    reading: tuple[str, ...]
+    context: Choice
+    acts: tuple[Act, ...]
+    metrics: tuple[MetricSpec, ...]
+    failures: tuple[FailureSpec, ...]
+    active_failures: Callable[[State], frozenset[str]]
+    results: Callable[[State], Mapping[str, float]]
+    takeaways: Callable[[], Sequence[str]]
+    connections: tuple[str, ...]
+    presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.controls]
+        if len(set(names)) != len(names):
+            raise LabError(f"lab {self.id!r}: control names repeat: {sorted(names)}")
+        qids = [q.id for q in self.questions]
+        if len(set(qids)) != len(qids):
+            raise LabError(f"lab {self.id!r}: question ids repeat: {qids}")
+        for source, targets in self.presets.items():
+            for option, values in targets.items():
+                unknown = set(values) - set(names)
+                if source not in names or unknown:
+                    raise LabError(f"lab {self.id!r}: preset {source}={option} sets unknown controls {unknown}")
+
+    @property
+    def controls(self) -> tuple[Control, ...]:
+        return (self.context,) + tuple(c for act in self.acts for c in act.controls)
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return tuple(q for act in self.acts for q in act.questions)
+
+    def question(self, qid: str) -> Question:
+        return next(q for q in self.questions if q.id == qid)
+
+    def control(self, name: str) -> Control:
+        return next(c for c in self.controls if c.name == name)
+
+    def metric(self, name: str) -> MetricSpec:
+        return next(m for m in self.metrics if m.name == name)
+
+    def parse(self, raw: Any, changed: str | None = None) -> State:
+        """Wire JSON -> State; ``changed`` names the control the student just moved (presets apply)."""
+        if changed and changed in self.presets and isinstance(raw, dict):
+            controls = dict(raw.get("controls") or {})
+            chosen = self.control(changed).parse(controls.get(changed))
+            controls.update(self.presets[changed].get(chosen, {}))
+            raw = {**raw, "controls": controls}
+        return parse_state(self.controls, self.questions,
+                           frozenset(f.name for f in self.failures), raw)
+
+    def default_state(self) -> State:
+        return self.parse({})
+
+    # ---- gating ----------------------------------------------------------------
+
+    def act_unlocked(self, state: State, number: int) -> bool:
+        """Act I is always open; each later act opens when every earlier question is locked."""
+        earlier = [q for act in self.acts if act.number < number for q in act.questions]
+        return all(state.locked(q.id) for q in earlier)
+
+    def failures_now(self, state: State) -> frozenset[str]:
+        """Active failure states whose act has its instruments unlocked."""
+        open_acts = {a.number for a in self.acts if state.locked(a.prediction.id)}
+        by_name = {f.name: f for f in self.failures}
+        return frozenset(n for n in self.active_failures(state) if by_name[n].act in open_acts)
+
+    def complete(self, state: State) -> bool:
+        return all(state.locked(q.id) for q in self.questions)
+
+    def correct(self, state: State, qid: str) -> bool | None:
+        answer = state.answers.get(qid)
+        return None if answer is None else answer.choice == self.question(qid).answer()
+
+    def manifest(self) -> dict:
+        """This lab's entry in ``labs.json`` (see TESTING.md)."""
+        return {
+            "id": self.id, "title": self.title, "volume": self.volume, "number": self.number,
+            "url": self.url, "minutes": self.minutes, "invariant": self.invariant,
+            "controls": [c.manifest() for c in self.controls],
+            "metrics": [{"name": m.name, "unit": m.unit, "label": m.label} for m in self.metrics],
+            "questions": [{"id": q.id, "kind": q.kind, "act": q.act} for q in self.questions],
+            "failures": [f.name for f in self.failures],
+        }

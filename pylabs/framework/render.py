@@ -1,0 +1,213 @@
+"""Render a lab in a state to HTML blocks: the one renderer for build and run time.
+
+``render_blocks(lab, state)`` returns ``(key, html)`` pairs in page order. The
+site build joins them into the page; the browser runtime sends the changed
+ones to the page, which patches them in place. Same function, same output.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .components import bullets, callout, prose, rich, section_title, stakeholder, takeaways
+from .controls import render_control
+from .formats import fmt
+from .lab import Act, Lab
+from .markup import Markup, classes, h, join
+from .questions import Prediction, Question, Reflection, fill
+from .state import State
+
+VOLUME_NUMERALS = {1: "I", 2: "II"}
+ACT_NUMERALS = {1: "I", 2: "II", 3: "III"}
+
+
+def render_blocks(lab: Lab, state: State) -> list[tuple[str, Markup]]:
+    blocks = [("header", header(lab)), ("context", context_picker(lab, state))]
+    blocks += [(f"act{act.number}", render_act(lab, act, state)) for act in lab.acts]
+    blocks += [("takeaways", takeaways(lab.takeaways(), lab.connections)), ("hud", hud(lab, state))]
+    return blocks
+
+
+def render_lab(lab: Lab, state: State) -> Markup:
+    """The whole lab as one string: the blocks, each in its keyed wrapper."""
+    return join([block(key, html) for key, html in render_blocks(lab, state)])
+
+
+def block(key: str, html: Markup) -> Markup:
+    return h("div", {"class": "pl-block", "data-block": key}, html)
+
+
+# ---- header and context ---------------------------------------------------------
+
+
+def header(lab: Lab) -> Markup:
+    return h("header", {"class": "pl-header"},
+             h("p", {"class": "pl-header__kicker"},
+               f"Volume {VOLUME_NUMERALS[lab.volume]} · Lab {lab.number:02d} · {lab.minutes} · "
+               f"Chapter: {lab.chapter}"),
+             h("p", {"class": "pl-header__invariant"}, rich(lab.invariant)),
+             h("div", {"class": "pl-reading"},
+               h("p", {"class": "pl-reading__title"}, "Recommended reading"),
+               bullets(lab.reading)))
+
+
+def context_picker(lab: Lab, state: State) -> Markup:
+    return h("section", {"class": "pl-context", "aria-label": "Context"},
+             render_control(lab.context, state[lab.context.name]))
+
+
+# ---- acts -----------------------------------------------------------------------
+
+
+def render_act(lab: Lab, act: Act, state: State) -> Markup:
+    unlocked = lab.act_unlocked(state, act.number)
+    banner = h("div", {"class": "pl-act__banner"},
+               h("span", {"class": "pl-act__badge"}, f"Act {ACT_NUMERALS[act.number]}"),
+               h("h2", {"class": "pl-act__title", "id": f"act-{act.number}"}, act.title),
+               h("span", {"class": "pl-act__minutes"}, act.minutes))
+    attrs = {"class": classes("pl-act", not unlocked and "pl-act--locked"),
+             "data-act": str(act.number), "data-unlocked": "true" if unlocked else "false",
+             "aria-labelledby": f"act-{act.number}"}
+    if not unlocked:
+        previous = ACT_NUMERALS[act.number - 1]
+        return h("section", attrs, banner,
+                 callout("info", "Locked",
+                         h("p", None, f"Act {ACT_NUMERALS[act.number]} opens when you have locked "
+                                      f"the prediction and the reflection of Act {previous}.")))
+    predicted = state.locked(act.prediction.id)
+    facts = act.facts() if predicted else {}
+    return h("section", attrs, banner,
+             stakeholder(act.stakeholder_role, act.stakeholder()),
+             prose(*act.scenario()),
+             question(act.prediction, state, facts),
+             instruments(act, state, predicted),
+             verdict(act.prediction, state) if predicted else None,
+             question(act.reflection, state, facts) if predicted else None,
+             act.math_peek(state) if predicted else None)
+
+
+def instruments(act: Act, state: State, unlocked: bool) -> Markup:
+    attrs = {"class": classes("pl-instruments", not unlocked and "pl-instruments--locked"),
+             "data-instruments": str(act.number), "data-unlocked": "true" if unlocked else "false"}
+    controls = h("div", {"class": "pl-controls"},
+                 [render_control(c, state[c.name], disabled=not unlocked) for c in act.controls])
+    if not unlocked:
+        return h("section", attrs, section_title(act.instruments_title), controls,
+                 h("p", {"class": "pl-instruments__lock"},
+                   "The instruments unlock when you lock your prediction above."))
+    return h("section", attrs, section_title(act.instruments_title), controls,
+             h("div", {"class": "pl-readout", "aria-live": "polite", "aria-atomic": "false"},
+               act.instruments(state)))
+
+
+# ---- questions ------------------------------------------------------------------
+
+
+def question(q: Question, state: State, facts: Mapping[str, str]) -> Markup:
+    locked = state.locked(q.id)
+    chosen = state.choice(q.id)
+    legend_id = f"q-{q.id}"
+    options = [
+        h("label", {"class": classes("pl-option", chosen == o.letter and "pl-option--chosen")},
+          h("input", {"type": "radio", "name": f"pl-q-{q.id}", "value": o.letter,
+                      "checked": chosen == o.letter, "disabled": locked}),
+          h("span", {"class": "pl-option__letter"}, o.letter),
+          h("span", {"class": "pl-option__text"}, rich(q.text_of(o.letter))))
+        for o in q.options
+    ]
+    heading = "Your prediction" if q.kind == "prediction" else "Reflection"
+    status = (h("p", {"class": "pl-question__status"},
+                  f"Locked: {state.answers[q.id].choice} at ", h("time", {"datetime": state.answers[q.id].locked_at},
+                                                                   state.answers[q.id].locked_at[:16].replace("T", " ")))
+              if locked else
+              h("button", {"type": "button", "class": "pl-button pl-button--primary", "data-action": "lock",
+                           "disabled": chosen is None},
+                "Lock prediction" if q.kind == "prediction" else "Lock answer"))
+    return h("section", {"class": classes("pl-question", f"pl-question--{q.kind}"),
+                         "data-question": q.id, "data-kind": q.kind,
+                         "data-locked": "true" if locked else "false"},
+             h("fieldset", None,
+               h("legend", {"id": legend_id, "class": "pl-question__prompt"},
+                 h("span", {"class": "pl-question__kicker"}, heading), rich(q.prompt)),
+               h("div", {"class": "pl-options"}, options)),
+             status,
+             reflection_feedback(q, state, facts) if locked and isinstance(q, Reflection) else None)
+
+
+def reflection_feedback(q: Reflection, state: State, facts: Mapping[str, str]) -> Markup:
+    chosen = state.answers[q.id].choice
+    right = chosen == q.answer()
+    parts = [h("p", None, rich(fill(q.option(chosen).feedback, facts)))]
+    if not right:
+        parts.append(h("p", None, rich(f"**The answer is {q.answer()}.** "
+                                       + fill(q.option(q.answer()).feedback, facts))))
+    return callout("success" if right else "warn", "Correct" if right else "Not quite", *parts,
+                   attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect"})
+
+
+def verdict(p: Prediction, state: State) -> Markup:
+    """Prediction vs reality at the scenario's inputs, with the size of the miss."""
+    chosen = state.answers[p.id].choice
+    truth = p.truth()
+    answer = p.answer()
+    right = chosen == answer
+    guess = p.option(chosen).guess
+    miss = truth / guess if guess else float("inf")
+    if right:
+        summary = f"You predicted {chosen} ({p.text_of(chosen)}). The physics gives **{fmt(truth, p.unit_fmt)}**, inside your range."
+    else:
+        direction = "higher" if miss > 1 else "lower"
+        size = miss if miss > 1 else 1 / miss
+        summary = (f"You predicted {chosen}, about {fmt(guess, p.unit_fmt)}. The physics gives "
+                   f"**{fmt(truth, p.unit_fmt)}**: {fmt(size, 'x')} {direction} than your estimate. "
+                   f"The answer is {answer} ({p.text_of(answer)}).")
+    body = [h("p", None, rich(summary))]
+    why = p.option(chosen).feedback
+    if why:
+        body.append(h("p", None, rich(why)))
+    return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
+                   attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
+                          "data-value": repr(float(truth))})
+
+
+# ---- HUD -------------------------------------------------------------------------
+
+
+def hud(lab: Lab, state: State) -> Markup:
+    active = lab.failures_now(state)
+    reached = sorted(state.failures_hit | active)
+    items = [("Lab", f"V{lab.volume}-{lab.number:02d}"),
+             ("Context", lab.context.label_of(state[lab.context.name]))]
+    for q in lab.questions:
+        ok = lab.correct(state, q.id)
+        label = f"Act {ACT_NUMERALS[q.act]} {q.kind}"
+        items.append((label, "—" if ok is None else f"{state.answers[q.id].choice} · {'correct' if ok else 'review'}"))
+    titles = {f.name: f.title for f in lab.failures}
+    items.append(("Failure states reached", f"{len(reached)} of {len(lab.failures)}"))
+    items.append(("Status", "Complete" if lab.complete(state) else "In progress"))
+    return h("footer", {"class": "pl-hud", "data-hud": "", "aria-label": "Lab status"},
+             h("dl", {"class": "pl-hud__items"},
+               [h("div", {"class": "pl-hud__item"}, h("dt", None, k), h("dd", None, v)) for k, v in items]),
+             h("p", {"class": "pl-hud__failures"}, "Reached: " + "; ".join(titles[n] for n in reached))
+             if reached else None,
+             h("div", {"class": "pl-hud__actions"},
+               h("button", {"type": "button", "class": "pl-button", "data-action": "restart"}, "Restart lab"),
+               h("span", {"class": "pl-hud__save", "data-ledger-status": ""}, "")))
+
+
+# ---- the ledger record ------------------------------------------------------------
+
+
+def record(lab: Lab, state: State) -> dict[str, Any]:
+    """What the ledger keeps of this state (the browser merges it into the attempt)."""
+    return {
+        "lab": lab.id,
+        "context": state[lab.context.name],
+        "controls": dict(state.controls),
+        "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
+                          "correct": lab.correct(state, qid)}
+                    for qid, a in state.answers.items()},
+        "results": {k: float(v) for k, v in lab.results(state).items()},
+        "failures_active": sorted(lab.failures_now(state)),
+        "complete": lab.complete(state),
+    }

@@ -1,0 +1,241 @@
+"""The Design Ledger: schema, validation, merge. Nothing a student wrote is dropped.
+
+The browser stores one JSON document (schema ``mlsys-labs.ledger``, version 1)
+under one ``localStorage`` key. Every read validates it: content that is not
+ours, or attempts that fail validation, are returned separately so the page
+can keep them under a quarantine key and tell the student. Merging is
+commutative and idempotent, so two tabs, or an imported file, never erase
+each other's attempts: locked answers keep their first lock, everything else
+takes the newest write.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = "mlsys-labs.ledger"
+VERSION = 1
+MAX_IMPORT_BYTES = 2_000_000
+LAB_IDS = tuple(f"v1_{n:02d}" for n in range(17)) + tuple(f"v2_{n:02d}" for n in range(1, 18))
+
+_ATTEMPT_ID = re.compile(r"^v[12]_\d{2}-[A-Za-z0-9-]{4,48}$")
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
+_LETTERS = ("A", "B", "C", "D")
+
+
+class LedgerError(ValueError):
+    """A document that is not a ledger this site can read."""
+
+
+def empty() -> dict:
+    return {"schema": SCHEMA, "version": VERSION, "attempts": {}}
+
+
+# ---- validation ------------------------------------------------------------------
+
+
+def _time(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not _TIME.match(value):
+        raise LedgerError(f"{what} must be an ISO-8601 time, got {value!r}")
+    return value
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, bool)) or (
+        isinstance(value, (int, float)) and value == value and abs(value) != float("inf"))
+
+
+def _answers(raw: Any) -> dict:
+    if not isinstance(raw, dict):
+        raise LedgerError("answers must be an object")
+    out = {}
+    for qid, answer in raw.items():
+        if not _NAME.match(str(qid)) or not isinstance(answer, dict) or answer.get("choice") not in _LETTERS:
+            raise LedgerError(f"answer {qid!r} is not a locked choice A–D")
+        correct = answer.get("correct")
+        if correct not in (True, False, None):
+            raise LedgerError(f"answer {qid!r}: correct must be true, false or null")
+        out[qid] = {"choice": answer["choice"], "locked_at": _time(answer.get("locked_at"), f"answer {qid!r} locked_at"),
+                    "correct": correct}
+    return out
+
+
+def _flat(raw: Any, what: str) -> dict:
+    if not isinstance(raw, dict) or not all(_NAME.match(str(k)) and _scalar(v) for k, v in raw.items()):
+        raise LedgerError(f"{what} must be an object of named numbers, strings or booleans")
+    return dict(raw)
+
+
+def validate_attempt(key: str, raw: Any) -> dict:
+    """Return the attempt normalised, or raise LedgerError naming what is wrong."""
+    if not isinstance(raw, dict):
+        raise LedgerError(f"attempt {key!r} is not an object")
+    if raw.get("id") != key or not _ATTEMPT_ID.match(str(key)):
+        raise LedgerError(f"attempt id {key!r} is malformed or does not match its key")
+    if raw.get("lab") not in LAB_IDS or not str(key).startswith(f"{raw.get('lab')}-"):
+        raise LedgerError(f"attempt {key!r}: lab {raw.get('lab')!r} is not a lab of this curriculum")
+    failures = raw.get("failures_hit", [])
+    if not isinstance(failures, list) or not all(isinstance(f, str) and _NAME.match(f) for f in failures):
+        raise LedgerError(f"attempt {key!r}: failures_hit must be a list of names")
+    archived = raw.get("archived_at")
+    return {
+        "id": key,
+        "lab": raw["lab"],
+        "started_at": _time(raw.get("started_at"), "started_at"),
+        "updated_at": _time(raw.get("updated_at"), "updated_at"),
+        "archived_at": None if archived is None else _time(archived, "archived_at"),
+        "context": raw.get("context") if isinstance(raw.get("context"), str) else None,
+        "controls": _flat(raw.get("controls", {}), "controls"),
+        "answers": _answers(raw.get("answers", {})),
+        "results": _flat(raw.get("results", {}), "results"),
+        "failures_hit": sorted(set(failures)),
+        "complete": bool(raw.get("complete", False)),
+    }
+
+
+@dataclass
+class Loaded:
+    """A validated ledger and whatever had to be set aside to get it."""
+
+    ledger: dict
+    quarantined: list[dict] = field(default_factory=list)
+
+    @property
+    def messages(self) -> list[str]:
+        return [q["reason"] for q in self.quarantined]
+
+    def to_wire(self) -> dict:
+        return {"ledger": self.ledger, "quarantined": self.quarantined}
+
+
+def parse_document(doc: Any) -> Loaded:
+    """Validate a parsed document; bad attempts are returned as quarantined, good ones kept."""
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise LedgerError("this is not an ML Systems labs ledger (the 'schema' field is missing or different)")
+    version = doc.get("version")
+    if version != VERSION:
+        raise LedgerError(f"ledger version {version!r} is not version {VERSION}, the one this site reads")
+    attempts = doc.get("attempts")
+    if not isinstance(attempts, dict):
+        raise LedgerError("the ledger's 'attempts' field is not an object")
+    result = Loaded(empty())
+    for key, raw in attempts.items():
+        try:
+            result.ledger["attempts"][key] = validate_attempt(key, raw)
+        except LedgerError as problem:
+            result.quarantined.append({"reason": f"attempt set aside: {problem}",
+                                       "raw": json.dumps({key: raw}, sort_keys=True)})
+    return result
+
+
+def load(raw: str | None) -> Loaded:
+    """Read the stored string; anything unreadable is quarantined whole, never dropped."""
+    if raw is None or raw == "":
+        return Loaded(empty())
+    try:
+        return parse_document(json.loads(raw))
+    except (ValueError, RecursionError) as problem:
+        reason = str(problem) if isinstance(problem, LedgerError) else "the stored ledger is not valid JSON"
+        return Loaded(empty(), [{"reason": f"stored ledger set aside: {reason}", "raw": raw}])
+
+
+# ---- merging ----------------------------------------------------------------------
+
+
+def merge_attempt(a: dict, b: dict) -> dict:
+    """Both versions of one attempt: first lock wins per question, newest write wins otherwise."""
+    newer, older = (a, b) if a["updated_at"] >= b["updated_at"] else (b, a)
+    answers = dict(newer["answers"])
+    for qid, answer in older["answers"].items():
+        if qid not in answers or answer["locked_at"] < answers[qid]["locked_at"]:
+            answers[qid] = answer
+    archived = [t for t in (a["archived_at"], b["archived_at"]) if t]
+    return {**newer,
+            "started_at": min(a["started_at"], b["started_at"]),
+            "archived_at": min(archived) if archived else None,
+            "answers": answers,
+            "failures_hit": sorted(set(a["failures_hit"]) | set(b["failures_hit"])),
+            "complete": a["complete"] or b["complete"]}
+
+
+def merge(a: dict, b: dict) -> dict:
+    attempts = dict(a["attempts"])
+    for key, attempt in b["attempts"].items():
+        attempts[key] = merge_attempt(attempts[key], attempt) if key in attempts else attempt
+    return {"schema": SCHEMA, "version": VERSION, "attempts": dict(sorted(attempts.items()))}
+
+
+def dumps(ledger: dict) -> str:
+    return json.dumps(ledger, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+# ---- what the page does with it ------------------------------------------------------
+
+
+def active_attempt(ledger: dict, lab_id: str) -> dict | None:
+    """The newest attempt of ``lab_id`` that has not been archived by a restart."""
+    live = [a for a in ledger["attempts"].values() if a["lab"] == lab_id and not a["archived_at"]]
+    return max(live, key=lambda a: (a["started_at"], a["id"])) if live else None
+
+
+def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
+    """Fold a lab's record (see framework.render.record) into its attempt."""
+    previous = ledger["attempts"].get(attempt_id)
+    attempt = validate_attempt(attempt_id, {
+        "id": attempt_id, "lab": record["lab"],
+        "started_at": previous["started_at"] if previous else now, "updated_at": now,
+        "archived_at": None, "context": record.get("context"),
+        "controls": record.get("controls", {}), "answers": record.get("answers", {}),
+        "results": record.get("results", {}), "failures_hit": record.get("failures_active", []),
+        "complete": record.get("complete", False),
+    })
+    return merge(ledger, {"attempts": {attempt_id: attempt}})
+
+
+def archive(ledger: dict, attempt_id: str, now: str) -> dict:
+    """Restart: the attempt stays in the ledger, marked as finished with."""
+    attempt = ledger["attempts"].get(attempt_id)
+    if attempt is None:
+        return ledger
+    archived = {**attempt, "archived_at": attempt["archived_at"] or now, "updated_at": max(now, attempt["updated_at"])}
+    return merge(ledger, {"attempts": {attempt_id: archived}})
+
+
+def import_text(current: dict, text: str) -> dict:
+    """Validate an imported file and preview the merge: what is new, what changes."""
+    if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
+        raise LedgerError(f"the file is larger than {MAX_IMPORT_BYTES // 1_000_000} MB; a ledger is far smaller")
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        raise LedgerError("the file is not JSON, so it cannot be a ledger export") from None
+    incoming = parse_document(doc)
+    merged = merge(current, incoming.ledger)
+    added = sorted(k for k in incoming.ledger["attempts"] if k not in current["attempts"])
+    changed = sorted(k for k in incoming.ledger["attempts"]
+                     if k in current["attempts"] and merged["attempts"][k] != current["attempts"][k])
+    return {"ledger": merged, "added": added, "changed": changed,
+            "rejected": [q["reason"] for q in incoming.quarantined]}
+
+
+def json_schema() -> dict:
+    """The documented schema (JSON Schema draft 2020-12) shown on the ledger page."""
+    time = {"type": "string", "format": "date-time"}
+    flat = {"type": "object", "additionalProperties": {"type": ["number", "string", "boolean", "null"]}}
+    answer = {"type": "object", "required": ["choice", "locked_at"],
+              "properties": {"choice": {"enum": list(_LETTERS)}, "locked_at": time,
+                             "correct": {"type": ["boolean", "null"]}}}
+    attempt = {"type": "object", "required": ["id", "lab", "started_at", "updated_at"], "properties": {
+        "id": {"type": "string", "pattern": _ATTEMPT_ID.pattern}, "lab": {"enum": list(LAB_IDS)},
+        "started_at": time, "updated_at": time, "archived_at": {"oneOf": [time, {"type": "null"}]},
+        "context": {"type": ["string", "null"]}, "controls": flat, "results": flat,
+        "answers": {"type": "object", "additionalProperties": answer},
+        "failures_hit": {"type": "array", "items": {"type": "string"}}, "complete": {"type": "boolean"}}}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "ML Systems labs Design Ledger",
+            "type": "object", "required": ["schema", "version", "attempts"],
+            "properties": {"schema": {"const": SCHEMA}, "version": {"const": VERSION},
+                           "attempts": {"type": "object", "additionalProperties": attempt}}}

@@ -1,0 +1,107 @@
+"""Pipeline bubble, microbatch count, and per-layer tensor-parallel time.
+
+Sources: Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
+Clusters Using Megatron-LM" (bubble (p-1)/m, interleaving by v, 72bsh^2 layer FLOPs);
+Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). AUDIT 4c.
+"""
+
+import math
+
+from pylabs.physics.collectives import ring_allreduce_s
+
+
+def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
+    """Raise ValueError naming the parameter, its value and the fix unless ok."""
+    if not ok:
+        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
+
+
+def _is_count(value: float, minimum: int = 1) -> bool:
+    """True when value is a finite whole number >= minimum (8 and 8.0 both count)."""
+    return math.isfinite(value) and value >= minimum and value == int(value)
+
+
+def _check_count(name: str, value: float, fix: str) -> None:
+    _require(_is_count(value), name, value, "a whole number >= 1", fix)
+
+
+def _check_schedule(pp: float, microbatches: float, interleave: float) -> None:
+    _check_count("pp", pp, "pass the number of pipeline stages (1 means no pipelining)")
+    _check_count("microbatches", microbatches,
+                 "pass the microbatches per step, e.g. microbatch_count(global_batch, dp, mbs)")
+    _check_count("interleave", interleave,
+                 "pass the virtual stages per GPU (1 = plain 1F1B schedule)")
+
+
+def bubble_over_ideal(pp: float, microbatches: float, interleave: float = 1) -> float:
+    """t_bubble / t_ideal = (p-1) / (v*m).
+
+    Source: Narayanan et al. 2021, Sec. 2.2.1 (1F1B) and 2.2.2 (interleaved, divided by v).
+    """
+    _check_schedule(pp, microbatches, interleave)
+    return (pp - 1) / (interleave * microbatches)
+
+
+def bubble_fraction_of_step(pp: float, microbatches: float, interleave: float = 1) -> float:
+    """t_bubble / t_step = (p-1) / (v*m + p - 1).
+
+    Source: Narayanan et al. 2021, Sec. 2.2 (step = ideal + bubble).
+    """
+    _check_schedule(pp, microbatches, interleave)
+    return (pp - 1) / (interleave * microbatches + pp - 1)
+
+
+def microbatch_count(global_batch: float, dp: float, micro_batch: float) -> int:
+    """m = global_batch / (dp * micro_batch)  (sequences; must divide exactly).
+
+    Source: Narayanan et al. 2021, Sec. 3 (B = b * m * d).
+    """
+    _check_count("global_batch", global_batch, "pass the global batch in sequences")
+    _check_count("dp", dp, "pass the data-parallel degree")
+    _check_count("micro_batch", micro_batch, "pass the microbatch size in sequences")
+    per_step = dp * micro_batch
+    _require(global_batch % per_step == 0, "global_batch", global_batch,
+             f"a multiple of dp * micro_batch = {per_step:g}",
+             "change the global batch, dp or micro_batch so they divide evenly")
+    return int(global_batch // per_step)
+
+
+def tp_comm_per_layer_s(
+    seq: float,
+    micro_batch: float,
+    hidden: float,
+    tp: float,
+    bw: float,
+    bytes_per_value: float = 2,
+) -> float:
+    """T = 4 * ring_allreduce_s(s*b*h*bytes_per_value, tp, bw)  (0 when tp = 1).
+
+    Two all-reduces in the forward pass and two in the backward pass per layer (with
+    sequence parallelism: the same volume as reduce-scatter + all-gather pairs).
+    Source: Narayanan et al. 2021, Sec. 2.3; Korthikanti et al. 2022, Sec. 4.2.2.
+    """
+    for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
+        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    _require(bytes_per_value > 0, "bytes_per_value", bytes_per_value, "> 0",
+             "pass 2 for bf16 activations")
+    activation_bytes = seq * micro_batch * hidden * bytes_per_value
+    return 4 * ring_allreduce_s(activation_bytes, tp, bw)
+
+
+def compute_time_per_layer_s(
+    seq: float, micro_batch: float, hidden: float, tp: float, peak_flops: float, mfu: float
+) -> float:
+    """T = 72*b*s*h^2*(1 + s/(6h)) / (tp * C_peak * u)  (forward + backward, no recompute).
+
+    Source: Narayanan et al. 2021, Sec. 5.1 (96bslh^2(1 + s/6h) includes recomputation;
+    without it the factor is 72).
+    """
+    for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
+        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    _require(peak_flops > 0, "peak_flops", peak_flops, "> 0 FLOP/s",
+             "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
+    _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]", "pass MFU as a fraction, e.g. 0.5")
+    layer_flops = 72 * micro_batch * seq * hidden**2 * (1 + seq / (6 * hidden))
+    return layer_flops / (tp * peak_flops * mfu)

@@ -1,0 +1,244 @@
+"""Training compute, data-parallel communication ratio, memory per GPU, and MFU.
+
+Sources: Kaplan et al. 2020 (C = 6ND); Rajbhandari et al. 2020 (ZeRO, 16 B/param and the
+per-stage partitioning); Korthikanti et al. 2022 (activation memory); Chowdhery et al.
+2022 (PaLM, App. B, MFU). AUDIT sections 1c and 4c give the corrected models.
+"""
+
+import math
+
+from pylabs.physics.constants import ADAM_OPTIMIZER_BYTES_PER_PARAM, BYTES_PER_BF16
+
+ACTIVATION_MODES = ("none", "full_tp_sp", "selective_tp_sp")
+ZERO_STAGES = (0, 1, 2, 3)
+
+
+def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
+    """Raise ValueError naming the parameter, its value and the fix unless ok."""
+    if not ok:
+        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
+
+
+def _is_count(value: float, minimum: int = 1) -> bool:
+    """True when value is a finite whole number >= minimum (8 and 8.0 both count)."""
+    return math.isfinite(value) and value >= minimum and value == int(value)
+
+
+def _check_positive(name: str, value: float, fix: str) -> None:
+    _require(value > 0, name, value, "> 0", fix)
+
+
+def _check_non_negative(name: str, value: float, fix: str) -> None:
+    _require(value >= 0, name, value, ">= 0", fix)
+
+
+def _check_degree(name: str, value: float) -> None:
+    _require(_is_count(value), name, value, "a whole number >= 1",
+             f"pass the {name} parallel degree (1 means no {name} parallelism)")
+
+
+def _check_mfu(mfu: float) -> None:
+    _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]",
+             "pass model FLOPs utilization as a fraction, e.g. 0.45 for 45 %")
+
+
+def _check_peak(peak_flops: float) -> None:
+    _check_positive("peak_flops", peak_flops,
+                    "pass the dense peak in FLOP/s, e.g. constants.H100_PEAK_BF16_DENSE")
+
+
+def train_flops(params: float, tokens: float) -> float:
+    """C = 6*N*D  (FLOP; forward 2ND + backward 4ND).
+
+    Source: Kaplan et al. 2020, Sec. 2.1; Hoffmann et al. 2022.
+    """
+    _check_non_negative("params", params, "pass the parameter count, e.g. 70e9")
+    _check_non_negative("tokens", tokens, "pass the number of training tokens, e.g. 15e12")
+    return 6 * params * tokens
+
+
+def compute_time_s(params: float, tokens: float, peak_flops: float, mfu: float) -> float:
+    """T = 6*N*D / (C_peak * u)  (seconds on one GPU).
+
+    Source: Kaplan et al. 2020 (6ND); AUDIT section 1c item 3.
+    """
+    _check_peak(peak_flops)
+    _check_mfu(mfu)
+    return train_flops(params, tokens) / (peak_flops * mfu)
+
+
+def dp_critical_tokens(
+    gpus: float, bw: float, peak_flops: float, mfu: float, bytes_per_grad: float = 2
+) -> float:
+    """t* = (2/3)*((n-1)/n) * C*u * (bytes_per_grad/2) / B  (tokens per GPU per step).
+
+    Above t* the ring all-reduce of the gradients takes less time than the 6*N*t compute.
+    Source: AUDIT section 1c item 4; scaling book "How to Think About GPUs" (C/W rule).
+    """
+    _require(_is_count(gpus), "gpus", gpus, "a whole number >= 1",
+             "pass the number of data-parallel GPUs")
+    _check_positive("bw", bw, "pass a per-direction bandwidth in bytes/s")
+    _check_peak(peak_flops)
+    _check_mfu(mfu)
+    _check_positive("bytes_per_grad", bytes_per_grad, "pass 2 for bf16, 4 for fp32 gradients")
+    return (2 / 3) * ((gpus - 1) / gpus) * peak_flops * mfu * (bytes_per_grad / 2) / bw
+
+
+def dp_comm_compute_ratio(
+    tokens_per_gpu: float,
+    gpus: float,
+    bw: float,
+    peak_flops: float,
+    mfu: float,
+    bytes_per_grad: float = 2,
+) -> float:
+    """R = (2/3)*((n-1)/n) * C*u * (bytes_per_grad/2) / (t*B) = t*/t  (model size cancels).
+
+    Source: AUDIT section 1c item 4 (ring all-reduce time over 6*N*t compute time).
+    """
+    _check_positive("tokens_per_gpu", tokens_per_gpu,
+                    "pass the tokens each GPU processes per optimizer step")
+    critical = dp_critical_tokens(gpus, bw, peak_flops, mfu, bytes_per_grad)
+    return critical / tokens_per_gpu
+
+
+def zero_bytes_per_param(stage: int, dp: float) -> float:
+    """16, 4 + 12/dp, 2 + 14/dp, 16/dp bytes per parameter for ZeRO stages 0, 1, 2, 3.
+
+    Mixed-precision Adam: 2 B bf16 weights + 2 B bf16 gradients + K = 12 B fp32 optimizer
+    state; stage 1 shards the optimizer state, stage 2 also the gradients, stage 3 all.
+    Source: Rajbhandari et al. 2020 (ZeRO), Sec. 3.1 and 5.
+    """
+    _require(stage in ZERO_STAGES, "stage", stage, "one of 0, 1, 2, 3",
+             "pass the ZeRO stage (0 = plain data parallel)")
+    _check_degree("dp", dp)
+    weights, grads, optimizer = BYTES_PER_BF16, BYTES_PER_BF16, ADAM_OPTIMIZER_BYTES_PER_PARAM
+    if stage == 0:
+        return weights + grads + optimizer
+    if stage == 1:
+        return weights + grads + optimizer / dp
+    if stage == 2:
+        return weights + (grads + optimizer) / dp
+    return (weights + grads + optimizer) / dp
+
+
+def model_state_bytes(params: float, tp: float, pp: float, dp: float, zero_stage: int) -> float:
+    """M = N/(tp*pp) * zero_bytes_per_param(stage, dp)  (weights, grads, Adam state per GPU).
+
+    Source: Rajbhandari et al. 2020 (ZeRO); Narayanan et al. 2021 (TP and PP shard N).
+    """
+    _check_non_negative("params", params, "pass the parameter count, e.g. 175e9")
+    _check_degree("tp", tp)
+    _check_degree("pp", pp)
+    return params / (tp * pp) * zero_bytes_per_param(zero_stage, dp)
+
+
+def activation_bytes_per_layer(
+    seq: float,
+    micro_batch: float,
+    hidden: float,
+    heads: float,
+    tp: float = 1,
+    mode: str = "full_tp_sp",
+) -> float:
+    """none: s*b*h*(34 + 5*a*s/h); full_tp_sp: that / t; selective_tp_sp: 34*s*b*h / t.
+
+    Bytes of activations one transformer layer keeps for the backward pass (16-bit values).
+    "none" is the unsharded baseline with no recomputation, so tp does not divide it;
+    "full_tp_sp" is tensor + sequence parallelism; "selective_tp_sp" also recomputes the
+    attention score/softmax/dropout block, removing the 5*a*s/h term.
+    Source: Korthikanti et al. 2022, "Reducing Activation Recomputation", Table 2.
+    """
+    for name, value in (("seq", seq), ("micro_batch", micro_batch),
+                        ("hidden", hidden), ("heads", heads)):
+        _check_positive(name, value, f"pass the model's {name} (a positive size)")
+    _check_degree("tp", tp)
+    _require(mode in ACTIVATION_MODES, "mode", mode, f"one of {ACTIVATION_MODES}",
+             "pick the recomputation/parallelism scheme")
+    sbh = seq * micro_batch * hidden
+    if mode == "selective_tp_sp":
+        return 34 * sbh / tp
+    unsharded = sbh * (34 + 5 * heads * seq / hidden)
+    return unsharded if mode == "none" else unsharded / tp
+
+
+def first_stage_activation_bytes(
+    seq: float,
+    micro_batch: float,
+    hidden: float,
+    heads: float,
+    layers: float,
+    tp: float = 1,
+    mode: str = "full_tp_sp",
+) -> float:
+    """A = L * activation_bytes_per_layer(...)  (first pipeline stage under 1F1B).
+
+    The first of p stages holds p microbatches in flight, each through L/p layers, so it
+    stores L layers' worth of activations whatever p is.
+    Source: Korthikanti et al. 2022, Sec. 4.2.3.
+    """
+    _require(_is_count(layers), "layers", layers, "a whole number >= 1",
+             "pass the number of transformer layers, e.g. 96 for GPT-3")
+    return layers * activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, mode)
+
+
+def mfu(tokens_per_s: float, params: float, gpus: float, peak_flops: float) -> float:
+    """MFU = tokens/s * 6N / (gpus * C_peak)  (dense peak; attention FLOPs ignored).
+
+    Source: Chowdhery et al. 2022 (PaLM), App. B, without the attention term.
+    """
+    _check_non_negative("tokens_per_s", tokens_per_s, "pass the measured training throughput")
+    _check_non_negative("params", params, "pass the parameter count")
+    _check_positive("gpus", gpus, "pass the number of GPUs")
+    _check_peak(peak_flops)
+    return tokens_per_s * 6 * params / (gpus * peak_flops)
+
+
+def palm_mfu(
+    tokens_per_s: float,
+    params: float,
+    gpus: float,
+    peak_flops: float,
+    layers: float,
+    heads: float,
+    head_dim: float,
+    seq: float,
+) -> float:
+    """MFU = tokens/s * (6N + 12*L*H*Q*T) / (gpus * C_peak)  (with attention FLOPs).
+
+    Source: Chowdhery et al. 2022 (PaLM), App. B.
+    """
+    for name, value in (("layers", layers), ("heads", heads),
+                        ("head_dim", head_dim), ("seq", seq)):
+        _check_non_negative(name, value, f"pass the model's {name}")
+    attention_flops_per_token = 12 * layers * heads * head_dim * seq
+    dense = mfu(tokens_per_s, params, gpus, peak_flops)
+    return dense + tokens_per_s * attention_flops_per_token / (gpus * peak_flops)
+
+
+def tokens_per_s(params: float, gpus: float, peak_flops: float, mfu: float) -> float:
+    """tokens/s = gpus * C_peak * u / (6N)  (the inverse of mfu()).
+
+    Source: Chowdhery et al. 2022 (PaLM), App. B.
+    """
+    _check_positive("params", params, "pass the parameter count")
+    _check_positive("gpus", gpus, "pass the number of GPUs")
+    _check_peak(peak_flops)
+    _check_mfu(mfu)
+    return gpus * peak_flops * mfu / (6 * params)
+
+
+def mfu_with_exposed_comm(
+    mfu_ref: float, t_compute_s: float, t_comm_s: float, overlap: float = 0.0
+) -> float:
+    """MFU = u_ref * T_comp / (T_comp + T_comm*(1 - overlap)).
+
+    u_ref is the MFU of the compute phase alone; overlap is the hidden share of T_comm.
+    Source: AUDIT section 4c, Act I.
+    """
+    _check_mfu(mfu_ref)
+    _check_positive("t_compute_s", t_compute_s, "pass the compute time per step in seconds")
+    _check_non_negative("t_comm_s", t_comm_s, "pass the communication time per step")
+    _require(0 <= overlap <= 1, "overlap", overlap, "in [0, 1]",
+             "pass the fraction of communication hidden behind compute")
+    return mfu_ref / (1 + t_comm_s * (1 - overlap) / t_compute_s)

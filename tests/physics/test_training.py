@@ -1,0 +1,175 @@
+"""Training compute, DP comm ratio, ZeRO and activation memory, MFU."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pylabs.physics import collectives, training as t
+from pylabs.physics.constants import H100_PEAK_BF16_DENSE as C
+
+FAST = settings(max_examples=200, deadline=None)
+
+
+def test_train_flops_is_six_n_d() -> None:
+    assert t.train_flops(70e9, 15e12) == pytest.approx(6.3e24, rel=1e-15)
+
+
+def test_compute_time_divides_by_delivered_flops() -> None:
+    assert t.compute_time_s(1e9, 1e3, 1e15, 0.5) == pytest.approx(6e12 / 5e14, rel=1e-15)
+
+
+def test_dp_ratio_is_critical_tokens_over_tokens() -> None:
+    critical = t.dp_critical_tokens(8, 450e9, C, 0.45)
+    assert t.dp_comm_compute_ratio(4096, 8, 450e9, C, 0.45) == pytest.approx(critical / 4096)
+
+
+def test_dp_ratio_is_zero_on_one_gpu() -> None:
+    assert t.dp_comm_compute_ratio(4096, 1, 450e9, C, 0.45) == 0.0
+
+
+def test_fp32_gradients_double_the_ratio() -> None:
+    bf16 = t.dp_comm_compute_ratio(4096, 8, 450e9, C, 0.45)
+    fp32 = t.dp_comm_compute_ratio(4096, 8, 450e9, C, 0.45, bytes_per_grad=4)
+    assert fp32 == pytest.approx(2 * bf16, rel=1e-15)
+
+
+@pytest.mark.parametrize("stage, dp, expected", [
+    (0, 8, 16.0), (1, 8, 5.5), (2, 8, 3.75), (3, 8, 2.0), (1, 1, 16.0), (3, 1, 16.0),
+])
+def test_zero_bytes_per_param(stage: int, dp: int, expected: float) -> None:
+    assert t.zero_bytes_per_param(stage, dp) == expected
+
+
+def test_model_state_shards_by_tp_and_pp() -> None:
+    assert t.model_state_bytes(175e9, 8, 16, 8, 0) == 175e9 / 128 * 16
+
+
+@pytest.mark.parametrize("mode, expected_factor", [
+    ("none", 34 + 5 * 96 * 2048 / 12288),
+    ("full_tp_sp", (34 + 5 * 96 * 2048 / 12288) / 8),
+    ("selective_tp_sp", 34 / 8),
+])
+def test_activation_modes(mode: str, expected_factor: float) -> None:
+    sbh = 2048 * 1 * 12288
+    got = t.activation_bytes_per_layer(2048, 1, 12288, 96, tp=8, mode=mode)
+    assert got == pytest.approx(sbh * expected_factor, rel=1e-15)
+
+
+def test_activation_default_mode_is_full_tp_sp() -> None:
+    assert t.activation_bytes_per_layer(2048, 1, 12288, 96, 8) == t.activation_bytes_per_layer(
+        2048, 1, 12288, 96, 8, "full_tp_sp")
+
+
+def test_first_stage_holds_every_layer() -> None:
+    per_layer = t.activation_bytes_per_layer(2048, 1, 12288, 96, 8, "selective_tp_sp")
+    assert t.first_stage_activation_bytes(2048, 1, 12288, 96, 96, 8, "selective_tp_sp") == (
+        pytest.approx(96 * per_layer, rel=1e-15))
+
+
+def test_mfu_and_tokens_per_s_are_inverses() -> None:
+    rate = t.tokens_per_s(70e9, 1024, C, 0.4)
+    assert t.mfu(rate, 70e9, 1024, C) == pytest.approx(0.4, rel=1e-12)
+
+
+def test_palm_mfu_adds_attention_flops() -> None:
+    dense = t.mfu(1e6, 70e9, 1024, C)
+    with_attention = t.palm_mfu(1e6, 70e9, 1024, C, 80, 64, 128, 4096)
+    extra = 1e6 * 12 * 80 * 64 * 128 * 4096 / (1024 * C)
+    assert with_attention == pytest.approx(dense + extra, rel=1e-12)
+
+
+def test_exposed_comm_lowers_mfu_and_overlap_hides_it() -> None:
+    assert t.mfu_with_exposed_comm(0.5, 1.0, 1.0) == pytest.approx(0.25)
+    assert t.mfu_with_exposed_comm(0.5, 1.0, 1.0, overlap=1.0) == pytest.approx(0.5)
+
+
+# ---- errors ----
+
+
+def test_unknown_zero_stage_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"stage must be one of 0, 1, 2, 3 \(got 4\)"):
+        t.zero_bytes_per_param(4, 8)
+
+
+def test_zero_dp_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"dp must be a whole number >= 1 \(got 0\)"):
+        t.zero_bytes_per_param(1, 0)
+
+
+def test_unknown_activation_mode_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"mode must be one of .* \(got 'full'\)"):
+        t.activation_bytes_per_layer(2048, 1, 12288, 96, 8, "full")
+
+
+def test_mfu_above_one_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"mfu must be in \(0, 1\] \(got 45\).*0.45"):
+        t.compute_time_s(13e9, 4096, C, 45)
+
+
+def test_zero_bandwidth_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"bw must be > 0 \(got 0\)"):
+        t.dp_critical_tokens(8, 0, C, 0.45)
+
+
+def test_zero_tokens_per_gpu_is_rejected() -> None:
+    with pytest.raises(ValueError, match="tokens_per_gpu must be > 0"):
+        t.dp_comm_compute_ratio(0, 8, 450e9, C, 0.45)
+
+
+def test_zero_tp_is_rejected() -> None:
+    with pytest.raises(ValueError, match="tp must be a whole number >= 1"):
+        t.model_state_bytes(175e9, 0, 4, 32, 1)
+
+
+def test_negative_params_are_rejected() -> None:
+    with pytest.raises(ValueError, match=r"params must be >= 0 \(got -1\)"):
+        t.train_flops(-1, 1e12)
+
+
+def test_overlap_outside_unit_interval_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"overlap must be in \[0, 1\]"):
+        t.mfu_with_exposed_comm(0.5, 1.0, 1.0, overlap=1.5)
+
+
+# ---- properties ----
+
+
+@FAST
+@given(stage=st.integers(1, 3), dp=st.integers(1, 4096))
+def test_zero_bytes_decrease_in_dp_for_sharded_stages(stage, dp) -> None:
+    assert t.zero_bytes_per_param(stage, dp + 1) < t.zero_bytes_per_param(stage, dp)
+
+
+@FAST
+@given(dp=st.integers(1, 4096))
+def test_higher_zero_stage_never_uses_more_memory(dp) -> None:
+    per_stage = [t.zero_bytes_per_param(stage, dp) for stage in (0, 1, 2, 3)]
+    assert per_stage == sorted(per_stage, reverse=True)
+    assert per_stage[0] == 16.0
+
+
+@FAST
+@given(params=st.floats(1e6, 1e13), tokens=st.floats(1, 1e7), gpus=st.integers(2, 4096),
+       bw=st.floats(1e9, 1e12), u=st.floats(0.05, 1))
+def test_dp_ratio_is_ring_time_over_compute_time(params, tokens, gpus, bw, u) -> None:
+    comm_s = collectives.ring_allreduce_s(2 * params, gpus, bw)
+    compute_s = t.compute_time_s(params, tokens, C, u)
+    assert t.dp_comm_compute_ratio(tokens, gpus, bw, C, u) == pytest.approx(
+        comm_s / compute_s, rel=1e-9)
+
+
+@FAST
+@given(tp=st.integers(1, 64), seq=st.integers(128, 32768), heads=st.integers(1, 128))
+def test_selective_recompute_never_exceeds_full(tp, seq, heads) -> None:
+    hidden = 128 * heads
+    full = t.activation_bytes_per_layer(seq, 1, hidden, heads, tp, "full_tp_sp")
+    selective = t.activation_bytes_per_layer(seq, 1, hidden, heads, tp, "selective_tp_sp")
+    none = t.activation_bytes_per_layer(seq, 1, hidden, heads, tp, "none")
+    assert selective < full <= none
+
+
+@FAST
+@given(u=st.floats(0.01, 1), comp=st.floats(1e-3, 1e3), comm=st.floats(0, 1e3),
+       overlap=st.floats(0, 1))
+def test_exposed_comm_mfu_is_bounded_by_reference(u, comp, comm, overlap) -> None:
+    assert 0 < t.mfu_with_exposed_comm(u, comp, comm, overlap) <= u
