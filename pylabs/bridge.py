@@ -44,8 +44,11 @@ def _loaded(raw: str | None) -> tuple[dict, list[dict]]:
 def ledger_open(raw: str | None, lab_id: str) -> str:
     """The validated ledger, what had to be set aside, and the lab's active attempt."""
     current, quarantined = _loaded(raw)
+    reads = get(lab_id).reads
+    earlier = {lab: ledger.latest_attempt(current, lab) for lab in reads}
     return json.dumps({"raw": ledger.dumps(current), "quarantined": quarantined,
-                       "attempt": ledger.active_attempt(current, lab_id) if lab_id else None})
+                       "attempt": ledger.active_attempt(current, lab_id),
+                       "earlier": {lab: attempt for lab, attempt in earlier.items() if attempt}})
 
 
 def ledger_commit(raw: str | None, attempt_id: str, record_json: str, now: str) -> str:

@@ -182,6 +182,12 @@ def active_attempt(ledger: dict, lab_id: str) -> dict | None:
     return max(live, key=lambda a: (a["started_at"], a["id"])) if live else None
 
 
+def latest_attempt(ledger: dict, lab_id: str) -> dict | None:
+    """The attempt of ``lab_id`` an later lab should read: the newest complete one, else the newest."""
+    mine = [a for a in ledger["attempts"].values() if a["lab"] == lab_id]
+    return max(mine, key=lambda a: (a["complete"], a["updated_at"], a["id"])) if mine else None
+
+
 def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
     """Fold a lab's record (see framework.render.record) into its attempt."""
     previous = ledger["attempts"].get(attempt_id)

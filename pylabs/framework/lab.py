@@ -64,6 +64,7 @@ class Lab:
     takeaways: Callable[[], Sequence[str]]
     connections: tuple[str, ...]
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    reads: tuple[str, ...] = ()    # earlier labs whose ledger entries this lab shows
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.controls]
@@ -103,7 +104,7 @@ class Lab:
             controls.update(self.presets[changed].get(chosen, {}))
             raw = {**raw, "controls": controls}
         return parse_state(self.controls, self.questions,
-                           frozenset(f.name for f in self.failures), raw)
+                           frozenset(f.name for f in self.failures), raw, self.reads)
 
     def default_state(self) -> State:
         return self.parse({})

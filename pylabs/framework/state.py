@@ -31,12 +31,17 @@ class State:
     answers: Mapping[str, Answer] = field(default_factory=dict)
     pending: Mapping[str, str] = field(default_factory=dict)
     failures_hit: frozenset[str] = frozenset()
+    earlier: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Any:
         return self.controls[name]
 
     def locked(self, question_id: str) -> bool:
         return question_id in self.answers
+
+    def earlier_control(self, lab_id: str, name: str, default: Any = None) -> Any:
+        """A control value the student left in an earlier lab (from the ledger), or ``default``."""
+        return self.earlier.get(lab_id, {}).get("controls", {}).get(name, default)
 
     def choice(self, question_id: str) -> str | None:
         answer = self.answers.get(question_id)
@@ -52,8 +57,17 @@ def parse_answer(raw: Any) -> Answer | None:
     return Answer(choice, locked_at)
 
 
+def parse_earlier(raw: Any, reads: tuple[str, ...]) -> dict[str, Mapping[str, Any]]:
+    """Earlier labs' attempts as the ledger returned them: only the labs this one reads."""
+    if not isinstance(raw, Mapping):
+        return {}
+    return {lab_id: attempt for lab_id, attempt in raw.items()
+            if lab_id in reads and isinstance(attempt, Mapping)
+            and isinstance(attempt.get("controls", {}), Mapping) and isinstance(attempt.get("results", {}), Mapping)}
+
+
 def parse_state(controls: tuple[Control, ...], questions: tuple[Question, ...],
-                failure_names: frozenset[str], raw: Any) -> State:
+                failure_names: frozenset[str], raw: Any, reads: tuple[str, ...] = ()) -> State:
     """Convert the browser's JSON object into a valid State; unknown or bad fields are ignored."""
     raw = raw if isinstance(raw, Mapping) else {}
     ids = {q.id for q in questions}
@@ -64,4 +78,5 @@ def parse_state(controls: tuple[Control, ...], questions: tuple[Question, ...],
     pending = {qid: v for qid, v in raw_pending.items() if qid in ids and v in LETTERS}
     raw_failures = raw.get("failures_hit") if isinstance(raw.get("failures_hit"), list) else []
     failures = frozenset(f for f in raw_failures if f in failure_names)
-    return State(parse_controls(controls, raw.get("controls")), answers, pending, failures)
+    return State(parse_controls(controls, raw.get("controls")), answers, pending, failures,
+                 parse_earlier(raw.get("earlier"), reads))

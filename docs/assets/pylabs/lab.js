@@ -74,6 +74,7 @@ export async function mountLab(root, signal) {
 
   // 2. Resume the active attempt from the ledger, or start one.
   const opened = await openLedger(labId);
+  state.earlier = opened.earlier;
   if (opened.attempt) {
     attemptId = opened.attempt.id;
     Object.assign(state.controls, opened.attempt.controls);
@@ -95,6 +96,7 @@ export async function mountLab(root, signal) {
     }
     state.controls = view.controls;
     record = view.record;
+    root.dataset.renders = String(Number(root.dataset.renders || 0) + 1);
     const reached = record.failures_active.filter((name) => !state.failures_hit.includes(name));
     if (reached.length) {
       state.failures_hit = [...state.failures_hit, ...reached].sort();
@@ -106,6 +108,7 @@ export async function mountLab(root, signal) {
 
   function schedule(changed) {
     queued = { changed: queued && queued.changed ? queued.changed : changed };
+    root.dataset.busy = "true";
     if (!running) flush();
   }
 
@@ -122,6 +125,7 @@ export async function mountLab(root, signal) {
       showNotice("danger", `The lab stopped responding: ${error.message}. Reload the page; your locked answers are saved.`, { id: "runtime" });
     } finally {
       running = false;
+      root.dataset.busy = "false";
     }
   }
 

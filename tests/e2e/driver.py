@@ -1,0 +1,146 @@
+"""Drive any lab page through the hooks of TESTING.md, as a student would."""
+
+from __future__ import annotations
+
+import json
+import math
+from urllib.parse import urlsplit
+
+READY_TIMEOUT_MS = 60_000
+
+
+class PageWatch:
+    """Records page errors, console errors and requests to hosts other than ours."""
+
+    def __init__(self, base_url: str):
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+        self.problems: list[str] = []
+
+    def attach(self, page) -> None:
+        page.on("pageerror", lambda error: self.problems.append(f"uncaught error: {error}"))
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        page.on("request", self._request)
+
+    def _request(self, request) -> None:
+        url = request.url
+        if url.startswith(("data:", "blob:", "about:")):
+            return
+        if not url.startswith(self.origin):
+            self.problems.append(f"request to another host: {url}")
+
+    def assert_clean(self, allow: tuple[str, ...] = ()) -> None:
+        problems = [p for p in self.problems if not any(a in p for a in allow)]
+        assert not problems, "\n".join(problems)
+
+
+class LabDriver:
+    """One page; methods named for what a student does."""
+
+    def __init__(self, page, base_url: str):
+        self.page = page
+        self.base_url = base_url
+
+    # ---- navigation -----------------------------------------------------------
+
+    def manifest(self) -> dict:
+        return json.loads(self.page.request.get(self.base_url + "labs.json").text())
+
+    def open(self, lab_id: str, query: str = "") -> "LabDriver":
+        entry = next(x for x in self.manifest()["labs"] if x["id"] == lab_id)
+        self.page.goto(self.base_url + entry["url"] + query)
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_selector("html[data-pylabs=ready]", timeout=READY_TIMEOUT_MS)
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.wait_ready()
+
+    # ---- questions ------------------------------------------------------------
+
+    def question(self, qid: str):
+        return self.page.locator(f'[data-question="{qid}"]')
+
+    def lock(self, qid: str, letter: str) -> None:
+        q = self.question(qid)
+        q.locator(f'input[type=radio][value="{letter}"]').check()
+        q.locator('[data-action="lock"]').click()
+        self.page.wait_for_selector(f'[data-question="{qid}"][data-locked="true"]')
+
+    def locked(self, qid: str) -> bool:
+        return self.question(qid).get_attribute("data-locked") == "true"
+
+    def verdict(self, qid: str) -> str:
+        return self.page.get_attribute(f'[data-feedback="{qid}"]', "data-verdict")
+
+    def act_unlocked(self, number: int) -> bool:
+        return self.page.get_attribute(f'[data-act="{number}"]', "data-unlocked") == "true"
+
+    # ---- instruments ----------------------------------------------------------
+
+    def set_control(self, name: str, value) -> None:
+        """Set a control's value and dispatch input and change, then wait for the page to settle."""
+        before = self.renders()
+        self.page.evaluate(
+            """([name, value]) => {
+                const els = [...document.querySelectorAll(`[data-control="${name}"]`)];
+                if (!els.length) throw new Error(`no control ${name}`);
+                const el = els[0];
+                let target = el;
+                if (el.type === "radio") {
+                    target = els.find((e) => e.value === String(value));
+                    if (!target) throw new Error(`control ${name} has no option ${value}`);
+                    target.checked = true;
+                } else if (el.type === "checkbox") {
+                    el.checked = Boolean(value);
+                } else if (el.type === "range" && el.dataset.scale === "log2") {
+                    el.value = String(Math.log2(Number(value)));
+                } else {
+                    el.value = String(value);
+                }
+                target.dispatchEvent(new Event("input", { bubbles: true }));
+                target.dispatchEvent(new Event("change", { bubbles: true }));
+            }""", [name, value])
+        self.settle(before)
+
+    def renders(self) -> int:
+        return int(self.page.get_attribute("[data-lab]", "data-renders") or 0)
+
+    def settle(self, before: int) -> None:
+        """Wait until the lab has rendered since ``before`` and has no update in flight."""
+        self.page.wait_for_function(
+            "(n) => { const r = document.querySelector('[data-lab]'); "
+            "return Number(r.dataset.renders || 0) > n && r.dataset.busy !== 'true'; }", arg=before)
+
+    def control_disabled(self, name: str) -> bool:
+        return self.page.eval_on_selector(f'[data-control="{name}"]', "e => e.disabled")
+
+    def metric(self, name: str) -> float:
+        return float(self.page.get_attribute(f'[data-metric="{name}"]', "data-value"))
+
+    def has_metric(self, name: str) -> bool:
+        return self.page.locator(f'[data-metric="{name}"]').count() > 0
+
+    def failure_visible(self, name: str) -> bool:
+        locator = self.page.locator(f'[data-failure="{name}"]')
+        return locator.count() > 0 and locator.first.is_visible()
+
+    def chart_drawn(self, name: str) -> None:
+        self.page.wait_for_selector(f'[data-chart="{name}"] .main-svg', timeout=30_000)
+
+    # ---- ledger ---------------------------------------------------------------
+
+    def ledger(self) -> dict:
+        raw = self.page.evaluate(
+            "() => { const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:')); "
+            "return k ? localStorage.getItem(k) : null; }")
+        return json.loads(raw) if raw else {}
+
+    def attempts(self, lab_id: str) -> list[dict]:
+        return [a for a in self.ledger().get("attempts", {}).values() if a["lab"] == lab_id]
+
+
+def close(a: float, b: float, rel: float = 1e-6) -> bool:
+    return math.isclose(a, b, rel_tol=rel)

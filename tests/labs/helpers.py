@@ -1,0 +1,33 @@
+"""Shared helpers for lab controller tests."""
+
+from __future__ import annotations
+
+from pylabs.framework.lab import Lab
+from pylabs.framework.questions import Prediction
+from pylabs.framework.render import render_lab
+from pylabs.framework.state import State
+
+LOCKED_AT = "2026-01-01T00:00:00Z"
+
+
+def answered(lab: Lab, choices: dict[str, str], through: str, controls: dict | None = None) -> State:
+    """A state where every question up to ``through`` is locked, with ``choices`` where given
+    and the right answer elsewhere."""
+    answers = {}
+    for q in lab.questions:
+        answers[q.id] = {"choice": choices.get(q.id, q.answer()), "locked_at": LOCKED_AT}
+        if q.id == through:
+            break
+    return lab.parse({"answers": answers, "controls": controls or {}})
+
+
+def rendered(lab: Lab, state: State) -> str:
+    return str(render_lab(lab, state))
+
+
+def assert_key_proven(prediction: Prediction, expected: str) -> None:
+    """The physics value lies in the expected option's range and in no other."""
+    value = prediction.truth()
+    holding = [o.letter for o in prediction.options if o.holds(value)]
+    assert holding == [expected], f"{prediction.id}: {value} falls in {holding}, expected [{expected}]"
+    assert prediction.answer() == expected

@@ -1,0 +1,146 @@
+"""V2-02 The Interconnect Wall: answer keys proven by the physics, feedback, gating, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs import v2_02 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+
+
+# ---- answer keys -------------------------------------------------------------------
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    truth = lab.act1_truth()
+    assert truth == pytest.approx(5.3226, rel=1e-4)  # AUDIT §1d: 87.6 % vs 16.5 %, 5.3×
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+
+
+def test_act1_efficiencies_match_the_audit():
+    steps = {k: lab.single_node_step(13e9, 4096, k).efficiency for k in ("nvlink", "pcie5", "pcie4", "eth100")}
+    assert steps == pytest.approx({"nvlink": 0.876, "pcie5": 0.498, "pcie4": 0.332, "eth100": 0.165}, abs=6e-4)
+
+
+def test_model_size_cancels_in_the_act1_ratio():
+    ratios = {p: lab.single_node_step(p, 4096, "eth100").ratio for p in lab.MODEL_SIZES.values()}
+    assert max(ratios.values()) == pytest.approx(min(ratios.values()), rel=1e-12)
+
+
+def test_act2_answer_is_proven_by_the_physics():
+    assert lab.SCENARIO_CLUSTER.speedup(16) == pytest.approx(6.34, abs=0.005)  # AUDIT §1c weak scaling
+    assert lab.act2_truth() == pytest.approx(13.44, abs=0.005)
+    assert_key_proven(lab.ACT2_PREDICTION, "C")
+
+
+def test_strong_scaling_matches_the_audit():
+    strong = lab.Cluster(16, 8, lab.C.IB_NDR_BW, 3072, True)
+    assert strong.speedup(16) == pytest.approx(10.04, abs=0.005)
+    assert strong.speedup(64) == pytest.approx(18.33, abs=0.005)
+
+
+def test_reflection_c_fact_is_computed_from_the_cluster():
+    facts = lab.act2_facts()
+    bigger = lab.Cluster(16, 1, lab.C.IB_NDR_BW, 4 * 3072, False).speedup(16)
+    assert facts["bigger_speedup"] == lab.fmt(bigger, "x")
+    assert bigger > lab.SCENARIO_CLUSTER.speedup(16)
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_prediction_option_gets_a_verdict_with_the_size_of_the_miss(letter):
+    for q in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert lab.fmt(q.truth(), q.unit_fmt) in html
+        if verdict == "incorrect":
+            assert "than your estimate" in html
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_reflection_option_gets_feedback(letter):
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+
+
+# ---- gating ------------------------------------------------------------------------
+
+
+def test_nothing_unlocks_before_its_prediction():
+    html = rendered(LAB, LAB.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+    assert 'data-question="a1_reflect"' not in html
+
+
+def test_instruments_unlock_after_the_prediction_and_act2_after_the_reflection():
+    state = answered(LAB, {"a1_predict": "A"}, through="a1_predict")
+    html = rendered(LAB, state)
+    assert 'data-instruments="1" data-unlocked="true"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    html = rendered(LAB, answered(LAB, {"a1_predict": "A", "a1_reflect": "D"}, through="a1_reflect"))
+    assert 'data-act="2" data-unlocked="true"' in html
+    assert 'data-instruments="2" data-unlocked="false"' in html
+
+
+def test_locked_questions_disable_their_radios():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "B"}, through="a1_predict"))
+    section = html.split('data-question="a1_predict"')[1].split("</section>")[0]
+    assert section.count("disabled") == 4
+
+
+# ---- failure states -------------------------------------------------------------------
+
+
+def all_open(**controls):
+    return answered(LAB, {"a1_predict": "C", "a1_reflect": "B", "a2_predict": "C", "a2_reflect": "C"},
+                    through="a2_reflect", controls=controls)
+
+
+def test_act2_network_wall_is_reached_at_the_scenario_and_left_with_rails():
+    assert "a2_network_wall" in LAB.failures_now(all_open())
+    assert "a2_network_wall" not in LAB.failures_now(all_open(a2_nics="8"))
+
+
+def test_act1_failures_reach_and_leave():
+    assert "a1_comm_bound" in LAB.failures_now(all_open(a1_fabric="eth100"))
+    assert "a1_comm_bound" not in LAB.failures_now(all_open(a1_fabric="nvlink"))
+    assert "a1_out_of_memory" in LAB.failures_now(all_open(a1_model="70b"))
+    assert "a1_out_of_memory" not in LAB.failures_now(all_open(a1_model="13b"))
+
+
+def test_failures_are_not_active_before_their_instruments_unlock():
+    assert LAB.failures_now(LAB.default_state()) == frozenset()
+
+
+def test_failure_callouts_render_only_while_active():
+    assert 'data-failure="a2_network_wall"' in render_lab(LAB, all_open())
+    assert 'data-failure="a2_network_wall"' not in render_lab(LAB, all_open(a2_nics="8"))
+
+
+# ---- context presets and the ledger record ----------------------------------------------
+
+
+def test_context_preset_moves_the_token_sliders():
+    state = LAB.parse({"controls": {"context": "finetune", "a1_tokens": 8192}}, changed="context")
+    assert state["a1_tokens"] == 1024 and state["a2_tokens"] == 1024
+    state = LAB.parse({"controls": {"context": "finetune", "a1_tokens": 8192}}, changed="a1_tokens")
+    assert state["a1_tokens"] == 8192
+
+
+def test_record_holds_answers_results_and_failures():
+    rec = record(LAB, all_open(a2_nics="1"))
+    assert rec["complete"] is True
+    assert rec["answers"]["a1_predict"]["correct"] is True
+    assert rec["answers"]["a1_reflect"]["correct"] is True
+    assert rec["results"]["a2_speedup"] == pytest.approx(lab.SCENARIO_CLUSTER.speedup(16))
+    assert "a2_network_wall" in rec["failures_active"]
