@@ -40,10 +40,11 @@ class Scenario:
     finetune_tokens: float = 1024.0      # the fine-tuning context's shorter steps
     global_batch_tokens: float = 262144.0  # strong scaling: 2^18 tokens per step
     bytes_per_grad: float = 2.0          # bf16 gradients
+    model_sizes: tuple[tuple[str, float], ...] = (("7b", 7e9), ("13b", 13e9), ("70b", 70e9))
 
 
 S = Scenario()
-MODEL_SIZES = {"7b": 7e9, "13b": 13e9, "70b": 70e9}
+MODEL_SIZES = dict(S.model_sizes)
 
 
 def gradient_bytes(params: float) -> float:
@@ -203,7 +204,7 @@ def act1_instruments(s: State) -> list:
     )]
     if not fits:
         parts.append(failure(F["a1_out_of_memory"],
-                             f"{fmt(params / 1e9, 'num')}B parameters need {fmt(memory, 'GB')} of weights, "
+                             f"{fmt(params, 'params')} parameters need {fmt(memory, 'GB')} of weights, "
                              f"gradients and optimizer state per GPU even with ZeRO-2 sharding, more than "
                              f"the {fmt(C.H100_HBM_BYTES, 'GB')} of an H100. Pick a smaller model or shard more "
                              "(ZeRO-3, tensor or pipeline parallelism)."))
@@ -217,7 +218,7 @@ def act1_instruments(s: State) -> list:
     parts.append(callout("info", "Model size cancels",
                          prose(f"Switch between model sizes: compute and all-reduce both scale with the "
                                f"parameter count, so their ratio stays at **{fmt(sync.ratio, 'num')}** "
-                               f"(the {MODEL_SIZES[other] / 1e9:.0f}B model gives "
+                               f"(the {fmt(MODEL_SIZES[other], 'params')} model gives "
                                f"{fmt(single_node_step(MODEL_SIZES[other], tokens, s['a1_fabric']).ratio, 'num')}). "
                                "Tokens per GPU and bandwidth are the levers.")))
     return parts
@@ -275,7 +276,7 @@ ACT1 = Act(
     number=1, title="The Interconnect Cliff", minutes="12–15 min",
     stakeholder_role="Infrastructure Architect",
     stakeholder=lambda: (
-        f"We will train a {S.params / 1e9:.0f}B model on 8 H100s, with ZeRO-2 so the model state fits "
+        f"We will train a {fmt(S.params, 'params')} model on {S.gpus_per_node} H100s, with ZeRO-2 so the model state fits "
         f"({fmt(memory_per_gpu_bytes(S.params), 'GB')} per GPU). Two quotes are on my desk: one DGX H100, or "
         f"eight single-GPU servers on 100 GbE for much less money. Each GPU will process "
         f"{fmt(S.act1_tokens, 'tokens')} per step. Does the interconnect really matter?"),
@@ -283,7 +284,7 @@ ACT1 = Act(
         "After every backward pass the GPUs must agree on the gradients. A **ring all-reduce** does it "
         "in two phases: a reduce-scatter, in which each GPU ends up owning the sum of one slice, and an "
         "all-gather, in which the slices travel round the ring again.",
-        f"The gradients of a {S.params / 1e9:.0f}B model in BF16 are {fmt(gradient_bytes(S.params), 'GB')}. "
+        f"The gradients of a {fmt(S.params, 'params')} model in BF16 are {fmt(gradient_bytes(S.params), 'GB')}. "
         "Whether moving them is cheap or ruinous depends on the link, and on how much compute each step "
         "does to pay for it.",
     ),
@@ -482,7 +483,7 @@ ACT2 = Act(
     number=2, title="The Multi-Node Wall", minutes="20–25 min",
     stakeholder_role="ML Infrastructure Lead",
     stakeholder=lambda: (
-        f"We moved the {S.params / 1e9:.0f}B run from one DGX H100 to {S.act2_nodes} of them and expected "
+        f"We moved the {fmt(S.params, 'params')} run from one DGX H100 to {S.act2_nodes} of them and expected "
         f"{S.act2_nodes}× the throughput. We measure about "
         f"{fmt(SCENARIO_CLUSTER.speedup(S.act2_nodes), 'x')}. Each GPU still processes "
         f"{fmt(S.act2_tokens, 'tokens')} per step, and each node reaches the fabric through one 400G NIC. "

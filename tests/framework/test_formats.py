@@ -1,0 +1,18 @@
+import pytest
+
+from pylabs.framework.formats import UnknownFormat, fmt
+
+
+@pytest.mark.parametrize("value,name,text", [
+    (0.544444, "s", "544 ms"), (60.6875e-6, "s", "60.7 µs"), (39.98 * 86400, "s", "40 days"),
+    (48.75e9, "GB", "48.8 GB"), (1_498_050, "B", "1.5 MB"), (450e9, "GB/s", "450 GB/s"),
+    (0.876, "pct", "87.6 %"), (5.3226, "x", "5.32×"), (35_872_200, "usd", "$35.9M"),
+    (4096, "tokens", "4,096 tokens"), (1024, "int", "1,024"),
+])
+def test_formats(value, name, text):
+    assert fmt(value, name) == text
+
+
+def test_unknown_format_names_the_known_ones():
+    with pytest.raises(UnknownFormat, match="unknown format 'furlongs'; use one of"):
+        fmt(1.0, "furlongs")

@@ -1,0 +1,59 @@
+"""Every lab in the registry is well formed and renders in every act state."""
+
+import json
+
+import pytest
+
+from pylabs import bridge
+from pylabs.framework.render import render_lab
+from pylabs.labs import LAB_MODULES, UnknownLab, all_labs, get
+from tests.labs.helpers import answered
+
+LABS = all_labs()
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_manifest_follows_the_testing_contract(lab):
+    entry = lab.manifest()
+    assert entry["id"] == lab.id and entry["url"].endswith("/")
+    for control in entry["controls"]:
+        assert {"name", "kind", "unit", "min", "max", "step", "default", "options"} <= set(control)
+    assert [q["kind"] for q in entry["questions"]].count("prediction") >= 2
+    json.dumps(entry, allow_nan=False)
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_every_question_key_is_in_a_to_d_and_every_stage_renders(lab):
+    for q in lab.questions:
+        assert q.answer() in "ABCD"
+        html = str(render_lab(lab, answered(lab, {}, through=q.id)))
+        assert f'data-question="{q.id}" data-kind="{q.kind}" data-locked="true"' in html
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_every_lab_declares_two_contexts_and_a_failure_per_act(lab):
+    assert len(lab.context.options) == 2
+    assert {f.act for f in lab.failures} >= {2}
+
+
+def test_unknown_lab_names_the_known_ones():
+    with pytest.raises(UnknownLab, match="unknown lab 'v9_99'; known labs: "):
+        get("v9_99")
+
+
+def test_bridge_sends_only_changed_blocks():
+    lab_id = next(iter(LAB_MODULES))
+    full = json.loads(bridge.update(lab_id, "{}", None, True))
+    assert set(full["blocks"]) == set(full["order"])
+    again = json.loads(bridge.update(lab_id, "{}", None, False))
+    assert again["blocks"] == {}
+
+
+def test_bridge_tolerates_hostile_state():
+    lab_id = next(iter(LAB_MODULES))
+    hostile = {"controls": {"context": "<img onerror=x>", "a1_tokens": "1e309"},
+               "answers": {"a1_predict": {"choice": "Z", "locked_at": "now"}, "nope": {}},
+               "pending": {"a1_predict": "<b>"}, "failures_hit": ["x", 3]}
+    view = json.loads(bridge.update(lab_id, json.dumps(hostile), None, True))
+    assert "<img onerror" not in "".join(view["blocks"].values())
+    assert view["record"]["answers"] == {}
