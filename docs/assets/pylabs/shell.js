@@ -10,6 +10,7 @@ import { mountLedgerPage } from "./ledger-page.js";
 import { progressByLab, readRaw } from "./store.js";
 import { renderMath } from "./math.js";
 import { drawCharts } from "./charts.js";
+import { call } from "./runtime.js";
 
 const LABELS = { "complete": "Complete", "in-progress": "In progress", "not-started": "Not started" };
 let current = null;
@@ -49,6 +50,10 @@ new MutationObserver(() => {
   const lab = document.querySelector("[data-lab]");
   if (lab) drawCharts(lab, { force: true }).catch(() => {});
 }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+
+// A documented hook for tests and curious students: run the bridge from the console,
+// e.g. await pylabsRuntime.call("update", ["v2_02", "{}", null, true]).
+window.pylabsRuntime = Object.freeze({ call });
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(mountPage);
