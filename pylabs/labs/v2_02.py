@@ -71,6 +71,7 @@ FABRICS = {
     "ndr": ("8 servers, one 400G NDR NIC each", C.IB_NDR_BW),
     "eth100": ("8 servers, 100 GbE each", C.ETH_100G_BW),
 }
+SHORT_NAMES = {"nvlink": "NVLink", "pcie5": "PCIe 5", "pcie4": "PCIe 4", "ndr": "8 × NDR", "eth100": "8 × 100GbE"}
 
 
 def fabric_label(key: str) -> str:
@@ -226,12 +227,12 @@ def act1_instruments(s: State) -> list:
 
 def act1_chart(params: float, tokens: float, selected: str):
     steps = {k: single_node_step(params, tokens, k) for k in FABRICS}
-    names = [FABRICS[k][0] + (" ◀" if k == selected else "") for k in FABRICS]
+    names = [("▶ " if k == selected else "") + SHORT_NAMES[k] for k in FABRICS]
     figure = ch.figure(
-        [ch.bars("Compute", names, [steps[k].compute_s for k in FABRICS], "series1", horizontal=True),
+        [ch.bars("Compute", names, [steps[k].compute_s for k in FABRICS], "series1"),
          ch.bars("Ring all-reduce", names, [steps[k].allreduce_s for k in FABRICS],
-                 ["danger" if steps[k].ratio > 1 else "series2" for k in FABRICS], horizontal=True)],
-        x=ch.axis("Seconds per step"), y=ch.axis("", "category", autorange="reversed"), stacked=True)
+                 ["danger" if steps[k].ratio > 1 else "series2" for k in FABRICS])],
+        x=ch.axis("", "category"), y=ch.axis("Seconds per step"), stacked=True)
     fastest, slowest = steps["nvlink"], steps["eth100"]
     summary = (f"At {fmt(tokens, 'tokens')} per GPU each step computes for {fmt(fastest.compute_s, 's')} on "
                f"every fabric; the all-reduce takes {fmt(fastest.allreduce_s, 's')} over NVLink and "
@@ -441,7 +442,7 @@ def act2_chart(c: Cluster):
                  markers=True),
          ch.point("Your setting", c.nodes, c.speedup(c.nodes), "accent")],
         x=ch.axis("DGX H100 nodes", "log", tickvals=nodes, ticktext=[str(n) for n in nodes]),
-        y=ch.axis("Speedup over one node", "log"))
+        y=ch.axis("Speedup over one node", "log", tickvals=nodes, ticktext=[f"{n}×" for n in nodes]))
     summary = (f"With {c.nics} NIC{'s' if c.nics > 1 else ''} per node the speedup reaches "
                f"{fmt(current[-1], 'x')} at {nodes[-1]} nodes, against {fmt(railed[-1], 'x')} with "
                f"{DGX_NICS_LABEL} rails and {nodes[-1]}× for perfect scaling.")
