@@ -47,7 +47,8 @@ def bars(name: str, x: Sequence[str], y: Sequence[float], color: str | Sequence[
 def figure(traces: Sequence[dict], x: dict, y: dict, stacked: bool = False, height: int = 320,
            shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), legend: bool = True) -> dict:
     layout = {"xaxis": x, "yaxis": y, "height": height, "showlegend": legend,
-              "legend": {"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
+              "legend": {"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom",
+                         "traceorder": "normal"},
               "margin": {"l": 56, "r": 12, "t": 36 if legend else 12, "b": 48}}
     if stacked:
         layout["barmode"] = "stack"
