@@ -87,7 +87,7 @@ def _number(value: float) -> str:
 
 def ledger_schema() -> str:
     text = json.dumps(ledger.json_schema(), indent=2)
-    return f'<pre class="pl-schema"><code>{escape(text)}</code></pre>'
+    return f'<pre class="pl-schema" tabindex="0"><code>{escape(text)}</code></pre>'
 
 
 def manifest() -> dict:

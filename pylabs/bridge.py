@@ -36,6 +36,13 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
     }, allow_nan=False)
 
 
+def link_settings(lab_id: str, params_json: str) -> str:
+    """Validate instrument settings from a shared link: {"controls": {...}, "ignored": [...]}."""
+    params = json.loads(params_json)
+    kept, ignored = get(lab_id).link_settings(params if isinstance(params, dict) else {})
+    return json.dumps({"controls": kept, "ignored": ignored})
+
+
 def _loaded(raw: str | None) -> tuple[dict, list[dict]]:
     loaded = ledger.load(raw)
     return loaded.ledger, loaded.quarantined

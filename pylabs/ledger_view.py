@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pylabs import ledger
+from pylabs.framework import charts as ch
+from pylabs.framework.components import chart
 from pylabs.framework.formats import fmt
 from pylabs.framework.markup import Markup, h
 from pylabs.labs import LAB_MODULES, get
@@ -61,6 +63,38 @@ def attempt_card(attempt: dict) -> Markup:
              h("p", None, "Failure states reached: " + (", ".join(attempt["failures_hit"]) or "none")))
 
 
+def predictions(attempts: list[dict]) -> list[tuple[str, bool]]:
+    """Every locked prediction with a verdict, oldest first: (locked_at, correct)."""
+    found = []
+    for attempt in attempts:
+        if attempt["lab"] not in LAB_MODULES:
+            continue
+        kinds = {q.id: q.kind for q in get(attempt["lab"]).questions}
+        found += [(a["locked_at"], bool(a["correct"])) for qid, a in attempt["answers"].items()
+                  if kinds.get(qid) == "prediction" and a["correct"] is not None]
+    return sorted(found)
+
+
+def accuracy_chart(attempts: list[dict]) -> Markup | None:
+    points = predictions(attempts)
+    if not points:
+        return None
+    running, correct = [], 0
+    for n, (_, ok) in enumerate(points, start=1):
+        correct += ok
+        running.append(correct / n)
+    times = [t for t, _ in points]
+    figure = ch.figure([ch.line("Share of predictions correct so far", times, running, "series1", markers=True)],
+                       x=ch.axis("When the prediction was locked (UTC)", "date"),
+                       y=ch.axis("Correct so far", "linear", range=[0, 1.05], tickformat=".0%"), legend=False)
+    summary = (f"{correct} of {len(points)} locked predictions were correct ({fmt(correct / len(points), 'pct')}); "
+               "the line shows the running share, oldest first.")
+    rows = [(t[:16].replace("T", " "), "correct" if ok else "incorrect", fmt(r, "pct"))
+            for (t, ok), r in zip(points, running)]
+    return chart("ledger_accuracy", "Prediction accuracy over time", figure, summary,
+                 table=(("Locked (UTC)", "Verdict", "Correct so far"), rows))
+
+
 def render(raw: str | None) -> str:
     loaded = ledger.load(raw)
     attempts = sorted(loaded.ledger["attempts"].values(), key=lambda a: a["started_at"], reverse=True)
@@ -72,6 +106,6 @@ def render(raw: str | None) -> str:
                           h("span", {"class": f"pl-progress pl-progress--{status}", "data-progress": lab_id},
                             STATUS[status])))
     body = [h("h2", None, "Progress"), h("ul", {"class": "pl-catalog pl-catalog--compact"}, progress),
-            h("h2", None, f"Attempts ({len(attempts)})")]
+            accuracy_chart(attempts), h("h2", None, f"Attempts ({len(attempts)})")]
     body += [attempt_card(a) for a in attempts] or [h("p", None, "No attempts yet: open a lab to start one.")]
     return str(h("div", {"class": "pl-ledger__view"}, body))

@@ -17,6 +17,18 @@ from .questions import Prediction, Question, Reflection
 from .state import State, parse_state
 
 
+def _same_value(parsed: Any, raw: Any) -> bool:
+    """Did the control accept the link's value as given (not clamped, not defaulted)?"""
+    if isinstance(parsed, bool):
+        return str(raw).lower() in (("true", "1", "on") if parsed else ("false", "0", "off"))
+    if isinstance(parsed, float):
+        try:
+            return abs(float(raw) - parsed) <= 1e-9 * max(1.0, abs(parsed))
+        except (TypeError, ValueError):
+            return False
+    return parsed == raw
+
+
 class LabError(ValueError):
     """A lab declared inconsistently (duplicate names, unknown controls)."""
 
@@ -105,6 +117,21 @@ class Lab:
             raw = {**raw, "controls": controls}
         return parse_state(self.controls, self.questions,
                            frozenset(f.name for f in self.failures), raw, self.reads)
+
+    def link_settings(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """Controls from a shared link: valid values are kept, anything else is named and ignored.
+
+        Only instrument controls travel in links; answers never do.
+        """
+        kept, ignored = {}, []
+        for name, value in raw.items():
+            control = next((c for c in self.controls if c.name == name), None)
+            parsed = control.parse(value) if control is not None else None
+            if control is None or not _same_value(parsed, value):
+                ignored.append(str(name)[:40])
+            else:
+                kept[name] = parsed
+        return kept, ignored
 
     def default_state(self) -> State:
         return self.parse({})

@@ -81,7 +81,7 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
              prose(*act.scenario()),
              question(act.prediction, state, facts),
              instruments(act, state, predicted),
-             verdict(act.prediction, state) if predicted else None,
+             verdict(act.prediction, state, facts) if predicted else None,
              question(act.reflection, state, facts) if predicted else None,
              act.math_peek(state) if predicted else None)
 
@@ -95,9 +95,12 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
         return h("section", attrs, section_title(act.instruments_title), controls,
                  h("p", {"class": "pl-instruments__lock"},
                    "The instruments unlock when you lock your prediction above."))
+    share = h("p", {"class": "pl-instruments__share"},
+              h("button", {"type": "button", "class": "pl-button", "data-action": "share",
+                           "data-controls": " ".join(c.name for c in act.controls)},
+                "Copy a link to these settings"))
     return h("section", attrs, section_title(act.instruments_title), controls,
-             h("div", {"class": "pl-readout", "aria-live": "polite", "aria-atomic": "false"},
-               act.instruments(state)))
+             h("div", {"class": "pl-readout"}, act.instruments(state)), share)
 
 
 # ---- questions ------------------------------------------------------------------
@@ -145,7 +148,7 @@ def reflection_feedback(q: Reflection, state: State, facts: Mapping[str, str]) -
                    attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect"})
 
 
-def verdict(p: Prediction, state: State) -> Markup:
+def verdict(p: Prediction, state: State, facts: Mapping[str, str]) -> Markup:
     """Prediction vs reality at the scenario's inputs, with the size of the miss."""
     chosen = state.answers[p.id].choice
     truth = p.truth()
@@ -164,7 +167,7 @@ def verdict(p: Prediction, state: State) -> Markup:
     body = [h("p", None, rich(summary))]
     why = p.option(chosen).feedback
     if why:
-        body.append(h("p", None, rich(why)))
+        body.append(h("p", None, rich(fill(why, facts))))
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
                           "data-value": repr(float(truth))})

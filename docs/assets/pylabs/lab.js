@@ -5,7 +5,7 @@
 import { call, startRuntime, stopListening } from "./runtime.js";
 import { patchBlock } from "./morph.js";
 import { drawCharts, preloadCharts } from "./charts.js";
-import { renderMath } from "./math.js";
+import { preloadMath, renderMath } from "./math.js";
 import { LEDGER_KEY, archive, commit, newAttemptId, openLedger } from "./store.js";
 import { showNotice } from "./notices.js";
 
@@ -34,6 +34,55 @@ function readControls(root) {
   return controls;
 }
 
+const LINK_PREFIX = "set.";
+
+/** Instrument settings carried by the page URL (`?set.a1_tokens=8192`), as raw strings. */
+function linkParams() {
+  const params = {};
+  for (const [key, value] of new URLSearchParams(window.location.search)) {
+    if (key.startsWith(LINK_PREFIX)) params[key.slice(LINK_PREFIX.length).slice(0, 60)] = value.slice(0, 200);
+  }
+  return params;
+}
+
+async function applyLink(labId, state) {
+  const params = linkParams();
+  if (!Object.keys(params).length) return;
+  const { controls, ignored } = await call("link_settings", [labId, JSON.stringify(params)]);
+  Object.assign(state.controls, controls);
+  const applied = Object.keys(controls).length;
+  const parts = [];
+  if (applied) parts.push(`${applied} instrument setting(s) from the shared link are applied; your own answers are unchanged.`);
+  if (ignored.length) parts.push(`${ignored.length} setting(s) in the link were not valid for this lab and were ignored.`);
+  showNotice(ignored.length ? "warn" : "info", parts.join(" "), { id: "link" });
+  const url = new URL(window.location.href);
+  [...url.searchParams.keys()].filter((k) => k.startsWith(LINK_PREFIX)).forEach((k) => url.searchParams.delete(k));
+  window.history.replaceState(window.history.state, "", url.href);
+}
+
+async function shareSettings(button, state) {
+  const url = new URL(window.location.href);
+  url.search = "";
+  url.hash = "";
+  for (const name of button.dataset.controls.split(" ")) url.searchParams.set(LINK_PREFIX + name, String(state.controls[name]));
+  try {
+    await navigator.clipboard.writeText(url.href);
+    showNotice("success", "Link copied. It opens this lab with these instrument settings (never your answers).", { id: "share" });
+  } catch {
+    showNotice("info", `Copy this link to share these settings: ${url.href}`, { id: "share" });
+  }
+}
+
+function announce(root, act) {
+  const region = root.querySelector("[data-live-region]");
+  const section = root.querySelector(`[data-instruments="${act}"]`);
+  if (!region || !section) return;
+  const metrics = [...section.querySelectorAll("[data-metric]")].slice(0, 4).map((metric) =>
+    `${metric.querySelector(".pl-metric__label").textContent}: ${metric.querySelector(".pl-metric__value").textContent}`);
+  const failures = [...section.querySelectorAll("[data-failure] .pl-callout__title")].map((t) => t.textContent);
+  region.textContent = [...metrics, ...failures].join(". ");
+}
+
 function setBoot(root, text) {
   const boot = root.querySelector("[data-boot]");
   if (!boot) return;
@@ -58,7 +107,6 @@ export async function mountLab(root, signal) {
   html.dataset.pylabs = "loading";
   root.querySelectorAll("[data-control], [data-action=lock], [data-action=restart]")
     .forEach((element) => { element.disabled = true; });
-  preloadCharts();
   const onProgress = ({ progress, step, steps }) => setBoot(root, `${progress} (${step} of ${steps})`);
   try {
     await startRuntime(onProgress);
@@ -75,6 +123,11 @@ export async function mountLab(root, signal) {
   // 2. Resume the active attempt from the ledger, or start one.
   const opened = await openLedger(labId);
   state.earlier = opened.earlier;
+  const live = document.createElement("div");
+  live.className = "pl-sr-only";
+  live.setAttribute("aria-live", "polite");
+  live.dataset.liveRegion = "";
+  root.appendChild(live);
   if (opened.attempt) {
     attemptId = opened.attempt.id;
     Object.assign(state.controls, opened.attempt.controls);
@@ -180,13 +233,18 @@ export async function mountLab(root, signal) {
     if (!control) return;
     state.controls[control.dataset.control] = controlValue(root, control);
     schedule(control.dataset.control);
-    queueMicrotask(() => flushThenSave());
+    queueMicrotask(async () => {
+      await flushThenSave();
+      const act = control.closest("[data-instruments]")?.dataset.instruments;
+      if (act) announce(root, act);
+    });
   }, { signal });
   root.addEventListener("click", (event) => {
     const action = event.target.closest("[data-action]");
     if (!action || action.disabled) return;
     if (action.dataset.action === "lock") lock(action.closest("[data-question]"));
     if (action.dataset.action === "restart") restart();
+    if (action.dataset.action === "share") shareSettings(action, state);
   }, { signal });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") save();
@@ -212,9 +270,12 @@ export async function mountLab(root, signal) {
     await save();
   }
 
+  await applyLink(labId, state);
   await render(null, true);
   if (signal.aborted) return;
   await save();
   setBoot(root, "");
   html.dataset.pylabs = "ready";
+  // 5. Warm the chart and math libraries while the student reads (not on the critical path).
+  (window.requestIdleCallback || window.setTimeout)(() => { preloadCharts(); preloadMath(); });
 }

@@ -3,6 +3,7 @@
 import { call, startRuntime } from "./runtime.js";
 import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, LEDGER_KEY } from "./store.js";
 import { showNotice, clearNotice } from "./notices.js";
+import { drawCharts } from "./charts.js";
 
 const MAX_IMPORT_BYTES = 2_000_000;
 
@@ -34,6 +35,46 @@ export function exportLedger() {
 }
 
 /**
+ * Show what an import will change and wait for Merge or Cancel.
+ * @returns {Promise<boolean>}
+ */
+function confirmPreview(root, name, preview, parts) {
+  const panel = root.querySelector("[data-import-preview]");
+  panel.replaceChildren();
+  panel.hidden = false;
+  const title = document.createElement("p");
+  title.className = "pl-callout__title";
+  title.textContent = `Import ${name}: ${parts.join(", ")}.`;
+  const list = document.createElement("ul");
+  for (const [label, ids] of [["New", preview.added], ["Updated", preview.changed]]) {
+    for (const id of ids) {
+      const item = document.createElement("li");
+      item.textContent = `${label}: ${id}`;
+      list.appendChild(item);
+    }
+  }
+  const note = document.createElement("p");
+  note.textContent = "Merging keeps every attempt you have and never changes a locked answer.";
+  const merge = document.createElement("button");
+  merge.type = "button";
+  merge.className = "pl-button pl-button--primary";
+  merge.dataset.action = "import-confirm";
+  merge.textContent = "Merge into my ledger";
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "pl-button";
+  cancel.dataset.action = "import-cancel";
+  cancel.textContent = "Cancel";
+  panel.append(title, list, note, merge, cancel);
+  merge.focus();
+  return new Promise((resolve) => {
+    const done = (answer) => () => { panel.hidden = true; panel.replaceChildren(); resolve(answer); };
+    merge.addEventListener("click", done(true), { once: true });
+    cancel.addEventListener("click", done(false), { once: true });
+  });
+}
+
+/**
  * Mount the ledger page.
  * @param {Element} root the `[data-ledger-page]` element
  * @param {AbortSignal} signal
@@ -44,6 +85,7 @@ export async function mountLedgerPage(root, signal) {
 
   async function refresh() {
     summary.innerHTML = await call("ledger_view", [readRaw()]).then((view) => view.html);
+    drawCharts(summary).catch(() => {});
     const quarantined = readQuarantine();
     if (quarantined.length) {
       showNotice("warn", `${quarantined.length} item(s) of unreadable ledger data are kept aside.`, {
@@ -56,6 +98,7 @@ export async function mountLedgerPage(root, signal) {
   root.addEventListener("click", async (event) => {
     const action = event.target.closest("[data-action]")?.dataset.action;
     if (action === "ledger-export") exportLedger();
+    if (action === "ledger-print") window.print();
     if (action === "ledger-clear") {
       const ok = window.confirm("Delete every attempt in this browser's Design Ledger? Export it first if you may want it back.");
       if (!ok) return;
@@ -82,7 +125,7 @@ export async function mountLedgerPage(root, signal) {
     }
     const parts = [`${preview.added.length} new attempt(s)`, `${preview.changed.length} updated`];
     if (preview.rejected.length) parts.push(`${preview.rejected.length} rejected (${preview.rejected[0]})`);
-    const ok = window.confirm(`Import ${file.name}: ${parts.join(", ")}. Existing attempts and locked answers are kept. Merge it?`);
+    const ok = await confirmPreview(root, file.name, preview, parts);
     if (!ok) return;
     const result = await applyImport(text);
     if (!result.ok) {

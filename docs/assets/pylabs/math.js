@@ -42,3 +42,8 @@ export async function renderMath(root) {
     element.dataset.rendered = "true";
   }
 }
+
+/** Start loading KaTeX before the first math peek opens. */
+export function preloadMath() {
+  loadKatex().catch(() => {});
+}

@@ -3,7 +3,7 @@
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
 
 const BASE = new URL("../../", import.meta.url);
-const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view"];
+const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
