@@ -119,7 +119,7 @@ def question(q: Question, state: State, facts: Mapping[str, str]) -> Markup:
         for o in q.options
     ]
     heading = "Your prediction" if q.kind == "prediction" else "Reflection"
-    status = (h("p", {"class": "pl-question__status"},
+    status = (h("p", {"class": "pl-question__status", "tabindex": "-1"},
                   f"Locked: {state.answers[q.id].choice} at ", h("time", {"datetime": state.answers[q.id].locked_at},
                                                                    state.answers[q.id].locked_at[:16].replace("T", " ")))
               if locked else

@@ -38,11 +38,12 @@ const LINK_PREFIX = "set.";
 
 /** Instrument settings carried by the page URL (`?set.a1_tokens=8192`), as raw strings. */
 function linkParams() {
-  const params = {};
+  // Own properties only (Object.fromEntries), so a name like "__proto__" is data, not a prototype.
+  const params = new Map();
   for (const [key, value] of new URLSearchParams(window.location.search)) {
-    if (key.startsWith(LINK_PREFIX)) params[key.slice(LINK_PREFIX.length).slice(0, 60)] = value.slice(0, 200);
+    if (key.startsWith(LINK_PREFIX)) params.set(key.slice(LINK_PREFIX.length).slice(0, 60), value.slice(0, 200));
   }
-  return params;
+  return Object.fromEntries(params);
 }
 
 async function applyLink(labId, state) {
@@ -196,7 +197,12 @@ export async function mountLab(root, signal) {
     delete state.pending[qid];
     await render();
     await save();
-    question.querySelector("[data-feedback], .pl-question__status")?.focus?.();
+    // Keyboard users continue where the lock led: the unlocked instruments, or the feedback.
+    const act = question.closest("[data-act]");
+    const next = question.dataset.kind === "prediction"
+      ? act.querySelector("[data-instruments] [data-control]:not(:disabled)")
+      : act.querySelector(`[data-question="${qid}"] .pl-question__status`);
+    next?.focus();
   }
 
   async function restart() {

@@ -1,6 +1,6 @@
 // Patch a rendered block into the page without replacing what the student is using:
 // elements are kept and their attributes and text updated in place, a slider being
-// dragged keeps its position, open <details> stay open, and subtrees owned by
+// dragged (or a radio being arrowed through) keeps its state, open <details> stay open, and subtrees owned by
 // Plotly or KaTeX are left alone while their inputs are unchanged.
 
 const KEY_ATTRIBUTES = ["id", "data-block", "data-act", "data-question", "data-metric", "data-chart",
@@ -11,7 +11,9 @@ function keyOf(node) {
   if (node.nodeType !== Node.ELEMENT_NODE) return "";
   for (const name of KEY_ATTRIBUTES) {
     const value = node.getAttribute(name);
-    if (value !== null) return `${name}=${value}/${node.getAttribute("value") ?? ""}`;
+    // Radios share a data-control name, so their option value is part of the key; a slider's
+    // value changes with every render and must not be, or the element being dragged is replaced.
+    if (value !== null) return node.type === "radio" ? `${name}=${value}/${node.value}` : `${name}=${value}`;
   }
   return "";
 }
@@ -30,7 +32,8 @@ function syncAttributes(from, to) {
 }
 
 function syncFormState(from, to) {
-  if (from === document.activeElement && from.matches("input[type=range]")) return;
+  // The element the student is using is ahead of any render in flight: leave it alone.
+  if (from === document.activeElement) return;
   if (from.type === "checkbox" || from.type === "radio") {
     const checked = to.hasAttribute("checked");
     if (from.checked !== checked) from.checked = checked;

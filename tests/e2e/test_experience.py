@@ -1,0 +1,151 @@
+"""The student experience across the site: accessibility in both palettes, keyboard only,
+phone width, shareable links (and hostile ones), boot failure honesty, cross-tab ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.driver import LabDriver
+
+pytestmark = pytest.mark.e2e
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+STATIC_PAGES = ["", "vol2/", "ledger/", "sources/"]
+
+
+def axe_violations(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run(document, {
+        runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']})).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)""")
+    return found
+
+
+def open_everything(lab: LabDriver, lab_id: str) -> None:
+    """Lock every question but the last, so every act's instruments and feedback are on the page."""
+    lab.open(lab_id)
+    questions = next(x for x in lab.manifest()["labs"] if x["id"] == lab_id)["questions"]
+    for q in questions[:-1]:
+        lab.lock(q["id"], "A")
+    lab.page.wait_for_timeout(500)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_axe_violations_on_any_page(browser, base_url, watch, scheme):
+    ctx = browser.new_context(color_scheme=scheme)
+    page = LabDriver(ctx.new_page(), base_url)
+    watch.attach(page.page)
+    report = {}
+    for path in STATIC_PAGES:
+        page.page.goto(base_url + path)
+        if path == "ledger/":
+            page.wait_ready()
+        report[path or "home"] = axe_violations(page.page)
+    for entry in page.manifest()["labs"]:
+        open_everything(page, entry["id"])
+        report[entry["id"]] = axe_violations(page.page)
+    ctx.close()
+    assert {k: v for k, v in report.items() if v} == {}
+
+
+def test_keyboard_only_walkthrough(lab_page):
+    page = lab_page.open("v2_02").page
+    radio = page.locator('[data-question="a1_predict"] input[value="A"]')
+    radio.focus()
+    for _ in range(2):
+        renders = lab_page.renders()
+        page.keyboard.press("ArrowDown")  # radios move with arrows: A -> B -> C
+        lab_page.settle(renders)
+    assert page.locator('[data-question="a1_predict"] input[value="C"]').is_checked()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.action") == "lock"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-question="a1_predict"][data-locked="true"]')
+    page.wait_for_function("document.activeElement.dataset.control === 'a1_fabric'")
+    for _ in range(6):
+        if page.evaluate("document.activeElement.dataset.control") == "a1_tokens":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.control") == "a1_tokens"
+    before = lab_page.metric("a1_compute_s")
+    renders = lab_page.renders()
+    page.keyboard.press("ArrowRight")
+    lab_page.settle(renders)
+    assert lab_page.metric("a1_compute_s") == pytest.approx(2 * before)
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+
+
+def test_phone_width_walkthrough_never_scrolls_sideways(browser, base_url, watch):
+    ctx = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.open("v2_02")
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "B"), ("a2_predict", "C")):
+        lab.lock(qid, letter)
+    lab.set_control("a2_nics", "8")
+    lab.chart_drawn("a2_scaling")
+    assert lab.page.evaluate("document.documentElement.scrollWidth") <= 375
+    box = lab.page.locator('[data-control="a2_tokens"]').bounding_box()
+    assert box["height"] >= 40  # a thumb-sized target
+    ctx.close()
+
+
+def test_share_link_restores_settings_but_never_answers(lab_page, context):
+    page = lab_page.open("v2_02")
+    page.lock("a1_predict", "C")
+    page.set_control("a1_fabric", "pcie4")
+    page.set_control("a1_tokens", 16384)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.page.click('[data-instruments="1"] [data-action="share"]')
+    page.page.wait_for_selector("[data-notice=share]")
+    link = page.page.evaluate("navigator.clipboard.readText()")
+    assert "set.a1_fabric=pcie4" in link and "a1_predict" not in link
+
+    friend = LabDriver(context.browser.new_context().new_page(), page.base_url)
+    friend.page.goto(link)
+    friend.wait_ready()
+    assert not friend.locked("a1_predict")
+    friend.lock("a1_predict", "A")
+    assert friend.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "pcie4"
+    assert friend.page.get_attribute('[data-control="a1_tokens"]', "value") == "14"
+    assert "set." not in friend.page.url
+    friend.page.context.close()
+
+
+def test_hostile_link_is_ignored_with_a_notice(lab_page):
+    query = ("?set.a1_fabric=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&set.a1_tokens=1e999"
+             "&set.__proto__=1&set.a2_nodes=64")
+    page = lab_page.open("v2_02", query)
+    notice = page.page.inner_text("[data-notice=link]")
+    assert "3 setting(s) in the link were not valid" in notice
+    assert page.page.locator("img[src=x]").count() == 0
+    page.lock("a1_predict", "C")
+    assert page.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "eth100"
+
+
+def test_a_browser_without_webassembly_can_still_read(context, base_url, watch):
+    context.add_init_script("delete window.WebAssembly;")
+    page = context.new_page()
+    watch.attach(page)
+    page.goto(base_url + "vol2/02-interconnect-wall/")
+    page.wait_for_selector("html[data-pylabs=error]")
+    message = page.inner_text("[data-boot]")
+    assert "WebAssembly" in message and "still read" in message
+    assert page.locator('[data-act="1"]').is_visible()
+
+
+def test_ledger_page_follows_another_tab(context, base_url, watch):
+    ledger_tab = LabDriver(context.new_page(), base_url)
+    lab_tab = LabDriver(context.new_page(), base_url)
+    for tab in (ledger_tab, lab_tab):
+        watch.attach(tab.page)
+    ledger_tab.page.goto(base_url + "ledger/")
+    ledger_tab.wait_ready()
+    lab_tab.open("v2_02")
+    lab_tab.lock("a1_predict", "C")
+    ledger_tab.page.wait_for_selector('[data-progress="v2_02"].pl-progress--in-progress')
+    ledger_tab.page.wait_for_selector("[data-attempt]")

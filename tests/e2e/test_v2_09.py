@@ -1,0 +1,78 @@
+"""V2-09 in a real browser: the student walkthrough, and the budget failure reached and left."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.labs import v2_09 as lab
+from tests.e2e.driver import close
+
+pytestmark = pytest.mark.e2e
+
+
+def test_full_walkthrough(lab_page):
+    page = lab_page.open("v2_09")
+    assert page.control_disabled("a1_k")
+    assert not page.act_unlocked(2)
+    assert not page.has_metric("a1_gain")
+
+    # Act I: lock a prediction; the explorer unlocks at the team's kernel (attention, k = 3).
+    page.lock("a1_predict", "B")
+    assert page.verdict("a1_predict") == "incorrect"
+    assert close(page.metric("a1_gain"), lab.gain("attention", 3))
+    assert close(page.metric("a1_time_saved"), 0.08)
+    page.chart_drawn("a1_profile")
+    page.chart_drawn("a1_speedup_vs_k")
+    page.set_control("a1_target", "allreduce")
+    assert close(page.metric("a1_gain"), lab.act1_truth())
+    assert page.page.locator('[data-act="1"] .pl-callout__title', has_text="On the bottleneck").count() == 1
+    page.set_control("a1_k", 10)
+    assert page.metric("a1_gain") < page.metric("a1_ceiling")
+
+    page.lock("a1_reflect", "B")
+    assert page.verdict("a1_reflect") == "correct"
+    page.page.locator('[data-act="1"] .pl-mathpeek summary').click()
+    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+
+    # Act II: the best single fix, then a two-fix plan that meets the target.
+    assert page.act_unlocked(2)
+    page.lock("a2_predict", "C")
+    assert page.verdict("a2_predict") == "correct"
+    assert close(page.metric("a2_mfu"), 0.35)
+    page.set_control("a2_k", 4)
+    assert close(page.metric("a2_mfu"), lab.act2_truth())
+    page.set_control("a2_k", 3)
+    page.set_control("a2_v", 3)
+    assert close(page.metric("a2_weeks"), 6.5) and close(page.metric("a2_mfu"), 0.5)
+    page.chart_drawn("a2_profile")
+    page.chart_drawn("a2_mfu_vs_weeks")
+
+    # The context: a locked batch ignores the micro-batch slider, a new run does not.
+    page.set_control("a2_m", 42)
+    assert close(page.metric("a2_bubble"), 0.05)
+    page.set_control("context", "fresh")
+    page.set_control("a2_m", 42)
+    assert close(page.metric("a2_bubble"), 0.025)
+    page.lock("a2_reflect", "B")
+
+    hud = page.page.inner_text("[data-hud]")
+    assert "Complete" in hud
+    (attempt,) = page.attempts("v2_09")
+    assert attempt["complete"] and attempt["answers"]["a2_predict"]["correct"] is True
+    assert attempt["results"]["a1_bottleneck_share"] == 0.45
+
+
+def test_budget_failure_is_reached_and_left_through_the_levers(lab_page):
+    page = lab_page.open("v2_09")
+    page.lock("a1_predict", "C")
+    page.lock("a1_reflect", "B")
+    page.lock("a2_predict", "C")
+    assert not page.failure_visible("a2_over_budget")
+    page.set_control("a2_k", 4)
+    page.set_control("a2_v", 4)
+    assert page.failure_visible("a2_over_budget")
+    assert close(page.metric("a2_weeks"), 8.5)
+    page.set_control("a2_v", 3)
+    assert not page.failure_visible("a2_over_budget")
+    (attempt,) = page.attempts("v2_09")
+    assert "a2_over_budget" in attempt["failures_hit"]
