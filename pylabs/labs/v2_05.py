@@ -42,11 +42,16 @@ class Scenario:
     act2_gpus: int = 1024
     bubble_limit: float = 0.10           # the stakeholder's ceiling on (p−1)/m
     warmup_share: float = 0.25           # batch warm-up: a quarter of the global batch
+    model_sizes: tuple = (("7b", 7e9), ("13b", 13e9), ("70b", 70e9))
+    chart_bytes: float = 1e9             # charts plot memory in GB ...
+    chart_percent: float = 100.0         # ... and fractions in per cent
+    chart_height: int = 380              # pixels: the Act II chart has two axes and bar labels
 
 
 S = Scenario()
 PEAK, HBM = C.H100_PEAK_BF16_DENSE, C.H100_HBM_BYTES
-MODEL_SIZES = {"7b": 7e9, "13b": 13e9, "70b": 70e9}
+MODEL_SIZES = dict(S.model_sizes)
+GB, PCT = S.chart_bytes, S.chart_percent
 NICS = {"hdr": ("InfiniBand HDR 200G", C.IB_HDR_BW), "ndr": ("InfiniBand NDR 400G", C.IB_NDR_BW)}
 GPT3_BATCH = int(C.MEGATRON_GPT3_GLOBAL_BATCH)
 WARMUP_BATCH = int(GPT3_BATCH * S.warmup_share)
@@ -61,7 +66,7 @@ CONTEXT = Choice("context", "Training phase", (
 
 # ---- Act I · The data-parallel wall ---------------------------------------------------
 
-FABRICS = {"v2_02": "Your V2-02 cluster (8 × NDR if none in your ledger)",
+FABRICS = {"v2_02": "From your V2-02 ledger",
            "8ndr": "8 × NDR 400G per node (DGX rails)", "4ndr": "4 × NDR 400G per node",
            "1ndr": "1 × NDR 400G per node", "1hdr": "1 × HDR 200G per node"}
 DEFAULT_FABRIC = (int(C.DGX_H100_NICS), "ndr")
@@ -72,7 +77,7 @@ A1_BATCH = Slider("a1_batch", "Global batch (fixed across GPU counts)", unit="to
                   max=2097152, step=1, default=S.act1_batch, fmt="tokens", scale="log2")
 A1_FABRIC = Choice("a1_fabric", "Network between nodes", tuple(Option(k, v) for k, v in FABRICS.items()),
                    default="v2_02", widget="select")
-A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, f"{k[:-1]}B parameters") for k in MODEL_SIZES),
+A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, f"{fmt(v, 'params')} parameters") for k, v in MODEL_SIZES.items()),
                   default="7b")
 A1_ZERO = Choice("a1_zero", "ZeRO stage", (
     Option("0", "0 · plain DDP"), Option("1", "1 · shard Adam state"),
@@ -168,20 +173,22 @@ def act1_run(s: State, gpus: int | None = None) -> DPRun:
 
 
 MEASURED = tuple(scenario_run(n) for n in S.act1_measured)
+STEP = S.act1_target // S.act1_measured[1]   # the same factor as from the first to the second measurement
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"Same 7B model, same global batch, ZeRO-1, eight NDR rails per node, and the all-reduce starts "
-           f"after the backward pass. What MFU will the run reach on {S.act1_target} GPUs?",
-    quantity=f"MFU on {S.act1_target} GPUs", unit_fmt="pct",
+    prompt=f"Same 7B model, same global batch, ZeRO-1, {DEFAULT_FABRIC[0]} NDR rails per node, and the "
+           f"all-reduce starts after the backward pass. What MFU will the run reach on {S.act1_target} GPUs?",
+    quantity=f"MFU on {S.act1_target} GPUs", unit_fmt="pct1",
     options=(
         Range("A", "{range}: the all-reduce swamps the step; the GPUs mostly wait", None, 0.15, 0.10,
               "Communication does not swamp everything: compute still takes a large share of each step."),
         Range("B", "{range}: each GPU's work shrinks while the all-reduce stays put", 0.15, 0.30, 0.22,
-              "Each GPU computes 8× less than on 64 GPUs, while the all-reduce costs about the same."),
+              f"Each GPU computes {STEP}× less than on {S.act1_measured[1]} GPUs, while the all-reduce costs "
+              "about the same."),
         Range("C", "{range}: another step down, like the one from 8 to 64", 0.30, 0.40, 0.37,
-              "The fall is not a fixed step per 8× more GPUs: compute per GPU shrinks 8× each time while "
-              "the all-reduce barely moves, so each step down is bigger than the last."),
+              f"The fall is not a fixed step per {STEP}× more GPUs: compute per GPU shrinks {STEP}× each time "
+              "while the all-reduce barely moves, so each step down is bigger than the last."),
         Range("D", "{range}: past the node boundary, little changes", 0.40, None, 0.43,
               "The all-reduce does stay nearly flat; but with a fixed batch the compute it is measured "
               "against keeps shrinking."),
@@ -221,7 +228,7 @@ ACT1_REFLECTION = Reflection(
 )
 
 M = {m.name: m for m in (
-    MetricSpec("a1_mfu", "Model FLOPs utilisation", "1", "pct"),
+    MetricSpec("a1_mfu", "Model FLOPs utilisation", "1", "pct1"),
     MetricSpec("a1_tokens_per_gpu", "Tokens per GPU per step", "tokens", "tokens"),
     MetricSpec("a1_compute_s", "Compute per step", "s", "s"),
     MetricSpec("a1_allreduce_s", "Gradient all-reduce per step", "s", "s"),
@@ -234,7 +241,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_tp_comm", "Tensor-parallel traffic per layer", "s", "ms"),
     MetricSpec("a2_layer_compute", "Compute per layer", "s", "ms"),
     MetricSpec("a2_step_s", "Step time", "s", "s"),
-    MetricSpec("a2_mfu", "Model FLOPs utilisation", "1", "pct"),
+    MetricSpec("a2_mfu", "Model FLOPs utilisation", "1", "pct1"),
 )}
 
 FAILURES = (
@@ -258,7 +265,7 @@ def ledger_note(s: State) -> list:
                         prose(f"From your V2-02 ledger: {fabric_text(nics, nic)}. Pick another network "
                               "above to compare."))]
     if source == "default":
-        return [callout("info", "Default network",
+        return [callout("info", "Network",
                         prose(f"Default: {nics} NDR rails per node (no V2-02 entry in your ledger).") )]
     return []
 
@@ -281,7 +288,7 @@ def act1_instruments(s: State) -> list:
                         "sequence; with a fixed batch, this is where data parallelism stops."))]
     else:
         parts.append(metric_grid(
-            M["a1_mfu"].show(run.mfu, tone_for(run.mfu), f"of {fmt(S.mfu, 'pct')} in the compute phase"),
+            M["a1_mfu"].show(run.mfu, tone_for(run.mfu), f"of {fmt(S.mfu, 'pct1')} in the compute phase"),
             M["a1_tokens_per_gpu"].show(run.tokens_per_gpu),
             M["a1_compute_s"].show(run.compute_s),
             M["a1_allreduce_s"].show(run.allreduce_s, "danger" if run.exposed_s > run.compute_s else None,
@@ -296,6 +303,9 @@ def act1_instruments(s: State) -> list:
     return parts
 
 
+TOP_LEGEND = {"y": 1.02, "yanchor": "bottom", "x": 0, "xanchor": "left"}
+
+
 def mfu_or_none(run: DPRun) -> float | None:
     return run.mfu if run.fits and run.splits else None
 
@@ -303,23 +313,25 @@ def mfu_or_none(run: DPRun) -> float | None:
 def act1_chart(s: State, run: DPRun):
     counts = [2 ** k for k in range(3, 11)]
     yours = [mfu_or_none(act1_run(s, n)) for n in counts]
-    rails = [mfu_or_none(DPRun(run.params, n, run.batch, *DEFAULT_FABRIC[:1], C.IB_NDR_BW, run.zero, run.overlap))
+    rails = [mfu_or_none(DPRun(run.params, n, run.batch, DEFAULT_FABRIC[0], C.IB_NDR_BW, run.zero, run.overlap))
              for n in counts]
-    pct = [None if v is None else 100 * v for v in yours]
+    pct = [None if v is None else PCT * v for v in yours]
     traces = [ch.line("Your settings", counts, pct, "series1", markers=True)]
     if (run.nics, run.nic_bw) != (DEFAULT_FABRIC[0], C.IB_NDR_BW):
-        traces.append(ch.line("8 NDR rails per node", counts, [None if v is None else 100 * v for v in rails],
+        traces.append(ch.line("8 NDR rails per node", counts, [None if v is None else PCT * v for v in rails],
                               "series2", dash="dash"))
     if mfu_or_none(run) is not None:
-        traces.append(ch.point("Current setting", run.gpus, 100 * run.mfu, "accent"))
-    shape, note = ch.hline(100 * S.mfu, "muted", f"compute phase alone: {fmt(S.mfu, 'pct')}")
-    figure = ch.figure(traces, x=ch.axis("Data-parallel GPUs", "log", tickvals=counts, ticktext=[str(n) for n in counts]),
-                       y=ch.axis("MFU (%)", range=[0, 100 * S.mfu * 1.15]), shapes=[shape], annotations=[note])
+        traces.append(ch.point("Current setting", run.gpus, PCT * run.mfu, "accent"))
+    shape, note = ch.hline(PCT * S.mfu, "muted", f"compute phase alone: {fmt(S.mfu, 'pct1')}")
+    x = ch.axis("Data-parallel GPUs", "log", tickvals=counts, ticktext=[str(n) for n in counts])
+    figure = ch.figure(traces, x=x,
+                       y=ch.axis("MFU (%)", range=[0, PCT * S.mfu * 1.15]), shapes=[shape], annotations=[note])
+    figure["layout"]["legend"].update(TOP_LEGEND)
     shown = [(n, v) for n, v in zip(counts, yours) if v is not None]
-    summary = (f"With a fixed batch of {fmt(run.batch, 'tokens')}, MFU goes from {fmt(shown[0][1], 'pct')} on "
-               f"{shown[0][0]} GPUs to {fmt(shown[-1][1], 'pct')} on {shown[-1][0]}." if shown else
+    summary = (f"With a fixed batch of {fmt(run.batch, 'tokens')}, MFU goes from {fmt(shown[0][1], 'pct1')} on "
+               f"{shown[0][0]} GPUs to {fmt(shown[-1][1], 'pct1')} on {shown[-1][0]}." if shown else
                "No GPU count between 8 and 1,024 runs this model with this ZeRO stage.")
-    rows = [(str(n), "—" if v is None else fmt(v, "pct"), "—" if r is None else fmt(r, "pct"))
+    rows = [(str(n), "—" if v is None else fmt(v, "pct1"), "—" if r is None else fmt(r, "pct1"))
             for n, v, r in zip(counts, yours, rails)]
     return chart("a1_mfu_scaling", "MFU against data-parallel GPUs (fixed global batch)", figure, summary,
                  table=(("GPUs", "Your settings", "8 NDR rails"), rows))
@@ -345,7 +357,7 @@ def act1_math(s: State):
         ("Compute per step", fmt(run.compute_s, "s")),
         ("All-reduce per step", fmt(run.allreduce_s, "s")),
         ("Node egress, *L·B*", fmt(run.nics * run.nic_bw, "GB/s")),
-        ("MFU", fmt(run.mfu, "pct")),
+        ("MFU", fmt(run.mfu, "pct1")),
     ), sources=(
         "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
         "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
@@ -360,16 +372,16 @@ ACT1 = Act(
     number=1, title="The Data-Parallel Wall", minutes="12–15 min",
     stakeholder_role="Training Infrastructure Lead",
     stakeholder=lambda: (
-        f"Our {S.act1_params / 1e9:.0f}B run uses ZeRO-1 on DGX H100 nodes with eight NDR rails each, and a "
-        f"global batch fixed at {fmt(S.act1_batch, 'tokens')} ({fmt(S.act1_seq, 'tokens')} per sequence). "
-        f"MFU was {fmt(MEASURED[0].mfu, 'pct')} on {MEASURED[0].gpus} GPUs and {fmt(MEASURED[1].mfu, 'pct')} "
+        f"Our {fmt(S.act1_params, 'params')} run uses ZeRO-1 on DGX H100 nodes with {DEFAULT_FABRIC[0]} NDR rails "
+        f"each, and a global batch fixed at {fmt(S.act1_batch, 'tokens')} ({fmt(S.act1_seq, 'tokens')} per sequence). "
+        f"MFU was {fmt(MEASURED[0].mfu, 'pct1')} on {MEASURED[0].gpus} GPUs and {fmt(MEASURED[1].mfu, 'pct1')} "
         f"on {MEASURED[1].gpus}. Leadership wants the run on {S.act1_target} GPUs so it finishes sooner. "
         "Nothing about the model or the batch changes. What MFU should I promise?"),
     scenario=lambda: (
         "In data parallelism every GPU holds the whole model, processes its slice of the global batch, and "
         "then joins an **all-reduce** of the gradients before the optimizer step. With the global batch "
         "fixed (**strong scaling**), more GPUs means fewer tokens, and less compute, per GPU per step.",
-        f"The gradients of a {S.act1_params / 1e9:.0f}B model in bf16 are "
+        f"The gradients of a {fmt(S.act1_params, 'params')} model in bf16 are "
         f"{fmt(S.act1_params * C.BYTES_PER_BF16, 'GB')}, whatever the number of GPUs. ZeRO-1 shards the Adam "
         f"state so that the model state fits ({fmt(MEASURED[0].memory, 'GB')} per GPU on "
         f"{MEASURED[0].gpus} GPUs) without changing that traffic.",
@@ -381,4 +393,409 @@ ACT1 = Act(
     math_peek=act1_math,
     facts=act1_facts,
     instruments_title="Data-parallel scaling explorer",
+)
+
+# ---- Act II · 3D parallelism ----------------------------------------------------------
+
+LAYERS, HIDDEN, HEADS, SEQ = int(C.GPT3_LAYERS), C.GPT3_HIDDEN, int(C.GPT3_HEADS), C.GPT3_SEQ
+MBS = int(C.MEGATRON_GPT3_MICRO_BATCH)
+# all-reduces per layer per microbatch, read back from the physics (one ring of 2 bytes over 2 GPUs at 1 B/s = 1 s)
+TP_CALLS = round(pipeline.tp_comm_per_layer_s(1, 1, 1, 2, 1) / collectives.ring_allreduce_s(2, 2, 1))
+
+A2_TP = Slider("a2_tp", "Tensor parallelism, TP", unit="GPUs", min=1, max=64, step=1, default=8, fmt="int",
+               scale="log2", help=f"A DGX H100 node has {S.gpus_per_node} GPUs on NVLink.")
+A2_PP = Slider("a2_pp", "Pipeline parallelism, PP", unit="stages", min=1, max=128, step=1, default=4,
+               fmt="int", scale="log2")
+A2_DISTOPT = Toggle("a2_distopt", "Distributed optimizer (shard the Adam state across DP, like ZeRO-1)")
+A2_BATCH = Choice("a2_batch", "Global batch", tuple(Option(str(b), f"{b:,} sequences") for b in
+                                                    (WARMUP_BATCH, GPT3_BATCH // 2, GPT3_BATCH, GPT3_BATCH * 2)),
+                  default=str(GPT3_BATCH), unit="sequences",
+                  help=f"Micro-batch {MBS} sequence; m = global batch ÷ (DP × micro-batch).")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """GPT-3 175B on 1,024 H100s cut into TP × PP × DP (Megatron-LM, 1F1B schedule)."""
+
+    tp: int
+    pp: int
+    distopt: bool = False
+    batch: int = GPT3_BATCH
+
+    @property
+    def dp(self) -> int:
+        return max(1, S.act2_gpus // (self.tp * self.pp))
+
+    def problem(self) -> str:
+        """Why the layout cannot run at all ('' when it can)."""
+        if HEADS % self.tp:
+            return f"TP = {self.tp} does not divide the {HEADS} attention heads."
+        if self.pp > LAYERS or LAYERS % self.pp:
+            return f"PP = {self.pp} cannot split {LAYERS} layers into equal stages."
+        if self.tp * self.pp > S.act2_gpus:
+            return f"TP × PP = {self.tp * self.pp} is more than the {S.act2_gpus:,} GPUs."
+        if self.batch % (self.dp * MBS):
+            return f"{self.batch:,} sequences do not split evenly over {self.dp} replicas."
+        return ""
+
+    @property
+    def m(self) -> int:
+        return pipeline.microbatch_count(self.batch, self.dp, MBS)
+
+    @property
+    def state(self) -> float:
+        return training.model_state_bytes(C.GPT3_PARAMS, self.tp, self.pp, self.dp, 1 if self.distopt else 0)
+
+    @property
+    def weights_grads(self) -> float:
+        return C.GPT3_PARAMS / (self.tp * self.pp) * 2 * C.BYTES_PER_BF16
+
+    @property
+    def activations(self) -> float:
+        return training.first_stage_activation_bytes(SEQ, MBS, HIDDEN, HEADS, LAYERS, self.tp, "selective_tp_sp")
+
+    @property
+    def memory(self) -> float:
+        return self.state + self.activations
+
+    @property
+    def bubble(self) -> float:
+        return pipeline.bubble_over_ideal(self.pp, self.m)
+
+    @property
+    def crosses_nodes(self) -> bool:
+        return self.tp > S.gpus_per_node
+
+    @property
+    def layer_compute_s(self) -> float:
+        return pipeline.compute_time_per_layer_s(SEQ, MBS, HIDDEN, self.tp, PEAK, S.mfu)
+
+    @property
+    def layer_tp_s(self) -> float:
+        bw = C.IB_NDR_BW if self.crosses_nodes else C.NVLINK4_BW
+        return pipeline.tp_comm_per_layer_s(SEQ, MBS, HIDDEN, self.tp, bw)
+
+    @property
+    def dp_allreduce_s(self) -> float:
+        """Exposed gradient all-reduce of each GPU's shard, one 400G rail per GPU."""
+        shard = C.GPT3_PARAMS / (self.tp * self.pp) * C.BYTES_PER_BF16
+        return collectives.ring_allreduce_s(shard, self.dp, C.IB_NDR_BW)
+
+    @property
+    def step_s(self) -> float:
+        """Each stage runs m microbatches through its L/p layers, stretched by the bubble, then syncs."""
+        ideal = self.m * LAYERS / self.pp * (self.layer_compute_s + self.layer_tp_s)
+        return ideal * (1 + self.bubble) + self.dp_allreduce_s
+
+    @property
+    def mfu(self) -> float:
+        return S.mfu * self.m * LAYERS / self.pp * self.layer_compute_s / self.step_s
+
+    def limits(self) -> dict[str, bool]:
+        """Which of the stakeholder's three limits the layout breaks."""
+        return {"a2_out_of_memory": self.memory > HBM, "a2_tp_across_nodes": self.crosses_nodes,
+                "a2_bubble": self.bubble > S.bubble_limit}
+
+    @property
+    def satisfies(self) -> bool:
+        return not self.problem() and not any(self.limits().values())
+
+
+def layout_name(lay: Layout) -> str:
+    return f"TP {lay.tp} × PP {lay.pp} × DP {lay.dp}"
+
+
+CANDIDATES = {"A": Layout(8, 4), "B": Layout(16, 8), "C": Layout(8, 16), "D": Layout(4, 32)}
+MEGATRON = Layout(int(C.MEGATRON_GPT3_TP), int(C.MEGATRON_GPT3_PP))
+
+
+def act2_truth() -> float:
+    """Pipeline depth of the candidate that satisfies all three limits (a test proves it is unique)."""
+    return float(next(lay.pp for lay in CANDIDATES.values() if lay.satisfies))
+
+
+def verdict_line(lay: Layout) -> str:
+    return (f"{layout_name(lay)}: {fmt(lay.memory, 'GB')} per GPU, bubble {fmt(lay.bubble, 'pct')}, "
+            f"TP {'across nodes' if lay.crosses_nodes else 'inside a node'}.")
+
+
+def candidate(letter: str, low: float | None, high: float | None, blurb: str, why: str) -> Range:
+    lay = CANDIDATES[letter]
+    return Range(letter, f"**{layout_name(lay)}**: {blurb}", low, high, float(lay.pp), f"{verdict_line(lay)} {why}")
+
+
+ACT2_PREDICTION = Prediction(
+    id="a2_predict", act=2,
+    prompt=f"With the distributed optimizer off and Megatron's batch of {GPT3_BATCH:,} sequences, which layout "
+           f"fits in {fmt(HBM, 'GB')}, keeps the bubble at or below {fmt(S.bubble_limit, 'pct')} and keeps "
+           "tensor parallelism inside a node? (The verdict compares pipeline depths.)",
+    quantity="Pipeline stages of the one layout that meets all three limits", unit_fmt="int",
+    options=(
+        candidate("A", None, 6, "one node per tensor group, a short pipeline, many replicas",
+                  "Without the distributed optimizer every GPU keeps the full Adam state of its shard."),
+        candidate("B", 6, 12, f"tensor groups spanning {CANDIDATES['B'].tp // S.gpus_per_node} nodes, "
+                              "so each layer is cut finer",
+                  "Every layer's tensor-parallel all-reduces now cross InfiniBand."),
+        candidate("C", 12, 24, "one node per tensor group, a deeper pipeline, fewer replicas",
+                  "This is Megatron-LM's own GPT-3 175B configuration."),
+        candidate("D", 24, None, f"{CANDIDATES['D'].tp} GPUs per tensor group, a very deep pipeline",
+                  "With few replicas each pipeline gets many microbatches, but not enough for so many stages."),
+    ),
+    truth=act2_truth,
+)
+
+
+def act2_facts() -> dict[str, str]:
+    inside, across = Layout(8, 16), Layout(16, 8)
+    return {"tp_in": fmt(inside.layer_tp_s, "ms"), "tp_across": fmt(across.layer_tp_s, "ms"),
+            "compute_in": fmt(inside.layer_compute_s, "ms"), "compute_across": fmt(across.layer_compute_s, "ms"),
+            "tp_ratio": fmt(across.layer_tp_s / inside.layer_tp_s, "x"),
+            "mfu_in": fmt(inside.mfu, "pct1"), "mfu_across": fmt(across.mfu, "pct1"),
+            "calls": fmt(TP_CALLS * LAYERS, "int")}
+
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="Why must tensor parallelism stay inside one DGX node?",
+    options=(
+        Claim("A", "The frameworks cannot run tensor parallelism across nodes.",
+              "Megatron-LM and DeepSpeed run it over InfiniBand without complaint; it works, slowly."),
+        Claim("B", f"Every layer does {TP_CALLS} all-reduces of its activations per microbatch, and across "
+                   "nodes each one runs at InfiniBand speed instead of NVLink.",
+              "That is {calls} all-reduces per microbatch through the whole model. Inside a node they cost "
+              "{tp_in} per layer against {compute_in} of compute; at TP 16 they cost {tp_across} against "
+              "{compute_across}, {tp_ratio} more, and MFU falls from {mfu_in} to {mfu_across}."),
+        Claim("C", "Tensor parallelism needs the GPUs to share one memory space.",
+              "Each GPU keeps its own slice of every weight matrix and exchanges partial results by "
+              "message passing; no memory is shared."),
+        Claim("D", "Reductions across nodes lose floating-point precision.",
+              "NCCL reduces in the same bf16 or fp32 arithmetic whichever link carries the bytes."),
+    ),
+    answer_letter="B",
+)
+
+
+def layout_of(s: State) -> Layout:
+    return Layout(int(s["a2_tp"]), int(s["a2_pp"]), s["a2_distopt"], int(s["a2_batch"]))
+
+
+def act2_metrics(lay: Layout, broken: dict[str, bool]):
+    return metric_grid(
+        M["a2_dp"].show(lay.dp, note=f"{S.act2_gpus:,} ÷ (TP × PP)"),
+        M["a2_microbatches"].show(lay.m, note=f"{lay.batch:,} ÷ {lay.dp}"),
+        M["a2_memory"].show(lay.memory, "danger" if broken["a2_out_of_memory"] else None,
+                            f"of {fmt(HBM, 'GB')}"),
+        M["a2_bubble"].show(lay.bubble, "danger" if broken["a2_bubble"] else None,
+                            f"ceiling {fmt(S.bubble_limit, 'pct')}"),
+        M["a2_tp_comm"].show(lay.layer_tp_s, "danger" if broken["a2_tp_across_nodes"] else None,
+                             "per microbatch, over " + ("InfiniBand" if lay.crosses_nodes else "NVLink")),
+        M["a2_layer_compute"].show(lay.layer_compute_s, note="per microbatch"),
+        M["a2_step_s"].show(lay.step_s, note=f"{fmt(lay.dp_allreduce_s, 's')} of it DP all-reduce"),
+        M["a2_mfu"].show(lay.mfu, tone_for(lay.mfu)))
+
+
+def act2_failures(lay: Layout, broken: dict[str, bool]) -> list:
+    parts = []
+    if broken["a2_out_of_memory"]:
+        parts.append(failure(F["a2_out_of_memory"],
+                     f"Weights and gradients {fmt(lay.weights_grads, 'GB')}, Adam state "
+                     f"{fmt(lay.state - lay.weights_grads, 'GB')}, activations {fmt(lay.activations, 'GB')}: "
+                     f"{fmt(lay.memory, 'GB')} per GPU. Add pipeline stages or turn on the distributed optimizer."))
+    if broken["a2_tp_across_nodes"]:
+        parts.append(failure(F["a2_tp_across_nodes"],
+                     f"TP = {lay.tp} spans {lay.tp // S.gpus_per_node} nodes: each layer's all-reduces run at "
+                     f"{fmt(C.IB_NDR_BW, 'GB/s')} instead of {fmt(C.NVLINK4_BW, 'GB/s')} and cost "
+                     f"{fmt(lay.layer_tp_s, 'ms')} against {fmt(lay.layer_compute_s, 'ms')} of compute. "
+                     f"Keep TP at {S.gpus_per_node} or below."))
+    if broken["a2_bubble"]:
+        parts.append(failure(F["a2_bubble"],
+                     f"{lay.pp} stages and {lay.m} microbatches leave the pipeline idle for "
+                     f"{fmt(lay.bubble, 'pct')} of the useful time. Fewer stages, or more microbatches "
+                     "(a larger batch, or fewer replicas), shrink it."))
+    return parts
+
+
+def act2_instruments(s: State) -> list:
+    lay = layout_of(s)
+    problem = lay.problem()
+    if problem:
+        return [callout("warn", "Not a valid layout", prose(problem)), act2_chart(lay)]
+    broken = lay.limits()
+    parts = [act2_metrics(lay, broken), *act2_failures(lay, broken)]
+    if lay.satisfies:
+        parts.append(callout("success", "All three limits met", prose(verdict_line(lay))))
+    parts.append(act2_chart(lay))
+    return parts
+
+
+def act2_chart(lay: Layout):
+    rows = [x for x in (Layout(lay.tp, 2 ** k, lay.distopt, lay.batch) for k in range(8)) if not x.problem()]
+    names = [f"{x.pp}" + (" ◀" if x.pp == lay.pp else "") for x in rows]
+    parts = (("Weights + gradients", "series1", lambda x: x.weights_grads),
+             ("Adam state", "series2", lambda x: x.state - x.weights_grads),
+             ("Activations", "series3", lambda x: x.activations))
+    traces = [ch.bars(label, names, [part(x) / GB for x in rows], color) for label, color, part in parts]
+    bubble = ch.line("Bubble (right axis)", names, [PCT * x.bubble for x in rows], "ink", markers=True)
+    traces.append({**bubble, "yaxis": "y2"})
+    cap = 2.5 * HBM / GB
+    hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'GB')} HBM")
+    top2 = max([40.0] + [PCT * x.bubble * 1.1 for x in rows])
+    limit = {**ch.hline(0, "muted")[0], "yref": "y2", "y0": PCT * S.bubble_limit, "y1": PCT * S.bubble_limit}
+    totals = [{"x": i, "y": min(x.memory / GB, cap), "text": fmt(x.memory, "GB"), "showarrow": False,
+               "yanchor": "bottom", "font": {"size": 11}} for i, x in enumerate(rows)]
+    figure = ch.figure(traces, x=ch.axis(f"Pipeline stages, PP (at TP {lay.tp})", "category"),
+                       y=ch.axis("GB per GPU", range=[0, cap * 1.12]), stacked=True, shapes=[hbm, limit],
+                       annotations=[hbm_note, *totals], height=S.chart_height)
+    figure["layout"]["yaxis2"] = {"title": {"text": f"Bubble (%), ceiling {fmt(S.bubble_limit, 'pct')}"},
+                                  "overlaying": "y", "side": "right", "range": [0, top2], "dtick": top2 / 4,
+                                  "tickformat": ".0f", "showgrid": False, "zeroline": False}
+    figure["layout"]["legend"].update(TOP_LEGEND, traceorder="normal")
+    figure["layout"]["margin"]["r"] = 56
+    bubbles = [x.bubble for x in rows] or [0.0]
+    summary = (f"At TP {lay.tp} the {len(rows)} valid pipeline depths need from {fmt(rows[-1].memory, 'GB')} "
+               f"to {fmt(rows[0].memory, 'GB')} per GPU; the bubble ranges from {fmt(min(bubbles), 'pct')} "
+               f"to {fmt(max(bubbles), 'pct')}." if rows else
+               f"No pipeline depth makes a valid layout at TP {lay.tp}.")
+    table = [(f"PP {x.pp}", str(x.dp), str(x.m), fmt(x.memory, "GB"), fmt(x.bubble, "pct"), fmt(x.mfu, "pct1"))
+             for x in rows]
+    return chart("a2_memory", "Memory per GPU and pipeline bubble by pipeline depth", figure, summary,
+                 table=(("Layout", "DP", "m", "Memory", "Bubble", "MFU"), table))
+
+
+def act2_math(s: State):
+    lay = layout_of(s)
+    valid = not lay.problem()
+    return math_peek("The governing equations · Act II", (
+        Equation(r"M = \frac{P}{t\,p}\left(4 + \frac{12}{d_{\text{opt}}}\right) + L\cdot\frac{34\,s\,b\,h}{t}",
+                 "Model state of one shard (bf16 weights and gradients, fp32 Adam state divided by "
+                 "*d*_opt = DP with the distributed optimizer, else 1), plus the activations the "
+                 "first 1F1B stage keeps with selective recompute and sequence parallelism."),
+        Equation(r"m = \frac{B}{d\,b},\qquad \text{bubble} = \frac{p-1}{m}",
+                 "Microbatches per step follow from the global batch *B*; the bubble is measured against the "
+                 "useful pipeline time."),
+        Equation(r"T_{\text{TP}} = 4\cdot 2\,\frac{t-1}{t}\cdot\frac{2\,s\,b\,h}{B_{\text{link}}},\qquad "
+                 r"T_{\text{layer}} = \frac{72\,b\,s\,h^2\,(1 + s/6h)}{t\,C_{\text{peak}}\,u}",
+                 "Four activation all-reduces per layer per microbatch, over NVLink inside a node and a 400G "
+                 "rail across nodes; the layer's forward and backward FLOPs split over *t* GPUs."),
+        Equation(r"T_{\text{step}} = m\,\frac{L}{p}\,(T_{\text{layer}} + T_{\text{TP}})\,(1 + \text{bubble}) + "
+                 r"T_{\text{AR}}^{\text{DP}},\qquad "
+                 r"\text{MFU} = u\,\frac{m\,\frac{L}{p}\,T_{\text{layer}}}{T_{\text{step}}}",
+                 "Pipeline-to-pipeline transfers are ignored; the data-parallel all-reduce of each GPU's "
+                 "gradient shard is counted as exposed."),
+    ), rows=(
+        ("Layout", layout_name(lay) if valid else lay.problem()),
+        ("Microbatches, *m*", str(lay.m) if valid else "—"),
+        ("Model state per GPU", fmt(lay.state, "GB")),
+        ("Activations per GPU", fmt(lay.activations, "GB")),
+        ("Bubble", fmt(lay.bubble, "pct") if valid else "—"),
+        ("MFU", fmt(lay.mfu, "pct1") if valid else "—"),
+    ), sources=(
+        "Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using "
+        "Megatron-LM* (bubble (p−1)/m, 72bsh² FLOPs per layer, B = b·m·d).",
+        "Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models* "
+        "(34sbh/t bytes per layer; the all-reduces of tensor parallelism).",
+        "Rajbhandari et al. 2020, *ZeRO* (16 bytes per parameter for mixed-precision Adam).",
+        C.REGISTRY["GPT3_PARAMS"].source,
+        C.REGISTRY["MEGATRON_GPT3_PP"].source,
+        C.REGISTRY["MEGATRON_GPT3_GPUS"].source,
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The 3D Parallelism Design Challenge", minutes="20–25 min",
+    stakeholder_role="MLOps Architect",
+    stakeholder=lambda: (
+        f"We train GPT-3 ({fmt(C.GPT3_PARAMS, 'params')} parameters, {LAYERS} layers, {HEADS} heads) on "
+        f"{S.act2_gpus:,} H100s in {S.act2_gpus // S.gpus_per_node} DGX nodes. Mixed-precision Adam needs "
+        f"{fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter, "
+        f"{fmt(C.GPT3_PARAMS * C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'B')} of model state. The global batch "
+        f"is {GPT3_BATCH:,} sequences of {fmt(SEQ, 'tokens')}, micro-batch {MBS}, and our distributed "
+        f"optimizer is not ready yet. Give me TP × PP × DP that fits in {fmt(HBM, 'GB')}, keeps the bubble at "
+        f"or below {fmt(S.bubble_limit, 'pct')}, and does not run tensor parallelism over the network."),
+    scenario=lambda: (
+        "**Tensor parallelism** (TP) splits every weight matrix across *t* GPUs that exchange activations "
+        f"{TP_CALLS} times per layer. **Pipeline parallelism** (PP) gives each of *p* stages a block of layers and "
+        "streams microbatches through them; the stages idle while the pipeline fills and drains. **Data "
+        "parallelism** (DP) copies the whole TP × PP group and splits the batch among the copies.",
+        f"The three multiply to the GPU count, so choosing two fixes the third, and the global batch fixes "
+        f"how many microbatches each pipeline gets: m = {GPT3_BATCH:,} ÷ DP.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_TP, A2_PP, A2_DISTOPT, A2_BATCH),
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="3D parallelism configurator",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    run, lay = act1_run(s), layout_of(s)
+    active = {"a1_out_of_memory": not run.fits,
+              "a1_comm_bound": run.fits and run.splits and run.exposed_s > run.compute_s}
+    if not lay.problem():
+        active.update(lay.limits())
+    return frozenset(name for name, on in active.items() if on)
+
+
+def results(s: State) -> dict[str, float]:
+    run, lay = act1_run(s), layout_of(s)
+    out = {"a1_mfu": run.mfu if run.fits and run.splits else 0.0}
+    if not lay.problem():
+        out.update({"a2_mfu": lay.mfu, "a2_memory": lay.memory, "a2_bubble": lay.bubble})
+    return out
+
+
+def lab_takeaways() -> list[str]:
+    few, mid, many = MEASURED[0], MEASURED[1], scenario_run(S.act1_target)
+    alt = Layout(8, 4, distopt=True)
+    return [
+        f"With a fixed global batch, data-parallel MFU falls from {fmt(few.mfu, 'pct1')} on {few.gpus} GPUs to "
+        f"{fmt(mid.mfu, 'pct1')} on {mid.gpus} and {fmt(many.mfu, 'pct1')} on {many.gpus}: compute per GPU "
+        f"shrinks from {fmt(few.compute_s, 's')} to {fmt(many.compute_s, 's')}, while the all-reduce stays "
+        f"near {fmt(many.allreduce_s, 's')}.",
+        f"Mixed-precision Adam needs {fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter; "
+        f"ZeRO and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
+        "Adam state without adding traffic.",
+        f"Megatron-LM's GPT-3 layout, {layout_name(MEGATRON)}, needs {fmt(MEGATRON.memory, 'GB')} per GPU with a "
+        f"{fmt(MEGATRON.bubble, 'pct')} bubble; with the distributed optimizer, {layout_name(alt)} also fits "
+        f"({fmt(alt.memory, 'GB')}, bubble {fmt(alt.bubble, 'pct')}).",
+        f"The global batch sets the bubble: m = B ÷ DP, so a batch warm-up to {WARMUP_BATCH:,} sequences "
+        f"raises Megatron's bubble to {fmt(Layout(8, 16, batch=WARMUP_BATCH).bubble, 'pct')}.",
+        f"Tensor parallelism belongs inside the node: across nodes its per-layer traffic grows "
+        f"{act2_facts()['tp_ratio']}.",
+    ]
+
+
+LAB = Lab(
+    id="v2_05", volume=2, number=5, title="The Parallelism Paradox",
+    invariant="With a fixed batch, more data-parallel GPUs means **less compute per GPU against the same "
+              "all-reduce**; models too big for one GPU are cut by TP × PP × DP, and each cut has a price.",
+    minutes="35–40 min", chapter="Distributed Training Systems", url="vol2/05-parallelism-paradox/",
+    reading=(
+        "**Data parallelism**: the gradient all-reduce and the communication-to-computation ratio.",
+        "**Memory of training**: weights, gradients, Adam state and activations; ZeRO sharding.",
+        "**3D parallelism**: tensor parallelism inside a node, the pipeline bubble (p−1)/m, and data "
+        "parallelism across replicas.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V2-02 The Interconnect Wall**: the node egress that sets this lab's all-reduce time, and the "
+        "NICs you chose there.",
+        "**V2-06 The Bandwidth Invariant**: why the ring all-reduce costs 2(N−1)/N of the data, and when "
+        "other algorithms win.",
+        "**V2-07 The Checkpoint Reckoning**: the model state sized here is what every checkpoint writes.",
+    ),
+    presets={"context": {"full": {"a1_batch": S.act1_batch, "a2_batch": str(GPT3_BATCH)},
+                         "warmup": {"a1_batch": S.act1_batch * S.warmup_share, "a2_batch": str(WARMUP_BATCH)}}},
+    reads=("v2_02",),
 )

@@ -1,0 +1,695 @@
+"""Lab V2-01 · The Scale Illusion.
+
+Core invariant: with a fixed global batch, N GPUs split each step's compute N ways but not its
+gradient all-reduce, so speedup bends away from N and never passes T1/T_comm. What the fleet
+costs depends on utilization (pay per hour or commit) and on price, horizon and capex (rent or own).
+
+Act I: a Llama-3-70B-class run on 1,024 H100s; the CFO assumed linear scaling.
+Act II: on-demand, reserved and on-prem cost of that fleet, the breakevens, a budget.
+
+Ledger fields: context, predictions and reflections, final instrument settings, speedup,
+efficiency and time to train, the three costs and breakevens, failure states reached.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure,
+                              fmt, math_peek, metric_grid, prose)
+from pylabs.framework import charts as ch
+from pylabs.physics import collectives, economics, scaling, training
+from pylabs.physics import constants as C
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs. Act II's money inputs are assumptions, not sourced facts:
+    they follow the corrected cost model of AUDIT §3c/§3d and the page says so."""
+
+    mfu: float = 0.45                      # utilisation of the compute phases (scaling book, ~40 %+)
+    gpus: float = 1024.0                   # the VP's fleet: 128 DGX H100 nodes
+    global_batch_tokens: float = 262144.0  # 2^18 tokens per optimizer step, the batch tuned on one node
+    big_batch_tokens: float = 4194304.0    # 2^22: the lever the reflection quotes
+    bytes_per_grad: float = 2.0            # bf16 gradients
+    schedule_slack: float = 2.0            # failure: the run takes more than this × the plan
+    # ---- Act II: stated assumptions ----
+    years: float = 3.0
+    utilization: float = 0.80              # "runs continuously": busy 80 % of wall-clock hours
+    startup_utilization: float = 0.40      # bursty experiments
+    usd_per_gpu_hour: float = 2.10         # mid-market on-demand H100 price (assumption)
+    hyperscaler_usd_per_gpu_hour: float = 4.00  # list-price clouds (assumption)
+    reserved_discount: float = 0.35        # 1-year reservation, renewed at the same price
+    capex_per_gpu: float = 55_000.0        # GPU plus its share of server, NICs, switches, storage
+    idle_w: float = 300.0                  # per GPU with its server share, no job running
+    pue: float = 1.3
+    usd_per_kwh: float = 0.10
+    staff_usd_per_gpu_year: float = 2_000.0
+    budget_usd: float = 40e6               # the board's budget for the default three years
+    watts_per_kw: float = 1e3              # the economics API takes power in kW
+    tco_chart_px: int = 420                # room for a legend of up to eight entries on a phone
+
+
+S = Scenario()
+PARAMS = C.LLAMA3_70B_PARAMS
+GRAD_BYTES = PARAMS * S.bytes_per_grad
+GPN = int(C.DGX_H100_GPUS_PER_NODE)
+LOAD_W = C.DGX_H100_SYSTEM_POWER_W / C.DGX_H100_GPUS_PER_NODE  # one GPU's share of a busy DGX
+
+
+# ---- context ----------------------------------------------------------------------
+
+CONTEXT = Choice("context", "Organisation", (
+    Option("frontier", "Frontier lab: rail-optimised fabric, one long run keeps the fleet busy"),
+    Option("startup", "Start-up: one 400G NIC per node, experiments come and go"),
+), default="frontier", help="Sets Act I's fabric and Act II's utilization.")
+
+# ---- Act I · The scale illusion -----------------------------------------------------
+
+FABRICS = {
+    "ndr8": ("8 × NDR 400G rails", 8, C.IB_NDR_BW),
+    "hdr8": ("8 × HDR 200G rails", 8, C.IB_HDR_BW),
+    "ndr1": ("1 × NDR 400G NIC", 1, C.IB_NDR_BW),
+    "eth100": ("1 × 100 GbE NIC", 1, C.ETH_100G_BW),
+}
+
+
+def fabric_label(key: str) -> str:
+    name, nics, bw = FABRICS[key]
+    return f"{name}: {fmt(nics * bw, 'GB/s')} per node"
+
+
+A1_GPUS = Slider("a1_gpus", "H100 GPUs on the job", unit="GPUs", min=1, max=16384, step=1,
+                 default=S.gpus, fmt="int", scale="log2", help=f"{GPN} GPUs per DGX H100 node.")
+A1_BATCH = Slider("a1_batch", "Global batch per step", unit="tokens", min=65536, max=16777216,
+                  step=1, default=S.global_batch_tokens, fmt="tokens", scale="log2",
+                  help="Fixed while GPUs are added (strong scaling). Past the critical batch size, "
+                       "bigger steps need more tokens to reach the same loss.")
+A1_FABRIC = Choice("a1_fabric", "Network between nodes",
+                   tuple(Option(k, fabric_label(k)) for k in FABRICS), default="ndr8", widget="select",
+                   unit="B/s per node per direction")
+
+
+@dataclass(frozen=True)
+class Run:
+    """The Llama-3-70B-class run, data-parallel with a fixed global batch."""
+
+    batch: float
+    fabric: str
+
+    @property
+    def one_gpu_step_s(self) -> float:
+        """T1: one optimizer step of the whole global batch on one GPU."""
+        return training.compute_time_s(PARAMS, self.batch, C.H100_PEAK_BF16_DENSE, S.mfu)
+
+    def allreduce_s(self, gpus: float) -> float:
+        if gpus <= 1:
+            return 0.0
+        _, nics, bw = FABRICS[self.fabric]
+        return collectives.hierarchical_allreduce_s(GRAD_BYTES, min(gpus, GPN), max(1, gpus // GPN),
+                                                    C.NVLINK4_BW, bw, nics)
+
+    def speedup(self, gpus: float) -> float:
+        return scaling.strong_scaling_speedup(gpus, self.one_gpu_step_s, self.allreduce_s(gpus))
+
+    def ceiling(self) -> float:
+        """T1 / T_comm as nodes → ∞ (the inter-node ring's 2(n−1)/n tends to 2)."""
+        _, nics, bw = FABRICS[self.fabric]
+        limit = collectives.ring_allreduce_s(GRAD_BYTES, GPN, C.NVLINK4_BW) + 2 * GRAD_BYTES / (nics * bw)
+        return self.one_gpu_step_s / limit
+
+    def train_s(self, gpus: float) -> float:
+        return SINGLE_GPU_S / self.speedup(gpus)
+
+
+SINGLE_GPU_S = scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, 1, C.H100_PEAK_BF16_DENSE, S.mfu)
+PLAN_S = scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, S.gpus, C.H100_PEAK_BF16_DENSE, S.mfu)
+SCENARIO_RUN = Run(S.global_batch_tokens, "ndr8")
+BIG_RUN = Run(S.big_batch_tokens, "ndr8")
+NODES = S.gpus / GPN
+
+
+def act1_truth() -> float:
+    return SCENARIO_RUN.speedup(S.gpus)
+
+
+_F = {"compute": fmt(SCENARIO_RUN.one_gpu_step_s / S.gpus, "s"),
+      "allreduce": fmt(SCENARIO_RUN.allreduce_s(S.gpus), "s"), "tpg": fmt(S.global_batch_tokens / S.gpus, "tokens"), "ceiling": fmt(SCENARIO_RUN.ceiling(), "x")}
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"The team keeps its global batch of {fmt(S.global_batch_tokens, 'tokens')} per step and runs on "
+           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} DGX nodes, {FABRICS['ndr8'][0]} each). What "
+           "speedup over one GPU will the run reach?",
+    quantity=f"speedup on {fmt(S.gpus, 'int')} GPUs",
+    unit_fmt="x",
+    options=(
+        Range("A", "{range}: the network swallows nearly everything", None, 100.0, 50.0,
+              f"Communication dominates, but it is paid once per step: each GPU still computes for "
+              f"{_F['compute']} against a {_F['allreduce']} all-reduce, so the speedup climbs towards "
+              f"{_F['ceiling']} before it flattens."),
+        Range("B", "{range}: communication takes most of every step", 100.0, 300.0, 200.0,
+              f"Each GPU gets {_F['tpg']} per step: {_F['compute']} of compute, then {_F['allreduce']} "
+              "waiting for the gradients of the whole model to cross the network."),
+        Range("C", "{range}: a good cluster still loses a third or more", 300.0, 700.0, 500.0,
+              f"That needs far more work per GPU. At this batch each GPU computes only {_F['tpg']} per "
+              f"step ({_F['compute']}) while the all-reduce takes {_F['allreduce']}."),
+        Range("D", "{range}: close to the CFO's linear plan", 700.0, None, 1000.0,
+              "Linear scaling treats communication as free. Every step here ends with an all-reduce of "
+              f"every gradient that takes {_F['allreduce']}, several times the {_F['compute']} of compute."),
+    ),
+    truth=act1_truth,
+)
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="Why does the efficiency keep falling as the VP adds GPUs to the same run?",
+    options=(
+        Claim("A", "Every GPU added lengthens the ring, so the all-reduce time grows in proportion to the "
+                   "GPU count.",
+              "A ring all-reduce costs 2(N−1)/N of the bytes over the bandwidth, which is nearly flat in N: "
+              "{ar_small} at {gpus_small} GPUs, {ar_big} at {gpus_big}."),
+        Claim("B", "The global batch is fixed, so each GPU's compute per step shrinks as 1/N while the "
+                   "all-reduce per step stays almost the same.",
+              "Each GPU computes for {c_small} per step at {gpus_small} GPUs and {c_big} at {gpus_big}, while "
+              "the all-reduce stays near {ar_big}. A batch of {big_batch} per step gives **{big_eff}** "
+              "efficiency on {gpus_big} GPUs instead of {eff}."),
+        Claim("C", "GPUs reach a lower MFU when they are part of a large cluster.",
+              "While a GPU computes it runs at the same {mfu} MFU on one node or a thousand. The loss is "
+              "the time it spends idle, waiting for the all-reduce."),
+        Claim("D", "A large fleet draws more power than the facility delivers, so the GPUs throttle.",
+              "Power limits how many GPUs a hall can hold, not how fast each one computes. The lost time "
+              "is spent in the all-reduce."),
+    ),
+    answer_letter="B",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_speedup", "Speedup over one GPU", "1", "x"),
+    MetricSpec("a1_efficiency", "Scaling efficiency (speedup ÷ GPUs)", "1", "pct"),
+    MetricSpec("a1_train_s", "Time to train", "s", "s"),
+    MetricSpec("a1_vs_plan", "Against the CFO's plan", "1", "x"),
+    MetricSpec("a1_tokens_per_gpu", "Tokens per GPU per step", "tokens", "tokens"),
+    MetricSpec("a1_compute_s", "Compute per step", "s", "s"),
+    MetricSpec("a1_allreduce_s", "Gradient all-reduce per step", "s", "s"),
+    MetricSpec("a1_ceiling", "Speedup ceiling, T1 ÷ all-reduce", "1", "x"),
+    MetricSpec("a2_on_demand_usd", "On-demand", "USD", "usd"),
+    MetricSpec("a2_reserved_usd", "Reserved", "USD", "usd"),
+    MetricSpec("a2_on_prem_usd", "On-prem (owned)", "USD", "usd"),
+    MetricSpec("a2_plan_usd", "Your plan", "USD", "usd"),
+    MetricSpec("a2_breakeven_reserved", "Reserved beats on-demand above", "1", "pct"),
+    MetricSpec("a2_breakeven_on_prem", "Owning beats on-demand above", "1", "pct"),
+    MetricSpec("a2_on_prem_per_hour", "On-prem cost per useful GPU-hour", "USD/h", "usd/h"),
+)}
+
+FAILURES = (
+    FailureSpec("a1_schedule_blown", "Schedule blown: the run takes more than twice the plan", act=1),
+    FailureSpec("a2_over_budget", "Over budget: your plan costs more than the board approved", act=2),
+    FailureSpec("a2_never_pays_back", "Owning never pays back at this price", act=2),
+)
+F = {f.name: f for f in FAILURES}
+
+
+def act1_state(s: State) -> tuple[Run, float]:
+    return Run(s["a1_batch"], s["a1_fabric"]), s["a1_gpus"]
+
+
+def act1_instruments(s: State) -> list:
+    run, gpus = act1_state(s)
+    speedup, train = run.speedup(gpus), run.train_s(gpus)
+    efficiency, compute, comm = speedup / gpus, run.one_gpu_step_s / gpus, run.allreduce_s(gpus)
+    late = train / PLAN_S
+    parts = [metric_grid(
+        M["a1_speedup"].show(speedup, note=f"ideal {fmt(gpus, 'x')}"),
+        M["a1_efficiency"].show(efficiency, tone_for(efficiency)),
+        M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
+                             f"plan {fmt(PLAN_S, 's')}"),
+        M["a1_vs_plan"].show(late, "danger" if late > S.schedule_slack else None),
+        M["a1_tokens_per_gpu"].show(run.batch / gpus),
+        M["a1_compute_s"].show(compute),
+        M["a1_allreduce_s"].show(comm, "danger" if comm > compute else None),
+        M["a1_ceiling"].show(run.ceiling()),
+    )]
+    if late > S.schedule_slack:
+        parts.append(failure(F["a1_schedule_blown"],
+                             f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. Each GPU "
+                             f"computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for the "
+                             "all-reduce. More GPUs barely help once the wait dominates: give each GPU more "
+                             "tokens per step (a larger global batch) or a faster network between nodes."))
+    parts.append(act1_chart(run, gpus))
+    return parts
+
+
+GPU_AXIS = [2 ** k for k in range(15)]
+
+
+def act1_chart(run: Run, gpus: float):
+    physics = [run.speedup(n) for n in GPU_AXIS]
+    ceiling = run.ceiling()
+    shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}")
+    note["y"] = math.log10(ceiling)  # Plotly places annotations on a log axis in log10 units
+    ticks = GPU_AXIS[::2]
+    labels = [fmt(t, "int") for t in ticks]
+    figure = ch.figure(
+        [ch.line("Linear (the CFO's plan)", GPU_AXIS, [float(n) for n in GPU_AXIS], "muted", dash="dot"),
+         ch.line("Strong-scaling physics", GPU_AXIS, physics, "series1", markers=True),
+         ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
+        x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels),
+        y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
+    summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
+               f"{fmt(gpus, 'int')} GPUs against {fmt(gpus, 'x')} for linear scaling, and never passes "
+               f"{fmt(ceiling, 'x')} however many GPUs are added.")
+    rows = [(fmt(n, "int"), fmt(float(n), "x"), fmt(p, "x"), fmt(p / n, "pct")) for n, p in zip(GPU_AXIS, physics)]
+    return chart("a1_speedup", "Speedup against GPU count", figure, summary,
+                 table=(("GPUs", "Linear", "Physics", "Efficiency"), rows))
+
+
+def act1_facts() -> dict[str, str]:
+    small = S.gpus / 8
+    return {
+        "gpus_small": fmt(small, "int"), "gpus_big": fmt(S.gpus, "int"),
+        "ar_small": fmt(SCENARIO_RUN.allreduce_s(small), "s"), "ar_big": fmt(SCENARIO_RUN.allreduce_s(S.gpus), "s"),
+        "c_small": fmt(SCENARIO_RUN.one_gpu_step_s / small, "s"),
+        "c_big": fmt(SCENARIO_RUN.one_gpu_step_s / S.gpus, "s"),
+        "big_batch": fmt(S.big_batch_tokens, "tokens"), "big_eff": fmt(BIG_RUN.speedup(S.gpus) / S.gpus, "pct"),
+        "eff": fmt(act1_truth() / S.gpus, "pct"), "mfu": fmt(S.mfu, "pct"),
+    }
+
+
+def act1_math(s: State):
+    run, gpus = act1_state(s)
+    _, nics, bw = FABRICS[run.fabric]
+    return math_peek("The governing equations · Act I", (
+        Equation(r"T_{\text{train}}(1) = \frac{6\,P\,D}{C_{\text{peak}}\,u}",
+                 "One GPU: 6 FLOP per parameter per token over *D* training tokens, at utilisation *u*."),
+        Equation(r"T_1 = \frac{6\,P\,G}{C_{\text{peak}}\,u},\qquad "
+                 r"T_{\text{AR}} = 2\,\frac{g-1}{g}\cdot\frac{2P}{B_{\text{NVLink}}} + "
+                 r"2\,\frac{n-1}{n}\cdot\frac{2P}{L\,B_{\text{NIC}}}",
+                 "One step of the global batch *G* on one GPU, and the hierarchical all-reduce of 2-byte "
+                 "gradients over *n* nodes of *g* GPUs with *L* NICs each. *P* cancels in their ratio."),
+        Equation(r"S(N) = \frac{T_1}{T_1/N + T_{\text{AR}}(N)} \;<\; \frac{T_1}{T_{\text{AR}}}",
+                 "Strong scaling: compute splits *N* ways, the all-reduce does not."),
+    ), rows=(
+        ("Training compute, *6PD*", fmt(C.LLAMA3_70B_TRAIN_FLOPS, "FLOP")),
+        ("One H100, whole run", fmt(SINGLE_GPU_S, "s")),
+        ("One-GPU step, *T₁*", fmt(run.one_gpu_step_s, "s")),
+        ("Node egress, *L·B*", fmt(nics * bw, "GB/s")),
+        ("All-reduce per step", fmt(run.allreduce_s(gpus), "s")),
+        ("Speedup *S(N)*", fmt(run.speedup(gpus), "x")),
+    ), sources=(
+        C.REGISTRY["LLAMA3_70B_TRAIN_FLOPS"].source + ".",
+        "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
+        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
+        "McCandlish et al. 2018, *An Empirical Model of Large-Batch Training* (the critical batch size).",
+        C.REGISTRY["H100_PEAK_BF16_DENSE"].source + ".",
+        C.REGISTRY["DGX_H100_NICS"].source + ".",
+    ))
+
+
+ACT1 = Act(
+    number=1, title="The Scale Illusion", minutes="12–15 min",
+    stakeholder_role="VP Engineering",
+    stakeholder=lambda: (
+        f"We are training a Llama-3-70B-class model, a {fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run. On one H100 it would take "
+        f"{fmt(SINGLE_GPU_S, 's')}. We have {fmt(S.gpus, 'int')} H100s, so the CFO has booked "
+        f"{fmt(PLAN_S, 's')} ({fmt(PLAN_S, 'years')}) for the run. Can I promise that date?"),
+    scenario=lambda: (
+        f"The CFO divided {fmt(SINGLE_GPU_S, 's')} by {fmt(S.gpus, 'int')}: that is **linear scaling**, which "
+        "assumes the GPUs never wait for each other. In data-parallel training they do. Every step ends with "
+        f"an all-reduce of the whole model's gradients, {fmt(GRAD_BYTES, 'GB')} in BF16, inside "
+        "each node over NVLink and then between nodes through the NICs.",
+        f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
+        "well on one node. With the batch fixed, adding GPUs splits the compute of a step but not its "
+        "all-reduce. (The model's weights and optimizer state must also be sharded to fit; that adds traffic this model leaves out, so its estimate is optimistic.)",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Scale efficiency explorer",
+)
+
+# ---- Act II · The fleet bill ----------------------------------------------------------
+
+PLANS = {"on_demand": "On-demand cloud", "reserved": "Reserved cloud (one-year terms)",
+         "on_prem": "Buy and run on-prem"}
+
+A2_PLAN = Choice("a2_plan", "The plan you put to the board",
+                 tuple(Option(k, v) for k, v in PLANS.items()), default="on_demand")
+A2_SLIDERS = (  # each sets the ``Fleet`` field named after its "a2_" prefix
+    Slider("a2_utilization", "Utilization", "1", 0.05, 1.0, 0.01, S.utilization, "pct",
+           help="The busy share of wall-clock hours."),
+    Slider("a2_price", "On-demand price per GPU-hour", "USD/h", 1.0, 8.0, 0.05, S.usd_per_gpu_hour, "usd/h",
+           help="Assumption: a mid-market H100 price."),
+    Slider("a2_discount", "Reserved discount", "1", 0.0, 0.6, 0.01, S.reserved_discount, "pct",
+           help="Assumption: one-year terms, renewed at this price."),
+    Slider("a2_years", "Planning horizon (years)", "year", 1, 6, 1, S.years, "int"),
+    Slider("a2_capex", "Purchase cost per GPU", "USD", 20_000, 100_000, 1_000, S.capex_per_gpu, "usd",
+           help="Assumption: the GPU plus its share of server, NICs, switches and storage."),
+    Slider("a2_load_w", "Power per GPU at load", "W", 700, 1600, 25, LOAD_W, "W",
+           help=f"Default: one eighth of a DGX H100's {fmt(C.DGX_H100_SYSTEM_POWER_W, 'W')} (datasheet)."),
+    Slider("a2_idle_w", "Power per GPU when idle", "W", 0, 600, 25, S.idle_w, "W",
+           help="Assumption: server and GPU at rest still draw power."),
+    Slider("a2_pue", "Facility PUE", "1", 1.05, 1.8, 0.05, S.pue, "num", help="Assumption: facility power ÷ IT power."),
+    Slider("a2_kwh", "Electricity price ($ per kWh)", "USD/kWh", 0.03, 0.25, 0.01, S.usd_per_kwh, "num",
+           help="Assumption."),
+    Slider("a2_staff", "Operations staff per GPU-year", "USD", 0, 10_000, 250, S.staff_usd_per_gpu_year, "usd",
+           help="Assumption."),
+)
+A2 = {c.name: c for c in A2_SLIDERS}
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """The fleet's three ways to pay, over the planning horizon."""
+
+    utilization: float = S.utilization
+    price: float = S.usd_per_gpu_hour
+    discount: float = S.reserved_discount
+    years: float = S.years
+    capex: float = S.capex_per_gpu
+    load_w: float = LOAD_W
+    idle_w: float = S.idle_w
+    pue: float = S.pue
+    kwh: float = S.usd_per_kwh
+    staff: float = S.staff_usd_per_gpu_year
+    gpus: float = S.gpus
+
+    def on_demand(self, u: float | None = None) -> float:
+        return economics.tco_on_demand_usd(self.gpus, self.u(u), self.years, self.price)
+
+    def reserved(self) -> float:
+        return economics.tco_reserved_usd(self.gpus, self.years, self.price, self.discount)
+
+    def on_prem(self, u: float | None = None) -> float:
+        return economics.tco_on_prem_usd(self.gpus, self.u(u), self.years, *self._prem())
+
+    def _prem(self) -> tuple[float, ...]:
+        kw = S.watts_per_kw
+        return (self.capex, self.load_w / kw, min(self.idle_w, self.load_w) / kw, self.pue, self.kwh, self.staff)
+
+    def energy(self) -> float:
+        return economics.on_prem_energy_usd(self.gpus, self.utilization, self.years, *self._prem()[1:5])
+
+    def u(self, u: float | None) -> float:
+        return self.utilization if u is None else u
+
+    def breakeven_reserved(self) -> float:
+        return economics.breakeven_reserved_vs_on_demand(self.discount)
+
+    def breakeven_on_prem(self) -> float:
+        return economics.breakeven_on_prem_vs_on_demand(self.gpus, self.years, self.price, *self._prem())
+
+    def breakeven_own_vs_reserved(self) -> float:
+        """Utilization where on-prem (linear in U) costs what reserved costs."""
+        idle, busy = self.on_prem(0.0), self.on_prem(1.0)
+        return (self.reserved() - idle) / (busy - idle)
+
+    def cost(self, plan: str) -> float:
+        return {"on_demand": self.on_demand(), "reserved": self.reserved(), "on_prem": self.on_prem()}[plan]
+
+    def cheapest(self) -> str:
+        return min(PLANS, key=self.cost)
+
+    def budget(self) -> float:
+        return S.budget_usd * self.years / S.years
+
+    def per_useful_hour(self, u: float | None = None) -> float:
+        return self.on_prem(u) / (self.gpus * self.u(u) * C.HOURS_PER_YEAR * self.years)
+
+
+def fleet(s: State) -> Fleet:
+    return Fleet(**{c.name[3:]: s[c.name] for c in A2_SLIDERS})
+
+
+SCENARIO_FLEET = Fleet()
+HYPERSCALER_FLEET = Fleet(price=S.hyperscaler_usd_per_gpu_hour)
+
+
+def act2_truth() -> float:
+    return SCENARIO_FLEET.breakeven_reserved()
+
+
+_D = fmt(S.reserved_discount, "pct")
+
+ACT2_PREDICTION = Prediction(
+    id="a2_predict", act=2,
+    prompt=f"Reserved capacity costs {_D} less per hour than on-demand, but every hour is paid for, busy or "
+           "idle. Above what utilization does reserving cost less than paying on demand?",
+    quantity="utilization where reserved and on-demand cost the same",
+    unit_fmt="pct",
+    options=(
+        Range("A", "{range}: almost any steady use justifies committing", None, 0.4, S.reserved_discount,
+              f"The {_D} discount is not the breakeven. A reservation also pays for the idle hours, so it "
+              "wins only once the fleet is busy more than 1 − D of the time."),
+        Range("B", "{range}: busy about half the time is enough", 0.4, 0.6, 0.5,
+              f"Half-busy, a reservation pays for twice the hours you use; a {_D} discount does not cover that."),
+        Range("C", "{range}: only a mostly busy fleet should commit", 0.6, 0.8, 0.7,
+              "Reserved costs (1 − D) of the list price for every hour; on-demand costs the full price for "
+              "busy hours only. They tie when the busy share U equals 1 − D."),
+        Range("D", "{range}: only a fleet that never idles", 0.8, None, 0.9,
+              f"A {_D} discount pays off well before the fleet is saturated: the tie is at U = 1 − D."),
+    ),
+    truth=act2_truth,
+)
+
+
+def act2_facts() -> dict[str, str]:
+    f, low = SCENARIO_FLEET, S.startup_utilization
+    fixed = f.on_prem(0.0)
+    return {
+        "fixed_share": fmt(fixed / f.on_prem(), "pct"), "energy_share": fmt(f.energy() / f.on_prem(), "pct"),
+        "hour_high": fmt(f.per_useful_hour(), "usd/h"), "u_high": fmt(f.utilization, "pct"),
+        "hour_low": fmt(f.per_useful_hour(low), "usd/h"), "u_low": fmt(low, "pct"),
+        "price": fmt(f.price, "usd/h"), "years": fmt(f.years, "int"),
+    }
+
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="On demand, a useful GPU-hour always costs the list price. Owned, it costs more the less busy the "
+           "fleet is. Why?",
+    options=(
+        Claim("A", "Idle GPUs wear out faster, so maintenance bills rise at low utilization.",
+              "Wear is not in the bill at all. At {u_high} busy the owned fleet costs {hour_high} per useful "
+              "GPU-hour, at {u_low} {hour_low}, with the same hardware."),
+        Claim("B", "Most of the owned fleet's cost is fixed (purchase, idle power, staff), so the same total "
+                   "is spread over fewer useful hours.",
+              "The fixed part is {fixed_share} of the {years}-year on-prem bill. Spread over the useful hours it "
+              "comes to {hour_high} per GPU-hour at {u_high} busy and {hour_low} at {u_low}."),
+        Claim("C", "Electricity dominates the on-prem bill, and idle GPUs waste most of it.",
+              "All the electricity together is {energy_share} of the {years}-year on-prem bill; the purchase "
+              "and staff dwarf it."),
+        Claim("D", "Clouds charge less per hour as your usage grows, so on-demand keeps getting cheaper.",
+              "The on-demand price is flat, {price} per GPU-hour at any usage; the discount comes from "
+              "committing (reserved), not from using more."),
+    ),
+    answer_letter="B",
+)
+
+
+def act2_instruments(s: State) -> list:
+    f = fleet(s)
+    plan_cost, budget = f.cost(s["a2_plan"]), f.budget()
+    never = f.breakeven_on_prem() > 1
+    cheapest = f.cheapest()
+    parts = [metric_grid(*cost_metrics(f, s["a2_plan"]),
+                         M["a2_breakeven_reserved"].show(f.breakeven_reserved()),
+                         M["a2_breakeven_on_prem"].show(f.breakeven_on_prem(), "danger" if never else None,
+                                                        "never within the horizon" if never else ""),
+                         M["a2_on_prem_per_hour"].show(f.per_useful_hour(), note=f"on-demand {fmt(f.price, 'usd/h')}"))]
+    parts.append(callout("info", f"Cheapest at these inputs: {PLANS[cheapest]}",
+                         prose(f"{PLANS[cheapest]} costs **{fmt(f.cost(cheapest), 'usd')}** over "
+                               f"{fmt(f.years, 'int')} years at {fmt(f.utilization, 'pct')} utilization; "
+                               f"the budget is {fmt(budget, 'usd')}.")))
+    if plan_cost > budget:
+        parts.append(failure(F["a2_over_budget"],
+                             f"{PLANS[s['a2_plan']]} costs {fmt(plan_cost, 'usd')} over {fmt(f.years, 'int')} "
+                             f"years against a budget of {fmt(budget, 'usd')}. Pick another path, or change the "
+                             "utilization the fleet must run at."))
+    if never:
+        parts.append(failure(F["a2_never_pays_back"],
+                             f"Even busy every hour, the owned fleet costs {fmt(f.on_prem(1.0), 'usd')} against "
+                             f"{fmt(f.on_demand(1.0), 'usd')} on demand over {fmt(f.years, 'int')} years. Owning "
+                             "pays back only with a higher cloud price, a longer horizon or a cheaper purchase."))
+    parts.append(act2_chart(f, s["a2_plan"]))
+    return parts
+
+
+def cost_metrics(f: Fleet, plan: str) -> list:
+    cheapest = f.cheapest()
+    tone = {k: "good" if k == cheapest else None for k in PLANS}
+    over = f.cost(plan) > f.budget()
+    return [M["a2_on_demand_usd"].show(f.on_demand(), tone["on_demand"]),
+            M["a2_reserved_usd"].show(f.reserved(), tone["reserved"]),
+            M["a2_on_prem_usd"].show(f.on_prem(), tone["on_prem"]),
+            M["a2_plan_usd"].show(f.cost(plan), "danger" if over else "good", f"budget {fmt(f.budget(), 'usd')}")]
+
+
+UTIL_AXIS = [k / 20 for k in range(21)]
+
+
+def act2_chart(f: Fleet, plan: str):
+    top = 1.05 * max(f.on_demand(1.0), f.reserved(), f.on_prem(1.0), f.budget())
+    marks = [(f.breakeven_reserved(), "series2", "Reserved = on-demand"),
+             (f.breakeven_on_prem(), "series3", "Owning = on-demand"),
+             (f.breakeven_own_vs_reserved(), "muted", "Owning = reserved")]
+    lines = [ch.line(f"{label} at {fmt(x, 'pct')}", [x, x], [0, top], color, dash="dot")
+             for x, color, label in marks if 0 <= x <= 1]
+    figure = ch.figure(
+        [ch.line("On-demand", UTIL_AXIS, [f.on_demand(u) for u in UTIL_AXIS], "series1"),
+         ch.line("Reserved", UTIL_AXIS, [f.reserved()] * len(UTIL_AXIS), "series2"),
+         ch.line("On-prem", UTIL_AXIS, [f.on_prem(u) for u in UTIL_AXIS], "series3"),
+         ch.line(f"Budget {fmt(f.budget(), 'usd')}", [0, 1], [f.budget()] * 2, "danger", dash="dash"),
+         *lines, ch.point("Your plan", f.utilization, f.cost(plan), "accent")],
+        x=ch.axis("Utilization", tickformat=".0%", range=[0, 1]),
+        y=ch.axis(f"{fmt(f.years, 'int')}-year cost", tickformat="$~s", range=[0, top]), height=S.tco_chart_px)
+    summary = (f"On-demand grows with utilization from zero to {fmt(f.on_demand(1.0), 'usd')}; reserved stays at "
+               f"{fmt(f.reserved(), 'usd')}; on-prem moves only from {fmt(f.on_prem(0.0), 'usd')} to "
+               f"{fmt(f.on_prem(1.0), 'usd')}. Reserved beats on-demand above {fmt(f.breakeven_reserved(), 'pct')}.")
+    rows = [(fmt(u, "pct"), fmt(f.on_demand(u), "usd"), fmt(f.reserved(), "usd"), fmt(f.on_prem(u), "usd"))
+            for u in UTIL_AXIS[::2]]
+    return chart("a2_tco", "Cost over the horizon against utilization", figure, summary,
+                 table=(("Utilization", "On-demand", "Reserved", "On-prem"), rows))
+
+
+def own_vs_demand_text(u: float) -> str:
+    return f"never: the breakeven, {fmt(u, 'pct')}, is beyond full use" if u > 1 else f"above {fmt(u, 'pct')}"
+
+
+def own_vs_reserved_text(u: float) -> str:
+    """On-prem cost rises with utilization and reserved is flat, so owning wins *below* the crossing."""
+    if u <= 0:
+        return "never: owning costs more at any utilization"
+    return "always: owning costs less at any utilization" if u >= 1 else f"below {fmt(u, 'pct')}"
+
+
+def act2_math(s: State):
+    f = fleet(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"\text{OD} = G\,U\,H\,Y\,p,\qquad \text{RES} = G\,H\,Y\,p\,(1-D)",
+                 "*G* GPUs, utilization *U*, *H* hours a year, *Y* years, on-demand price *p*, discount *D*."),
+        Equation(r"\text{PREM} = G\,K + G\,H\,Y\,[W_0 + U(W_1 - W_0)]\,\text{PUE}\,c + G\,Y\,s",
+                 "Purchase *K*, power idle *W₀* and at load *W₁*, electricity price *c*, staff *s* per GPU-year."),
+        Equation(r"U^{*}_{\text{RES}} = 1 - D,\qquad "
+                 r"U^{*}_{\text{PREM}} = \frac{K + H\,Y\,W_0\,\text{PUE}\,c + Y\,s}{H\,Y\,[p - (W_1-W_0)\,\text{PUE}\,c]}",
+                 "Above each breakeven the committed path is cheaper than on-demand; a breakeven beyond full "
+                 "utilization means never within the horizon."),
+    ), rows=(
+        ("Hours a year, *H*", fmt(C.HOURS_PER_YEAR, "int")),
+        ("Reserved breakeven", fmt(f.breakeven_reserved(), "pct")),
+        ("Owning beats on-demand", own_vs_demand_text(f.breakeven_on_prem())),
+        ("Owning beats reserved", own_vs_reserved_text(f.breakeven_own_vs_reserved())),
+        ("On-prem at zero utilization (fixed part)", fmt(f.on_prem(0.0), "usd")),
+    ), sources=(
+        "Barroso, Hölzle and Ranganathan, *The Datacenter as a Computer* (3rd ed.), ch. 6: capital and "
+        "operating costs, PUE.",
+        C.REGISTRY["DGX_H100_SYSTEM_POWER_W"].source + " (default power at load: one eighth).",
+        "Prices, discount, purchase cost, idle power, PUE, electricity and staff are stated assumptions of "
+        "this lab, not quotes; move them to your own numbers.",
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Fleet Bill", minutes="20–25 min",
+    stakeholder_role="CFO",
+    stakeholder=lambda: (
+        f"The board approved {fmt(S.budget_usd, 'usd')} for {fmt(S.years, 'int')} years of this "
+        f"{fmt(S.gpus, 'int')}-GPU fleet, and the plan keeps it busy most of the time. I can rent on "
+        f"demand at {fmt(S.usd_per_gpu_hour, 'usd/h')} per GPU, reserve at {_D} off, or buy at "
+        f"{fmt(S.capex_per_gpu, 'usd')} per GPU with servers and network. Which is cheapest, and what "
+        "utilization do we need before buying pays off?"),
+    scenario=lambda: (
+        "**On-demand** bills only busy hours. **Reserved** bills every hour at a discount, busy or not. "
+        "**On-prem** bills the purchase up front, then power (some of it even when idle) and staff for as "
+        "long as you own it.",
+        f"The defaults are **stated assumptions**, not quotes: {fmt(S.utilization, 'pct')} utilization, "
+        f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
+        f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
+        f"{fmt(LOAD_W, 'W')} at load (one eighth of a DGX H100) and {fmt(S.idle_w, 'W')} idle, PUE "
+        f"{fmt(S.pue, 'num')}, ${S.usd_per_kwh:.2f} per kWh, {fmt(S.staff_usd_per_gpu_year, 'usd')} "
+        "of staff per GPU-year. Every one of them is an instrument below.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_PLAN,) + A2_SLIDERS,
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="Fleet TCO calculator",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def tone_for(efficiency: float) -> str:
+    return "good" if efficiency >= 0.8 else "warn" if efficiency >= 0.5 else "danger"
+
+
+def active_failures(s: State) -> frozenset[str]:
+    run, gpus = act1_state(s)
+    f = fleet(s)
+    active = {"a1_schedule_blown": run.train_s(gpus) > S.schedule_slack * PLAN_S,
+              "a2_over_budget": f.cost(s["a2_plan"]) > f.budget(),
+              "a2_never_pays_back": f.breakeven_on_prem() > 1}
+    return frozenset(name for name, on in active.items() if on)
+
+
+def results(s: State) -> dict[str, float]:
+    run, gpus = act1_state(s)
+    f = fleet(s)
+    return {"a1_speedup": run.speedup(gpus), "a1_efficiency": run.speedup(gpus) / gpus,
+            "a1_train_s": run.train_s(gpus), "a2_on_demand_usd": f.on_demand(), "a2_reserved_usd": f.reserved(),
+            "a2_on_prem_usd": f.on_prem(), "a2_plan_usd": f.cost(s["a2_plan"]),
+            "a2_breakeven_reserved": f.breakeven_reserved(), "a2_breakeven_on_prem": f.breakeven_on_prem()}
+
+
+def lab_takeaways() -> list[str]:
+    truth, big = act1_truth(), BIG_RUN.speedup(S.gpus)
+    f, hi = SCENARIO_FLEET, HYPERSCALER_FLEET
+    return [
+        f"Linear scaling is the illusion: one H100 needs {fmt(SINGLE_GPU_S, 's')} for the "
+        f"{fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run, and dividing by {fmt(S.gpus, 'int')} GPUs gives the "
+        f"CFO's {fmt(PLAN_S, 's')}.",
+        f"With a fixed batch of {fmt(S.global_batch_tokens, 'tokens')}, {fmt(S.gpus, 'int')} GPUs reach "
+        f"{fmt(truth, 'x')} ({fmt(truth / S.gpus, 'pct')} efficiency): compute splits N ways, the all-reduce does "
+        f"not, and the speedup can never pass {fmt(SCENARIO_RUN.ceiling(), 'x')}.",
+        f"Tokens per GPU are the lever: {fmt(S.big_batch_tokens, 'tokens')} per step gives {fmt(big, 'x')} "
+        f"({fmt(big / S.gpus, 'pct')}) on the same fleet, as long as the model still learns well at that batch.",
+        f"Utilization decides pay-per-use against commitment: reserving at {_D} off beats on-demand only above "
+        f"{fmt(f.breakeven_reserved(), 'pct')} busy.",
+        f"Price, horizon and purchase cost decide renting against owning: at {fmt(f.price, 'usd/h')} owning "
+        f"never beats on-demand within {fmt(f.years, 'int')} years (breakeven {fmt(f.breakeven_on_prem(), 'pct')}); "
+        f"at {fmt(hi.price, 'usd/h')} it does above {fmt(hi.breakeven_on_prem(), 'pct')}.",
+    ]
+
+
+LAB = Lab(
+    id="v2_01", volume=2, number=1, title="The Scale Illusion",
+    invariant="With a fixed global batch, compute splits across **N** GPUs but the all-reduce does not, so "
+              "speedup bends away from N; **utilization, price and horizon** decide what the fleet costs.",
+    minutes="35–40 min", chapter="Introduction", url="vol2/01-scale-illusion/",
+    reading=(
+        "**The scale moment**: why a frontier training run needs a fleet, not a faster GPU.",
+        "**Strong and weak scaling**: Amdahl's law with communication as the serial part.",
+        "**Total cost of ownership**: capital against operating cost, and why utilization matters.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V2-02 The Interconnect Wall**: why tokens per GPU and NICs per node set the all-reduce term used here.",
+        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism for when data parallelism stops scaling.",
+        "**V2-08 The Utilization Trap**: what running a shared fleet near full utilization does to queueing delay.",
+    ),
+    presets={"context": {"frontier": {"a1_fabric": "ndr8", "a2_utilization": S.utilization},
+                         "startup": {"a1_fabric": "ndr1", "a2_utilization": S.startup_utilization}}},
+)

@@ -1,0 +1,226 @@
+"""V2-01 The Scale Illusion: answer keys proven by the physics, audit vectors, feedback, gating, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs import v2_01 as lab
+from pylabs.physics import collectives, scaling, training
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+C = lab.C
+
+
+# ---- Act I: answer key and the audit's golden vectors (AUDIT §3c, §3d) -------------------
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    assert lab.act1_truth() == pytest.approx(167.03, abs=0.005)
+    assert_key_proven(lab.ACT1_PREDICTION, "B")
+
+
+def test_act1_key_is_not_near_a_range_boundary():
+    value = lab.act1_truth()
+    option = lab.ACT1_PREDICTION.option("B")
+    assert value > 1.02 * option.low and value < option.high / 1.02
+
+
+def test_single_gpu_and_linear_plan_match_the_audit():
+    assert lab.SINGLE_GPU_S / (86400 * 365) == pytest.approx(448.69, abs=0.01)
+    assert lab.PLAN_S / 86400 == pytest.approx(448.6932 * 365 / 1024, rel=1e-4)
+    assert scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, 1000, C.H100_PEAK_BF16_DENSE, 0.45) / 86400 == \
+        pytest.approx(163.77, abs=0.01)  # the audit's 1,000 GPUs: 0.449 years
+
+
+def test_strong_scaling_matches_the_audit_13b_vector():
+    """13B, G = 262,144 tokens, 8 NDR rails, 1,024 GPUs: T1 = 45.925 s, T_comm = 0.230095 s, S = 167.03."""
+    t1 = training.compute_time_s(13e9, 262144, C.H100_PEAK_BF16_DENSE, 0.45)
+    comm = collectives.hierarchical_allreduce_s(26e9, 8, 128, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+    assert t1 == pytest.approx(45.925, abs=5e-4)
+    assert comm == pytest.approx(0.230095, abs=1e-6)
+    assert scaling.strong_scaling_speedup(1024, t1, comm) == pytest.approx(167.03, abs=0.005)
+
+
+def test_model_size_cancels_so_the_70b_run_scales_like_the_13b_vector():
+    assert lab.SCENARIO_RUN.speedup(1024) == pytest.approx(167.03, abs=0.005)
+    assert lab.BIG_RUN.speedup(1024) == pytest.approx(775.37, abs=0.005)
+
+
+def test_efficiency_falls_with_gpu_count_by_itself():
+    eff = [lab.SCENARIO_RUN.speedup(n) / n for n in lab.GPU_AXIS]
+    assert all(a > b for a, b in zip(eff, eff[1:]))
+    assert max(lab.SCENARIO_RUN.speedup(n) for n in lab.GPU_AXIS) < lab.SCENARIO_RUN.ceiling()
+
+
+def test_one_gpu_has_no_communication_and_unit_speedup():
+    assert lab.SCENARIO_RUN.allreduce_s(1) == 0.0
+    assert lab.SCENARIO_RUN.speedup(1) == pytest.approx(1.0)
+
+
+def test_reflection_facts_show_the_allreduce_is_flat_and_compute_shrinks():
+    run = lab.SCENARIO_RUN
+    assert run.allreduce_s(1024) / run.allreduce_s(128) < 1.05
+    facts = lab.act1_facts()
+    assert facts["big_eff"] == lab.fmt(lab.BIG_RUN.speedup(1024) / 1024, "pct")
+
+
+# ---- Act II: answer key and TCO vectors ------------------------------------------------
+
+
+def test_act2_answer_is_one_minus_the_discount():
+    assert lab.act2_truth() == pytest.approx(0.65)
+    assert_key_proven(lab.ACT2_PREDICTION, "C")
+    option = lab.ACT2_PREDICTION.option("C")
+    assert lab.act2_truth() > 1.02 * option.low and lab.act2_truth() < option.high / 1.02
+
+
+def test_reserved_and_on_demand_really_tie_at_the_breakeven():
+    f = lab.replace(lab.SCENARIO_FLEET, utilization=lab.act2_truth())
+    assert f.on_demand() == pytest.approx(f.reserved(), rel=1e-12)
+
+
+def test_tco_matches_the_audit_at_1000_gpus():
+    f = lab.replace(lab.SCENARIO_FLEET, gpus=1000, utilization=0.6)
+    assert f.on_demand() == pytest.approx(33_112_800)
+    assert f.reserved() == pytest.approx(35_872_200)
+    assert f.on_prem() == pytest.approx(64.02e6, rel=1e-3)  # corrected on-prem model, U = 0.6
+    assert f.breakeven_on_prem() == pytest.approx(1.196, abs=5e-4)
+    assert lab.replace(f, price=4.0).breakeven_on_prem() == pytest.approx(0.609, abs=5e-4)
+
+
+def test_default_verdicts_reserved_cheapest_and_owning_never_pays_back():
+    f = lab.SCENARIO_FLEET
+    assert f.cheapest() == "reserved"
+    assert f.breakeven_on_prem() > 1
+    assert f.on_demand() > f.budget() > f.reserved()
+    assert lab.HYPERSCALER_FLEET.breakeven_on_prem() < 1
+    assert lab.HYPERSCALER_FLEET.cheapest() == "on_prem"
+
+
+def test_own_vs_reserved_crossing_is_where_the_costs_tie():
+    f = lab.replace(lab.SCENARIO_FLEET, price=3.7)
+    u = f.breakeven_own_vs_reserved()
+    assert 0 < u < 1
+    assert f.on_prem(u) == pytest.approx(f.reserved(), rel=1e-12)
+
+
+def test_on_prem_breakeven_is_finite_anywhere_on_the_sliders():
+    a2 = lab.A2
+    f = lab.Fleet(price=a2["a2_price"].min, load_w=a2["a2_load_w"].max, idle_w=a2["a2_idle_w"].min,
+                  pue=a2["a2_pue"].max, kwh=a2["a2_kwh"].max)
+    assert f.breakeven_on_prem() < float("inf")
+
+
+def test_reflection2_facts_come_from_the_fleet():
+    facts = lab.act2_facts()
+    f = lab.SCENARIO_FLEET
+    assert facts["hour_high"] == lab.fmt(f.per_useful_hour(), "usd/h")
+    assert f.per_useful_hour(0.4) > f.per_useful_hour() > f.price
+    assert f.on_prem(0.0) / f.on_prem() > 0.9
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_prediction_option_gets_a_verdict_with_the_size_of_the_miss(letter):
+    for q in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert lab.fmt(q.truth(), q.unit_fmt) in html
+        if verdict == "incorrect":
+            assert "than your estimate" in html
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_reflection_option_gets_feedback(letter):
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert "{" not in html.split(f'data-feedback="{q.id}"')[1].split("</div>")[0]
+
+
+# ---- gating ------------------------------------------------------------------------
+
+
+def test_nothing_unlocks_before_its_prediction():
+    html = rendered(LAB, LAB.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+
+
+def test_act2_unlocks_only_after_the_act1_reflection():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "D"}, through="a1_predict"))
+    assert 'data-instruments="1" data-unlocked="true"' in html and 'data-act="2" data-unlocked="false"' in html
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert 'data-act="2" data-unlocked="true"' in html and 'data-instruments="2" data-unlocked="false"' in html
+
+
+# ---- failure states -------------------------------------------------------------------
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def test_schedule_blown_at_the_scenario_and_left_with_a_bigger_batch():
+    assert "a1_schedule_blown" in LAB.failures_now(all_open())
+    assert "a1_schedule_blown" not in LAB.failures_now(all_open(a1_batch=4194304))
+
+
+def test_more_gpus_alone_do_not_rescue_the_schedule():
+    assert "a1_schedule_blown" in LAB.failures_now(all_open(a1_gpus=16384))
+
+
+def test_over_budget_on_demand_at_the_scenario_and_left_by_reserving():
+    assert "a2_over_budget" in LAB.failures_now(all_open())
+    assert "a2_over_budget" not in LAB.failures_now(all_open(a2_plan="reserved"))
+    assert "a2_over_budget" not in LAB.failures_now(all_open(a2_utilization=0.6))
+
+
+def test_never_pays_back_at_the_scenario_and_left_with_a_higher_cloud_price():
+    assert "a2_never_pays_back" in LAB.failures_now(all_open())
+    assert "a2_never_pays_back" not in LAB.failures_now(all_open(a2_price=4.0))
+    assert "a2_never_pays_back" not in LAB.failures_now(all_open(a2_years=5))
+
+
+def test_failures_are_not_active_before_their_instruments_unlock():
+    assert LAB.failures_now(LAB.default_state()) == frozenset()
+
+
+def test_failure_callouts_render_only_while_active():
+    html = render_lab(LAB, all_open())
+    assert all(f'data-failure="{f.name}"' in html for f in lab.FAILURES)
+    html = render_lab(LAB, all_open(a1_batch=4194304, a2_plan="reserved", a2_years=5))
+    assert "data-failure=" not in html
+
+
+# ---- context presets, charts and the ledger record ----------------------------------------
+
+
+def test_context_preset_moves_fabric_and_utilization():
+    state = LAB.parse({"controls": {"context": "startup"}}, changed="context")
+    assert state["a1_fabric"] == "ndr1" and state["a2_utilization"] == pytest.approx(0.4)
+    assert lab.Run(lab.S.global_batch_tokens, "ndr1").speedup(1024) < lab.act1_truth() / 3
+    state = LAB.parse({"controls": {"context": "startup", "a2_utilization": 0.9}}, changed="a2_utilization")
+    assert state["a2_utilization"] == pytest.approx(0.9)
+
+
+def test_charts_render_with_their_tables():
+    html = rendered(LAB, all_open())
+    assert 'data-chart="a1_speedup"' in html and 'data-chart="a2_tco"' in html
+    assert html.count("Data table") == 2
+
+
+def test_record_holds_answers_results_and_failures():
+    rec = record(LAB, all_open())
+    assert rec["complete"] is True
+    assert all(a["correct"] for a in rec["answers"].values())
+    assert rec["results"]["a1_speedup"] == pytest.approx(lab.act1_truth())
+    assert rec["results"]["a2_breakeven_reserved"] == pytest.approx(0.65)
+    assert set(rec["failures_active"]) == {f.name for f in lab.FAILURES}

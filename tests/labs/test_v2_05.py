@@ -1,0 +1,219 @@
+"""V2-05 The Parallelism Paradox: answer keys proven by the physics, feedback, gating, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs import v2_05 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+GB = 1e9
+
+
+# ---- Act I: answer key and the audit's golden vectors ------------------------------------
+
+
+def test_act1_mfu_matches_the_audit_at_8_64_512_gpus():
+    mfu = [lab.scenario_run(n).mfu for n in (8, 64, 512)]
+    assert mfu == pytest.approx([0.5148, 0.4433, 0.2101], abs=5e-4)  # AUDIT §4d: 51.5 / 44.3 / 21.0 %
+
+
+def test_act1_single_node_step_matches_the_audit_golden_vector():
+    run = lab.scenario_run(8)  # 65,536 tokens per GPU: T_comp 5.350 s, T_AR 54.44 ms
+    assert run.compute_s == pytest.approx(5.350, abs=5e-4)
+    assert run.allreduce_s == pytest.approx(0.054444, rel=1e-4)
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    assert_key_proven(lab.ACT1_PREDICTION, "B")
+
+
+def test_act1_memory_is_zero1_model_state():
+    assert lab.scenario_run(8).memory == pytest.approx(38.5 * GB)  # (4 + 12/8) B × 7e9
+    assert lab.DPRun(7e9, 8, 524288, 8, lab.C.IB_NDR_BW, 0).memory == pytest.approx(112 * GB)
+
+
+def test_act1_prediction_does_not_depend_on_the_ledger():
+    before = lab.act1_truth()
+    state = LAB.parse({"earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "hdr"}}}})
+    assert lab.resolve_fabric(state)[:2] == (1, "hdr")
+    assert lab.act1_truth() == before
+
+
+def test_fabric_defaults_to_eight_ndr_rails_without_a_ledger_entry():
+    assert lab.resolve_fabric(LAB.default_state()) == (8, "ndr", "default")
+    chosen = LAB.parse({"controls": {"a1_fabric": "1ndr"}})
+    assert lab.resolve_fabric(chosen) == (1, "ndr", "chosen")
+
+
+def test_ledger_fabric_is_named_on_the_page():
+    opened = answered(LAB, {}, through="a1_predict")
+    assert "Default: 8 NDR rails per node (no V2-02 entry in your ledger)" in rendered(LAB, opened)
+    raw = {"answers": {"a1_predict": {"choice": "B", "locked_at": "2026-01-01T00:00:00Z"}},
+           "earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "ndr"}, "results": {}}}}
+    html = rendered(LAB, LAB.parse(raw))
+    assert "From your V2-02 ledger: 1 × InfiniBand NDR 400G per node" in html
+    one_nic = lab.DPRun(7e9, 64, 524288, 1, lab.C.IB_NDR_BW, 1).mfu
+    assert one_nic < lab.scenario_run(64).mfu
+
+
+def test_overlap_hides_at_most_the_backward_pass():
+    run = lab.DPRun(7e9, 512, 524288, 8, lab.C.IB_NDR_BW, 1, overlap=True)
+    assert run.hidden_s == pytest.approx(run.compute_s * 4 / 6)
+    assert lab.scenario_run(512).mfu < run.mfu < lab.S.mfu
+
+
+def test_model_size_and_sequences_refuse_runs():
+    assert not lab.DPRun(70e9, 8, 524288, 8, lab.C.IB_NDR_BW, 1).fits
+    assert not lab.DPRun(7e9, 1024, 524288, 8, lab.C.IB_NDR_BW, 1).splits  # 512 sequences
+
+
+# ---- Act II: every candidate evaluated with the physics ------------------------------------
+
+
+def test_exactly_one_candidate_meets_all_three_limits():
+    verdicts = {k: (lay.memory <= 80 * GB, lay.bubble <= 0.10, lay.tp <= 8, not lay.problem())
+                for k, lay in lab.CANDIDATES.items()}
+    assert verdicts == {"A": (False, True, True, True), "B": (True, True, False, True),
+                        "C": (True, True, True, True), "D": (True, False, True, True)}
+    assert [k for k, lay in lab.CANDIDATES.items() if lay.satisfies] == ["C"]
+
+
+def test_act2_answer_is_megatrons_layout_and_proven_by_the_physics():
+    assert lab.act2_truth() == 16.0
+    assert_key_proven(lab.ACT2_PREDICTION, "C")
+    answer = lab.CANDIDATES[lab.ACT2_PREDICTION.answer()]
+    assert (answer.tp, answer.pp, answer.dp) == (lab.C.MEGATRON_GPT3_TP, lab.C.MEGATRON_GPT3_PP, 8)
+    for letter, lay in lab.CANDIDATES.items():  # each option's guess is its own pipeline depth
+        assert lab.ACT2_PREDICTION.option(letter).guess == lay.pp
+
+
+def test_megatron_layout_matches_the_audit():
+    lay = lab.MEGATRON
+    assert lay.m == 192 and lay.bubble == pytest.approx(0.078125)
+    assert lay.state == pytest.approx(21.875 * GB) and lay.activations == pytest.approx(10.2677 * GB, rel=1e-4)
+    assert lay.memory == pytest.approx(32.14 * GB, rel=1e-3)
+
+
+def test_distributed_optimizer_makes_tp8_pp4_fit():
+    off, on = lab.Layout(8, 4), lab.Layout(8, 4, distopt=True)
+    assert off.memory == pytest.approx((87.5 + 10.2677) * GB, rel=1e-4)
+    assert on.memory == pytest.approx((23.9258 + 10.2677) * GB, rel=1e-4)
+    assert on.m == 48 and on.bubble == pytest.approx(0.0625) and on.satisfies
+
+
+def test_tp_traffic_inside_and_across_nodes_matches_the_audit():
+    inside, across = lab.Layout(8, 16), lab.Layout(16, 8)
+    assert inside.layer_tp_s == pytest.approx(0.782937e-3, rel=1e-5)
+    assert across.layer_tp_s == pytest.approx(7.54975e-3, rel=1e-5)
+    assert inside.layer_compute_s == pytest.approx(5.78219e-3 * 0.5 / lab.S.mfu, rel=1e-5)
+    assert across.mfu < inside.mfu / 2
+
+
+@pytest.mark.parametrize("tp,pp,batch,reason", [
+    (64, 4, 1536, "heads"), (8, 64, 1536, "equal stages"), (1, 1, 1536, "split evenly"),
+    (32, 128, 1536, "equal stages"),
+])
+def test_invalid_layouts_say_why(tp, pp, batch, reason):
+    assert reason in lab.Layout(tp, pp, batch=batch).problem()
+
+
+def test_step_time_model_is_documented_arithmetic():
+    lay = lab.MEGATRON
+    ideal = lay.m * 96 / lay.pp * (lay.layer_compute_s + lay.layer_tp_s)
+    assert lay.step_s == pytest.approx(ideal * (1 + lay.bubble) + lay.dp_allreduce_s)
+    assert lay.mfu == pytest.approx(lab.S.mfu * lay.m * 6 * lay.layer_compute_s / lay.step_s)
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_prediction_option_gets_a_verdict_with_the_size_of_the_miss(letter):
+    for q in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert lab.fmt(q.truth(), q.unit_fmt) in html
+        if verdict == "incorrect":
+            assert "than your estimate" in html
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_reflection_option_gets_feedback(letter):
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+
+
+# ---- gating ------------------------------------------------------------------------
+
+
+def test_nothing_unlocks_before_its_prediction():
+    html = rendered(LAB, LAB.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+
+
+def test_act2_unlocks_after_act1_reflection():
+    html = rendered(LAB, answered(LAB, {}, through="a1_predict"))
+    assert 'data-instruments="1" data-unlocked="true"' in html and 'data-act="2" data-unlocked="false"' in html
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert 'data-act="2" data-unlocked="true"' in html and 'data-instruments="2" data-unlocked="false"' in html
+
+
+# ---- failure states -------------------------------------------------------------------
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+@pytest.mark.parametrize("name,reach,leave", [
+    ("a1_out_of_memory", {"a1_zero": "0"}, {"a1_zero": "1"}),
+    ("a1_comm_bound", {"a1_gpus": 512}, {"a1_gpus": 64}),
+    ("a2_out_of_memory", {"a2_pp": 4}, {"a2_pp": 16}),
+    ("a2_tp_across_nodes", {"a2_tp": 16, "a2_pp": 8}, {"a2_tp": 8, "a2_pp": 16}),
+    ("a2_bubble", {"a2_tp": 4, "a2_pp": 32}, {"a2_tp": 8, "a2_pp": 16}),
+])
+def test_each_failure_is_reached_and_left(name, reach, leave):
+    assert name in LAB.failures_now(all_open(**reach))
+    assert f'data-failure="{name}"' in render_lab(LAB, all_open(**reach))
+    assert name not in LAB.failures_now(all_open(**leave))
+    assert f'data-failure="{name}"' not in render_lab(LAB, all_open(**leave))
+
+
+def test_refused_runs_show_no_mfu():
+    html = rendered(LAB, all_open(a1_zero="0"))
+    assert 'data-metric="a1_mfu"' not in html and 'data-metric="a1_memory"' in html
+    html = rendered(LAB, all_open(a1_gpus=1024))
+    assert "cannot be split further" in html and 'data-metric="a1_mfu"' not in html
+    html = rendered(LAB, all_open(a2_tp=64))
+    assert "Not a valid layout" in html and 'data-metric="a2_mfu"' not in html
+
+
+def test_failures_are_not_active_before_their_instruments_unlock():
+    assert LAB.failures_now(LAB.default_state()) == frozenset()
+
+
+# ---- context presets and the ledger record ----------------------------------------------
+
+
+def test_warmup_context_shrinks_both_batches_and_breaks_megatrons_bubble():
+    state = LAB.parse({"controls": {"context": "warmup"}}, changed="context")
+    assert state["a1_batch"] == 131072 and state["a2_batch"] == "384"
+    warm = lab.layout_of(state.__class__({**state.controls, "a2_tp": 8, "a2_pp": 16}))
+    assert warm.bubble == pytest.approx(15 / 48) and warm.limits()["a2_bubble"]
+
+
+def test_record_holds_answers_results_and_failures():
+    rec = record(LAB, all_open(a1_gpus=512, a2_pp=16))
+    assert rec["complete"] is True
+    assert all(a["correct"] for a in rec["answers"].values())
+    assert rec["results"]["a1_mfu"] == pytest.approx(lab.act1_truth())
+    assert rec["results"]["a2_memory"] == pytest.approx(lab.MEGATRON.memory)
+    assert rec["failures_active"] == ["a1_comm_bound"]

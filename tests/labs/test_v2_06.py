@@ -1,0 +1,200 @@
+"""V2-06 The Bandwidth Invariant: answer keys proven by the physics, feedback, gating, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs import v2_06 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+NDR = lab.C.IB_NDR_BW
+
+
+# ---- answer keys and the audit's golden vectors ------------------------------------
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    assert lab.act1_truth() == pytest.approx(71.120381 / 0.556006, rel=1e-6)  # AUDIT §2c, 14 GB row
+    assert lab.act1_truth() == pytest.approx(127.913, abs=1e-3)
+    assert_key_proven(lab.ACT1_PREDICTION, "D")
+
+
+def test_naive_over_ring_is_exactly_n_without_latency_and_halves_when_pipelined():
+    c = lab.collectives
+    for p in (8, 128):
+        serial = c.naive_master_allreduce_s(14e9, p, NDR) / c.ring_allreduce_s(14e9, p, NDR)
+        piped = c.naive_master_allreduce_s(14e9, p, NDR, pipelined=True) / c.ring_allreduce_s(14e9, p, NDR)
+        assert serial == pytest.approx(p, rel=1e-12)
+        assert piped == pytest.approx(p / 2, rel=1e-12)
+    assert lab.PIPELINED == pytest.approx(63.956, abs=1e-3)
+
+
+def test_act1_stakeholder_times_match_the_audit():
+    assert lab.naive_s(14e9, 128, NDR) == pytest.approx(71.120381, rel=1e-9)
+    assert lab.ring_s(14e9, 128, NDR) == pytest.approx(0.556006, rel=1e-9)
+    assert lab.naive_s(14e9, 8, NDR) == pytest.approx(3.920021, rel=1e-9)
+
+
+def test_busbw_stays_at_the_link_while_algbw_falls_to_half():
+    c = lab.collectives
+    for p in (2, 128, 1024):
+        t = c.ring_allreduce_s(350e9, p, NDR)
+        assert c.busbw(350e9, t, p) == pytest.approx(NDR, rel=1e-12)
+        assert c.algbw(350e9, t) == pytest.approx(NDR * p / (2 * (p - 1)), rel=1e-12)
+
+
+def test_act2_answer_is_proven_by_the_physics():
+    assert lab.act2_truth() == pytest.approx(1_498_050, abs=1)  # AUDIT §2c
+    assert_key_proven(lab.ACT2_PREDICTION, "C")
+
+
+def test_crossover_depends_on_n():
+    assert lab.crossover(8) == pytest.approx(141_176, abs=1)
+    assert lab.crossover(1024) == pytest.approx(8_440_750, abs=1)
+
+
+def test_algorithm_times_match_the_audit_golden_vectors():
+    golden = {350e9: (13.891006, 13.890646, 49.0000105, 98.000021),
+              14e9: (0.556006, 0.555646, 1.9600105, 3.920021),
+              1e6: (420.6875e-6, 60.6875e-6, 150.5e-6, 301e-6)}
+    for size, expected in golden.items():
+        x = lab.Sync(size)
+        assert tuple(x.time(k) for k in ("ring", "rab", "rd", "tree")) == pytest.approx(expected, rel=1e-6)
+
+
+def test_ring_ties_halving_doubling_for_large_messages_and_loses_at_1_mb():
+    big, small = lab.Sync(350e9), lab.Sync(1e6)
+    assert big.time("ring") / big.time("rab") - 1 < 4e-5
+    assert small.fastest() == "rab"
+    assert small.time("ring") / small.time("rab") == pytest.approx(6.932, abs=1e-3)
+
+
+def test_workloads_set_the_message_sizes():
+    state = LAB.parse({"controls": {"a2_workload": "175b"}})
+    assert lab.sync(state).message == 350e9
+    assert lab.sync(LAB.parse({"controls": {"a2_workload": "7b"}})).message == 14e9
+    assert lab.sync(LAB.parse({"controls": {"a2_workload": "small"}})).message == 1e6
+
+
+def test_compute_comes_from_six_n_d_at_dense_peak():
+    x = lab.Sync(350e9)
+    assert x.compute_s == pytest.approx(6 * 175e9 * 8192 / (989.4e12 * 0.45), rel=1e-12)
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_prediction_option_gets_a_verdict_with_the_size_of_the_miss(letter):
+    for q in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert lab.fmt(q.truth(), q.unit_fmt) in html
+        if verdict == "incorrect":
+            assert "than your estimate" in html
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_reflection_option_gets_feedback(letter):
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+
+
+def test_reflection_facts_are_computed():
+    facts = lab.act2_facts()
+    assert facts["x_mid"] == lab.fmt(lab.crossover(128), "B") == "1.5 MB"
+    assert facts["small_rab"] == "60.7 µs"
+    assert lab.act1_facts()["master_bytes"] == lab.fmt(2 * 127 * 14e9, "B")
+
+
+# ---- gating ------------------------------------------------------------------------
+
+
+def test_nothing_unlocks_before_its_prediction():
+    html = rendered(LAB, LAB.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+
+
+def test_act2_unlocks_after_the_act1_reflection():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "A"}, through="a1_predict"))
+    assert 'data-instruments="1" data-unlocked="true"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert 'data-act="2" data-unlocked="true"' in html
+    assert 'data-instruments="2" data-unlocked="false"' in html
+
+
+# ---- failure states -------------------------------------------------------------------
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def test_default_scenario_is_healthy():
+    assert LAB.failures_now(all_open()) == frozenset()
+    assert lab.sync(all_open()).share == pytest.approx(13.891006 / (13.891006 + 19.319453), rel=1e-6)
+
+
+def test_small_message_on_a_ring_is_communication_bound_and_the_algorithm_plus_tokens_leave_it():
+    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small"))
+    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small", a2_algorithm="rab"))
+    assert "a2_comm_bound" not in LAB.failures_now(all_open(a2_workload="small", a2_algorithm="rab",
+                                                            a2_tokens=16384))
+    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small", a2_tokens=16384))
+
+
+def test_slow_link_or_a_tree_reaches_the_failure_for_large_messages():
+    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_link="hdr"))
+    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_algorithm="tree"))
+    assert "a2_comm_bound" not in LAB.failures_now(all_open(a2_link="nvlink"))
+
+
+def test_failures_are_not_active_before_their_instruments_unlock():
+    state = answered(LAB, {}, through="a1_reflect", controls={"a2_workload": "small"})
+    assert LAB.failures_now(state) == frozenset()
+
+
+def test_failure_callout_renders_only_while_active():
+    assert 'data-failure="a2_comm_bound"' in render_lab(LAB, all_open(a2_workload="small"))
+    assert 'data-failure="a2_comm_bound"' not in render_lab(LAB, all_open())
+
+
+# ---- context presets, the custom slider and the ledger record ------------------------------
+
+
+def test_context_preset_moves_both_gpu_sliders():
+    state = LAB.parse({"controls": {"context": "frontier"}}, changed="context")
+    assert state["a1_gpus"] == 1024 and state["a2_gpus"] == 1024
+    state = LAB.parse({"controls": {"context": "frontier", "a1_gpus": 64}}, changed="a1_gpus")
+    assert state["a1_gpus"] == 64
+
+
+def test_moving_the_custom_slider_selects_the_custom_workload():
+    state = LAB.parse({"controls": {"a2_workload": "175b", "a2_custom": 1024}}, changed="a2_custom")
+    assert state["a2_workload"] == "custom"
+    assert lab.sync(state).message == 1024
+    state = LAB.parse({"controls": {"a2_workload": "7b", "a2_custom": 1024}}, changed="a2_workload")
+    assert lab.sync(state).message == 14e9
+
+
+def test_custom_slider_reaches_the_latency_regime():
+    assert lab.A2_CUSTOM.min <= 1024
+    tiny = lab.Sync(lab.A2_CUSTOM.min)
+    assert tiny.fastest() == "rd"
+
+
+def test_record_holds_answers_results_and_failures():
+    rec = record(LAB, all_open(a2_workload="small"))
+    assert rec["complete"] is True
+    assert all(a["correct"] for a in rec["answers"].values())
+    assert rec["results"]["a1_ratio"] == pytest.approx(lab.act1_truth())
+    assert rec["results"]["a2_crossover"] == pytest.approx(lab.act2_truth())
+    assert "a2_comm_bound" in rec["failures_active"]

@@ -1,0 +1,184 @@
+"""V2-09 You Can't Optimize What You Can't Measure: keys proven by the physics, feedback, gating, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs import v2_09 as lab
+from pylabs.physics import amdahl, pipeline
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+
+
+# ---- Act I: Amdahl with one k everywhere (AUDIT §5b rows 1–3, §5c) --------------------
+
+
+def test_act1_golden_vectors():
+    assert lab.gain("attention", 3) == pytest.approx(0.086957, abs=1e-6)
+    assert lab.TIME_CUT == pytest.approx(0.08, rel=1e-12)
+    assert lab.gain("allreduce", 3) == pytest.approx(0.428571, abs=1e-6)
+    assert lab.ceiling_gain("attention") == pytest.approx(0.136364, abs=1e-6)  # the ceiling, not k = 3
+
+
+def test_act1_uses_one_k_for_both_parts():
+    ratio = lab.gain("allreduce", lab.K0) / lab.gain("attention", lab.K0)
+    assert ratio == pytest.approx(4.93, abs=0.005)  # "4.9× more impact" (AUDIT §5b row 2)
+    facts = lab.ACT1_PREDICTION.option("C").feedback
+    assert lab.fmt(ratio, "x") in facts
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    assert lab.act1_truth() == pytest.approx(1 / (0.55 + 0.45 / 3) - 1, rel=1e-12)
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+
+
+def test_the_largest_part_of_the_profile_is_the_allreduce():
+    assert lab.HOTSPOT == "allreduce" and lab.A1_SHARES[lab.HOTSPOT] == 0.45
+    assert sum(lab.A1_SHARES.values()) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_act1_text_follows_the_chosen_target():
+    on = rendered(LAB, answered(LAB, {}, through="a1_predict", controls={"a1_target": "allreduce"}))
+    off = rendered(LAB, answered(LAB, {}, through="a1_predict", controls={"a1_target": "optimizer"}))
+    assert "On the bottleneck" in on and "Not the bottleneck" not in on
+    assert "Not the bottleneck" in off and lab.fmt(lab.gain("optimizer", 3), "pct") in off
+
+
+# ---- Act II: Megatron-consistent profile, one cost model (AUDIT §5c, §5d) -------------
+
+
+def test_act2_profile_is_megatron_consistent():
+    base = lab.BASE
+    assert base["bubble"] == pytest.approx(0.15, rel=1e-12)
+    assert 0.45 * pipeline.bubble_over_ideal(8, 42) == pytest.approx(0.075, rel=1e-12)
+    assert 0.45 * pipeline.bubble_over_ideal(8, 4) == pytest.approx(0.7875, rel=1e-12)  # the seed's m = 4
+    assert sum(base.values()) == pytest.approx(1.0, rel=1e-12)
+    assert lab.Plan().mfu == pytest.approx(0.35, rel=1e-12)
+
+
+def test_act2_mfu_golden_vectors():
+    assert lab.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # AUDIT: 41.18 %
+    assert lab.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # AUDIT: 37.84 %
+    assert lab.Plan(m=42).mfu == pytest.approx(lab.Plan(v=2).mfu, rel=1e-12)
+    assert lab.Plan(k=4).mfu == pytest.approx(0.4516, abs=5e-5)
+    assert lab.Plan(workers=16).mfu == pytest.approx(0.3684, abs=5e-5)
+    assert lab.S.mfu * lab.C.H100_PEAK_BF16_DENSE == pytest.approx(346.29e12, rel=1e-4)  # dense peak
+
+
+def test_one_cost_function_prices_every_lever():
+    assert lab.lever_weeks("interleave", 2) == 1.0 and lab.lever_weeks("interleave", 4) == 2.0
+    assert lab.lever_weeks("microbatches", 42) == 1.5
+    assert lab.lever_weeks("compression", 2) == 3.5 and lab.lever_weeks("compression", 4) == 6.5
+    assert lab.lever_weeks("prefetch", 16) == 4.0
+    assert lab.Plan(v=3, k=3).weeks == lab.lever_weeks("interleave", 3) + lab.lever_weeks("compression", 3)
+    with pytest.raises(ValueError, match="unknown lever 'gpus'"):
+        lab.lever_weeks("gpus", 2)
+
+
+def test_roi_is_gain_over_the_same_cost():
+    p = lab.Plan(v=2)
+    assert p.roi == pytest.approx((p.mfu - 0.35) / lab.lever_weeks("interleave", 2), rel=1e-12)
+    assert lab.HALF_BUBBLE.roi > lab.HALF_ALLREDUCE.roi  # best return per week: the bubble
+    assert lab.HALF_ALLREDUCE.mfu > lab.HALF_BUBBLE.mfu  # biggest gain: the all-reduce
+    facts = lab.act2_facts()
+    assert facts["roi_v"] == lab.fmt(lab.HALF_BUBBLE.roi, "pp") and facts["weeks_k"] == "3.5"
+
+
+def test_act2_answer_is_proven_by_the_physics():
+    best = lab.best_single_fix(True)
+    assert (best.k, best.v, best.m, best.workers) == (4.0, 1, 21, 4)
+    assert lab.best_single_fix(False) == best
+    assert lab.act2_truth() == pytest.approx(0.35 / 0.775, rel=1e-12)
+    assert_key_proven(lab.ACT2_PREDICTION, "C")
+
+
+def test_no_single_fix_reaches_the_target_but_two_do_within_budget():
+    assert lab.ALLREDUCE_GONE == pytest.approx(0.5, rel=1e-12)
+    locked, fresh = lab.cheapest_target_plan(False), lab.cheapest_target_plan(True)
+    assert (locked.v, locked.k, locked.weeks, locked.fixes) == (3, 3.0, 6.5, 2)
+    assert fresh.weeks == pytest.approx(6.41, abs=0.005) and fresh.fixes == 2
+    assert all(p.meets_target() and p.mfu == pytest.approx(0.5) for p in (locked, fresh))
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_prediction_option_gets_a_verdict_with_the_size_of_the_miss(letter):
+    for q in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+        assert lab.fmt(q.truth(), q.unit_fmt) in html
+        if verdict == "incorrect":
+            assert "than your estimate" in html
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_reflection_option_gets_feedback(letter):
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        html = rendered(LAB, answered(LAB, {q.id: letter}, through=q.id))
+        verdict = "correct" if letter == q.answer() else "incorrect"
+        assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+
+
+# ---- gating ------------------------------------------------------------------------
+
+
+def test_nothing_unlocks_before_its_prediction():
+    html = rendered(LAB, LAB.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+
+
+def test_act2_unlocks_after_act1_reflection():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "A"}, through="a1_predict"))
+    assert 'data-instruments="1" data-unlocked="true"' in html and 'data-act="2" data-unlocked="false"' in html
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert 'data-act="2" data-unlocked="true"' in html and 'data-instruments="2" data-unlocked="false"' in html
+
+
+# ---- failure state, target text, context --------------------------------------------
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def test_budget_failure_is_reached_and_left():
+    assert LAB.failures_now(all_open()) == frozenset()
+    over = all_open(a2_k=4, a2_v=4)  # 6.5 + 2.0 weeks
+    assert lab.plan(over).weeks == 8.5
+    assert LAB.failures_now(over) == {"a2_over_budget"}
+    assert 'data-failure="a2_over_budget"' in render_lab(LAB, over)
+    assert LAB.failures_now(all_open(a2_k=4, a2_v=3)) == frozenset()  # exactly 8 weeks is inside
+    assert LAB.failures_now(LAB.default_state()) == frozenset()
+
+
+def test_target_text_follows_the_plan():
+    assert "Target met" in rendered(LAB, all_open(a2_k=3, a2_v=3))
+    assert "Short of" in rendered(LAB, all_open(a2_k=4))
+    assert "with too many projects" in rendered(LAB, all_open(a2_k=3, a2_v=4, a2_workers=16))
+
+
+def test_context_decides_whether_micro_batches_count():
+    locked = all_open(a2_m=84)
+    fresh = all_open(context="fresh", a2_m=84)
+    assert lab.plan(locked).m == 21 and lab.plan(fresh).m == 84
+    assert lab.plan(fresh).mfu > lab.plan(locked).mfu
+    assert "Micro-batches, m" in rendered(LAB, fresh) and "Micro-batches, m" not in rendered(LAB, locked)
+    state = LAB.parse({"controls": {"context": "locked", "a2_m": 84}}, changed="context")
+    assert state["a2_m"] == 21
+
+
+def test_record_holds_the_bottleneck_and_the_plan():
+    rec = record(LAB, all_open(a1_target="attention", a2_k=3, a2_v=3))
+    assert rec["complete"] is True
+    res = rec["results"]
+    assert res["a1_bottleneck_share"] == 0.45 and res["a1_on_bottleneck"] == 0.0
+    assert res["a1_gain"] == pytest.approx(amdahl.amdahl_speedup(0.12, 3) - 1)
+    assert res["a2_mfu"] == pytest.approx(0.5) and res["a2_weeks"] == 6.5 and res["a2_target_met"] == 1.0
+    assert record(LAB, all_open(a1_target="allreduce"))["results"]["a1_on_bottleneck"] == 1.0
