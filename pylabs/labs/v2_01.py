@@ -14,7 +14,7 @@ efficiency and time to train, the three costs and breakevens, failure states rea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,

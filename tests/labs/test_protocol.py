@@ -1,0 +1,58 @@
+"""The protocol every lab shares, checked for every lab in the registry: each option of each
+question earns a verdict (wrong predictions say how far off), nothing unlocks before its
+prediction, locked radios are disabled, and failure states stay quiet until their act opens."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.framework.formats import fmt
+from pylabs.framework.questions import Prediction
+from pylabs.labs import all_labs
+from tests.labs.helpers import answered, rendered
+
+LABS = all_labs()
+QUESTIONS = [(lab, q) for lab in LABS for q in lab.questions]
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+@pytest.mark.parametrize("lab,q", QUESTIONS, ids=lambda x: getattr(x, "id", ""))
+def test_every_option_earns_a_verdict(lab, q, letter):
+    html = rendered(lab, answered(lab, {q.id: letter}, through=q.id))
+    verdict = "correct" if letter == q.answer() else "incorrect"
+    assert f'data-feedback="{q.id}" data-verdict="{verdict}"' in html
+    feedback = html.split(f'data-feedback="{q.id}"')[1].split("</div>")[0]
+    assert "{" not in feedback, "feedback has an unfilled {fact}"
+    if isinstance(q, Prediction):
+        assert fmt(q.truth(), q.unit_fmt) in feedback
+        if verdict == "incorrect":
+            assert "than your estimate" in feedback
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_nothing_unlocks_before_its_prediction(lab):
+    html = rendered(lab, lab.default_state())
+    assert 'data-instruments="1" data-unlocked="false"' in html
+    assert 'data-act="2" data-unlocked="false"' in html
+    assert "data-metric=" not in html and "data-chart=" not in html
+    assert f'data-question="{lab.acts[0].reflection.id}"' not in html
+    assert lab.failures_now(lab.default_state()) == frozenset()
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_act2_opens_only_after_act1_reflection(lab):
+    first = lab.acts[0]
+    predicted = rendered(lab, answered(lab, {}, through=first.prediction.id))
+    assert 'data-instruments="1" data-unlocked="true"' in predicted
+    assert 'data-act="2" data-unlocked="false"' in predicted
+    reflected = rendered(lab, answered(lab, {}, through=first.reflection.id))
+    assert 'data-act="2" data-unlocked="true"' in reflected
+    assert 'data-instruments="2" data-unlocked="false"' in reflected
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_locked_questions_disable_their_radios(lab):
+    q = lab.acts[0].prediction
+    html = rendered(lab, answered(lab, {}, through=q.id))
+    section = html.split(f'data-question="{q.id}"')[1].split("</section>")[0]
+    assert section.count(" disabled") == 4
