@@ -5,11 +5,11 @@ from .components import (Equation, FailureSpec, MetricSpec, bullets, callout, ch
 from .controls import Choice, Option, Slider, Toggle
 from .formats import fmt
 from .lab import Act, Lab
-from .questions import Claim, Range, Prediction, Reflection
+from .questions import Claim, Pick, Range, Prediction, Reflection
 from .state import State
 
 __all__ = [
-    "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "Option", "Prediction",
+    "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "Option", "Pick", "Prediction",
     "Range", "Reflection", "Slider", "State", "Toggle", "bullets", "callout", "chart", "failure", "fmt",
     "math_peek", "metric_grid", "prose", "rich", "section_title",
 ]

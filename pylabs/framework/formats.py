@@ -52,11 +52,11 @@ def seconds(value: float) -> str:
 
 
 def usd(value: float) -> str:
-    """Dollars: ``35872200 -> '$35.9M'``."""
+    """Dollars: ``35872200 -> '$35.9M'``, ``0.1 -> '$0.10'`` (cents below a thousand)."""
     for factor, suffix in _USD:
         if abs(value) >= factor:
             return f"${_sig(value / factor)}{suffix}"
-    return f"${_sig(value)}"
+    return f"${value:,.2f}"
 
 
 def integer(value: float) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .components import FailureSpec, MetricSpec
 from .controls import Choice, Control
-from .questions import Prediction, Question, Reflection
+from .questions import Pick, Prediction, Question, Reflection
 from .state import State, parse_state
 
 
@@ -43,7 +43,7 @@ class Act:
     stakeholder_role: str
     stakeholder: Callable[[], str]
     scenario: Callable[[], Sequence[str]]
-    prediction: Prediction
+    prediction: Prediction | Pick
     controls: tuple[Control, ...]
     instruments: Callable[[State], Sequence[Any]]
     reflection: Reflection

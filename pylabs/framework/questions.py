@@ -119,7 +119,34 @@ class Reflection:
         return self.answer_letter
 
 
-Question = Prediction | Reflection
+@dataclass(frozen=True)
+class Pick:
+    """A prediction among four named designs; ``decide`` runs the physics and returns the letter
+    of the one that meets the scenario's constraints. Each option's feedback says, with numbers,
+    why that design passes or fails."""
+
+    id: str
+    act: int
+    prompt: str
+    quantity: str                 # what is being chosen, e.g. "the layout that meets every limit"
+    options: tuple[Claim, ...]
+    decide: Callable[[], str]
+    kind: str = "prediction"
+
+    def __post_init__(self) -> None:
+        _check_letters(self.id, [o.letter for o in self.options])
+
+    def option(self, letter: str) -> Claim:
+        return next(o for o in self.options if o.letter == letter)
+
+    def text_of(self, letter: str) -> str:
+        return self.option(letter).text
+
+    def answer(self) -> str:
+        return self.decide()
+
+
+Question = Prediction | Pick | Reflection
 
 
 def _check_letters(qid: str, letters: list[str]) -> None:

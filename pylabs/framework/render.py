@@ -14,7 +14,7 @@ from .controls import render_control
 from .formats import fmt
 from .lab import Act, Lab
 from .markup import Markup, classes, h, join
-from .questions import Prediction, Question, Reflection, fill
+from .questions import Pick, Prediction, Question, Reflection, fill
 from .state import State
 
 VOLUME_NUMERALS = {1: "I", 2: "II"}
@@ -148,8 +148,10 @@ def reflection_feedback(q: Reflection, state: State, facts: Mapping[str, str]) -
                    attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect"})
 
 
-def verdict(p: Prediction, state: State, facts: Mapping[str, str]) -> Markup:
+def verdict(p: Prediction | Pick, state: State, facts: Mapping[str, str]) -> Markup:
     """Prediction vs reality at the scenario's inputs, with the size of the miss."""
+    if isinstance(p, Pick):
+        return pick_verdict(p, state, facts)
     chosen = state.answers[p.id].choice
     truth = p.truth()
     answer = p.answer()
@@ -171,6 +173,19 @@ def verdict(p: Prediction, state: State, facts: Mapping[str, str]) -> Markup:
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
                           "data-value": repr(float(truth))})
+
+
+def pick_verdict(p: Pick, state: State, facts: Mapping[str, str]) -> Markup:
+    """A design choice checked against the physics: why the chosen one passes or fails."""
+    chosen, answer = state.answers[p.id].choice, p.answer()
+    right = chosen == answer
+    body = [h("p", None, rich(f"You predicted {chosen}: {p.text_of(chosen)}")),
+            h("p", None, rich(fill(p.option(chosen).feedback, facts)))]
+    if not right:
+        body += [h("p", None, rich(f"**The physics picks {answer}**: {p.text_of(answer)}")),
+                 h("p", None, rich(fill(p.option(answer).feedback, facts)))]
+    return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
+                   attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect"})
 
 
 # ---- HUD -------------------------------------------------------------------------

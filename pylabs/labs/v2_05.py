@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
@@ -509,9 +509,9 @@ CANDIDATES = {"A": Layout(8, 4), "B": Layout(16, 8), "C": Layout(8, 16), "D": La
 MEGATRON = Layout(int(C.MEGATRON_GPT3_TP), int(C.MEGATRON_GPT3_PP))
 
 
-def act2_truth() -> float:
-    """Pipeline depth of the candidate that satisfies all three limits (a test proves it is unique)."""
-    return float(next(lay.pp for lay in CANDIDATES.values() if lay.satisfies))
+def act2_answer() -> str:
+    """The candidate that satisfies all three limits (a test proves it is unique)."""
+    return next(letter for letter, lay in CANDIDATES.items() if lay.satisfies)
 
 
 def verdict_line(lay: Layout) -> str:
@@ -519,29 +519,29 @@ def verdict_line(lay: Layout) -> str:
             f"TP {'across nodes' if lay.crosses_nodes else 'inside a node'}.")
 
 
-def candidate(letter: str, low: float | None, high: float | None, blurb: str, why: str) -> Range:
+def candidate(letter: str, blurb: str, why: str) -> Claim:
     lay = CANDIDATES[letter]
-    return Range(letter, f"**{layout_name(lay)}**: {blurb}", low, high, float(lay.pp), f"{verdict_line(lay)} {why}")
+    return Claim(letter, f"**{layout_name(lay)}**: {blurb}", f"{verdict_line(lay)} {why}")
 
 
-ACT2_PREDICTION = Prediction(
+ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
     prompt=f"With the distributed optimizer off and Megatron's batch of {GPT3_BATCH:,} sequences, which layout "
            f"fits in {fmt(HBM, 'GB')}, keeps the bubble at or below {fmt(S.bubble_limit, 'pct')} and keeps "
-           "tensor parallelism inside a node? (The verdict compares pipeline depths.)",
-    quantity="Pipeline stages of the one layout that meets all three limits", unit_fmt="int",
+           "tensor parallelism inside a node?",
+    quantity="the layout that meets all three limits",
     options=(
-        candidate("A", None, 6, "one node per tensor group, a short pipeline, many replicas",
+        candidate("A", "one node per tensor group, a short pipeline, many replicas",
                   "Without the distributed optimizer every GPU keeps the full Adam state of its shard."),
-        candidate("B", 6, 12, f"tensor groups spanning {CANDIDATES['B'].tp // S.gpus_per_node} nodes, "
+        candidate("B", f"tensor groups spanning {CANDIDATES['B'].tp // S.gpus_per_node} nodes, "
                               "so each layer is cut finer",
                   "Every layer's tensor-parallel all-reduces now cross InfiniBand."),
-        candidate("C", 12, 24, "one node per tensor group, a deeper pipeline, fewer replicas",
+        candidate("C", "one node per tensor group, a deeper pipeline, fewer replicas",
                   "This is Megatron-LM's own GPT-3 175B configuration."),
-        candidate("D", 24, None, f"{CANDIDATES['D'].tp} GPUs per tensor group, a very deep pipeline",
+        candidate("D", f"{CANDIDATES['D'].tp} GPUs per tensor group, a very deep pipeline",
                   "With few replicas each pipeline gets many microbatches, but not enough for so many stages."),
     ),
-    truth=act2_truth,
+    decide=act2_answer,
 )
 
 

@@ -82,12 +82,14 @@ def test_exactly_one_candidate_meets_all_three_limits():
 
 
 def test_act2_answer_is_megatrons_layout_and_proven_by_the_physics():
-    assert lab.act2_truth() == 16.0
-    assert_key_proven(lab.ACT2_PREDICTION, "C")
+    assert lab.ACT2_PREDICTION.answer() == lab.act2_answer() == "C"
     answer = lab.CANDIDATES[lab.ACT2_PREDICTION.answer()]
     assert (answer.tp, answer.pp, answer.dp) == (lab.C.MEGATRON_GPT3_TP, lab.C.MEGATRON_GPT3_PP, 8)
-    for letter, lay in lab.CANDIDATES.items():  # each option's guess is its own pipeline depth
-        assert lab.ACT2_PREDICTION.option(letter).guess == lay.pp
+
+
+def test_act2_feedback_names_each_layouts_numbers():
+    for letter, lay in lab.CANDIDATES.items():
+        assert lab.fmt(lay.memory, "GB") in lab.ACT2_PREDICTION.option(letter).feedback
 
 
 def test_megatron_layout_matches_the_audit():
