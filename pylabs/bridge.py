@@ -15,6 +15,7 @@ from pylabs.framework.render import record, render_blocks
 from pylabs.labs import get
 
 _sent: dict[str, dict[str, str]] = {}
+_memo: dict[str, dict] = {}
 
 
 def version() -> str:
@@ -24,7 +25,7 @@ def version() -> str:
 def update(lab_id: str, state_json: str, changed: str | None = None, full: bool = False) -> str:
     lab = get(lab_id)
     state = lab.parse(json.loads(state_json), changed)
-    blocks = {key: str(html) for key, html in render_blocks(lab, state)}
+    blocks = {key: str(html) for key, html in render_blocks(lab, state, _memo.setdefault(lab_id, {}))}
     previous = {} if full else _sent.get(lab_id, {})
     _sent[lab_id] = blocks
     changed_blocks = {k: v for k, v in blocks.items() if previous.get(k) != v}

@@ -21,11 +21,33 @@ VOLUME_NUMERALS = {1: "I", 2: "II"}
 ACT_NUMERALS = {1: "I", 2: "II", 3: "III"}
 
 
-def render_blocks(lab: Lab, state: State) -> list[tuple[str, Markup]]:
-    blocks = [("header", header(lab)), ("context", context_picker(lab, state))]
-    blocks += [(f"act{act.number}", render_act(lab, act, state)) for act in lab.acts]
-    blocks += [("takeaways", takeaways(lab.takeaways(), lab.connections)), ("hud", hud(lab, state))]
+def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tuple[str, Markup]]:
+    """The page's blocks. With a ``memo`` (kept between updates by the runtime) an act whose
+    inputs did not change is reused instead of re-rendered: the output is the same either way."""
+    memo = {} if memo is None else memo
+    if "static" not in memo:  # header and takeaways do not depend on the state
+        memo["static"] = (header(lab), takeaways(lab.takeaways(), lab.connections))
+    top, bottom = memo["static"]
+    blocks = [("header", top), ("context", context_picker(lab, state))]
+    blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
+    blocks += [("takeaways", bottom), ("hud", hud(lab, state))]
     return blocks
+
+
+def act_inputs(lab: Lab, act: Act, state: State) -> str:
+    """Everything an act's HTML depends on: its controls, the context, the answers, earlier labs.
+    (tests/labs/test_protocol.py checks that no act reads another act's controls.)"""
+    own = sorted((c.name, state[c.name]) for c in act.controls + (lab.context,))
+    answers = sorted((k, a.choice, a.locked_at) for k, a in state.answers.items())
+    return repr((own, answers, sorted(state.pending.items()), sorted(state.earlier.items(), key=lambda kv: kv[0])))
+
+
+def _act_block(lab: Lab, act: Act, state: State, memo: dict) -> Markup:
+    key = act_inputs(lab, act, state)
+    cached = memo.get(act.number)
+    if cached is None or cached[0] != key:
+        cached = memo[act.number] = (key, render_act(lab, act, state))
+    return cached[1]
 
 
 def render_lab(lab: Lab, state: State) -> Markup:

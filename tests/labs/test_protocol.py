@@ -56,3 +56,28 @@ def test_locked_questions_disable_their_radios(lab):
     html = rendered(lab, answered(lab, {}, through=q.id))
     section = html.split(f'data-question="{q.id}"')[1].split("</section>")[0]
     assert section.count(" disabled") == 4
+
+
+def other_value(control, value):
+    """A different valid value of ``control`` (for sliders the far end of the range)."""
+    if hasattr(control, "options"):
+        return next(v for v in control.values if v != value)
+    if hasattr(control, "max"):
+        return control.min if value != control.min else control.max
+    return not value
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_an_act_depends_only_on_its_own_controls_the_context_and_the_answers(lab):
+    """What lets the runtime re-render only the act whose instrument moved."""
+    from pylabs.framework.render import render_act
+    base = answered(lab, {}, through=lab.questions[-1].id)
+    for act in lab.acts:
+        before = str(render_act(lab, act, base))
+        own = {c.name for c in act.controls} | {lab.context.name}
+        for control in lab.controls:
+            if control.name in own:
+                continue
+            moved = lab.parse({"answers": {k: vars(v) for k, v in base.answers.items()},
+                               "controls": {**base.controls, control.name: other_value(control, base[control.name])}})
+            assert str(render_act(lab, act, moved)) == before, f"act {act.number} reads {control.name}"

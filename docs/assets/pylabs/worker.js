@@ -14,6 +14,8 @@ let bridge = null;
  */
 async function boot() {
   const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
+  // The wheel downloads while Python starts.
+  const wheel = fetch(new URL(config.wheel, BASE));
   progress("Starting Python (WebAssembly)…", 1);
   const pyodide = await loadPyodide({
     indexURL: new URL("vendor/pyodide/", BASE).href,
@@ -24,9 +26,9 @@ async function boot() {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
   }
   progress("Loading the lab physics…", 2);
-  const wheel = await fetch(new URL(config.wheel, BASE));
-  if (!wheel.ok) throw new Error(`the lab package could not be downloaded (HTTP ${wheel.status})`);
-  pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
+  const response = await wheel;
+  if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
+  pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
   const module = pyodide.pyimport("pylabs.bridge");
   const version = module.version();
   if (version !== config.pylabs_version) {
