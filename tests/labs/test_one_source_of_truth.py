@@ -1,0 +1,25 @@
+"""Principle 1: change a registry constant and every lab page follows (nothing typed in)."""
+
+import importlib
+
+import pytest
+
+from pylabs.framework.render import render_lab
+from pylabs.labs import LAB_MODULES
+from pylabs.physics import constants
+from tests.labs.helpers import answered
+
+
+def page(lab_id: str) -> str:
+    lab = importlib.reload(importlib.import_module(LAB_MODULES[lab_id])).LAB
+    return str(render_lab(lab, answered(lab, {}, through=lab.questions[-1].id)))
+
+
+@pytest.mark.parametrize("lab_id", sorted(LAB_MODULES))
+def test_changing_the_h100_peak_changes_the_page(lab_id, monkeypatch):
+    before = page(lab_id)
+    monkeypatch.setattr(constants, "H100_PEAK_BF16_DENSE", constants.H100_PEAK_BF16_DENSE * 2)
+    after = page(lab_id)
+    monkeypatch.undo()
+    page(lab_id)  # reload with the real constant for the tests that follow
+    assert after != before
