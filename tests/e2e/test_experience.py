@@ -149,3 +149,27 @@ def test_ledger_page_follows_another_tab(context, base_url, watch):
     lab_tab.lock("a1_predict", "C")
     ledger_tab.page.wait_for_selector('[data-progress="v2_02"].pl-progress--in-progress')
     ledger_tab.page.wait_for_selector("[data-attempt]")
+
+
+def test_charts_follow_the_palette_toggle(lab_page):
+    page = lab_page.open("v2_02")
+    page.lock("a1_predict", "C")
+    page.chart_drawn("a1_step_time")
+    ink = "() => getComputedStyle(document.querySelector('[data-chart=\"a1_step_time\"] .xtick text')).fill"
+    before = page.page.evaluate(ink)
+    scheme = page.page.get_attribute("body", "data-md-color-scheme")
+    page.page.evaluate("""(next) => document.body.setAttribute('data-md-color-scheme', next)""",
+                       "slate" if scheme != "slate" else "default")
+    page.page.wait_for_function(f"(before) => ({ink})() !== before", arg=before)
+
+
+def test_v2_05_shows_the_network_chosen_in_v2_02(lab_page):
+    page = lab_page.open("v2_02")
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "B"), ("a2_predict", "C")):
+        page.lock(qid, letter)
+    page.set_control("a2_nic", "hdr")
+    page.set_control("a2_nics", "2")
+    page.open("v2_05")
+    page.lock("a1_predict", "B")
+    text = page.page.inner_text('[data-instruments="1"]')
+    assert "From your V2-02 ledger" in text and "HDR" in text
