@@ -60,7 +60,12 @@ def attempt_card(attempt: dict) -> Markup:
                h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in ("Question", "Answer", "Verdict", "Locked (UTC)")])),
                h("tbody", None, _answer_rows(lab_id, attempt) or h("tr", None, h("td", {"colspan": "4"}, "No answer locked yet.")))),
              _results(lab_id, attempt),
-             h("p", None, "Failure states reached: " + (", ".join(attempt["failures_hit"]) or "none")))
+             h("p", None, "Failure states reached: " + (", ".join(_failure_titles(lab_id, attempt)) or "none")))
+
+
+def _failure_titles(lab_id: str, attempt: dict) -> list[str]:
+    titles = {f.name: f.title for f in get(lab_id).failures} if lab_id in LAB_MODULES else {}
+    return [titles.get(name, name) for name in attempt["failures_hit"]]
 
 
 def predictions(attempts: list[dict]) -> list[tuple[str, bool]]:
@@ -83,9 +88,10 @@ def accuracy_chart(attempts: list[dict]) -> Markup | None:
     for n, (_, ok) in enumerate(points, start=1):
         correct += ok
         running.append(correct / n)
-    times = [t for t, _ in points]
-    figure = ch.figure([ch.line("Share of predictions correct so far", times, running, "series1", markers=True)],
-                       x=ch.axis("When the prediction was locked (UTC)", "date"),
+    order = list(range(1, len(points) + 1))
+    figure = ch.figure([ch.line("Share of predictions correct so far", order, running, "series1", markers=True)],
+                       x=ch.axis("Locked predictions, oldest first", "linear", range=[0.5, len(points) + 0.5],
+                                 dtick=1),
                        y=ch.axis("Correct so far", "linear", range=[0, 1.05], tickformat=".0%"), legend=False)
     summary = (f"{correct} of {len(points)} locked predictions were correct ({fmt(correct / len(points), 'pct')}); "
                "the line shows the running share, oldest first.")
