@@ -84,6 +84,7 @@ def on_post_build(config) -> None:
     wheel = build_wheel(site_dir / "assets" / "pylabs")
     runtime = {
         "pylabs_version": site_content.pylabs_version(),
+        "site_url": config["site_url"],
         "pyodide_version": versions["pyodide"],
         "wheel": f"assets/pylabs/{wheel.name}?v={content_hash(wheel)}",
         "plotly": "vendor/plotly/plotly.min.js",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import json
 import threading
 from pathlib import Path
 
@@ -31,12 +32,29 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path("/" + path[len(self.prefix):])
 
     def do_GET(self) -> None:
+        if self.path.split("?")[0] == self.prefix + "sitemap.xml":
+            self.send_sitemap()
+            return
         if self.path.rstrip("/") + "/" == self.prefix and not self.path.endswith("/"):
             self.send_response(301)
             self.send_header("Location", self.prefix)
             self.end_headers()
             return
         super().do_GET()
+
+    def send_sitemap(self) -> None:
+        """The sitemap with the build's site_url replaced by this server's address, as if the
+        site were deployed here (Material's instant navigation follows only listed pages)."""
+        site = Path(self.directory)
+        body = (site / "sitemap.xml").read_text()
+        runtime = json.loads((site / "assets" / "pylabs" / "runtime.json").read_text())
+        host = self.headers.get("Host", "{}:{}".format(*self.server.server_address[:2]))
+        body = body.replace(runtime["site_url"], f"http://{host}{self.prefix}").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args) -> None:
         pass

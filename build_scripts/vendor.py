@@ -1,6 +1,6 @@
 """Copy the browser runtime from ``node_modules`` (pinned by package-lock.json) into the site.
 
-Nothing is fetched from a CDN: Pyodide's core, the cartesian Plotly.js bundle,
+Nothing is fetched from a CDN: Pyodide's core, the basic Plotly.js bundle (scatter and bar, all our charts use),
 and KaTeX are served from ``<site>/vendor/``.
 """
 
@@ -39,7 +39,7 @@ def vendor(site_dir: Path) -> dict[str, str]:
         shutil.copy2(_need(MODULES / "pyodide" / name), pyodide / name)
     plotly = target / "plotly"
     plotly.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(_need(MODULES / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"), plotly / "plotly.min.js")
+    shutil.copy2(_need(MODULES / "plotly.js-basic-dist-min" / "plotly-basic.min.js"), plotly / "plotly.min.js")
     katex = target / "katex"
     if katex.exists():
         shutil.rmtree(katex)
@@ -49,4 +49,4 @@ def vendor(site_dir: Path) -> dict[str, str]:
         shutil.copy2(dist / name, katex / name)
     shutil.copytree(dist / "fonts", katex / "fonts", ignore=shutil.ignore_patterns("*.ttf", "*.woff"))
     return {name: package_version(name)
-            for name in ("pyodide", "plotly.js-cartesian-dist-min", "katex")}
+            for name in ("pyodide", "plotly.js-basic-dist-min", "katex")}

@@ -173,3 +173,13 @@ def test_v2_05_shows_the_network_chosen_in_v2_02(lab_page):
     page.lock("a1_predict", "B")
     text = page.page.inner_text('[data-instruments="1"]')
     assert "From your V2-02 ledger" in text and "HDR" in text
+
+
+def test_moving_between_labs_keeps_python_running(lab_page):
+    page = lab_page.open("v2_02").page
+    page.evaluate("window.__samePage = true")
+    page.click('.md-nav a[href$="05-parallelism-paradox/"]')
+    page.wait_for_selector('[data-lab="v2_05"]')
+    page.wait_for_selector("html[data-pylabs=ready]")
+    assert page.evaluate("window.__samePage === true"), "instant navigation reloaded the page"
+    lab_page.lock("a1_predict", "B")

@@ -57,3 +57,17 @@ def test_bridge_tolerates_hostile_state():
     view = json.loads(bridge.update(lab_id, json.dumps(hostile), None, True))
     assert "<img onerror" not in "".join(view["blocks"].values())
     assert view["record"]["answers"] == {}
+
+
+PLOTLY_BASIC_TRACES = {"scatter", "bar", "pie"}  # what the vendored plotly.js-basic bundle can draw
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_charts_use_only_trace_types_the_vendored_plotly_bundle_draws(lab):
+    import re
+    html = str(render_lab(lab, answered(lab, {}, through=lab.questions[-1].id)))
+    specs = re.findall(r'<script type="application/json" class="pl-chart__spec">(.*?)</script>', html)
+    assert specs
+    for spec in specs:
+        types = {trace.get("type", "scatter") for trace in json.loads(spec.replace("<\\/", "</"))["data"]}
+        assert types <= PLOTLY_BASIC_TRACES

@@ -1,0 +1,402 @@
+"""Performance benchmark of the labs ("Fast" in DESIGN.md): `make bench`, or
+    .venv/bin/python -m build_scripts.bench [--site DIR] [--runs 5] [--json PATH] [--quick] [--no-throttle]
+
+The site is served by build_scripts.serve under /labs/ (like GitHub Pages); every lab in
+labs.json is loaded in headless Debian Chromium driven by Playwright. Each run, per lab, uses a
+fresh browser context (empty HTTP cache and localStorage) and measures:
+- cold: page.goto(lab). "Interactive" is performance.now() (ms since performance.timeOrigin,
+  navigation start) when <html data-pylabs> becomes "ready", stamped in the page by a
+  MutationObserver that an init script installs before any page script (no polling). FCP is the
+  'first-contentful-paint' entry. Long tasks: a PerformanceObserver({type: "longtask", buffered:
+  true}) from the same init script; sum, count and longest of the tasks (each > 50 ms) that
+  start before "ready".
+- bytes: every request of the page and its workers. Playwright's page.on("request") reports the
+  dedicated workers' requests; a CDP session (Network.enable + Target.setAutoAttach, flatten)
+  sees only the page target's, since worker Network events go to child sessions Playwright's
+  CDPSession does not expose (both counts are printed). The local server does not compress, so
+  each URL is fetched once more with urllib and gzipped at level 6, about what GitHub Pages
+  sends. "Before Python" sums the requests issued before the first one under vendor/pyodide/ or
+  for assets/pylabs/*.whl: the static page's weight (HTML, CSS, JS, fonts, math, and whatever
+  else it asked for by then). "First visit" sums every request from navigation to network idle
+  after "ready". 1 KB = 1000 bytes, 1 MB = 10^6 bytes.
+- warm: a second page.goto of the same lab in the same context (the local server sends
+  Last-Modified and no Cache-Control, so Chromium may revalidate with 304s).
+- slider: lock Act I's first prediction (first radio, [data-action=lock], data-locked="true"),
+  take the first enabled input[type=range][data-control] and 50 times set it alternately to two
+  neighbouring valid values (its own min/max/step; for data-scale="log2" those are exponents)
+  and dispatch `input`. Timed in the page with performance.now() from dispatch until [data-lab]
+  data-renders has grown and data-busy is "false", plus the next requestAnimationFrame when the
+  slider's act holds a [data-chart]. Median and p95 of the 50 moves, per run.
+- navigate: from that lab, ready, click an <a> to the next lab in labs.json (the page's own link,
+  else one injected into the article; with a single lab: home, then back). Timed from the click
+  (performance.timeOrigin + now(), an epoch clock shared by documents) to "ready" with the target
+  [data-lab]. Whether the JS context survived (Material instant navigation, so the Python worker
+  is reused) is reported; Material only intercepts links to pages listed in sitemap.xml.
+- foreign: requests in any phase whose URL does not start with the server origin (data:, blob:
+  ignored).
+Runs repeat --runs times; cells are min/median/max per lab; a target is met when every lab's median
+meets it. With throttling (default) the whole set runs again with CDP Emulation.setCPUThrottlingRate
+({rate: 4}) on the page target; a probe (one busy loop in the page and in a dedicated worker) tells
+whether workers are throttled too. Exit code: always 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import gzip
+import json
+import math
+import statistics
+import sys
+import time
+import traceback
+import urllib.request
+from pathlib import Path
+
+from build_scripts.serve import serve_in_thread
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 180_000
+MOVES = 50
+# key, label, unit, scale from raw value, target (None: information only)
+MEASURES = [
+    ("bytes_before_python", "bytes before Python, gzip", "KB", 1e-3, 300),
+    ("fcp", "first contentful paint", "s", 1e-3, 1.0),
+    ("ready_cold", "interactive, cold cache", "s", 1e-3, 3.0),
+    ("ready_warm", "interactive, warm cache", "s", 1e-3, 1.5),
+    ("ready_nav", "interactive after lab->lab nav", "s", 1e-3, 0.3),
+    ("slider_median", "slider->update median", "ms", 1, 20),
+    ("slider_p95", "slider->update p95", "ms", 1, 50),
+    ("longtask_sum", "long tasks during boot, sum", "ms", 1, 200),
+    ("longtask_count", "long tasks during boot, count", "", 1, None),
+    ("longtask_max", "long tasks during boot, longest", "ms", 1, None),
+    ("transfer_total", "first-visit transfer, gzip", "MB", 1e-6, 7),
+    ("foreign", "requests to other hosts", "", 1, 0),
+]
+
+INIT_SCRIPT = """(() => {
+  const bench = window.__bench = { ready: [], longtasks: [] };
+  new MutationObserver((records) => {
+    const now = performance.now(), html = document.documentElement, lab = document.querySelector("[data-lab]");
+    if (html.dataset.pylabs !== "ready" || !records.some((r) => r.target === html && r.oldValue !== "ready")) return;
+    bench.ready.push({ t: now, abs: performance.timeOrigin + now, lab: lab ? lab.dataset.lab : null });
+  }).observe(document, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["data-pylabs"] });
+  try {
+    new PerformanceObserver((list) => list.getEntries().forEach((e) =>
+      bench.longtasks.push({ start: e.startTime, duration: e.duration })))
+      .observe({ type: "longtask", buffered: true });
+  } catch (error) { bench.longtaskError = String(error); }
+})();"""
+
+SLIDER_JS = """async (moves) => {
+  const root = document.querySelector("[data-lab]");
+  const name = [...root.querySelectorAll("input[type=range][data-control]")].find((e) => !e.disabled).dataset.control;
+  const slider = () => root.querySelector(`input[type=range][data-control="${name}"]`);
+  const el = slider(), [min, max, step, start] = [+el.min, +el.max, +el.step || 1, +el.value];
+  const values = [start, start + step <= max ? start + step : Math.max(min, start - step)];
+  const hasChart = Boolean(el.closest("[data-act]")?.querySelector("[data-chart]"));
+  const settled = (before) => new Promise((resolve, reject) => {
+    const done = () => Number(root.dataset.renders || 0) > before && root.dataset.busy === "false";
+    if (done()) return resolve();
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no update in 30 s")); }, 30000);
+    const observer = new MutationObserver(() => done() && (observer.disconnect(), clearTimeout(timer), resolve()));
+    observer.observe(root, { attributes: true, attributeFilter: ["data-renders", "data-busy"] });
+  });
+  const times = [];
+  for (let i = 1; i <= moves; i++) {
+    const before = Number(root.dataset.renders || 0);
+    const target = slider();  // re-found each time, in case a patch replaced it
+    target.value = String(values[i % 2]);
+    const t0 = performance.now();
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    await settled(before);
+    if (hasChart) await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    times.push(performance.now() - t0);
+  }
+  return { name, values, scale: el.dataset.scale || "linear", hasChart, times };
+}"""
+
+CLICK_JS = """(url) => {
+  const wanted = new URL(url, location.href).href;
+  let link = [...document.querySelectorAll("a[href]")].find((a) => a.href.split("#")[0] === wanted);
+  const injected = !link;
+  if (injected) link = (document.querySelector("article") || document.body).appendChild(
+    Object.assign(document.createElement("a"), { href: wanted, textContent: "benchmark link" }));
+  window.__benchMarker = true;
+  const t0 = performance.timeOrigin + performance.now();
+  link.click();
+  return { t0, injected };
+}"""
+
+PROBE_JS = """async () => {
+  const loop = "const t0 = performance.now(); let x = 0; for (let i = 0; i < 3e7; i++) x += Math.sqrt(i); "
+    + "return performance.now() - t0;";
+  const main = new Function(loop)();
+  const blob = new Blob([`onmessage = () => postMessage((() => { ${loop} })());`], { type: "text/javascript" });
+  const worker = new Worker(URL.createObjectURL(blob));
+  const inWorker = await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.postMessage(0); })
+    .finally(() => worker.terminate());
+  return { main, worker: inWorker };
+}"""
+
+
+@functools.lru_cache(maxsize=None)
+def gzip_size(url: str) -> int:
+    """gzip -6 size of a URL's body, fetched once more from the local server (errors: 0)."""
+    try:
+        with urllib.request.urlopen(url.split("#")[0], timeout=60) as response:
+            return len(gzip.compress(response.read(), compresslevel=6))
+    except OSError:
+        return 0
+
+
+def is_python(url: str) -> bool:
+    """Pyodide or the pylabs wheel: where "before any Python loads" ends."""
+    path = url.split("?")[0]
+    return "/vendor/pyodide/" in path or ("/assets/pylabs/" in path and path.endswith(".whl"))
+
+
+def open_page(context, throttle: bool):
+    """A page with request capture (Playwright and CDP) and, if asked, 4x CPU throttling."""
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    seen = {"requests": [], "cdp_page_requests": [], "cdp_workers": []}
+    page.on("request", lambda r: seen["requests"].append(r.url))
+    cdp = context.new_cdp_session(page)
+    cdp.on("Network.requestWillBeSent", lambda e: seen["cdp_page_requests"].append(e["request"]["url"]))
+    cdp.on("Target.attachedToTarget", lambda e: seen["cdp_workers"].append(e["targetInfo"]["url"]))
+    cdp.send("Network.enable")
+    cdp.send("Target.setAutoAttach", {"autoAttach": True, "flatten": True, "waitForDebuggerOnStart": False})
+    if throttle:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    return page, seen
+
+
+def wait_ready(page, lab_id: str | None, after: float = 0.0) -> dict:
+    """Wait for the init script's record of data-pylabs="ready" (for lab_id, after epoch ms)."""
+    handle = page.wait_for_function(
+        """([lab, after]) => {
+          if (document.documentElement.dataset.pylabs === "error") return { error: true };
+          const b = window.__bench;
+          return b && b.ready.find((r) => (lab === null || r.lab === lab) && r.abs > after);
+        }""", arg=[lab_id, after], timeout=TIMEOUT_MS, polling=100)
+    record = handle.json_value()
+    if record.get("error"):
+        raise RuntimeError('the page reached data-pylabs="error"')
+    return record
+
+
+def measure_cold(page, seen, url: str, lab_id: str) -> dict:
+    """Cold load: interactive time, FCP, long tasks, static and total bytes."""
+    page.goto(url)
+    ready = wait_ready(page, lab_id)
+    with contextlib.suppress(Exception):  # what loads lazily after "ready" is part of the first visit
+        page.wait_for_load_state("networkidle", timeout=15_000)
+    paint = page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+    durations = [t["duration"] for t in page.evaluate("() => window.__bench.longtasks") if t["start"] < ready["t"]]
+    requests = [u for u in seen["requests"] if not u.startswith(("data:", "blob:"))]
+    static = requests[:next((i for i, u in enumerate(requests) if is_python(u)), len(requests))]
+    return {"ready_cold": ready["t"], "fcp": paint, "longtask_sum": sum(durations), "longtask_count": len(durations),
+            "longtask_max": max(durations, default=0), "bytes_before_python": sum(gzip_size(u) for u in static),
+            "transfer_total": sum(gzip_size(u) for u in requests),
+            "_static": sorted(((gzip_size(u), u) for u in static), reverse=True)[:5], "_requests": len(requests),
+            "_cdp_page_requests": len(seen["cdp_page_requests"]), "_workers": list(seen["cdp_workers"])}
+
+
+def measure_warm(page, url: str, lab_id: str) -> float:
+    """Second visit to the same lab in the same context."""
+    page.goto(url)
+    return wait_ready(page, lab_id)["t"]
+
+
+def measure_slider(page) -> dict:
+    """Lock Act I's first prediction, then 50 slider moves timed in the page."""
+    question = page.locator('[data-act="1"] [data-question][data-kind="prediction"]').first
+    question.locator("input[type=radio]").first.check()
+    question.locator("[data-action=lock]").click()
+    page.wait_for_selector('[data-act="1"] [data-question][data-kind="prediction"][data-locked="true"]')
+    page.wait_for_selector("input[type=range][data-control]:not([disabled])")
+    result = page.evaluate(SLIDER_JS, MOVES)
+    times = sorted(result["times"])
+    return {"slider_median": statistics.median(times), "slider_p95": times[math.ceil(0.95 * len(times)) - 1],
+            "_slider": {k: result[k] for k in ("name", "values", "scale", "hasChart")}}
+
+
+def measure_navigation(page, route: list[str], lab_id: str) -> dict:
+    """Click through route (URLs) from the current page; time the last click to lab_id ready."""
+    for i, url in enumerate(route):
+        clicked = page.evaluate(CLICK_JS, url)
+        if i < len(route) - 1:
+            page.wait_for_url(url)
+            page.wait_for_load_state()
+    ready = wait_ready(page, lab_id, after=clicked["t0"])
+    kept = page.evaluate("() => window.__benchMarker === true")
+    return {"ready_nav": ready["abs"] - clicked["t0"], "_instant": kept, "_link_injected": clicked["injected"]}
+
+
+def run_lab(browser, base: str, labs: list[dict], index: int, throttle: bool) -> dict:
+    """One run for one lab: cold, warm, slider on that lab; then navigate to the next lab."""
+    lab, nxt = labs[index], labs[(index + 1) % len(labs)]
+    route = [base + nxt["url"]] if len(labs) > 1 else [base, base + lab["url"]]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(INIT_SCRIPT)
+    result, seen = {}, {"requests": []}
+    try:
+        page, seen = open_page(context, throttle)
+        result.update(measure_cold(page, seen, base + lab["url"], lab["id"]))
+        result["ready_warm"] = measure_warm(page, base + lab["url"], lab["id"])
+        result.update(measure_slider(page))
+        result["_nav"] = {"to": nxt["id"], **measure_navigation(page, route, nxt["id"])}
+    except Exception as error:  # record what was measured; the benchmark goes on
+        result["_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+    finally:
+        origin = base.split("/labs/")[0]
+        result["foreign"] = sum(1 for u in seen["requests"] if not u.startswith((origin, "data:", "blob:")))
+        context.close()
+    return result
+
+
+def probe_worker_throttling(browser, base: str) -> dict:
+    """Time one busy loop in the page and in a dedicated worker, at throttling rate 1 and 4."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base)
+    cdp, ms = context.new_cdp_session(page), {}
+    for rate in (1, 4):  # best of 3: the machine may be busy
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        samples = [page.evaluate(PROBE_JS) for _ in range(3)]
+        ms[rate] = {where: min(x[where] for x in samples) for where in ("main", "worker")}
+    context.close()
+    return {"ms": ms, "main_slowdown": ms[4]["main"] / ms[1]["main"],
+            "worker_slowdown": ms[4]["worker"] / ms[1]["worker"]}
+
+
+def summarize(runs: list[dict], labs: list[dict]) -> dict:
+    """{lab: {measure: {runs, min, median, max}}}; ready_nav is filed under its target lab."""
+    table: dict = {lab["id"]: {} for lab in labs}
+    for run in runs:
+        for key, *_ in MEASURES:
+            source = run.get("_nav", {}) if key == "ready_nav" else run
+            if source.get(key) is not None:
+                table[source.get("to", run["_lab"])].setdefault(key, {"runs": []})["runs"].append(round(source[key], 3))
+    for per_lab in table.values():
+        for stats in per_lab.values():
+            stats.update(min=min(stats["runs"]), median=statistics.median(stats["runs"]), max=max(stats["runs"]))
+    return table
+
+
+def print_table(title: str, table: dict) -> None:
+    """Rows = measures; cells = median (min-max) per lab; verdict from every lab's median."""
+    labs = list(table)
+    number = lambda v, unit: f"{v:.0f}" if unit in ("KB", "ms", "") else f"{v:.2f}"
+    head = f"{'measure':<36}{'target':>10}  " + "".join(f"{lab:>22}" for lab in labs) + "  verdict"
+    print(f"\n{title}\n{head}\n{'-' * len(head)}")
+    for key, label, unit, scale, target in MEASURES:
+        cells, missed = [], []
+        for lab in labs:
+            stats = table[lab].get(key)
+            if not stats:
+                cells.append("n/a".rjust(22))
+                missed.append(lab)
+                continue
+            med, lo, hi = (stats[k] * scale for k in ("median", "min", "max"))
+            missed += [lab] if target is not None and med > target else []
+            mark = "*" if lab in missed else " "
+            cells.append(f"{number(med, unit)}{mark}({number(lo, unit)}-{number(hi, unit)})".rjust(22))
+        verdict = "info" if target is None else ("MISS" if missed else "PASS")
+        goal = "-" if target is None else f"<= {target:g} {unit}".strip()
+        print(f"{label + (f' [{unit}]' if unit else ''):<36}{goal:>10}  {''.join(cells)}  {verdict}")
+    print("cells: median (min-max) over runs; * marks a median over its target (n/a: not measured)")
+
+
+def print_notes(mode: str, runs: list[dict]) -> None:
+    navs = [r["_nav"] for r in runs if "_nav" in r]
+    kept = sum(1 for n in navs if n["_instant"])
+    injected = sum(1 for n in navs if n["_link_injected"])
+    print(f"[{mode}] lab->lab navigation kept the JS context (Material instant navigation, Python worker "
+          f"reused) in {kept}/{len(navs)} runs; an <a> was injected (page had no link) in {injected}/{len(navs)}")
+    for run in (r for r in runs if "_error" in r):
+        print(f"[{mode}] {run['_lab']} run {run['_run']} stopped early: {run['_error']}")
+
+
+def run_mode(browser, base: str, labs: list[dict], runs: int, throttle: bool) -> list[dict]:
+    mode, collected = ("throttled-4x" if throttle else "normal"), []
+    for run in range(1, runs + 1):
+        for index, lab in enumerate(labs):
+            started = time.monotonic()
+            result = run_lab(browser, base, labs, index, throttle)
+            result.update(_lab=lab["id"], _run=run)
+            collected.append(result)
+            nav = result.get("_nav", {})
+            print(f"  [{mode}] run {run} {lab['id']}: cold {result.get('ready_cold', math.nan):.0f} ms, "
+                  f"nav->{nav.get('to')} {nav.get('ready_nav', math.nan):.0f} ms "
+                  f"({time.monotonic() - started:.0f} s) {result.get('_error', '')}", flush=True)
+    return collected
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", default=str(ROOT / "site"), help="built site (default: <repo>/site)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per lab (default 5)")
+    parser.add_argument("--json", help="also write the full results (every run) to this file")
+    parser.add_argument("--throttle", action=argparse.BooleanOptionalAction, default=True,
+                        help="also run everything with the CPU throttled 4x (default: yes)")
+    parser.add_argument("--quick", action="store_true", help="smoke test: 2 runs, no throttling")
+    parser.add_argument("--lab", action="append", help="only this lab id (repeatable; default: all)")
+    args = parser.parse_args()
+    runs, modes = (2, [False]) if args.quick else (args.runs, [False, True] if args.throttle else [False])
+    site = Path(args.site)
+    labs = json.loads((site / "labs.json").read_text())["labs"]
+    labs = [lab for lab in labs if not args.lab or lab["id"] in args.lab]
+    server, base = serve_in_thread(site, "/labs/")
+    report: dict = {"site": str(site), "runs": runs, "moves": MOVES, "labs": [lab["id"] for lab in labs],
+                    "methodology": __doc__, "modes": {}}
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        report["chromium"] = browser.version
+        print(f"Chromium {browser.version}, {len(labs)} labs, {runs} runs, serving {site} at {base}", flush=True)
+        for throttle in modes:
+            mode = "throttled-4x" if throttle else "normal"
+            report["modes"][mode] = {"runs": run_mode(browser, base, labs, runs, throttle)}
+        if True in modes:
+            report["throttle_probe"] = probe_worker_throttling(browser, base)
+        browser.close()
+    server.shutdown()
+    print("\n" + __doc__[__doc__.index("The site is served"):].strip())
+    first = next((r for r in report["modes"]["normal"]["runs"] if "_static" in r), None)
+    if first:
+        print(f"\nRequest capture ({first['_lab']}, cold): Playwright page.on('request') saw {first['_requests']} "
+              f"requests, the workers' included; the CDP page session saw {first['_cdp_page_requests']} "
+              f"(page target only); CDP auto-attach reported the workers {first['_workers']}")
+        print("Largest requests before Python, gzip bytes: "
+              + ", ".join(f"{u.split('/labs/')[-1]} {s}" for s, u in first["_static"]))
+    if "throttle_probe" in report:
+        probe = report["throttle_probe"]
+        report["worker_throttled"] = probe["worker_slowdown"] >= 3
+        print(f"4x CPU throttling slowed a busy loop {probe['main_slowdown']:.1f}x on the page's main thread and "
+              f"{probe['worker_slowdown']:.1f}x in a dedicated worker: " + (
+                  "the Python worker is throttled too" if report["worker_throttled"] else
+                  "the Python worker is NOT throttled (any slowdown there is CPU contention with the spinning main"
+                  " thread on this machine)"))
+    for mode, data in report["modes"].items():
+        data["summary"] = summarize(data["runs"], labs)
+        print_table(f"== {mode}: {runs} runs per lab, {MOVES} slider moves per run ==", data["summary"])
+        print_notes(mode, data["runs"])
+    print("\nJSON:\n" + json.dumps({m: d["summary"] for m, d in report["modes"].items()}))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1, default=str))
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception:  # the benchmark reports; it never fails a build
+        traceback.print_exc()
+    sys.exit(0)
