@@ -6,6 +6,7 @@ Shortcodes (an unknown name or lab fails the build):
 - ``<!-- lab:value v2_02 NAME -->``: a number from the lab's ``VALUES`` table, formatted.
 - ``<!-- lab:catalog 2 -->``: the labs of a volume with invariant, duration and progress.
 - ``<!-- lab:sources -->``: the cited constants registry as a table.
+- ``<!-- lab:references -->``: the papers and documents the labs cite.
 - ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
 
 After the build: ``labs.json``, the pylabs wheel and ``runtime.json`` are
@@ -52,10 +53,12 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
             return site_content.catalog(int(volume), page.url)
         if name == "sources":
             return site_content.sources_table()
+        if name == "references":
+            return site_content.references_list()
         if name == "ledger-schema":
             return site_content.ledger_schema()
         raise ShortcodeError(f"{where}: unknown shortcode lab:{name}; known: embed, value, catalog, "
-                             "sources, ledger-schema")
+                             "sources, references, ledger-schema")
     return SHORTCODE.sub(expand, markdown)
 
 

@@ -81,6 +81,14 @@ def sources_table() -> str:
                  h("tbody", None, rows)))
 
 
+def references_list() -> str:
+    """Every paper and document the labs cite (pylabs/physics/references.py)."""
+    from pylabs.physics.references import REFERENCES
+    items = [h("li", None, raw(_inline(ref.text())), " ", h("a", {"href": ref.url}, ref.url))
+             for _, ref in sorted(REFERENCES.items(), key=lambda kv: (kv[1].authors, kv[1].year))]
+    return str(h("ul", {"class": "pl-references"}, items))
+
+
 def _number(value: float) -> str:
     return f"{value:,.6g}" if abs(value) < 1e6 else f"{value:.6g}"
 

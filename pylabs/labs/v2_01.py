@@ -22,6 +22,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import collectives, economics, scaling, training
 from pylabs.physics import constants as C
+from pylabs.physics.references import cite
 
 
 @dataclass(frozen=True)
@@ -300,9 +301,9 @@ def act1_math(s: State):
         ("Speedup *S(N)*", fmt(run.speedup(gpus), "x")),
     ), sources=(
         C.REGISTRY["LLAMA3_70B_TRAIN_FLOPS"].source + ".",
-        "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
-        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
-        "McCandlish et al. 2018, *An Empirical Model of Large-Batch Training* (the critical batch size).",
+        cite("kaplan2020", "C = 6ND"),
+        cite("thakur2005"),
+        cite("mccandlish2018", "the critical batch size"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source + ".",
         C.REGISTRY["DGX_H100_NICS"].source + ".",
     ))

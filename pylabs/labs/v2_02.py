@@ -24,6 +24,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import collectives, training
 from pylabs.physics import constants as C
+from pylabs.physics.references import cite
 
 
 @dataclass(frozen=True)
@@ -265,9 +266,9 @@ def act1_math(s: State):
         ("Gradient bytes, *2P*", fmt(gradient_bytes(params), "GB")),
         ("All-reduce ÷ compute", fmt(sync.ratio, "num")),
     ), sources=(
-        "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
-        "NVIDIA nccl-tests, `doc/PERFORMANCE.md` (ring all-reduce moves 2(N−1)/N of the data).",
-        "Rajbhandari et al. 2020, *ZeRO* (2 + 14/N bytes per parameter with stage 2).",
+        cite("kaplan2020", "C = 6ND"),
+        cite("nccl_tests", "ring all-reduce moves 2(N−1)/N of the data"),
+        cite("zero2020", "2 + 14/N bytes per parameter with stage 2"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["NVLINK4_BW"].source,
     ))
@@ -472,9 +473,9 @@ def act2_math(s: State):
         ("All-reduce per step", fmt(comm, "s")),
         ("Compute per step", fmt(compute, "s")),
     ), sources=(
-        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
-        "J. Austin et al., *How to Scale Your Model* (scaling book), GPUs chapter: 8 × 400G NICs per DGX "
-        "H100 node, node egress and the data-parallel critical batch.",
+        cite("thakur2005"),
+        cite("scaling_book", "GPUs chapter: 8 × 400G NICs per DGX H100 node, node egress, "
+                             "the data-parallel critical batch"),
         C.REGISTRY["IB_NDR_BW"].source,
         C.REGISTRY["DGX_H100_NICS"].source,
     ))

@@ -25,6 +25,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import collectives, pipeline, training
 from pylabs.physics import constants as C
+from pylabs.physics.references import cite
 
 
 @dataclass(frozen=True)
@@ -359,10 +360,10 @@ def act1_math(s: State):
         ("Node egress, *L·B*", fmt(run.nics * run.nic_bw, "GB/s")),
         ("MFU", fmt(run.mfu, "pct1")),
     ), sources=(
-        "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
-        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
-        "Rajbhandari et al. 2020, *ZeRO* (4 + 12/N bytes per parameter with stage 1; 1.5× traffic with stage 3).",
-        "Chowdhery et al. 2022, *PaLM*, App. B (model FLOPs utilisation).",
+        cite("kaplan2020", "C = 6ND"),
+        cite("thakur2005"),
+        cite("zero2020", "4 + 12/N bytes per parameter with stage 1; 1.5× traffic with stage 3"),
+        cite("palm2022", "App. B, model FLOPs utilisation"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["DGX_H100_NICS"].source,
     ))
@@ -690,11 +691,9 @@ def act2_math(s: State):
         ("Bubble", fmt(lay.bubble, "pct") if valid else "—"),
         ("MFU", fmt(lay.mfu, "pct1") if valid else "—"),
     ), sources=(
-        "Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using "
-        "Megatron-LM* (bubble (p−1)/m, 72bsh² FLOPs per layer, B = b·m·d).",
-        "Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models* "
-        "(34sbh/t bytes per layer; the all-reduces of tensor parallelism).",
-        "Rajbhandari et al. 2020, *ZeRO* (16 bytes per parameter for mixed-precision Adam).",
+        cite("narayanan2021", "bubble (p−1)/m, 72bsh² FLOPs per layer, B = b·m·d"),
+        cite("korthikanti2022", "34sbh/t bytes per layer; the all-reduces of tensor parallelism"),
+        cite("zero2020", "16 bytes per parameter for mixed-precision Adam"),
         C.REGISTRY["GPT3_PARAMS"].source,
         C.REGISTRY["MEGATRON_GPT3_PP"].source,
         C.REGISTRY["MEGATRON_GPT3_GPUS"].source,

@@ -25,6 +25,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import collectives, training
 from pylabs.physics import constants as C
+from pylabs.physics.references import cite
 
 
 @dataclass(frozen=True)
@@ -292,9 +293,9 @@ def act1_math(s: State):
         ("Ring time", fmt(ring, "s")),
         ("Naive ÷ ring", fmt(naive_ratio(size, p, bw), "x")),
     ), sources=(
-        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH*.",
+        cite("thakur2005"),
         "Patarasuk and Yuan 2009, *Bandwidth optimal all-reduce algorithms for clusters of workstations*.",
-        "NVIDIA nccl-tests, `doc/PERFORMANCE.md` (algbw and busbw).",
+        cite("nccl_tests", "algbw and busbw"),
         C.REGISTRY["IB_NDR_BW"].source,
         C.REGISTRY["IB_ALPHA_S"].source,
     ))
@@ -564,10 +565,9 @@ def act2_math(s: State):
         ("Peak dense BF16, utilisation", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.mfu, 'pct')}"),
         ("Compute per step", fmt(x.compute_s, "s")),
     ), sources=(
-        "Thakur, Rabenseifner and Gropp 2005, *Optimization of Collective Communication Operations in MPICH* "
-        "(the same formulas are in MPICH's `allreduce.c`).",
+        cite("thakur2005", "the same formulas are in MPICH's `allreduce.c`"),
         "NVIDIA, *Massively Scale Your Deep Learning Training with NCCL 2.4* (double binary trees).",
-        "Kaplan et al. 2020, *Scaling Laws for Neural Language Models* (C = 6ND).",
+        cite("kaplan2020", "C = 6ND"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["GPT3_PARAMS"].source,
     ))

@@ -29,6 +29,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
+from pylabs.physics.references import cite
 
 
 @dataclass(frozen=True)
@@ -604,9 +605,8 @@ def act2_math(s: State):
         ("Cost", " + ".join(f"{fmt(w, 'num')}" for w in p.costs.values()) + f" = {fmt(p.weeks, 'num')} wk"),
         ("Return", f"{fmt(p.roi, 'pp')} per week"),
     ), sources=(
-        "Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM*, "
-        "Sec. 2.2 (bubble (p − 1)/m; interleaving divides it by v).",
-        "Chowdhery et al. 2022, *PaLM*, App. B (model FLOP utilisation).",
+        cite("narayanan2021", "Sec. 2.2: bubble (p − 1)/m; interleaving divides it by v"),
+        cite("palm2022", "App. B, model FLOP utilisation"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         "Cost model, √workers loader scaling and the profile: pedagogical estimates of this lab, not sourced facts.",
     ))
