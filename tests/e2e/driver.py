@@ -133,6 +133,8 @@ class LabDriver:
         return locator.count() > 0 and locator.first.is_visible()
 
     def chart_drawn(self, name: str) -> None:
+        """Scroll the chart into view (charts draw when visible) and wait for Plotly's SVG."""
+        self.page.locator(f'[data-chart="{name}"]').scroll_into_view_if_needed()
         self.page.wait_for_selector(f'[data-chart="{name}"] .main-svg', timeout=30_000)
 
     # ---- ledger ---------------------------------------------------------------

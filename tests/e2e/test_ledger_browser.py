@@ -49,7 +49,7 @@ def test_export_import_round_trip(lab_page, context, base_url, tmp_path):
     assert "1 new attempt" in preview.inner_text()
     preview.locator('[data-action="import-confirm"]').click()
     fresh.page.wait_for_selector("[data-notice=import].pl-callout--success")
-    fresh.page.wait_for_selector('[data-chart="ledger_accuracy"] .main-svg')
+    LabDriver(fresh.page, base_url).chart_drawn("ledger_accuracy")
     assert fresh.ledger() == page.ledger()
     assert "1 new attempt" in fresh.page.inner_text("[data-notice=import]")
     fresh.page.context.close()

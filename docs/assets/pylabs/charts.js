@@ -48,23 +48,62 @@ function themed(layout, color) {
   };
 }
 
+const MARGIN_PX = 200;
+let observer = null;
+const observed = new WeakSet();
+
+function onScreen(element) {
+  const box = element.getBoundingClientRect();
+  return box.bottom >= -MARGIN_PX && box.top <= window.innerHeight + MARGIN_PX;
+}
+
+// Charts out of view are drawn when they scroll into view, so a slider move pays only for
+// the charts the student can see.
+function watchVisibility(plot) {
+  if (observed.has(plot) || typeof IntersectionObserver !== "function") return;
+  if (!observer) {
+    observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting && entry.target.dataset.stale === "true") {
+          drawFigure(entry.target.closest("[data-chart]"), true).catch(() => {});
+        }
+      }
+    }, { rootMargin: `${MARGIN_PX}px 0px` });
+  }
+  observer.observe(plot);
+  observed.add(plot);
+}
+
+async function drawFigure(figure, force) {
+  const spec = figure.querySelector(".pl-chart__spec")?.textContent ?? "";
+  const plot = figure.querySelector(".pl-chart__plot");
+  if (!plot || (!force && plot.dataset.drawn === spec)) return;
+  const Plotly = await loadPlotly();
+  const color = palette();
+  const { data, layout } = resolveTokens(JSON.parse(spec), color);
+  await Plotly.react(plot, data, themed(layout, color), { displayModeBar: false, responsive: true });
+  plot.dataset.drawn = spec;
+  plot.dataset.stale = "false";
+}
+
 /**
- * Draw every chart under `root` whose figure changed since it was last drawn.
+ * Draw every visible chart under `root` whose figure changed since it was last drawn; mark
+ * the others stale, to be drawn when they scroll into view.
  * @param {Element} root element to search for `[data-chart]`
  * @param {{force?: boolean}} [options] Default: `{force: false}`; force redraws all (palette change)
  */
 export async function drawCharts(root, { force = false } = {}) {
-  const figures = [...root.querySelectorAll("[data-chart]")];
-  if (!figures.length) return;
-  const Plotly = await loadPlotly();
-  const color = palette();
-  for (const figure of figures) {
-    const spec = figure.querySelector(".pl-chart__spec")?.textContent ?? "";
+  for (const figure of root.querySelectorAll("[data-chart]")) {
     const plot = figure.querySelector(".pl-chart__plot");
-    if (!plot || (!force && plot.dataset.drawn === spec)) continue;
-    const { data, layout } = resolveTokens(JSON.parse(spec), color);
-    await Plotly.react(plot, data, themed(layout, color), { displayModeBar: false, responsive: true });
-    plot.dataset.drawn = spec;
+    if (!plot) continue;
+    watchVisibility(plot);
+    const spec = figure.querySelector(".pl-chart__spec")?.textContent ?? "";
+    if (!force && plot.dataset.drawn === spec) continue;
+    if (!onScreen(plot)) {
+      plot.dataset.stale = "true";
+      continue;
+    }
+    await drawFigure(figure, force);
   }
 }
 
