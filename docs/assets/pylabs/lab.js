@@ -6,7 +6,7 @@ import { call, startRuntime, stopListening } from "./runtime.js";
 import { patchBlock } from "./morph.js";
 import { drawCharts, preloadCharts } from "./charts.js";
 import { preloadMath, renderMath } from "./math.js";
-import { LEDGER_KEY, archive, commit, newAttemptId, openLedger } from "./store.js";
+import { LEDGER_KEY, archive, commit, newAttemptId, openLedger, stash } from "./store.js";
 import { showNotice } from "./notices.js";
 
 const html = document.documentElement;
@@ -254,6 +254,10 @@ export async function mountLab(root, signal) {
   }, { signal });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") save();
+  }, { signal });
+  // Leaving the page: keep the latest record synchronously; the next open folds it in.
+  window.addEventListener("pagehide", () => {
+    if (record) stash(attemptId, record);
   }, { signal });
 
   // Another tab locked answers in this attempt: take them (a lock never changes).

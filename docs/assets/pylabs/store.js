@@ -9,6 +9,9 @@ import { showNotice } from "./notices.js";
 
 export const LEDGER_KEY = `mlsys-labs:ledger:${BASE.pathname}`;
 export const QUARANTINE_KEY = `mlsys-labs:quarantine:${BASE.pathname}`;
+// The latest record of the open attempt, written synchronously so that a reload or a closed
+// tab in the middle of an (asynchronous) ledger write loses nothing; folded in on next open.
+export const PENDING_KEY = `mlsys-labs:pending:${BASE.pathname}`;
 
 let memory = null; // the ledger while storage is unavailable
 let available = null;
@@ -92,12 +95,53 @@ function withLock(task) {
 }
 
 /**
- * Validate the stored ledger and return the lab's active attempt.
+ * Keep the latest record synchronously (no Python needed): the page may be leaving.
+ * @param {string} attemptId
+ * @param {object} record
+ * @returns {string|null} what was stored, to recognise it later
+ */
+export function stash(attemptId, record) {
+  const text = JSON.stringify({ attemptId, record, at: new Date().toISOString() });
+  try {
+    window.localStorage.setItem(PENDING_KEY, text);
+    return text;
+  } catch {
+    return null; // storage unavailable: already reported, the ledger lives in memory
+  }
+}
+
+function takeStash() {
+  try {
+    const text = window.localStorage.getItem(PENDING_KEY);
+    return text ? { text, ...JSON.parse(text) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function clearStash(text) {
+  try {
+    if (window.localStorage.getItem(PENDING_KEY) === text) window.localStorage.removeItem(PENDING_KEY);
+  } catch {
+    // nothing to clear
+  }
+}
+
+/**
+ * Validate the stored ledger and return the lab's active attempt (after folding in a record
+ * the previous page stashed while leaving).
  * @param {string} labId
  * @returns {Promise<{attempt: object|null}>}
  */
 export function openLedger(labId) {
   return withLock(async () => {
+    const pending = takeStash();
+    if (pending && pending.attemptId && pending.record) {
+      const folded = await call("ledger_commit", [readRaw(), pending.attemptId, JSON.stringify(pending.record), pending.at]);
+      quarantine(folded.quarantined);
+      writeRaw(folded.raw);
+      clearStash(pending.text);
+    }
     const raw = readRaw();
     const result = await call("ledger_open", [raw, labId]);
     if (result.quarantined.length) {
@@ -123,8 +167,11 @@ async function update(op, args) {
  * @param {string} attemptId
  * @param {object} record the `record` of a bridge update
  */
-export function commit(attemptId, record) {
-  return update("ledger_commit", [attemptId, JSON.stringify(record), new Date().toISOString()]);
+export async function commit(attemptId, record) {
+  const stashed = stash(attemptId, record);
+  const result = await update("ledger_commit", [attemptId, JSON.stringify(record), new Date().toISOString()]);
+  if (stashed) clearStash(stashed);
+  return result;
 }
 
 /**
