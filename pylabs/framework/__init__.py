@@ -1,7 +1,7 @@
 """The lab framework: controls, questions, components, the protocol and the renderer."""
 
 from .components import (Equation, FailureSpec, MetricSpec, bullets, callout, chart, failure,
-                         math_peek, metric_grid, prose, rich, section_title)
+                         math_peek, metric_grid, prose, rich, section_title, tone)
 from .controls import Choice, Option, Slider, Toggle
 from .formats import fmt
 from .lab import Act, Lab
@@ -11,5 +11,5 @@ from .state import State
 __all__ = [
     "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "Option", "Pick", "Prediction",
     "Range", "Reflection", "Slider", "State", "Toggle", "bullets", "callout", "chart", "failure", "fmt",
-    "math_peek", "metric_grid", "prose", "rich", "section_title",
+    "math_peek", "metric_grid", "prose", "rich", "section_title", "tone",
 ]

@@ -102,6 +102,11 @@ class MetricSpec:
         return fmt(value, self.fmt)
 
 
+def tone(share: float, good: float = 0.8, warn: float = 0.5) -> str:
+    """The tone of a metric that is a share of its ideal: good, warn, or danger below ``warn``."""
+    return "good" if share >= good else "warn" if share >= warn else "danger"
+
+
 def metric_grid(*metrics: Markup) -> Markup:
     return h("div", {"class": "pl-metrics"}, metrics)
 

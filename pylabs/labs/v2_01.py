@@ -20,6 +20,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.components import tone
 from pylabs.physics import collectives, economics, scaling, training
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -628,7 +629,7 @@ ACT2 = Act(
 
 
 def tone_for(efficiency: float) -> str:
-    return "good" if efficiency >= 0.8 else "warn" if efficiency >= 0.5 else "danger"
+    return tone(efficiency)
 
 
 def active_failures(s: State) -> frozenset[str]:

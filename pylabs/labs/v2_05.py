@@ -23,6 +23,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.components import tone
 from pylabs.physics import collectives, pipeline, training
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -256,7 +257,8 @@ F = {f.name: f for f in FAILURES}
 
 
 def tone_for(mfu: float) -> str:
-    return "good" if mfu >= 0.8 * S.mfu else "warn" if mfu >= 0.5 * S.mfu else "danger"
+    """Measured against the compute phases' own utilisation, the best the step can do."""
+    return tone(mfu / S.mfu)
 
 
 def ledger_note(s: State) -> list:
