@@ -1,4 +1,4 @@
-"""The lab registry: every module ``v<volume>_<number>.py`` in this package is a lab.
+"""The lab registry: every module ``vol<volume>/v<volume>_<number>.py`` below this package is a lab.
 
 Adding a lab touches only its module, its page and its tests: the registry
 finds the module, and modules import on first use.
@@ -14,11 +14,21 @@ from pylabs.framework.lab import Lab
 
 _LAB_MODULE = re.compile(r"^v[12]_\d{2}$")
 
-LAB_MODULES: dict[str, str] = {
-    info.name: f"{__name__}.{info.name}"
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name)
-    if _LAB_MODULE.match(info.name)
-}
+VOLUMES = ("vol1", "vol2")
+
+
+def _discover() -> dict[str, str]:
+    """Lab id -> module path, for every ``v1_NN``/``v2_NN`` module in the volume subpackages."""
+    found = {}
+    for volume in VOLUMES:
+        package = import_module(f"{__name__}.{volume}")
+        for info in pkgutil.iter_modules(package.__path__):
+            if _LAB_MODULE.match(info.name):
+                found[info.name] = f"{package.__name__}.{info.name}"
+    return dict(sorted(found.items()))
+
+
+LAB_MODULES: dict[str, str] = _discover()
 
 
 class UnknownLab(LookupError):

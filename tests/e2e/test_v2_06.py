@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pylabs.labs import v2_06 as lab
+from pylabs.labs.vol2 import v2_06 as lab
 from tests.e2e.driver import close
 
 pytestmark = pytest.mark.e2e

@@ -36,7 +36,7 @@ def offending_literals(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("lab_id", sorted(LAB_MODULES))
 def test_lab_module_types_no_physical_constants(lab_id):
-    tree = ast.parse((LABS_DIR / f"{lab_id}.py").read_text())
+    tree = ast.parse((LABS_DIR / f"vol{lab_id[1]}" / f"{lab_id}.py").read_text())
     assert offending_literals(tree) == [], f"{lab_id}: move these into constants.py or Scenario"
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from pylabs.framework.render import record, render_lab
-from pylabs.labs import v2_01 as lab
+from pylabs.labs.vol2 import v2_01 as lab
 from pylabs.physics import collectives, scaling, training
 from tests.labs.helpers import answered, assert_key_proven, rendered
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pylabs.framework.render import record, render_lab
-from pylabs.labs import v2_02 as lab
+from pylabs.labs.vol2 import v2_02 as lab
 from tests.labs.helpers import answered, assert_key_proven
 
 LAB = lab.LAB

@@ -1,0 +1,1 @@
+"""Volume I labs (Foundations): one module ``v1_NN.py`` per lab."""
