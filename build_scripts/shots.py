@@ -1,0 +1,85 @@
+"""Screenshots of pages as a student sees them: light and dark, 1280 px and 375 px.
+
+    python -m build_scripts.shots v2_02 [--site site] [--out shots] [--unlocked] [--pages ledger/ sources/]
+
+Serves the built site on a free loopback port, opens each lab in headless Debian
+Chromium, optionally locks every question (option A) so both acts are open, and
+writes full-page PNGs named ``<lab>-<light|dark>-<width>[-unlocked].png``. Look
+at them with an image viewer before calling a page done (DONE.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from build_scripts.serve import serve_in_thread
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SIZES = ((1280, 800), (375, 740))
+SCHEMES = ("light", "dark")
+
+
+def lock_everything(page, entry: dict) -> None:
+    """Lock every question in page order with option A (acts open as their questions lock)."""
+    for question in entry["questions"]:
+        box = page.locator(f'[data-question="{question["id"]}"]')
+        box.locator('input[type=radio][value="A"]').check()
+        box.locator('[data-action="lock"]').click()
+        page.wait_for_selector(f'[data-question="{question["id"]}"][data-locked="true"]')
+
+
+def shoot(site: Path, out: Path, labs: list[str], pages: list[str], unlocked: bool) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+    out.mkdir(parents=True, exist_ok=True)
+    server, base = serve_in_thread(site, "/labs/")
+    manifest = {lab["id"]: lab for lab in json.loads((site / "labs.json").read_text())["labs"]}
+    written = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for scheme in SCHEMES:
+                for width, height in SIZES:
+                    context = browser.new_context(viewport={"width": width, "height": height},
+                                                  color_scheme=scheme)
+                    page = context.new_page()
+                    targets = [(lab, manifest[lab]["url"]) for lab in labs] + [(p.strip("/") or "home", p) for p in pages]
+                    for name, url in targets:
+                        page.goto(base + url)
+                        if name in manifest:
+                            page.wait_for_selector("html[data-pylabs=ready]", timeout=90_000)
+                            if unlocked:
+                                lock_everything(page, manifest[name])
+                        page.wait_for_timeout(600)
+                        # Scroll through so charts in view draw, then back to the top.
+                        page.evaluate("async () => { for (let y = 0; y < document.body.scrollHeight; y += 500) "
+                                      "{ window.scrollTo(0, y); await new Promise(r => setTimeout(r, 120)); } "
+                                      "window.scrollTo(0, 0); }")
+                        page.wait_for_timeout(800)
+                        suffix = "-unlocked" if unlocked and name in manifest else ""
+                        path = out / f"{name.replace('/', '_')}-{scheme}-{width}{suffix}.png"
+                        page.screenshot(path=str(path), full_page=True)
+                        written.append(path)
+                    context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("labs", nargs="*", help="lab ids, e.g. v2_02")
+    parser.add_argument("--site", default="site", type=Path)
+    parser.add_argument("--out", default="shots", type=Path)
+    parser.add_argument("--pages", nargs="*", default=[], help="other pages, e.g. ledger/ sources/")
+    parser.add_argument("--unlocked", action="store_true", help="lock every question first")
+    args = parser.parse_args()
+    for path in shoot(args.site, args.out, args.labs, args.pages, args.unlocked):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
