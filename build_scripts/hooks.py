@@ -5,6 +5,7 @@ Shortcodes (an unknown name or lab fails the build):
 - ``<!-- lab:embed v2_02 -->``: the lab, rendered by pylabs in its default state.
 - ``<!-- lab:value v2_02 NAME -->``: a number from the lab's ``VALUES`` table, formatted.
 - ``<!-- lab:catalog 2 -->``: the labs of a volume with invariant, duration and progress.
+- ``<!-- lab:progress -->``: every lab of both volumes, linked, with the student's progress.
 - ``<!-- lab:sources -->``: the cited constants registry as a table.
 - ``<!-- lab:references -->``: the papers and documents the labs cite.
 - ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
@@ -44,6 +45,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
             (lab_id,) = _args(args, 1, name, where)
             site_content.lab(lab_id)  # fails early on an unknown lab
             page.meta["pylabs_lab"] = lab_id
+            # A lab has no table of contents worth a rail: the instruments take its width.
+            page.meta["hide"] = sorted({*page.meta.get("hide", []), "toc"})
             return PLACEHOLDER.format(lab_id)
         if name == "value":
             lab_id, value_name = _args(args, 2, name, where)
@@ -53,6 +56,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
             return site_content.catalog(int(volume), page.url)
         if name == "sources":
             return site_content.sources_table()
+        if name == "progress":
+            return site_content.progress_list(page.url)
         if name == "references":
             return site_content.references_list()
         if name == "ledger-schema":

@@ -69,16 +69,71 @@ def _inline(text: str) -> str:
     return str(rich(text))
 
 
+UNIT_FORMATS = {"FLOP/s": "FLOP/s", "FLOP": "FLOP", "B": "B", "B/s": "B/s", "W": "W", "s": "s",
+                "params": "params"}
+COUNT_UNITS = {"GPUs", "NICs", "heads", "layers", "sequences", "tokens"}
+
+
+def shown_value(value: float, unit: str) -> str:
+    """A registry value as a student reads it: scaled with its unit (1.98 PFLOP/s, 80 GB, 50 GB/s)."""
+    if unit in UNIT_FORMATS:
+        return fmt(value, UNIT_FORMATS[unit])
+    if unit in COUNT_UNITS:
+        return f"{count_text(value)} {unit[:-1] if value == 1 else unit}"
+    if unit == "1":
+        return fmt(value, "int") if float(value).is_integer() else fmt(value, "num")
+    return f"{fmt(value, 'num')} {unit}"
+
+
+BIG_COUNTS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+
+
+def count_text(value: float) -> str:
+    """A count in words a student reads at a glance: 2,048; 300 billion; 15 trillion."""
+    for scale, word in BIG_COUNTS:
+        if abs(value) >= scale:
+            return f"{fmt(value / scale, 'num')} {word}"
+    return fmt(value, "int") if float(value).is_integer() else fmt(value, "num")
+
+
+def constant_label(name: str, label: str) -> str:
+    """The registry entry's own label, or one read off its name."""
+    if label:
+        return label
+    words = name.replace("_", " ").lower()
+    return words[:1].upper() + words[1:]
+
+
 def sources_table() -> str:
+    """The registry for students: what each constant is, its value with units, and who says so."""
     rows = []
-    for name, spec in sorted(constants.REGISTRY.items()):
+    for name, spec in sorted(constants.REGISTRY.items(), key=lambda kv: constant_label(kv[0], kv[1].label)):
         source = h("a", {"href": spec.url}, spec.source) if spec.url else spec.source
-        rows.append(h("tr", None, h("td", None, h("code", None, name)), h("td", None, _number(spec.value)),
-                      h("td", None, spec.unit), h("td", None, source, h("br", None) if spec.note else None,
-                                                  h("small", None, spec.note) if spec.note else None)))
+        rows.append(h("tr", {"id": f"const-{name.lower()}"},
+                      h("td", None, constant_label(name, spec.label)),
+                      h("td", {"class": "pl-sources__value"}, shown_value(spec.value, spec.unit)),
+                      h("td", None, source)))
     return str(h("table", {"class": "pl-sources"},
-                 h("thead", None, h("tr", None, [h("th", None, c) for c in ("Name", "Value", "Unit", "Source")])),
+                 h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in ("Quantity", "Value", "Source")])),
                  h("tbody", None, rows)))
+
+
+def progress_list(page_url: str) -> str:
+    """Every lab of both volumes as a link with the student's progress (filled in from the ledger)."""
+    sections = []
+    for volume in (1, 2):
+        labs = sorted((x for x in all_labs() if x.volume == volume), key=lambda x: x.number)
+        if not labs:
+            continue
+        items = [h("li", None,
+                   h("a", {"href": posixpath.relpath(entry.url, page_url or ".") + "/"},
+                     f"Lab {entry.number:02d} · {entry.title}"),
+                   h("span", {"class": "pl-progress", "data-progress": entry.id}, "Not started"))
+                 for entry in labs]
+        sections.append(h("section", {"class": "pl-progress-list"},
+                          h("h3", None, f"Volume {'I' * volume}"),
+                          h("ul", {"class": "pl-catalog pl-catalog--compact"}, items)))
+    return str(h("div", None, sections))
 
 
 def references_list() -> str:

@@ -4,61 +4,83 @@ from __future__ import annotations
 
 from pylabs import ledger
 from pylabs.framework import charts as ch
-from pylabs.framework.components import chart
+from pylabs.framework.components import chart, rich
 from pylabs.framework.formats import fmt
 from pylabs.framework.markup import Markup, h
 from pylabs.labs import LAB_MODULES, get
 
-STATUS = {"complete": "Complete", "in-progress": "In progress", "not-started": "Not started"}
+ACTS = {1: "I", 2: "II", 3: "III"}
 
 
-def lab_status(attempts: list[dict]) -> str:
-    if any(a["complete"] for a in attempts):
-        return "complete"
-    return "in-progress" if attempts else "not-started"
+def _lab(lab_id: str):
+    return get(lab_id) if lab_id in LAB_MODULES else None
+
+
+def _when(iso: str) -> Markup:
+    return h("time", {"datetime": iso}, iso[:16].replace("T", " "))
 
 
 def _answer_rows(lab_id: str, attempt: dict) -> list[Markup]:
-    lab = get(lab_id) if lab_id in LAB_MODULES else None
+    lab = _lab(lab_id)
     rows = []
     for qid, answer in sorted(attempt["answers"].items(), key=lambda kv: kv[1]["locked_at"]):
-        prompt = qid
+        question, chosen = qid, answer["choice"]
         if lab is not None and qid in {q.id for q in lab.questions}:
             q = lab.question(qid)
-            prompt = f"Act {q.act} {q.kind}"
+            act = next(a for a in lab.acts if a.number == q.act)
+            question = f"Act {ACTS[q.act]} · {act.title}: {q.kind}"
+            chosen = f"{answer['choice']}: {q.text_of(answer['choice'])}"
         verdict = {True: "correct", False: "incorrect", None: "—"}[answer["correct"]]
-        rows.append(h("tr", None, h("td", None, prompt), h("td", None, answer["choice"]),
+        rows.append(h("tr", None, h("td", None, question), h("td", None, rich(chosen)),
                       h("td", {"class": f"pl-verdict pl-verdict--{verdict}"}, verdict),
-                      h("td", None, h("time", {"datetime": answer["locked_at"]},
-                                      answer["locked_at"][:16].replace("T", " ")))))
+                      h("td", None, _when(answer["locked_at"]))))
     return rows
+
+
+def result_label(name: str, label: str) -> str:
+    """A result's label with its act (two acts may both report, say, MFU)."""
+    prefix = name[:3]
+    if len(prefix) == 3 and prefix[0] == "a" and prefix[1].isdigit() and prefix[2] == "_":
+        return f"Act {ACTS.get(int(prefix[1]), prefix[1])} · {label}"
+    return label
 
 
 def _results(lab_id: str, attempt: dict) -> Markup | None:
     if not attempt["results"]:
         return None
-    lab = get(lab_id) if lab_id in LAB_MODULES else None
-    known = {m.name: m for m in lab.metrics} if lab else {}
+    lab = _lab(lab_id)
+    known = {m.name: m for m in (lab.metrics + lab.record_metrics)} if lab else {}
     items = []
-    for name, value in sorted(attempt["results"].items()):
+    for name, value in attempt["results"].items():
         spec = known.get(name)
-        shown = fmt(value, spec.fmt) if spec and isinstance(value, (int, float)) else str(value)
-        items.append(h("div", None, h("dt", None, spec.label if spec else name), h("dd", None, shown)))
+        if spec is None:
+            label, shown = name.split("_", 1)[-1].replace("_", " ").capitalize(), fmt(value, "num")
+        else:
+            label, shown = spec.label, fmt(value, spec.fmt)
+        items.append(h("div", None, h("dt", None, result_label(name, label)), h("dd", None, shown)))
     return h("dl", {"class": "pl-ledger__results"}, items)
 
 
 def attempt_card(attempt: dict) -> Markup:
     lab_id = attempt["lab"]
-    title = get(lab_id).title if lab_id in LAB_MODULES else lab_id
-    state = "archived" if attempt["archived_at"] else "active"
+    lab = _lab(lab_id)
+    code = lab_id.upper().replace("_", "-")
+    heading = (h("a", {"href": f"../{lab.url}"}, f"{code} · {lab.title}") if lab else code)
+    state = "archived (you restarted the lab)" if attempt["archived_at"] else "current"
     status = "complete" if attempt["complete"] else "in progress"
+    context = ""
+    if lab is not None and attempt.get("context") in lab.context.values:
+        context = f" · {lab.context.label}: {lab.context.label_of(attempt['context'])}"
     return h("article", {"class": "pl-attempt", "data-attempt": attempt["id"]},
-             h("h3", None, f"{lab_id.upper().replace('_', '-')} · {title}"),
+             h("h3", None, heading),
              h("p", {"class": "pl-attempt__meta"},
-               f"Started {attempt['started_at'][:16].replace('T', ' ')} UTC · {status} · {state}"),
-             h("table", {"class": "pl-attempt__answers"},
-               h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in ("Question", "Answer", "Verdict", "Locked (UTC)")])),
-               h("tbody", None, _answer_rows(lab_id, attempt) or h("tr", None, h("td", {"colspan": "4"}, "No answer locked yet.")))),
+               "Started ", _when(attempt["started_at"]), f" UTC · {status} · {state}{context}"),
+             h("div", {"class": "pl-attempt__scroll"},
+               h("table", {"class": "pl-attempt__answers"},
+                 h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c)
+                                                 for c in ("Question", "Your answer", "Verdict", "Locked (UTC)")])),
+                 h("tbody", None, _answer_rows(lab_id, attempt)
+                   or h("tr", None, h("td", {"colspan": "4"}, "No answer locked yet."))))),
              _results(lab_id, attempt),
              h("p", None, "Failure states reached: " + (", ".join(_failure_titles(lab_id, attempt)) or "none")))
 
@@ -102,16 +124,9 @@ def accuracy_chart(attempts: list[dict]) -> Markup | None:
 
 
 def render(raw: str | None) -> str:
+    """The attempts part of the ledger page (progress per lab is on the page before Python)."""
     loaded = ledger.load(raw)
     attempts = sorted(loaded.ledger["attempts"].values(), key=lambda a: a["started_at"], reverse=True)
-    progress = []
-    for lab_id in LAB_MODULES:
-        mine = [a for a in attempts if a["lab"] == lab_id]
-        status = lab_status(mine)
-        progress.append(h("li", None, h("span", None, f"{lab_id.upper().replace('_', '-')} · {get(lab_id).title}"),
-                          h("span", {"class": f"pl-progress pl-progress--{status}", "data-progress": lab_id},
-                            STATUS[status])))
-    body = [h("h2", None, "Progress"), h("ul", {"class": "pl-catalog pl-catalog--compact"}, progress),
-            accuracy_chart(attempts), h("h2", None, f"Attempts ({len(attempts)})")]
+    body = [h("h2", None, f"Your attempts ({len(attempts)})"), accuracy_chart(attempts)]
     body += [attempt_card(a) for a in attempts] or [h("p", None, "No attempts yet: open a lab to start one.")]
     return str(h("div", {"class": "pl-ledger__view"}, body))

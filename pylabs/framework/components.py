@@ -90,13 +90,15 @@ class MetricSpec:
     def __post_init__(self) -> None:
         fmt(1.0, self.fmt)
 
-    def show(self, value: float, tone: str | None = None, note: str = "") -> Markup:
+    def show(self, value: float, tone: str | None = None, note: str = "") -> "MetricCard":
         assert tone in TONES, f"metric tone {tone!r} is not one of {TONES}"
-        return h("div", {"class": classes("pl-metric", tone and f"pl-metric--{tone}"),
+        text = fmt(value, self.fmt)
+        html = h("div", {"class": classes("pl-metric", tone and f"pl-metric--{tone}"),
                          "data-metric": self.name, "data-value": repr(float(value))},
                  h("span", {"class": "pl-metric__label"}, self.label),
-                 h("span", {"class": "pl-metric__value"}, fmt(value, self.fmt)),
+                 h("span", {"class": "pl-metric__value"}, text),
                  h("span", {"class": "pl-metric__note"}, rich(note)) if note else None)
+        return MetricCard(html, self.label, text, tone)
 
     def text(self, value: float) -> str:
         return fmt(value, self.fmt)
@@ -107,8 +109,45 @@ def tone(share: float, good: float = 0.8, warn: float = 0.5) -> str:
     return "good" if share >= good else "warn" if share >= warn else "danger"
 
 
-def metric_grid(*metrics: Markup) -> Markup:
-    return h("div", {"class": "pl-metrics"}, metrics)
+class MetricCard(Markup):
+    """A metric's markup that also remembers what it shows, so the page can repeat the act's
+    key numbers in the compact strip that stays in view on phones (``key_strip``)."""
+
+    def __new__(cls, html: str, label: str, text: str, tone: str | None) -> "MetricCard":
+        card = super().__new__(cls, html)
+        card.label, card.text, card.tone = label, text, tone
+        return card
+
+
+class MetricGrid(Markup):
+    """A grid of metric cards; the first ones are the act's key numbers."""
+
+    def __new__(cls, cards: Sequence[Markup]) -> "MetricGrid":
+        grid = super().__new__(cls, h("div", {"class": "pl-metrics"}, cards))
+        grid.cards = tuple(c for c in cards if isinstance(c, MetricCard))
+        return grid
+
+
+def metric_grid(*metrics: Markup) -> MetricGrid:
+    return MetricGrid(metrics)
+
+
+STRIP_SIZE = 4
+
+
+def key_strip(readout: Sequence[object]) -> Markup | None:
+    """The first metric grid's first few numbers as one compact line (shown sticky on phones).
+
+    It repeats numbers that are on the page already, so it is hidden from assistive technology
+    and carries no ``data-metric`` hooks."""
+    grid = next((part for part in readout if isinstance(part, MetricGrid)), None)
+    if grid is None or not grid.cards:
+        return None
+    return h("div", {"class": "pl-strip", "aria-hidden": "true"},
+             h("div", {"class": "pl-strip__inner"},
+               [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}")},
+                  h("span", {"class": "pl-strip__label"}, c.label), h("span", {"class": "pl-strip__value"}, c.text))
+                for c in grid.cards[:STRIP_SIZE]]))
 
 
 # ---- charts -------------------------------------------------------------------
@@ -180,4 +219,15 @@ def section_title(text: str) -> Markup:
 def takeaways(items: Sequence[str], connections: Sequence[str]) -> Markup:
     return h("section", {"class": "pl-takeaways"},
              h("h2", None, "Key takeaways"), bullets(items),
+             h("h3", None, "Connections"), bullets(connections))
+
+
+def takeaways_waiting(connections: Sequence[str]) -> Markup:
+    """What stands where the takeaways will be: they state the answers, so they wait for the
+    last lock; the connections to other labs give nothing away."""
+    return h("section", {"class": "pl-takeaways pl-takeaways--waiting"},
+             h("h2", None, "Key takeaways"),
+             h("p", {"class": "pl-takeaways__wait"},
+               "The takeaways appear here once you have locked every prediction and reflection: "
+               "they state the answers."),
              h("h3", None, "Connections"), bullets(connections))

@@ -86,6 +86,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "usd/h": lambda v: f"${v:,.2f}/h",
     "params": lambda v: _scaled(v, ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1.0, ""))).replace(" ", ""),
     "W": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"))),
+    "yesno": lambda v: "yes" if v else "no",
 }
 
 

@@ -77,6 +77,7 @@ class Lab:
     connections: tuple[str, ...]
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     reads: tuple[str, ...] = ()    # earlier labs whose ledger entries this lab shows
+    record_metrics: tuple[MetricSpec, ...] = ()  # results kept in the ledger that no instrument shows
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.controls]

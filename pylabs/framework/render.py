@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .components import bullets, callout, prose, rich, section_title, stakeholder, takeaways
+from .components import (bullets, callout, key_strip, prose, rich, section_title, stakeholder, takeaways,
+                         takeaways_waiting)
 from .controls import render_control
 from .formats import fmt
 from .lab import Act, Lab
 from .markup import Markup, classes, h, join
-from .questions import Pick, Prediction, Question, Reflection, fill
+from .questions import Pick, Prediction, Question, Range, Reflection, fill
 from .state import State
 
 VOLUME_NUMERALS = {1: "I", 2: "II"}
@@ -25,12 +26,14 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tupl
     """The page's blocks. With a ``memo`` (kept between updates by the runtime) an act whose
     inputs did not change is reused instead of re-rendered: the output is the same either way."""
     memo = {} if memo is None else memo
-    if "static" not in memo:  # header and takeaways do not depend on the state
-        memo["static"] = (header(lab), takeaways(lab.takeaways(), lab.connections))
-    top, bottom = memo["static"]
+    if "static" not in memo:  # the header and both forms of the takeaways do not depend on the state
+        memo["static"] = (header(lab), takeaways(lab.takeaways(), lab.connections),
+                          takeaways_waiting(lab.connections))
+    top, done, waiting = memo["static"]
     blocks = [("header", top), ("context", context_picker(lab, state))]
     blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
-    blocks += [("takeaways", bottom), ("hud", hud(lab, state))]
+    # The takeaways state every answer, so they wait until the last question is locked.
+    blocks += [("takeaways", done if lab.complete(state) else waiting), ("hud", hud(lab, state))]
     return blocks
 
 
@@ -74,8 +77,14 @@ def header(lab: Lab) -> Markup:
 
 
 def context_picker(lab: Lab, state: State) -> Markup:
+    """The context toggle; fixed once a prediction is locked, so the feedback and the
+    instruments always speak of the context the student predicted in."""
+    fixed = bool(state.answers)
     return h("section", {"class": "pl-context", "aria-label": "Context"},
-             render_control(lab.context, state[lab.context.name]))
+             render_control(lab.context, state[lab.context.name], disabled=fixed),
+             h("p", {"class": "pl-context__fixed"},
+               "Fixed for this attempt: your locked answers were made in this context. "
+               "Restart the lab (at the bottom of the page) to try another.") if fixed else None)
 
 
 # ---- acts -----------------------------------------------------------------------
@@ -98,12 +107,13 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
                                       f"the prediction and the reflection of Act {previous}.")))
     predicted = state.locked(act.prediction.id)
     facts = act.facts() if predicted else {}
+    # Feedback sits right under its question; the instruments follow it.
     return h("section", attrs, banner,
              stakeholder(act.stakeholder_role, act.stakeholder()),
              prose(*act.scenario()),
              question(act.prediction, state, facts),
-             instruments(act, state, predicted),
              verdict(act.prediction, state, facts) if predicted else None,
+             instruments(act, state, predicted),
              question(act.reflection, state, facts) if predicted else None,
              act.math_peek(state) if predicted else None)
 
@@ -121,8 +131,13 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
               h("button", {"type": "button", "class": "pl-button", "data-action": "share",
                            "data-controls": " ".join(c.name for c in act.controls)},
                 "Copy a link to these settings"))
-    return h("section", attrs, section_title(act.instruments_title), controls,
-             h("div", {"class": "pl-readout"}, act.instruments(state)), share)
+    readout = list(act.instruments(state))
+    # Wide screens: controls and readout side by side, whichever is shorter stays in view.
+    # Phones: the act's key numbers in a strip that sticks under the header while you slide.
+    return h("section", attrs, section_title(act.instruments_title), key_strip(readout),
+             h("div", {"class": "pl-instruments__body"},
+               h("div", {"class": "pl-instruments__controls"}, controls, share),
+               h("div", {"class": "pl-readout"}, readout)))
 
 
 # ---- questions ------------------------------------------------------------------
@@ -167,34 +182,49 @@ def reflection_feedback(q: Reflection, state: State, facts: Mapping[str, str]) -
         parts.append(h("p", None, rich(f"**The answer is {q.answer()}.** "
                                        + fill(q.option(q.answer()).feedback, facts))))
     return callout("success" if right else "warn", "Correct" if right else "Not quite", *parts,
-                   attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect"})
+                   attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect",
+                          "tabindex": "-1"})
 
 
 def verdict(p: Prediction | Pick, state: State, facts: Mapping[str, str]) -> Markup:
-    """Prediction vs reality at the scenario's inputs, with the size of the miss."""
+    """Prediction vs reality at the scenario's inputs: the student's range, the physics' value,
+    and for a miss how far outside the range it lies."""
     if isinstance(p, Pick):
         return pick_verdict(p, state, facts)
     chosen = state.answers[p.id].choice
     truth = p.truth()
     answer = p.answer()
     right = chosen == answer
-    guess = p.option(chosen).guess
-    miss = truth / guess if guess else float("inf")
+    said = f"You predicted {chosen} ({p.text_of(chosen)}). The physics gives **{fmt(truth, p.unit_fmt)}**"
     if right:
-        summary = f"You predicted {chosen} ({p.text_of(chosen)}). The physics gives **{fmt(truth, p.unit_fmt)}**, inside your range."
+        summary = f"{said}, inside your range."
     else:
-        direction = "higher" if miss > 1 else "lower"
-        size = miss if miss > 1 else 1 / miss
-        summary = (f"You predicted {chosen}, about {fmt(guess, p.unit_fmt)}. The physics gives "
-                   f"**{fmt(truth, p.unit_fmt)}**: {fmt(size, 'x')} {direction} than your estimate. "
-                   f"The answer is {answer} ({p.text_of(answer)}).")
+        summary = f"{said}, {miss_text(p.option(chosen), truth, p.unit_fmt)}. The answer is {answer} ({p.text_of(answer)})."
     body = [h("p", None, rich(summary))]
     why = p.option(chosen).feedback
     if why:
         body.append(h("p", None, rich(fill(why, facts))))
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
-                          "data-value": repr(float(truth))})
+                          "data-value": repr(float(truth)), "tabindex": "-1"})
+
+
+PERCENT_FORMATS = ("pct", "pct1", "pp")
+
+
+def miss_text(option: Range, truth: float, unit_fmt: str) -> str:
+    """How far ``truth`` lies outside the option's range, in the question's units: percentage
+    points for shares, a factor for positive quantities, else the difference."""
+    above = option.high is not None and truth >= option.high
+    edge = option.high if above else option.low
+    where = "above the top" if above else "below the bottom"
+    if unit_fmt in PERCENT_FORMATS:
+        gap = fmt(abs(truth - edge), "pp")
+    elif edge > 0 and truth > 0:
+        gap = f"a factor of {fmt(truth / edge if above else edge / truth, 'num')}"
+    else:
+        gap = fmt(abs(truth - edge), unit_fmt)
+    return f"{gap} {where} of your range ({fmt(edge, unit_fmt)})"
 
 
 def pick_verdict(p: Pick, state: State, facts: Mapping[str, str]) -> Markup:
@@ -207,31 +237,33 @@ def pick_verdict(p: Pick, state: State, facts: Mapping[str, str]) -> Markup:
         body += [h("p", None, rich(f"**The physics picks {answer}**: {p.text_of(answer)}")),
                  h("p", None, rich(fill(p.option(answer).feedback, facts)))]
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
-                   attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect"})
+                   attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
+                          "tabindex": "-1"})
 
 
 # ---- HUD -------------------------------------------------------------------------
 
 
 def hud(lab: Lab, state: State) -> Markup:
+    """The status line that stays at the bottom of the window: answers, failure states, progress.
+    It is one short line on purpose (it sticks over the page); the ledger page has the details."""
     active = lab.failures_now(state)
     reached = sorted(state.failures_hit | active)
-    items = [("Lab", f"V{lab.volume}-{lab.number:02d}"),
-             ("Context", lab.context.label_of(state[lab.context.name]))]
+    items = [("Lab", f"V{lab.volume}-{lab.number:02d}")]
     for q in lab.questions:
         ok = lab.correct(state, q.id)
         label = f"Act {ACT_NUMERALS[q.act]} {q.kind}"
         items.append((label, "—" if ok is None else f"{state.answers[q.id].choice} · {'correct' if ok else 'review'}"))
     titles = {f.name: f.title for f in lab.failures}
-    items.append(("Failure states reached", f"{len(reached)} of {len(lab.failures)}"))
+    items.append(("Failure states", f"{len(reached)} of {len(lab.failures)}"))
     items.append(("Status", "Complete" if lab.complete(state) else "In progress"))
     return h("footer", {"class": "pl-hud", "data-hud": "", "aria-label": "Lab status"},
              h("dl", {"class": "pl-hud__items"},
                [h("div", {"class": "pl-hud__item"}, h("dt", None, k), h("dd", None, v)) for k, v in items]),
-             h("p", {"class": "pl-hud__failures"}, "Reached: " + "; ".join(titles[n] for n in reached))
-             if reached else None,
              h("div", {"class": "pl-hud__actions"},
-               h("button", {"type": "button", "class": "pl-button", "data-action": "restart"}, "Restart lab"),
+               h("button", {"type": "button", "class": "pl-button pl-button--small", "data-action": "restart",
+                            "title": "Reached: " + "; ".join(titles[n] for n in reached) if reached else None},
+                 "Restart lab"),
                h("span", {"class": "pl-hud__save", "data-ledger-status": ""}, "")))
 
 

@@ -17,7 +17,8 @@ class Spec:
     unit: str
     source: str
     url: str = ""
-    note: str = ""
+    note: str = ""   # for maintainers (why this value, what it replaced); not shown to students
+    label: str = ""  # what a student reads on the Sources page; empty: derived from the name
 
 
 _H100_URL = "https://www.nvidia.com/en-us/data-center/h100/"
@@ -45,31 +46,38 @@ REGISTRY: dict[str, Spec] = {
         "NVIDIA H100 SXM datasheet, BF16/FP16 tensor core (dense; 1,979 is with sparsity)",
         _H100_URL,
         "datasheet footnote: 'shown with sparsity; specifications 1/2 lower without'",
+        label='H100 SXM peak, BF16 dense',
     ),
     "H100_PEAK_BF16_SPARSE": Spec(
         1978.9e12, "FLOP/s",
         "NVIDIA H100 SXM datasheet, BF16/FP16 tensor core with 2:4 sparsity",
         _H100_KLOCKWOOD_URL,
         "the seeds misused this as the dense peak; kept only to explain that error",
+        label='H100 SXM peak, BF16 with 2:4 sparsity',
     ),
     "H100_PEAK_FP8_DENSE": Spec(
         1978.9e12, "FLOP/s",
         "NVIDIA H100 SXM datasheet, FP8 tensor core (dense; 3,958 is with sparsity)",
         _H100_URL,
+        label='H100 SXM peak, FP8 dense',
     ),
     "H100_HBM_BYTES": Spec(
         80e9, "B", "NVIDIA H100 SXM datasheet (80 GB HBM3)", _H100_URL,
+        label='H100 SXM memory (HBM3)',
     ),
     "H100_HBM_BW": Spec(
         3.35e12, "B/s", "NVIDIA H100 SXM datasheet (HBM3, 3.35 TB/s)", _H100_URL,
+        label='H100 SXM memory bandwidth',
     ),
     "H100_TDP_W": Spec(
         700.0, "W", "NVIDIA H100 SXM datasheet (max thermal design power)", _H100_URL,
+        label='H100 SXM maximum power',
     ),
     "A100_PEAK_BF16_DENSE": Spec(
         312e12, "FLOP/s",
         "NVIDIA A100 datasheet, BF16/FP16 tensor core (dense; 624 is with sparsity)",
         _A100_URL,
+        label='A100 peak, BF16 dense',
     ),
     # ---- interconnect, per GPU or per port, per direction ----
     "NVLINK4_BW": Spec(
@@ -77,136 +85,162 @@ REGISTRY: dict[str, Spec] = {
         "Austin et al., How to Scale Your Model, 'How to Think About GPUs' (NVLink 4)",
         _SCALING_BOOK_GPUS_URL,
         "18 links x 25 GB/s per GPU per direction; the datasheet's 900 GB/s sums both",
+        label='NVLink 4 bandwidth per GPU, per direction',
     ),
     "NVLINK4_ALLREDUCE_BUSBW_MEASURED": Spec(
         370e9, "B/s",
         "Austin et al., How to Scale Your Model (NCCL AllReduce on 8xH100, no SHARP)",
         _SCALING_BOOK_GPUS_URL,
         "read off an empirical plot; about 480 GB/s with NVLS (in-switch reduction)",
+        label='Measured NVLink all-reduce bus bandwidth, 8 × H100',
     ),
     "IB_NDR_BW": Spec(
         50e9, "B/s",
         "InfiniBand NDR port, 400 Gb/s per direction (scaling book 'NDR 50GB/s')",
         _SCALING_BOOK_GPUS_URL, "400e9 bit/s / 8",
+        label='InfiniBand NDR port, per direction',
     ),
     "IB_HDR_BW": Spec(
         25e9, "B/s", "InfiniBand HDR port, 200 Gb/s per direction", _SCALING_BOOK_GPUS_URL,
         "200e9 bit/s / 8",
+        label='InfiniBand HDR port, per direction',
     ),
     "PCIE4_X16_BW": Spec(
         16e9 * 16 * _PCIE_ENCODING / 8, "B/s",
         "PCI-SIG PCIe 4.0 base spec: 16 GT/s per lane, 128b/130b encoding", _PCIE_URL,
         "16e9 transfers/s x 16 lanes x 128/130 / 8 bits, per direction (31.5 GB/s)",
+        label='PCIe 4.0 ×16 link, per direction',
     ),
     "PCIE5_X16_BW": Spec(
         32e9 * 16 * _PCIE_ENCODING / 8, "B/s",
         "PCI-SIG PCIe 5.0 base spec: 32 GT/s per lane, 128b/130b encoding", _PCIE_URL,
         "32e9 transfers/s x 16 lanes x 128/130 / 8 bits, per direction (63.0 GB/s); "
         "the H100 datasheet's 128 GB/s is both directions",
+        label='PCIe 5.0 ×16 link, per direction',
     ),
     "ETH_100G_BW": Spec(
         12.5e9, "B/s", "IEEE 802.3 100 Gigabit Ethernet, per direction",
         "https://www.ieee802.org/3/ba/", "100e9 bit/s / 8",
+        label='100 Gigabit Ethernet, per direction',
     ),
     "IB_ALPHA_S": Spec(
         1.5e-6, "s",
-        "per-message inter-node latency assumed by the V2-06 seed lab, typical of InfiniBand",
+        "per-message inter-node latency typical of InfiniBand (an assumption of the collective-algorithm lab)",
         "",
         "a teaching assumption, not a measured figure for one fabric",
+        label='Inter-node message latency (α)',
     ),
     # ---- DGX H100 node ----
     "DGX_H100_GPUS_PER_NODE": Spec(
         8.0, "GPUs", "NVIDIA DGX H100 user guide (8x H100 SXM per system)", _DGX_H100_URL,
+        label='GPUs in one DGX H100',
     ),
     "DGX_H100_NICS": Spec(
         8.0, "NICs",
         "NVIDIA DGX H100 user guide: 8x ConnectX-7 400 Gb/s, one per GPU (rail-optimised)",
         _DGX_H100_URL,
         "8 x IB_NDR_BW = 400 GB/s node egress per direction",
+        label='Network ports in one DGX H100',
     ),
     "DGX_H100_SYSTEM_POWER_W": Spec(
         10.2e3, "W", "NVIDIA DGX H100 datasheet (system power ~10.2 kW max)",
         "https://www.nvidia.com/en-us/data-center/dgx-h100/",
         "cited from the datasheet, not re-verified in the audit; about 1.28 kW per GPU",
+        label='DGX H100 system power',
     ),
     # ---- numeric formats and optimizer state ----
     "BYTES_PER_BF16": Spec(
         2.0, "B", "bfloat16 format: 16 bits per value (1 sign, 8 exponent, 7 mantissa bits)",
         "https://cloud.google.com/tpu/docs/bfloat16",
+        label='Size of one BF16 value',
     ),
     "ADAM_MIXED_PRECISION_BYTES_PER_PARAM": Spec(
         16.0, "B",
         "Rajbhandari et al. 2020, ZeRO, Sec. 3.1: (2 + 2 + K) bytes/param with K = 12",
         _ZERO_URL,
         "bf16 weights 2 + bf16 grads 2 + fp32 master weights, momentum, variance 12",
+        label='Mixed-precision Adam training state per parameter',
     ),
     "ADAM_OPTIMIZER_BYTES_PER_PARAM": Spec(
         12.0, "B", "Rajbhandari et al. 2020, ZeRO, Sec. 3.1: K = 12 for mixed-precision Adam",
         _ZERO_URL, "fp32 master weights 4 + momentum 4 + variance 4",
+        label='Adam optimizer state per parameter',
     ),
     # ---- GPT-3 175B shape (Brown et al. 2020, Table 2.1) ----
     "GPT3_PARAMS": Spec(
         175e9, "params", "Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1",
         _GPT3_URL,
+        label='GPT-3 parameters',
     ),
-    "GPT3_LAYERS": Spec(96.0, "layers", "Brown et al. 2020, Table 2.1", _GPT3_URL),
-    "GPT3_HIDDEN": Spec(12288.0, "1", "Brown et al. 2020, Table 2.1 (d_model)", _GPT3_URL),
-    "GPT3_HEADS": Spec(96.0, "heads", "Brown et al. 2020, Table 2.1", _GPT3_URL),
-    "GPT3_SEQ": Spec(2048.0, "tokens", "Brown et al. 2020, Sec. 2.1 (context window)", _GPT3_URL),
+    "GPT3_LAYERS": Spec(96.0, "layers", "Brown et al. 2020, Table 2.1", _GPT3_URL, label='GPT-3 layers'),
+    "GPT3_HIDDEN": Spec(12288.0, "1", "Brown et al. 2020, Table 2.1 (d_model)", _GPT3_URL, label='GPT-3 model width (d_model)'),
+    "GPT3_HEADS": Spec(96.0, "heads", "Brown et al. 2020, Table 2.1", _GPT3_URL, label='GPT-3 attention heads'),
+    "GPT3_SEQ": Spec(2048.0, "tokens", "Brown et al. 2020, Sec. 2.1 (context window)", _GPT3_URL, label='GPT-3 context length'),
     "GPT3_TOKENS": Spec(
         300e9, "tokens", "Brown et al. 2020, Sec. 2.2 (training tokens)", _GPT3_URL,
+        label='GPT-3 training tokens',
     ),
     # ---- Megatron-LM's GPT-3 175B example run ----
     "MEGATRON_GPT3_GLOBAL_BATCH": Spec(
         1536.0, "sequences",
         "NVIDIA Megatron-LM examples/gpt3/train_gpt3_175b_distributed.sh (--global-batch-size)",
         _MEGATRON_GPT3_URL,
+        label='Megatron-LM GPT-3 175B example: global batch',
     ),
     "MEGATRON_GPT3_MICRO_BATCH": Spec(
         1.0, "sequences",
         "NVIDIA Megatron-LM examples/gpt3/train_gpt3_175b_distributed.sh (--micro-batch-size)",
         _MEGATRON_GPT3_URL,
+        label='Megatron-LM GPT-3 175B example: micro-batch',
     ),
     "MEGATRON_GPT3_TP": Spec(
         8.0, "GPUs",
         "NVIDIA Megatron-LM examples/gpt3/train_gpt3_175b_distributed.sh "
         "(--tensor-model-parallel-size)",
         _MEGATRON_GPT3_URL,
+        label='Megatron-LM GPT-3 175B example: tensor-parallel size',
     ),
     "MEGATRON_GPT3_PP": Spec(
         16.0, "GPUs",
         "NVIDIA Megatron-LM examples/gpt3/train_gpt3_175b_distributed.sh "
         "(--pipeline-model-parallel-size)",
         _MEGATRON_GPT3_URL,
+        label='Megatron-LM GPT-3 175B example: pipeline-parallel size',
     ),
     "MEGATRON_GPT3_GPUS": Spec(
         1024.0, "GPUs",
         "NVIDIA Megatron-LM README: the GPT-3 175B example runs 'on 1024 GPUs'",
         _MEGATRON_README_URL,
         "data-parallel degree = 1024 / (8 x 16) = 8",
+        label='Megatron-LM GPT-3 175B example: GPUs',
     ),
     # ---- published training runs and compute estimates ----
     "LLAMA3_70B_PARAMS": Spec(
         70e9, "params", "Meta Llama 3 model card (70B)",
         "https://github.com/meta-llama/llama3/blob/main/MODEL_CARD.md",
+        label='Llama 3 70B parameters',
     ),
     "LLAMA3_70B_TOKENS": Spec(
         15e12, "tokens", "Meta Llama 3 model card (pretrained on over 15T tokens)",
         "https://github.com/meta-llama/llama3/blob/main/MODEL_CARD.md",
+        label='Llama 3 70B training tokens',
     ),
     "LLAMA3_70B_TRAIN_FLOPS": Spec(
         6.3e24, "FLOP",
         "Austin et al., How to Scale Your Model (Llama-3-70B-class run, 6ND)",
         _SCALING_BOOK_TRAINING_URL, "6 x 70e9 params x 15e12 tokens",
+        label='Llama 3 70B training compute',
     ),
     "GPT4_TRAIN_FLOPS": Spec(
         2.1e25, "FLOP", "Epoch AI, Notable AI Models database (GPT-4 estimate)", _EPOCH_URL,
         "an outside estimate; OpenAI has not published the figure",
+        label='GPT-4 training compute (estimate)',
     ),
     # ---- time ----
     "HOURS_PER_YEAR": Spec(
         8760.0, "h/year", "365-day year x 24 h (convention used by the TCO labs)", "",
         "365 x 24",
+        label='Hours in a year',
     ),
 }
 

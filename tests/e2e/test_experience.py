@@ -64,7 +64,10 @@ def test_keyboard_only_walkthrough(lab_page):
     assert page.evaluate("document.activeElement.dataset.action") == "lock"
     page.keyboard.press("Enter")
     page.wait_for_selector('[data-question="a1_predict"][data-locked="true"]')
-    page.wait_for_function("document.activeElement.dataset.control === 'a1_fabric'")
+    # Focus goes to the feedback under the question, then Tab reaches the instruments.
+    page.wait_for_function("document.activeElement.dataset.feedback === 'a1_predict'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.control") == "a1_fabric"
     for _ in range(6):
         if page.evaluate("document.activeElement.dataset.control") == "a1_tokens":
             break

@@ -71,3 +71,14 @@ def test_charts_use_only_trace_types_the_vendored_plotly_bundle_draws(lab):
     for spec in specs:
         types = {trace.get("type", "scatter") for trace in json.loads(spec.replace("<\\/", "</"))["data"]}
         assert types <= PLOTLY_BASIC_TRACES
+
+
+def test_sources_page_reads_like_a_table_for_students():
+    """Human labels, values with units in words (no Python names, no 3.12e+14), no audit notes."""
+    from build_scripts import site_content
+    from pylabs.physics import constants
+    html = site_content.sources_table()
+    assert "H100_PEAK_BF16_DENSE" not in html and "e+" not in html
+    assert "989 TFLOP/s" in html and "300 billion tokens" in html and "1 sequence<" in html
+    for spec in constants.REGISTRY.values():
+        assert not spec.note or spec.note not in html

@@ -26,7 +26,46 @@ def test_every_option_earns_a_verdict(lab, q, letter):
     if isinstance(q, Prediction):
         assert fmt(q.truth(), q.unit_fmt) in feedback
         if verdict == "incorrect":
-            assert "than your estimate" in feedback
+            assert "of your range (" in feedback, "a miss says how far outside the student's range"
+            guess = fmt(q.option(letter).guess, q.unit_fmt)
+            assert f"about {guess}" not in feedback, "quote the student's range, not an invented point"
+
+
+def before_question(lab, qid):
+    """The state a student is in just before locking ``qid``: every earlier question locked."""
+    ids = [q.id for q in lab.questions]
+    index = ids.index(qid)
+    return lab.default_state() if index == 0 else answered(lab, {}, through=ids[index - 1])
+
+
+@pytest.mark.parametrize("lab,q", [(lab, q) for lab, q in QUESTIONS if isinstance(q, Prediction)],
+                         ids=lambda x: getattr(x, "id", ""))
+def test_no_prediction_is_answered_before_it_is_locked(lab, q):
+    """Takeaways, captions, callouts and the HUD keep a prediction's computed answer, as the page
+    formats it, off the page until the student has locked it (with every earlier question locked
+    and the settings at their defaults)."""
+    html = rendered(lab, before_question(lab, q.id))
+    answer = fmt(q.truth(), q.unit_fmt)
+    assert answer not in html, f"{q.id}'s answer {answer} is on the page before it is locked"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_takeaways_wait_for_the_last_lock(lab):
+    last = lab.questions[-1].id
+    almost = before_question(lab, last)
+    assert "pl-takeaways--waiting" in rendered(lab, almost)
+    done = rendered(lab, answered(lab, {}, through=last))
+    assert "pl-takeaways--waiting" not in done and "Key takeaways" in done
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)
+def test_the_context_is_fixed_by_the_first_lock(lab):
+    name = lab.context.name
+    free = rendered(lab, lab.default_state())
+    assert all(" disabled" not in part.split(">")[0] for part in free.split(f'data-control="{name}"')[1:])
+    fixed = rendered(lab, answered(lab, {}, through=lab.questions[0].id))
+    assert all(" disabled" in part.split(">")[0] for part in fixed.split(f'data-control="{name}"')[1:])
+    assert "Fixed for this attempt" in fixed
 
 
 @pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)

@@ -8,6 +8,7 @@ import { drawCharts, preloadCharts } from "./charts.js";
 import { preloadMath, renderMath } from "./math.js";
 import { LEDGER_KEY, archive, commit, newAttemptId, openLedger, stash } from "./store.js";
 import { showNotice } from "./notices.js";
+import { mountStrips } from "./strip.js";
 
 const html = document.documentElement;
 
@@ -140,6 +141,8 @@ export async function mountLab(root, signal) {
     attemptId = newAttemptId(labId);
   }
 
+  const checkStrips = mountStrips(root, signal);
+
   // 3. Render the state, then patch only what changed from here on.
   async function render(changed = null, full = false) {
     const view = await call("update", [labId, JSON.stringify(state), changed, full]);
@@ -156,6 +159,7 @@ export async function mountLab(root, signal) {
       state.failures_hit = [...state.failures_hit, ...reached].sort();
       save();
     }
+    checkStrips();
     drawCharts(root).catch((error) => showNotice("warn", `Charts are unavailable: ${error.message}`, { id: "charts" }));
     renderMath(root).catch(() => {});
   }
@@ -197,12 +201,12 @@ export async function mountLab(root, signal) {
     delete state.pending[qid];
     await render();
     await save();
-    // Keyboard users continue where the lock led: the unlocked instruments, or the feedback.
-    const act = question.closest("[data-act]");
-    const next = question.dataset.kind === "prediction"
-      ? act.querySelector("[data-instruments] [data-control]:not(:disabled)")
-      : act.querySelector(`[data-question="${qid}"] .pl-question__status`);
-    next?.focus();
+    // The student reads the feedback first: it sits under the question and takes focus;
+    // the next Tab reaches the instruments that the lock opened.
+    const feedback = root.querySelector(`[data-feedback="${qid}"]`)
+      || root.querySelector(`[data-question="${qid}"] .pl-question__status`);
+    feedback?.focus({ preventScroll: true });
+    feedback?.scrollIntoView({ block: "nearest" });
   }
 
   async function restart() {

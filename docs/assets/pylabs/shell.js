@@ -32,6 +32,9 @@ function mountPage() {
   const html = document.documentElement;
   html.dataset.pylabs = "static";
 
+  // Material's search dialog has no accessible name; give it one (axe: aria-dialog-name).
+  document.querySelector('.md-search[role="dialog"]:not([aria-label])')?.setAttribute("aria-label", "Search the labs");
+
   // 2. Read storage once, so an unavailable store is reported on every page.
   readRaw();
 

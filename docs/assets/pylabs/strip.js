@@ -1,0 +1,38 @@
+// The act's key numbers in a strip under the header: shown only while the act's own metric
+// grid is out of view and its instruments are on screen, so a student sliding a control far
+// from the readout still sees what the control changes. Python renders the strip; this only
+// decides when it shows (one passive scroll listener, at most once a frame).
+const HEADER_PX = 56;
+
+function update(root) {
+  for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
+    const grid = section.querySelector(".pl-readout .pl-metrics");
+    const box = section.getBoundingClientRect();
+    const inView = box.bottom > HEADER_PX + 60 && box.top < window.innerHeight;
+    let hidden = false;
+    if (grid) {
+      const rect = grid.getBoundingClientRect();
+      hidden = rect.bottom < HEADER_PX + 8 || rect.top > window.innerHeight - 40;
+    }
+    const on = inView && hidden ? "on" : "off";
+    if (section.dataset.strip !== on) section.dataset.strip = on;
+  }
+}
+
+/**
+ * Keep every act's strip in step with scrolling and resizing.
+ * @param {Element} root the `[data-lab]` element
+ * @param {AbortSignal} signal aborted when the page is left
+ * @returns {() => void} call after a render to re-check at once
+ */
+export function mountStrips(root, signal) {
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; update(root); });
+  };
+  window.addEventListener("scroll", schedule, { passive: true, signal });
+  window.addEventListener("resize", schedule, { passive: true, signal });
+  return schedule;
+}
