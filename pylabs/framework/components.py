@@ -98,7 +98,7 @@ class MetricSpec:
                  h("span", {"class": "pl-metric__label"}, self.label),
                  h("span", {"class": "pl-metric__value"}, text),
                  h("span", {"class": "pl-metric__note"}, rich(note)) if note else None)
-        return MetricCard(html, self.label, text, tone)
+        return MetricCard(html, self.name, self.label, text, tone)
 
     def text(self, value: float) -> str:
         return fmt(value, self.fmt)
@@ -113,9 +113,9 @@ class MetricCard(Markup):
     """A metric's markup that also remembers what it shows, so the page can repeat the act's
     key numbers in the compact strip that stays in view on phones (``key_strip``)."""
 
-    def __new__(cls, html: str, label: str, text: str, tone: str | None) -> "MetricCard":
+    def __new__(cls, html: str, name: str, label: str, text: str, tone: str | None) -> "MetricCard":
         card = super().__new__(cls, html)
-        card.label, card.text, card.tone = label, text, tone
+        card.name, card.label, card.text, card.tone = name, label, text, tone
         return card
 
 
@@ -145,7 +145,8 @@ def key_strip(readout: Sequence[object]) -> Markup | None:
         return None
     return h("div", {"class": "pl-strip", "aria-hidden": "true"},
              h("div", {"class": "pl-strip__inner"},
-               [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}")},
+               [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}"),
+                           "data-strip-of": c.name},
                   h("span", {"class": "pl-strip__label"}, c.label), h("span", {"class": "pl-strip__value"}, c.text))
                 for c in grid.cards[:STRIP_SIZE]]))
 

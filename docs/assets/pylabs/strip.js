@@ -3,16 +3,19 @@
 // from the readout still sees what the control changes. Python renders the strip; this only
 // decides when it shows (one passive scroll listener, at most once a frame).
 const HEADER_PX = 56;
+const KEY_ROWS_PX = 150;  // about two rows of metric cards
 
 function update(root) {
   for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
     const grid = section.querySelector(".pl-readout .pl-metrics");
     const box = section.getBoundingClientRect();
     const inView = box.bottom > HEADER_PX + 60 && box.top < window.innerHeight;
+    // The strip stands in for the grid unless the grid's first rows are wholly in the window.
     let hidden = false;
     if (grid) {
       const rect = grid.getBoundingClientRect();
-      hidden = rect.bottom < HEADER_PX + 8 || rect.top > window.innerHeight - 40;
+      const keyRows = Math.min(rect.height, KEY_ROWS_PX);
+      hidden = rect.top < HEADER_PX || rect.top + keyRows > window.innerHeight;
     }
     const on = inView && hidden ? "on" : "off";
     if (section.dataset.strip !== on) section.dataset.strip = on;
