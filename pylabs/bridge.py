@@ -37,10 +37,11 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
     }, allow_nan=False)
 
 
-def link_settings(lab_id: str, params_json: str) -> str:
-    """Validate instrument settings from a shared link: {"controls": {...}, "ignored": [...]}."""
+def link_settings(lab_id: str, params_json: str, locked: bool = False) -> str:
+    """Validate instrument settings from a shared link: {"controls": {...}, "ignored": [...]}.
+    ``locked``: the student's attempt has a locked answer, so the context stays as it is."""
     params = json.loads(params_json)
-    kept, ignored = get(lab_id).link_settings(params if isinstance(params, dict) else {})
+    kept, ignored = get(lab_id).link_settings(params if isinstance(params, dict) else {}, bool(locked))
     return json.dumps({"controls": kept, "ignored": ignored})
 
 

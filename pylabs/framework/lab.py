@@ -119,14 +119,17 @@ class Lab:
         return parse_state(self.controls, self.questions,
                            frozenset(f.name for f in self.failures), raw, self.reads)
 
-    def link_settings(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def link_settings(self, raw: Mapping[str, Any], locked: bool = False) -> tuple[dict[str, Any], list[str]]:
         """Controls from a shared link: valid values are kept, anything else is named and ignored.
 
-        Only instrument controls travel in links; answers never do.
+        Only instrument controls travel in links; answers never do. Once the student has locked
+        an answer (``locked``), the context is fixed for the attempt and a link cannot change it.
         """
         kept, ignored = {}, []
         for name, value in raw.items():
             control = next((c for c in self.controls if c.name == name), None)
+            if locked and control is self.context:
+                control = None
             parsed = control.parse(value) if control is not None else None
             if control is None or not _same_value(parsed, value):
                 ignored.append(str(name)[:40])

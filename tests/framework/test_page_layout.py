@@ -42,3 +42,11 @@ def test_the_hud_is_one_short_line_without_the_failure_titles():
     html = rendered(lab, answered(lab, {}, through=lab.questions[-1].id))
     hud = html[html.index("data-hud"):]
     assert all(f.title not in hud.split("title=")[0] for f in lab.failures)
+
+
+def test_a_link_cannot_change_the_context_of_an_attempt_with_a_lock():
+    lab = get("v2_02")
+    other = next(v for v in lab.context.values if v != lab.context.default)
+    kept, ignored = lab.link_settings({lab.context.name: other}, locked=True)
+    assert kept == {} and ignored == [lab.context.name]
+    assert lab.link_settings({lab.context.name: other})[0] == {lab.context.name: other}

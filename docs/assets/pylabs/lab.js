@@ -50,7 +50,8 @@ function linkParams() {
 async function applyLink(labId, state) {
   const params = linkParams();
   if (!Object.keys(params).length) return;
-  const { controls, ignored } = await call("link_settings", [labId, JSON.stringify(params)]);
+  const locked = Object.keys(state.answers).length > 0;
+  const { controls, ignored } = await call("link_settings", [labId, JSON.stringify(params), locked]);
   Object.assign(state.controls, controls);
   const applied = Object.keys(controls).length;
   const parts = [];
