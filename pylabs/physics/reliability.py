@@ -12,6 +12,7 @@ is capped at 1 where they are not (the job then makes no progress).
 """
 
 import math
+from dataclasses import dataclass
 
 
 def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
@@ -120,3 +121,44 @@ def goodput_fraction(interval_s: float, stall_s: float, mtbf_s: float, restart_s
     Source: Young 1974; VOL2_03-17.md V2-07 (3).
     """
     return 1.0 - waste_fraction(interval_s, stall_s, mtbf_s, restart_s, lag_s)
+
+
+@dataclass(frozen=True)
+class CheckpointCosts:
+    """One checkpoint plan on one cluster: its times (s) and the shares of time (0-1) it loses."""
+
+    mtbf_s: float
+    write_s: float
+    stall_s: float
+    lag_s: float
+    interval_s: float           # the interval actually used (async: never below the write time)
+    optimal_interval_s: float   # Young's optimum for this mode (async: at least the write time)
+    stall_frac: float
+    rework_frac: float
+    lag_frac: float
+    restart_frac: float
+    waste_frac: float           # the sum of the four shares, capped at 1
+
+    @property
+    def goodput_frac(self) -> float:
+        return 1.0 - self.waste_frac
+
+
+def checkpoint_costs(state_bytes: float, n_gpus: float, gpu_mtbf_s: float, storage_bytes_per_s: float,
+                     d2h_bytes_per_s: float, restart_s: float, interval_s: float,
+                     asynchronous: bool) -> CheckpointCosts:
+    """W = delta/T + (T/2 + L + R)/M with delta = C_w, L = 0 (sync) or delta = S/(N B_d2h), L = C_w, T >= C_w (async).
+
+    Source: VOL2_03-17.md V2-07 (3); Young 1974 for the optimum.
+    """
+    mtbf = cluster_mtbf_s(gpu_mtbf_s, n_gpus)
+    write = checkpoint_write_s(state_bytes, storage_bytes_per_s)
+    stall = snapshot_stall_s(state_bytes, n_gpus, d2h_bytes_per_s) if asynchronous else write
+    lag = write if asynchronous else 0.0
+    floor = write if asynchronous else 0.0
+    used = max(interval_s, floor)
+    waste = waste_fraction(used, stall, mtbf, restart_s, lag)
+    shares = (stall / used, used / 2.0 / mtbf, lag / mtbf, restart_s / mtbf)
+    scale = waste / sum(shares)  # 1 unless the first-order model was capped
+    return CheckpointCosts(mtbf, write, stall, lag, used, max(young_interval_s(stall, mtbf), floor),
+                           *(share * scale for share in shares), waste)
