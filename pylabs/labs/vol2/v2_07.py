@@ -5,30 +5,28 @@ MTBF divided by the GPU count. The checkpoint interval that wastes least balance
 of each checkpoint against the rework after a failure, T* = √(2δM) (Young), and whatever the
 interval, each failure also costs the restart.
 
-Act I (the interval): a 70B job on 1,024 GPUs fails every 8 h; each checkpoint stalls it
-4 min; the team checkpoints every 30 min. The optimum is about an hour (Young 62 min,
-Daly 59 min), and it falls as 1/√N when the job grows.
-Act II (fleet scale): 1T parameters on 16,384 H100s. With the Llama 3 run's per-GPU
-reliability the job fails every ~3 h; a 14 TB checkpoint through 400 GB/s takes 35 s. No
-synchronous interval, not even Young's optimum, keeps goodput at the 90 % Llama 3 reported;
-asynchronous snapshots (a ~17 ms copy to host memory) do.
+Act I (the interval): a 70B job on 1,024 GPUs fails every 8 h, each checkpoint stalls it 4 min,
+the team checkpoints every 30 min. The optimum is about an hour (Young 62 min, Daly 59 min) and
+falls as 1/√N as the job grows.
+Act II (fleet scale): 1T parameters on 16,384 H100s fail every ~3 h at the Llama 3 run's per-GPU
+reliability; a 14 TB checkpoint through 400 GB/s takes 35 s. No synchronous interval, not even
+Young's, keeps goodput at the 90 % Llama 3 reported; asynchronous snapshots (~17 ms) do.
 
-Corrections to the upstream lab (VOL2_03-17.md §V2-07): 200 h per GPU over 16,384 GPUs is
-44 s, not 44 min, so we use the per-GPU MTBF the Llama 3 run implies (50,677 h; default
-50,000 h); a restartable checkpoint is 14 bytes per parameter (14 TB, not 2 TB); the restart
-R is its own term, not the write time; asynchronous checkpoints pay the write time as lag on
-every failure and cannot be taken more often than they can be written (T ≥ C_w).
+Corrections to the upstream lab (VOL2_03-17.md §V2-07): 200 h per GPU over 16,384 GPUs is 44 s,
+not 44 min, so we use the per-GPU MTBF the Llama 3 run implies (50,677 h; default 50,000 h); a
+restartable checkpoint is 14 B per parameter (14 TB, not 2 TB); the restart R is its own term;
+asynchronous checkpoints pay the write time as lag per failure and cannot be taken more often
+than they are written (T ≥ C_w).
 
-Choices where the spec leaves one (and why):
-- Waste is the spec's first-order model, W = δ/T + (T/2 + L + R)/M. Each term is a cost a
-  student can name, and Young's √(2δM) is its exact minimiser, so the chart's minimum and the
-  reported optimum agree. Daly's higher-order interval is shown beside it (2–5 % lower here)
-  so that nobody mistakes Young for exact. W is capped at 1 where the model breaks down.
-- Act I asks for a number (the optimal interval), not a named option, so the verdict can say
-  how far off a guess was. Act II asks for a plan (a Pick), since its question is which design
-  meets the 90 % goodput bar.
-- The context is the restart path (cold requeue against warm spares): it moves the restart R
-  in both acts, the term that dominates what is left once checkpoints are cheap.
+Choices where the spec leaves one, and why:
+- Waste is the spec's first-order W = δ/T + (T/2 + L + R)/M: every term is a cost a student can
+  name, and Young's √(2δM) is its exact minimiser, so the chart's minimum and the reported
+  optimum agree. Daly's higher-order interval is shown beside it so nobody takes Young for
+  exact. W is capped at 1 where the first-order model breaks down (R or T near M).
+- Act I asks for a number (the interval), so the verdict can say how far off a guess was; Act II
+  asks which plan meets the 90 % bar (a Pick), since the question is a design.
+- The context is the restart path (cold requeue or warm spares): it moves R in both acts, the
+  term that dominates once checkpoints are cheap.
 
 Ledger fields: context, the controls (a2_mode is the mode), both predictions and reflections,
 and results: cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s,
@@ -41,13 +39,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose)
+                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.physics import constants as C
 from pylabs.physics import reliability as rel
 from pylabs.physics import scaling, training
 from pylabs.physics.references import cite
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -71,6 +70,7 @@ class Scenario:
     mfu: float = 0.40
     collapse_waste: float = 0.5               # Act I alarm: half the cluster's time lost
     upstream_gpu_mtbf_s: float = 200 * 3600.0  # the upstream planning sheet's per-GPU figure
+    chart_ticks_min: tuple[float, ...] = (5, 10, 15, 30, 60, 120, 240)
     hour_s: float = 3600.0
     minute_s: float = 60.0
 
@@ -83,10 +83,6 @@ A1_GPU_MTBF_S = S.a1_cluster_mtbf_s * S.a1_gpus
 UPSTREAM_MTBF_S = rel.cluster_mtbf_s(S.upstream_gpu_mtbf_s, S.a2_gpus)  # 44 s, read upstream as minutes
 LLAMA3_GPU_MTBF_S = rel.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
                                             C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
-
-
-def minutes(seconds: float) -> float:
-    return seconds / MINUTE
 
 
 # ---- context ----------------------------------------------------------------------
@@ -153,7 +149,7 @@ def act1_facts() -> dict[str, str]:
     four = Interval(S.a1_interval_s, S.a1_stall_s, S.a1_cluster_mtbf_s / 4, S.cold_restart_s)
     return {
         "mtbf": fmt(TEAM.mtbf_s, "s"), "stall": fmt(TEAM.stall_s, "s"),
-        "stall_share": fmt(TEAM.stall_s / TEAM.interval_s, "pct"),
+        "stall_share": fmt(TEAM.stall_s / TEAM.interval_s, "pct"), "team_interval": fmt(TEAM.interval_s, "s"),
         "rework": fmt(TEAM.interval_s / 2, "s"),
         "young": fmt(TEAM.young_s, "s"), "daly": fmt(TEAM.daly_s, "s"),
         "waste_team": fmt(TEAM.waste, "pct"), "waste_opt": fmt(TEAM.at(TEAM.young_s).waste, "pct"),
@@ -165,8 +161,8 @@ def act1_facts() -> dict[str, str]:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt="The team checkpoints every 30 min. Which interval loses the least time to checkpoint stalls, "
-           "rework and restarts?",
+    prompt=f"The team checkpoints every {fmt(S.a1_interval_s, 's')}. Which interval loses the least time to "
+           "checkpoint stalls, rework and restarts?",
     quantity="the interval that wastes least",
     unit_fmt="s",
     options=(
@@ -174,7 +170,7 @@ ACT1_PREDICTION = Prediction(
               "Rework costs half an interval once per failure, one every {mtbf}. The {stall} stall is paid at "
               "every checkpoint, so short intervals make the stalls the larger cost."),
         Range("B", "{range}: the current plan is about right", 900, 2700, 1800,
-              "At 30 min the job stalls {stall} every half hour, {stall_share} of its time, while a failure "
+              "Every {team_interval} the job stalls {stall}, {stall_share} of its time, while a failure "
               "every {mtbf} costs only {rework} of rework on average. The stalls win: {waste_team} lost."),
         Range("C", "{range}: checkpoint less often; the stalls cost more than they save", 2700, 7200, 3600,
               "The stall term δ/T falls and the rework term T/2M rises; they balance at √(2δM) = {young}, "
@@ -194,7 +190,7 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "It shrinks 4×: failures come 4× as often.",
               "Failures do come 4× as often, but the optimum grows with the square root of M: "
               "{young_4x} at {gpus_4x} GPUs against {young}, half, not a quarter."),
-        Claim("B", "It halves: T* = √(2δM) and M falls as 1/N, so T* falls as 1/√N.",
+        Claim("B", "It halves: the optimum is √(2δM) and M falls as 1/N, so the optimum falls as 1/√N.",
               "At {gpus_4x} GPUs the job fails every {mtbf_4x} and T* = {young_4x}, half of {young}."),
         Claim("C", "It stays the same: the checkpoint stall did not change.",
               "The stall is the same, the failure rate is not: T* = √(2δM) falls to {young_4x}."),
@@ -251,7 +247,7 @@ def act1_instruments(s: State) -> list:
 
 def act1_chart(job: Interval):
     grid = [A1_INTERVAL.min * (A1_INTERVAL.max / A1_INTERVAL.min) ** (k / 40) for k in range(41)]
-    xs = [minutes(t) for t in grid]
+    xs = [t / MINUTE for t in grid]
     total = [job.at(t).waste for t in grid]
     stalls = [min(1.0, job.stall_s / t) for t in grid]
     failures = [min(1.0, (t / 2 + job.restart_s) / job.mtbf_s) for t in grid]
@@ -259,9 +255,11 @@ def act1_chart(job: Interval):
         [ch.line("Total", xs, total, "series1"),
          ch.line("Stalls δ/T", xs, stalls, "series2", dash="dash"),
          ch.line("Rework + restart", xs, failures, "series3", dash="dot"),
-         ch.point("T*", minutes(job.young_s), job.at(job.young_s).waste, "good", symbol="diamond"),
-         ch.point("Yours", minutes(job.interval_s), job.waste, "accent")],
-        x=ch.axis("Checkpoint interval (min)", "log"), y=ch.axis("Time lost", rangemode="tozero", tickformat=".0%"))
+         {**ch.point("T*", job.young_s / MINUTE, job.at(job.young_s).waste, "good", "diamond", "T*"),
+          "showlegend": False, "textposition": "bottom center"},
+         {**ch.point("Yours", job.interval_s / MINUTE, job.waste, "accent", text="you"), "showlegend": False}],
+        x=ch.axis("Checkpoint interval (min)", "log", tickvals=list(S.chart_ticks_min)),
+        y=ch.axis("Time lost", rangemode="tozero", tickformat=".0%"))
     summary = (f"Stalls fall and rework rises with the interval; the total is lowest at "
                f"{fmt(job.young_s, 's')} ({fmt(job.at(job.young_s).waste, 'pct')} lost) and is "
                f"{fmt(job.waste, 'pct')} at your {fmt(job.interval_s, 's')}.")
@@ -351,6 +349,7 @@ class Cluster:
 
 BASE = Cluster(S.a2_gpus, S.gpu_mtbf_s, S.storage_bw, S.cold_restart_s)
 PLANS = BASE.plans()
+FIVE, TEN, HOURLY = (fmt(t, "s") for t in S.option_intervals_s)
 TERMS = {"Stalls": "stall_frac", "Rework": "rework_frac", "Unsaved lag": "lag_frac", "Restart": "restart_frac"}
 
 
@@ -388,17 +387,17 @@ ACT2_PREDICTION = Pick(
            f"goodput at or above {fmt(GOODPUT_TARGET, 'pct')}?",
     quantity="the plan that keeps goodput on target",
     options=(
-        Claim("A", "Synchronous every 5 min: lose as little work as possible per failure.",
-              "Stalling {write} every 5 min costs more than the rework it saves: {waste_a} lost, "
+        Claim("A", f"Synchronous every {FIVE}: lose as little work as possible per failure.",
+              f"Stalling {{write}} every {FIVE} costs more than the rework it saves: {{waste_a}} lost, "
               "goodput {goodput_a}."),
-        Claim("B", "Synchronous every 10 min: today's plan.",
+        Claim("B", f"Synchronous every {TEN}: today's plan.",
               "{waste_b} lost, goodput {goodput_b}. Even the best synchronous interval, {sync_opt}, loses "
               "{waste_sync_opt}; only a {warm_restart} restart (warm spares) would bring it to {warm_waste}."),
         Claim("C", "Asynchronous: snapshot to host memory, write in the background, as often as storage allows.",
               "Each snapshot stops training for only {stall_async}; a checkpoint starts every {write}, as fast as "
               "storage takes them. {waste_c} lost, goodput {goodput_c}: on target, and now the restart "
               "({restart_share} of the time) is the largest loss."),
-        Claim("D", "Synchronous every hour: stall rarely.",
+        Claim("D", f"Synchronous every {HOURLY}: stall rarely.",
               "With a failure every {mtbf}, {rework_d} of rework per failure dominates: {waste_d} lost, "
               "goodput {goodput_d}."),
     ),
@@ -486,13 +485,13 @@ def act2_chart(cluster: Cluster, yours: rel.CheckpointCosts):
              "Sync at T*": options["sync_opt"], f"Sync {fmt(hour, 's')}": options["D"],
              "Async": options["C"], "▶ Yours": yours}
     names = list(plans)
-    colours = dict(zip(TERMS, ("series2", "series1", "series4", "danger")))
+    colours = dict(zip(TERMS, ("series2", "series1", "accent", "series3")))
     traces = [ch.bars(term, names, [getattr(p, field) for p in plans.values()], colours[term], horizontal=True)
               for term, field in TERMS.items()]
-    shape, note = ch.vline(1 - GOODPUT_TARGET, "ink", "target")
+    limit = 1 - GOODPUT_TARGET
+    traces.append(ch.line(f"Target ≤ {fmt(limit, 'pct')}", [limit, limit], [names[0], names[-1]], "ink", dash="dot"))
     figure = ch.figure(traces, x=ch.axis("Time lost", rangemode="tozero", tickformat=".0%"),
-                       y=ch.axis("", "category", autorange="reversed"), stacked=True,
-                       shapes=[shape], annotations=[note])
+                       y=ch.axis("", "category", autorange="reversed"), stacked=True)
     summary = (f"On this cluster the synchronous optimum loses {fmt(options['sync_opt'].waste_frac, 'pct')}, "
                f"asynchronous checkpoints {fmt(options['C'].waste_frac, 'pct')}, and your plan "
                f"{fmt(yours.waste_frac, 'pct')}; the target allows {fmt(1 - GOODPUT_TARGET, 'pct')}.")
@@ -521,7 +520,7 @@ def act2_math(s: State):
         ("Stall, *δ* (host copy at *B_d2h* = " + fmt(S.d2h_bw, "GB/s") + ")", fmt(plan.stall_s, "s")),
         ("Job MTBF, *M*", fmt(plan.mtbf_s, "s")),
         ("Interval used, *T*", fmt(plan.interval_s, "s")),
-        ("Best interval, *T**", fmt(plan.optimal_interval_s, "s")),
+        ("Best interval, T*", fmt(plan.optimal_interval_s, "s")),
         ("Goodput, 1 − *W*", fmt(plan.goodput_frac, "pct")),
     ), sources=(
         cite("llama3_2024", "interruptions, effective training time, storage bandwidth and checkpoint sizes "
@@ -618,7 +617,7 @@ LAB = Lab(
     connections=(
         "**V2-05 The Parallelism Paradox**: the model state sized there is what every checkpoint writes.",
         "**V2-04 The I/O Bottleneck**: the storage bandwidth that sets the write time.",
-        "**V2-01 The Scale Illusion**: failures are one more reason 1,000 GPUs deliver less than 1,000×.",
+        "**V2-01 The Scale Illusion**: failures are one more reason a cluster's speedup falls short of its size.",
     ),
     presets={"context": {"cold": {"a1_restart": S.cold_restart_s, "a2_restart": S.cold_restart_s},
                          "warm": {"a1_restart": S.warm_restart_s, "a2_restart": S.warm_restart_s}}},
