@@ -172,3 +172,32 @@ def test_every_public_function_states_formula_and_source():
         lines = (inspect.getdoc(fn) or "").splitlines()
         assert lines and lines[0].strip(), name
         assert any(line.startswith("Source:") for line in lines), name
+
+
+# ---- checkpoint_costs: one plan priced term by term ------------------------------------
+
+
+def test_checkpoint_costs_reproduces_the_v2_07_golden_plans():
+    """§V2-07 (4): synchronous at T_Y wastes 0.1344; asynchronous at T = C_w wastes 0.05988."""
+    gpu_mtbf = 50_000 * HOUR
+    sync = r.checkpoint_costs(14e12, 16384, gpu_mtbf, 400e9, 50e9, 600, 877.0, asynchronous=False)
+    assert sync.optimal_interval_s == pytest.approx(876.95, abs=0.005)
+    assert sync.waste_frac == pytest.approx(0.1344, abs=5e-5) and sync.lag_s == 0
+    late = r.checkpoint_costs(14e12, 16384, gpu_mtbf, 400e9, 50e9, 600, 1.0, asynchronous=True)
+    assert late.interval_s == late.write_s == pytest.approx(35.0)  # raised to the write time
+    assert late.optimal_interval_s == pytest.approx(35.0)
+    assert late.waste_frac == pytest.approx(0.05988, abs=5e-6)
+    assert late.goodput_frac == pytest.approx(1 - late.waste_frac, rel=1e-15)
+
+
+def test_checkpoint_cost_shares_add_up_to_the_waste():
+    plan = r.checkpoint_costs(14e12, 16384, 50_000 * HOUR, 400e9, 50e9, 600, 600, asynchronous=False)
+    shares = plan.stall_frac + plan.rework_frac + plan.lag_frac + plan.restart_frac
+    assert shares == pytest.approx(plan.waste_frac, rel=1e-12)
+    assert plan.restart_frac == pytest.approx(600 / plan.mtbf_s, rel=1e-12)
+
+
+def test_checkpoint_cost_shares_scale_down_where_the_waste_is_capped():
+    plan = r.checkpoint_costs(14e12, 32768, 1e4 * HOUR, 100e9, 50e9, 1800, 3600, asynchronous=False)
+    assert plan.waste_frac == 1.0 and plan.goodput_frac == 0.0
+    assert plan.stall_frac + plan.rework_frac + plan.lag_frac + plan.restart_frac == pytest.approx(1.0)

@@ -1,37 +1,34 @@
 """Lab V2-07 · The Checkpoint Reckoning.
 
-Core invariant: a synchronous job fails whenever any GPU fails, so its MTBF is the per-GPU
-MTBF divided by the GPU count. The checkpoint interval that wastes least balances the stall
-of each checkpoint against the rework after a failure, T* = √(2δM) (Young), and whatever the
-interval, each failure also costs the restart.
+Core invariant: a synchronous job fails whenever any GPU fails, so its MTBF is the per-GPU MTBF
+over the GPU count. The least wasteful interval balances each checkpoint's stall against the
+rework after a failure, T* = √(2δM) (Young); every failure also costs the restart.
 
-Act I (the interval): a 70B job on 1,024 GPUs fails every 8 h, each checkpoint stalls it 4 min,
-the team checkpoints every 30 min. The optimum is about an hour (Young 62 min, Daly 59 min) and
-falls as 1/√N as the job grows.
-Act II (fleet scale): 1T parameters on 16,384 H100s fail every ~3 h at the Llama 3 run's per-GPU
-reliability; a 14 TB checkpoint through 400 GB/s takes 35 s. No synchronous interval, not even
-Young's, keeps goodput at the 90 % Llama 3 reported; asynchronous snapshots (~17 ms) do.
+Act I: a 70B job on 1,024 GPUs fails every 8 h, stalls 4 min per checkpoint and checkpoints
+every 30 min; the optimum is about an hour (Young 62 min, Daly 59 min) and falls as 1/√N.
+Act II: 1T parameters on 16,384 H100s at the Llama 3 run's per-GPU reliability fail every ~3 h;
+a 14 TB checkpoint through 400 GB/s takes 35 s. No synchronous interval, not even Young's, keeps
+goodput at the 90 % Llama 3 reported; asynchronous snapshots (~17 ms) do.
 
-Corrections to the upstream lab (VOL2_03-17.md §V2-07): 200 h per GPU over 16,384 GPUs is 44 s,
-not 44 min, so we use the per-GPU MTBF the Llama 3 run implies (50,677 h; default 50,000 h); a
-restartable checkpoint is 14 B per parameter (14 TB, not 2 TB); the restart R is its own term;
-asynchronous checkpoints pay the write time as lag per failure and cannot be taken more often
-than they are written (T ≥ C_w).
+Corrected from upstream (VOL2_03-17.md §V2-07): 200 h per GPU over 16,384 GPUs is 44 s, not
+44 min (we use the Llama 3 run's 50,677 h; default 50,000 h); 14 B per parameter make 14 TB, not
+2 TB; restart R is its own term; asynchronous checkpoints lose the write time as lag per failure
+and cannot come more often than they are written (T ≥ C_w).
 
-Choices where the spec leaves one, and why:
-- Waste is the spec's first-order W = δ/T + (T/2 + L + R)/M: every term is a cost a student can
+Choices, and why:
+- Waste is the spec's first-order W = δ/T + (T/2 + L + R)/M: each term is a cost a student can
   name, and Young's √(2δM) is its exact minimiser, so the chart's minimum and the reported
   optimum agree. Daly's higher-order interval is shown beside it so nobody takes Young for
   exact. W is capped at 1 where the first-order model breaks down (R or T near M).
-- Act I asks for a number (the interval), so the verdict can say how far off a guess was; Act II
-  asks which plan meets the 90 % bar (a Pick), since the question is a design.
+- Act I asks for a number so the verdict can say how far off a guess was; Act II asks which plan
+  meets the 90 % bar (a Pick), since its question is a design.
 - The context is the restart path (cold requeue or warm spares): it moves R in both acts, the
   term that dominates once checkpoints are cheap.
 
-Ledger fields: context, the controls (a2_mode is the mode), both predictions and reflections,
-and results: cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s,
-optimal_interval_s, waste_frac, goodput, async_mode, constraint_hit (goodput below 90 %),
-plus Act I's a1_optimal_interval_s and a1_waste_frac.
+Ledger: context, controls (a2_mode is the mode), both predictions and reflections, and results
+cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s, optimal_interval_s,
+waste_frac, goodput, async_mode, constraint_hit (goodput below 90 %), a1_optimal_interval_s,
+a1_waste_frac.
 """
 
 from __future__ import annotations
