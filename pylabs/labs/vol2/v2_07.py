@@ -597,7 +597,7 @@ def lab_takeaways() -> list[str]:
 LAB = Lab(
     id="v2_07", volume=2, number=7, title="The Checkpoint Reckoning",
     invariant="A job's MTBF is the per-GPU MTBF **divided by the GPU count**; the best checkpoint interval "
-              "balances stalls against rework at **√(2δM)**, and the restart sets the floor.",
+              "**balances stalls against rework**, and the restart sets the floor.",
     minutes="35–40 min", chapter="Fault Tolerance", url="vol2/07-checkpoint-reckoning/",
     reading=(
         "**Failure at scale**: why a synchronous job's MTBF shrinks with every GPU added.",
