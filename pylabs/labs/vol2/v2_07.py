@@ -118,7 +118,6 @@ class Interval:
 
 
 TEAM = Interval(S.a1_interval_s, S.a1_stall_s, S.a1_cluster_mtbf_s, S.cold_restart_s)
-ACT1_LONG_S = 4 * S.hour_s   # the "checkpoints hardly matter" guess
 
 
 def act1_truth() -> float:
@@ -152,7 +151,8 @@ def act1_facts() -> dict[str, str]:
         "waste_team": fmt(TEAM.waste, "pct"), "waste_opt": fmt(TEAM.at(TEAM.young_s).waste, "pct"),
         "gpus_4x": fmt(4 * S.a1_gpus, "int"), "mtbf_4x": fmt(four.mtbf_s, "s"),
         "young_4x": fmt(four.young_s, "s"),
-        "long": fmt(ACT1_LONG_S, "s"), "long_loss": fmt(TEAM.at(ACT1_LONG_S).waste, "pct"),
+        "long": fmt(ACT1_PREDICTION.option("D").guess, "s"),
+        "long_loss": fmt(TEAM.at(ACT1_PREDICTION.option("D").guess).waste, "pct"),
     }
 
 
@@ -203,7 +203,6 @@ M = {m.name: m for m in (
     MetricSpec("a1_waste", "Time lost at your interval", "1", "pct"),
     MetricSpec("a1_waste_at_optimum", "Time lost at T*", "1", "pct"),
     MetricSpec("a1_cluster_mtbf", "Job MTBF, M", "s", "s"),
-    MetricSpec("a1_daly_interval", "Daly's higher-order T*", "s", "s"),
     MetricSpec("a2_goodput", "Goodput", "1", "pct"),
     MetricSpec("a2_waste", "Time lost", "1", "pct"),
     MetricSpec("a2_optimal_interval", "Best interval for this mode", "s", "s"),
@@ -226,12 +225,11 @@ def act1_instruments(s: State) -> list:
     job = act1_interval(s)
     best = job.at(job.young_s)
     parts = [metric_grid(
-        M["a1_optimal_interval"].show(job.young_s),
+        M["a1_optimal_interval"].show(job.young_s, note=f"Daly's higher-order estimate: {fmt(job.daly_s, 's')}"),
         M["a1_waste"].show(job.waste, "danger" if job.waste >= S.collapse_waste else None,
                            f"{fmt(job.waste / best.waste, 'x')} the minimum" if best.waste > 0 else ""),
         M["a1_waste_at_optimum"].show(best.waste),
         M["a1_cluster_mtbf"].show(job.mtbf_s, note=f"{fmt(A1_GPU_MTBF_S, 'h')} ÷ {fmt(s['a1_gpus'], 'int')}"),
-        M["a1_daly_interval"].show(job.daly_s),
     )]
     if job.waste >= S.collapse_waste:
         parts.append(failure(F["a1_collapse"],
