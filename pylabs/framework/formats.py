@@ -67,6 +67,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "s": seconds,
     "ms": lambda v: f"{_sig(v * 1e3)} ms",
     "us": lambda v: f"{_sig(v * 1e6)} µs",
+    "h": lambda v: f"{_sig(v / 3600.0)} h",
     "days": lambda v: f"{_sig(v / 86400.0)} days",
     "years": lambda v: f"{_sig(v / (86400.0 * 365))} years",
     "B": lambda v: _scaled(v, _BYTES),

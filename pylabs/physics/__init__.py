@@ -9,6 +9,7 @@ Submodules (import the one you need; nothing is imported eagerly here):
 - ``amdahl``      Amdahl's law for one or several components
 - ``scaling``     time to train, strong and weak scaling speedup
 - ``economics``   on-demand, reserved and on-prem total cost of ownership
+- ``reliability`` cluster MTBF, checkpoint write and stall, Young/Daly interval, goodput
 
 Every function takes and returns SI units (bytes, seconds, bytes/s per direction,
 FLOP, FLOP/s, watts, US dollars, fractions 0-1) and uses only the standard library.

@@ -282,3 +282,44 @@ LLAMA3_70B_TOKENS = REGISTRY["LLAMA3_70B_TOKENS"].value
 LLAMA3_70B_TRAIN_FLOPS = REGISTRY["LLAMA3_70B_TRAIN_FLOPS"].value
 GPT4_TRAIN_FLOPS = REGISTRY["GPT4_TRAIN_FLOPS"].value
 HOURS_PER_YEAR = REGISTRY["HOURS_PER_YEAR"].value
+
+# ---- V2-07 The Checkpoint Reckoning: the Llama 3 405B run (Dubey et al. 2024, sec. 3.3.4) ----
+_LLAMA3_PAPER_URL = "https://arxiv.org/abs/2407.21783"
+
+REGISTRY.update({
+    "LLAMA3_405B_GPUS": Spec(
+        16384.0, "GPUs", "Dubey et al. 2024, The Llama 3 Herd of Models, sec. 3.3.4 (16K H100 GPUs)",
+        _LLAMA3_PAPER_URL,
+    ),
+    "LLAMA3_405B_SNAPSHOT_S": Spec(
+        54 * 86400.0, "s", "Dubey et al. 2024, sec. 3.3.4 (a 54-day snapshot of pre-training)",
+        _LLAMA3_PAPER_URL, "54 days x 86,400 s",
+    ),
+    "LLAMA3_405B_UNEXPECTED_INTERRUPTIONS": Spec(
+        419.0, "1", "Dubey et al. 2024, sec. 3.3.4, Table 5 (419 unexpected of 466 interruptions)",
+        _LLAMA3_PAPER_URL, "47 further interruptions were planned maintenance",
+    ),
+    "LLAMA3_405B_EFFECTIVE_TRAINING": Spec(
+        0.90, "1", "Dubey et al. 2024, sec. 3.3.4 ('higher than 90% effective training time')",
+        _LLAMA3_PAPER_URL, "a lower bound as reported",
+    ),
+    "TECTONIC_SUSTAINED_BW": Spec(
+        2e12, "B/s", "Dubey et al. 2024, sec. 3.3.1 (Tectonic: 2 TB/s sustained, 7 TB/s peak)",
+        _LLAMA3_PAPER_URL,
+    ),
+    "TECTONIC_PEAK_BW": Spec(
+        7e12, "B/s", "Dubey et al. 2024, sec. 3.3.1 (Tectonic peak throughput)", _LLAMA3_PAPER_URL,
+    ),
+    "LLAMA3_CKPT_MAX_BYTES_PER_GPU": Spec(
+        4e9, "B", "Dubey et al. 2024, sec. 3.3.1 (checkpoints from 1 MB to 4 GB per GPU)",
+        _LLAMA3_PAPER_URL,
+    ),
+})
+
+LLAMA3_405B_GPUS = REGISTRY["LLAMA3_405B_GPUS"].value
+LLAMA3_405B_SNAPSHOT_S = REGISTRY["LLAMA3_405B_SNAPSHOT_S"].value
+LLAMA3_405B_UNEXPECTED_INTERRUPTIONS = REGISTRY["LLAMA3_405B_UNEXPECTED_INTERRUPTIONS"].value
+LLAMA3_405B_EFFECTIVE_TRAINING = REGISTRY["LLAMA3_405B_EFFECTIVE_TRAINING"].value
+TECTONIC_SUSTAINED_BW = REGISTRY["TECTONIC_SUSTAINED_BW"].value
+TECTONIC_PEAK_BW = REGISTRY["TECTONIC_PEAK_BW"].value
+LLAMA3_CKPT_MAX_BYTES_PER_GPU = REGISTRY["LLAMA3_CKPT_MAX_BYTES_PER_GPU"].value

@@ -43,6 +43,13 @@ REFERENCES: dict[str, Reference] = {
                                 "https://arxiv.org/abs/1812.06162"),
     "scaling_book": Reference("Austin et al.", 2025, "How to Scale Your Model (the scaling book)",
                               "https://jax-ml.github.io/scaling-book/"),
+    # ---- V2-07 The Checkpoint Reckoning ----
+    "young1974": Reference("Young", 1974, "A first order approximation to the optimum checkpoint interval",
+                           "https://doi.org/10.1145/361147.361115"),
+    "daly2006": Reference("Daly", 2006, "A higher order estimate of the optimum checkpoint interval for "
+                          "restart dumps", "https://doi.org/10.1016/j.future.2004.11.016"),
+    "llama3_2024": Reference("Dubey et al.", 2024, "The Llama 3 Herd of Models",
+                             "https://arxiv.org/abs/2407.21783"),
 }
 
 

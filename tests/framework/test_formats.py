@@ -8,6 +8,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (48.75e9, "GB", "48.8 GB"), (1_498_050, "B", "1.5 MB"), (450e9, "GB/s", "450 GB/s"),
     (0.876, "pct", "87.6 %"), (5.3226, "x", "5.32×"), (35_872_200, "usd", "$35.9M"),
     (4096, "tokens", "4,096 tokens"), (1024, "int", "1,024"),
+    (50_000 * 3600.0, "h", "50,000 h"), (10986.3, "h", "3.05 h"),
 ])
 def test_formats(value, name, text):
     assert fmt(value, name) == text

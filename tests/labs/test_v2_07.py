@@ -1,0 +1,245 @@
+"""V2-07 The Checkpoint Reckoning: golden vectors (VOL2_03-17.md §V2-07), answer keys proven by the
+physics, feedback for every option, gating, every failure state reached and left, the ledger record."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from pylabs.framework.formats import fmt
+from pylabs.framework.render import record, render_lab
+from pylabs.labs.vol2 import v2_07 as lab
+from pylabs.physics import reliability as rel
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+RIGHT = {"a1_predict": "C", "a1_reflect": "B", "a2_predict": "C", "a2_reflect": "A"}
+
+
+def all_open(**controls):
+    return answered(LAB, RIGHT, through="a2_reflect", controls=controls)
+
+
+# ---- golden vectors, §V2-07 (3) and (4) ----------------------------------------------------
+
+
+def test_spec_v2_07_4_act1_scenario_golden_values():
+    """§V2-07 (4): delta 240 s, M 28,800 s: T_Y 61.97 min, T_D 59.33 min, W(30 min) 0.1854, W(T_Y) 0.1499."""
+    assert lab.TEAM.mtbf_s == 28800 and lab.TEAM.stall_s == 240 and lab.TEAM.restart_s == 600
+    assert lab.TEAM.young_s / 60 == pytest.approx(61.97, abs=0.005)
+    assert lab.TEAM.daly_s / 60 == pytest.approx(59.33, abs=0.005)
+    assert lab.TEAM.waste == pytest.approx(0.1854, abs=5e-5)
+    assert lab.TEAM.at(lab.TEAM.young_s).waste == pytest.approx(0.1499, abs=5e-5)
+
+
+def test_spec_v2_07_4_act2_cluster_and_checkpoint():
+    """§V2-07 (4): M = 3.052 h, 14 TB, C_w = 35 s, sync T_Y = 877.0 s, async stall 0.01709 s."""
+    assert lab.PLANS["A"].mtbf_s / 3600 == pytest.approx(3.052, abs=5e-4)
+    assert lab.BASE.state_bytes == pytest.approx(14e12, rel=1e-12)
+    assert lab.PLANS["A"].write_s == pytest.approx(35.0, rel=1e-12)
+    assert lab.PLANS["sync_opt"].interval_s == pytest.approx(877.0, abs=0.05)
+    assert lab.PLANS["C"].stall_s == pytest.approx(0.01709, abs=5e-6)
+
+
+@pytest.mark.parametrize("letter, waste", [("A", 0.185), ("B", 0.140), ("C", 0.0599), ("D", 0.228),
+                                           ("sync_opt", 0.134)])
+def test_spec_v2_07_3_act2_option_table(letter, waste):
+    """§V2-07 (3) Act II table: 18.5 / 14.0 / 6.0 / 22.8 %, and 13.4 % for the synchronous optimum."""
+    assert lab.PLANS[letter].waste_frac == pytest.approx(waste, abs=5e-4)
+
+
+def test_spec_v2_07_4_100_gbs_synchronous():
+    """§V2-07 (4): at 100 GB/s synchronous, T_Y = 1,753.9 s and W = 0.2143."""
+    slow = lab.Cluster(16384, lab.S.gpu_mtbf_s, 100e9, lab.S.cold_restart_s).plans()["sync_opt"]
+    assert slow.interval_s == pytest.approx(1753.9, abs=0.05)
+    assert slow.waste_frac == pytest.approx(0.2143, abs=5e-5)
+
+
+def test_instruments_at_act2_defaults_show_the_golden_values():
+    state = all_open(a2_mode="async", a2_interval=45)
+    _, plan = lab.act2_setting(state)
+    assert plan.stall_s == pytest.approx(0.01709, abs=5e-6)
+    assert plan.goodput_frac > lab.GOODPUT_TARGET
+
+
+def test_upstream_planning_sheet_figure_is_44_seconds():
+    """§V2-07 (2), error 1: the page shows 44 s where the upstream sheet said 44 min."""
+    assert lab.UPSTREAM_MTBF_S == pytest.approx(43.95, abs=0.005)
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert fmt(lab.UPSTREAM_MTBF_S, "s") in html
+
+
+def test_llama3_per_gpu_mtbf_is_the_spec_check():
+    """§V2-07 (4): Llama 3 check, 50,677 h per GPU; the default 50,000 h is its rounding."""
+    assert lab.LLAMA3_GPU_MTBF_S / 3600 == pytest.approx(50_677, abs=0.5)
+    assert abs(lab.S.gpu_mtbf_s / lab.LLAMA3_GPU_MTBF_S - 1) < 0.02
+
+
+# ---- answer keys --------------------------------------------------------------------
+
+
+def test_act1_key_is_the_young_optimum_and_daly_agrees():
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+    assert lab.ACT1_PREDICTION.option("C").holds(lab.TEAM.daly_s)
+
+
+def test_act1_optimum_is_the_minimum_of_the_plotted_waste():
+    best = lab.TEAM.at(lab.TEAM.young_s).waste
+    assert all(lab.TEAM.at(lab.TEAM.young_s * f).waste > best for f in (0.8, 0.95, 1.05, 1.25))
+
+
+def test_act1_reflection_fact_halves_the_optimum_at_four_times_the_gpus():
+    state = all_open(a1_gpus=4 * lab.S.a1_gpus)
+    assert lab.act1_interval(state).young_s == pytest.approx(lab.TEAM.young_s / 2, rel=1e-12)
+    assert lab.act1_facts()["young_4x"] == fmt(lab.TEAM.young_s / 2, "s")
+
+
+def test_act2_key_is_the_only_plan_that_meets_the_target():
+    passing = [k for k in "ABCD" if lab.PLANS[k].goodput_frac >= lab.GOODPUT_TARGET]
+    assert passing == ["C"] and lab.ACT2_PREDICTION.answer() == "C"
+    assert lab.PLANS["sync_opt"].goodput_frac < lab.GOODPUT_TARGET  # even Young's synchronous optimum fails
+
+
+def test_act2_async_interval_is_the_write_time():
+    assert lab.PLANS["C"].interval_s == lab.PLANS["C"].write_s
+    assert lab.PLANS["C"].optimal_interval_s == lab.PLANS["C"].write_s
+
+
+# ---- feedback quotes computed numbers -----------------------------------------------------
+
+
+@pytest.mark.parametrize("qid", ["a1_predict", "a1_reflect", "a2_predict", "a2_reflect"])
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_option_has_filled_feedback(qid, letter):
+    html = rendered(LAB, answered(LAB, {qid: letter}, through=qid))
+    feedback = html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
+    assert "{" not in feedback and len(feedback) > 80
+
+
+def test_act2_pick_feedback_states_each_plans_goodput():
+    facts = lab.act2_facts()
+    for letter in "ABCD":
+        html = rendered(LAB, answered(LAB, {"a2_predict": letter}, through="a2_predict"))
+        feedback = html.split('data-feedback="a2_predict"')[1].split("</div>")[0]
+        assert facts[f"goodput_{letter.lower()}"] in feedback
+
+
+def test_wrong_act1_prediction_says_by_how_much():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "B"}, through="a1_predict"))
+    miss = lab.TEAM.young_s / lab.ACT1_PREDICTION.option("B").guess
+    assert f"{fmt(miss, 'x')} higher than your estimate" in html
+
+
+# ---- nothing gives an answer away before its question is locked -----------------------------
+
+
+def test_default_page_does_not_state_the_act1_answer():
+    html = rendered(LAB, LAB.default_state())
+    for value in (lab.TEAM.young_s, lab.TEAM.daly_s):
+        assert fmt(value, "s") not in html.split('class="pl-takeaways"')[0]
+
+
+def test_act2_page_before_its_prediction_does_not_state_plan_goodputs():
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    act2 = html.split('data-act="2"')[1].split('class="pl-takeaways"')[0]
+    for key in ("A", "B", "C", "D"):
+        assert fmt(lab.PLANS[key].goodput_frac, "pct") not in act2
+
+
+# ---- failure states, reached and left through the instruments --------------------------------
+
+
+def test_act1_collapse_is_reached_by_scaling_the_job_and_left_by_scaling_back():
+    assert "a1_collapse" not in LAB.failures_now(all_open())
+    assert "a1_collapse" in LAB.failures_now(all_open(a1_gpus=16384))
+    assert "a1_collapse" not in LAB.failures_now(all_open(a1_gpus=16384, a1_restart=60, a1_stall=30,
+                                                          a1_interval=600))
+
+
+def test_act2_below_target_at_defaults_and_left_with_async():
+    assert "a2_below_target" in LAB.failures_now(all_open())
+    assert "a2_below_target" not in LAB.failures_now(all_open(a2_mode="async", a2_interval=45))
+
+
+def test_act2_writes_overlap_reached_and_left():
+    assert "a2_writes_overlap" in LAB.failures_now(all_open(a2_mode="async", a2_interval=15))
+    assert "a2_writes_overlap" not in LAB.failures_now(all_open(a2_mode="async", a2_interval=45))
+    assert "a2_writes_overlap" not in LAB.failures_now(all_open(a2_mode="sync", a2_interval=15))
+
+
+def test_failures_stay_quiet_until_their_act_opens():
+    state = answered(LAB, {}, through="a1_reflect", controls={"a1_gpus": 16384})
+    assert LAB.failures_now(state) == frozenset({"a1_collapse"})
+
+
+def test_failure_callouts_render_only_while_active():
+    assert 'data-failure="a2_below_target"' in render_lab(LAB, all_open())
+    assert 'data-failure="a2_below_target"' not in render_lab(LAB, all_open(a2_mode="async", a2_interval=45))
+
+
+# ---- edges: every extreme gives finite, sensible numbers --------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("end", ["min", "max"])
+def test_extremes_are_finite_and_bounded(mode, end):
+    controls = {c.name: getattr(c, end) for c in lab.ACT1.controls + lab.ACT2.controls if hasattr(c, "min")}
+    state = all_open(a2_mode=mode, **controls)
+    for key, value in record(LAB, state)["results"].items():
+        assert math.isfinite(value) and value >= 0, key
+    _, plan = lab.act2_setting(state)
+    assert 0 <= plan.goodput_frac <= 1 and 0 <= lab.act1_interval(state).waste <= 1
+    values = re.findall(r'data-value="([^"]*)"', rendered(LAB, state))
+    assert values and all(math.isfinite(float(v)) and float(v) >= 0 for v in values)
+
+
+def test_worst_cluster_reports_zero_goodput_not_negative():
+    state = all_open(a2_gpus=32768, a2_gpu_mtbf=1e4 * 3600, a2_restart=1800, a2_storage=100e9)
+    _, plan = lab.act2_setting(state)
+    assert plan.waste_frac == 1.0 and plan.goodput_frac == 0.0
+    parts = plan.stall_frac + plan.rework_frac + plan.lag_frac + plan.restart_frac
+    assert parts == pytest.approx(1.0, rel=1e-12)
+
+
+# ---- context -----------------------------------------------------------------------------
+
+
+def test_context_moves_the_restart_sliders_in_both_acts():
+    state = LAB.parse({"controls": {"context": "warm"}}, changed="context")
+    assert state["a1_restart"] == lab.S.warm_restart_s and state["a2_restart"] == lab.S.warm_restart_s
+    cold, warm = lab.act2_setting(all_open())[1], lab.act2_setting(all_open(a2_restart=lab.S.warm_restart_s))[1]
+    assert warm.waste_frac < cold.waste_frac
+
+
+def test_warm_spares_let_the_synchronous_optimum_meet_the_target():
+    warm = lab.Cluster(16384, lab.S.gpu_mtbf_s, lab.S.storage_bw, lab.S.warm_restart_s).plans()["sync_opt"]
+    assert warm.goodput_frac >= lab.GOODPUT_TARGET
+
+
+# ---- the ledger record ---------------------------------------------------------------------
+
+
+def test_record_holds_the_fields_the_spec_lists():
+    """§V2-07 (3) ledger: context, cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s,
+    optimal_interval_s, waste_frac, goodput, mode, act1_prediction, act1_correct, act2_decision, constraint_hit."""
+    rec = record(LAB, all_open(a2_mode="async", a2_interval=45))
+    assert rec["context"] == "cold" and rec["controls"]["a2_mode"] == "async"
+    assert rec["answers"]["a1_predict"] == {"choice": "C", "locked_at": "2026-01-01T00:00:00Z", "correct": True}
+    assert rec["answers"]["a2_predict"]["choice"] == "C"
+    res = rec["results"]
+    expected = rel.checkpoint_costs(14e12, 16384, lab.S.gpu_mtbf_s, 400e9, 50e9, 600, 45, True)
+    assert res["cluster_gpus"] == 16384 and res["cluster_mtbf_h"] == pytest.approx(3.0518, abs=1e-4)
+    assert res["ckpt_bytes"] == pytest.approx(14e12) and res["write_s"] == pytest.approx(35.0)
+    assert res["stall_s"] == pytest.approx(expected.stall_s) and res["interval_s"] == 45
+    assert res["optimal_interval_s"] == pytest.approx(35.0)
+    assert res["waste_frac"] == pytest.approx(expected.waste_frac) and res["goodput"] == pytest.approx(
+        expected.goodput_frac)
+    assert res["async_mode"] == 1.0 and res["constraint_hit"] == 0.0
+    assert rec["complete"] is True
+
+
+def test_record_marks_the_constraint_hit_at_the_synchronous_default():
+    rec = record(LAB, all_open())
+    assert rec["results"]["constraint_hit"] == 1.0 and "a2_below_target" in rec["failures_active"]
