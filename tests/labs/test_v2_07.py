@@ -128,8 +128,9 @@ def test_act2_pick_feedback_states_each_plans_goodput():
 
 def test_wrong_act1_prediction_says_by_how_much():
     html = rendered(LAB, answered(LAB, {"a1_predict": "B"}, through="a1_predict"))
-    miss = lab.TEAM.young_s / lab.ACT1_PREDICTION.option("B").guess
-    assert f"{fmt(miss, 'x')} higher than your estimate" in html
+    option = lab.ACT1_PREDICTION.option("B")
+    miss = lab.TEAM.young_s / option.high
+    assert f"a factor of {fmt(miss, 'num')} above the top of your range" in html
 
 
 # ---- nothing gives an answer away before its question is locked -----------------------------
