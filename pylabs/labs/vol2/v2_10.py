@@ -25,7 +25,7 @@ Choices where the spec left room, and why:
   its verdict. Throughput below target is a warning, as the spec asks, not a failure state.
 
 Ledger fields (spec §V2-10.3): the controls hold model, context_len (``a1_window``), lat_mode,
-lat_batch, tput_batch; ``results`` holds context_len, kv_per_user_GB, max_users, lat_batch,
+lat_batch, tput_batch; ``results`` holds context_len, kv_per_user_gb, max_users, lat_batch,
 ttft_p99_ms (null when the queue is unbounded), tput_batch, tokens_per_s, kv_oom and
 constraint_hit; the answers hold act1_prediction, act1_correct and act2_decision.
 """
@@ -65,7 +65,7 @@ class Scenario:
     huge_batch: float = 128.0
     tiny_batch: float = 4.0
     kilo_tokens: int = 1024            # "32K" on the chart's axis
-    gb: float = 1e9                    # the ledger's kv_per_user_GB and ttft_p99_ms units
+    gb: float = 1e9                    # the ledger's kv_per_user_gb and ttft_p99_ms units
     ms: float = 1e-3
 
 
@@ -90,6 +90,11 @@ MODELS = {
 }
 KV_BYTES = {"bf16": C.BYTES_PER_BF16, "fp8": C.BYTES_PER_FP8}
 SEVENTY = MODELS["70b"]
+
+
+def span(tokens: float) -> str:
+    """A token count as an adjective: "32,768-token"."""
+    return f"{fmt(tokens, 'int')}-token"
 
 
 def kv_token(m: Model, dtype: str = "bf16", heads: float | None = None) -> float:
@@ -190,8 +195,8 @@ def act1_facts() -> dict[str, str]:
         "kv_token": f"{fmt(kv, 'int')} bytes", "kv_user": fmt(kv * S.window, "GB"), "budget": fmt(budget(SEVENTY), "GB"),
         "users": fmt(act1_truth(), "int"), "weights": fmt(weights(SEVENTY), "GB"),
         "mha_user": fmt(mha * S.window, "GB"), "mha_users": fmt(users(SEVENTY, S.window, heads=SEVENTY.query_heads), "int"),
-        "users_chat": fmt(users(SEVENTY, S.used_chat), "int"), "chat_tokens": f"{fmt(S.used_chat, 'int')}-token",
-        "ratio": fmt(SEVENTY.query_heads / SEVENTY.kv_heads, "x"), "window": f"{fmt(S.window, 'int')}-token",
+        "users_chat": fmt(users(SEVENTY, S.used_chat), "int"), "chat_tokens": span(S.used_chat),
+        "ratio": fmt(SEVENTY.query_heads / SEVENTY.kv_heads, "x"), "window": span(S.window),
         "chat_ratio": fmt(S.window / S.used_chat, "x"),
     }
 
@@ -199,7 +204,7 @@ def act1_facts() -> dict[str, str]:
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"One server of {S.gpus} H100s serves {SEVENTY.label} in BF16, and every conversation reserves KV "
-           f"cache for the full {fmt(S.window, 'tokens')} window. How many conversations can it hold at once?",
+           f"cache for the full {span(S.window)} window. How many conversations can it hold at once?",
     quantity="concurrent conversations on 8 H100s at a 32K window",
     unit_fmt="int",
     options=(
@@ -307,9 +312,9 @@ def act1_chart(m: Memory):
         x=ch.axis("Context window (tokens)", "log", tickvals=windows[::2],
                   ticktext=[f"{int(w) // S.kilo_tokens}K" if w >= S.kilo_tokens else str(int(w))
                             for w in windows[::2]]),
-        y=ch.axis("Conversations that fit", "log"))
+        y=ch.axis("Conversations that fit", "log", dtick=1))
     summary = (f"{m.model.label} on {m.gpus} GPU{'s' if m.gpus > 1 else ''}: {fmt(m.users, 'int')} conversations "
-               f"at a {fmt(m.window, 'tokens')} window, against {fmt(m.users_without_gqa(), 'int')} if every "
+               f"at a {span(m.window)} window, against {fmt(m.users_without_gqa(), 'int')} if every "
                "query head kept its own keys and values. Each doubling of the reserved window halves the count.")
     rows = [(fmt(w, "tokens"), fmt(a or 0, "int"), fmt(b or 0, "int")) for w, a, b in zip(windows, gqa, mha)]
     return chart("a1_users", "Conversations that fit against context window", figure, summary,
@@ -348,7 +353,7 @@ ACT1 = Act(
     stakeholder=lambda: (
         f"We are launching {SEVENTY.label} on one server of {S.gpus} H100s "
         f"({fmt(S.gpus * C.H100_HBM_BYTES, 'GB')} of HBM). The BF16 weights take {fmt(weights(SEVENTY), 'GB')}. "
-        f"Marketing promises a {fmt(S.window, 'tokens')} context window, and our serving stack reserves the whole "
+        f"Marketing promises a {span(S.window)} context window, and our serving stack reserves the whole "
         "window for every conversation. Finance wants to know how many users one server carries."),
     scenario=lambda: (
         "While it writes a reply, the model keeps the **keys and values** of every earlier token of the "
@@ -542,7 +547,7 @@ def act2_alerts(v: Serving) -> list:
     if v.ttft >= S.ttft_slo_s:
         why = (f"{fmt(v.arrival, 'req/s')} arrive but this batcher completes only {fmt(v.capacity, 'req/s')}, "
                "so the queue grows without bound." if v.arrival >= v.capacity else
-               f"P99 TTFT is {fmt(v.ttft, 'ms')} against a promise of {fmt(S.ttft_slo_s, 'ms')}.")
+               f"P99 TTFT is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 'ms')}.")
         parts.append(failure(F["a2_ttft_slo"], why, "Continuous batching prefills a new request at the next "
                              "step; enough slots keep up with the arrivals; shorter prompts shorten the prefill."))
     if v.kv_oom:
@@ -568,14 +573,14 @@ def act2_chart(v: Serving):
         [ch.line(f"Continuous, {fmt(v.lat_batch, 'int')} slots", rates, cont, "series1", markers=True),
          ch.line(f"Static, batch {fmt(v.lat_batch, 'int')}", rates, static, "series2", markers=True),
          ch.point("Your setting", v.arrival, v.ttft if math.isfinite(v.ttft) else None, "accent")],
-        x=ch.axis("Chat arrivals (requests/s)"), y=ch.axis("P99 time to first token (s)", "log"),
+        x=ch.axis("Chat arrivals (requests/s)"), y=ch.axis("P99 time to first token (s)", "log", dtick=1),
         shapes=[slo], annotations=[note])
-    summary = (f"At {fmt(v.arrival, 'req/s')} with {fmt(v.prompt, 'tokens')} prompts: continuous batching "
-               f"{fmt(Serving('continuous', v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft, 'ms')}, static "
-               f"{fmt(Serving('static', v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft, 'ms')}. A curve stops "
+    summary = (f"At {fmt(v.arrival, 'req/s')} with {span(v.prompt)} prompts: continuous batching "
+               f"{fmt(Serving('continuous', v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft, 's')}, static "
+               f"{fmt(Serving('static', v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft, 's')}. A curve stops "
                "where the batcher can no longer keep up and the queue grows without bound.")
-    rows = [(fmt(r, "req/s"), fmt(a if a is not None else float("inf"), "ms"),
-             fmt(b if b is not None else float("inf"), "ms")) for r, a, b in zip(rates[::2], cont[::2], static[::2])]
+    rows = [(fmt(r, "req/s"), fmt(a if a is not None else math.inf, "s"),
+             fmt(b if b is not None else math.inf, "s")) for r, a, b in zip(rates[::2], cont[::2], static[::2])]
     return chart("a2_ttft", "Chat P99 time to first token against arrivals", figure, summary,
                  table=(("Arrivals", "Continuous", "Static"), rows))
 
@@ -648,7 +653,7 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float]:
     m, v = memory(s), serving(s)
     hit = v.ttft >= S.ttft_slo_s or v.kv_oom or v.tokens_per_s <= S.tput_target
-    return {"context_len": m.window, "kv_per_user_GB": m.per_user / S.gb, "max_users": float(m.users),
+    return {"context_len": m.window, "kv_per_user_gb": m.per_user / S.gb, "max_users": float(m.users),
             "lat_batch": v.lat_batch, "ttft_p99_ms": v.ttft / S.ms, "tput_batch": v.tput_batch,
             "tokens_per_s": v.tokens_per_s, "kv_oom": float(v.kv_oom), "constraint_hit": float(hit)}
 
