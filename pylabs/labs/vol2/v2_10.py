@@ -677,7 +677,7 @@ LAB = Lab(
     id="v2_10", volume=2, number=10, title="The KV-Cache Memory Wall",
     invariant="When a large model is served, the **KV cache, not the weights**, bounds how many users fit; "
               "prefill is compute-bound and decode is bandwidth-bound.",
-    minutes="35–40 min", chapter="Inference at Scale", url="vol2/10-kv-cache-wall/",
+    minutes="35–45 min", chapter="Inference at Scale", url="vol2/10-kv-cache-wall/",
     reading=(
         "**The KV cache**: what attention keeps per token, and grouped-query attention.",
         "**Prefill and decode**: one compute-bound pass, then many bandwidth-bound steps.",
