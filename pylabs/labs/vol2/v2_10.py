@@ -205,7 +205,7 @@ ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"One server of {S.gpus} H100s serves {SEVENTY.label} in BF16, and every conversation reserves KV "
            f"cache for the full {span(S.window)} window. How many conversations can it hold at once?",
-    quantity="concurrent conversations on 8 H100s at a 32K window",
+    quantity=f"concurrent conversations on {S.gpus} H100s at a {span(S.window)} window",
     unit_fmt="int",
     options=(
         Range("A", "{range}: each conversation's cache is nearly as large as the weights", None, 15, 5,
@@ -252,7 +252,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_kv_per_user", "KV reserved per conversation", "B", "GB"),
     MetricSpec("a1_budget", "HBM left for KV after the weights", "B", "GB"),
     MetricSpec("a1_waste", "Reserved KV holding no token", "1", "pct"),
-    MetricSpec("a1_kv_token", "KV per token", "B", "B"),
+    MetricSpec("a1_kv_token", "KV per token (bytes)", "B", "int"),
     MetricSpec("a1_users_mha", "Conversations without GQA", "1", "int"),
     MetricSpec("a2_ttft", "Chat P99 time to first token", "s", "s"),
     MetricSpec("a2_tput", "Bulk decode throughput", "tokens/s", "tokens/s"),
@@ -568,12 +568,14 @@ def act2_chart(v: Serving):
         values = [Serving(mode, v.lat_batch, r, v.tput_batch, v.prompt).ttft for r in rates]
         return [t if math.isfinite(t) else None for t in values]
     cont, static = curve("continuous"), curve("static")
-    slo, note = ch.hline(S.ttft_slo_s, "danger", f"SLO {fmt(S.ttft_slo_s, 'ms')}")
+    slo, note = ch.hline(S.ttft_slo_s, "danger", f"SLO {fmt(S.ttft_slo_s, 'ms')}", log=True)
+    shown = [t for t in cont + static if t is not None] + [S.ttft_slo_s]
+    span_y = [math.log10(min(shown)) - 0.15, math.log10(max(shown)) + 0.15]
     figure = ch.figure(
         [ch.line(f"Continuous, {fmt(v.lat_batch, 'int')} slots", rates, cont, "series1", markers=True),
          ch.line(f"Static, batch {fmt(v.lat_batch, 'int')}", rates, static, "series2", markers=True),
          ch.point("Your setting", v.arrival, v.ttft if math.isfinite(v.ttft) else None, "accent")],
-        x=ch.axis("Chat arrivals (requests/s)"), y=ch.axis("P99 time to first token (s)", "log", dtick=1),
+        x=ch.axis("Chat arrivals (requests/s)"), y=ch.axis("P99 time to first token (s)", "log", dtick=1, range=span_y),
         shapes=[slo], annotations=[note])
     summary = (f"At {fmt(v.arrival, 'req/s')} with {span(v.prompt)} prompts: continuous batching "
                f"{fmt(Serving('continuous', v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft, 's')}, static "
