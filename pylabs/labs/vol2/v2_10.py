@@ -13,6 +13,8 @@ continuous batching serves the prefill queue at once, and a large decode batch s
 step's weight read.
 
 Choices where the spec left room, and why:
+- Act I's options run in ascending order (A ~5, the multi-head mistake; B ~40, the key; C ~400;
+  D ~2,000), so the key stays B as in the spec while the ranges read naturally.
 - Act I's prediction reserves the whole window per user (contiguous allocation), as the spec's
   formula does; a paged-allocation switch and a "tokens actually used" slider then show the
   spec's 4K reveal (324 users) as the payoff of PagedAttention, not as a different question.
@@ -21,10 +23,13 @@ Choices where the spec left room, and why:
   (utilisation below one; for continuous batching, Little's law on its B slots). Without it a
   continuous batch of 1 would "meet" the SLO at 4 requests/s while each reply holds its slot for
   seconds. No golden vector changes: the spec's configurations are all inside capacity.
+- Act II gives each product its own 8-H100 server (the spec compares configurations, not a
+  shared GPU), so the KV check applies to the larger of the two batches, with paged allocation.
 - The static TTFT is the spec's best case (no time to fill the batch), which only strengthens
   its verdict. Throughput below target is a warning, as the spec asks, not a failure state.
 
-Ledger fields (spec §V2-10.3): the controls hold model, context_len (``a1_window``), lat_mode,
+Ledger fields (spec §V2-10.3; ledger names are lower case, so kv_per_user_GB is kept as
+kv_per_user_gb): the controls hold model, context_len (``a1_window``), lat_mode,
 lat_batch, tput_batch; ``results`` holds context_len, kv_per_user_gb, max_users, lat_batch,
 ttft_p99_ms (null when the queue is unbounded), tput_batch, tokens_per_s, kv_oom and
 constraint_hit; the answers hold act1_prediction, act1_correct and act2_decision.
@@ -278,7 +283,8 @@ def act1_instruments(s: State) -> list:
         M["a1_budget"].show(max(0.0, m.budget), "danger" if m.budget <= 0 else None,
                             f"{fmt(C.VLLM_GPU_MEMORY_UTILIZATION, 'pct')} of {fmt(m.gpus * C.H100_HBM_BYTES, 'GB')} "
                             f"minus {fmt(weights(m.model), 'GB')} of weights"),
-        M["a1_waste"].show(m.waste, tone(1 - m.waste)),
+        M["a1_waste"].show(m.waste, tone(1 - m.waste), f"paged: blocks of {fmt(C.VLLM_BLOCK_TOKENS, 'tokens')}"
+                           if m.paged else "contiguous: the whole window"),
         M["a1_kv_token"].show(kv_token(m.model, m.dtype)),
         M["a1_users_mha"].show(m.users_without_gqa(), note=f"if all {m.model.query_heads:.0f} heads kept K and V"),
     )]
@@ -287,13 +293,10 @@ def act1_instruments(s: State) -> list:
                              f"{m.model.label} needs {fmt(weights(m.model), 'GB')} of BF16 weights; "
                              f"{m.gpus} GPU{'s' if m.gpus > 1 else ''} offer "
                              f"{fmt(C.VLLM_GPU_MEMORY_UTILIZATION * m.gpus * C.H100_HBM_BYTES, 'GB')} usable, "
-                             f"which leaves less than one conversation's {fmt(m.per_user, 'GB')}. Add GPUs, "
+                             f"which leaves {fmt(max(0.0, m.budget), 'GB')} for KV cache, less than one "
+                             f"conversation's {fmt(m.per_user, 'GB')}. Add GPUs, "
                              "shorten the window, or pick the smaller model."))
     parts.append(act1_chart(m))
-    if m.paged:
-        parts.append(callout("info", "Paging reserves what is used",
-                             prose(f"Blocks of {fmt(C.VLLM_BLOCK_TOKENS, 'tokens')} waste at most one partly "
-                                   f"filled block per conversation: {fmt(m.waste, 'pct')} here.")))
     return parts
 
 
@@ -315,7 +318,9 @@ def act1_chart(m: Memory):
         y=ch.axis("Conversations that fit", "log", dtick=1))
     summary = (f"{m.model.label} on {m.gpus} GPU{'s' if m.gpus > 1 else ''}: {fmt(m.users, 'int')} conversations "
                f"at a {span(m.window)} window, against {fmt(m.users_without_gqa(), 'int')} if every "
-               "query head kept its own keys and values. Each doubling of the reserved window halves the count.")
+               "query head kept its own keys and values. "
+               + (f"Paged, a conversation reserves only the {fmt(m.held, 'tokens')} it holds, so a longer window "
+                  "costs nothing more." if m.paged else "Each doubling of the reserved window halves the count."))
     rows = [(fmt(w, "tokens"), fmt(a or 0, "int"), fmt(b or 0, "int")) for w, a, b in zip(windows, gqa, mha)]
     return chart("a1_users", "Conversations that fit against context window", figure, summary,
                  table=(("Window", "GQA", "No GQA"), rows))
@@ -333,7 +338,7 @@ def act1_math(s: State):
     ), rows=(
         ("Layers *L*, KV heads *n_kv*, head size *d_h*",
          f"{m.model.layers:.0f}, {m.model.kv_heads:.0f}, {C.LLAMA3_HEAD_DIM:.0f}"),
-        ("KV per token", fmt(kv_token(m.model, m.dtype), "B")),
+        ("KV per token", f"{fmt(kv_token(m.model, m.dtype), 'int')} bytes"),
         ("Usable share *f*, GPUs *n*", f"{fmt(C.VLLM_GPU_MEMORY_UTILIZATION, 'pct')}, {m.gpus}"),
         ("Weights *2P*", fmt(weights(m.model), "GB")),
         ("Tokens reserved per conversation", fmt(m.reserved_tokens, "tokens")),
@@ -533,7 +538,8 @@ def act2_instruments(s: State) -> list:
                           f"target: over {fmt(S.tput_target, 'tokens/s')}"),
         M["a2_capacity"].show(v.capacity, "danger" if v.arrival >= v.capacity else None,
                               f"{fmt(v.arrival, 'req/s')} arrive"),
-        M["a2_kv_used"].show(v.kv_used, "danger" if v.kv_oom else None, f"of {fmt(budget(SEVENTY), 'GB')}"),
+        M["a2_kv_used"].show(v.kv_used, "danger" if v.kv_oom else None,
+                             f"of {fmt(budget(SEVENTY), 'GB')}; paged, {span(v.prompt + S.output)} sequences"),
         M["a2_prefill"].show(v.prefill, note="compute-bound"),
         M["a2_step"].show(v.step(v.tput_batch), note=v.bound(v.tput_batch)),
     )]
