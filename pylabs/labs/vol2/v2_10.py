@@ -602,7 +602,7 @@ def act2_math(s: State):
         Equation(r"t_{\text{step}} = \max\!\left(\frac{2P + B\,KV_{\text{tok}}\,\bar s}{n\,BW\,\eta},"
                  r"\ \frac{2P\,B}{n\,C\,u}\right)",
                  "Each decode step reads every weight and the batch's KV cache; bandwidth wins until B is large."),
-        Equation(r"\text{TTFT}_{99} = t_{\text{pf}} + \max\!\left(0, \ln 100\rho\right)\frac{t_{\text{pf}}}{1-\rho},"
+        Equation(r"\text{TTFT}_{99} = t_{\text{pf}} + \max\!\left(0, \ln(100\rho)\right)\frac{t_{\text{pf}}}{1-\rho},"
                  r"\quad \rho = \lambda\,t_{\text{pf}}",
                  "Continuous batching: the M/M/1 waiting-time tail of the prefill queue (conservative)."),
         Equation(r"\text{TTFT}_{\text{static}} = \text{out}\cdot t_{\text{step}}(B) + B\,t_{\text{pf}}",
@@ -619,7 +619,7 @@ def act2_math(s: State):
     ), sources=(
         cite("kaplan2020", "2N + 2·n_layer·n_ctx·d FLOP per token"),
         cite("williams2009", "the roofline: the slower of compute and memory sets the time"),
-        cite("kleinrock1975", "M/M/1 waiting time: P(W > t) = ρ·exp(−(μ − λ)t)"),
+        cite("kleinrock1975", "M/M/1 wait in queue: P(W_q > t) = ρ·exp(−(μ − λ)t)"),
         cite("little1961"),
         cite("yu2022", "iteration-level (continuous) batching"),
         C.REGISTRY["H100_HBM_BW"].source,
