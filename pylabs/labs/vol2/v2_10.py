@@ -598,7 +598,8 @@ def act2_math(s: State):
     v = serving(s)
     return math_peek("The governing equations · Act II", (
         Equation(r"t_{\text{pf}} = \frac{2P\,s + 2L\,s^2 d}{n\,C\,u}",
-                 "Prefill pushes the whole prompt through at once: compute-bound."),
+                 "Prefill pushes the whole prompt through at once: compute-bound. The attention term counts "
+                 "every token against the whole prompt, a slight overcount under causal masking."),
         Equation(r"t_{\text{step}} = \max\!\left(\frac{2P + B\,KV_{\text{tok}}\,\bar s}{n\,BW\,\eta},"
                  r"\ \frac{2P\,B}{n\,C\,u}\right)",
                  "Each decode step reads every weight and the batch's KV cache; bandwidth wins until B is large."),
@@ -610,8 +611,8 @@ def act2_math(s: State):
         Equation(r"\lambda < \frac{B}{t_{\text{pf}} + \text{out}\cdot t_{\text{step}}}",
                  "Little's law: B slots, each held for a prefill and a whole reply, must keep up with arrivals."),
     ), rows=(
-        ("Peak dense BF16 *C*, utilisation *u*", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.prefill_mfu, 'pct')}"),
-        ("HBM bandwidth *BW*, efficiency *η*", f"{fmt(C.H100_HBM_BW, 'B/s')}, {fmt(S.bw_efficiency, 'pct')}"),
+        ("Peak dense BF16 *C*, utilisation *u* (assumed)", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.prefill_mfu, 'pct')}"),
+        ("HBM bandwidth *BW*, efficiency *η* (assumed)", f"{fmt(C.H100_HBM_BW, 'B/s')}, {fmt(S.bw_efficiency, 'pct')}"),
         ("Prompt *s*, reply *out*", f"{fmt(v.prompt, 'tokens')}, {fmt(S.output, 'tokens')}"),
         ("Prefill *t_pf*", fmt(v.prefill, "ms")),
         ("Chat decode step", fmt(v.step(v.lat_batch), "ms")),
