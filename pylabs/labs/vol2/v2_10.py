@@ -213,17 +213,17 @@ ACT1_PREDICTION = Prediction(
     quantity=f"concurrent conversations on {S.gpus} H100s at a {span(S.window)} window",
     unit_fmt="int",
     options=(
-        Range("A", "{range}: each conversation's cache is nearly as large as the weights", None, 15, 5,
+        Range("A", "{range}: a handful, since each conversation's cache rivals the weights", None, 15, 5,
               "That is the multi-head figure: with a K and a V for each of the 64 query heads a conversation "
               "would need {mha_user} and only {mha_users} would fit. Llama-3 shares 8 KV heads among its 64 "
               "query heads (grouped-query attention), {ratio} less."),
-        Range("B", "{range}: the cache, not the weights, fills the server", 15, 120, 40,
+        Range("B", "{range}: a few dozen conversations", 15, 120, 40,
               "Each token keeps {kv_token} of keys and values across all layers, so a {window} window reserves "
               "{kv_user}; the {budget} left after the weights holds {users} of them."),
-        Range("C", "{range}: a few hundred, since a conversation's cache is modest", 120, 1000, 400,
+        Range("C", "{range}: a few hundred conversations", 120, 1000, 400,
               "A few hundred fit only when a conversation reserves what it uses: {chat_tokens} chats give "
               "{users_chat}. Reserving the whole {window} window costs {chat_ratio} that."),
-        Range("D", "{range}: once the weights are loaded, most of the HBM is free", 1000, None, 2000,
+        Range("D", "{range}: thousands, since most of the HBM is free once the weights are loaded", 1000, None, 2000,
               "The free memory is large, but a reserved {window} window costs {kv_user}: the budget divides "
               "into tens of conversations, not thousands."),
     ),
