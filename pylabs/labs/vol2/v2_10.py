@@ -553,7 +553,8 @@ def act2_alerts(v: Serving) -> list:
     if v.ttft >= S.ttft_slo_s:
         why = (f"{fmt(v.arrival, 'req/s')} arrive but this batcher completes only {fmt(v.capacity, 'req/s')}, "
                "so the queue grows without bound." if v.arrival >= v.capacity else
-               f"P99 TTFT is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 'ms')}.")
+               f"{'P99 ' if v.mode == 'continuous' else 'At best the '}TTFT is {fmt(v.ttft, 's')} against a "
+               f"promise of {fmt(S.ttft_slo_s, 'ms')}.")
         parts.append(failure(F["a2_ttft_slo"], why, "Continuous batching prefills a new request at the next "
                              "step; enough slots keep up with the arrivals; shorter prompts shorten the prefill."))
     if v.kv_oom:
