@@ -7,6 +7,7 @@ Tokens: ink, muted, grid, accent, series1..series4, good, warn, danger.
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 
@@ -68,9 +69,11 @@ def vline(x: float, color: str = "muted", label: str = "") -> tuple[dict, dict |
     return shape, note
 
 
-def hline(y: float, color: str = "muted", label: str = "") -> tuple[dict, dict | None]:
+def hline(y: float, color: str = "muted", label: str = "", log: bool = False) -> tuple[dict, dict | None]:
+    """A horizontal reference line and its label; on a log y axis pass ``log=True`` (Plotly places
+    annotations there by log10 of the value, shapes by the value itself)."""
     shape = {"type": "line", "y0": y, "y1": y, "xref": "paper", "x0": 0, "x1": 1,
              "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
-    note = {"y": y, "xref": "paper", "x": 1, "text": label, "showarrow": False, "xanchor": "right",
+    note = {"y": math.log10(y) if log else y, "xref": "paper", "x": 1, "text": label, "showarrow": False, "xanchor": "right",
             "yanchor": "bottom", "font": {"color": f"token:{color}"}} if label else None
     return shape, note

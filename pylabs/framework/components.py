@@ -8,6 +8,7 @@ write HTML themselves.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from html import escape
@@ -94,7 +95,7 @@ class MetricSpec:
         assert tone in TONES, f"metric tone {tone!r} is not one of {TONES}"
         text = fmt(value, self.fmt)
         html = h("div", {"class": classes("pl-metric", tone and f"pl-metric--{tone}"),
-                         "data-metric": self.name, "data-value": repr(float(value))},
+                         "data-metric": self.name, "data-value": number_attr(value)},
                  h("span", {"class": "pl-metric__label"}, self.label),
                  h("span", {"class": "pl-metric__value"}, text),
                  h("span", {"class": "pl-metric__note"}, rich(note)) if note else None)
@@ -102,6 +103,14 @@ class MetricSpec:
 
     def text(self, value: float) -> str:
         return fmt(value, self.fmt)
+
+
+def number_attr(value: float) -> str:
+    """A number for a ``data-value`` attribute: full precision, and infinities as JavaScript spells them."""
+    value = float(value)
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return repr(value)
 
 
 def tone(share: float, good: float = 0.8, warn: float = 0.5) -> str:

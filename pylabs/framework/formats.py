@@ -82,6 +82,8 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "x": lambda v: f"{_sig(v)}×",
     "int": integer,
     "tokens": lambda v: f"{integer(v)} tokens",
+    "tokens/s": lambda v: f"{integer(v)} tokens/s",
+    "req/s": lambda v: f"{_sig(v)} requests/s",
     "num": _sig,
     "usd": usd,
     "usd/h": lambda v: f"${v:,.2f}/h",
@@ -92,10 +94,14 @@ FORMATS: dict[str, Callable[[float], str]] = {
 
 
 def fmt(value: float, name: str) -> str:
-    """Format ``value`` (SI) with the format ``name`` from FORMATS."""
+    """Format ``value`` (SI) with the format ``name`` from FORMATS; an infinite value (an unstable
+    queue's wait, say) reads "∞" whatever the unit."""
     try:
         formatter = FORMATS[name]
     except KeyError:
         known = ", ".join(sorted(FORMATS))
         raise UnknownFormat(f"unknown format {name!r}; use one of: {known}") from None
-    return formatter(float(value))
+    value = float(value)
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return formatter(value)

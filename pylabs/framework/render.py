@@ -7,6 +7,7 @@ ones to the page, which patches them in place. Same function, same output.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from .components import (bullets, callout, key_strip, prose, rich, section_title, stakeholder, takeaways,
@@ -270,6 +271,12 @@ def hud(lab: Lab, state: State) -> Markup:
 # ---- the ledger record ------------------------------------------------------------
 
 
+def finite_or_none(value: float) -> float | None:
+    """A result for the ledger (JSON has no infinity): an unbounded value is kept as null."""
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
 def record(lab: Lab, state: State) -> dict[str, Any]:
     """What the ledger keeps of this state (the browser merges it into the attempt)."""
     return {
@@ -279,7 +286,7 @@ def record(lab: Lab, state: State) -> dict[str, Any]:
         "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
                           "correct": lab.correct(state, qid)}
                     for qid, a in state.answers.items()},
-        "results": {k: float(v) for k, v in lab.results(state).items()},
+        "results": {k: finite_or_none(v) for k, v in lab.results(state).items()},
         "failures_active": sorted(lab.failures_now(state)),
         "complete": lab.complete(state),
     }

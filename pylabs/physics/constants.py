@@ -36,6 +36,11 @@ _MEGATRON_GPT3_URL = (
 )
 _MEGATRON_README_URL = "https://github.com/NVIDIA/Megatron-LM#readme"
 _EPOCH_URL = "https://epoch.ai/data/notable-ai-models"
+_LLAMA3_70B_HF_URL = "https://huggingface.co/meta-llama/Meta-Llama-3-70B"
+_LLAMA3_70B_CONFIG_URL = "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json"
+_LLAMA3_8B_HF_URL = "https://huggingface.co/meta-llama/Meta-Llama-3-8B"
+_LLAMA3_8B_CONFIG_URL = "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json"
+_VLLM_ARGS_URL = "https://docs.vllm.ai/en/latest/models/engine_args.html"
 
 _PCIE_ENCODING = 128 / 130  # 128b/130b line code used by PCIe 3.0 and later
 
@@ -242,6 +247,47 @@ REGISTRY: dict[str, Spec] = {
         "365 x 24",
         label='Hours in a year',
     ),
+    # ---- V2-10 The KV-Cache Memory Wall: model shapes and serving defaults ----
+    "LLAMA3_70B_PARAMS_COUNTED": Spec(
+        70.56e9, "params",
+        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,562,938,880 parameters (70.6B)",
+        _LLAMA3_70B_HF_URL, "the model card's '70B' rounds this; 2 B each in BF16 = 141.1 GB",
+    ),
+    "LLAMA3_70B_LAYERS": Spec(80.0, "layers", "Meta-Llama-3-70B config.json (num_hidden_layers)",
+                              _LLAMA3_70B_CONFIG_URL),
+    "LLAMA3_70B_QUERY_HEADS": Spec(64.0, "heads", "Meta-Llama-3-70B config.json (num_attention_heads)",
+                                   _LLAMA3_70B_CONFIG_URL),
+    "LLAMA3_70B_KV_HEADS": Spec(
+        8.0, "heads", "Meta-Llama-3-70B config.json (num_key_value_heads: grouped-query attention)",
+        _LLAMA3_70B_CONFIG_URL, "8 query heads share each K/V head",
+    ),
+    "LLAMA3_70B_D_MODEL": Spec(8192.0, "1", "Meta-Llama-3-70B config.json (hidden_size)",
+                               _LLAMA3_70B_CONFIG_URL),
+    "LLAMA3_HEAD_DIM": Spec(
+        128.0, "1", "Meta-Llama-3 config.json: hidden_size / num_attention_heads (8192/64, 4096/32)",
+        _LLAMA3_70B_CONFIG_URL,
+    ),
+    "LLAMA3_8B_PARAMS_COUNTED": Spec(
+        8.03e9, "params", "Meta-Llama-3-8B checkpoint on Hugging Face: 8,030,261,248 parameters",
+        _LLAMA3_8B_HF_URL,
+    ),
+    "LLAMA3_8B_LAYERS": Spec(32.0, "layers", "Meta-Llama-3-8B config.json (num_hidden_layers)",
+                             _LLAMA3_8B_CONFIG_URL),
+    "LLAMA3_8B_KV_HEADS": Spec(8.0, "heads", "Meta-Llama-3-8B config.json (num_key_value_heads)",
+                               _LLAMA3_8B_CONFIG_URL),
+    "LLAMA3_8B_D_MODEL": Spec(4096.0, "1", "Meta-Llama-3-8B config.json (hidden_size)",
+                              _LLAMA3_8B_CONFIG_URL),
+    "BYTES_PER_FP8": Spec(
+        1.0, "B", "FP8 (E4M3/E5M2): 8 bits per value; vLLM --kv-cache-dtype fp8", _VLLM_ARGS_URL,
+    ),
+    "VLLM_BLOCK_TOKENS": Spec(
+        16.0, "tokens", "vLLM engine arguments: --block-size {8,16,32}, default 16 tokens per KV block",
+        _VLLM_ARGS_URL,
+    ),
+    "VLLM_GPU_MEMORY_UTILIZATION": Spec(
+        0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
+        _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -323,3 +369,17 @@ LLAMA3_405B_EFFECTIVE_TRAINING = REGISTRY["LLAMA3_405B_EFFECTIVE_TRAINING"].valu
 TECTONIC_SUSTAINED_BW = REGISTRY["TECTONIC_SUSTAINED_BW"].value
 TECTONIC_PEAK_BW = REGISTRY["TECTONIC_PEAK_BW"].value
 LLAMA3_CKPT_MAX_BYTES_PER_GPU = REGISTRY["LLAMA3_CKPT_MAX_BYTES_PER_GPU"].value
+# ---- V2-10 The KV-Cache Memory Wall ----
+LLAMA3_70B_PARAMS_COUNTED = REGISTRY["LLAMA3_70B_PARAMS_COUNTED"].value
+LLAMA3_70B_LAYERS = REGISTRY["LLAMA3_70B_LAYERS"].value
+LLAMA3_70B_QUERY_HEADS = REGISTRY["LLAMA3_70B_QUERY_HEADS"].value
+LLAMA3_70B_KV_HEADS = REGISTRY["LLAMA3_70B_KV_HEADS"].value
+LLAMA3_70B_D_MODEL = REGISTRY["LLAMA3_70B_D_MODEL"].value
+LLAMA3_HEAD_DIM = REGISTRY["LLAMA3_HEAD_DIM"].value
+LLAMA3_8B_PARAMS_COUNTED = REGISTRY["LLAMA3_8B_PARAMS_COUNTED"].value
+LLAMA3_8B_LAYERS = REGISTRY["LLAMA3_8B_LAYERS"].value
+LLAMA3_8B_KV_HEADS = REGISTRY["LLAMA3_8B_KV_HEADS"].value
+LLAMA3_8B_D_MODEL = REGISTRY["LLAMA3_8B_D_MODEL"].value
+BYTES_PER_FP8 = REGISTRY["BYTES_PER_FP8"].value
+VLLM_BLOCK_TOKENS = REGISTRY["VLLM_BLOCK_TOKENS"].value
+VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value

@@ -48,7 +48,21 @@ REFERENCES: dict[str, Reference] = {
                            "https://doi.org/10.1145/361147.361115"),
     "daly2006": Reference("Daly", 2006, "A higher order estimate of the optimum checkpoint interval for "
                           "restart dumps", "https://doi.org/10.1016/j.future.2004.11.016"),
-    "llama3_2024": Reference("Dubey et al.", 2024, "The Llama 3 Herd of Models",
+    # ---- V2-10 The KV-Cache Memory Wall ----
+    "ainslie2023": Reference("Ainslie et al.", 2023, "GQA: Training Generalized Multi-Query Transformer Models "
+                             "from Multi-Head Checkpoints", "https://arxiv.org/abs/2305.13245"),
+    "kwon2023": Reference("Kwon et al.", 2023, "Efficient Memory Management for Large Language Model Serving "
+                          "with PagedAttention", "https://arxiv.org/abs/2309.06180"),
+    "yu2022": Reference("Yu et al.", 2022, "Orca: A Distributed Serving System for Transformer-Based "
+                        "Generative Models", "https://www.usenix.org/conference/osdi22/presentation/yu"),
+    "williams2009": Reference("Williams, Waterman and Patterson", 2009, "Roofline: An Insightful Visual "
+                              "Performance Model for Multicore Architectures",
+                              "https://doi.org/10.1145/1498765.1498785"),
+    "kleinrock1975": Reference("Kleinrock", 1975, "Queueing Systems, Volume I: Theory",
+                               "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
+    "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
+                            "https://doi.org/10.1287/opre.9.3.383"),
+    "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
 }
 

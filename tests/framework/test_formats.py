@@ -9,6 +9,8 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (0.876, "pct", "87.6 %"), (5.3226, "x", "5.32×"), (35_872_200, "usd", "$35.9M"),
     (4096, "tokens", "4,096 tokens"), (1024, "int", "1,024"),
     (50_000 * 3600.0, "h", "50,000 h"), (10986.3, "h", "3.05 h"),
+    (8302.07, "tokens/s", "8,302 tokens/s"), (2.2989, "req/s", "2.3 requests/s"),
+    (float("inf"), "ms", "∞"), (float("inf"), "s", "∞"),
 ])
 def test_formats(value, name, text):
     assert fmt(value, name) == text
@@ -17,3 +19,14 @@ def test_formats(value, name, text):
 def test_unknown_format_names_the_known_ones():
     with pytest.raises(UnknownFormat, match="unknown format 'furlongs'; use one of"):
         fmt(1.0, "furlongs")
+
+
+def test_an_infinite_metric_value_is_spelled_for_javascript():
+    from pylabs.framework.components import MetricSpec
+    html = str(MetricSpec("wait", "Wait", "s", "ms").show(float("inf")))
+    assert 'data-value="Infinity"' in html and "∞" in html
+
+
+def test_the_ledger_record_keeps_an_unbounded_result_as_null():
+    from pylabs.framework.render import finite_or_none
+    assert finite_or_none(float("inf")) is None and finite_or_none(2) == 2.0

@@ -1,0 +1,207 @@
+"""LLM serving: KV-cache memory, concurrency, prefill and decode time, time to first token.
+
+All quantities in SI: bytes, seconds, FLOP, FLOP/s, bytes/s, requests/s, fractions.
+Sources: Ainslie et al. 2023 (grouped-query attention); Kwon et al. 2023 (vLLM,
+PagedAttention); Kaplan et al. 2020, Table 1 (forward FLOP per token); Williams, Waterman
+and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution).
+The corrected model is VOL2_03-17.md §V2-10.3.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
+    """Raise ValueError naming the parameter, its value and the fix unless ok."""
+    if not ok:
+        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
+
+
+def _positive(name: str, value: float, fix: str) -> None:
+    _require(math.isfinite(value) and value > 0, name, value, "> 0", fix)
+
+
+def _fraction(name: str, value: float) -> None:
+    _require(0 < value <= 1, name, value, "in (0, 1]", "pass a fraction, e.g. 0.8 for 80 %")
+
+
+# ---- memory ------------------------------------------------------------------------
+
+
+def kv_bytes_per_token(layers: float, kv_heads: float, head_dim: float, bytes_per_element: float) -> float:
+    """KV = 2 * L * n_kv * d_head * b  (a key and a value vector per KV head per layer).
+
+    With grouped-query attention n_kv is the number of KV heads, not of query heads.
+    Source: Ainslie et al. 2023 (GQA); VOL2 §V2-10.3.
+    """
+    for name, value in (("layers", layers), ("kv_heads", kv_heads), ("head_dim", head_dim)):
+        _positive(name, value, "pass the model's published shape (config.json)")
+    _positive("bytes_per_element", bytes_per_element, "pass 2 for BF16, 1 for FP8")
+    return 2 * layers * kv_heads * head_dim * bytes_per_element
+
+
+def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: float, weight_bytes: float) -> float:
+    """B_kv = f * n * HBM - W  (HBM left for KV after the weights; negative: weights do not fit).
+
+    f is the share of HBM the server may use (the rest holds activations and workspace).
+    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization.
+    """
+    _positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
+    _positive("hbm_bytes_per_gpu", hbm_bytes_per_gpu, "pass HBM per GPU in bytes, e.g. 80e9")
+    _fraction("usable_fraction", usable_fraction)
+    _require(weight_bytes >= 0, "weight_bytes", weight_bytes, ">= 0", "pass params x bytes per param")
+    return usable_fraction * gpus * hbm_bytes_per_gpu - weight_bytes
+
+
+def max_sequences(budget_bytes: float, bytes_per_sequence: float) -> int:
+    """N = floor(max(0, B_kv) / KV_seq)  (whole sequences whose KV cache fits).
+
+    Source: VOL2 §V2-10.3 (users = floor((f*n*80e9 - 2P) / (KV_tok * s))).
+    """
+    _positive("bytes_per_sequence", bytes_per_sequence, "pass KV bytes per token x tokens held")
+    return int(max(0.0, budget_bytes) // bytes_per_sequence)
+
+
+def allocated_tokens(used_tokens: float, window_tokens: float, paged: bool, block_tokens: float) -> float:
+    """Tokens of KV reserved for one sequence: the whole window if contiguous, else whole blocks.
+
+    Contiguous allocators reserve the maximum context up front; PagedAttention allocates
+    fixed-size blocks on demand, so at most one partly filled block per sequence is wasted.
+    Source: Kwon et al. 2023 (vLLM), Sec. 3 and 4.1.
+    """
+    _positive("window_tokens", window_tokens, "pass the context window in tokens")
+    _positive("block_tokens", block_tokens, "pass the block size in tokens, e.g. 16")
+    _require(0 < used_tokens <= window_tokens, "used_tokens", used_tokens, "in (0, window_tokens]",
+             "a sequence cannot hold more tokens than the window")
+    if not paged:
+        return float(window_tokens)
+    return min(float(window_tokens), math.ceil(used_tokens / block_tokens) * block_tokens)
+
+
+def allocation_waste_fraction(used_tokens: float, allocated: float) -> float:
+    """waste = 1 - used / allocated  (share of reserved KV memory that holds no token).
+
+    Source: Kwon et al. 2023 (vLLM), Sec. 3 (reservation and internal fragmentation).
+    """
+    _positive("allocated", allocated, "pass the tokens reserved for the sequence")
+    _require(0 <= used_tokens <= allocated, "used_tokens", used_tokens, "in [0, allocated]",
+             "a sequence cannot use more than it reserved")
+    return 1 - used_tokens / allocated
+
+
+# ---- time: prefill and decode on the roofline ----------------------------------------
+
+
+def prefill_flop(params: float, tokens: float, layers: float, d_model: float) -> float:
+    """F = 2*P*s + 2*L*s^2*d  (matrix multiplies plus attention over the prompt).
+
+    Source: Kaplan et al. 2020, Table 1 (2N + 2*n_layer*n_ctx*d_attn FLOP per token).
+    """
+    _positive("params", params, "pass the parameter count, e.g. 70.56e9")
+    _positive("tokens", tokens, "pass the prompt length in tokens")
+    return 2 * params * tokens + 2 * layers * tokens ** 2 * d_model
+
+
+def prefill_s(flop: float, gpus: float, peak_flops: float, mfu: float) -> float:
+    """t_pf = F / (n * C * u)  (compute-bound: the whole prompt goes through at once).
+
+    Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline).
+    """
+    _positive("gpus", gpus, "pass the number of GPUs")
+    _positive("peak_flops", peak_flops, "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
+    _fraction("mfu", mfu)
+    return flop / (gpus * peak_flops * mfu)
+
+
+def decode_memory_s(weight_bytes: float, kv_bytes_read: float, gpus: float, hbm_bw: float,
+                    bw_efficiency: float) -> float:
+    """t_mem = (W + KV_read) / (n * BW * eta)  (every step reads all weights and the batch's KV).
+
+    Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline, memory side).
+    """
+    _positive("hbm_bw", hbm_bw, "pass HBM bandwidth in bytes/s, e.g. 3.35e12")
+    _fraction("bw_efficiency", bw_efficiency)
+    _positive("gpus", gpus, "pass the number of GPUs")
+    return (weight_bytes + kv_bytes_read) / (gpus * hbm_bw * bw_efficiency)
+
+
+def decode_compute_s(params: float, batch: float, gpus: float, peak_flops: float, mfu: float) -> float:
+    """t_comp = 2*P*B / (n * C * u)  (one token for each of B sequences).
+
+    Source: VOL2 §V2-10.3; Kaplan et al. 2020 (2N FLOP per token forward).
+    """
+    _positive("batch", batch, "pass the number of sequences decoded together")
+    return prefill_s(2 * params * batch, gpus, peak_flops, mfu)
+
+
+def decode_step_s(memory_s: float, compute_s: float) -> float:
+    """t_step = max(t_mem, t_comp)  (the roofline: the slower resource sets the step).
+
+    Source: Williams et al. 2009; VOL2 §V2-10.3.
+    """
+    return max(memory_s, compute_s)
+
+
+def decode_tokens_per_s(batch: float, step_s: float) -> float:
+    """Throughput = B / t_step  (one token per sequence per step).
+
+    Source: VOL2 §V2-10.3.
+    """
+    _positive("step_s", step_s, "pass the decode step time in seconds")
+    return batch / step_s
+
+
+# ---- time to first token ---------------------------------------------------------------
+
+
+def mm1_wait_quantile_s(service_s: float, arrival_per_s: float, quantile: float = 0.99) -> float:
+    """W_q(q) = max(0, ln(rho / (1 - q))) * S / (1 - rho), rho = lambda*S; inf when rho >= 1.
+
+    Inverts P(W_q > t) = rho * exp(-(1 - rho) t / S), the M/M/1 waiting-time tail.
+    Source: Kleinrock 1975, Queueing Systems Vol. I, Sec. 3.2; VOL2 §0 (queues).
+    """
+    _positive("service_s", service_s, "pass the mean service time in seconds")
+    _require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
+    _require(0 < quantile < 1, "quantile", quantile, "in (0, 1)", "pass 0.99 for P99")
+    rho = arrival_per_s * service_s
+    if rho >= 1:
+        return math.inf
+    if rho <= 1 - quantile:
+        return 0.0
+    return math.log(rho / (1 - quantile)) * service_s / (1 - rho)
+
+
+def continuous_ttft_p99_s(prefill_time_s: float, arrival_per_s: float) -> float:
+    """TTFT_99 = t_pf + W_q,99(t_pf, lambda)  (prefills queue one after another).
+
+    A conservative approximation: exponential service overstates the wait of fixed-length
+    prompts. Source: VOL2 §V2-10.3 (M/M/1-tail approximation); Kleinrock 1975.
+    """
+    return prefill_time_s + mm1_wait_quantile_s(prefill_time_s, arrival_per_s)
+
+
+def static_ttft_s(output_tokens: float, step_s: float, batch: float, prefill_time_s: float) -> float:
+    """TTFT = out * t_step + B * t_pf  (wait for the running batch to finish, then prefill B prompts).
+
+    A best case: it leaves out the time to fill a batch and any queue of waiting batches.
+    Source: VOL2 §V2-10.3 (head-of-line blocking behind the running batch's decode).
+    """
+    return output_tokens * step_s + batch * prefill_time_s
+
+
+def static_capacity_per_s(batch: float, output_tokens: float, step_s: float, prefill_time_s: float) -> float:
+    """Requests/s a static batcher completes: B / (B*t_pf + out*t_step); more arrivals queue forever.
+
+    Source: utilisation below 1 (Kleinrock 1975, Sec. 2.1); VOL2 §V2-10.3 timings.
+    """
+    return batch / (batch * prefill_time_s + output_tokens * step_s)
+
+
+def continuous_capacity_per_s(batch: float, output_tokens: float, step_s: float, prefill_time_s: float) -> float:
+    """Requests/s a continuous batcher with B slots sustains: min(1/t_pf, B / (t_pf + out*t_step)).
+
+    Each request holds a slot for its prefill and its decode (Little's law, L = lambda*W).
+    Source: Little 1961; Yu et al. 2022 (Orca, iteration-level scheduling).
+    """
+    return min(1 / prefill_time_s, batch / (prefill_time_s + output_tokens * step_s))
