@@ -43,6 +43,14 @@ REFERENCES: dict[str, Reference] = {
                                 "https://arxiv.org/abs/1812.06162"),
     "scaling_book": Reference("Austin et al.", 2025, "How to Scale Your Model (the scaling book)",
                               "https://jax-ml.github.io/scaling-book/"),
+    # ---- V2-08 The Utilization Trap ----
+    "kleinrock1975": Reference("Kleinrock", 1975, "Queueing Systems, Volume 1: Theory (Wiley)",
+                               "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
+    "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
+                           "Applications, 2nd ed. (Academic Press)",
+                           "https://doi.org/10.1016/C2009-0-22099-3"),
+    "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
+                            "https://doi.org/10.1287/opre.9.3.383"),
 }
 
 
