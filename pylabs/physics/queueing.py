@@ -19,6 +19,7 @@ and tail latency (V1-13).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 
 def _check(servers: int, arrival_per_s: float, service_s: float) -> None:
@@ -198,3 +199,50 @@ def min_servers_for_tail(arrival_per_s: float, service_s: float, wait_s: float, 
             return servers
         servers += 1
     raise ValueError(f"no server count up to {limit} meets P(W > {wait_s} s) <= {max_probability}")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A pool of ``units`` (GPUs, replicas) serving jobs that each hold ``job_units`` at once:
+    a G/G/c queue with c = ⌊units / job_units⌋ slots (M/M/c when both C² are 1).
+
+    Units left over after the last whole slot are stranded: a gang cannot use them.
+    """
+
+    units: float
+    job_units: float
+    arrival_per_s: float
+    service_s: float
+    service_scv: float = 1.0
+    arrival_scv: float = 1.0
+
+    @property
+    def slots(self) -> int:
+        return int(max(0.0, self.units) // self.job_units)
+
+    @property
+    def load_erlangs(self) -> float:
+        return offered_load(self.arrival_per_s, self.service_s)
+
+    @property
+    def rho(self) -> float:
+        return utilization(self.arrival_per_s, self.service_s, self.slots)
+
+    @property
+    def stable(self) -> bool:
+        return self.rho < 1
+
+    @property
+    def p_wait(self) -> float:
+        return erlang_c(self.slots, self.load_erlangs)
+
+    def mean_wait_s(self) -> float:
+        return ggc_mean_wait_s(self.arrival_per_s, self.service_s, self.slots, self.arrival_scv, self.service_scv)
+
+    def wait_tail(self, wait_s: float) -> float:
+        return ggc_wait_tail(wait_s, self.arrival_per_s, self.service_s, self.slots,
+                             self.arrival_scv, self.service_scv)
+
+    def wait_percentile_s(self, quantile: float) -> float:
+        return ggc_wait_percentile_s(quantile, self.arrival_per_s, self.service_s, self.slots,
+                                     self.arrival_scv, self.service_scv)

@@ -24,7 +24,7 @@ def test_full_walkthrough(lab_page):
     # Act I: a wrong prediction; the instruments show the 95 % cluster and its failure.
     page.lock("a1_predict", "A")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_wait_s"), lab.SCENARIO.wait_s())
+    assert close(page.metric("a1_wait_s"), lab.SCENARIO.mean_wait_s())
     assert page.failure_visible("a1_wait_exceeds_job")
     page.chart_drawn("a1_wait_curve")
     page.set_control("a1_added_gpus", 256)

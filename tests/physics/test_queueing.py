@@ -192,3 +192,25 @@ def test_simulated_mmc_mean_wait_matches_erlang_c():
     lam, s, c = 3.4, 1.0, 4  # rho = 0.85
     simulated = simulated_mmc_wait(lam, s, c, 200_000, seed=8)
     assert simulated == pytest.approx(q.mmc_mean_wait_s(lam, s, c), rel=0.06)
+
+
+# ---- Pool: gangs on a pool of GPUs -------------------------------------------------------
+
+
+def test_pool_strands_units_that_do_not_make_a_whole_slot():
+    pool = q.Pool(896, 256, 3 / 86400, 18 * H)
+    assert pool.slots == 3 and pool.rho == pytest.approx(0.75)
+    assert pool.mean_wait_s() == q.mmc_mean_wait_s(3 / 86400, 18 * H, 3)
+    assert pool.wait_tail(48 * H) == pytest.approx(0.0768, abs=5e-5)
+
+
+def test_pool_with_no_slots_is_unstable():
+    pool = q.Pool(16, 32, 1 / H, H)
+    assert pool.slots == 0 and not pool.stable and pool.wait_tail(0.0) == 1.0
+    assert pool.mean_wait_s() == math.inf and pool.p_wait == 1.0
+
+
+def test_pool_percentile_uses_its_variability():
+    pool = q.Pool(1024, 64, 0.95 * 16 / (2 * H), 2 * H, service_scv=2.25)
+    assert pool.wait_percentile_s(0.9) == q.ggc_wait_percentile_s(0.9, pool.arrival_per_s, 2 * H, 16, 1.0, 2.25)
+    assert pool.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)

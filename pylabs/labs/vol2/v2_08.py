@@ -1,48 +1,40 @@
 """Lab V2-08 · The Utilization Trap.
 
-Core invariant: a GPU cluster is a multi-server queue. The wait before a job
-starts grows like 1/(1−ρ) as utilisation ρ nears 1, and how early it bends
-depends on how many jobs fit at once (c = ⌊GPUs / GPUs per job⌋) and on how
-much job lengths vary. Capacity planning targets the knee, not 95 %.
+Core invariant: a GPU cluster is a multi-server queue. The wait before a job starts grows
+like 1/(1−ρ) as utilisation nears 1; how early it bends depends on how many jobs fit at once
+(c = ⌊GPUs / GPUs per job⌋) and on how much job lengths vary. Plan for the knee, not 95 %.
 
-Act I (the 95 % cluster): 1,024 GPUs at 95 % run mostly 64-GPU, 2-hour jobs
-(c = 16 slots, C_s = 1.5) and jobs wait about 3 h. The student predicts how
-much +256 GPUs (+25 %) cut the mean wait: 26×, not 1.25×. Model: Erlang C
-(computed through the Erlang B recursion) with the Allen–Cunneen factor.
-Act II (the pool designer): notebooks, sweeps and 256-GPU training gangs share
-the cluster at 62 % GPU utilisation; the student splits it into three pools
-(each M/M/c with c = ⌊R/g⌋) to keep a 5-minute start promise for notebooks
-and a 48-hour tail for training.
+Act I (the 95 % cluster): 1,024 GPUs at 95 % run mostly 64-GPU, 2-hour jobs (16 slots,
+C_s = 1.5) that wait about 3 h. How much do +256 GPUs cut the mean wait? Erlang C (through
+the Erlang B recursion) with the Allen–Cunneen factor says 26×, not 1.25×.
+Act II (the pool designer): notebooks, sweeps and 256-GPU training gangs share the cluster at
+62 % GPU utilisation; the student splits it into dedicated M/M/c pools (c = ⌊R/g⌋) to keep
+a 5-minute start promise for notebooks and a 48-hour tail for training.
 
 Choices where the spec left one open, and why:
-* Act I asks for a number (how much the wait falls with +25 % GPUs) instead of
-  a four-way diagnosis. The number carries the diagnosis (option A is "waits
-  fall only in proportion", C is queueing physics), and it can be proven by
-  the physics, so the feedback can say by how much the student was off.
-* Act I's controls are demand (today's utilisation) and added GPUs, not ρ, λ
-  and S as three free sliders (the spec's error 6): ρ = λ·S/c always holds.
-* Act II compares four pool layouts, not FIFO / priority / backfill policies.
-  Every number of the spec's Act II (its golden vectors) is a partition
-  computed with M/M/c; the policies need a discrete-event simulator whose
-  answer no closed form proves. The reflection carries the policy lesson
-  (priority and backfill cannot create gang slots).
-* Act II's pools use exponential job lengths (C_s² = 1), as the spec's golden
-  vectors do; Act I keeps the variability instrument.
+* Act I asks for a number (how much +25 % GPUs cut the wait), not a four-way diagnosis: the
+  ranges carry the diagnoses (A "only in proportion", C queueing physics), the physics proves
+  the key, and the feedback can say by how much a student was off.
+* Act I's controls are demand (today's utilisation) and added GPUs, not free ρ, λ and S
+  sliders (spec error 6): ρ = λS/c always holds, and fragmentation (⌊G/g⌋) shows.
+* Act II compares four pool layouts, not FIFO / priority / backfill: every Act II golden
+  vector of the spec is an M/M/c partition, while the policies need a stochastic simulator
+  whose ranking no closed form proves. The reflection carries the policy lesson (backfill and
+  priority cannot create a 256-GPU slot). Pools use exponential lengths (C_s² = 1), as the
+  spec's golden vectors do; Act I keeps the variability instrument.
 
-Ledger fields: context, the pool sizes (controls), utilisation of each pool,
-interactive P(wait > 5 min), training P(wait > 48 h), GPU utilisation, both
-predictions and reflections with correctness (the Act II pick is the design
-decision), and the failure states hit (constraints).
+Ledger: context, pool sizes (controls and results), each pool's utilisation, interactive
+P(wait > 5 min), training P(wait > 48 h), GPU utilisation, every answer with its correctness
+(the Act II pick is the design decision), and the failure states hit (constraints).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
-                              metric_grid, prose, callout, chart)
+                              metric_grid, chart)
 from pylabs.framework import charts as ch
 from pylabs.physics import constants as C
 from pylabs.physics import queueing as q
@@ -92,8 +84,10 @@ def hours(seconds: float) -> float:
 # ---- context ----------------------------------------------------------------------
 
 CONTEXT = Choice("context", "Job mix on the cluster", (
-    Option("gangs", "Training gangs: 64-GPU jobs of about 2 h, lengths vary widely"),
-    Option("small", "Small jobs: 8-GPU jobs of about 1 h, exponential lengths"),
+    Option("gangs", f"Training gangs: {S.job_gpus}-GPU jobs of about {fmt(S.service_s, 's')}, "
+                    "lengths vary widely"),
+    Option("small", f"Small jobs: {S.small_job_gpus}-GPU jobs of about {fmt(S.small_service_s, 's')}, "
+                    "exponential lengths"),
 ), default="gangs", help="Sets Act I's job size, length and variability. The same utilisation queues "
                          "very differently when many small jobs fit at once.")
 
@@ -103,69 +97,40 @@ A1_JOB = Slider("a1_job_gpus", "GPUs per job (a gang: all start together)", unit
                 step=1, default=S.job_gpus, fmt="int", scale="log2")
 A1_SERVICE = Slider("a1_service_s", "Mean job length", unit="s", min=1800, max=86400, step=1800,
                     default=S.service_s, fmt="s")
-A1_UTIL = Slider("a1_utilization", "Demand: utilisation of today's 1,024 GPUs", unit="1", min=0.5, max=0.99,
-                 step=0.01, default=S.utilization, fmt="pct",
-                 help="Fixes the work arriving (GPU-hours per hour); adding GPUs lowers the utilisation.")
+A1_UTIL = Slider("a1_utilization", "Demand (today's utilisation)", unit="1", min=0.5, max=0.99, step=0.01,
+                 default=S.utilization, fmt="pct",
+                 help=f"The work arriving, as a share of today's {S.cluster_gpus:,} GPUs. Adding GPUs keeps it "
+                      "and lowers the utilisation.")
 A1_ADDED = Slider("a1_added_gpus", "GPUs added (same demand)", unit="GPUs", min=0, max=1024, step=64,
                   default=0, fmt="int")
-A1_SCV = Slider("a1_service_scv", "Job-length variability C_s²", unit="1", min=0, max=4, step=0.25,
+A1_SCV = Slider("a1_service_scv", "Job-length variability Cₛ²", unit="1", min=0, max=4, step=0.25,
                 default=S.service_scv, fmt="num",
                 help="0: every job the same length. 1: exponential lengths. Above 1: a few very long jobs.")
 
 
-@dataclass(frozen=True)
-class Cluster:
-    """Act I: one queue of equal gangs on a cluster; demand fixed by today's utilisation."""
-
-    job_gpus: float
-    service_s: float
-    today_utilization: float
-    added_gpus: float
-    service_scv: float
-
-    @property
-    def gpus(self) -> float:
-        return S.cluster_gpus + self.added_gpus
-
-    @property
-    def slots(self) -> int:
-        return int(self.gpus // self.job_gpus)
-
-    @property
-    def arrival_per_s(self) -> float:
-        return self.today_utilization * S.cluster_gpus / (self.job_gpus * self.service_s)
-
-    @property
-    def rho(self) -> float:
-        return q.utilization(self.arrival_per_s, self.service_s, self.slots)
-
-    def wait_s(self, slots: int | None = None) -> float:
-        return q.ggc_mean_wait_s(self.arrival_per_s, self.service_s, slots or self.slots, 1.0, self.service_scv)
-
-    def one_server_wait_s(self) -> float:
-        """The upstream model: the whole cluster as one server at the same ρ (Kingman)."""
-        return q.ggc_mean_wait_s(self.rho / self.service_s, self.service_s, 1, 1.0, self.service_scv)
-
-    def p_wait(self) -> float:
-        return q.erlang_c(self.slots, q.offered_load(self.arrival_per_s, self.service_s))
-
-    def p90_s(self) -> float:
-        return q.ggc_wait_percentile_s(0.9, self.arrival_per_s, self.service_s, self.slots, 1.0, self.service_scv)
-
-    def with_added(self, added: float) -> "Cluster":
-        return Cluster(self.job_gpus, self.service_s, self.today_utilization, added, self.service_scv)
+def act1_pool(job_gpus: float, service_s: float, today_utilization: float, added_gpus: float,
+              service_scv: float) -> q.Pool:
+    """Act I: one queue of equal gangs; the demand is fixed by today's utilisation of the cluster."""
+    arrival = today_utilization * S.cluster_gpus / (job_gpus * service_s)
+    return q.Pool(S.cluster_gpus + added_gpus, job_gpus, arrival, service_s, service_scv)
 
 
-SCENARIO = Cluster(S.job_gpus, S.service_s, S.utilization, 0, S.service_scv)
+def one_server_wait_s(c: q.Pool) -> float:
+    """The upstream model: the whole cluster as one server at the same ρ (Kingman's formula)."""
+    return q.ggc_mean_wait_s(c.rho / c.service_s, c.service_s, 1, 1.0, c.service_scv)
 
 
-def cluster(s: State) -> Cluster:
-    return Cluster(s["a1_job_gpus"], s["a1_service_s"], s["a1_utilization"], s["a1_added_gpus"],
-                   s["a1_service_scv"])
+SCENARIO = act1_pool(S.job_gpus, S.service_s, S.utilization, 0, S.service_scv)
+MORE_GPUS = act1_pool(S.job_gpus, S.service_s, S.utilization, S.added_gpus, S.service_scv)
+
+
+def cluster(s: State) -> q.Pool:
+    return act1_pool(s["a1_job_gpus"], s["a1_service_s"], s["a1_utilization"], s["a1_added_gpus"],
+                     s["a1_service_scv"])
 
 
 def act1_truth() -> float:
-    return SCENARIO.wait_s() / SCENARIO.with_added(S.added_gpus).wait_s()
+    return SCENARIO.mean_wait_s() / MORE_GPUS.mean_wait_s()
 
 
 def knee() -> float:
@@ -198,14 +163,15 @@ ACT1_PREDICTION = Prediction(
 
 
 def act1_facts() -> dict[str, str]:
-    more = SCENARIO.with_added(S.added_gpus)
+    more = MORE_GPUS
     return {"rho_today": fmt(SCENARIO.rho, "pct"), "rho_more": fmt(more.rho, "pct"),
-            "wait_today": fmt(SCENARIO.wait_s(), "s"), "wait_more": fmt(more.wait_s(), "s"),
-            "p_wait_more": fmt(more.p_wait(), "pct"), "slots_more": str(more.slots),
+            "wait_today": fmt(SCENARIO.mean_wait_s(), "s"), "wait_more": fmt(more.mean_wait_s(), "s"),
+            "p_wait_more": fmt(more.p_wait, "pct"), "slots_more": str(more.slots),
             "knee": fmt(knee(), "pct1"), "slots": str(SCENARIO.slots), "job_length": fmt(S.service_s, "s"),
-            "scv": fmt(S.service_scv, "num"), "spare_gain": fmt((1 - more.rho) / (1 - SCENARIO.rho), "x"), "target": fmt(S.wait_target_s, "s"),
-            "cautious_p_wait": fmt(Cluster(S.job_gpus, S.service_s, S.cautious_utilization, 0,
-                                           S.service_scv).p_wait(), "pct")}
+            "scv": fmt(S.service_scv, "num"), "target": fmt(S.wait_target_s, "s"),
+            "spare_gain": fmt((1 - more.rho) / (1 - SCENARIO.rho), "x"),
+            "cautious_p_wait": fmt(act1_pool(S.job_gpus, S.service_s, S.cautious_utilization, 0,
+                                             S.service_scv).p_wait, "pct")}
 
 
 ACT1_REFLECTION = Reflection(
@@ -215,10 +181,10 @@ ACT1_REFLECTION = Reflection(
     options=(
         Claim("A", f"{fmt(S.utilization, 'pct')}, as today: the waits come from the scheduler, not the load.",
               "At today's load the physics alone gives {wait_today}; no scheduler removes queueing."),
-        Claim("B", f"Just below the knee, about {fmt(round(knee(), 2), 'pct')}: above it the "
-                   "wait climbs steeply.",
+        Claim("B", f"Just below the knee, a little over {fmt(round(knee(), 1), 'pct')}: above it "
+                   "the wait climbs steeply.",
               "The largest ρ with a mean wait under {target} is **{knee}** for {slots} slots of {job_length} "
-              "jobs with C_s² = {scv}. More slots (smaller jobs) or steadier lengths move the knee right."),
+              "jobs with Cₛ² = {scv}. More slots (smaller jobs) or steadier lengths move the knee right."),
         Claim("C", f"About {fmt(S.cautious_utilization, 'pct')}: below that no job ever waits.",
               "Some jobs wait at any load above zero: at that utilisation {cautious_p_wait} still find every "
               "slot busy. The mean wait is tiny, but the promise is met well before that."),
@@ -231,7 +197,7 @@ ACT1_REFLECTION = Reflection(
 M = {m.name: m for m in (
     MetricSpec("a1_wait_s", "Mean wait before a job starts", "s", "s"),
     MetricSpec("a1_rho", "Utilisation ρ of the slots", "1", "pct"),
-    MetricSpec("a1_wait_cut", "Today's wait ÷ this wait", "1", "x"),
+    MetricSpec("a1_wait_cut", "Wait cut by the added GPUs", "1", "x"),
     MetricSpec("a1_p_wait", "Jobs that wait at all (Erlang C)", "1", "pct"),
     MetricSpec("a1_p90_s", "90th-percentile wait", "s", "s"),
     MetricSpec("a1_one_server_s", "One big server (M/M/1) would predict", "s", "s"),
@@ -246,8 +212,8 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_wait_exceeds_job", "The queue outlasts the work: jobs wait longer than they run", act=1),
-    FailureSpec("a2_interactive_sla", f"Notebook promise broken: too many wait over {fmt(S.interactive_wait_s, 's')}",
-                act=2),
+    FailureSpec("a2_interactive_sla",
+                f"Notebook promise broken: too many wait over {fmt(S.interactive_wait_s, 's')}", act=2),
     FailureSpec("a2_training_tail", f"Training runs starve: too many wait over {fmt(S.training_wait_s, 's')}",
                 act=2, kind="warn"),
     FailureSpec("a2_search_overloaded", "The sweep pool cannot keep up: its queue grows without end", act=2),
@@ -257,18 +223,16 @@ F = {f.name: f for f in FAILURES}
 
 def act1_instruments(s: State) -> list:
     c = cluster(s)
-    wait = c.wait_s()
-    idle_gpus = c.gpus - s["a1_utilization"] * S.cluster_gpus
+    before = act1_pool(s["a1_job_gpus"], s["a1_service_s"], s["a1_utilization"], 0, s["a1_service_scv"])
+    wait, idle_gpus = c.mean_wait_s(), c.units - s["a1_utilization"] * S.cluster_gpus
+    cut = max(1.0, min(before.mean_wait_s() / max(wait, S.negligible_wait_s), S.max_wait_cut))
     parts = [metric_grid(
-        M["a1_wait_s"].show(wait, "danger" if wait > c.service_s else None,
-                            f"jobs run {fmt(c.service_s, 's')}"),
-        M["a1_rho"].show(c.rho, note=f"{c.slots} slots of {fmt(c.job_gpus, 'int')} GPUs"),
-        M["a1_wait_cut"].show(min(SCENARIO.wait_s() / max(wait, S.negligible_wait_s), S.max_wait_cut),
-                              note=f"today: {fmt(SCENARIO.wait_s(), 's')}" if wait >= S.negligible_wait_s
-                              else "capped: this wait is under a second"),
-        M["a1_p_wait"].show(c.p_wait()),
-        M["a1_p90_s"].show(c.p90_s()),
-        M["a1_one_server_s"].show(c.one_server_wait_s(), note="the upstream lab's model"),
+        M["a1_wait_s"].show(wait, "danger" if wait > c.service_s else None, f"jobs run {fmt(c.service_s, 's')}"),
+        M["a1_rho"].show(c.rho, note=f"{c.slots} slots of {fmt(c.job_units, 'int')} GPUs"),
+        M["a1_wait_cut"].show(cut, note=f"without them: {fmt(before.mean_wait_s(), 's')}"),
+        M["a1_p_wait"].show(c.p_wait),
+        M["a1_p90_s"].show(c.wait_percentile_s(0.9)),
+        M["a1_one_server_s"].show(one_server_wait_s(c), note="the upstream lab's model"),
         M["a1_idle_flops"].show(idle_gpus * C.H100_PEAK_BF16_DENSE,
                                 note=f"{fmt(idle_gpus, 'int')} H100s idle on average"),
     )]
@@ -276,33 +240,36 @@ def act1_instruments(s: State) -> list:
         parts.append(failure(F["a1_wait_exceeds_job"],
                              f"At ρ = {fmt(c.rho, 'pct')} a {fmt(c.service_s, 's')} job waits {fmt(wait, 's')} "
                              "on average. Add GPUs or lower the demand until the wait drops below the job."))
-    parts.append(act1_chart(c))
+    parts.append(act1_chart(c, before))
     return parts
 
 
-def wait_curve_h(c: Cluster, slots: int, rhos: list[float]) -> list[float | None]:
-    """Mean wait in hours at each ρ; points off the chart's floor are gaps."""
-    out = []
-    for rho in rhos:
-        w = hours(q.ggc_mean_wait_s(rho * slots / c.service_s, c.service_s, slots, 1.0, c.service_scv))
-        out.append(w if w >= S.chart_floor_h else None)
-    return out
+def wait_curve_s(c: q.Pool, slots: int, rhos: list[float]) -> list[float]:
+    return [q.ggc_mean_wait_s(r * slots / c.service_s, c.service_s, slots, 1.0, c.service_scv) for r in rhos]
 
 
-def act1_chart(c: Cluster):
+def on_log_chart_h(waits_s: list[float]) -> list[float | None]:
+    """Waits in hours; those below the chart's floor become gaps."""
+    return [hours(w) if hours(w) >= S.chart_floor_h else None for w in waits_s]
+
+
+def act1_chart(c: q.Pool, before: q.Pool):
     rhos = [0.5 + 0.01 * k for k in range(50)]
-    figure = ch.figure(
-        [ch.line(f"{c.slots} slots (yours)", rhos, wait_curve_h(c, c.slots, rhos), "series1"),
-         ch.line("One big server", rhos, wait_curve_h(c, 1, rhos), "muted", dash="dash"),
-         ch.line("Job length", [rhos[0], rhos[-1]], [hours(c.service_s)] * 2, "warn", dash="dot"),
-         ch.point("Your setting", c.rho, max(hours(c.wait_s()), S.chart_floor_h), "accent")],
-        x=ch.axis("Utilisation ρ", range=[0.5, 1.0], tickformat=".0%"),
-        y=ch.axis("Mean wait (hours)", "log", range=[-3, 3]))
-    summary = (f"With {c.slots} slots the mean wait is {fmt(c.wait_s(), 's')} at ρ = {fmt(c.rho, 'pct')}; "
-               f"treating the cluster as one server would predict {fmt(c.one_server_wait_s(), 's')}. "
+    traces = [ch.line(f"{c.slots} slots (yours)", rhos, on_log_chart_h(wait_curve_s(c, c.slots, rhos)), "series1"),
+              ch.line("One big server", rhos, on_log_chart_h(wait_curve_s(c, 1, rhos)), "muted", dash="dash"),
+              ch.line("Job length", [rhos[0], rhos[-1]], [hours(c.service_s)] * 2, "warn", dash="dot")]
+    if before.slots != c.slots:
+        traces.append(ch.point("No GPUs added", before.rho, max(hours(before.mean_wait_s()), S.chart_floor_h),
+                               "muted"))
+    traces.append(ch.point("Your setting", c.rho, max(hours(c.mean_wait_s()), S.chart_floor_h), "accent"))
+    figure = ch.figure(traces, x=ch.axis("Utilisation ρ", range=[0.5, 1.0], tickformat=".0%"),
+                       y=ch.axis("Mean wait (hours)", "log", range=[-3, 3]))
+    summary = (f"With {c.slots} slots the mean wait is {fmt(c.mean_wait_s(), 's')} at ρ = {fmt(c.rho, 'pct')}; "
+               f"treating the cluster as one server would predict {fmt(one_server_wait_s(c), 's')}. "
                "Both curves bend up steeply as ρ nears 100 %.")
-    rows = [(fmt(r, "pct"), fmt(S.hour_s * (w or 0.0), "s"), fmt(S.hour_s * (m or 0.0), "s"))
-            for r, w, m in zip(rhos[::7], wait_curve_h(c, c.slots, rhos[::7]), wait_curve_h(c, 1, rhos[::7]))]
+    table_rhos = rhos[::7]
+    rows = [(fmt(r, "pct"), fmt(w, "s"), fmt(m, "s")) for r, w, m in
+            zip(table_rhos, wait_curve_s(c, c.slots, table_rhos), wait_curve_s(c, 1, table_rhos))]
     return chart("a1_wait_curve", "Mean wait against utilisation", figure, summary,
                  table=(("ρ", f"{c.slots} slots", "One server"), rows))
 
@@ -314,21 +281,22 @@ def act1_math(s: State):
                  r"P_W = \frac{c\,B_c}{c - a\,(1 - B_c)}",
                  "Erlang C, the chance that a job finds all *c* slots busy, from the Erlang B recursion "
                  "(stable for thousands of slots). *a = λS* is the mean number of busy slots."),
-        Equation(r"W_q \approx P_W\cdot\frac{S}{c\,(1-\rho)}\cdot\frac{C_a^2 + C_s^2}{2},\qquad \rho = \frac{\lambda S}{c}",
+        Equation(r"W_q \approx P_W\cdot\frac{S}{c\,(1-\rho)}\cdot\frac{C_a^2 + C_s^2}{2},"
+                 r"\qquad \rho = \frac{\lambda S}{c}",
                  "Allen–Cunneen: the M/M/c wait, scaled by the variability of arrivals and job lengths "
                  "(exact for exponential lengths, C² = 1)."),
         Equation(r"c = \left\lfloor \frac{\text{GPUs}}{\text{GPUs per job}} \right\rfloor",
                  "A gang needs all its GPUs at once, so a cluster is a queue with *c* slots, not one server."),
     ), rows=(
         ("Slots *c*", str(c.slots)),
-        ("Busy slots on average *a*", fmt(q.offered_load(c.arrival_per_s, c.service_s), "num")),
+        ("Busy slots on average *a*", fmt(c.load_erlangs, "num")),
         ("Utilisation *ρ*", fmt(c.rho, "pct")),
-        ("Chance of waiting *P_W*", fmt(c.p_wait(), "pct")),
+        ("Chance of waiting *P_W*", fmt(c.p_wait, "pct")),
         ("Variability factor", fmt(q.allen_cunneen_factor(1.0, c.service_scv), "num")),
-        ("Mean wait *W_q*", fmt(c.wait_s(), "s")),
+        ("Mean wait *W_q*", fmt(c.mean_wait_s(), "s")),
     ), sources=(
         cite("kleinrock1975", "M/M/c, Erlang B and C"),
-        cite("allen1990", "the (C_a² + C_s²)/2 approximation for G/G/c"),
+        cite("allen1990", "the (Cₐ² + Cₛ²)/2 approximation for G/G/c"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
     ))
 
@@ -339,11 +307,12 @@ ACT1 = Act(
     stakeholder=lambda: (
         f"Our {S.cluster_gpus:,} H100s run at {fmt(S.utilization, 'pct')} utilisation and the board loves it. "
         f"Most work is {S.job_gpus}-GPU training jobs of about {fmt(S.service_s, 's')}, and they wait about "
-        f"{fmt(SCENARIO.wait_s(), 's')} to start. Finance can add {S.added_gpus} GPUs "
+        f"{fmt(SCENARIO.mean_wait_s(), 's')} to start. Finance can add {S.added_gpus} GPUs "
         f"(+{fmt(S.added_gpus / S.cluster_gpus, 'pct')}), but a bigger cluster by a quarter should shave "
         "only a quarter off the wait. Is it worth it?"),
     scenario=lambda: (
-        f"A job that needs {S.job_gpus} GPUs starts only when 64 are free at once, so the cluster behaves like a queue "
+        f"A job that needs {S.job_gpus} GPUs starts only when {S.job_gpus} are free at once, so the cluster "
+        "behaves like a queue "
         f"with ⌊{S.cluster_gpus:,} / {S.job_gpus}⌋ = {SCENARIO.slots} slots. Jobs arrive at random and their "
         "lengths vary: some finish in minutes, some run all day.",
         "Queueing theory (the **M/M/c** model, with the Allen–Cunneen correction for variable lengths) says "
@@ -367,57 +336,37 @@ A2_TRAINING = Slider("a2_training_gpus", "Training pool (256-GPU gangs)", unit="
                      help="The sweep pool gets whatever the other two leave of the 1,024 GPUs.")
 
 
-@dataclass(frozen=True)
-class Pool:
-    """One dedicated pool: an M/M/c queue with c = ⌊GPUs / GPUs per job⌋ slots."""
-
-    gpus: float
-    job_gpus: float
-    service_s: float
-    arrival_per_s: float
-
-    @property
-    def slots(self) -> int:
-        return int(max(0.0, self.gpus) // self.job_gpus)
-
-    @property
-    def rho(self) -> float:
-        return q.utilization(self.arrival_per_s, self.service_s, self.slots)
-
-    @property
-    def stable(self) -> bool:
-        return self.rho < 1
-
-    def late(self, wait_s: float) -> float:
-        return q.mmc_wait_tail(wait_s, self.arrival_per_s, self.service_s, self.slots)
-
-    def wait_s(self) -> float:
-        return q.mmc_mean_wait_s(self.arrival_per_s, self.service_s, self.slots)
+def class_pool(gpus: float, job_class: tuple) -> q.Pool:
+    """A dedicated pool for one job class (GPUs per job, mean length, arrivals per second), M/M/c."""
+    job_gpus, service_s, arrival_per_s = job_class
+    return q.Pool(gpus, job_gpus, arrival_per_s, service_s)
 
 
 @dataclass(frozen=True)
 class Layout:
+    """The cluster split into three dedicated pools, one per job class."""
+
     interactive_gpus: float
     search_gpus: float
     training_gpus: float
 
     @property
-    def interactive(self) -> Pool:
-        return Pool(self.interactive_gpus, *S.interactive)
+    def interactive(self) -> q.Pool:
+        return class_pool(self.interactive_gpus, S.interactive)
 
     @property
-    def search(self) -> Pool:
-        return Pool(self.search_gpus, *S.search)
+    def search(self) -> q.Pool:
+        return class_pool(self.search_gpus, S.search)
 
     @property
-    def training(self) -> Pool:
-        return Pool(self.training_gpus, *S.training)
+    def training(self) -> q.Pool:
+        return class_pool(self.training_gpus, S.training)
 
     def interactive_late(self) -> float:
-        return self.interactive.late(S.interactive_wait_s)
+        return self.interactive.wait_tail(S.interactive_wait_s)
 
     def training_late(self) -> float:
-        return self.training.late(S.training_wait_s)
+        return self.training.wait_tail(S.training_wait_s)
 
     def meets_limits(self) -> bool:
         return (self.interactive_late() <= S.interactive_max_late and self.training_late() <= S.training_max_late
@@ -452,11 +401,6 @@ def layout_text(letter: str) -> str:
             f"training {fmt(lay.training_gpus, 'int')} GPUs")
 
 
-def notebook_load_gpus() -> float:
-    g, s_len, rate = S.interactive
-    return g * s_len * rate
-
-
 ACT2_PICK = Pick(
     id="a2_pick", act=2,
     prompt=f"Split the {S.cluster_gpus:,} GPUs into three dedicated pools so that at most "
@@ -465,7 +409,7 @@ ACT2_PICK = Pick(
            "leaving as many GPUs as possible to the sweeps. Which split does it?",
     quantity="the split that keeps both promises",
     options=(
-        Claim("A", f"{layout_text('A')}: notebooks use {fmt(notebook_load_gpus(), 'int')} GPUs at peak on "
+        Claim("A", f"{layout_text('A')}: notebooks use {fmt(class_pool(0, S.interactive).load_erlangs * S.interactive[0], 'int')} GPUs at peak on "
                    "average, so this leaves room to spare.",
               "{A_verdict}"),
         Claim("B", f"{layout_text('B')}: with the cluster this lightly loaded, two training gangs are enough.",
@@ -481,15 +425,16 @@ ACT2_PICK = Pick(
 def verdict_text(letter: str) -> str:
     lay = LAYOUTS[letter]
     i, t = lay.interactive_late(), lay.training_late()
-    parts = [f"Notebooks waiting over {fmt(S.interactive_wait_s, 's')}: **{fmt(i, 'pct1')}** ({'within' if i <= S.interactive_max_late else 'over'} "
+    within = "within" if i <= S.interactive_max_late else "over"
+    parts = [f"Notebooks waiting over {fmt(S.interactive_wait_s, 's')}: **{fmt(i, 'pct1')}** ({within} "
              f"the {fmt(S.interactive_max_late, 'pct')} limit, {lay.interactive.slots} slots at "
              f"{fmt(lay.interactive.rho, 'pct')} busy)."]
     if lay.training.stable:
-        parts.append(f"Training runs waiting over {fmt(S.training_wait_s, 's')}: **{fmt(t, 'pct1')}** ({lay.training.slots} gang slots "
-                     f"at {fmt(lay.training.rho, 'pct')} busy).")
+        parts.append(f"Training runs waiting over {fmt(S.training_wait_s, 's')}: **{fmt(t, 'pct1')}** "
+                     f"({lay.training.slots} gang slots at {fmt(lay.training.rho, 'pct')} busy).")
     else:
         parts.append(f"Training: {lay.training.slots} gang slots cannot carry "
-                     f"{fmt(q.offered_load(lay.training.arrival_per_s, lay.training.service_s), 'num')} busy "
+                     f"{fmt(lay.training.load_erlangs, 'num')} busy "
                      "gangs on average, so the queue grows without end.")
     if lay.meets_limits() and letter != act2_decide():
         parts.append(f"It keeps both promises, but leaves only {fmt(lay.search_gpus, 'int')} GPUs to the sweeps.")
@@ -503,7 +448,7 @@ def act2_facts() -> dict[str, str]:
     smallest = q.min_servers_for_tail(r_i, s_i, S.interactive_wait_s, S.interactive_max_late) * g_i
     facts.update(gpu_util=fmt(gpu_utilization(), "pct"), train_rho=fmt(best.training.rho, "pct"),
                  train_slots=str(best.training.slots), smallest_pool=fmt(smallest, "int"),
-                 train_wait=fmt(best.training.wait_s(), "s"))
+                 train_wait=fmt(best.training.mean_wait_s(), "s"))
     return facts
 
 
@@ -537,9 +482,10 @@ def act2_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a2_interactive_late"].show(i_late, "danger" if i_bad else "good",
                                       f"limit {fmt(S.interactive_max_late, 'pct')}"),
-        M["a2_training_late"].show(t_late, "warn" if t_bad else "good", f"limit {fmt(S.training_max_late, 'pct')}"),
+        M["a2_training_late"].show(t_late, "warn" if t_bad else "good",
+                                   f"limit {fmt(S.training_max_late, 'pct')}"),
         M["a2_training_rho"].show(lay.training.rho, None if lay.training.stable else "danger",
-                                  f"{lay.training.slots} slots of {fmt(lay.training.job_gpus, 'int')} GPUs"),
+                                  f"{lay.training.slots} slots of {fmt(lay.training.job_units, 'int')} GPUs"),
         M["a2_gpu_util"].show(gpu_utilization(), note="the same for every split"),
         M["a2_interactive_rho"].show(lay.interactive.rho, None if lay.interactive.stable else "danger",
                                      f"{lay.interactive.slots} slots"),
@@ -557,16 +503,17 @@ def act2_instruments(s: State) -> list:
                              "another gang slot."))
     if not lay.search.stable:
         parts.append(failure(F["a2_search_overloaded"],
-                             f"The sweeps get {fmt(lay.search.gpus, 'int')} GPUs ({lay.search.slots} slots) for "
-                             f"{fmt(q.offered_load(lay.search.arrival_per_s, lay.search.service_s), 'num')} busy "
+                             f"The sweeps get {fmt(lay.search.units, 'int')} GPUs ({lay.search.slots} slots) for "
+                             f"{fmt(lay.search.load_erlangs, 'num')} busy "
                              "jobs on average. Shrink another pool."))
-    parts.append(act2_chart(lay))
+    parts += [act2_chart(lay), busy_chart(lay)]
     return parts
 
 
-def search_wait_metric(pool: Pool):
+def search_wait_metric(pool: q.Pool):
     if pool.stable:
-        return M["a2_search_wait_s"].show(pool.wait_s(), note=f"{fmt(pool.gpus, 'int')} GPUs, {pool.slots} slots")
+        return M["a2_search_wait_s"].show(pool.mean_wait_s(),
+                                          note=f"{fmt(pool.units, 'int')} GPUs, {pool.slots} slots")
     return M["a2_search_wait_s"].show(0.0, "danger", "no bound: the pool is overloaded")
 
 
@@ -592,6 +539,20 @@ def act2_chart(lay: Layout):
                  table=(("Pool GPUs", "Waiting over the limit"), rows))
 
 
+def busy_chart(lay: Layout):
+    pools = (("Notebook slots", lay.interactive), ("Sweep slots", lay.search), ("Training slots", lay.training))
+    names = ["Cluster GPUs"] + [name for name, _ in pools]
+    busy = [gpu_utilization()] + [min(1.0, pool.rho) for _, pool in pools]
+    colors = ["muted"] + ["series1" if pool.stable else "danger" for _, pool in pools]
+    figure = ch.figure([ch.bars("Busy share", names, busy, colors, text=[fmt(b, "pct") for b in busy])],
+                       x=ch.axis("", "category"), y=ch.axis("Busy", tickformat=".0%", range=[0, 1.05]),
+                       legend=False, height=260)
+    summary = (f"The cluster's GPUs are {fmt(gpu_utilization(), 'pct')} busy over a day; the training pool's "
+               f"{lay.training.slots} gang slots are {fmt(min(1.0, lay.training.rho), 'pct')} busy.")
+    return chart("a2_busy", "GPUs against slots: how busy each pool is", figure, summary,
+                 table=(("Pool", "Busy"), [(n, fmt(b, "pct")) for n, b in zip(names, busy)]))
+
+
 def act2_math(s: State):
     lay = layout(s)
     return math_peek("The governing equations · Act II", (
@@ -602,7 +563,7 @@ def act2_math(s: State):
                  r"\;\ge\; \rho_{\text{GPUs}} = \frac{\lambda S g}{R}",
                  "A pool of *R* GPUs runs ⌊R/g⌋ gangs of *g*; leftover GPUs are stranded, so slots are busier "
                  "than GPUs."),
-    ), rows=tuple((f"{name} pool", f"{fmt(pool.gpus, 'int')} GPUs · {pool.slots} slots · "
+    ), rows=tuple((f"{name} pool", f"{fmt(pool.units, 'int')} GPUs · {pool.slots} slots · "
                                    f"{fmt(pool.rho, 'pct') if pool.stable else 'overloaded'}")
                   for name, pool in (("Notebook", lay.interactive), ("Sweep", lay.search),
                                      ("Training", lay.training))),
@@ -624,7 +585,7 @@ ACT2 = Act(
     scenario=lambda: (
         "Each pool is its own queue: notebooks, sweeps and training never take each other's GPUs. "
         "A pool of *R* GPUs runs ⌊R/g⌋ jobs of *g* GPUs at once.",
-        "Job lengths in each pool are taken as exponential (C_s² = 1); Act I showed that more variable "
+        "Job lengths in each pool are taken as exponential (Cₛ² = 1); Act I showed that more variable "
         "lengths lengthen every wait.",
     ),
     prediction=ACT2_PICK,
@@ -641,7 +602,7 @@ ACT2 = Act(
 
 def active_failures(s: State) -> frozenset[str]:
     c, lay = cluster(s), layout(s)
-    active = {"a1_wait_exceeds_job": c.wait_s() > c.service_s,
+    active = {"a1_wait_exceeds_job": c.mean_wait_s() > c.service_s,
               "a2_interactive_sla": lay.interactive_late() > S.interactive_max_late,
               "a2_training_tail": lay.training_late() > S.training_max_late,
               "a2_search_overloaded": not lay.search.stable}
@@ -651,22 +612,23 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float]:
     c, lay = cluster(s), layout(s)
     pools = {"interactive": lay.interactive, "search": lay.search, "training": lay.training}
-    out = {"a1_wait_s": c.wait_s(), "a1_rho": c.rho, "gpu_util": gpu_utilization(),
+    out = {"a1_wait_s": c.mean_wait_s(), "a1_rho": c.rho, "gpu_util": gpu_utilization(),
            "interactive_p_wait_gt_5min": lay.interactive_late(), "train_p_wait_gt_48h": lay.training_late()}
     for name, pool in pools.items():
-        out[f"pool_gpus_{name}"] = pool.gpus
+        out[f"pool_gpus_{name}"] = pool.units
         out[f"rho_{name}"] = pool.rho if pool.stable else 1.0
     return out
 
 
 def lab_takeaways() -> list[str]:
-    more = SCENARIO.with_added(S.added_gpus)
+    more = MORE_GPUS
     return [
         "A GPU cluster is a multi-server queue: a gang of g GPUs needs one of ⌊GPUs/g⌋ slots, and the wait "
         "grows like 1/(1−ρ) as the slots fill.",
-        f"At {fmt(SCENARIO.rho, 'pct')} with {SCENARIO.slots} slots, {fmt(S.service_s, 's')} jobs wait {fmt(SCENARIO.wait_s(), 's')}; "
-        f"{S.added_gpus} more GPUs cut that to {fmt(more.wait_s(), 's')}, {fmt(act1_truth(), 'x')} shorter. "
-        f"Treating the cluster as one server would have said {fmt(SCENARIO.one_server_wait_s(), 's')}.",
+        f"At {fmt(SCENARIO.rho, 'pct')} with {SCENARIO.slots} slots, {fmt(S.service_s, 's')} jobs wait "
+        f"{fmt(SCENARIO.mean_wait_s(), 's')}; "
+        f"{S.added_gpus} more GPUs cut that to {fmt(more.mean_wait_s(), 's')}, {fmt(act1_truth(), 'x')} shorter. "
+        f"Treating the cluster as one server would have said {fmt(one_server_wait_s(SCENARIO), 's')}.",
         f"Plan for the knee: a half-hour mean wait allows ρ up to {fmt(knee(), 'pct1')} for these jobs. "
         "More slots or steadier job lengths move the knee right.",
         f"GPU utilisation hides gang queues: a cluster {fmt(gpu_utilization(), 'pct')} busy can run its "
