@@ -40,7 +40,7 @@ def offered_load(arrival_per_s: float, service_s: float) -> float:
 def utilization(arrival_per_s: float, service_s: float, servers: int) -> float:
     """ρ = λ·S / c (may exceed 1: then the queue is unstable); 1.0 when there are no servers but work.
 
-    Source: Kleinrock 1975, *Queueing Systems* Vol. 1, §3.5.
+    Source: Kleinrock 1975, *Queueing Systems* Vol. 1, ch. 3.
     """
     _check(servers, arrival_per_s, service_s)
     load = offered_load(arrival_per_s, service_s)
@@ -52,7 +52,7 @@ def utilization(arrival_per_s: float, service_s: float, servers: int) -> float:
 def erlang_b(servers: int, load_erlangs: float) -> float:
     """Blocking probability of M/M/c/c: B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)).
 
-    Source: the standard Erlang B recursion (e.g. Kleinrock 1975 §3.7; ITU-T E.521 tables).
+    Source: the standard Erlang B recursion (Kleinrock 1975, ch. 3, M/M/m/m).
     """
     _check(servers, load_erlangs, 1.0)
     blocking = 1.0
@@ -64,7 +64,7 @@ def erlang_b(servers: int, load_erlangs: float) -> float:
 def erlang_c(servers: int, load_erlangs: float) -> float:
     """P(wait > 0) in M/M/c: C = c·B / (c − a·(1 − B)), with B = Erlang B; 1 when a ≥ c.
 
-    Source: Erlang C from Erlang B (e.g. Kleinrock 1975 §3.5; Harchol-Balter 2013 §14.5).
+    Source: Erlang C from Erlang B (Kleinrock 1975, ch. 3, M/M/m).
     """
     _check(servers, load_erlangs, 1.0)
     if load_erlangs >= servers:
@@ -78,7 +78,7 @@ def erlang_c(servers: int, load_erlangs: float) -> float:
 def mm1_mean_wait_s(arrival_per_s: float, service_s: float) -> float:
     """M/M/1 mean wait in queue: W_q = ρ·S / (1 − ρ); inf when ρ ≥ 1.
 
-    Source: Kleinrock 1975 §3.2.
+    Source: Kleinrock 1975, ch. 3.
     """
     return mmc_mean_wait_s(arrival_per_s, service_s, 1)
 
@@ -86,7 +86,7 @@ def mm1_mean_wait_s(arrival_per_s: float, service_s: float) -> float:
 def mmc_mean_wait_s(arrival_per_s: float, service_s: float, servers: int) -> float:
     """M/M/c mean wait in queue: W_q = C(c, a)·S / (c − a); inf when a ≥ c.
 
-    Source: Kleinrock 1975 §3.5.
+    Source: Kleinrock 1975, ch. 3.
     """
     _check(servers, arrival_per_s, service_s)
     load = offered_load(arrival_per_s, service_s)
@@ -98,7 +98,7 @@ def mmc_mean_wait_s(arrival_per_s: float, service_s: float, servers: int) -> flo
 def allen_cunneen_factor(arrival_scv: float, service_scv: float) -> float:
     """(C_a² + C_s²) / 2: the variability multiplier of a G/G/c queue (1 for M/M/c).
 
-    Source: Allen 1990, *Probability, Statistics and Queueing Theory*, 2nd ed., §6.
+    Source: Allen 1990, *Probability, Statistics, and Queueing Theory*, 2nd ed., queueing chapters.
     """
     if arrival_scv < 0 or service_scv < 0:
         raise ValueError(f"squared coefficients of variation must be >= 0, got {arrival_scv}, {service_scv}")
@@ -109,7 +109,7 @@ def ggc_mean_wait_s(arrival_per_s: float, service_s: float, servers: int,
                     arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
     """Allen–Cunneen G/G/c: W_q ≈ C(c, a)·S / (c − a) · (C_a² + C_s²)/2 (exact for M/M/c).
 
-    Source: Allen 1990 §6; with c = 1 it is Kingman's G/G/1 formula (Kingman 1961).
+    Source: Allen 1990 (queueing chapters); with c = 1 it is Kingman's G/G/1 formula (Kingman 1961).
     """
     factor = allen_cunneen_factor(arrival_scv, service_scv)
     wait = mmc_mean_wait_s(arrival_per_s, service_s, servers)
@@ -122,7 +122,7 @@ def ggc_wait_tail(wait_s: float, arrival_per_s: float, service_s: float, servers
 
     Exact for M/M/c, where C/W_q = c/S − λ. With other variabilities the mean is Allen–Cunneen's
     and the tail shape is an approximation. 1 for an unstable queue.
-    Source: Kleinrock 1975 §3.5 (M/M/c waiting-time distribution).
+    Source: Kleinrock 1975, ch. 3 (M/M/c waiting-time distribution).
     """
     if wait_s < 0:
         raise ValueError(f"wait_s must be >= 0, got {wait_s}")
@@ -138,7 +138,7 @@ def ggc_wait_tail(wait_s: float, arrival_per_s: float, service_s: float, servers
 def mmc_wait_tail(wait_s: float, arrival_per_s: float, service_s: float, servers: int) -> float:
     """M/M/c: P(W_q > t) = C(c, a) · exp(−(c/S − λ)·t); 1 when a ≥ c.
 
-    Source: Kleinrock 1975 §3.5.
+    Source: Kleinrock 1975, ch. 3.
     """
     return ggc_wait_tail(wait_s, arrival_per_s, service_s, servers)
 
@@ -147,7 +147,7 @@ def ggc_wait_percentile_s(quantile: float, arrival_per_s: float, service_s: floa
                           arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
     """The q-quantile of the wait: 0 if C ≤ 1 − q, else (W_q / C)·ln(C / (1 − q)); inf if unstable.
 
-    Source: inverse of ``ggc_wait_tail`` (exact for M/M/c; Kleinrock 1975 §3.5).
+    Source: inverse of ``ggc_wait_tail`` (exact for M/M/c; Kleinrock 1975, ch. 3).
     """
     if not 0 < quantile < 1:
         raise ValueError(f"quantile must be in (0, 1), got {quantile}")
@@ -173,7 +173,7 @@ def max_utilization_for_wait(servers: int, service_s: float, target_wait_s: floa
     """The largest ρ at which the G/G/c mean wait stays below ``target_wait_s`` (bisection).
 
     W_q rises monotonically with ρ, from 0 at ρ = 0 to infinity at ρ = 1.
-    Source: Allen–Cunneen mean wait (Allen 1990 §6), inverted numerically.
+    Source: Allen–Cunneen mean wait (Allen 1990), inverted numerically.
     """
     if servers < 1 or target_wait_s < 0:
         raise ValueError(f"need servers >= 1 and target_wait_s >= 0, got {servers}, {target_wait_s}")
@@ -189,7 +189,7 @@ def min_servers_for_tail(arrival_per_s: float, service_s: float, wait_s: float, 
                          arrival_scv: float = 1.0, service_scv: float = 1.0, limit: int = 1_000_000) -> int:
     """The fewest servers c with P(W_q > t) ≤ p (search upwards from the first stable c).
 
-    Source: ``ggc_wait_tail`` (Kleinrock 1975 §3.5), the usual Erlang C staffing rule.
+    Source: ``ggc_wait_tail`` (Kleinrock 1975, ch. 3), the usual Erlang C staffing rule.
     """
     if not 0 < max_probability <= 1:
         raise ValueError(f"max_probability must be in (0, 1], got {max_probability}")

@@ -48,7 +48,7 @@ REFERENCES: dict[str, Reference] = {
                                "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
     "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
                            "Applications, 2nd ed. (Academic Press)",
-                           "https://doi.org/10.1016/C2009-0-22099-3"),
+                           "https://www.elsevier.com/books/probability-statistics-and-queueing-theory/allen/978-0-08-057105-8"),
     "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
                             "https://doi.org/10.1287/opre.9.3.383"),
 }

@@ -296,6 +296,7 @@ def act1_math(s: State):
         ("Mean wait *W_q*", fmt(c.mean_wait_s(), "s")),
     ), sources=(
         cite("kleinrock1975", "M/M/c, Erlang B and C"),
+        cite("little1961", "a = λS, the mean number of busy slots"),
         cite("allen1990", "the (Cₐ² + Cₛ²)/2 approximation for G/G/c"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
     ))
