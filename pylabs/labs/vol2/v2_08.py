@@ -148,12 +148,12 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: waits fall only in proportion to the added capacity", None, 1.5, 1.25,
               "Capacity and wait are not proportional: near ρ = 1 the wait scales like 1/(1−ρ), and "
-              "+25 % capacity moves ρ from {rho_today} to {rho_more}, off the steep part of the curve."),
+              "the added capacity moves ρ from {rho_today} to {rho_more}, off the steep part of the curve."),
         Range("B", "{range}: a real gain, but the scheduler or job hoarding is the deeper cause", 1.5, 5.0, 3.0,
               "No bug is needed to explain the waits: Erlang C at {rho_today} with these jobs gives "
               "{wait_today}, the waits observed."),
-        Range("C", "{range}: queueing physics; at 95 % the wait sits on the steep part of 1/(1−ρ)", 5.0, 50.0,
-              20.0, "The wait falls from {wait_today} to {wait_more}: ρ drops from {rho_today} to "
+        Range("C", f"{{range}}: queueing physics; at {fmt(S.utilization, 'pct')} the wait sits on the steep "
+                   "part of 1/(1−ρ)", 5.0, 50.0, 20.0, "The wait falls from {wait_today} to {wait_more}: ρ drops from {rho_today} to "
                     "{rho_more}, and the spare capacity 1−ρ grows {spare_gain}."),
         Range("D", "{range}: the queue disappears", 50.0, None, 100.0,
               "Jobs still wait at {rho_more}: {p_wait_more} of them find all {slots_more} slots busy."),
@@ -303,7 +303,7 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="The 95 % Cluster", minutes="12–15 min",
+    number=1, title=f"The {fmt(S.utilization, 'pct')} Cluster", minutes="12–15 min",
     stakeholder_role="HPC Director",
     stakeholder=lambda: (
         f"Our {S.cluster_gpus:,} H100s run at {fmt(S.utilization, 'pct')} utilisation and the board loves it. "
