@@ -30,6 +30,7 @@ P(wait > 5 min), training P(wait > 48 h), GPU utilisation, every answer with its
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
@@ -254,7 +255,9 @@ def on_log_chart_h(waits_s: list[float]) -> list[float | None]:
 
 
 def act1_chart(c: q.Pool, before: q.Pool):
-    rhos = [0.5 + 0.01 * k for k in range(50)]
+    low = min(0.5, math.floor(c.rho * 20 - 1) / 20)   # keep the current point on the chart
+    rhos = [low + (0.99 - low) * k / 59 for k in range(60)]
+    top = max(3.0, math.log10(max(hours(c.mean_wait_s()), S.chart_floor_h)) + 0.5)
     traces = [ch.line(f"{c.slots} slots (yours)", rhos, on_log_chart_h(wait_curve_s(c, c.slots, rhos)), "series1"),
               ch.line("One big server", rhos, on_log_chart_h(wait_curve_s(c, 1, rhos)), "muted", dash="dash"),
               ch.line("Job length", [rhos[0], rhos[-1]], [hours(c.service_s)] * 2, "warn", dash="dot")]
@@ -262,12 +265,12 @@ def act1_chart(c: q.Pool, before: q.Pool):
         traces.append(ch.point("No GPUs added", before.rho, max(hours(before.mean_wait_s()), S.chart_floor_h),
                                "muted"))
     traces.append(ch.point("Your setting", c.rho, max(hours(c.mean_wait_s()), S.chart_floor_h), "accent"))
-    figure = ch.figure(traces, x=ch.axis("Utilisation ρ", range=[0.5, 1.0], tickformat=".0%"),
-                       y=ch.axis("Mean wait (hours)", "log", range=[-3, 3]))
+    figure = ch.figure(traces, x=ch.axis("Utilisation ρ", range=[low, 1.0], tickformat=".0%"),
+                       y=ch.axis("Mean wait (hours)", "log", range=[math.log10(S.chart_floor_h), top]))
     summary = (f"With {c.slots} slots the mean wait is {fmt(c.mean_wait_s(), 's')} at ρ = {fmt(c.rho, 'pct')}; "
                f"treating the cluster as one server would predict {fmt(one_server_wait_s(c), 's')}. "
                "Both curves bend up steeply as ρ nears 100 %.")
-    table_rhos = rhos[::7]
+    table_rhos = rhos[::8]
     rows = [(fmt(r, "pct"), fmt(w, "s"), fmt(m, "s")) for r, w, m in
             zip(table_rhos, wait_curve_s(c, c.slots, table_rhos), wait_curve_s(c, 1, table_rhos))]
     return chart("a1_wait_curve", "Mean wait against utilisation", figure, summary,
