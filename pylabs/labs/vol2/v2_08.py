@@ -312,8 +312,8 @@ ACT1 = Act(
         f"Our {S.cluster_gpus:,} H100s run at {fmt(S.utilization, 'pct')} utilisation and the board loves it. "
         f"Most work is {S.job_gpus}-GPU training jobs of about {fmt(S.service_s, 's')}, and they wait about "
         f"{fmt(SCENARIO.mean_wait_s(), 's')} to start. Finance can add {S.added_gpus} GPUs "
-        f"(+{fmt(S.added_gpus / S.cluster_gpus, 'pct')}), but a bigger cluster by a quarter should shave "
-        "only a quarter off the wait. Is it worth it?"),
+        f"(+{fmt(S.added_gpus / S.cluster_gpus, 'pct')}), but I expect that to shave the wait only in "
+        "proportion. Is it worth it?"),
     scenario=lambda: (
         f"A job that needs {S.job_gpus} GPUs starts only when {S.job_gpus} are free at once, so the cluster "
         "behaves like a queue "
