@@ -548,9 +548,10 @@ def busy_chart(lay: Layout):
     names = ["Cluster GPUs"] + [name for name, _ in pools]
     busy = [gpu_utilization()] + [min(1.0, pool.rho) for _, pool in pools]
     colors = ["muted"] + ["series1" if pool.stable else "danger" for _, pool in pools]
-    figure = ch.figure([ch.bars("Busy share", names, busy, colors, text=[fmt(b, "pct") for b in busy])],
-                       x=ch.axis("", "category"), y=ch.axis("Busy", tickformat=".0%", range=[0, 1.05]),
-                       legend=False)
+    figure = ch.figure([ch.bars("Busy share", names, busy, colors, text=[fmt(b, "pct") for b in busy],
+                                horizontal=True)],
+                       x=ch.axis("Busy", tickformat=".0%", range=[0, 1.05]),
+                       y=ch.axis("", "category", automargin=True, autorange="reversed"), legend=False)
     summary = (f"The cluster's GPUs are {fmt(gpu_utilization(), 'pct')} busy over a day; the training pool's "
                f"{lay.training.slots} gang slots are {fmt(min(1.0, lay.training.rho), 'pct')} busy.")
     return chart("a2_busy", "GPUs against slots: how busy each pool is", figure, summary,
