@@ -626,20 +626,17 @@ def results(s: State) -> dict[str, float]:
 
 
 def lab_takeaways() -> list[str]:
-    more = MORE_GPUS
+    """Shown before any question is locked, so they teach the mechanism without the answers."""
     return [
         "A GPU cluster is a multi-server queue: a gang of g GPUs needs one of ⌊GPUs/g⌋ slots, and the wait "
         "grows like 1/(1−ρ) as the slots fill.",
-        f"At {fmt(SCENARIO.rho, 'pct')} with {SCENARIO.slots} slots, {fmt(S.service_s, 's')} jobs wait "
-        f"{fmt(SCENARIO.mean_wait_s(), 's')}; "
-        f"{S.added_gpus} more GPUs cut that to {fmt(more.mean_wait_s(), 's')}, {fmt(act1_truth(), 'x')} shorter. "
-        f"Treating the cluster as one server would have said {fmt(one_server_wait_s(SCENARIO), 's')}.",
-        f"Plan for the knee: a half-hour mean wait allows ρ up to {fmt(knee(), 'pct1')} for these jobs. "
-        "More slots or steadier job lengths move the knee right.",
-        f"GPU utilisation hides gang queues: a cluster {fmt(gpu_utilization(), 'pct')} busy can run its "
-        f"training gang slots at {fmt(LAYOUTS[act2_decide()].training.rho, 'pct')}.",
-        f"Small pools need headroom: the notebook pool keeps its {fmt(S.interactive_wait_s, 's')} promise with "
-        f"its slots only {fmt(LAYOUTS[act2_decide()].interactive.rho, 'pct')} busy.",
+        f"Treating the cluster as one server is the classic mistake: at {fmt(SCENARIO.rho, 'pct')} it predicts "
+        f"{fmt(one_server_wait_s(SCENARIO), 's')} for jobs that really wait {fmt(SCENARIO.mean_wait_s(), 's')}.",
+        "Near ρ = 1 a modest amount of extra capacity cuts the wait far more than in proportion; plan for the "
+        "knee of the curve, which more slots or steadier job lengths move to the right.",
+        f"GPU utilisation hides gang queues: a cluster {fmt(gpu_utilization(), 'pct')} busy can still have a "
+        "few 256-GPU slots that are much busier.",
+        "Small pools need headroom: a pool that must start jobs within minutes has to sit mostly idle.",
     ]
 
 
