@@ -548,8 +548,9 @@ def busy_chart(lay: Layout):
     names = ["Cluster GPUs"] + [name for name, _ in pools]
     busy = [gpu_utilization()] + [min(1.0, pool.rho) for _, pool in pools]
     colors = ["muted"] + ["series1" if pool.stable else "danger" for _, pool in pools]
-    figure = ch.figure([ch.bars("Busy share", names, busy, colors, text=[fmt(b, "pct") for b in busy],
-                                horizontal=True)],
+    bars = ch.bars("Busy share", names, busy, colors, text=[fmt(b, "pct") for b in busy], horizontal=True)
+    bars["textangle"] = 0  # never rotate a label to squeeze it into a short bar
+    figure = ch.figure([bars],
                        x=ch.axis("Busy", tickformat=".0%", range=[0, 1.05]),
                        y=ch.axis("", "category", automargin=True, autorange="reversed"), legend=False)
     summary = (f"The cluster's GPUs are {fmt(gpu_utilization(), 'pct')} busy over a day; the training pool's "
