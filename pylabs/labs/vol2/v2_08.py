@@ -154,8 +154,9 @@ ACT1_PREDICTION = Prediction(
               "No bug is needed to explain the waits: Erlang C at {rho_today} with these jobs gives "
               "{wait_today}, the waits observed."),
         Range("C", f"{{range}}: queueing physics; at {fmt(S.utilization, 'pct')} the wait sits on the steep "
-                   "part of 1/(1−ρ)", 5.0, 50.0, 20.0, "The wait falls from {wait_today} to {wait_more}: ρ drops from {rho_today} to "
-                    "{rho_more}, and the spare capacity 1−ρ grows {spare_gain}."),
+                   "part of 1/(1−ρ)", 5.0, 50.0, 20.0,
+              "The wait falls from {wait_today} to {wait_more}: ρ drops from {rho_today} to {rho_more}, "
+              "and the spare capacity 1−ρ grows {spare_gain}."),
         Range("D", "{range}: the queue disappears", 50.0, None, 100.0,
               "Jobs still wait at {rho_more}: {p_wait_more} of them find all {slots_more} slots busy."),
     ),
@@ -333,11 +334,11 @@ ACT1 = Act(
 
 # ---- Act II · The pool designer -----------------------------------------------------
 
-A2_INTERACTIVE = Slider("a2_interactive_gpus", "Notebook pool (8-GPU jobs)", unit="GPUs", min=8, max=256,
-                        step=8, default=S.layouts[0][0], fmt="int")
-A2_TRAINING = Slider("a2_training_gpus", "Training pool (256-GPU gangs)", unit="GPUs", min=256, max=768,
-                     step=256, default=S.layouts[0][2], fmt="int",
-                     help="The sweep pool gets whatever the other two leave of the 1,024 GPUs.")
+A2_INTERACTIVE = Slider("a2_interactive_gpus", f"Notebook pool ({S.interactive[0]}-GPU jobs)", unit="GPUs",
+                        min=S.interactive[0], max=256, step=S.interactive[0], default=S.layouts[0][0], fmt="int")
+A2_TRAINING = Slider("a2_training_gpus", f"Training pool ({S.training[0]}-GPU gangs)", unit="GPUs",
+                     min=S.training[0], max=768, step=S.training[0], default=S.layouts[0][2], fmt="int",
+                     help=f"The sweep pool gets whatever the other two leave of the {S.cluster_gpus:,} GPUs.")
 
 
 def class_pool(gpus: float, job_class: tuple) -> q.Pool:
@@ -405,6 +406,8 @@ def layout_text(letter: str) -> str:
             f"training {fmt(lay.training_gpus, 'int')} GPUs")
 
 
+NOTEBOOK_BUSY_GPUS = class_pool(0, S.interactive).load_erlangs * S.interactive[0]
+
 ACT2_PICK = Pick(
     id="a2_pick", act=2,
     prompt=f"Split the {S.cluster_gpus:,} GPUs into three dedicated pools so that at most "
@@ -413,7 +416,7 @@ ACT2_PICK = Pick(
            "leaving as many GPUs as possible to the sweeps. Which split does it?",
     quantity="the split that keeps both promises",
     options=(
-        Claim("A", f"{layout_text('A')}: notebooks use {fmt(class_pool(0, S.interactive).load_erlangs * S.interactive[0], 'int')} GPUs at peak on "
+        Claim("A", f"{layout_text('A')}: notebooks use {fmt(NOTEBOOK_BUSY_GPUS, 'int')} GPUs at peak on "
                    "average, so this leaves room to spare.",
               "{A_verdict}"),
         Claim("B", f"{layout_text('B')}: with the cluster this lightly loaded, two training gangs are enough.",
@@ -461,13 +464,13 @@ ACT2_REFLECTION = Reflection(
     prompt=f"The cluster's GPUs are busy only {fmt(gpu_utilization(), 'pct')} of the day, yet training runs "
            "wait for hours. Why?",
     options=(
-        Claim("A", "A 256-GPU gang needs a whole slot: the training pool has only a few slots, and they are far "
-                   "busier than the GPU average.",
+        Claim("A", f"A {S.training[0]}-GPU gang needs a whole slot: the training pool has only a few slots, "
+                   "and they are far busier than the GPU average.",
               "The training pool's {train_slots} gang slots are **{train_rho}** busy while the cluster's GPUs "
               "are {gpu_util} busy; with so few slots the mean wait is {train_wait}."),
         Claim("B", "Backfill would fix it: small jobs fill the gaps while a gang waits.",
               "Backfill raises GPU utilisation by running small jobs in the gaps, but it cannot create a "
-              "256-GPU slot, and it never speeds up the class that is already first in line."),
+              f"{S.training[0]}-GPU slot, and it never speeds up the class that is already first in line."),
         Claim("C", "Strict priority for notebooks starves training; remove it and the waits go away.",
               "The pools are dedicated, so no class takes slots from another: the training wait comes from "
               "its own few, busy slots."),
