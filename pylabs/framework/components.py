@@ -66,11 +66,15 @@ class FailureSpec:
     name: str
     title: str
     act: int
+    kind: str = "danger"  # "warn" for a soft limit the design may trade off
+
+    def __post_init__(self) -> None:
+        assert self.kind in ("danger", "warn"), f"failure {self.name!r}: kind must be 'danger' or 'warn'"
 
 
 def failure(spec: FailureSpec, *body: str) -> Markup:
-    """The danger callout of an active failure state (render it only while active)."""
-    return callout("danger", spec.title, *[h("p", None, rich(b)) for b in body],
+    """The callout of an active failure state, danger or warning (render it only while active)."""
+    return callout(spec.kind, spec.title, *[h("p", None, rich(b)) for b in body],
                    attrs={"data-failure": spec.name, "role": "alert"})
 
 

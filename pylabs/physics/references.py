@@ -64,6 +64,10 @@ REFERENCES: dict[str, Reference] = {
                             "https://doi.org/10.1287/opre.9.3.383"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
+    # ---- V2-08 The Utilization Trap ----
+    "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
+                           "Applications, 2nd ed. (Academic Press)",
+                           "https://www.elsevier.com/books/probability-statistics-and-queueing-theory/allen/978-0-08-057105-8"),
 }
 
 

@@ -11,7 +11,8 @@ import pytest
 import pylabs.physics
 
 PHYSICS_DIR = Path(pylabs.physics.__file__).parent
-FORMULA_MODULES = ("collectives", "training", "pipeline", "amdahl", "scaling", "economics")
+FORMULA_MODULES = ("collectives", "training", "pipeline", "amdahl", "scaling", "economics",
+                   "queueing")
 
 # Names and parameters fixed by /shared/physics/API.md (defaults included).
 API_SIGNATURES = {

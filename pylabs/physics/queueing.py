@@ -1,0 +1,248 @@
+"""Queueing: how long work waits for one of ``servers`` identical servers.
+
+Every function takes an arrival rate in jobs per second, a mean service time in
+seconds and an integer number of servers, and returns seconds or a probability.
+The offered load a = λ·S (in erlangs) is the average number of busy servers; the
+utilisation is ρ = a / c. A queue is stable only for ρ < 1; beyond that the waits
+grow without bound and the functions here return ``math.inf`` (times) or 1.0
+(probabilities) instead of a negative or meaningless number.
+
+Erlang C is computed from the Erlang B recursion, which is stable for thousands of
+servers (no factorials, no powers that overflow). Allen–Cunneen extends the M/M/c
+mean wait to general arrival and service variability with the factor
+(C_a² + C_s²)/2; Kingman's formula is its one-server case.
+
+Shared by the labs on cluster scheduling (V2-08), serving (V2-10), SLOs (V2-12)
+and tail latency (V1-13).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+def _check(servers: int, arrival_per_s: float, service_s: float) -> None:
+    if servers < 0 or int(servers) != servers:
+        raise ValueError(f"servers must be a whole number >= 0, got {servers}")
+    if arrival_per_s < 0 or service_s <= 0:
+        raise ValueError(f"need arrival_per_s >= 0 and service_s > 0, got {arrival_per_s}, {service_s}")
+
+
+def offered_load(arrival_per_s: float, service_s: float) -> float:
+    """a = λ·S, in erlangs (the mean number of busy servers).
+
+    Source: Little's law applied to the servers (Little 1961).
+    """
+    return arrival_per_s * service_s
+
+
+def utilization(arrival_per_s: float, service_s: float, servers: int) -> float:
+    """ρ = λ·S / c (may exceed 1: then the queue is unstable); 1.0 when there are no servers but work.
+
+    Source: Kleinrock 1975, *Queueing Systems* Vol. 1, ch. 3.
+    """
+    _check(servers, arrival_per_s, service_s)
+    load = offered_load(arrival_per_s, service_s)
+    if servers == 0:
+        return 0.0 if load == 0 else math.inf
+    return load / servers
+
+
+def erlang_b(servers: int, load_erlangs: float) -> float:
+    """Blocking probability of M/M/c/c: B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)).
+
+    Source: the standard Erlang B recursion (Kleinrock 1975, ch. 3, M/M/m/m).
+    """
+    _check(servers, load_erlangs, 1.0)
+    blocking = 1.0
+    for k in range(1, int(servers) + 1):
+        blocking = load_erlangs * blocking / (k + load_erlangs * blocking)
+    return blocking
+
+
+def erlang_c(servers: int, load_erlangs: float) -> float:
+    """P(wait > 0) in M/M/c: C = c·B / (c − a·(1 − B)), with B = Erlang B; 1 when a ≥ c.
+
+    Source: Erlang C from Erlang B (Kleinrock 1975, ch. 3, M/M/m).
+    """
+    _check(servers, load_erlangs, 1.0)
+    if load_erlangs >= servers:
+        return 1.0
+    if load_erlangs == 0:
+        return 0.0
+    blocking = erlang_b(servers, load_erlangs)
+    return servers * blocking / (servers - load_erlangs * (1.0 - blocking))
+
+
+def mm1_mean_wait_s(arrival_per_s: float, service_s: float) -> float:
+    """M/M/1 mean wait in queue: W_q = ρ·S / (1 − ρ); inf when ρ ≥ 1.
+
+    Source: Kleinrock 1975, ch. 3.
+    """
+    return mmc_mean_wait_s(arrival_per_s, service_s, 1)
+
+
+def mmc_mean_wait_s(arrival_per_s: float, service_s: float, servers: int) -> float:
+    """M/M/c mean wait in queue: W_q = C(c, a)·S / (c − a); inf when a ≥ c.
+
+    Source: Kleinrock 1975, ch. 3.
+    """
+    _check(servers, arrival_per_s, service_s)
+    load = offered_load(arrival_per_s, service_s)
+    if load >= servers:
+        return 0.0 if load == 0 else math.inf
+    return erlang_c(servers, load) * service_s / (servers - load)
+
+
+def allen_cunneen_factor(arrival_scv: float, service_scv: float) -> float:
+    """(C_a² + C_s²) / 2: the variability multiplier of a G/G/c queue (1 for M/M/c).
+
+    Source: Allen 1990, *Probability, Statistics, and Queueing Theory*, 2nd ed., queueing chapters.
+    """
+    if arrival_scv < 0 or service_scv < 0:
+        raise ValueError(f"squared coefficients of variation must be >= 0, got {arrival_scv}, {service_scv}")
+    return (arrival_scv + service_scv) / 2.0
+
+
+def ggc_mean_wait_s(arrival_per_s: float, service_s: float, servers: int,
+                    arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
+    """Allen–Cunneen G/G/c: W_q ≈ C(c, a)·S / (c − a) · (C_a² + C_s²)/2 (exact for M/M/c).
+
+    Source: Allen 1990 (queueing chapters); with c = 1 it is Kingman's G/G/1 formula (Kingman 1961).
+    """
+    factor = allen_cunneen_factor(arrival_scv, service_scv)
+    wait = mmc_mean_wait_s(arrival_per_s, service_s, servers)
+    return wait if math.isinf(wait) or wait == 0 else wait * factor
+
+
+def ggc_wait_tail(wait_s: float, arrival_per_s: float, service_s: float, servers: int,
+                  arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
+    """P(W_q > t) ≈ C(c, a) · exp(−t · C(c, a) / W_q): an exponential wait given that a job waits.
+
+    Exact for M/M/c, where C/W_q = c/S − λ. With other variabilities the mean is Allen–Cunneen's
+    and the tail shape is an approximation. 1 for an unstable queue.
+    Source: Kleinrock 1975, ch. 3 (M/M/c waiting-time distribution).
+    """
+    if wait_s < 0:
+        raise ValueError(f"wait_s must be >= 0, got {wait_s}")
+    mean = ggc_mean_wait_s(arrival_per_s, service_s, servers, arrival_scv, service_scv)
+    if math.isinf(mean):
+        return 1.0
+    waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
+    if waits == 0 or mean == 0:
+        return 0.0
+    return waits * math.exp(-wait_s * waits / mean)
+
+
+def mmc_wait_tail(wait_s: float, arrival_per_s: float, service_s: float, servers: int) -> float:
+    """M/M/c: P(W_q > t) = C(c, a) · exp(−(c/S − λ)·t); 1 when a ≥ c.
+
+    Source: Kleinrock 1975, ch. 3.
+    """
+    return ggc_wait_tail(wait_s, arrival_per_s, service_s, servers)
+
+
+def ggc_wait_percentile_s(quantile: float, arrival_per_s: float, service_s: float, servers: int,
+                          arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
+    """The q-quantile of the wait: 0 if C ≤ 1 − q, else (W_q / C)·ln(C / (1 − q)); inf if unstable.
+
+    Source: inverse of ``ggc_wait_tail`` (exact for M/M/c; Kleinrock 1975, ch. 3).
+    """
+    if not 0 < quantile < 1:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile}")
+    mean = ggc_mean_wait_s(arrival_per_s, service_s, servers, arrival_scv, service_scv)
+    if math.isinf(mean):
+        return math.inf
+    waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
+    if waits <= 1 - quantile:
+        return 0.0
+    return mean / waits * math.log(waits / (1 - quantile))
+
+
+def mean_queue_length(arrival_per_s: float, mean_wait_s: float) -> float:
+    """L_q = λ·W_q (jobs waiting on average).
+
+    Source: Little 1961.
+    """
+    return arrival_per_s * mean_wait_s
+
+
+def max_utilization_for_wait(servers: int, service_s: float, target_wait_s: float,
+                             arrival_scv: float = 1.0, service_scv: float = 1.0) -> float:
+    """The largest ρ at which the G/G/c mean wait stays below ``target_wait_s`` (bisection).
+
+    W_q rises monotonically with ρ, from 0 at ρ = 0 to infinity at ρ = 1.
+    Source: Allen–Cunneen mean wait (Allen 1990), inverted numerically.
+    """
+    if servers < 1 or target_wait_s < 0:
+        raise ValueError(f"need servers >= 1 and target_wait_s >= 0, got {servers}, {target_wait_s}")
+    low, high = 0.0, 1.0
+    for _ in range(100):
+        mid = (low + high) / 2
+        wait = ggc_mean_wait_s(mid * servers / service_s, service_s, servers, arrival_scv, service_scv)
+        low, high = (mid, high) if wait < target_wait_s else (low, mid)
+    return low
+
+
+def min_servers_for_tail(arrival_per_s: float, service_s: float, wait_s: float, max_probability: float,
+                         arrival_scv: float = 1.0, service_scv: float = 1.0, limit: int = 1_000_000) -> int:
+    """The fewest servers c with P(W_q > t) ≤ p (search upwards from the first stable c).
+
+    Source: ``ggc_wait_tail`` (Kleinrock 1975, ch. 3), the usual Erlang C staffing rule.
+    """
+    if not 0 < max_probability <= 1:
+        raise ValueError(f"max_probability must be in (0, 1], got {max_probability}")
+    servers = max(1, math.floor(offered_load(arrival_per_s, service_s)) + 1)
+    while servers <= limit:
+        if ggc_wait_tail(wait_s, arrival_per_s, service_s, servers, arrival_scv, service_scv) <= max_probability:
+            return servers
+        servers += 1
+    raise ValueError(f"no server count up to {limit} meets P(W > {wait_s} s) <= {max_probability}")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A pool of ``units`` (GPUs, replicas) serving jobs that each hold ``job_units`` at once:
+    a G/G/c queue with c = ⌊units / job_units⌋ slots (M/M/c when both C² are 1).
+
+    Units left over after the last whole slot are stranded: a gang cannot use them.
+    """
+
+    units: float
+    job_units: float
+    arrival_per_s: float
+    service_s: float
+    service_scv: float = 1.0
+    arrival_scv: float = 1.0
+
+    @property
+    def slots(self) -> int:
+        return int(max(0.0, self.units) // self.job_units)
+
+    @property
+    def load_erlangs(self) -> float:
+        return offered_load(self.arrival_per_s, self.service_s)
+
+    @property
+    def rho(self) -> float:
+        return utilization(self.arrival_per_s, self.service_s, self.slots)
+
+    @property
+    def stable(self) -> bool:
+        return self.rho < 1
+
+    @property
+    def p_wait(self) -> float:
+        return erlang_c(self.slots, self.load_erlangs)
+
+    def mean_wait_s(self) -> float:
+        return ggc_mean_wait_s(self.arrival_per_s, self.service_s, self.slots, self.arrival_scv, self.service_scv)
+
+    def wait_tail(self, wait_s: float) -> float:
+        return ggc_wait_tail(wait_s, self.arrival_per_s, self.service_s, self.slots,
+                             self.arrival_scv, self.service_scv)
+
+    def wait_percentile_s(self, quantile: float) -> float:
+        return ggc_wait_percentile_s(quantile, self.arrival_per_s, self.service_s, self.slots,
+                                     self.arrival_scv, self.service_scv)

@@ -1,0 +1,216 @@
+"""pylabs.physics.queueing: closed forms, the VOL2 V2-08 §4 golden vectors, a published Erlang B
+figure, numerical stability for thousands of servers, and a seeded simulation of M/M/c."""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from pylabs.physics import queueing as q
+
+H = 3600.0
+
+
+def wait_h(servers: int, rho: float, service_h: float, service_scv: float) -> float:
+    """Mean wait in hours of a G/G/c queue with Poisson arrivals at utilisation ``rho``."""
+    arrival = rho * servers / (service_h * H)
+    return q.ggc_mean_wait_s(arrival, service_h * H, servers, 1.0, service_scv) / H
+
+
+def exact_erlang_c(servers: int, load: Fraction) -> Fraction:
+    """Erlang C from its textbook sum, in exact rational arithmetic."""
+    terms = [load ** k / math.factorial(k) for k in range(servers)]
+    top = load ** servers / math.factorial(servers) * servers / (servers - load)
+    return top / (sum(terms) + top)
+
+
+# ---- closed forms ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rho", [0.1, 0.5, 0.9, 0.99])
+def test_one_server_erlang_c_is_the_utilisation(rho):
+    assert q.erlang_c(1, rho) == pytest.approx(rho, rel=1e-12)
+
+
+@pytest.mark.parametrize("rho", [0.1, 0.5, 0.9])
+def test_two_servers_erlang_c_closed_form(rho):
+    assert q.erlang_c(2, 2 * rho) == pytest.approx(2 * rho ** 2 / (1 + rho), rel=1e-12)
+
+
+@pytest.mark.parametrize("servers, load", [(3, Fraction(2)), (10, Fraction(8)), (16, Fraction(76, 5)),
+                                           (40, Fraction(39))])
+def test_erlang_c_matches_the_exact_sum(servers, load):
+    assert q.erlang_c(servers, float(load)) == pytest.approx(float(exact_erlang_c(servers, load)), rel=1e-12)
+
+
+def test_erlang_b_one_server():
+    assert q.erlang_b(1, 3.0) == pytest.approx(3 / 4, rel=1e-12)
+
+
+def test_mm1_mean_wait_is_rho_s_over_one_minus_rho():
+    assert q.mm1_mean_wait_s(0.95 / H, H) / H == pytest.approx(0.95 / 0.05, rel=1e-12)
+
+
+def test_mmc_tail_at_zero_is_the_chance_of_waiting():
+    assert q.mmc_wait_tail(0.0, 5 / H, 0.5 * H, 4) == pytest.approx(q.erlang_c(4, 2.5), rel=1e-12)
+
+
+def test_mmc_tail_decays_at_c_over_s_minus_lambda():
+    lam, s, c, t = 5 / H, 0.5 * H, 6, 600.0
+    assert q.mmc_wait_tail(t, lam, s, c) == pytest.approx(q.erlang_c(c, 2.5) * math.exp(-(c / s - lam) * t))
+
+
+def test_percentile_inverts_the_tail():
+    lam, s, c = 0.9 * 8 / H, H, 8
+    t99 = q.ggc_wait_percentile_s(0.99, lam, s, c, 1.0, 2.25)
+    assert q.ggc_wait_tail(t99, lam, s, c, 1.0, 2.25) == pytest.approx(0.01, rel=1e-9)
+
+
+def test_percentile_is_zero_when_most_jobs_never_wait():
+    assert q.ggc_wait_percentile_s(0.5, 1 / H, H, 8) == 0.0
+
+
+def test_allen_cunneen_is_exact_for_mmc_and_halves_for_deterministic_service():
+    assert q.ggc_mean_wait_s(3 / H, H, 4) == q.mmc_mean_wait_s(3 / H, H, 4)
+    assert q.ggc_mean_wait_s(3 / H, H, 4, 1.0, 0.0) == pytest.approx(q.mmc_mean_wait_s(3 / H, H, 4) / 2)
+
+
+def test_littles_law_queue_length():
+    assert q.mean_queue_length(2.0, 3.0) == 6.0
+
+
+# ---- edges: unstable, empty, huge -------------------------------------------------------
+
+
+def test_unstable_queue_waits_forever_and_always_waits():
+    assert q.mmc_mean_wait_s(4.5 / H, H, 4) == math.inf
+    assert q.ggc_wait_tail(1e9, 4.5 / H, H, 4) == 1.0
+    assert q.ggc_wait_percentile_s(0.5, 4.5 / H, H, 4) == math.inf
+    assert q.erlang_c(4, 4.0) == 1.0
+
+
+def test_no_servers_and_no_work():
+    assert q.mmc_mean_wait_s(0.0, H, 0) == 0.0
+    assert q.utilization(0.0, H, 0) == 0.0
+    assert q.utilization(1.0, H, 0) == math.inf
+    assert q.mmc_mean_wait_s(1 / H, H, 0) == math.inf
+
+
+def test_idle_queue_never_waits():
+    assert q.erlang_c(8, 0.0) == 0.0
+    assert q.mmc_wait_tail(0.0, 0.0, H, 8) == 0.0
+
+
+@pytest.mark.parametrize("servers", [1024, 5000, 20000])
+def test_erlang_c_is_stable_for_thousands_of_servers(servers):
+    value = q.erlang_c(servers, 0.98 * servers)
+    assert 0 < value < 1 and math.isfinite(value)
+    assert 0 <= q.erlang_c(servers, 0.5 * servers) < 1e-10
+
+
+def test_bad_inputs_name_the_value():
+    with pytest.raises(ValueError, match="servers must be a whole number"):
+        q.erlang_c(2.5, 1.0)
+    with pytest.raises(ValueError, match="quantile must be in"):
+        q.ggc_wait_percentile_s(1.0, 1 / H, H, 2)
+    with pytest.raises(ValueError, match="squared coefficients"):
+        q.allen_cunneen_factor(-1.0, 1.0)
+
+
+# ---- VOL2_03-17 §V2-08 §4 golden vectors ------------------------------------------------
+
+
+def test_v2_08_golden_act1_scenario_c16_rho095():
+    assert q.erlang_c(16, 16 * 0.95) == pytest.approx(0.7802, abs=5e-5)
+    assert wait_h(16, 0.95, 2.0, 2.25) == pytest.approx(3.1695, abs=5e-5)
+
+
+def test_v2_08_golden_more_gpus_c20_rho076():
+    assert wait_h(20, 0.76, 2.0, 2.25) == pytest.approx(0.1199, abs=5e-5)
+
+
+def test_v2_08_golden_small_jobs_c128():
+    assert wait_h(128, 0.95, 1.0, 1.0) == pytest.approx(0.0715, abs=5e-5)
+
+
+def test_v2_08_golden_largest_rho_for_half_hour_wait():
+    assert q.max_utilization_for_wait(16, 2 * H, 0.5 * H, 1.0, 2.25) == pytest.approx(0.8378, abs=5e-5)
+
+
+def test_v2_08_golden_interactive_pools():
+    assert q.mmc_wait_tail(300.0, 5 / H, 0.5 * H, 4) == pytest.approx(0.2491, abs=5e-5)
+    assert q.mmc_wait_tail(300.0, 5 / H, 0.5 * H, 8) == pytest.approx(0.0018, abs=5e-5)
+
+
+def test_v2_08_golden_training_pool():
+    lam = 3 / 24 / H
+    assert q.mmc_mean_wait_s(lam, 18 * H, 3) / H == pytest.approx(13.63, abs=5e-3)
+    assert q.mmc_wait_tail(48 * H, lam, 18 * H, 3) == pytest.approx(0.0768, abs=5e-5)
+
+
+def test_v2_08_golden_search_pool():
+    assert q.mmc_mean_wait_s(20 / 24 / H, 2 * H, 4) / H == pytest.approx(0.0878, abs=5e-5)
+
+
+def test_min_servers_for_tail_finds_the_first_passing_pool():
+    c = q.min_servers_for_tail(5 / H, 0.5 * H, 300.0, 0.05)
+    assert q.mmc_wait_tail(300.0, 5 / H, 0.5 * H, c) <= 0.05 < q.mmc_wait_tail(300.0, 5 / H, 0.5 * H, c - 1)
+
+
+# ---- a published figure --------------------------------------------------------------
+
+
+def test_erlang_b_matches_a_published_calculator():
+    """erlang.com calculator manual, 'How much traffic?': 15 lines at 1 % blocking carry 8.108 erlangs
+    (quoted to 3 decimals, so B is 1 % to about 1e-4)."""
+    assert q.erlang_b(15, 8.108) == pytest.approx(0.01, abs=1e-4)
+
+
+# ---- a seeded simulation ----------------------------------------------------------------
+
+
+def simulated_mmc_wait(arrival: float, service: float, servers: int, jobs: int, seed: int) -> float:
+    """FIFO M/M/c: each job takes the earliest free server (numpy-free, fixed seed)."""
+    rng = random.Random(seed)
+    free = [0.0] * servers
+    now = total = 0.0
+    warmup = jobs // 10
+    for n in range(jobs):
+        now += rng.expovariate(arrival)
+        start = max(now, heapq.heappop(free))
+        heapq.heappush(free, start + rng.expovariate(1 / service))
+        if n >= warmup:
+            total += start - now
+    return total / (jobs - warmup)
+
+
+def test_simulated_mmc_mean_wait_matches_erlang_c():
+    lam, s, c = 3.4, 1.0, 4  # rho = 0.85
+    simulated = simulated_mmc_wait(lam, s, c, 200_000, seed=8)
+    assert simulated == pytest.approx(q.mmc_mean_wait_s(lam, s, c), rel=0.06)
+
+
+# ---- Pool: gangs on a pool of GPUs -------------------------------------------------------
+
+
+def test_pool_strands_units_that_do_not_make_a_whole_slot():
+    pool = q.Pool(896, 256, 3 / 86400, 18 * H)
+    assert pool.slots == 3 and pool.rho == pytest.approx(0.75)
+    assert pool.mean_wait_s() == q.mmc_mean_wait_s(3 / 86400, 18 * H, 3)
+    assert pool.wait_tail(48 * H) == pytest.approx(0.0768, abs=5e-5)
+
+
+def test_pool_with_no_slots_is_unstable():
+    pool = q.Pool(16, 32, 1 / H, H)
+    assert pool.slots == 0 and not pool.stable and pool.wait_tail(0.0) == 1.0
+    assert pool.mean_wait_s() == math.inf and pool.p_wait == 1.0
+
+
+def test_pool_percentile_uses_its_variability():
+    pool = q.Pool(1024, 64, 0.95 * 16 / (2 * H), 2 * H, service_scv=2.25)
+    assert pool.wait_percentile_s(0.9) == q.ggc_wait_percentile_s(0.9, pool.arrival_per_s, 2 * H, 16, 1.0, 2.25)
+    assert pool.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)
