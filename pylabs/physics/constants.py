@@ -208,6 +208,18 @@ REGISTRY: dict[str, Spec] = {
         8760.0, "h/year", "365-day year x 24 h (convention used by the TCO labs)", "",
         "365 x 24",
     ),
+    # ---- V2-03 The Bisection Bandwidth Wall: Ethernet ports and leaf switches ----
+    "ETH_400G_BW": Spec(
+        50e9, "B/s", "IEEE 802.3bs 400 Gigabit Ethernet, per direction",
+        "https://www.ieee802.org/3/bs/", "400e9 bit/s / 8; the same line rate as an NDR port",
+    ),
+    "IB_NDR_SWITCH_PORTS": Spec(
+        64.0, "1",
+        "NVIDIA QM9700/QM9790 1U NDR InfiniBand switch user manual: 32 OSFP cages, "
+        "each 2 logical 400 Gb/s ports",
+        "https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces",
+        "a non-blocking leaf gives half its ports (32) to GPUs and half to the spine",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -248,3 +260,6 @@ LLAMA3_70B_TOKENS = REGISTRY["LLAMA3_70B_TOKENS"].value
 LLAMA3_70B_TRAIN_FLOPS = REGISTRY["LLAMA3_70B_TRAIN_FLOPS"].value
 GPT4_TRAIN_FLOPS = REGISTRY["GPT4_TRAIN_FLOPS"].value
 HOURS_PER_YEAR = REGISTRY["HOURS_PER_YEAR"].value
+# V2-03 The Bisection Bandwidth Wall
+ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
+IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value

@@ -43,6 +43,11 @@ REFERENCES: dict[str, Reference] = {
                                 "https://arxiv.org/abs/1812.06162"),
     "scaling_book": Reference("Austin et al.", 2025, "How to Scale Your Model (the scaling book)",
                               "https://jax-ml.github.io/scaling-book/"),
+    # ---- V2-03 The Bisection Bandwidth Wall ----
+    "dally_towles2004": Reference("Dally and Towles", 2004, "Principles and Practices of Interconnection Networks",
+                                  "https://www.oreilly.com/library/view/principles-and-practices/9780122007514/"),
+    "leiserson1985": Reference("Leiserson", 1985, "Fat-Trees: Universal Networks for Hardware-Efficient "
+                               "Supercomputing", "https://doi.org/10.1109/TC.1985.6312192"),
 }
 
 
