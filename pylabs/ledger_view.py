@@ -42,7 +42,8 @@ def _results(lab_id: str, attempt: dict) -> Markup | None:
     items = []
     for name, value in sorted(attempt["results"].items()):
         spec = known.get(name)
-        shown = fmt(value, spec.fmt) if spec and isinstance(value, (int, float)) else str(value)
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        shown = fmt(value, spec.fmt) if spec and numeric else "—" if value is None else str(value)
         items.append(h("div", None, h("dt", None, spec.label if spec else name), h("dd", None, shown)))
     return h("dl", {"class": "pl-ledger__results"}, items)
 

@@ -247,7 +247,15 @@ def record(lab: Lab, state: State) -> dict[str, Any]:
         "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
                           "correct": lab.correct(state, qid)}
                     for qid, a in state.answers.items()},
-        "results": {k: float(v) for k, v in lab.results(state).items()},
+        "results": {k: result_value(v) for k, v in lab.results(state).items()},
         "failures_active": sorted(lab.failures_now(state)),
         "complete": lab.complete(state),
     }
+
+
+def result_value(value: Any) -> float | str | bool | None:
+    """A ledger result as JSON keeps it: numbers as floats; names, flags and null as they are
+    (a lab records ``None`` where a quantity does not apply, e.g. a torus has no oversubscription)."""
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    return float(value)
