@@ -30,7 +30,7 @@ Choices where the spec left them open, and why:
   quotes are labelled assumptions.
 
 Ledger fields (results): fabric_type, cluster_size, oversubscription (null for the torus),
-bisection_bw_GBps, pattern, ar_time_s, a2a_time_s, constraint_hit, act1_prediction,
+bisection_bw_gb_per_s, pattern, ar_time_s, a2a_time_s, constraint_hit, act1_prediction,
 act1_correct, act2_decision; the record adds the context, controls and answers.
 """
 
@@ -65,7 +65,7 @@ class Scenario:
     cost_ib_usd: float = 20e6
     torus_small_gpus: int = 512           # the reflection's growth step, 8x the GPUs
     torus_big_gpus: int = 4096
-    bytes_per_gb: float = 1e9             # the ledger keeps bisection in GB/s, as the spec names it
+    bytes_per_gb: float = 1e9             # the ledger keeps bisection in GB/s (ledger names are lower case)
 
 
 S = Scenario()
@@ -84,9 +84,9 @@ CONTEXT = Choice("context", "Workload on the cluster", (
 
 LINKS = {"hdr": ("InfiniBand HDR, 200 Gb/s", C.IB_HDR_BW), "ndr": ("InfiniBand NDR, 400 Gb/s", C.IB_NDR_BW),
          "eth100": ("100 GbE", C.ETH_100G_BW), "eth400": ("400 GbE", C.ETH_400G_BW)}
-PATTERN_NAMES = {"ring_aware": "Ring, ranks ordered leaf by leaf (topology-aware)",
-                 "ring_random": "Ring, ranks where the scheduler put them (random)",
-                 "all_to_all": "Uniform all-to-all (MoE expert exchange)"}
+PATTERN_NAMES = {"ring_aware": "Ring, ordered leaf by leaf",
+                 "ring_random": "Ring, scattered by the scheduler",
+                 "all_to_all": "All-to-all (MoE experts)"}
 
 A1_GPUS = Slider("a1_gpus", "GPUs in the job", unit="GPUs", min=8, max=4096, step=1, default=S.act1_gpus,
                  fmt="int", scale="log2")
@@ -94,7 +94,8 @@ A1_OVERSUB = Choice("a1_oversub", "Leaf uplink oversubscription", (
     Option("1", "1:1 (non-blocking)"), Option("2", "2:1"), Option("4", "4:1")), default=S.act1_oversub, unit="1",
     help=f"r:1 means each {LEAF_PORTS}-GPU leaf has 1/r as many uplinks to the spine as GPU ports.")
 A1_PATTERN = Choice("a1_pattern", "Traffic pattern", tuple(Option(k, v) for k, v in PATTERN_NAMES.items()),
-                    default="ring_random", widget="select")
+                    default="ring_random", widget="select",
+                    help="Ordered: ranks follow the leaves (topology-aware). Scattered: ranks sit wherever there was room.")
 A1_LINK = Choice("a1_link", "Link per GPU",
                  tuple(Option(k, f"{name} · {fmt(bw, 'GB/s')}") for k, (name, bw) in LINKS.items()),
                  default="hdr", widget="select", unit="B/s per direction")
@@ -191,12 +192,12 @@ M = {m.name: m for m in (
     MetricSpec("a1_rate", "Bandwidth per GPU (bus bandwidth)", "B/s", "GB/s"),
     MetricSpec("a1_cross", "Traffic that leaves its leaf", "1", "pct"),
     MetricSpec("a1_time", "Time for this collective", "s", "s"),
-    MetricSpec("a1_bisection", "Bisection bandwidth (line rate)", "B/s", "GB/s"),
+    MetricSpec("a1_bisection", "Bisection bandwidth (line rate)", "B/s", "B/s"),
     MetricSpec("a1_a2a_kept", "All-to-all keeps (placement cannot help)", "1", "pct"),
     MetricSpec("a2_comm_s", "Communication per step", "s", "s"),
     MetricSpec("a2_allreduce_s", "Gradient all-reduce", "s", "s"),
     MetricSpec("a2_a2a_s", "MoE all-to-all", "s", "s"),
-    MetricSpec("a2_bisection", "Bisection bandwidth (line rate)", "B/s", "GB/s"),
+    MetricSpec("a2_bisection", "Bisection bandwidth (line rate)", "B/s", "B/s"),
     MetricSpec("a2_a2a_rate", "All-to-all rate per GPU", "B/s", "GB/s"),
     MetricSpec("a2_cost", "Fabric quote", "USD", "usd"),
 )}
@@ -255,9 +256,11 @@ def act1_chart(job: LeafSpine):
          ch.point("Your setting", job.gpus, job.kept, "accent")],
         x=ch.axis("GPUs in the job", "log", tickvals=sizes[::3], ticktext=[str(n) for n in sizes[::3]]),
         y=ch.axis("Share of single-leaf bandwidth", tickformat=".0%", range=[0, 1.08]))
-    summary = (f"At {fmt(1 / job.oversub, 'pct')} uplink capacity, a ring laid out leaf by leaf keeps "
-               f"{fmt(aware[-1], 'pct')} up to {sizes[-1]:,} GPUs; a scattered ring or an all-to-all keeps "
-               f"{fmt(scattered[2], 'pct')} at {sizes[2]} GPUs and falls toward 1/r as the job spreads over more leaves.")
+    here = job.with_pattern("ring_random").kept
+    summary = (f"With uplinks at {fmt(1 / job.oversub, 'pct')} of the leaf ports, a ring laid out leaf by leaf keeps "
+               f"{fmt(min(aware), 'pct')} or more at every size; a scattered ring or an all-to-all keeps "
+               f"{fmt(here, 'pct')} at {job.gpus:,} GPUs and {fmt(scattered[-1], 'pct')} at {sizes[-1]:,}, "
+               "approaching 1/r as the job spreads over more leaves.")
     rows = [(f"{n:,}", fmt(a, "pct"), fmt(b, "pct")) for n, a, b in zip(sizes, aware, scattered)]
     return chart("a1_locality", "What oversubscription costs, by traffic pattern", figure, summary,
                  table=(("GPUs", "Ring, leaf by leaf", "Random ring or all-to-all"), rows))
@@ -599,7 +602,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     first = s.answers.get("a1_predict")
     second = s.answers.get("a2_predict")
     return {"fabric_type": st.fabric.key, "cluster_size": float(st.gpus), "oversubscription": st.fabric.oversub,
-            "bisection_bw_GBps": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"], "a1_kept": leaf_spine(s).kept,
+            "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"], "a1_kept": leaf_spine(s).kept,
             "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s,
             "act1_prediction": first.choice if first else None,
             "act1_correct": first.choice == ACT1_PREDICTION.answer() if first else None,
