@@ -111,7 +111,10 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
 def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     attrs = {"class": classes("pl-instruments", not unlocked and "pl-instruments--locked"),
              "data-instruments": str(act.number), "data-unlocked": "true" if unlocked else "false"}
-    controls = h("div", {"class": "pl-controls"},
+    # A locked group is dimmed; role and aria-disabled tell assistive tech (and axe's contrast rule)
+    # that its labels and help belong to inactive controls.
+    controls = h("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
+                         "aria-disabled": "true" if not unlocked else None},
                  [render_control(c, state[c.name], disabled=not unlocked) for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,

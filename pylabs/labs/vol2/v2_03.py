@@ -1,37 +1,35 @@
 """Lab V2-03 · The Bisection Bandwidth Wall.
 
 Core invariant: bisection bandwidth bounds only the traffic that must cross the fabric's
-cut. A ring all-reduce talks to its neighbours, so rank order (locality) decides what
-oversubscription costs it; uniform all-to-all (mixture-of-experts) crosses the cut and is
-the pattern that bisection bounds.
+cut. A ring all-reduce talks to its neighbours, so rank order decides what oversubscription
+costs it; uniform all-to-all (mixture-of-experts) crosses the cut and hits the wall.
 
-Act I (oversubscription meets locality): 128 GPUs on four 32-port HDR leaves with 2:1
-uplinks. A ring whose ranks the scheduler scattered keeps 1/(r·f) of its link rate, about
-two thirds, not the 50 % of the bisection rule of thumb; ordering ranks leaf by leaf
-restores all of it.
-Act II (choosing a fabric): 1,024 GPUs (128 DGX H100, 8 rails), 32 GB of gradients plus
-20 GB per GPU of MoE all-to-all, communication under 1 s per step. Every fabric passes the
-all-reduce; only the non-blocking fat tree passes the all-to-all.
+Act I: 128 GPUs on four 32-port HDR leaves with 2:1 uplinks. A ring scattered by the
+scheduler keeps 1/(r·f) of its link rate, about two thirds, not the rule of thumb's 50 %;
+ordering the ranks leaf by leaf restores all of it.
+Act II: 1,024 GPUs (128 DGX H100, 8 rails), 32 GB of gradients plus 20 GB per GPU of MoE
+all-to-all, under 1 s of communication per step. Every fabric passes the all-reduce; only
+the non-blocking fat tree passes the all-to-all.
 
 Choices where the spec left them open, and why:
-- The context is the workload (MoE roadmap or dense today). It sets the all-to-all bytes of
-  Act II and adds the all-to-all reading to Act I, so the student sees that the traffic
-  pattern, not the fabric alone, decides: with dense gradients every fabric passes.
-- Act II's options are ordered by price (torus, Ethernet, InfiniBand) with "none of them"
-  as D: the upstream lab's own model made its correct fabric fail (2.84 s), so "none"
-  is the trap a student who trusts the bisection rule falls into. InfiniBand stays C.
-- The fat-tree all-reduce in Act II is hierarchical (NVLink inside the node, one ring per
-  rail) with rings laid out leaf by leaf, as NCCL orders them; the torus all-reduce is a
-  bidirectional ring over all GPUs (conservative: it uses two of six links, and passes).
-- Act II defaults to the 2:1 Ethernet fabric so the failure state is on screen as soon as
-  the prediction locks, and one click on the fat tree leaves it.
-- Bisection is shown at line rate (a property of the hardware); η scales the rates the
-  collectives get. Leaf radix 32 = half of a 64-port NDR switch; η = 0.9 and the price
+- The context is the workload (MoE roadmap or dense today): it sets Act II's all-to-all
+  bytes and adds the all-to-all reading to Act I, so the student sees that the traffic
+  pattern, not the fabric alone, decides (dense gradients pass on every fabric).
+- Act II's options go by price (torus, Ethernet, InfiniBand) with "none of them" as D: the
+  upstream model made its own correct fabric fail (2.84 s), so "none" is the trap a student
+  who trusts the bisection rule falls into. InfiniBand stays C, as in the spec.
+- The fat-tree all-reduce is hierarchical (NVLink in the node, one ring per rail) with rings
+  laid out leaf by leaf, as NCCL orders them; the torus all-reduce is a bidirectional ring
+  over all GPUs (conservative: two of six links, and it still passes).
+- Act II opens on the 2:1 Ethernet so the failure state is on screen as soon as the
+  prediction locks; one click on the fat tree leaves it.
+- Bisection is shown at line rate (a property of the hardware); η scales the rates that
+  collectives get. Leaf radix 32 is half of a 64-port NDR switch; η = 0.9 and the price
   quotes are labelled assumptions.
 
-Ledger fields (results): fabric_type, cluster_size, oversubscription (null for the torus),
+Ledger results: fabric_type, cluster_size, oversubscription (null for the torus),
 bisection_bw_gb_per_s, pattern, ar_time_s, a2a_time_s, constraint_hit, act1_prediction,
-act1_correct, act2_decision; the record adds the context, controls and answers.
+act1_correct, act2_decision; the record adds context, controls and answers.
 """
 
 from __future__ import annotations
@@ -72,6 +70,7 @@ S = Scenario()
 LEAF_PORTS = int(C.IB_NDR_SWITCH_PORTS) // 2   # half of a 64-port leaf faces the GPUs
 GPUS_PER_NODE = int(C.DGX_H100_GPUS_PER_NODE)
 RAILS = int(C.DGX_H100_NICS)
+RATIO = f"{S.act1_oversub}:1"
 
 # ---- context ----------------------------------------------------------------------
 
@@ -99,8 +98,14 @@ A1_PATTERN = Choice("a1_pattern", "Traffic pattern", tuple(Option(k, v) for k, v
 A1_LINK = Choice("a1_link", "Link per GPU",
                  tuple(Option(k, f"{name} · {fmt(bw, 'GB/s')}") for k, (name, bw) in LINKS.items()),
                  default="hdr", widget="select", unit="B/s per direction")
-A1_ETA = Slider("a1_eta", "Protocol efficiency η", unit="1", min=0.5, max=1.0, step=0.01, default=S.eta, fmt="pct",
-                help=f"Share of the line rate that carries payload (assumed {fmt(S.eta, 'pct')} by default).")
+
+
+def eta_slider(name: str) -> Slider:
+    return Slider(name, "Protocol efficiency η", unit="1", min=0.5, max=1.0, step=0.01, default=S.eta, fmt="pct",
+                  help=f"Share of the line rate that carries payload (assumed {fmt(S.eta, 'pct')} by default).")
+
+
+A1_ETA = eta_slider("a1_eta")
 
 
 @dataclass(frozen=True)
@@ -146,19 +151,19 @@ def act1_truth() -> float:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"{S.act1_gpus} GPUs on {S.act1_gpus // LEAF_PORTS} leaves of {LEAF_PORTS}, 2:1 uplinks, ranks placed "
+    prompt=f"{S.act1_gpus} GPUs on {S.act1_gpus // LEAF_PORTS} leaves of {LEAF_PORTS}, {RATIO} uplinks, ranks placed "
            "wherever the scheduler found room. What share of its single-leaf bandwidth does the ring all-reduce keep?",
     quantity="share of single-leaf all-reduce bandwidth kept",
     unit_fmt="pct",
     options=(
         Range("A", "{range}: about all of it; a ring only talks to its neighbours", 0.85, None, 1.0,
               "A ring needs neighbour bandwidth, but with random placement most neighbours sit on another "
-              "leaf: {cross} of the hops cross an uplink, and the uplinks carry half the leaf's port rate."),
+              "leaf: {cross} of the hops cross an uplink, and the uplinks carry {uplink_share} of the leaf's port rate."),
         Range("B", "{range}: about two thirds; only the hops that leave a leaf share the uplinks", 0.575, 0.85,
               2 / 3, "{cross} of the ring's hops leave their leaf and share {uplinks} uplinks, so each GPU keeps "
               "1/(r·f) = **{kept}**. Ordering the ranks leaf by leaf sends only 1 hop in {leaf} across, and the "
               "ring keeps {aware}."),
-        Range("C", "{range}: about half; 2:1 halves the bisection", 0.375, 0.575, 0.5,
+        Range("C", f"{{range}}: about half; {RATIO} halves the bisection", 0.375, 0.575, 0.5,
               "Half would hold if every byte crossed the spine. Bisection bounds traffic that crosses the cut; "
               "the {inside} of hops that stay inside a leaf never touch an uplink."),
         Range("D", "{range}: a quarter or less; every hop fights for the spine", None, 0.375, 0.25,
@@ -170,19 +175,19 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="On the same 2:1 fabric, ordering the ring's ranks leaf by leaf brings it back to full speed. Why?",
+    prompt=f"On the same {RATIO} fabric, ordering the ring's ranks leaf by leaf brings it back to full speed. Why?",
     options=(
         Claim("A", "NCCL compresses the bytes that cross the spine.",
               "NCCL sends the same bytes on every hop; nothing is compressed."),
         Claim("B", "Only one hop in k leaves each leaf, far below the 1/r share the uplinks can carry: a ring "
                    "needs full-rate neighbour paths, not bisection.",
               "With {leaf} GPUs per leaf, 1 hop in {leaf} crosses an uplink; {uplinks} uplinks per leaf carry "
-              "that easily. A non-blocking fat tree gives every leaf-to-leaf path the full rate; a 2:1 one only "
+              "that easily. A non-blocking fat tree gives every leaf-to-leaf path the full rate; a {ratio} one only "
               "when few flows leave the leaf."),
         Claim("C", "Ordered rings route around the spine through NVLink.",
               "NVLink stops at the node; leaves are joined only through the spine."),
         Claim("D", "Ordering the ranks makes the spine non-blocking.",
-              "The spine keeps its 2:1 ratio; what changes is how much traffic has to use it."),
+              "The spine keeps its {ratio} ratio; what changes is how much traffic has to use it."),
     ),
     answer_letter="B",
 )
@@ -270,7 +275,7 @@ def act1_facts() -> dict[str, str]:
     job = SCENARIO_JOB
     return {"cross": fmt(job.cross, "pct"), "inside": fmt(1 - job.cross, "pct"), "kept": fmt(job.kept, "pct"),
             "aware": fmt(job.with_pattern("ring_aware").kept, "pct"), "leaf": str(LEAF_PORTS),
-            "uplinks": str(int(LEAF_PORTS / job.oversub))}
+            "uplinks": str(int(LEAF_PORTS / job.oversub)), "uplink_share": fmt(1 / job.oversub, "pct"), "ratio": RATIO}
 
 
 def act1_math(s: State):
@@ -288,7 +293,7 @@ def act1_math(s: State):
                  "Ring all-reduce of *S* bytes at the rate each GPU keeps."),
     ), rows=(
         ("Link, *b*", fmt(job.link, "GB/s")),
-        ("GPU ports per leaf, *k*", str(LEAF_PORTS)),
+        ("GPU ports per leaf, *k* (assumed: half of a 64-port leaf)", str(LEAF_PORTS)),
         ("Leaving the leaf, *f*", fmt(job.cross, "pct")),
         ("Kept, min(1, 1/(r·f))", fmt(job.kept, "pct")),
         ("Protocol efficiency, *η* (assumed)", fmt(job.eta, "pct")),
@@ -306,7 +311,7 @@ ACT1 = Act(
     stakeholder_role="Kenji Watanabe, Infrastructure Lead, Meridian",
     stakeholder=lambda: (
         f"Our next training pod is {S.act1_gpus} GPUs on HDR, {LEAF_PORTS} per leaf switch. To save on spine "
-        "switches the vendor quotes 2:1 uplinks, and says 2:1 simply halves the bisection. Our scheduler puts "
+        f"switches the vendor quotes {RATIO} uplinks, and says {RATIO} simply halves the bisection. Our scheduler puts "
         "ranks wherever there is room. Before I sign: how much of the all-reduce bandwidth we see inside one "
         "leaf will we keep across the pod?"),
     scenario=lambda: (
@@ -471,8 +476,7 @@ A2_GPUS = Slider("a2_gpus", "GPUs (8 per DGX H100 node)", unit="GPUs", min=64, m
                  default=S.act2_gpus, fmt="int", scale="log2")
 A2_A2A = Slider("a2_a2a", "MoE all-to-all per GPU per step", unit="B", min=0, max=40e9, step=1e9,
                 default=S.act2_a2a_bytes, fmt="GB", help="0 for a dense model; the workload context sets it.")
-A2_ETA = Slider("a2_eta", "Protocol efficiency η", unit="1", min=0.5, max=1.0, step=0.01, default=S.eta, fmt="pct",
-                help=f"Share of the line rate that carries payload (assumed {fmt(S.eta, 'pct')} by default).")
+A2_ETA = eta_slider("a2_eta")
 
 
 def act2_step(s: State) -> Step:
@@ -613,7 +617,7 @@ def lab_takeaways() -> list[str]:
     job, facts = SCENARIO_JOB, act2_facts()
     return [
         f"Oversubscription costs a collective min(1, 1/(r·f)), not 1/r: a scattered ring on {S.act1_gpus} GPUs "
-        f"keeps {fmt(job.kept, 'pct')} at 2:1, an ordered ring {fmt(job.with_pattern('ring_aware').kept, 'pct')}.",
+        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring {fmt(job.with_pattern('ring_aware').kept, 'pct')}.",
         "A ring all-reduce needs neighbour bandwidth; bisection bounds the traffic that must cross the cut: "
         "all-to-all, as in mixture-of-experts.",
         f"At {S.act2_gpus:,} GPUs the all-reduce takes {facts['ib_ar']} on the fat trees and {facts['torus_ar']} on "

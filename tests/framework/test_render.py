@@ -1,4 +1,4 @@
-"""The ledger record keeps each result as JSON can hold it."""
+"""The renderer: ledger results as JSON keeps them, and locked instruments marked inactive."""
 
 import math
 
@@ -16,3 +16,12 @@ def test_result_value_keeps_numbers_names_flags_and_null(value, expected):
 
 def test_result_value_makes_integers_floats():
     assert isinstance(result_value(7), float) and math.isfinite(result_value(7))
+
+
+def test_locked_instruments_mark_their_controls_as_an_inactive_group():
+    from pylabs.framework.render import render_lab
+    from pylabs.labs import all_labs
+    for lab in all_labs():
+        html = str(render_lab(lab, lab.default_state()))
+        locked = html.split('data-instruments="1" data-unlocked="false"')[1].split("</section>")[0]
+        assert '<div class="pl-controls" role="group" aria-disabled="true">' in locked
