@@ -398,12 +398,12 @@ def act2_answer() -> str:
     return next((letter for letter, key in LETTERS.items() if scenario_step(key).meets), "D")
 
 
-def offer(letter: str, blurb: str) -> Claim:
+def offer(letter: str, blurb: str, why: str) -> Claim:
     fab = FABRICS[LETTERS[letter]]
     key = fab.key
     return Claim(letter, f"**{fab.name}** ({fmt(fab.cost, 'usd')}): {blurb}",
                  f"{{{key}_ar}} all-reduce + {{{key}_a2a}} all-to-all = **{{{key}_total}}** per step, "
-                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. {{{key}_why}}")
+                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why)
 
 
 ACT2_PREDICTION = Pick(
@@ -413,9 +413,15 @@ ACT2_PREDICTION = Pick(
            f"communication under {fmt(S.budget_s, 's')} per step within {fmt(S.budget_usd, 'usd')}?",
     quantity="the cheapest fabric that meets the budget",
     options=(
-        offer("A", "the cheapest; each GPU talks only to its six neighbours"),
-        offer("B", "switched like InfiniBand, with half the spine"),
-        offer("C", f"full bisection, at {fmt(S.cost_ib_usd / S.cost_eth_usd, 'x')} the Ethernet quote"),
+        offer("A", "the cheapest; each GPU talks only to its six neighbours",
+              "Its all-reduce runs as neighbour traffic, but its bisection grows only as N^(2/3), so the "
+              "all-to-all crawls."),
+        offer("B", "switched like InfiniBand, with half the spine",
+              "Its rail rings are laid out leaf by leaf, so the thin spine costs the all-reduce nothing; the "
+              "all-to-all crosses the spine and keeps {eth_kept} of the port rate."),
+        offer("C", f"full bisection, at {fmt(S.cost_ib_usd / S.cost_eth_usd, 'x')} the Ethernet quote",
+              "For dense gradients alone every fabric passes ({dense}), and the Ethernet would be right at "
+              "{eth_share} of the price. The all-to-all is what needs the full bisection."),
         Claim("D", "**None of them**: at this scale every fabric needs more than a second",
               "The non-blocking fat tree needs {ib_total}, inside the budget. The upstream version of this lab "
               "got more than a second for it by treating the all-reduce as bisection-bound and halving each "
@@ -426,28 +432,21 @@ ACT2_PREDICTION = Pick(
 
 
 def act2_facts() -> dict[str, str]:
-    why = {"torus": "Its all-reduce runs as neighbour traffic, but its bisection grows only as N^(2/3), so the "
-                    "all-to-all crawls.",
-           "eth": "Its rail rings are laid out leaf by leaf, so 2:1 costs the all-reduce nothing; the all-to-all "
-                  "crosses the spine and gets about half the port rate.",
-           "ib": "For dense gradients alone every fabric passes ({dense}), and the 2:1 Ethernet would be right "
-                 "at {eth_share} of the price. The all-to-all is what needs the full bisection."}
     out = {}
     for key in FABRICS:
         st = scenario_step(key)
         out |= {f"{key}_ar": fmt(st.allreduce_s, "s"), f"{key}_a2a": fmt(st.a2a_s, "s"),
-                f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over",
-                f"{key}_why": why[key]}
-    dense = " / ".join(f"{FABRICS[k].short} {fmt(scenario_step(k).allreduce_s, 's')}" for k in FABRICS)
-    out["ib_why"] = out["ib_why"].format(dense=dense, eth_share=fmt(S.cost_eth_usd / S.cost_ib_usd, "pct"))
+                f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over"}
     small, big = (step(FABRICS["torus"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
-    ft_small, ft_big = (step(FABRICS["ib"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
-    out |= {"torus_rate_small": fmt(small.a2a_rate, "GB/s"), "torus_rate_big": fmt(big.a2a_rate, "GB/s"),
-            "ft_rate_small": fmt(ft_small.a2a_rate, "GB/s"), "ft_rate_big": fmt(ft_big.a2a_rate, "GB/s"),
-            "cut_small": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_small_gpus)), "int"),
-            "cut_big": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_big_gpus)), "int"),
-            "growth": fmt(S.torus_big_gpus / S.torus_small_gpus, "x")}
-    return out
+    return out | {
+        "dense": " / ".join(f"{FABRICS[k].short} {out[k + '_ar']}" for k in FABRICS),
+        "eth_share": fmt(S.cost_eth_usd / S.cost_ib_usd, "pct"),
+        "eth_kept": fmt(scenario_step("eth").a2a_rate / (S.eta * C.ETH_400G_BW), "pct"),
+        "torus_rate_small": fmt(small.a2a_rate, "GB/s"), "torus_rate_big": fmt(big.a2a_rate, "GB/s"),
+        "ft_rate_big": fmt(step(FABRICS["ib"], S.torus_big_gpus, S.eta, S.act2_a2a_bytes).a2a_rate, "GB/s"),
+        "cut_small": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_small_gpus)), "int"),
+        "cut_big": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_big_gpus)), "int"),
+        "growth": fmt(S.torus_big_gpus / S.torus_small_gpus, "x")}
 
 
 ACT2_REFLECTION = Reflection(
