@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_spec_v2_03_4_act1_scenario_bus_bandwidth_and_bisection():
 
 
 def test_spec_v2_03_3_topology_aware_ring_restores_full_rate():
-    assert lab.SCENARIO_JOB.with_pattern("ring_aware").kept == 1.0
+    assert replace(lab.SCENARIO_JOB, pattern="ring_aware").kept == 1.0
 
 
 @pytest.mark.parametrize("key, allreduce, a2a, total", [

@@ -12,20 +12,15 @@ all-to-all, under 1 s of communication per step. Every fabric passes the all-red
 the non-blocking fat tree passes the all-to-all.
 
 Choices where the spec left them open, and why:
-- The context is the workload (MoE roadmap or dense today): it sets Act II's all-to-all
-  bytes and adds the all-to-all reading to Act I, so the student sees that the traffic
-  pattern, not the fabric alone, decides (dense gradients pass on every fabric).
-- Act II's options go by price (torus, Ethernet, InfiniBand) with "none of them" as D: the
-  upstream model made its own correct fabric fail (2.84 s), so "none" is the trap a student
-  who trusts the bisection rule falls into. InfiniBand stays C, as in the spec.
-- The fat-tree all-reduce is hierarchical (NVLink in the node, one ring per rail) with rings
-  laid out leaf by leaf, as NCCL orders them; the torus all-reduce is a bidirectional ring
-  over all GPUs (conservative: two of six links, and it still passes).
-- Act II opens on the 2:1 Ethernet so the failure state is on screen as soon as the
-  prediction locks; one click on the fat tree leaves it.
-- Bisection is shown at line rate (a property of the hardware); η scales the rates that
-  collectives get. Leaf radix 32 is half of a 64-port NDR switch; η = 0.9 and the price
-  quotes are labelled assumptions.
+- Context = workload (MoE roadmap or dense today): it sets Act II's all-to-all bytes and adds
+  the all-to-all reading to Act I, so the student sees the traffic pattern decide.
+- Act II's options go by price (torus, Ethernet, InfiniBand; InfiniBand stays C) with "none"
+  as D: the upstream model failed its own correct fabric (2.84 s), the trap of the bisection rule.
+- Fat-tree all-reduce is hierarchical (NVLink, then one ring per rail, laid out leaf by leaf as
+  NCCL orders rings); the torus all-reduce is a bidirectional ring (two of six links; it passes).
+- Act II opens on the 2:1 Ethernet, so its failure state shows as soon as the prediction locks.
+- Bisection is shown at line rate; η (0.9) scales the rates collectives get. η, the leaf radix
+  (32, half of a 64-port NDR switch) and the price quotes are labelled assumptions.
 
 Ledger results: fabric_type, cluster_size, oversubscription (null for the torus),
 bisection_bw_gb_per_s, pattern, ar_time_s, a2a_time_s, constraint_hit, act1_prediction,
@@ -34,7 +29,7 @@ act1_correct, act2_decision; the record adds context, controls and answers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
@@ -133,9 +128,6 @@ class LeafSpine:
     @property
     def bisection(self) -> float:
         return fabric.fat_tree_bisection_bytes_per_s(self.gpus, self.link, self.oversub, LEAF_PORTS)
-
-    def with_pattern(self, pattern: str) -> "LeafSpine":
-        return LeafSpine(self.gpus, self.link, self.oversub, pattern, self.eta)
 
 
 def leaf_spine(s: State) -> LeafSpine:
@@ -237,7 +229,7 @@ def act1_instruments(s: State) -> list:
         M["a1_bisection"].show(job.bisection),
     ]
     if s["context"] == "moe" and job.pattern != "all_to_all":
-        metrics.append(M["a1_a2a_kept"].show(job.with_pattern("all_to_all").kept, note="same fabric, same GPUs"))
+        metrics.append(M["a1_a2a_kept"].show(replace(job, pattern="all_to_all").kept, note="same fabric, same GPUs"))
     parts = [metric_grid(*metrics)]
     if job.kept < 0.5:
         parts.append(failure(F["a1_uplink_bound"],
@@ -261,7 +253,7 @@ def act1_chart(job: LeafSpine):
          ch.point("Your setting", job.gpus, job.kept, "accent")],
         x=ch.axis("GPUs in the job", "log", tickvals=sizes[::3], ticktext=[str(n) for n in sizes[::3]]),
         y=ch.axis("Share of single-leaf bandwidth", tickformat=".0%", range=[0, 1.08]))
-    here = job.with_pattern("ring_random").kept
+    here = replace(job, pattern="ring_random").kept
     summary = (f"With uplinks at {fmt(1 / job.oversub, 'pct')} of the leaf ports, a ring laid out leaf by leaf keeps "
                f"{fmt(min(aware), 'pct')} or more at every size; a scattered ring or an all-to-all keeps "
                f"{fmt(here, 'pct')} at {job.gpus:,} GPUs and {fmt(scattered[-1], 'pct')} at {sizes[-1]:,}, "
@@ -274,7 +266,7 @@ def act1_chart(job: LeafSpine):
 def act1_facts() -> dict[str, str]:
     job = SCENARIO_JOB
     return {"cross": fmt(job.cross, "pct"), "inside": fmt(1 - job.cross, "pct"), "kept": fmt(job.kept, "pct"),
-            "aware": fmt(job.with_pattern("ring_aware").kept, "pct"), "leaf": str(LEAF_PORTS),
+            "aware": fmt(replace(job, pattern="ring_aware").kept, "pct"), "leaf": str(LEAF_PORTS),
             "uplinks": str(int(LEAF_PORTS / job.oversub)), "uplink_share": fmt(1 / job.oversub, "pct"), "ratio": RATIO}
 
 
@@ -616,7 +608,7 @@ def lab_takeaways() -> list[str]:
     job, facts = SCENARIO_JOB, act2_facts()
     return [
         f"Oversubscription costs a collective min(1, 1/(r·f)), not 1/r: a scattered ring on {S.act1_gpus} GPUs "
-        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring {fmt(job.with_pattern('ring_aware').kept, 'pct')}.",
+        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring {fmt(replace(job, pattern='ring_aware').kept, 'pct')}.",
         "A ring all-reduce needs neighbour bandwidth; bisection bounds the traffic that must cross the cut: "
         "all-to-all, as in mixture-of-experts.",
         f"At {S.act2_gpus:,} GPUs the all-reduce takes {facts['ib_ar']} on the fat trees and {facts['torus_ar']} on "
