@@ -6,6 +6,7 @@ import pytest
 
 from pylabs.labs.vol2 import v2_03 as lab
 from tests.e2e.driver import close
+from tests.e2e.test_experience import axe_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -16,6 +17,7 @@ def test_full_walkthrough(lab_page):
     assert page.control_disabled("a1_gpus")
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_kept")
+    assert axe_violations(page.page) == []  # before any prediction (the suite checks the unlocked page)
 
     # Act I: lock a prediction (the bisection rule of thumb); the instruments open.
     page.lock("a1_predict", "C")
