@@ -86,10 +86,12 @@ A1_GPUS = Slider("a1_gpus", "GPUs in the job", unit="GPUs", min=8, max=4096, ste
                  fmt="int", scale="log2")
 A1_OVERSUB = Choice("a1_oversub", "Leaf uplink oversubscription", (
     Option("1", "1:1 (non-blocking)"), Option("2", "2:1"), Option("4", "4:1")), default=S.act1_oversub, unit="1",
-    help=f"r:1 means each {LEAF_PORTS}-GPU leaf has 1/r as many uplinks to the spine as GPU ports.")
+    help=f"r:1 means each {LEAF_PORTS}-GPU leaf has 1/r as many uplinks to the spine as GPU ports "
+         "(no effect while the job fits in one leaf).")
 A1_PATTERN = Choice("a1_pattern", "Traffic pattern", tuple(Option(k, v) for k, v in PATTERN_NAMES.items()),
                     default="ring_random", widget="select",
-                    help="Ordered: ranks follow the leaves (topology-aware). Scattered: ranks sit wherever there was room.")
+                    help="Ordered: ranks follow the leaves (topology-aware). Scattered: ranks sit wherever there "
+                         f"was room. Up to {LEAF_PORTS} GPUs the job fits in one leaf and the pattern does not matter.")
 A1_LINK = Choice("a1_link", "Link per GPU",
                  tuple(Option(k, f"{name} · {fmt(bw, 'GB/s')}") for k, (name, bw) in LINKS.items()),
                  default="hdr", widget="select", unit="B/s per direction")
@@ -150,7 +152,8 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: about all of it; a ring only talks to its neighbours", 0.85, None, 1.0,
               "A ring needs neighbour bandwidth, but with random placement most neighbours sit on another "
-              "leaf: {cross} of the hops cross an uplink, and the uplinks carry {uplink_share} of the leaf's port rate."),
+              "leaf: {cross} of the hops cross an uplink, and the uplinks carry {uplink_share} of the leaf's "
+              "port rate."),
         Range("B", "{range}: about two thirds; only the hops that leave a leaf share the uplinks", 0.575, 0.85,
               2 / 3, "{cross} of the ring's hops leave their leaf and share {uplinks} uplinks, so each GPU keeps "
               "1/(r·f) = **{kept}**. Ordering the ranks leaf by leaf sends only 1 hop in {leaf} across, and the "
@@ -208,9 +211,10 @@ F = {f.name: f for f in FAILURES}
 
 def act1_collective_s(job: LeafSpine) -> tuple[float, str]:
     if job.pattern == "all_to_all":
-        return fabric.all_to_all_s(S.act2_a2a_bytes, job.gpus, job.rate), f"all-to-all of {fmt(S.act2_a2a_bytes, 'GB')} per GPU"
-    return collectives.ring_allreduce_s(S.act1_gradient_bytes, job.gpus, job.rate), \
-        f"ring all-reduce of {fmt(S.act1_gradient_bytes, 'GB')}"
+        return (fabric.all_to_all_s(S.act2_a2a_bytes, job.gpus, job.rate),
+                f"all-to-all of {fmt(S.act2_a2a_bytes, 'GB')} per GPU")
+    return (collectives.ring_allreduce_s(S.act1_gradient_bytes, job.gpus, job.rate),
+            f"ring all-reduce of {fmt(S.act1_gradient_bytes, 'GB')}")
 
 
 def leaves_note(gpus: int) -> str:
@@ -466,7 +470,7 @@ A2_FABRIC = Choice("a2_fabric", "Fabric", tuple(Option(k, f"{f.name} · {fmt(f.c
 A2_GPUS = Slider("a2_gpus", "GPUs (8 per DGX H100 node)", unit="GPUs", min=64, max=4096, step=1,
                  default=S.act2_gpus, fmt="int", scale="log2")
 A2_A2A = Slider("a2_a2a", "MoE all-to-all per GPU per step", unit="B", min=0, max=40e9, step=1e9,
-                default=S.act2_a2a_bytes, fmt="GB", help="0 for a dense model; the workload context sets it.")
+                default=S.act2_a2a_bytes, fmt="GB", help="Zero for a dense model; the workload context sets it.")
 A2_ETA = eta_slider("a2_eta")
 
 
@@ -483,7 +487,8 @@ def act2_instruments(s: State) -> list:
         M["a2_comm_s"].show(st.total_s, "danger" if over else "good", f"budget {fmt(S.budget_s, 's')}"),
         M["a2_allreduce_s"].show(st.allreduce_s, note=f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients"),
         M["a2_a2a_s"].show(st.a2a_s, note=f"{fmt(s['a2_a2a'], 'GB')} per GPU"),
-        M["a2_bisection"].show(st.bisection, note=f"{shape} torus" if torus else f"{fmt(st.fabric.oversub, 'num')}:1 uplinks"),
+        M["a2_bisection"].show(st.bisection,
+                               note=f"{shape} torus" if torus else f"{fmt(st.fabric.oversub, 'num')}:1 uplinks"),
         M["a2_a2a_rate"].show(st.a2a_rate, note=f"of {fmt(s['a2_eta'] * st.fabric.link, 'GB/s')} per link"),
         M["a2_cost"].show(st.fabric.cost, note=f"budget {fmt(S.budget_usd, 'usd')} (quotes assumed)"),
     )]
@@ -597,7 +602,8 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     first = s.answers.get("a1_predict")
     second = s.answers.get("a2_predict")
     return {"fabric_type": st.fabric.key, "cluster_size": float(st.gpus), "oversubscription": st.fabric.oversub,
-            "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"], "a1_kept": leaf_spine(s).kept,
+            "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"],
+            "a1_kept": leaf_spine(s).kept,
             "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s,
             "act1_prediction": first.choice if first else None,
             "act1_correct": first.choice == ACT1_PREDICTION.answer() if first else None,
@@ -608,13 +614,15 @@ def lab_takeaways() -> list[str]:
     job, facts = SCENARIO_JOB, act2_facts()
     return [
         f"Oversubscription costs a collective min(1, 1/(r·f)), not 1/r: a scattered ring on {S.act1_gpus} GPUs "
-        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring {fmt(replace(job, pattern='ring_aware').kept, 'pct')}.",
+        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring "
+        f"{fmt(replace(job, pattern='ring_aware').kept, 'pct')}.",
         "A ring all-reduce needs neighbour bandwidth; bisection bounds the traffic that must cross the cut: "
         "all-to-all, as in mixture-of-experts.",
         f"At {S.act2_gpus:,} GPUs the all-reduce takes {facts['ib_ar']} on the fat trees and {facts['torus_ar']} on "
         f"the torus; with the all-to-all only the non-blocking fat tree stays under {fmt(S.budget_s, 's')} "
         f"({facts['ib_total']}).",
-        f"A torus's bisection grows as N^(2/3): from {S.torus_small_gpus:,} to {S.torus_big_gpus:,} GPUs its all-to-all rate per GPU falls from "
+        f"A torus's bisection grows as N^(2/3): from {S.torus_small_gpus:,} to {S.torus_big_gpus:,} GPUs its "
+        "all-to-all rate per GPU falls from "
         f"{facts['torus_rate_small']} to {facts['torus_rate_big']}.",
     ]
 
