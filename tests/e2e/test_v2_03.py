@@ -10,6 +10,12 @@ from tests.e2e.test_experience import axe_violations
 
 pytestmark = pytest.mark.e2e
 
+SAVED_COMPLETE = """() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('mlsys-labs:ledger:'));
+    const saved = key ? JSON.parse(localStorage.getItem(key)) : {};
+    return Object.values(saved.attempts || {}).some((a) => a.lab === 'v2_03' && a.complete && a.context === 'dense');
+}"""
+
 
 def test_full_walkthrough(lab_page):
     page = lab_page.open("v2_03")
@@ -66,6 +72,7 @@ def test_full_walkthrough(lab_page):
     # HUD and ledger: the whole attempt, with the spec's fields.
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud and "2 of 2" in hud
+    page.page.wait_for_function(SAVED_COMPLETE)  # the last save may still be in flight
     (attempt,) = page.attempts("v2_03")
     assert attempt["complete"] and attempt["context"] == "dense"
     assert set(attempt["failures_hit"]) == {"a1_uplink_bound", "a2_over_budget"}
