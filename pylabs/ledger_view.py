@@ -53,10 +53,13 @@ def _results(lab_id: str, attempt: dict) -> Markup | None:
     items = []
     for name, value in attempt["results"].items():
         spec = known.get(name)
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
         if spec is None:
-            label, shown = name.split("_", 1)[-1].replace("_", " ").capitalize(), fmt(value, "num")
+            label = name.split("_", 1)[-1].replace("_", " ").capitalize()
+            shown = fmt(value, "num") if numeric else "—" if value is None else str(value)
         else:
-            label, shown = spec.label, fmt(value, spec.fmt)
+            label = spec.label
+            shown = fmt(value, spec.fmt) if numeric else "—" if value is None else str(value)
         items.append(h("div", None, h("dt", None, result_label(name, label)), h("dd", None, shown)))
     return h("dl", {"class": "pl-ledger__results"}, items)
 

@@ -72,7 +72,7 @@ class Lab:
     metrics: tuple[MetricSpec, ...]
     failures: tuple[FailureSpec, ...]
     active_failures: Callable[[State], frozenset[str]]
-    results: Callable[[State], Mapping[str, float]]
+    results: Callable[[State], Mapping[str, float | str | bool | None]]  # see render.result_value
     takeaways: Callable[[], Sequence[str]]
     connections: tuple[str, ...]
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)

@@ -122,7 +122,10 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
 def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     attrs = {"class": classes("pl-instruments", not unlocked and "pl-instruments--locked"),
              "data-instruments": str(act.number), "data-unlocked": "true" if unlocked else "false"}
-    controls = h("div", {"class": "pl-controls"},
+    # A locked group is dimmed; role and aria-disabled tell assistive tech (and axe's contrast rule)
+    # that its labels and help belong to inactive controls.
+    controls = h("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
+                         "aria-disabled": "true" if not unlocked else None},
                  [render_control(c, state[c.name], disabled=not unlocked) for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,
@@ -271,12 +274,6 @@ def hud(lab: Lab, state: State) -> Markup:
 # ---- the ledger record ------------------------------------------------------------
 
 
-def finite_or_none(value: float) -> float | None:
-    """A result for the ledger (JSON has no infinity): an unbounded value is kept as null."""
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
 def record(lab: Lab, state: State) -> dict[str, Any]:
     """What the ledger keeps of this state (the browser merges it into the attempt)."""
     return {
@@ -286,7 +283,17 @@ def record(lab: Lab, state: State) -> dict[str, Any]:
         "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
                           "correct": lab.correct(state, qid)}
                     for qid, a in state.answers.items()},
-        "results": {k: finite_or_none(v) for k, v in lab.results(state).items()},
+        "results": {k: result_value(v) for k, v in lab.results(state).items()},
         "failures_active": sorted(lab.failures_now(state)),
         "complete": lab.complete(state),
     }
+
+
+def result_value(value: Any) -> float | str | bool | None:
+    """A ledger result as JSON keeps it: numbers as floats; names, flags and null as they are
+    (a lab records ``None`` where a quantity does not apply, e.g. a torus has no oversubscription).
+    JSON has no infinity: an unbounded value (a queue that never drains) is kept as null."""
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    value = float(value)
+    return value if math.isfinite(value) else None

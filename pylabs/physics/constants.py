@@ -288,6 +288,18 @@ REGISTRY: dict[str, Spec] = {
         0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
         _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
     ),
+    # ---- V2-03 The Bisection Bandwidth Wall: Ethernet ports and leaf switches ----
+    "ETH_400G_BW": Spec(
+        50e9, "B/s", "IEEE 802.3bs 400 Gigabit Ethernet, per direction",
+        "https://www.ieee802.org/3/bs/", "400e9 bit/s / 8; the same line rate as an NDR port",
+    ),
+    "IB_NDR_SWITCH_PORTS": Spec(
+        64.0, "1",
+        "NVIDIA QM9700/QM9790 1U NDR InfiniBand switch user manual: 32 OSFP cages, "
+        "each 2 logical 400 Gb/s ports",
+        "https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces",
+        "a non-blocking leaf gives half its ports (32) to GPUs and half to the spine",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -383,3 +395,6 @@ LLAMA3_8B_D_MODEL = REGISTRY["LLAMA3_8B_D_MODEL"].value
 BYTES_PER_FP8 = REGISTRY["BYTES_PER_FP8"].value
 VLLM_BLOCK_TOKENS = REGISTRY["VLLM_BLOCK_TOKENS"].value
 VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value
+# V2-03 The Bisection Bandwidth Wall
+ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
+IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value

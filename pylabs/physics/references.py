@@ -68,6 +68,11 @@ REFERENCES: dict[str, Reference] = {
     "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
                            "Applications, 2nd ed. (Academic Press)",
                            "https://www.elsevier.com/books/probability-statistics-and-queueing-theory/allen/978-0-08-057105-8"),
+    # ---- V2-03 The Bisection Bandwidth Wall ----
+    "dally_towles2004": Reference("Dally and Towles", 2004, "Principles and Practices of Interconnection Networks",
+                                  "https://www.oreilly.com/library/view/principles-and-practices/9780122007514/"),
+    "leiserson1985": Reference("Leiserson", 1985, "Fat-Trees: Universal Networks for Hardware-Efficient "
+                               "Supercomputing", "https://doi.org/10.1109/TC.1985.6312192"),
 }
 
 

@@ -28,5 +28,5 @@ def test_an_infinite_metric_value_is_spelled_for_javascript():
 
 
 def test_the_ledger_record_keeps_an_unbounded_result_as_null():
-    from pylabs.framework.render import finite_or_none
+    from pylabs.framework.render import result_value as finite_or_none
     assert finite_or_none(float("inf")) is None and finite_or_none(2) == 2.0

@@ -1,0 +1,175 @@
+"""Cluster fabrics: bisection bandwidth, oversubscription, locality and 3D tori.
+
+A two-level fat tree (leaf-spine, folded Clos) gives each leaf ``k`` GPU-facing ports of
+``b`` bytes/s per direction and ``k/r`` uplinks, where ``r`` is the oversubscription. Traffic
+that stays inside a leaf never touches an uplink, so what a collective gets depends on the
+fraction ``f`` of its bytes that leave the leaf: each GPU can drive at most
+``b * min(1, 1/(r*f))``. A ring needs only neighbour bandwidth (a ring crosses any cut just
+twice), so a topology-aware ring keeps the full rate; uniform all-to-all sends almost
+everything across the cut and is the pattern that bisection bounds.
+
+A 3D torus ``kx x ky x kz`` with wraparound links has no switches: each GPU has six links of
+``b_l`` bytes/s per direction. Cutting it across its longest side ``L`` severs ``2N/L`` links
+(``2k^2`` for a ``k x k x k`` cube), so its bisection grows as ``N^(2/3)``.
+
+All rates are bytes/s per direction; times in seconds; ``eta`` is the protocol efficiency
+(the share of the line rate that carries payload). Source: Dally & Towles 2004, Principles
+and Practices of Interconnection Networks, ch. 3 and 5 (bisection, torus channel load);
+Leiserson 1985 (fat trees); VOL2_03-17 spec, section V2-03.3.
+"""
+
+import math
+
+from . import collectives
+
+PATTERNS = ("ring_aware", "ring_random", "all_to_all")
+
+
+def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
+    if not ok:
+        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
+
+
+def _check_count(name: str, value: float, minimum: int = 1) -> None:
+    _require(math.isfinite(value) and value >= minimum and value == int(value), name, value,
+             f"a whole number >= {minimum}", "pass a count of GPUs or ports")
+
+
+def _check_rate(name: str, value: float) -> None:
+    _require(value > 0 and math.isfinite(value), name, value, "> 0 bytes/s",
+             "pass a per-direction link rate in bytes/s, e.g. constants.IB_NDR_BW")
+
+
+def _check_eta(eta: float) -> None:
+    _require(0 < eta <= 1, "eta", eta, "in (0, 1]", "pass the protocol efficiency as a fraction")
+
+
+def fat_tree_bisection_bytes_per_s(n_gpus: float, link_bytes_per_s: float, oversubscription: float,
+                                   leaf_ports: float) -> float:
+    """B_bis = N*b/(2r) when the job spans leaves (N > k), else N*b/2 (one non-blocking leaf).
+
+    Source: Dally & Towles 2004, sec. 3.3 (bisection bandwidth); spec V2-03.3.
+    """
+    _check_count("n_gpus", n_gpus)
+    _check_count("leaf_ports", leaf_ports)
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    _require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
+    r = oversubscription if n_gpus > leaf_ports else 1.0
+    return n_gpus * link_bytes_per_s / (2 * r)
+
+
+def cross_leaf_fraction(n_gpus: float, leaf_ports: float, pattern: str) -> float:
+    """f = 1/k for a topology-aware ring; (N-k)/(N-1) for a randomly placed ring or all-to-all; 0 if N <= k.
+
+    A ring laid out leaf by leaf leaves each leaf once per k hops; with random placement a
+    rank's neighbour (or a uniform destination) is on another leaf with probability (N-k)/(N-1).
+    Source: spec V2-03.3 (derived from the leaf-spine layout).
+    """
+    _check_count("n_gpus", n_gpus)
+    _check_count("leaf_ports", leaf_ports)
+    _require(pattern in PATTERNS, "pattern", pattern, f"one of {PATTERNS}", "name the traffic pattern")
+    if n_gpus <= leaf_ports:
+        return 0.0
+    if pattern == "ring_aware":
+        return 1.0 / leaf_ports
+    return (n_gpus - leaf_ports) / (n_gpus - 1)
+
+
+def uplink_fraction(oversubscription: float, cross_fraction: float) -> float:
+    """phi = min(1, 1/(r*f)): the share of the leaf-port rate a GPU keeps behind r:1 uplinks.
+
+    Source: spec V2-03.3 (a leaf's k*f*x bytes/s of off-leaf traffic share k/r uplinks).
+    """
+    _require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
+    _require(0 <= cross_fraction <= 1, "cross_fraction", cross_fraction, "in [0, 1]",
+             "pass the share of traffic that leaves the leaf")
+    if cross_fraction == 0:
+        return 1.0
+    return min(1.0, 1.0 / (oversubscription * cross_fraction))
+
+
+def fat_tree_rate_bytes_per_s(link_bytes_per_s: float, eta: float, oversubscription: float,
+                              cross_fraction: float) -> float:
+    """B_eff = eta * b * min(1, 1/(r*f)): per-GPU payload rate through an r:1 leaf-spine fabric.
+
+    Source: spec V2-03.3.
+    """
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    _check_eta(eta)
+    return eta * link_bytes_per_s * uplink_fraction(oversubscription, cross_fraction)
+
+
+def torus_shape(n_gpus: float) -> tuple[int, int, int]:
+    """The most nearly cubic kx <= ky <= kz with kx*ky*kz = N (1,024 -> 8 x 8 x 16).
+
+    Source: the usual packing of a 3D torus (Dally & Towles 2004, sec. 5.1).
+    """
+    _check_count("n_gpus", n_gpus)
+    n = int(n_gpus)
+    best = (1, 1, n)
+    for a in range(1, round(n ** (1 / 3)) + 2):
+        if n % a:
+            continue
+        for b in range(a, math.isqrt(n // a) + 1):
+            if (n // a) % b == 0:
+                shape = (a, b, n // a // b)
+                if (shape[2], -shape[0]) < (best[2], -best[0]):
+                    best = shape
+    return best
+
+
+def torus_bisection_links(shape: tuple[int, int, int]) -> float:
+    """2N/L links cross the cut across the longest side L (wraparound doubles it): 2k^2 for a cube.
+
+    Source: Dally & Towles 2004, sec. 5.2 (a k-ary n-cube's bisection is 4N/k channels, i.e.
+    2N/k bidirectional links).
+    """
+    for side in shape:
+        _check_count("torus side", side)
+    n = shape[0] * shape[1] * shape[2]
+    return 2 * n / max(shape)
+
+
+def torus_bisection_bytes_per_s(shape: tuple[int, int, int], link_bytes_per_s: float) -> float:
+    """B_bis = (2N/L) * b_l.
+
+    Source: Dally & Towles 2004, sec. 5.2.
+    """
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    return torus_bisection_links(shape) * link_bytes_per_s
+
+
+def torus_all_to_all_rate_bytes_per_s(shape: tuple[int, int, int], link_bytes_per_s: float,
+                                      eta: float) -> float:
+    """B_inj = min(6*eta*b_l, 8*eta*b_l/L): uniform traffic loads the longest ring's links with L/8.
+
+    Source: Dally & Towles 2004, sec. 5.2 (torus channel load under uniform traffic,
+    gamma_max = k/8 for even k); spec V2-03.3.
+    """
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    _check_eta(eta)
+    torus_bisection_links(shape)
+    return min(6 * eta * link_bytes_per_s, 8 * eta * link_bytes_per_s / max(shape))
+
+
+def all_to_all_s(bytes_per_gpu: float, n_gpus: float, rate_bytes_per_s: float) -> float:
+    """T = S_a*(N-1)/N / B_inj: each GPU sends all but its own 1/N share at its injection rate.
+
+    Source: spec V2-03.3; the bandwidth term of Thakur, Rabenseifner & Gropp 2005 (all-to-all).
+    """
+    _require(bytes_per_gpu >= 0, "bytes_per_gpu", bytes_per_gpu, ">= 0 bytes", "pass bytes each GPU sends")
+    _check_count("n_gpus", n_gpus)
+    _check_rate("rate_bytes_per_s", rate_bytes_per_s)
+    return bytes_per_gpu * (n_gpus - 1) / n_gpus / rate_bytes_per_s
+
+
+def torus_ring_allreduce_s(size_bytes: float, n_gpus: float, link_bytes_per_s: float, eta: float) -> float:
+    """T = (N-1)/N * S/(eta*b_l): a ring all-reduce that sends both ways round the torus (two links).
+
+    A ring embedded in the torus uses one neighbour link in each direction, so it needs no
+    bisection at all; splitting the data over both directions doubles its bandwidth.
+    Source: Thakur, Rabenseifner & Gropp 2005 (ring); spec V2-03.3 (bidirectional ring).
+    """
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    _check_eta(eta)
+    return collectives.ring_allreduce_s(size_bytes, n_gpus, 2 * eta * link_bytes_per_s)

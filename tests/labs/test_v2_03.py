@@ -1,0 +1,221 @@
+"""V2-03 The Bisection Bandwidth Wall: keys proven by the physics, the spec's golden vectors,
+feedback for every option, failure states reached and left, presets, edges and the ledger record."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import replace
+
+import pytest
+
+from pylabs import ledger
+from pylabs.framework import fmt
+from pylabs.framework.render import record, render_act, render_lab
+from pylabs.labs.vol2 import v2_03 as lab
+from pylabs.physics import constants as C
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+RIGHT = {"a1_predict": "B", "a1_reflect": "B", "a2_predict": "C", "a2_reflect": "C"}
+
+
+def all_open(choices: dict | None = None, **controls):
+    return answered(LAB, {**RIGHT, **(choices or {})}, through="a2_reflect", controls=controls)
+
+
+# ---- answer keys and the spec's golden vectors (VOL2_03-17 §V2-03.3 and §V2-03.4) ----------
+
+
+def test_spec_v2_03_4_act1_key_is_two_thirds_not_one_half():
+    assert lab.act1_truth() == pytest.approx(0.6615, abs=5e-5)
+    assert_key_proven(lab.ACT1_PREDICTION, "B")
+
+
+def test_spec_v2_03_4_act1_scenario_bus_bandwidth_and_bisection():
+    job = lab.SCENARIO_JOB
+    assert job.rate == pytest.approx(14.88e9, rel=5e-4)
+    assert job.bisection == pytest.approx(800e9, rel=1e-12)
+    assert lab.LeafSpine(128, C.IB_HDR_BW, 1.0, "ring_random", 0.9).bisection == pytest.approx(1600e9, rel=1e-12)
+
+
+def test_spec_v2_03_3_topology_aware_ring_restores_full_rate():
+    assert replace(lab.SCENARIO_JOB, pattern="ring_aware").kept == 1.0
+
+
+@pytest.mark.parametrize("key, allreduce, a2a, total", [
+    ("ib", 0.315, 0.444, 0.759), ("eth", 0.315, 0.861, 1.176), ("torus", 0.710, 0.888, 1.598)])
+def test_spec_v2_03_3_act2_table(key, allreduce, a2a, total):
+    st = lab.scenario_step(key)
+    assert (st.allreduce_s, st.a2a_s, st.total_s) == pytest.approx((allreduce, a2a, total), abs=1e-3)
+
+
+def test_spec_v2_03_3_act2_key_is_infiniband_and_unique():
+    assert [k for k in lab.FABRICS if lab.scenario_step(k).meets] == ["ib"]
+    assert lab.act2_answer() == "C" and lab.LETTERS["C"] == "ib"
+    assert lab.ACT2_PREDICTION.answer() == "C"
+
+
+def test_spec_v2_03_3_dense_gradients_alone_pass_on_every_fabric():
+    assert all(lab.scenario_step(k, 0.0).meets for k in lab.FABRICS)
+    assert lab.scenario_step("eth").allreduce_s == pytest.approx(lab.scenario_step("ib").allreduce_s, rel=1e-12)
+
+
+def test_spec_v2_03_2_corrected_ib_meets_its_own_target():
+    """Upstream error 1: the marked-correct fabric took 2.84 s; corrected it is under 1 s."""
+    assert lab.scenario_step("ib").total_s < lab.S.budget_s
+
+
+def test_act2_bisection_at_line_rate():
+    assert lab.scenario_step("ib").bisection == pytest.approx(1024 * C.IB_NDR_BW / 2, rel=1e-12)
+    assert lab.scenario_step("eth").bisection == pytest.approx(1024 * C.ETH_400G_BW / 4, rel=1e-12)
+    assert lab.scenario_step("torus").bisection == pytest.approx(128 * C.IB_NDR_BW, rel=1e-12)
+
+
+def test_leaf_radix_is_half_a_64_port_switch():
+    assert lab.LEAF_PORTS == 32 == C.IB_NDR_SWITCH_PORTS / 2
+
+
+def test_act2_reflection_fact_torus_rate_halves_from_512_to_4096():
+    facts = lab.act2_facts()
+    assert facts["torus_rate_small"] == fmt(45e9, "GB/s") and facts["torus_rate_big"] == fmt(22.5e9, "GB/s")
+    assert facts["cut_small"] == "128" and facts["cut_big"] == "512"
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+def feedback(qid: str, letter: str) -> str:
+    html = rendered(LAB, all_open({qid: letter}))
+    return html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
+
+
+@pytest.mark.parametrize("letter", "ABCD")
+def test_act1_feedback_quotes_the_physics(letter):
+    text = feedback("a1_predict", letter)
+    assert fmt(lab.act1_truth(), "pct") in text
+    assert fmt(lab.SCENARIO_JOB.cross, "pct") in text or fmt(1 - lab.SCENARIO_JOB.cross, "pct") in text
+
+
+@pytest.mark.parametrize("letter, numbers", [
+    ("A", ("1.6 s", "759 ms")), ("B", ("1.18 s", "759 ms")), ("C", ("759 ms", "315 ms", "710 ms")), ("D", ("759 ms",))])
+def test_act2_feedback_gives_each_fabrics_numbers(letter, numbers):
+    text = feedback("a2_predict", letter)
+    assert all(n in text for n in numbers), text
+    assert ("incorrect" in rendered(LAB, all_open({"a2_predict": letter}))) == (letter != "C")
+
+
+@pytest.mark.parametrize("qid", ["a1_reflect", "a2_reflect"])
+@pytest.mark.parametrize("letter", "ABCD")
+def test_reflection_feedback_has_no_unfilled_fact(qid, letter):
+    text = feedback(qid, letter)
+    assert "{" not in text and text.strip()
+
+
+# ---- nothing gives an answer away before its question is locked ------------------------
+
+
+def test_act1_before_locking_shows_no_answer():
+    html = str(render_act(LAB, lab.ACT1, LAB.default_state()))
+    assert fmt(lab.act1_truth(), "pct") not in html
+
+
+def test_act2_before_locking_shows_no_fabric_total():
+    html = str(render_act(LAB, lab.ACT2, answered(LAB, RIGHT, through="a1_reflect")))
+    for key in lab.FABRICS:
+        assert fmt(lab.scenario_step(key).total_s, "s") not in html
+
+
+# ---- failure states reached and left --------------------------------------------------
+
+
+def test_act1_uplink_bound_reached_at_4_to_1_and_left_by_ordering_the_ring():
+    assert "a1_uplink_bound" not in LAB.failures_now(all_open())
+    assert "a1_uplink_bound" in LAB.failures_now(all_open(a1_oversub="4"))
+    assert "a1_uplink_bound" not in LAB.failures_now(all_open(a1_oversub="4", a1_pattern="ring_aware"))
+
+
+def test_act2_over_budget_reached_at_the_default_fabric_and_left_with_the_fat_tree():
+    assert "a2_over_budget" in LAB.failures_now(all_open())
+    assert "a2_over_budget" in LAB.failures_now(all_open(a2_fabric="torus"))
+    assert "a2_over_budget" not in LAB.failures_now(all_open(a2_fabric="ib"))
+    assert "a2_over_budget" not in LAB.failures_now(all_open(a2_a2a=0.0))
+
+
+def test_failure_callouts_render_only_while_active():
+    assert 'data-failure="a2_over_budget"' in rendered(LAB, all_open())
+    assert 'data-failure="a2_over_budget"' not in rendered(LAB, all_open(a2_fabric="ib"))
+    assert 'data-failure="a1_uplink_bound"' in rendered(LAB, all_open(a1_oversub="4"))
+
+
+# ---- the context --------------------------------------------------------------------
+
+
+def test_context_preset_sets_the_all_to_all_bytes():
+    dense = LAB.parse({"controls": {"context": "dense"}}, changed="context")
+    assert dense["a2_a2a"] == 0.0
+    moe = LAB.parse({"controls": {"context": "moe", "a2_a2a": 0.0}}, changed="context")
+    assert moe["a2_a2a"] == lab.S.act2_a2a_bytes
+
+
+def test_context_adds_the_all_to_all_reading_to_act1():
+    moe = rendered(LAB, all_open(context="moe"))
+    dense = rendered(LAB, all_open(context="dense"))
+    assert 'data-metric="a1_a2a_kept"' in moe and 'data-metric="a1_a2a_kept"' not in dense
+
+
+# ---- edges: every instrument at its extremes shows finite, sensible numbers -----------------
+
+ACT1_EDGES = itertools.product((8, 4096), ("1", "4"), lab.PATTERN_NAMES, lab.LINKS, (0.5, 1.0))
+ACT2_EDGES = itertools.product(lab.FABRICS, (64, 4096), (0.0, 40e9), (0.5, 1.0))
+
+
+@pytest.mark.parametrize("gpus, oversub, pattern, link, eta", list(ACT1_EDGES))
+def test_act1_edges_are_finite(gpus, oversub, pattern, link, eta):
+    html = rendered(LAB, all_open(a1_gpus=gpus, a1_oversub=oversub, a1_pattern=pattern, a1_link=link, a1_eta=eta))
+    values = [float(v) for v in re.findall(r'data-metric="a1_[a-z0-9_]+" data-value="([^"]+)"', html)]
+    assert values and all(math.isfinite(v) and v >= 0 for v in values)
+
+
+@pytest.mark.parametrize("fab, gpus, a2a, eta", list(ACT2_EDGES))
+def test_act2_edges_are_finite(fab, gpus, a2a, eta):
+    html = rendered(LAB, all_open(a2_fabric=fab, a2_gpus=gpus, a2_a2a=a2a, a2_eta=eta))
+    values = [float(v) for v in re.findall(r'data-metric="a2_[a-z0-9_]+" data-value="([^"]+)"', html)]
+    assert len(values) == 6 and all(math.isfinite(v) and v >= 0 for v in values)
+
+
+# ---- the ledger record -----------------------------------------------------------------
+
+SPEC_FIELDS = {"fabric_type", "cluster_size", "oversubscription", "bisection_bw_gb_per_s", "pattern",
+               "ar_time_s", "a2a_time_s", "constraint_hit", "act1_prediction", "act1_correct", "act2_decision"}
+
+
+def test_record_holds_every_field_the_spec_lists():
+    rec = record(LAB, all_open({"a1_predict": "C"}))
+    assert SPEC_FIELDS <= set(rec["results"])
+    assert rec["context"] == "moe" and rec["complete"] is True
+    res = rec["results"]
+    assert (res["fabric_type"], res["cluster_size"], res["oversubscription"]) == ("eth", 1024.0, 2.0)
+    assert res["bisection_bw_gb_per_s"] == pytest.approx(12_800.0)
+    assert res["ar_time_s"] == pytest.approx(0.3147, abs=5e-5) and res["a2a_time_s"] == pytest.approx(0.8611, abs=5e-5)
+    assert res["constraint_hit"] is True and res["pattern"] == "ring_random"
+    assert (res["act1_prediction"], res["act1_correct"], res["act2_decision"]) == ("C", False, "C")
+    assert "a2_over_budget" in rec["failures_active"]
+
+
+def test_torus_records_no_oversubscription_and_the_ledger_accepts_it():
+    rec = record(LAB, all_open(a2_fabric="torus"))
+    assert rec["results"]["oversubscription"] is None
+    saved = ledger.commit(ledger.empty(), "v2_03-abc123", rec, "2026-01-01T00:00:00Z")
+    assert saved["attempts"]["v2_03-abc123"]["results"]["oversubscription"] is None
+
+
+def test_record_before_any_answer_has_null_answers():
+    res = record(LAB, LAB.default_state())["results"]
+    assert (res["act1_prediction"], res["act1_correct"], res["act2_decision"]) == (None, None, None)
+
+
+def test_page_renders_the_default_state():
+    html = str(render_lab(LAB, LAB.default_state()))
+    assert 'data-act="1" data-unlocked="true"' in html and 'data-act="2" data-unlocked="false"' in html
