@@ -1,39 +1,32 @@
 """Lab V2-11 · The Federation Paradox.
 
-Core invariant: federated learning moves models, not data. Every round each sampled client
-downloads the whole model and uploads an update, K·P·b·(1 + 1/r) bytes, so for a large
-model and little raw data per user FL moves far *more* bytes than collecting the data.
-And FL alone promises nothing formal: only clipping plus noise, with an accountant over
-every round, gives an (ε, δ) bound.
+Core invariant: federated learning moves models, not data. Each round every sampled client
+downloads the model and uploads an update, K·P·b·(1 + 1/r) bytes, so for a big model and little
+raw data per user FL moves far *more* bytes than collecting the data. And FL alone promises
+nothing formal: only clipping plus noise, with an accountant over every round, bounds (ε, δ).
 
-Act I (the bandwidth paradox): 100 M phones, a 50 M-parameter bf16 model, 10,000 clients
-per round, 24 rounds a day, against 5 KB of raw text per user per day. FL moves ~100×
-the bytes (96×); compressing uploads 10× only gets to 52.8×, because the broadcast half
-is untouched. Gboard's own 1.4 M-parameter model (the context toggle) moves 5.4×.
-Act II (the privacy budget): user-level DP-FedAvg with q = K/N, T = 2,000 rounds,
-δ = 1e-9 and a policy of ε ≤ 1. Only the DP option gives a formal bound; at the team's
-K = 1,000 it costs 8 pp of accuracy, and moving to K = 10,000 needs z ≈ 1.09.
+Act I (the bandwidth paradox): 100 M phones, a 50 M-parameter bf16 model, K = 10,000, 24 rounds
+a day, 5 KB of text per user per day: FL moves 96× the bytes (the upstream claimed ~1,000× and
+computed 429,497×); 10× upload compression only reaches 52.8×. Gboard's 1.4 M model: 5.4×.
+Act II (the privacy budget): user-level DP-FedAvg, q = K/N, T = 2,000, δ = 1e-9, policy ε ≤ 1.
+Only DP gives a bound; the team's K = 1,000, z = 1 meets it (0.943) but costs 8 pp; K = 10,000
+needs z ≥ 1.092.
 
 Choices the spec left open, and why:
-* The accountant's RDP → (ε, δ) conversion defaults to the classic one (Mironov 2017,
-  Prop. 3): the spec's golden vectors and the TF-Privacy MNIST figure (3.01) use it, and a
-  one-line formula is what a student can check by hand. A control switches to the tighter
-  conversion TF-Privacy uses today (Balle et al. 2020), so the page says which one is used
-  and shows that the choice moves ε by about a fifth (K = 10⁴, z = 1: 1.22 against 0.99).
-* Clients per round and model size are option lists, not sliders: their ranges span four
-  decades and the golden rows sit on powers of ten.
-* The context toggle swaps the server-class model for Gboard's production model, because
-  that one comparison (96× against 5.4×) is the scenario correction the audit asks for.
-* The utility loss is the spec's labelled heuristic (noise on the mean update ∝ z/K,
-  anchored at 8 pp for K = 1,000, z = 1); the page calls it a heuristic, not a measurement.
-* Act II's bandwidth uses the context's model at the scenario's 24 rounds/day with
-  uncompressed uploads, so Act II never depends on Act I's sliders.
+* The RDP → (ε, δ) conversion defaults to the classic one (Mironov 2017, Prop. 3): the spec's
+  golden vectors and TF-Privacy's MNIST figure (3.01) use it, and a student can check it by hand.
+  A control switches to the tighter one TF-Privacy reports today (Balle et al. 2020), so the page
+  names the conversion it uses and shows that the choice matters (K = 10⁴, z = 1: 1.22 vs 0.99).
+* Clients per round and model size are option lists: they span four decades and the golden rows
+  sit on powers of ten. The context swaps in Gboard's production model, the audit's correction.
+* The utility loss is the spec's labelled heuristic (∝ z/K, 8 pp at K = 1,000, z = 1).
+* Act II's traffic uses the context's model at 24 rounds/day, uncompressed, so Act II never
+  reads Act I's instruments.
 
-Ledger fields (spec §3; the ledger's names are lower-case, so K is ``k`` and fl_TB_per_day
-is ``fl_tb_per_day``): results hold k, rounds_per_day, model_params, compression, fl_tb_per_day,
-ratio_vs_central, dp_clients, dp_z, dp_eps, dp_delta, acc_drop_pp; the
-answers hold act1_prediction / act1_correct (a1_predict) and act2_decision (a2_predict);
-failures_active is the constraint hit.
+Ledger (spec §3; ledger names are lower-case, so K is ``k`` and fl_TB_per_day ``fl_tb_per_day``):
+results k, rounds_per_day, model_params, compression, fl_tb_per_day, ratio_vs_central, dp_clients,
+dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction, act1_correct) and
+a2_predict (act2_decision); failures_active (constraint_hit).
 """
 
 from __future__ import annotations
@@ -252,13 +245,14 @@ def act1_chart(t: Traffic):
     ks = list(S.client_options)
     plain = [fl_day(k, t.params, t.bytes_per_param, t.rounds, 1.0) for k in ks]
     yours = [fl_day(k, t.params, t.bytes_per_param, t.rounds, t.compression) for k in ks]
-    central_line, central_note = ch.hline(CENTRAL, "good", "centralised text")
-    traces = [ch.line("FL, uploads uncompressed", ks, plain, "series2", markers=True)]
+    traces = [ch.line("Centralised text upload", ks, [CENTRAL] * len(ks), "good", dash="dash"),
+              ch.line("FL, uploads uncompressed", ks, plain, "series2", markers=True)]
     if t.compression > 1:
         traces.append(ch.line(f"FL, uploads {fmt(t.compression, 'x')} smaller", ks, yours, "series1", markers=True))
     traces.append(ch.point("Your setting", t.clients, t.per_day, "accent"))
-    figure = ch.figure(traces, x=ch.axis("Clients per round, K", "log"), y=ch.axis("Bytes per day", "log"),
-                       shapes=[central_line], annotations=[central_note])
+    figure = ch.figure(traces, x=ch.axis("Clients per round, K", "log", **ch.decade_ticks(ks)),
+                       y=ch.axis("Bytes per day", "log", **ch.decade_ticks(plain + yours + [CENTRAL],
+                                                                            lambda v: fmt(v, "B"))))
     summary = (f"With {fmt(t.params, 'params')} parameters at {fmt(t.bytes_per_param, 'B')} each and "
                f"{fmt(t.rounds, 'int')} rounds a day, {fmt(t.clients, 'int')} clients per round move "
                f"{fmt(t.per_day, 'B')} a day, {fmt(ratio(t.per_day), 'x')} the {fmt(CENTRAL, 'B')} of raw text.")
@@ -473,8 +467,8 @@ def act2_chart(d: Deployment):
     traces = [ch.line(f"K = {fmt(k, 'int')}", Z_GRID, [Deployment(k, z, d.conversion).epsilon for z in Z_GRID],
                       colours[k]) for k in shown]
     traces.append(ch.point("Your setting", d.z, d.epsilon, "accent"))
-    target_line, target_note = ch.hline(S.eps_target, "danger", "policy ε")
-    figure = ch.figure(traces, x=ch.axis("Noise multiplier z"), y=ch.axis("ε after all rounds", "log"),
+    target_line, target_note = ch.hline(S.eps_target, "danger", "policy ε", log=True)
+    figure = ch.figure(traces, x=ch.axis("Noise multiplier z"), y=ch.axis("ε after all rounds", "log", dtick=1),
                        shapes=[target_line], annotations=[target_note])
     summary = (f"ε falls as z grows and rises with K: at z = {fmt(d.z, 'num')} and K = {fmt(d.clients, 'int')} "
                f"it is {fmt(d.epsilon, 'num')} ({CONVERSION_NAMES[d.conversion]} conversion); reaching "
@@ -487,18 +481,19 @@ def act2_chart(d: Deployment):
 def act2_tradeoff_chart(s: State, d: Deployment):
     ks = list(S.client_options)
     options = [Deployment(k, d.z, d.conversion) for k in ks]
-    names = [fmt(k, "int") for k in ks]
+    names = [f"K = {ch.power_label(k)}" for k in ks]
     ok = ["good" if o.epsilon <= S.eps_target and o.acc_drop <= S.acc_limit else "danger" for o in options]
+    limit_line, limit_note = ch.hline(S.acc_limit * S.pp_per_unit, "danger", "limit", log=True)
     figure = ch.figure([ch.bars("Accuracy drop", names, [o.acc_drop * S.pp_per_unit for o in options], ok,
                                 text=[f"ε {fmt(o.epsilon, 'num')}" for o in options])],
-                       x=ch.axis("Clients per round, K", "category"), y=ch.axis("Accuracy drop (pp)", "log"),
-                       shapes=[ch.hline(S.acc_limit * S.pp_per_unit, "danger")[0]], legend=False)
-    passing = [n for n, o, c in zip(names, options, ok) if c == "good"]
+                       x=ch.axis("", "category"), y=ch.axis("Accuracy drop (pp)", "log", dtick=1),
+                       shapes=[limit_line], annotations=[limit_note], legend=False)
+    passing = [fmt(k, "int") for k, c in zip(ks, ok) if c == "good"]
     summary = (f"At z = {fmt(d.z, 'num')}, " + (f"K = {', '.join(passing)} meets both the ε and accuracy limits"
                if passing else "no K meets both the ε and the accuracy limits") +
                "; more clients per round cut the accuracy drop but raise ε and the daily traffic.")
-    rows = [(n, fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp"), fmt(act2_bytes(s, k), "B"))
-            for n, o, k in zip(names, options, ks)]
+    rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp"), fmt(act2_bytes(s, k), "B"))
+            for o, k in zip(options, ks)]
     return chart("a2_tradeoff", "The trade-off at your z: accuracy, ε and traffic by K", figure, summary,
                  table=(("Clients per round", "ε", "Accuracy drop", "FL per day"), rows))
 
