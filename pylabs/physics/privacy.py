@@ -46,8 +46,14 @@ def logsumexp(values: Iterable[float]) -> float:
     return top + math.log(sum(math.exp(v - top) for v in terms))
 
 
-def _log_binomial(n: int, k: int) -> float:
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+_LOG_FACTORIAL = tuple(math.lgamma(n + 1) for n in range(ORDERS[-1] + 1))  # ln n!, n = 0…256
+
+
+@lru_cache(maxsize=256)
+def _log_term_weights(log_q: float, log_1mq: float, z: float) -> tuple[float, ...]:
+    """a_k = −ln k! + k·ln(q/(1−q)) + (k²−k)/(2z²): the α-independent part of each binomial term."""
+    ratio = log_q - log_1mq
+    return tuple(-_LOG_FACTORIAL[k] + k * ratio + (k * k - k) / (2.0 * z * z) for k in range(ORDERS[-1] + 1))
 
 
 @lru_cache(maxsize=4096)
@@ -57,7 +63,7 @@ def sampled_gaussian_rdp(sampling_rate: float, noise_multiplier: float, order: i
     Source: Mironov, Talwar and Zhang 2019, Sec. 3.3 (integer α); TF-Privacy rdp_accountant."""
     q, z, alpha = float(sampling_rate), float(noise_multiplier), int(order)
     _check(0.0 <= q <= 1.0, f"sampling rate {q} must lie in [0, 1]")
-    _check(alpha >= 2 and alpha == order, f"order {order} must be an integer of at least 2")
+    _check(2 <= alpha <= ORDERS[-1] and alpha == order, f"order {order} must be an integer from 2 to {ORDERS[-1]}")
     _check(z >= 0.0, f"noise multiplier {z} must not be negative")
     if q == 0.0:
         return 0.0
@@ -66,9 +72,12 @@ def sampled_gaussian_rdp(sampling_rate: float, noise_multiplier: float, order: i
     if q == 1.0:
         return alpha / (2.0 * z * z)
     log_q, log_1mq = math.log(q), math.log1p(-q)
-    log_a = logsumexp(_log_binomial(alpha, k) + k * log_q + (alpha - k) * log_1mq
-                      + (k * k - k) / (2.0 * z * z) for k in range(alpha + 1))
-    return max(0.0, log_a / (alpha - 1))
+    weights, top = _log_term_weights(log_q, log_1mq, z), _LOG_FACTORIAL[alpha]
+    # term k ÷ term 0 = exp(a_k + ln α! − ln (α−k)!); log1p keeps a tiny sum exact
+    ratios = [a + top - f for a, f in zip(weights[1:alpha + 1], _LOG_FACTORIAL[alpha - 1::-1])]
+    peak = max(ratios)
+    tail = math.log1p(sum(map(math.exp, ratios))) if peak < 0 else logsumexp([0.0, *ratios])
+    return max(0.0, (alpha * log_1mq + tail) / (alpha - 1))
 
 
 def rdp_steps(sampling_rate: float, noise_multiplier: float, steps: float, order: int) -> float:
@@ -123,20 +132,25 @@ def epsilon(sampling_rate: float, noise_multiplier: float, steps: float, delta: 
                              conversion)[0]
 
 
+@lru_cache(maxsize=1024)
 def noise_multiplier_for_epsilon(sampling_rate: float, steps: float, delta: float, target_epsilon: float,
                                  conversion: str = "classic", z_max: float = 100.0) -> float:
-    """The smallest z whose ε is at most ``target_epsilon`` (bisection to 1e-6; ε falls as z grows).
+    """The smallest z whose ε is at most ``target_epsilon``, to 1e-5 relative (ε falls as z grows);
+    ∞ when even ``z_max`` is not enough. Brackets by doubling from z = 0.5, then bisects.
     Source: inverts ``epsilon``, as TF-Privacy's compute_noise_from_budget does."""
     _check(target_epsilon > 0, f"target epsilon {target_epsilon} must be positive")
-    low, high = 0.0, z_max
-    if epsilon(sampling_rate, high, steps, delta, conversion) > target_epsilon:
-        return math.inf
-    while high - low > 1e-6:
+
+    def meets(z: float) -> bool:
+        return epsilon(sampling_rate, z, steps, delta, conversion) <= target_epsilon
+
+    low, high = 0.0, 0.5
+    while not meets(high):
+        if high >= z_max:
+            return math.inf
+        low, high = high, min(2.0 * high, z_max)
+    while high - low > 1e-5 * high:
         mid = 0.5 * (low + high)
-        if epsilon(sampling_rate, mid, steps, delta, conversion) <= target_epsilon:
-            high = mid
-        else:
-            low = mid
+        low, high = (low, mid) if meets(mid) else (mid, high)
     return high
 
 
