@@ -1,29 +1,24 @@
 """Lab V2-11 · The Federation Paradox.
 
-Core invariant: federated learning moves models, not data. Each round every sampled client
+Core invariant: federated learning moves models, not data: each round every sampled client
 downloads the model and uploads an update, K·P·b·(1 + 1/r) bytes, so for a big model and little
-raw data per user FL moves far *more* bytes than collecting the data. And FL alone promises
-nothing formal: only clipping plus noise, with an accountant over every round, bounds (ε, δ).
+raw data per user FL moves far *more* bytes than collecting the data; and only clipping, noise and
+an accountant over every round, not federation, bound (ε, δ).
 
-Act I (the bandwidth paradox): 100 M phones, a 50 M-parameter bf16 model, K = 10,000, 24 rounds
-a day, 5 KB of text per user per day: FL moves 96× the bytes (the upstream claimed ~1,000× and
-computed 429,497×); 10× upload compression only reaches 52.8×. Gboard's 1.4 M model: 5.4×.
-Act II (the privacy budget): user-level DP-FedAvg, q = K/N, T = 2,000, δ = 1e-9, policy ε ≤ 1.
-Only DP gives a bound; the team's K = 1,000, z = 1 meets it (0.943) but costs 8 pp; K = 10,000
-needs z ≥ 1.092.
+Act I: 100 M phones, a 50 M-parameter bf16 model, K = 10⁴, 24 rounds a day, 5 KB of text per user
+per day: FL moves 96× the bytes (upstream: "~1,000×", computing 429,497×); 10× upload compression
+gives 52.8×; Gboard's 1.4 M model (the context) 5.4×. Act II: DP-FedAvg, q = K/N, T = 2,000,
+δ = 1e-9, ε ≤ 1: only DP certifies; the team's K = 10³, z = 1 gives ε = 0.943 but costs 8 pp.
 
-Choices the spec left open, and why:
-* The RDP → (ε, δ) conversion defaults to the classic one (Mironov 2017, Prop. 3): the spec's
-  golden vectors and TF-Privacy's MNIST figure (3.01) use it, and a student can check it by hand.
-  A control switches to the tighter one TF-Privacy reports today (Balle et al. 2020), so the page
-  names the conversion it uses and shows that the choice matters (K = 10⁴, z = 1: 1.22 vs 0.99).
-* Clients per round and model size are option lists: they span four decades and the golden rows
-  sit on powers of ten. The context swaps in Gboard's production model, the audit's correction.
-* The utility loss is the spec's labelled heuristic (∝ z/K, 8 pp at K = 1,000, z = 1).
-* Act II's traffic uses the context's model at 24 rounds/day, uncompressed, so Act II never
-  reads Act I's instruments.
+Choices the spec left open, and why: the RDP → (ε, δ) conversion defaults to the classic one
+(Mironov 2017, Prop. 3), which the golden vectors and TF-Privacy's MNIST figure (3.01) use and a
+student can check by hand; a control switches to the tighter one TF-Privacy reports today (Balle
+et al. 2020), so the page names its conversion and shows it matters (K = 10⁴, z = 1: 1.22 vs 0.99).
+K and model size are option lists (four decades; golden rows sit on powers of ten). Δacc is the
+spec's labelled heuristic (∝ z/K, 8 pp at K = 10³, z = 1). Act II's traffic uses the context's
+model at 24 rounds/day, uncompressed, so Act II never reads Act I's instruments.
 
-Ledger (spec §3; ledger names are lower-case, so K is ``k`` and fl_TB_per_day ``fl_tb_per_day``):
+Ledger (spec §3; ledger names are lower-case, so K is ``k``, fl_TB_per_day ``fl_tb_per_day``):
 results k, rounds_per_day, model_params, compression, fl_tb_per_day, ratio_vs_central, dp_clients,
 dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction, act1_correct) and
 a2_predict (act2_decision); failures_active (constraint_hit).
@@ -58,7 +53,7 @@ class Scenario:
     team_clients: float = 1e3            # Act II: the team's current DP-FedAvg setting
     team_z: float = 1.0
     rounds_total: float = 2000.0         # T
-    delta: float = 1e-9                  # ≈ 1/N^1.1
+    delta: float = 1e-9                  # ≈ 1/N^1.1, below 1/N
     eps_target: float = 1.0              # the privacy policy
     acc_anchor: float = 0.08             # heuristic: 8 pp accuracy drop at the anchor setting
     acc_limit: float = 0.05              # 5 pp is the product team's limit
@@ -68,12 +63,15 @@ class Scenario:
     curve_clients: tuple = (1e3, 1e4, 1e5)  # the ε-against-z curves always drawn
     bytes_per_tb: float = 1e12             # the ledger keeps TB/day, as the spec names it
     pp_per_unit: float = 100.0             # percentage points per unit fraction
+    reflect_compression: float = 10.0      # Act I reflection: top-K plus int8 on every upload
 
 
 S = Scenario()
 MODELS = {"gboard": C.GBOARD_CIFG_PARAMS, **dict(S.model_options)}
 PRECISIONS = {"4": ("fp32", C.BYTES_PER_FP32), "2": ("bf16", C.BYTES_PER_BF16), "1": ("int8", C.BYTES_PER_INT8)}
 CENTRAL = federated.central_bytes_per_day(S.users, S.raw_bytes_per_user_day)
+DELTA = ch.power_label(S.delta)  # "10⁻⁹"
+R10 = fmt(S.reflect_compression, "x")
 CONTEXT_MODEL = {"server": (S.params, C.BYTES_PER_BF16), "gboard": (C.GBOARD_CIFG_PARAMS, C.BYTES_PER_FP32)}
 
 
@@ -161,17 +159,17 @@ ACT1_PREDICTION = Prediction(
         Range("C", "{range}: tens to hundreds of times more", 10.0, 1000.0, 100.0,
               "Text is tiny; models are not. Every round moves the model twice per client."),
         Range("D", "{range}: thousands of times more", 1000.0, None, 3000.0,
-              "That is the size of the upstream lab's 1B-parameter model with a million clients per round; "
-              "real rounds sample thousands of phones."),
+              f"That is the size of the upstream lab's {fmt(MODELS['1b'], 'params')}-parameter model with "
+              f"{fmt(S.client_options[-1], 'int')} clients per round; real rounds sample thousands of phones."),
     ),
     truth=act1_truth,
 )
 
 
 def act1_facts() -> dict[str, str]:
-    r10 = Traffic(S.clients, S.rounds_per_day, S.params, C.BYTES_PER_BF16, 10.0)
+    r10 = Traffic(S.clients, S.rounds_per_day, S.params, C.BYTES_PER_BF16, S.reflect_compression)
     gboard = Traffic(S.clients, S.rounds_per_day, C.GBOARD_CIFG_PARAMS, C.BYTES_PER_FP32, 1.0)
-    return {"ratio_r1": fmt(act1_truth(), "x"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
+    return {"ratio_r1": fmt(act1_truth(), "x"), "r10": fmt(S.reflect_compression, "num"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
             "download_share": fmt(SCENARIO_TRAFFIC.download_share, "pct"),
             "fedavg_low": fmt(C.FEDAVG_ROUND_REDUCTION_LOW, "x"), "fedavg_high": fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, "x"),
             "gboard_params": fmt(C.GBOARD_CIFG_PARAMS, "params"), "gboard_ratio": fmt(ratio(gboard.per_day), "x")}
@@ -179,7 +177,7 @@ def act1_facts() -> dict[str, str]:
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The team compresses every upload 10× (top-K sparsification plus int8). Daily traffic falls "
+    prompt=f"The team compresses every upload {R10} (top-K sparsification plus int8). Daily traffic falls "
            "only to about half. Why so little?",
     options=(
         Claim("A", "Compressed updates converge more slowly, so the team must run more rounds.",
@@ -188,7 +186,7 @@ ACT1_REFLECTION = Reflection(
         Claim("B", "Every sampled phone also downloads the full model each round; compression shrinks only "
                    "the upload half.",
               "A round moves K·P·b·(1 + 1/r): the broadcast K·P·b is {download_share} of the uncompressed "
-              "total, so r = 10 takes the ratio from {ratio_r1} only to {ratio_r10}. What cuts both halves is "
+              "total, so r = {r10} takes the ratio from {ratio_r1} only to {ratio_r10}. What cuts both halves is "
               "fewer rounds (FedAvg's local steps need {fedavg_low} to {fedavg_high} fewer rounds than "
               "synchronised SGD), fewer clients, or a smaller model: Gboard's {gboard_params} model moves "
               "{gboard_ratio} the text."),
@@ -368,7 +366,7 @@ def act2_answer() -> str:
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
     prompt=f"Policy: every user's whole contribution to training must be protected by (ε, δ)-differential "
-           f"privacy with ε ≤ {fmt(S.eps_target, 'num')} at δ = 10⁻⁹. Which deployment can certify that?",
+           f"privacy with ε ≤ {fmt(S.eps_target, 'num')} at δ = {DELTA}. Which deployment can certify that?",
     quantity="the deployment with a formal guarantee within the policy",
     options=(
         Claim("A", "Centralised training on uploaded text, encrypted in transit and at rest, with audited access.",
@@ -379,7 +377,7 @@ ACT2_PREDICTION = Pick(
               "phrase. Keeping data local is good hygiene, not a bound: no noise, no ε."),
         Claim("C", f"DP-FedAvg: clip each phone's update, add Gaussian noise with z = {fmt(S.team_z, 'num')} to the sum "
                    f"of {fmt(S.team_clients, 'int')} clipped updates per round, for {fmt(S.rounds_total, 'int')} rounds.",
-              "The accountant gives ε = {team_eps} at δ = 10⁻⁹ over all {rounds} rounds (best Rényi order "
+              "The accountant gives ε = {team_eps} at δ = {delta} over all {rounds} rounds (best Rényi order "
               "{team_order}), within the policy. The price is utility: by the lab's heuristic the noise costs "
               "{team_acc} of accuracy at this K. The instruments below look for a setting that pays less."),
         Claim("D", "Federated averaging with secure aggregation: the server sees only the sum of thousands of updates.",
@@ -394,7 +392,7 @@ def act2_facts() -> dict[str, str]:
     return {"team_eps": fmt(TEAM.epsilon, "num"), "team_order": fmt(TEAM.best_order, "int"),
             "team_acc": fmt(TEAM.acc_drop, "pp"), "rounds": fmt(S.rounds_total, "int"),
             "mi_target": fmt(privacy.membership_advantage_bound(S.eps_target, S.delta), "pct"),
-            "e_eps": fmt(math.exp(S.eps_target), "num"),
+            "e_eps": fmt(math.exp(S.eps_target), "num"), "eps_target": fmt(S.eps_target, "num"), "delta": DELTA,
             "eps_short": fmt(privacy.epsilon(TEAM.q, TEAM.z, S.rounds_total / 10, S.delta), "num"),
             "eps_long": fmt(privacy.epsilon(TEAM.q, TEAM.z, S.rounds_total * 10, S.delta), "num"),
             "short": fmt(S.rounds_total / 10, "int"), "long": fmt(S.rounds_total * 10, "int")}
@@ -403,20 +401,21 @@ def act2_facts() -> dict[str, str]:
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt=f"The release note will say the model was trained with user-level (ε = {fmt(S.eps_target, 'num')}, "
-           "δ = 10⁻⁹) differential privacy. What does that promise one user?",
+           f"δ = {DELTA}) differential privacy. What does that promise one user?",
     options=(
         Claim("A", "No attacker can tell whether my typing was used: any guess is a coin flip.",
-              "That would be ε = 0. At ε = 1 an attacker with a 50/50 prior can be right up to {mi_target} "
+              "That would be ε = 0. At ε = {eps_target} an attacker with a 50/50 prior can be right up to {mi_target} "
               "of the time."),
         Claim("B", "Any outcome is at most e^ε times more (or less) likely with my data than without it, "
                    "so a membership attack with a 50/50 prior is right at most (e^ε + δ)/(1 + e^ε) of the time.",
               "e^ε = {e_eps} here, so the best possible attack reaches {mi_target}: a real, bounded risk, not "
               "anonymity. The bound holds whatever the attacker knows."),
-        Claim("C", "At most 1 % of users can be re-identified.",
+        Claim("C", "ε is the share of users who can be re-identified, in percent.",
               "ε is not a percentage of users: it bounds how much any one user's data can shift the "
               "distribution of outcomes, for every user at once."),
-        Claim("D", "ε = 1 is spent per round, so after all rounds the guarantee is ε in the thousands.",
-              "The accountant already composes every round: ε = 1 is the total. Composition does raise it, "
+        Claim("D", f"ε = {fmt(S.eps_target, 'num')} is spent per round, so after all rounds the guarantee is ε "
+                   "in the thousands.",
+              "The accountant already composes every round: ε = {eps_target} is the total. Composition does raise it, "
               "slowly at this sampling rate: {eps_short} after {short} rounds, {eps_long} after {long}."),
     ),
     answer_letter="B",
@@ -520,7 +519,7 @@ def act2_math(s: State):
                  f"z = {fmt(S.team_z, 'num')}."),
     ), rows=(
         ("Sampling rate, *q = K/N*", fmt(d.q, "num")),
-        ("Rounds, *T*; *δ*", f"{fmt(S.rounds_total, 'int')}; 10⁻⁹"),
+        ("Rounds, *T*; *δ*", f"{fmt(S.rounds_total, 'int')}; {DELTA}"),
         ("Best order, *α*", fmt(d.best_order, "int")),
         ("ε, this conversion", fmt(d.epsilon, "num")),
         ("ε, the other conversion", fmt(Deployment(d.clients, d.z, "tight" if d.conversion == "classic" else "classic").epsilon, "num")),
@@ -548,7 +547,7 @@ ACT2 = Act(
         "Gaussian noise *z* times that norm. Sampling only *K* of *N* phones per round amplifies privacy.",
         "An **accountant** adds up the privacy loss of every round in Rényi DP and converts the total to "
         f"(ε, δ). This page uses the classic conversion of Mironov 2017 by default; a control switches to the "
-        f"tighter one of Balle et al. 2020. δ = 10⁻⁹ is about 1/N^1.1 for {fmt(S.users, 'int')} users.",
+        f"tighter one of Balle et al. 2020. δ = {DELTA} sits below 1/N = {ch.power_label(1 / S.users)} for {fmt(S.users, 'int')} users.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_CLIENTS, A2_Z, A2_CONVERSION),
@@ -584,7 +583,7 @@ def lab_takeaways() -> list[str]:
         f"Federated learning moves the model, not the data: at {fmt(S.params, 'params')} parameters and "
         f"{fmt(S.clients, 'int')} clients per round it moves {f['ratio_r1']} the bytes of uploading the text; "
         f"Gboard's {f['gboard_params']} model moves {f['gboard_ratio']}.",
-        f"Compressing uploads 10× gives {f['ratio_r10']}: the broadcast half is untouched. Fewer rounds, "
+        f"Compressing uploads {R10} gives {f['ratio_r10']}: the broadcast half is untouched. Fewer rounds, "
         "fewer clients or a smaller model cut both halves.",
         "Keeping data on the phone is not a privacy guarantee; clipping, noise and an accountant over every "
         f"round are. The team's DP trial reaches ε = {fmt(TEAM.epsilon, 'num')} but costs {fmt(TEAM.acc_drop, 'pp')} "
