@@ -51,6 +51,11 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_z", 1.1)
     assert not page.failure_visible("a2_privacy") and not page.failure_visible("a2_utility")
     page.lock("a2_reflect", "B")
+    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
+    peek.locator("summary").click()
+    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
+    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    assert "Mironov 2017" in peek.inner_text()
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud
