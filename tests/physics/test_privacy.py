@@ -79,6 +79,13 @@ def test_mnist_tutorial_table_rows_within_integer_order_slack(z, epochs, publish
     assert published - 0.005 <= eps <= published * 1.005
 
 
+def test_abadi_2016_moments_accountant_example():
+    """Abadi et al. 2016's worked example: q = 0.01, σ = 4, δ = 1e-5, T = 10,000 gives ε ≈ 1.26
+    with the moments accountant (9.34 by strong composition). Their tail bound at integer moment λ
+    is the classic conversion at order α = λ + 1, so the accountant reproduces it."""
+    assert round(P.epsilon(0.01, 4.0, 10000, 1e-5), 2) == 1.26
+
+
 # ---- the curriculum's golden vectors (VOL2 §V2-11 §4) ---------------------------------------
 
 
