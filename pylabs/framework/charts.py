@@ -8,7 +8,7 @@ Tokens: ink, muted, grid, accent, series1..series4, good, warn, danger.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 
 def axis(title: str, kind: str = "linear", **extra) -> dict:
@@ -70,10 +70,27 @@ def vline(x: float, color: str = "muted", label: str = "") -> tuple[dict, dict |
 
 
 def hline(y: float, color: str = "muted", label: str = "", log: bool = False) -> tuple[dict, dict | None]:
-    """A horizontal reference line and its label; on a log y axis pass ``log=True`` (Plotly places
-    annotations there by log10 of the value, shapes by the value itself)."""
+    """A horizontal reference line and its label. On a log y axis pass ``log=True``: Plotly places
+    shapes in data units but annotations in log10 units, so the label needs the exponent."""
     shape = {"type": "line", "y0": y, "y1": y, "xref": "paper", "x0": 0, "x1": 1,
              "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
-    note = {"y": math.log10(y) if log else y, "xref": "paper", "x": 1, "text": label, "showarrow": False, "xanchor": "right",
+    note = {"y": math.log10(y) if log else y, "xref": "paper", "x": 1, "text": label, "showarrow": False,
+            "xanchor": "right",
             "yanchor": "bottom", "font": {"color": f"token:{color}"}} if label else None
     return shape, note
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_label(value: float) -> str:
+    """A power of ten as a short tick label: ``1e4 -> '10⁴'`` (fits a phone where '10,000' does not)."""
+    return "10" + str(round(math.log10(value))).translate(_SUPERSCRIPT)
+
+
+def decade_ticks(values: Sequence[float], label: Callable[[float], str] = power_label) -> dict:
+    """``tickvals``/``ticktext`` for a log axis: one tick per power of ten spanning ``values``."""
+    positive = [v for v in values if v > 0]
+    low, high = math.floor(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
+    ticks = [10.0 ** e for e in range(low, high + 1)]
+    return {"tickvals": ticks, "ticktext": [label(v) for v in ticks]}

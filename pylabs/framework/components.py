@@ -61,20 +61,22 @@ def stakeholder(role: str, message: str) -> Markup:
 
 @dataclass(frozen=True)
 class FailureSpec:
-    """A failure state a student can reach and leave; ``name`` is its test hook."""
+    """A failure state a student can reach and leave; ``name`` is its test hook. ``severity``
+    is ``"danger"`` (a hard limit is broken) or ``"warn"`` (a budget is exceeded)."""
 
     name: str
     title: str
     act: int
-    kind: str = "danger"  # "warn" for a soft limit the design may trade off
+    severity: str = "danger"
 
     def __post_init__(self) -> None:
-        assert self.kind in ("danger", "warn"), f"failure {self.name!r}: kind must be 'danger' or 'warn'"
+        assert self.severity in ("danger", "warn"), \
+            f"failure {self.name!r}: severity {self.severity!r} is not 'danger' or 'warn'"
 
 
 def failure(spec: FailureSpec, *body: str) -> Markup:
-    """The callout of an active failure state, danger or warning (render it only while active)."""
-    return callout(spec.kind, spec.title, *[h("p", None, rich(b)) for b in body],
+    """The callout of an active failure state, in its severity's colour (render it only while active)."""
+    return callout(spec.severity, spec.title, *[h("p", None, rich(b)) for b in body],
                    attrs={"data-failure": spec.name, "role": "alert"})
 
 

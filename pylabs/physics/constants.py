@@ -300,6 +300,30 @@ REGISTRY: dict[str, Spec] = {
         "https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces",
         "a non-blocking leaf gives half its ports (32) to GPUs and half to the spine",
     ),
+    # ---- V2-11 The Federation Paradox ----
+    "GBOARD_CIFG_PARAMS": Spec(
+        1.4e6, "params",
+        "Hard et al. 2018, Federated Learning for Mobile Keyboard Prediction "
+        "(the CIFG next-word model has 1.4 M parameters)",
+        "https://arxiv.org/abs/1811.03604",
+    ),
+    "BYTES_PER_FP32": Spec(
+        4.0, "B", "IEEE 754 binary32: 32 bits per value", "https://doi.org/10.1109/IEEESTD.2019.8766229",
+    ),
+    "BYTES_PER_INT8": Spec(
+        1.0, "B", "8-bit integer quantisation: 8 bits per value",
+        "https://arxiv.org/abs/1712.05877", "Jacob et al. 2018, integer-arithmetic-only inference",
+    ),
+    "FEDAVG_ROUND_REDUCTION_LOW": Spec(
+        10.0, "1",
+        "McMahan et al. 2017, Communication-Efficient Learning of Deep Networks from Decentralized "
+        "Data, abstract: FedAvg needs 10-100x fewer communication rounds than synchronised SGD",
+        "https://arxiv.org/abs/1602.05629",
+    ),
+    "FEDAVG_ROUND_REDUCTION_HIGH": Spec(
+        100.0, "1", "McMahan et al. 2017, abstract (upper end of the 10-100x range)",
+        "https://arxiv.org/abs/1602.05629",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -398,3 +422,9 @@ VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value
 # V2-03 The Bisection Bandwidth Wall
 ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
 IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value
+# ---- V2-11 The Federation Paradox ----
+GBOARD_CIFG_PARAMS = REGISTRY["GBOARD_CIFG_PARAMS"].value
+BYTES_PER_FP32 = REGISTRY["BYTES_PER_FP32"].value
+BYTES_PER_INT8 = REGISTRY["BYTES_PER_INT8"].value
+FEDAVG_ROUND_REDUCTION_LOW = REGISTRY["FEDAVG_ROUND_REDUCTION_LOW"].value
+FEDAVG_ROUND_REDUCTION_HIGH = REGISTRY["FEDAVG_ROUND_REDUCTION_HIGH"].value

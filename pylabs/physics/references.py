@@ -73,6 +73,26 @@ REFERENCES: dict[str, Reference] = {
                                   "https://www.oreilly.com/library/view/principles-and-practices/9780122007514/"),
     "leiserson1985": Reference("Leiserson", 1985, "Fat-Trees: Universal Networks for Hardware-Efficient "
                                "Supercomputing", "https://doi.org/10.1109/TC.1985.6312192"),
+    # ---- V2-11 The Federation Paradox ----
+    "mcmahan2017": Reference("McMahan et al.", 2017, "Communication-Efficient Learning of Deep Networks from "
+                             "Decentralized Data", "https://arxiv.org/abs/1602.05629"),
+    "mcmahan2018": Reference("McMahan et al.", 2018, "Learning Differentially Private Recurrent Language Models",
+                             "https://arxiv.org/abs/1710.06963"),
+    "hard2018": Reference("Hard et al.", 2018, "Federated Learning for Mobile Keyboard Prediction",
+                          "https://arxiv.org/abs/1811.03604"),
+    "abadi2016": Reference("Abadi et al.", 2016, "Deep Learning with Differential Privacy",
+                           "https://arxiv.org/abs/1607.00133"),
+    "mironov2017": Reference("Mironov", 2017, "Rényi Differential Privacy", "https://arxiv.org/abs/1702.07476"),
+    "mironov2019": Reference("Mironov, Talwar and Zhang", 2019, "Rényi Differential Privacy of the Sampled "
+                             "Gaussian Mechanism", "https://arxiv.org/abs/1908.10530"),
+    "balle2020": Reference("Balle et al.", 2020, "Hypothesis Testing Interpretations and Rényi Differential "
+                           "Privacy", "https://arxiv.org/abs/1905.09982"),
+    "kairouz2015": Reference("Kairouz, Oh and Viswanath", 2015, "The Composition Theorem for Differential "
+                             "Privacy", "https://arxiv.org/abs/1311.0776"),
+    "dwork_roth2014": Reference("Dwork and Roth", 2014, "The Algorithmic Foundations of Differential Privacy",
+                                "https://www.cis.upenn.edu/~aaroth/Papers/privacybook.pdf"),
+    "tf_privacy": Reference("TensorFlow Privacy", 0, "tutorials/README.md and rdp_accountant_test.py",
+                            "https://github.com/tensorflow/privacy"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Framework components: failure callouts carry their severity."""
+"""Components: a failure state's callout takes its colour from the declared severity."""
 
 import pytest
 
@@ -6,15 +6,15 @@ from pylabs.framework.components import FailureSpec, failure
 
 
 def test_failure_is_a_danger_callout_by_default():
-    html = str(failure(FailureSpec("x", "Broken", act=1), "why"))
-    assert "pl-callout--danger" in html and 'data-failure="x"' in html
+    html = str(failure(FailureSpec("x_oom", "Out of memory", act=1), "Too big."))
+    assert 'class="pl-callout pl-callout--danger"' in html and 'data-failure="x_oom"' in html
 
 
-def test_a_soft_limit_renders_as_a_warning():
-    html = str(failure(FailureSpec("y", "Slow", act=2, kind="warn"), "why"))
-    assert "pl-callout--warn" in html and 'data-failure="y"' in html and 'role="alert"' in html
+def test_a_budget_failure_can_be_a_warning():
+    html = str(failure(FailureSpec("x_budget", "Over budget", act=2, severity="warn"), "Costly."))
+    assert 'class="pl-callout pl-callout--warn"' in html and 'role="alert"' in html
 
 
-def test_unknown_failure_kind_is_refused():
-    with pytest.raises(AssertionError, match="kind must be"):
-        FailureSpec("z", "?", act=1, kind="info")
+def test_an_unknown_severity_is_refused():
+    with pytest.raises(AssertionError, match="severity 'info'"):
+        FailureSpec("x", "X", act=1, severity="info")

@@ -217,7 +217,7 @@ FAILURES = (
     FailureSpec("a2_interactive_sla",
                 f"Notebook promise broken: too many wait over {fmt(S.interactive_wait_s, 's')}", act=2),
     FailureSpec("a2_training_tail", f"Training runs starve: too many wait over {fmt(S.training_wait_s, 's')}",
-                act=2, kind="warn"),
+                act=2, severity="warn"),
     FailureSpec("a2_search_overloaded", "The sweep pool cannot keep up: its queue grows without end", act=2),
 )
 F = {f.name: f for f in FAILURES}
