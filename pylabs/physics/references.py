@@ -43,6 +43,17 @@ REFERENCES: dict[str, Reference] = {
                                 "https://arxiv.org/abs/1812.06162"),
     "scaling_book": Reference("Austin et al.", 2025, "How to Scale Your Model (the scaling book)",
                               "https://jax-ml.github.io/scaling-book/"),
+    # V2-04 The I/O Bottleneck
+    "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
+                            "https://doi.org/10.1287/opre.9.3.383"),
+    "aws_s3_perf": Reference("Amazon Web Services", 0, "Best practices design patterns: optimizing Amazon S3 "
+                             "performance", "https://docs.aws.amazon.com/AmazonS3/latest/userguide/"
+                             "optimizing-performance.html"),
+    "webdataset": Reference("Aizman, Maltby and Breuel", 2019, "High Performance I/O For Large Scale Deep "
+                            "Learning", "https://arxiv.org/abs/2001.01858"),
+    "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual "
+                               "(metadata servers and targets, striping over OSTs)",
+                               "https://doc.lustre.org/lustre_manual.xhtml"),
 }
 
 
