@@ -1,42 +1,35 @@
 """Lab V2-04 · The I/O Bottleneck.
 
-Core invariant: storage bandwidth is rarely what starves a GPU. A synchronous loader
-delivers (requests in flight × request size) ÷ latency (Little's law), so small reads at
-queue depth 1 starve it on an idle file system; and the rate of file opens grows with the
-GPUs, not with the bandwidth, so at scale the metadata service or the object store's request
-limit breaks first.
+Core invariant: a synchronous loader delivers bytes in flight ÷ latency (Little's law), so small
+reads at queue depth 1 starve a GPU on an idle file system; and a job opens files at a rate set
+by its GPUs, so at scale the metadata service (or an object store's request limit) breaks long
+before bandwidth does.
 
-Act I (the idle file system): 128 H100s at 12.7 % utilisation on 24 Lustre OSTs that are
-1.5 % busy. The loader reads 4 MB samples in 4 KiB records, one request at a time.
-Act II (the metadata wall): 4,096 GPUs on 48 OSTs have 4.1× the bandwidth they need, but
-one file per sample means 81,920 opens a second, 4.9× what one metadata target serves.
+Act I (the idle file system): 128 H100s at 12.7 % utilisation; 24 Lustre OSTs would be 1.5 % busy
+even at full speed. Act II (the metadata wall): 4,096 GPUs on 48 OSTs have a 4.1× bandwidth margin,
+but one file per sample is 245,760 metadata operations a second, 4.9× one MDT.
 
 Choices the spec left open, and why:
-- Demand is 80 MB/s per GPU (16 samples of 4 MB per 0.8 s step), so the stakeholder's
-  "80 MB/s" and the simulator agree; the upstream consumed 5.12 GB/s while claiming 80 MB/s,
-  and its defaults gave 1.1 % while claiming 12 %. Here 12.7 % is what the physics gives.
-- Both predictions are diagnoses (``Pick``): the teaching point is *which* limit binds, and
-  ``decide`` proves it by computing every resource's headroom at the scenario's inputs.
-- The context is the storage system (the ledger's ``storage_type``). An object store has no
-  open/close but a slower first byte (AWS: median latency of small GETs in the tens of ms;
-  20 ms here, a labelled assumption), and in Act II its limit is GET requests per partitioned
-  prefix (5,500/s, AWS) instead of metadata operations per MDT. Both acts visibly change.
-- Figures the spec marks [A] (0.4 ms per request, 2 GB/s per stream, 1 ms to open and close,
-  3 metadata operations per file, 50,000 ops/s per MDT, 28 GB/s per OST) are the
-  stakeholders' stated inputs in ``Scenario``; the latency and the MDT capacity are
-  instruments with these defaults, because real systems vary by an order of magnitude.
-- The spec's "MDS above 60 %" warning is a warning callout; only demand above capacity is a
-  failure state (in either storage system), as is a GPU that computes less than half the time.
+- Demand is 80 MB/s per GPU (16 × 4 MB per 0.8 s step), so story and simulator agree (upstream:
+  5.12 GB/s consumed while 80 MB/s was claimed; 1.1 % computed while 12 % was claimed).
+- Both predictions are diagnoses (``Pick``): the lesson is *which* limit binds, and ``decide``
+  proves it from every resource's headroom at the scenario's inputs.
+- The context is the storage system (the ledger's storage_type): an object store has no open or
+  close but a slower first byte (AWS: small GETs take tens of ms; 20 ms assumed), and its Act II
+  limit is GETs per partitioned prefix (5,500/s, AWS) instead of operations per MDT.
+- The spec's [A] figures are Scenario inputs; latency and MDT capacity are instruments with those
+  defaults, since real systems differ by an order of magnitude. "MDS above 60 %" is a warning
+  callout; demand above capacity (either system) and GPUs below 50 % are failure states.
 
-Ledger fields: context (= storage_type), both predictions (act1 prediction and correctness, the
-act2 decision) and reflections, the final instrument settings (gpu_count = a2_gpus,
-workers = a1_workers), results io_per_gpu, gpu_util, mds_ops_per_s, mds_util, and the
+Ledger: context (= storage_type), the four answers with correctness (act2 decision = a2_predict),
+the controls, results io_per_gpu, gpu_util, workers, gpu_count, mds_ops_per_s, mds_util, and the
 failure states reached (constraint_hit).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
@@ -78,7 +71,6 @@ class Scenario:
 
 S = Scenario()
 DEMAND = io.pipeline_demand_bytes_per_s(S.samples_per_step, S.sample_bytes, S.step_s)
-GPUS_PER_NODE = C.DGX_H100_GPUS_PER_NODE
 
 # ---- context ------------------------------------------------------------------------
 
@@ -100,10 +92,11 @@ A1_PATTERN = Choice("a1_pattern", "How each sample is read", (
     Option("records", f"{S.record_label} records, one request after another"),
     Option("whole", "One sequential read of the whole sample"),
 ), default="records")
-A1_LATENCY = Slider("a1_latency", "Latency per request (assumption)", unit="s", min=0.05e-3, max=25e-3,
+A1_LATENCY = Slider("a1_latency", "Latency per request", unit="s", min=0.05e-3, max=25e-3,
                     step=0.05e-3, default=S.lustre_latency_s, fmt="ms",
-                    help=f"Defaults: {fmt(S.lustre_latency_s, 'ms')} for Lustre; {fmt(S.object_latency_s, 'ms')} "
-                         "for an object store, whose small GETs take tens of milliseconds to their first byte.")
+                    help=f"An assumption. Defaults: {fmt(S.lustre_latency_s, 'ms')} for Lustre; "
+                         f"{fmt(S.object_latency_s, 'ms')} for an object store, whose small GETs take tens of "
+                         "milliseconds to their first byte.")
 A1_OSTS = Slider("a1_osts", "Lustre object storage targets (OSTs)", unit="OSTs", min=4, max=48, step=1,
                  default=S.act1_osts, fmt="int",
                  help=f"Each OST streams {fmt(S.ost_bytes_per_s, 'B/s')}.")
@@ -168,7 +161,7 @@ def act1_headroom() -> dict[str, float]:
     """Supply ÷ demand of each resource at the scenario's inputs (below 1 = the bottleneck)."""
     ld = SCENARIO_LOADER
     return {"A": ld.aggregate / (S.act1_gpus * DEMAND), "B": ld.supply / DEMAND,
-            "C": NODE_LINK / (GPUS_PER_NODE * DEMAND)}
+            "C": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
 
 
 def act1_answer() -> str:
@@ -179,8 +172,7 @@ def act1_answer() -> str:
 
 def act1_facts() -> dict[str, str]:
     ld, h = SCENARIO_LOADER, act1_headroom()
-    eight = Loader(8, S.record_bytes, S.lustre_latency_s, S.open_close_s, S.act1_osts, S.act1_gpus)
-    whole = Loader(1, S.sample_bytes, S.lustre_latency_s, S.open_close_s, S.act1_osts, S.act1_gpus)
+    eight, whole = replace(ld, workers=8), replace(ld, request_bytes=S.sample_bytes)
     return {
         "storage_util": fmt(ld.storage_util, "pct"), "aggregate": fmt(ld.aggregate, "B/s"),
         "consumed": fmt(S.act1_gpus * DEMAND, "B/s"), "demand": fmt(DEMAND, "B/s"),
@@ -242,7 +234,6 @@ M = {m.name: m for m in (
     MetricSpec("a1_storage_util", "Storage bandwidth needed at full speed", "1", "pct"),
     MetricSpec("a1_sample_s", "Time to read one sample, per worker", "s", "s"),
     MetricSpec("a1_wait_share", "Share of that time spent waiting", "1", "pct"),
-    MetricSpec("a1_requests", "Requests per sample", "requests", "int"),
     MetricSpec("a2_meta_util", "Metadata service utilisation", "1", "pct"),
     MetricSpec("a2_meta_ops", "Metadata operations demanded", "1/s", "int"),
     MetricSpec("a2_needed", "Servers needed", "servers", "int"),
@@ -270,15 +261,14 @@ def act1_instruments(s: State) -> list:
                                          f"{fmt(S.step_s, 's')}"),
         M["a1_storage_util"].show(ld.storage_util, note=f"of {fmt(ld.aggregate, 'B/s')}"),
         M["a1_sample_s"].show(ld.sample_s),
-        M["a1_wait_share"].show(ld.wait_share),
-        M["a1_requests"].show(ld.requests),
+        M["a1_wait_share"].show(ld.wait_share, note=f"{fmt(ld.requests, 'int')} requests per sample"),
     )]
     if ld.util < 0.5:
         need = DEMAND * ld.sample_s / S.sample_bytes
         parts.append(failure(F["a1_starved"],
                              f"Each worker delivers {fmt(S.sample_bytes / ld.sample_s, 'B/s')}; the GPU "
-                             f"consumes {fmt(DEMAND, 'B/s')}. Keep about {fmt(need, 'num')} requests' worth of "
-                             "workers in flight, or make each request larger."))
+                             f"consumes {fmt(DEMAND, 'B/s')}. It takes {math.ceil(need)} workers at this request "
+                             "size, or larger requests, to keep up."))
     parts.append(act1_chart(s, ld))
     return parts
 
@@ -287,6 +277,7 @@ def act1_chart(s: State, ld: Loader):
     workers = list(range(1, int(A1_WORKERS.max) + 1))
     series = {p: [loader(s, w, p).supply for w in workers] for p in ("records", "whole")}
     shape, note = ch.hline(DEMAND, "danger", f"GPU demand {fmt(DEMAND, 'B/s')}")
+    note["y"] = math.log10(DEMAND)  # Plotly places annotations on a log axis in log10 units
     figure = ch.figure(
         [ch.line(f"{S.record_label} records", workers, series["records"], "series2", markers=True),
          ch.line("Whole-sample reads", workers, series["whole"], "series1", markers=True),
@@ -342,7 +333,7 @@ ACT1 = Act(
         f"Each GPU consumes {fmt(DEMAND, 'B/s')}: a step of {S.samples_per_step} samples of "
         f"{fmt(S.sample_bytes, 'B')} every {fmt(S.step_s, 's')}. The dataset sits on {S.act1_osts} Lustre OSTs "
         f"rated at {fmt(SCENARIO_LOADER.aggregate, 'B/s')} together. Our loader runs one worker per GPU and "
-        f"reads each sample's records {fmt(S.record_bytes, 'B')} at a time. Procurement wants to buy more OSTs. "
+        f"reads each sample's records {S.record_label} at a time. Procurement wants to buy more OSTs. "
         "What is actually holding the GPUs back?"),
     scenario=lambda: (
         "A GPU does not read files; a **data loader** does, in worker processes that fetch samples, decode "
@@ -448,8 +439,7 @@ def act2_answer() -> str:
 
 def act2_facts() -> dict[str, str]:
     c = SCENARIO_CLUSTER
-    shards = Cluster(S.act2_gpus, True, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, False)
-    objects = Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, True)
+    shards, objects = replace(c, shards=True), replace(c, objects=True)
     return {
         "bw_demand": fmt(S.act2_gpus * DEMAND, "B/s"), "aggregate": fmt(c.aggregate, "B/s"),
         "margin": fmt(c.headroom()["bandwidth"], "x"), "files": fmt(c.files, "int"),
@@ -470,7 +460,7 @@ ACT2_PREDICTION = Pick(
               "The GPUs consume {bw_demand} of the {aggregate} the OSTs stream: a {margin} margin."),
         Claim("B", "**The metadata server**: every sample is a file to open, stat and close.",
               "{files} files a second mean {ops} metadata operations a second against the {capacity} one MDT "
-              "serves: {overload} over capacity. It takes {mdts} MDTs, or shards."),
+              "serves: {overload} its capacity. It takes {mdts} MDTs, or shards."),
         Claim("C", "**Nothing**: the bandwidth margin covers it, and OSTs can be added later.",
               "Bandwidth is fine, but OSTs serve data, not metadata: adding them leaves every open queued "
               "behind one MDT."),
@@ -546,14 +536,11 @@ def act2_alerts(c: Cluster) -> list:
 
 def act2_chart(c: Cluster):
     gpus = [2 ** k for k in range(7, 15)]
-    layouts = {"files": [], "shards": []}
-    for n in gpus:
-        for layout in layouts:
-            layouts[layout].append(Cluster(n, layout == "shards", c.servers, c.mdt_ops, c.workers, c.osts,
-                                           c.objects).meta_ops)
+    layouts = {k: [replace(c, gpus=n, shards=k == "shards").meta_ops for n in gpus] for k in ("files", "shards")}
     capacity = c.servers * c.per_server
     what = "GET requests" if c.objects else "Metadata operations"
     shape, note = ch.hline(capacity, "danger", f"capacity {fmt(capacity, 'int')}/s")
+    note["y"] = math.log10(capacity)
     figure = ch.figure(
         [ch.line("One file per sample", gpus, layouts["files"], "series2", markers=True),
          ch.line(f"Shards of {S.samples_per_shard:,}", gpus, layouts["shards"], "series1", markers=True),
@@ -596,7 +583,8 @@ ACT2 = Act(
     number=2, title="The Metadata Wall", minutes="15–20 min",
     stakeholder_role="CTO",
     stakeholder=lambda: (
-        f"Act I's fix worked. Next quarter we scale to {S.act2_gpus:,} GPUs on {S.act2_osts} OSTs, "
+        "Act I's fix worked: every loader now reads whole samples. "
+        f"Next quarter we scale to {S.act2_gpus:,} GPUs on {S.act2_osts} OSTs, "
         f"{fmt(SCENARIO_CLUSTER.aggregate, 'B/s')} of bandwidth against the "
         f"{fmt(S.act2_gpus * DEMAND, 'B/s')} the GPUs will consume: a "
         f"{fmt(SCENARIO_CLUSTER.headroom()['bandwidth'], 'x')} margin. The dataset stays one file per sample, "
@@ -638,10 +626,11 @@ def lab_takeaways() -> list[str]:
     return [
         f"A GPU can compute only {f1['util']} of the time on a file system that could feed it while "
         f"{f1['storage_util']} busy: the loader, not the storage, sets the rate.",
-        f"Throughput = bytes in flight ÷ latency. One worker reading {S.record_label} records supplies {f1['supply']}; "
+        f"Throughput = bytes in flight ÷ latency. One worker reading {S.record_label} records supplies "
+        f"{f1['supply']}; "
         f"whole-sample reads supply {f1['whole_supply']}.",
         f"Files opened per second grow with the GPUs: {f2['files']} at {S.act2_gpus:,} GPUs, {f2['ops']} "
-        f"metadata operations, {f2['overload']} one MDT, with a {f2['margin']} bandwidth margin to spare.",
+        f"metadata operations, {f2['overload']} what one MDT serves, with a {f2['margin']} bandwidth margin to spare.",
         f"Shards of {S.samples_per_shard:,} samples cut metadata traffic to {f2['shard_ops']} operations a second; "
         f"an object store without shards needs {f2['prefixes']} prefixes at {f2['get_limit']} GETs/s each.",
     ]
