@@ -277,7 +277,9 @@ def act1_chart(s: State, ld: Loader):
     workers = list(range(1, int(A1_WORKERS.max) + 1))
     series = {p: [loader(s, w, p).supply for w in workers] for p in ("records", "whole")}
     shape, note = ch.hline(DEMAND, "danger", f"GPU demand {fmt(DEMAND, 'B/s')}")
-    note["y"] = math.log10(DEMAND)  # Plotly places annotations on a log axis in log10 units
+    # Plotly places annotations on a log axis in log10 units; the label sits above the line at the
+    # left, between the two curves.
+    note.update(y=math.log10(DEMAND), x=0.01, xanchor="left", yanchor="bottom")
     figure = ch.figure(
         [ch.line(f"{S.record_label} records", workers, series["records"], "series2", markers=True),
          ch.line("Whole-sample reads", workers, series["whole"], "series1", markers=True),
