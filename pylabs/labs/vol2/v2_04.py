@@ -321,6 +321,7 @@ def act1_math(s: State):
     ), sources=(
         cite("little1961", "throughput = requests in flight ÷ time per request"),
         cite("thakur2005", "the α + n·β cost of one transfer"),
+        cite("aws_s3_latency", "small GETs: median latency in the tens of milliseconds"),
         cite("lustre_manual", "files striped over OSTs; metadata on MDTs"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["H100_HBM_BW"].source,
@@ -367,8 +368,8 @@ A2_SERVERS = Slider("a2_servers", "Metadata targets (Lustre) or key prefixes (ob
                          f"prefixes, each serving {fmt(C.S3_GET_PER_PREFIX_PER_S, 'int')} GETs per second.")
 A2_MDT_OPS = Slider("a2_mdt_ops", "Operations per second one MDT sustains (assumption)", unit="1/s",
                     min=10e3, max=200e3, step=5e3, default=S.mdt_ops_per_s, fmt="int",
-                    help="Lustre only (ignored for the object store). mdtest results run from tens of "
-                         "thousands of file creates to hundreds of thousands of stats per second.")
+                    help="Lustre only (ignored for the object store). An assumption: metadata servers "
+                         "differ by an order of magnitude with hardware and with the operation.")
 A2_WORKERS = Slider("a2_workers", "Loader workers per GPU", unit="workers", min=1, max=16, step=1,
                     default=S.act2_workers, fmt="int", help="Watch which numbers change, and which do not.")
 A2_OSTS = Slider("a2_osts", "Lustre OSTs", unit="OSTs", min=4, max=96, step=4, default=S.act2_osts, fmt="int")
