@@ -77,7 +77,7 @@ DEMAND = io.pipeline_demand_bytes_per_s(S.samples_per_step, S.sample_bytes, S.st
 CONTEXT = Choice("storage_type", "Where the dataset lives", (
     Option("lustre", "Lustre parallel file system (POSIX: open, stat, close per file)"),
     Option("object", "S3-style object store (one GET per object, no open or close)"),
-), default="lustre", help="Sets the per-request latency of Act I and the service that limits Act II.")
+), default="lustre", help="Changes the request latency in Act I and the storage services in Act II.")
 
 
 def object_store(s: State) -> bool:
@@ -531,8 +531,9 @@ def act2_alerts(c: Cluster) -> list:
                         f"{fmt(c.servers * c.per_server, 'int')}: each GPU gets {fmt(c.util, 'pct')} of its "
                         f"data. Add MDTs ({fmt(c.needed, 'int')} needed) or pack samples into shards.")]
     if c.meta_util > S.warn_share:
-        return [callout("warn", "Metadata service running hot",
-                        prose(f"{fmt(c.meta_util, 'pct')} busy: queues, and so open latency, grow steeply "
+        what = "The request limit is close" if c.objects else "Metadata service running hot"
+        return [callout("warn", what,
+                        prose(f"{fmt(c.meta_util, 'pct')} busy: queues, and so request latency, grow steeply "
                               f"above {fmt(S.warn_share, 'pct')}. A few more GPUs will tip it over."))]
     return []
 
