@@ -574,6 +574,8 @@ def act2_math(s: State):
         ("Demand, *D*", fmt(c.meta_ops, "int")),
         ("Capacity per server", fmt(c.per_server, "int")),
         ("Servers needed", fmt(c.needed, "int")),
+        ("MDTs (Lustre) / prefixes (object store) for this rate",
+         f"{fmt(replace(c, objects=False).needed, 'int')} / {fmt(replace(c, objects=True).needed, 'int')}"),
         ("Bandwidth margin", fmt(c.headroom()["bandwidth"], "x")),
     ), sources=(
         cite("lustre_manual", "metadata servers and targets"),
