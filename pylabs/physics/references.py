@@ -55,8 +55,7 @@ REFERENCES: dict[str, Reference] = {
                                 "practices/timeouts-and-retries-for-latency-sensitive-applications.html"),
     "webdataset": Reference("Aizman, Maltby and Breuel", 2019, "High Performance I/O For Large Scale Deep "
                             "Learning", "https://arxiv.org/abs/2001.01858"),
-    "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual "
-                               "(metadata servers and targets, striping over OSTs)",
+    "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
 }
 

@@ -565,7 +565,7 @@ def act2_math(s: State):
         Equation(r"F = \frac{N\,R}{s_{\text{file}}}",
                  "Files opened per second: what *N* GPUs consume, divided by the bytes per file. The worker "
                  "count does not appear."),
-        Equation(r"D_{\text{Lustre}} = 3F \qquad D_{\text{object}} = F",
+        Equation(rf"D_{{\text{{Lustre}}}} = {S.ops_per_file:g}F \qquad D_{{\text{{object}}}} = F",
                  "Lustre opens, stats and closes each file; an object store serves one GET per object."),
         Equation(r"\text{servers} = \left\lceil \frac{D}{C_{\text{server}}} \right\rceil",
                  "MDTs at *C* operations per second each, or prefixes at the store's request limit."),
