@@ -428,3 +428,22 @@ BYTES_PER_FP32 = REGISTRY["BYTES_PER_FP32"].value
 BYTES_PER_INT8 = REGISTRY["BYTES_PER_INT8"].value
 FEDAVG_ROUND_REDUCTION_LOW = REGISTRY["FEDAVG_ROUND_REDUCTION_LOW"].value
 FEDAVG_ROUND_REDUCTION_HIGH = REGISTRY["FEDAVG_ROUND_REDUCTION_HIGH"].value
+# ---- V2-04 The I/O Bottleneck: object-store request limits ----
+REGISTRY.update({
+    "S3_GET_PER_PREFIX_PER_S": Spec(
+        5500.0, "1/s",
+        "AWS, Amazon S3 User Guide, 'Best practices design patterns: optimizing Amazon S3 performance'",
+        "https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html",
+        "at least 3,500 PUT/COPY/POST/DELETE or 5,500 GET/HEAD requests per second per partitioned "
+        "prefix; more prefixes scale the rate (S3 partitions them automatically over time)",
+    ),
+    "S3_PUT_PER_PREFIX_PER_S": Spec(
+        3500.0, "1/s",
+        "AWS, Amazon S3 User Guide, 'Best practices design patterns: optimizing Amazon S3 performance'",
+        "https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html",
+        "PUT/COPY/POST/DELETE requests per second per partitioned prefix",
+    ),
+})
+
+S3_GET_PER_PREFIX_PER_S = REGISTRY["S3_GET_PER_PREFIX_PER_S"].value
+S3_PUT_PER_PREFIX_PER_S = REGISTRY["S3_PUT_PER_PREFIX_PER_S"].value

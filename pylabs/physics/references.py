@@ -93,6 +93,18 @@ REFERENCES: dict[str, Reference] = {
                                 "https://www.cis.upenn.edu/~aaroth/Papers/privacybook.pdf"),
     "tf_privacy": Reference("TensorFlow Privacy", 0, "tutorials/README.md and rdp_accountant_test.py",
                             "https://github.com/tensorflow/privacy"),
+    # V2-04 The I/O Bottleneck
+    "aws_s3_perf": Reference("Amazon Web Services", 0, "Best practices design patterns: optimizing Amazon S3 "
+                             "performance", "https://docs.aws.amazon.com/AmazonS3/latest/userguide/"
+                             "optimizing-performance.html"),
+    "aws_s3_latency": Reference("Amazon Web Services", 0, "Best Practices Design Patterns: Optimizing Amazon S3 "
+                                "Performance, 'Timeouts and retries for latency-sensitive applications'",
+                                "https://docs.aws.amazon.com/whitepapers/latest/s3-optimizing-performance-best-"
+                                "practices/timeouts-and-retries-for-latency-sensitive-applications.html"),
+    "webdataset": Reference("Aizman, Maltby and Breuel", 2019, "High Performance I/O For Large Scale Deep "
+                            "Learning", "https://arxiv.org/abs/2001.01858"),
+    "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
+                               "https://doc.lustre.org/lustre_manual.xhtml"),
 }
 
 

@@ -111,7 +111,7 @@ def test_every_option_has_filled_feedback(qid, letter):
 
 def test_wrong_act1_prediction_says_by_how_much():
     html = rendered(LAB, answered(LAB, {"a1_predict": "D"}, through="a1_predict"))
-    assert "96×" in html and "lower than your estimate" in html
+    assert "96×" in html and "below the bottom of your range" in html
 
 
 # ---- nothing given away before its question is locked ------------------------------------
