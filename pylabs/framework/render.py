@@ -111,8 +111,10 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
 def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     attrs = {"class": classes("pl-instruments", not unlocked and "pl-instruments--locked"),
              "data-instruments": str(act.number), "data-unlocked": "true" if unlocked else "false"}
+    reasons = act.overridden(state) if unlocked else {}
     controls = h("div", {"class": "pl-controls"},
-                 [render_control(c, state[c.name], disabled=not unlocked) for c in act.controls])
+                 [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""))
+                  for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,
                  h("p", {"class": "pl-instruments__lock"},
