@@ -7,7 +7,7 @@ Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). AUDI
 
 import math
 
-from pylabs.physics.collectives import ring_allreduce_s
+from pylabs.physics.collectives import hierarchical_allreduce_s, ring_allreduce_s
 
 
 def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
@@ -87,6 +87,37 @@ def tp_comm_per_layer_s(
              "pass 2 for bf16 activations")
     activation_bytes = seq * micro_batch * hidden * bytes_per_value
     return 4 * ring_allreduce_s(activation_bytes, tp, bw)
+
+
+def tp_comm_per_layer_multinode_s(
+    seq: float,
+    micro_batch: float,
+    hidden: float,
+    tp: float,
+    gpus_per_node: float,
+    intra_bw: float,
+    nic_bw: float,
+    nics_per_node: float,
+    bytes_per_value: float = 2,
+) -> float:
+    """T = 4 * AR(s*b*h*bytes): a ring over NVLink when tp <= g, else hierarchical over tp/g nodes.
+
+    A tensor-parallel group larger than one node spans tp/g whole nodes and uses every rail:
+    each all-reduce runs as reduce-scatter and all-gather inside the node plus a ring across
+    the nodes through their L NICs (the same hierarchical all-reduce as data parallelism).
+    Source: Korthikanti et al. 2022, Sec. 4.2.2 (4 all-reduces per layer); AUDIT section 4b row 16.
+    """
+    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    _check_count("gpus_per_node", gpus_per_node, "pass the GPUs per node (DGX H100: 8)")
+    if tp <= gpus_per_node:
+        return tp_comm_per_layer_s(seq, micro_batch, hidden, tp, intra_bw, bytes_per_value)
+    _require(tp % gpus_per_node == 0, "tp", tp, f"a multiple of gpus_per_node = {gpus_per_node:g} when it "
+             "spans nodes", "use whole nodes for a tensor-parallel group that leaves one node")
+    for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
+        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    activation_bytes = seq * micro_batch * hidden * bytes_per_value
+    return 4 * hierarchical_allreduce_s(activation_bytes, gpus_per_node, tp // gpus_per_node,
+                                        intra_bw, nic_bw, nics_per_node)
 
 
 def compute_time_per_layer_s(

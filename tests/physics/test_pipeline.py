@@ -111,3 +111,18 @@ def test_microbatch_count_round_trips(dp, mbs, m) -> None:
 def test_tp_comm_falls_with_bandwidth(tp, bw, factor) -> None:
     assert p.tp_comm_per_layer_s(2048, 1, 12288, tp, bw * factor) <= p.tp_comm_per_layer_s(
         2048, 1, 12288, tp, bw)
+
+
+def test_tp_across_nodes_uses_every_rail_audit_4b_row16():
+    """AUDIT §4b row 16: GPT-3 activations (s 2048, b 1, h 12288) all-reduced over TP 16 = two DGX
+    nodes with 8 NDR rails each: 0.322 ms per all-reduce, 1.29 ms per layer (4 all-reduces)."""
+    from pylabs.physics import constants as C
+    from pylabs.physics.pipeline import tp_comm_per_layer_multinode_s, tp_comm_per_layer_s
+    args = (2048, 1, 12288)
+    across = tp_comm_per_layer_multinode_s(*args, 16, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+    assert across == pytest.approx(1.286253e-3, rel=1e-6)
+    assert across / 4 == pytest.approx(0.321563e-3, rel=1e-5)
+    inside = tp_comm_per_layer_multinode_s(*args, 8, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+    assert inside == tp_comm_per_layer_s(*args, 8, C.NVLINK4_BW) == pytest.approx(0.782937e-3, rel=1e-5)
+    with pytest.raises(ValueError, match="a multiple of gpus_per_node"):
+        tp_comm_per_layer_multinode_s(*args, 12, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
