@@ -208,6 +208,20 @@ REGISTRY: dict[str, Spec] = {
         8760.0, "h/year", "365-day year x 24 h (convention used by the TCO labs)", "",
         "365 x 24",
     ),
+    # ---- seed-lab corrections (V2-01, V2-02, V2-09; issue 10) ----
+    "LLAMA3_70B_LAYERS": Spec(
+        80.0, "layers", "Meta Llama 3 70B config.json (num_hidden_layers)",
+        "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json",
+    ),
+    "LLAMA3_SEQ": Spec(
+        8192.0, "tokens", "Meta Llama 3 70B config.json (max_position_embeddings, the training context)",
+        "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json",
+    ),
+    "IB_XDR_BW": Spec(
+        100e9, "B/s", "NVIDIA ConnectX-8 SuperNIC user manual: InfiniBand XDR at up to 800 Gb/s",
+        "https://docs.nvidia.com/networking/display/connectx8supernic/introduction",
+        "800 Gb/s / 8 = 100 GB/s per direction",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -248,3 +262,6 @@ LLAMA3_70B_TOKENS = REGISTRY["LLAMA3_70B_TOKENS"].value
 LLAMA3_70B_TRAIN_FLOPS = REGISTRY["LLAMA3_70B_TRAIN_FLOPS"].value
 GPT4_TRAIN_FLOPS = REGISTRY["GPT4_TRAIN_FLOPS"].value
 HOURS_PER_YEAR = REGISTRY["HOURS_PER_YEAR"].value
+LLAMA3_70B_LAYERS = REGISTRY["LLAMA3_70B_LAYERS"].value
+LLAMA3_SEQ = REGISTRY["LLAMA3_SEQ"].value
+IB_XDR_BW = REGISTRY["IB_XDR_BW"].value

@@ -43,6 +43,12 @@ REFERENCES: dict[str, Reference] = {
                                 "https://arxiv.org/abs/1812.06162"),
     "scaling_book": Reference("Austin et al.", 2025, "How to Scale Your Model (the scaling book)",
                               "https://jax-ml.github.io/scaling-book/"),
+    # seed-lab corrections (V2-09): the interleaved schedule's checks, read in the source
+    "megatron_schedules": Reference(
+        "NVIDIA Megatron-LM", 2026, "megatron/core/pipeline_parallel/schedules.py, "
+        "forward_backward_pipelining_with_interleaving",
+        "https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/"
+        "megatron/core/pipeline_parallel/schedules.py"),
 }
 
 

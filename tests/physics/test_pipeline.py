@@ -126,3 +126,18 @@ def test_tp_across_nodes_uses_every_rail_audit_4b_row16():
     assert inside == tp_comm_per_layer_s(*args, 8, C.NVLINK4_BW) == pytest.approx(0.782937e-3, rel=1e-5)
     with pytest.raises(ValueError, match="a multiple of gpus_per_node"):
         tp_comm_per_layer_multinode_s(*args, 12, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+
+
+def test_megatron_interleaved_schedule_rule():
+    """Megatron-LM schedules.py (forward_backward_pipelining_with_interleaving): the micro-batch group N
+    must satisfy p <= N <= m, and the last group (m mod N) must be empty or at least p long."""
+    assert p.interleaved_schedule_runs(8, 24, 8)                # m a multiple of p: the default works
+    assert not p.interleaved_schedule_runs(8, 21, 8)            # last group of 5 < 8
+    assert p.interleaved_schedule_runs(8, 21, 11)               # groups of 11 and 10
+    assert p.interleaved_schedule_runs(8, 21, 21)               # one group
+    assert not p.interleaved_schedule_runs(8, 4, 8)             # fewer micro-batches than stages
+    assert p.interleaved_group_size(8, 21) == 11 and p.interleaved_group_size(8, 24) == 8
+    assert p.interleaved_group_size(8, 4) == 0
+    assert p.interleave_degrees(80, 8) == [1, 2, 5, 10]         # 3 does not cut 10 layers equally
+    with pytest.raises(ValueError, match="a multiple of pp"):
+        p.interleave_degrees(80, 3)
