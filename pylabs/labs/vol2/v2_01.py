@@ -201,8 +201,8 @@ M = {m.name: m for m in (
     MetricSpec("a2_reserved_usd", "Reserved", "USD", "usd"),
     MetricSpec("a2_on_prem_usd", "On-prem (owned)", "USD", "usd"),
     MetricSpec("a2_plan_usd", "Your plan", "USD", "usd"),
-    MetricSpec("a2_breakeven_reserved", "Reserved beats on-demand above", "1", "pct"),
-    MetricSpec("a2_breakeven_on_prem", "Owning beats on-demand above", "1", "pct"),
+    MetricSpec("a2_breakeven_reserved", "Breakeven utilization, reserved against on-demand", "1", "pct"),
+    MetricSpec("a2_breakeven_on_prem", "Breakeven utilization, owning against on-demand", "1", "pct"),
     MetricSpec("a2_on_prem_per_hour", "On-prem cost per useful GPU-hour", "USD/h", "usd/h"),
 )}
 
@@ -229,19 +229,35 @@ def act1_instruments(s: State) -> list:
         M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
                              f"plan {fmt(PLAN_S, 's')}"),
         M["a1_vs_plan"].show(late, "danger" if late > S.schedule_slack else None),
-        M["a1_tokens_per_gpu"].show(run.batch / gpus),
+        M["a1_tokens_per_gpu"].show(run.batch / gpus, note=sequence_note(run.batch / gpus)),
         M["a1_compute_s"].show(compute),
         M["a1_allreduce_s"].show(comm, "danger" if comm > compute else None),
         M["a1_ceiling"].show(run.ceiling()),
     )]
     if late > S.schedule_slack:
-        parts.append(failure(F["a1_schedule_blown"],
-                             f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. Each GPU "
-                             f"computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for the "
-                             "all-reduce. More GPUs barely help once the wait dominates: give each GPU more "
-                             "tokens per step (a larger global batch) or a faster network between nodes."))
+        parts.append(failure(F["a1_schedule_blown"], schedule_blown_text(train, gpus, compute, comm)))
     parts.append(act1_chart(run, gpus))
     return parts
+
+
+def schedule_blown_text(train: float, gpus: float, compute: float, comm: float) -> str:
+    """Say what dominates the step: the wait for the all-reduce, or the compute of too few GPUs."""
+    late = f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. "
+    if comm > compute:
+        return late + (f"Each GPU computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for "
+                       "the all-reduce: the wait dominates, so more GPUs barely help. Give each GPU more tokens "
+                       "per step (a larger global batch) or a faster network between nodes.")
+    wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
+            f"the all-reduce takes {fmt(comm, 's')}, {fmt(comm / (compute + comm), 'pct')} of the step")
+    return late + (f"Compute dominates: each step computes for {fmt(compute, 's')} and {wait}. "
+                   f"{fmt(gpus, 'int')} GPUs are too few for a plan made for {fmt(S.gpus, 'int')}: add GPUs.")
+
+
+def sequence_note(tokens_per_gpu: float) -> str:
+    """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
+    if tokens_per_gpu < C.LLAMA3_SEQ:
+        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of a {fmt(C.LLAMA3_SEQ, 'int')}-token sequence"
+    return f"{fmt(tokens_per_gpu / C.LLAMA3_SEQ, 'num')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
 
 
 GPU_AXIS = [2 ** k for k in range(15)]
@@ -324,7 +340,13 @@ ACT1 = Act(
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node. With the batch fixed, adding GPUs splits the compute of a step but not its "
-        "all-reduce. (The model's weights and optimizer state must also be sharded to fit; that adds traffic this model leaves out, so its estimate is optimistic.)",
+        "all-reduce.",
+        f"Two simplifications make this estimate optimistic. The model's weights and optimizer state must be "
+        f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
+        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
+        f"sequences, fewer than the {fmt(S.gpus, 'int')} GPUs, so a real run splits each sequence over a group of "
+        "GPUs (tensor or context parallelism). Both add traffic this model leaves out: it counts tokens per "
+        "GPU, not sequences.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
@@ -500,9 +522,10 @@ def act2_instruments(s: State) -> list:
     never = f.breakeven_on_prem() > 1
     cheapest = f.cheapest()
     parts = [metric_grid(*cost_metrics(f, s["a2_plan"]),
-                         M["a2_breakeven_reserved"].show(f.breakeven_reserved()),
+                         M["a2_breakeven_reserved"].show(f.breakeven_reserved(), note="reserving wins above it"),
                          M["a2_breakeven_on_prem"].show(f.breakeven_on_prem(), "danger" if never else None,
-                                                        "never within the horizon" if never else ""),
+                                                        "beyond full use: owning never wins" if never else
+                                                        "owning wins above it"),
                          M["a2_on_prem_per_hour"].show(f.per_useful_hour(), note=f"on-demand {fmt(f.price, 'usd/h')}"))]
     parts.append(callout("info", f"Cheapest at these inputs: {PLANS[cheapest]}",
                          prose(f"{PLANS[cheapest]} costs **{fmt(f.cost(cheapest), 'usd')}** over "
