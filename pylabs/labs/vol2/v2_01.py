@@ -711,9 +711,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: why tokens per GPU and NICs per node set the all-reduce term used here.",
-        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism for when data parallelism stops scaling.",
-        "**V2-08 The Utilization Trap**: what running a shared fleet near full utilization does to queueing delay.",
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): why tokens per GPU and NICs per node set the all-reduce term used here.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism for when data parallelism stops scaling.",
+        "V2-08 The Utilization Trap (a later lab): what running a shared fleet near full utilization does to queueing delay.",
     ),
     presets={"context": {"frontier": {"a1_fabric": "ndr8", "a2_utilization": S.utilization},
                          "startup": {"a1_fabric": "ndr1", "a2_utilization": S.startup_utilization}}},

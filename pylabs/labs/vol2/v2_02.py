@@ -588,9 +588,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-01 The Scale Illusion**: the same communication term turns 1,000 GPUs into far less than 1,000×.",
-        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism, and what crossing nodes does to them.",
-        "**V2-06 The Bandwidth Invariant**: ring, tree and halving-doubling all-reduce, and when each wins.",
+        "[**V2-01 The Scale Illusion**](../01-scale-illusion/): the same communication term turns 1,000 GPUs into far less than 1,000×.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism, and what crossing nodes does to them.",
+        "[**V2-06 The Bandwidth Invariant**](../06-bandwidth-invariant/): ring, tree and halving-doubling all-reduce, and when each wins.",
     ),
     presets={"context": {"pretrain": {"a1_tokens": S.act1_tokens, "a2_tokens": S.act2_tokens},
                          "finetune": {"a1_tokens": S.finetune_tokens, "a2_tokens": S.finetune_tokens}}},

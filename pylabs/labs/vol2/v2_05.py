@@ -819,11 +819,11 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: the node egress that sets this lab's all-reduce time, and the "
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): the node egress that sets this lab's all-reduce time, and the "
         "NICs you chose there.",
-        "**V2-06 The Bandwidth Invariant**: why the ring all-reduce costs 2(N−1)/N of the data, and when "
+        "[**V2-06 The Bandwidth Invariant**](../06-bandwidth-invariant/): why the ring all-reduce costs 2(N−1)/N of the data, and when "
         "other algorithms win.",
-        "**V2-07 The Checkpoint Reckoning**: the model state sized here is what every checkpoint writes.",
+        "V2-07 The Checkpoint Reckoning (a later lab): the model state sized here is what every checkpoint writes.",
     ),
     presets={"context": {"full": {"a1_batch": S.act1_batch, "a2_batch": str(GPT3_BATCH)},
                          "warmup": {"a1_batch": S.act1_batch * S.warmup_share, "a2_batch": str(WARMUP_BATCH)}}},

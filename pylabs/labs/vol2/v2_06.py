@@ -649,10 +649,10 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: the ring all-reduce against compute, inside a node and across nodes.",
-        "**V2-03 The Bisection Bandwidth Wall**: the fat-tree contention that keeps halving + doubling "
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): the ring all-reduce against compute, inside a node and across nodes.",
+        "V2-03 The Bisection Bandwidth Wall (a later lab): the fat-tree contention that keeps halving + doubling "
         "out of NCCL.",
-        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism change which messages an "
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism change which messages an "
         "all-reduce carries.",
     ),
     presets={

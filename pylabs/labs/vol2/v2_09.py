@@ -761,11 +761,11 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: why the all-reduce takes so large a share across nodes.",
-        "**V2-05 The Parallelism Paradox**: where the pipeline bubble comes from, and what tensor and pipeline "
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): why the all-reduce takes so large a share across nodes.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): where the pipeline bubble comes from, and what tensor and pipeline "
         "parallelism cost.",
-        "**V2-08 The Utilization Trap**: MFU, and why busy GPUs are not the same as useful FLOPs.",
-        "**V2-10 The KV-Cache Memory Wall**: the same measure-first method applied to serving.",
+        "V2-08 The Utilization Trap (a later lab): MFU, and why busy GPUs are not the same as useful FLOPs.",
+        "V2-10 The KV-Cache Memory Wall (a later lab): the same measure-first method applied to serving.",
     ),
     presets={"context": {"locked": {"a2_m": S.microbatches}}},
 )
