@@ -52,6 +52,8 @@ class Scenario:
     budget_usd: float = 40e6               # the board's budget for the default three years
     watts_per_kw: float = 1e3              # the economics API takes power in kW
     tco_chart_px: int = 420                # room for a legend of up to eight entries on a phone
+    axis_pad: float = 0.03                 # utilization axis padding, a share of the axis
+    chart_right_px: int = 28               # room for the last tick label ("16,384", "100 %") at 375 px
 
 
 S = Scenario()
@@ -276,6 +278,7 @@ def act1_chart(run: Run, gpus: float):
          ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
         x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels),
         y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
+    figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
                f"{fmt(gpus, 'int')} GPUs against {fmt(gpus, 'x')} for linear scaling, and never passes "
                f"{fmt(ceiling, 'x')} however many GPUs are added.")
@@ -571,8 +574,10 @@ def act2_chart(f: Fleet, plan: str):
          ch.line("On-prem", UTIL_AXIS, [f.on_prem(u) for u in UTIL_AXIS], "series3"),
          ch.line(f"Budget {fmt(f.budget(), 'usd')}", [0, 1], [f.budget()] * 2, "danger", dash="dash"),
          *lines, ch.point("Your plan", f.utilization, f.cost(plan), "accent")],
-        x=ch.axis("Utilization", tickformat=".0%", range=[0, 1]),
+        x=ch.axis("Utilization", tickformat=".0%", range=[-S.axis_pad, 1 + S.axis_pad], tickvals=UTIL_AXIS[::4]),
         y=ch.axis(f"{fmt(f.years, 'int')}-year cost", tickformat="$~s", range=[0, top]), height=S.tco_chart_px)
+    # padding either side keeps "100 %" inside the plot and moves "0 %" clear of the "$0" tick
+    figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"On-demand grows with utilization from zero to {fmt(f.on_demand(1.0), 'usd')}; reserved stays at "
                f"{fmt(f.reserved(), 'usd')}; on-prem moves only from {fmt(f.on_prem(0.0), 'usd')} to "
                f"{fmt(f.on_prem(1.0), 'usd')}. Reserved beats on-demand above {fmt(f.breakeven_reserved(), 'pct')}.")

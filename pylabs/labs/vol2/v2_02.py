@@ -74,7 +74,8 @@ FABRICS = {
     "ndr": ("8 servers, one 400G NDR NIC each", C.IB_NDR_BW),
     "eth100": ("8 servers, 100 GbE each", C.ETH_100G_BW),
 }
-SHORT_NAMES = {"nvlink": "NVLink", "pcie5": "PCIe 5", "pcie4": "PCIe 4", "ndr": "8 × NDR", "eth100": "8 × 100GbE"}
+# two short lines each, so five categories fit side by side on a 375 px phone
+SHORT_NAMES = {"nvlink": "NVLink", "pcie5": "PCIe<br>Gen5", "pcie4": "PCIe<br>Gen4", "ndr": "8 ×<br>NDR", "eth100": "8 ×<br>100GbE"}
 
 
 def fabric_label(key: str) -> str:
