@@ -270,13 +270,15 @@ def act1_chart(run: Run, gpus: float):
     ceiling = run.ceiling()
     shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}")
     note["y"] = math.log10(ceiling)  # Plotly places annotations on a log axis in log10 units
-    ticks = GPU_AXIS[::2]
+    # every fourth power of two, the scenario's fleet and the axis end: five labels that fit
+    # unrotated on a 375 px phone, where eight rotated and dropped "16,384"
+    ticks = sorted({*GPU_AXIS[:-4:4], int(S.gpus), GPU_AXIS[-1]})
     labels = [fmt(t, "int") for t in ticks]
     figure = ch.figure(
         [ch.line("Linear (the CFO's plan)", GPU_AXIS, [float(n) for n in GPU_AXIS], "muted", dash="dot"),
          ch.line("Strong-scaling physics", GPU_AXIS, physics, "series1", markers=True),
          ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
-        x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels),
+        x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels, tickangle=0),
         y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
     figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "

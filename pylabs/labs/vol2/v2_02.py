@@ -238,7 +238,7 @@ def act1_chart(params: float, tokens: float, selected: str):
     if any(slow.values()):
         traces.append(ch.bars("All-reduce longer than compute", names,
                               [steps[k].allreduce_s if slow[k] else 0.0 for k in FABRICS], "danger"))
-    figure = ch.figure(traces, x=ch.axis("", "category"), y=ch.axis("Seconds per step"), stacked=True)
+    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("Seconds per step"), stacked=True)
     fastest, slowest = steps["nvlink"], steps["eth100"]
     summary = (f"At {fmt(tokens, 'tokens')} per GPU each step computes for {fmt(fastest.compute_s, 's')} on "
                f"every fabric; the all-reduce takes {fmt(fastest.allreduce_s, 's')} over NVLink and "

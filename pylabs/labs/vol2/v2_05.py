@@ -7,9 +7,11 @@ price (node-crossing tensor traffic, the pipeline bubble, memory).
 
 Act I (the data-parallel wall): a 7B model with ZeRO-1 on DGX H100 nodes, global batch
 fixed at 512K tokens: MFU falls from ~51 % on 8 GPUs to ~44 % on 64 and ~21 % on 512.
-The default fabric is the one the student chose in V2-02 (8 NDR rails if none).
+The instruments open on the question's fabric (8 NDR rails per node); the network the student
+chose in V2-02 is one option away, and the page says so when the ledger holds one.
 Act II (3D parallelism): GPT-3 175B on 1,024 H100s. TP × PP × DP with m derived from
-Megatron's global batch; memory, bubble and tensor-parallel traffic decide the layout.
+Megatron's global batch; memory, bubble and tensor-parallel traffic decide the layout. A tensor
+group wider than a node spans whole nodes and all-reduces hierarchically over all 8 rails.
 
 Ledger fields: context, both predictions and reflections, the final instrument settings,
 MFU of both acts, memory and bubble of the Act II layout, failure states reached.
@@ -668,7 +670,7 @@ def act2_chart(lay: Layout):
     top2 = max([40.0] + [PCT * x.bubble * 1.1 for x in rows])
     limit, limit_note = ch.hline(PCT * S.bubble_limit, "muted", f"bubble ceiling {fmt(S.bubble_limit, 'pct')}")
     limit["yref"] = limit_note["yref"] = "y2"
-    limit_note.update(x=0, xanchor="left")  # clear of the HBM label on the right
+    hbm_note["yanchor"] = "top"  # below its line, so the two labels on the right cannot meet
     # totals as bare numbers (the axis says GB) so eight labels fit side by side on a phone
     totals = [{"x": i, "y": x.memory / GB, "text": fmt(x.memory / GB, "num"), "showarrow": False,
                "yanchor": "bottom", "font": {"size": 10}} for i, x in enumerate(rows)]

@@ -9,7 +9,10 @@ Act I (the profiling revelation): a 3× attention kernel on 12 % of the step
 buys +8.7 % throughput; the same 3× on the 45 % all-reduce buys +42.9 %.
 Act II (the distributed optimiser): a 512-GPU run at 35 % MFU with a
 Megatron-consistent bubble (PP = 8, m = 21); four levers, one cost model,
-an 8-week budget and a 50 % MFU target that no single fix reaches.
+an 8-week budget and a 50 % MFU target that no single fix reaches (the best,
+searched at any setting, is the compression the budget can pay for). The
+interleaving lever offers only schedules Megatron-LM runs: v divides each
+stage's 10 layers, and m = 21 needs micro-batch groups of 11 (schedules.py).
 
 Ledger fields: context, both predictions and reflections, the final lever
 settings, the Act I gain and the bottleneck's share, the Act II MFU, cost,
