@@ -632,8 +632,9 @@ def act2_roi_chart(p: Plan, fresh: bool):
                        y=ch.axis("MFU", tickformat=".0%"), shapes=[budget, target],
                        annotations=[budget_note, target_note])
     summary = (f"Steeper is better value: halving the bubble returns {fmt(HALF_BUBBLE.roi, 'pp')} per week, "
-               f"halving the all-reduce {fmt(HALF_ALLREDUCE.roi, 'pp')}. Your plan reaches {fmt(p.mfu, 'pct')} "
-               f"for {plural(p.weeks, 'engineer-week')}.")
+               f"halving the all-reduce {fmt(HALF_ALLREDUCE.roi, 'pp')}. "
+               + (f"Your plan reaches {fmt(p.mfu, 'pct')} for {plural(p.weeks, 'engineer-week')}." if p.weeks > 0
+                  else "Move a lever to place your plan."))
     rows = [(name, f"{fmt(q.weeks, 'num')} wk", fmt(q.mfu, "pct"), fmt(q.roi, "pp"))
             for name, path in lever_paths(fresh).items() for q in path[1:]]
     return chart("a2_mfu_vs_weeks", "MFU against engineering weeks", figure, summary,
