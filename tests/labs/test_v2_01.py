@@ -224,3 +224,9 @@ def test_an_impossible_breakeven_is_not_read_as_a_threshold():
     html = rendered(LAB, all_open())
     assert lab.SCENARIO_FLEET.breakeven_on_prem() > 1
     assert "Owning beats on-demand above" not in html and "beyond full use: owning never wins" in html
+
+
+def test_one_gpus_share_of_a_dgx_reads_the_same_everywhere():
+    """Issue 10: 1.27 kW on the page against 1.28 kW elsewhere for the same 10.2 kW ÷ 8."""
+    html = rendered(LAB, all_open())
+    assert "1.27 kW" not in html and html.count("1.28 kW") >= 2

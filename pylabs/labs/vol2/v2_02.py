@@ -396,7 +396,7 @@ def act2_facts() -> dict[str, str]:
         "bigger_speedup": fmt(bigger.speedup(S.act2_nodes), "x"),
         "scenario_speedup": fmt(SCENARIO_CLUSTER.speedup(S.act2_nodes), "x"),
         "ndr_port": fmt(C.IB_NDR_BW, "GB/s"), "xdr_port": fmt(C.IB_XDR_BW, "GB/s"),
-        "xdr_speedup": fmt(XDR_CLUSTER.speedup(S.act2_nodes), "x"),
+        "xdr_speedup": fmt(XDR_CLUSTER.speedup(S.act2_nodes), "x"), "pcie5": fmt(C.PCIE5_X16_BW, "GB/s"),
     }
 
 
@@ -409,8 +409,8 @@ ACT2_REFLECTION = Reflection(
                    f"{fmt(C.IB_NDR_BW, 'GB/s')} to {fmt(C.IB_XDR_BW, 'GB/s')}.",
               "XDR ports exist (800 Gb/s is {xdr_port} per direction), but that is buying NICs too, and one "
               "per node still funnels the node's share through one port: **{xdr_speedup}**, against "
-              "{bigger_speedup} from more tokens per step. Mind the units: 800 Gb/s is {xdr_port}, not "
-              "800 GB/s."),
+              "{bigger_speedup} from more tokens per step (and that only if the server's PCIe keeps up: a "
+              "Gen5 ×16 slot carries {pcie5}). Mind the units: 800 Gb/s is {xdr_port}, not 800 GB/s."),
         Claim("B", "Switch to pipeline parallelism, which stops gradients from crossing nodes.",
               "Pipeline stages still run data-parallel replicas that all-reduce their gradient shards; "
               "pipelining divides the per-GPU volume by the number of stages, it does not remove it."),

@@ -307,7 +307,7 @@ PER_STAGE = LAYERS // S.pp
 V_OPTIONS = pipeline.interleave_degrees(LAYERS, S.pp)   # v that cut each stage into equal chunks
 GROUP = pipeline.interleaved_group_size(S.pp, S.microbatches)
 A2_V = Choice("a2_v", "Interleaved schedule: virtual stages per GPU, v",
-              tuple(Option(str(v), "1 · plain 1F1B" if v == 1 else f"{v} · {PER_STAGE // v} layers per chunk")
+              tuple(Option(str(v), "1 · plain 1F1B" if v == 1 else f"{v} · {plural(PER_STAGE // v, 'layer')} per chunk")
                     for v in V_OPTIONS), default="1", unit="stages",
               help=f"Divides the bubble by v; each micro-batch crosses v× more stage boundaries. Megatron-LM "
                    f"needs each stage's {PER_STAGE} layers to split into v equal chunks, and at least p = {S.pp} "
