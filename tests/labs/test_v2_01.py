@@ -230,3 +230,17 @@ def test_one_gpus_share_of_a_dgx_reads_the_same_everywhere():
     """Issue 10: 1.27 kW on the page against 1.28 kW elsewhere for the same 10.2 kW ÷ 8."""
     html = rendered(LAB, all_open())
     assert "1.27 kW" not in html and html.count("1.28 kW") >= 2
+
+
+def test_charts_keep_their_end_ticks_at_375_px():
+    """Issue 8: '16,384' dropped at 375 px; the cost chart lost '100 %' and put '$0' on '0 %'."""
+    import json
+    import re
+    html = rendered(LAB, all_open())
+    specs = {name: json.loads(spec.replace("<\\/", "</")) for name, spec in
+             re.findall(r'data-chart="(\w+)".*?class="pl-chart__spec">(.*?)</script>', html, re.S)}
+    x = specs["a1_speedup"]["layout"]["xaxis"]
+    assert x["ticktext"][-1] == "16,384" and len(x["tickvals"]) <= 4 and x["tickangle"] == 0
+    tco = specs["a2_tco"]["layout"]
+    assert tco["xaxis"]["range"][0] < 0 < 1 < tco["xaxis"]["range"][1] and tco["xaxis"]["tickvals"][-1] == 1
+    assert tco["margin"]["r"] >= 24 and specs["a1_speedup"]["layout"]["margin"]["r"] >= 24

@@ -270,9 +270,9 @@ def act1_chart(run: Run, gpus: float):
     ceiling = run.ceiling()
     shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}")
     note["y"] = math.log10(ceiling)  # Plotly places annotations on a log axis in log10 units
-    # every fourth power of two, the scenario's fleet and the axis end: five labels that fit
+    # every fifth power of two (with the scenario's fleet) and the axis end: four labels that fit
     # unrotated on a 375 px phone, where eight rotated and dropped "16,384"
-    ticks = sorted({*GPU_AXIS[:-4:4], int(S.gpus), GPU_AXIS[-1]})
+    ticks = sorted({*GPU_AXIS[::5], int(S.gpus), GPU_AXIS[-1]})
     labels = [fmt(t, "int") for t in ticks]
     figure = ch.figure(
         [ch.line("Linear (the CFO's plan)", GPU_AXIS, [float(n) for n in GPU_AXIS], "muted", dash="dot"),
