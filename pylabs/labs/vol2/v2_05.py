@@ -667,10 +667,10 @@ def act2_chart(lay: Layout):
     traces.append({**bubble, "yaxis": "y2"})
     top = max([HBM] + [x.memory for x in rows]) / GB * 1.15  # the tallest bar and its label fit
     hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'GB')} HBM")
-    top2 = max([40.0] + [PCT * x.bubble * 1.1 for x in rows])
+    # the ceiling sits halfway up (right axis), well clear of the 80 GB line and its label
+    top2 = max([2 * PCT * S.bubble_limit] + [PCT * x.bubble * 1.1 for x in rows])
     limit, limit_note = ch.hline(PCT * S.bubble_limit, "muted", f"bubble ceiling {fmt(S.bubble_limit, 'pct')}")
     limit["yref"] = limit_note["yref"] = "y2"
-    hbm_note["yanchor"] = "top"  # below its line, so the two labels on the right cannot meet
     # totals as bare numbers (the axis says GB) so eight labels fit side by side on a phone
     totals = [{"x": i, "y": x.memory / GB, "text": fmt(x.memory / GB, "num"), "showarrow": False,
                "yanchor": "bottom", "font": {"size": 10}} for i, x in enumerate(rows)]
