@@ -465,9 +465,9 @@ def act2_chart(c: Cluster):
         [*traces, ch.point("Your setting", c.nodes, c.speedup(c.nodes), "accent")],
         x=ch.axis("DGX H100 nodes", "log", tickvals=nodes, ticktext=[str(n) for n in nodes]),
         y=ch.axis("Speedup over one node", "log", tickvals=nodes, ticktext=[f"{n}×" for n in nodes]))
-    against = "" if rails_too else f", against {fmt(railed[-1], 'x')} with {DGX_NICS_LABEL} rails,"
+    against = "" if rails_too else f"{fmt(railed[-1], 'x')} with {DGX_NICS_LABEL} rails and "
     summary = (f"With {plural(c.nics, 'NIC')} per node the speedup reaches {fmt(current[-1], 'x')} at "
-               f"{nodes[-1]} nodes{against} and {nodes[-1]}× for perfect scaling.")
+               f"{nodes[-1]} nodes, against {against}{nodes[-1]}× for perfect scaling.")
     rows = [(str(n), fmt(a, "x"), fmt(b, "x")) for n, a, b in zip(nodes, current, railed)]
     return chart("a2_scaling", "Speedup against node count", figure, summary,
                  table=(("Nodes", f"{plural(c.nics, 'NIC')}/node", f"{plural(C.DGX_H100_NICS, 'NIC')}/node"), rows))
