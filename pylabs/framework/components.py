@@ -20,9 +20,11 @@ from .markup import Child, Markup, classes, h, raw
 # ---- inline text -----------------------------------------------------------------
 
 _INLINE = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*|`(.+?)`")
+_LINK = re.compile(r"\[([^\[\]]+)\]\(([^()\s]+)\)")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
-def rich(text: str) -> Markup:
+def _inline(text: str) -> str:
     """Escape ``text``, then turn **bold**, *emphasis* and `code` into elements."""
     def replace(match: re.Match) -> str:
         bold, em, code = match.groups()
@@ -31,7 +33,31 @@ def rich(text: str) -> Markup:
         if em is not None:
             return f"<em>{em}</em>"
         return f"<code>{code}</code>"
-    return raw(_INLINE.sub(replace, escape(text, quote=False)))
+    return _INLINE.sub(replace, escape(text, quote=False))
+
+
+def safe_url(url: str) -> bool:
+    """Links may go to https:// pages or stay on this site (a relative URL, no scheme, no host)."""
+    if url.startswith("https://"):
+        return len(url) > len("https://")
+    return not _SCHEME.match(url) and not url.startswith(("//", "\\", "/\\"))
+
+
+def rich(text: str) -> Markup:
+    """Escape ``text``, then turn **bold**, *emphasis*, `code` and [links](url) into elements.
+
+    Only relative and https URLs become links; anything else stays as the escaped text."""
+    out, pos = [], 0
+    for match in _LINK.finditer(text):
+        label, url = match.groups()
+        out.append(_inline(text[pos:match.start()]))
+        if safe_url(url):
+            out.append(f'<a href="{escape(url, quote=True)}">{_inline(label)}</a>')
+        else:
+            out.append(_inline(match.group(0)))
+        pos = match.end()
+    out.append(_inline(text[pos:]))
+    return raw("".join(out))
 
 
 def prose(*paragraphs: str) -> Markup:

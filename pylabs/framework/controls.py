@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .formats import fmt
-from .markup import Markup, h
+from .markup import Markup, classes, h
 
 
 class ControlError(ValueError):
@@ -165,13 +165,19 @@ def _field_id(name: str) -> str:
     return f"pl-control-{name}"
 
 
-def _help(control: Control) -> Markup | None:
-    if not control.help:
+def _help(control: Control, reason: str = "") -> Markup | None:
+    """The control's help line; when the state overrides the control, the reason replaces it."""
+    if not (control.help or reason):
         return None
-    return h("p", {"class": "pl-control__help", "id": f"{_field_id(control.name)}-help"}, control.help)
+    return h("p", {"class": classes("pl-control__help", reason and "pl-control__help--reason"),
+                   "id": f"{_field_id(control.name)}-help"}, reason or control.help)
 
 
-def render_slider(c: Slider, value: float, disabled: bool) -> Markup:
+def _described(control: Control, reason: str) -> str | None:
+    return f"{_field_id(control.name)}-help" if control.help or reason else None
+
+
+def render_slider(c: Slider, value: float, disabled: bool, reason: str = "") -> Markup:
     shown = fmt(value, c.fmt)
     position = c.position(value)
     lo, hi = c.position(c.min), c.position(c.max)
@@ -184,22 +190,21 @@ def render_slider(c: Slider, value: float, disabled: bool) -> Markup:
              h("input", {"type": "range", "id": _field_id(c.name), "data-control": c.name,
                          "min": _num(lo), "max": _num(hi), "step": _num(step), "value": _num(position),
                          "data-scale": c.scale if c.scale != "linear" else None,
-                         "aria-valuetext": shown,
-                         "aria-describedby": f"{_field_id(c.name)}-help" if c.help else None,
+                         "aria-valuetext": shown, "aria-describedby": _described(c, reason),
                          "disabled": disabled}),
-             _help(c))
+             _help(c, reason))
 
 
-def render_choice(c: Choice, value: str, disabled: bool) -> Markup:
+def render_choice(c: Choice, value: str, disabled: bool, reason: str = "") -> Markup:
     if c.widget == "select":
         options = [h("option", {"value": o.value, "selected": o.value == value}, o.label) for o in c.options]
         return h("div", {"class": "pl-control pl-control--select"},
                  h("label", {"class": "pl-control__label", "for": _field_id(c.name)},
                    h("span", {"class": "pl-control__name"}, c.label)),
                  h("select", {"id": _field_id(c.name), "data-control": c.name, "disabled": disabled,
-                              "aria-describedby": f"{_field_id(c.name)}-help" if c.help else None},
+                              "aria-describedby": _described(c, reason)},
                    options),
-                 _help(c))
+                 _help(c, reason))
     radios = [
         h("label", {"class": "pl-choice"},
           h("input", {"type": "radio", "name": _field_id(c.name), "value": o.value, "data-control": c.name,
@@ -207,27 +212,32 @@ def render_choice(c: Choice, value: str, disabled: bool) -> Markup:
           h("span", {"class": "pl-choice__label"}, o.label))
         for o in c.options
     ]
-    return h("fieldset", {"class": "pl-control pl-control--radio"},
+    return h("fieldset", {"class": "pl-control pl-control--radio",
+                          "aria-describedby": _described(c, reason) if reason else None},
              h("legend", {"class": "pl-control__label"}, h("span", {"class": "pl-control__name"}, c.label)),
              h("div", {"class": "pl-choice-group"}, radios),
-             _help(c))
+             _help(c, reason))
 
 
-def render_toggle(c: Toggle, value: bool, disabled: bool) -> Markup:
+def render_toggle(c: Toggle, value: bool, disabled: bool, reason: str = "") -> Markup:
     return h("div", {"class": "pl-control pl-control--toggle"},
              h("label", {"class": "pl-switch", "for": _field_id(c.name)},
                h("input", {"type": "checkbox", "id": _field_id(c.name), "data-control": c.name,
-                           "role": "switch", "checked": bool(value), "disabled": disabled}),
+                           "role": "switch", "checked": bool(value), "disabled": disabled,
+                           "aria-describedby": _described(c, reason) if reason else None}),
                h("span", {"class": "pl-control__name"}, c.label)),
-             _help(c))
+             _help(c, reason))
 
 
-def render_control(c: Control, value: Any, disabled: bool = False) -> Markup:
+def render_control(c: Control, value: Any, disabled: bool = False, reason: str = "") -> Markup:
+    """A control's markup. A ``reason`` (the state overrides this control) disables it and is shown
+    in place of its help, so the student sees why it does not respond."""
+    disabled = disabled or bool(reason)
     if isinstance(c, Slider):
-        return render_slider(c, value, disabled)
+        return render_slider(c, value, disabled, reason)
     if isinstance(c, Choice):
-        return render_choice(c, value, disabled)
-    return render_toggle(c, value, disabled)
+        return render_choice(c, value, disabled, reason)
+    return render_toggle(c, value, disabled, reason)
 
 
 def _num(value: float) -> str:

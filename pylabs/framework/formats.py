@@ -8,6 +8,7 @@ feedback and the HUD always agree.
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Callable
 
 
@@ -21,7 +22,11 @@ def _sig(value: float, digits: int = 3) -> str:
         return "0" if value == 0 else ("∞" if value > 0 else "−∞")
     magnitude = math.floor(math.log10(abs(value)))
     decimals = max(0, digits - 1 - magnitude)
-    text = f"{value:,.{decimals}f}"
+    # Round the shortest decimal text of the float half up, so 1.275 shows as 1.28 wherever it is
+    # formatted (binary rounding would give 1.27 for 1.275 but 1.28 for 1275 / 1000 + 1e-15).
+    context = Context(prec=max(28, magnitude + decimals + 2))
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, context)
+    text = f"{rounded:,.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text.replace("-", "−")
@@ -91,6 +96,15 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "W": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"))),
     "yesno": lambda v: "yes" if v else "no",
 }
+
+
+def plural(count: float, singular: str, plural_form: str = "", count_fmt: str = "num") -> str:
+    """A count with its noun in the right number: ``plural(1, "NIC") -> '1 NIC'``,
+    ``plural(8, "NIC") -> '8 NICs'``, ``plural(0.5, "engineer-week") -> '0.5 engineer-weeks'``.
+    Only exactly one takes the singular; ``plural_form`` defaults to the singular plus "s"."""
+    text = fmt(count, count_fmt)
+    noun = singular if text == "1" else (plural_form or singular + "s")
+    return f"{text} {noun}"
 
 
 def fmt(value: float, name: str) -> str:

@@ -29,6 +29,10 @@ def _same_value(parsed: Any, raw: Any) -> bool:
     return parsed == raw
 
 
+def no_overrides(state: State) -> Mapping[str, str]:
+    return {}
+
+
 class LabError(ValueError):
     """A lab declared inconsistently (duplicate names, unknown controls)."""
 
@@ -50,6 +54,9 @@ class Act:
     math_peek: Callable[[State], Any]
     facts: Callable[[], Mapping[str, str]] = dict  # formatted numbers that feedback text may quote
     instruments_title: str = "Instruments"
+    # controls of this act that the current state overrides: name -> the reason, shown in the
+    # control's help while it is disabled (e.g. a context that fixes the value the model uses)
+    overridden: Callable[[State], Mapping[str, str]] = no_overrides
 
     @property
     def questions(self) -> tuple[Question, Question]:

@@ -8,6 +8,8 @@ ones to the page, which patches them in place. Same function, same output.
 from __future__ import annotations
 
 import math
+import posixpath
+import re
 from typing import Any, Mapping
 
 from .components import (bullets, callout, key_strip, prose, rich, section_title, stakeholder, takeaways,
@@ -28,14 +30,41 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tupl
     inputs did not change is reused instead of re-rendered: the output is the same either way."""
     memo = {} if memo is None else memo
     if "static" not in memo:  # the header and both forms of the takeaways do not depend on the state
-        memo["static"] = (header(lab), takeaways(lab.takeaways(), lab.connections),
-                          takeaways_waiting(lab.connections))
+        connections = linked_connections(lab)
+        memo["static"] = (header(lab), takeaways(lab.takeaways(), connections),
+                          takeaways_waiting(connections))
     top, done, waiting = memo["static"]
     blocks = [("header", top), ("context", context_picker(lab, state))]
     blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
     # The takeaways state every answer, so they wait until the last question is locked.
     blocks += [("takeaways", done if lab.complete(state) else waiting), ("hud", hud(lab, state))]
     return blocks
+
+
+_CONNECTION = re.compile(r"^\[?(\*\*)?V([12])-(\d\d) (.+?)(\*\*)?(\]\([^)]*\))?(?: \(a later lab\))?(?=:)")
+
+
+def linked_connections(lab: Lab) -> tuple[str, ...]:
+    """Connections that name another lab ("**V2-08 The Utilization Trap**: ...") link to its page
+    when that lab exists and say "(a later lab)" when it does not, so links follow the labs as
+    they land instead of being typed by hand."""
+    from pylabs.labs import LAB_MODULES, get
+    linked = []
+    for entry in lab.connections:
+        match = _CONNECTION.match(entry)
+        if match is None:
+            linked.append(entry)
+            continue
+        volume, number, title = match.group(2), match.group(3), match.group(4)
+        other = f"v{volume}_{number}"
+        name = f"**V{volume}-{number} {title}**"
+        if other in LAB_MODULES:
+            href = posixpath.relpath(get(other).url, lab.url) + "/"
+            name = f"[{name}]({href})"
+        else:
+            name = f"{name} (a later lab)"
+        linked.append(name + entry[match.end():])
+    return tuple(linked)
 
 
 def act_inputs(lab: Lab, act: Act, state: State) -> str:
@@ -123,10 +152,13 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     attrs = {"class": classes("pl-instruments", not unlocked and "pl-instruments--locked"),
              "data-instruments": str(act.number), "data-unlocked": "true" if unlocked else "false"}
     # A locked group is dimmed; role and aria-disabled tell assistive tech (and axe's contrast rule)
-    # that its labels and help belong to inactive controls.
+    # that its labels and help belong to inactive controls. A control the state overrides is
+    # disabled with its reason.
+    reasons = act.overridden(state) if unlocked else {}
     controls = h("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
                          "aria-disabled": "true" if not unlocked else None},
-                 [render_control(c, state[c.name], disabled=not unlocked) for c in act.controls])
+                 [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""))
+                  for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,
                  h("p", {"class": "pl-instruments__lock"},

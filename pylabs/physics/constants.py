@@ -324,6 +324,16 @@ REGISTRY: dict[str, Spec] = {
         100.0, "1", "McMahan et al. 2017, abstract (upper end of the 10-100x range)",
         "https://arxiv.org/abs/1602.05629",
     ),
+    # ---- seed-lab corrections (V2-01, V2-02, V2-09; issue 10) ----
+    "LLAMA3_SEQ": Spec(
+        8192.0, "tokens", "Meta Llama 3 70B config.json (max_position_embeddings, the training context)",
+        "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json",
+    ),
+    "IB_XDR_BW": Spec(
+        100e9, "B/s", "NVIDIA ConnectX-8 SuperNIC user manual: InfiniBand XDR at up to 800 Gb/s",
+        "https://docs.nvidia.com/networking/display/connectx8supernic/introduction",
+        "800 Gb/s / 8 = 100 GB/s per direction",
+    ),
 }
 
 # ---- module-level names (each equals REGISTRY[name].value; a test checks this) ----
@@ -447,3 +457,5 @@ REGISTRY.update({
 
 S3_GET_PER_PREFIX_PER_S = REGISTRY["S3_GET_PER_PREFIX_PER_S"].value
 S3_PUT_PER_PREFIX_PER_S = REGISTRY["S3_PUT_PER_PREFIX_PER_S"].value
+LLAMA3_SEQ = REGISTRY["LLAMA3_SEQ"].value
+IB_XDR_BW = REGISTRY["IB_XDR_BW"].value

@@ -7,7 +7,7 @@ Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). AUDI
 
 import math
 
-from pylabs.physics.collectives import ring_allreduce_s
+from pylabs.physics.collectives import hierarchical_allreduce_s, ring_allreduce_s
 
 
 def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
@@ -89,6 +89,37 @@ def tp_comm_per_layer_s(
     return 4 * ring_allreduce_s(activation_bytes, tp, bw)
 
 
+def tp_comm_per_layer_multinode_s(
+    seq: float,
+    micro_batch: float,
+    hidden: float,
+    tp: float,
+    gpus_per_node: float,
+    intra_bw: float,
+    nic_bw: float,
+    nics_per_node: float,
+    bytes_per_value: float = 2,
+) -> float:
+    """T = 4 * AR(s*b*h*bytes): a ring over NVLink when tp <= g, else hierarchical over tp/g nodes.
+
+    A tensor-parallel group larger than one node spans tp/g whole nodes and uses every rail:
+    each all-reduce runs as reduce-scatter and all-gather inside the node plus a ring across
+    the nodes through their L NICs (the same hierarchical all-reduce as data parallelism).
+    Source: Korthikanti et al. 2022, Sec. 4.2.2 (4 all-reduces per layer); AUDIT section 4b row 16.
+    """
+    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    _check_count("gpus_per_node", gpus_per_node, "pass the GPUs per node (DGX H100: 8)")
+    if tp <= gpus_per_node:
+        return tp_comm_per_layer_s(seq, micro_batch, hidden, tp, intra_bw, bytes_per_value)
+    _require(tp % gpus_per_node == 0, "tp", tp, f"a multiple of gpus_per_node = {gpus_per_node:g} when it "
+             "spans nodes", "use whole nodes for a tensor-parallel group that leaves one node")
+    for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
+        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    activation_bytes = seq * micro_batch * hidden * bytes_per_value
+    return 4 * hierarchical_allreduce_s(activation_bytes, gpus_per_node, tp // gpus_per_node,
+                                        intra_bw, nic_bw, nics_per_node)
+
+
 def compute_time_per_layer_s(
     seq: float, micro_batch: float, hidden: float, tp: float, peak_flops: float, mfu: float
 ) -> float:
@@ -105,3 +136,45 @@ def compute_time_per_layer_s(
     _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]", "pass MFU as a fraction, e.g. 0.5")
     layer_flops = 72 * micro_batch * seq * hidden**2 * (1 + seq / (6 * hidden))
     return layer_flops / (tp * peak_flops * mfu)
+
+
+def interleaved_schedule_runs(pp: float, microbatches: float, group: float) -> bool:
+    """Megatron-LM's checks on the interleaved 1F1B schedule: p <= N <= m, and m mod N is 0 or >= p.
+
+    N is the number of micro-batches run together per virtual stage
+    (--microbatch-group-size-per-virtual-pipeline-stage, default p); a last group shorter than p
+    would add dependency bubbles, so Megatron refuses it. With the default N = p this is the
+    older rule "m must be a multiple of p".
+    Source: NVIDIA Megatron-LM, megatron/core/pipeline_parallel/schedules.py (2026),
+    forward_backward_pipelining_with_interleaving; model_parallel_config.py (default N = p).
+    """
+    for name, value in (("pp", pp), ("microbatches", microbatches), ("group", group)):
+        _check_count(name, value, "pass whole numbers of stages and micro-batches")
+    if not pp <= group <= microbatches:
+        return False
+    rest = microbatches % group
+    return rest == 0 or rest >= pp
+
+
+def interleaved_group_size(pp: float, microbatches: float) -> int:
+    """The smallest micro-batch group N that Megatron-LM accepts for (p, m); 0 when none does (m < p).
+
+    Source: as ``interleaved_schedule_runs`` (Megatron-LM schedules.py).
+    """
+    _check_count("pp", pp, "pass the number of pipeline stages")
+    _check_count("microbatches", microbatches, "pass the micro-batches per step")
+    return next((n for n in range(int(pp), int(microbatches) + 1)
+                 if interleaved_schedule_runs(pp, microbatches, n)), 0)
+
+
+def interleave_degrees(layers: float, pp: float) -> list[int]:
+    """The virtual stages per GPU, v, that cut every pipeline stage's layers into equal chunks.
+
+    Megatron-LM requires the layers per pipeline stage to divide by v (equal model chunks).
+    Source: NVIDIA Megatron-LM, megatron/training/arguments.py and transformer_config.py (2026).
+    """
+    _check_count("layers", layers, "pass the model's transformer layers")
+    _check_count("pp", pp, "pass the number of pipeline stages")
+    _require(layers % pp == 0, "layers", layers, f"a multiple of pp = {pp:g}", "use a pp that divides the layers")
+    per_stage = int(layers // pp)
+    return [v for v in range(1, per_stage + 1) if per_stage % v == 0]

@@ -105,6 +105,12 @@ REFERENCES: dict[str, Reference] = {
                             "Learning", "https://arxiv.org/abs/2001.01858"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
+    # seed-lab corrections (V2-09): the interleaved schedule's checks, read in the source
+    "megatron_schedules": Reference(
+        "NVIDIA Megatron-LM", 2026, "megatron/core/pipeline_parallel/schedules.py, "
+        "forward_backward_pipelining_with_interleaving",
+        "https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/"
+        "megatron/core/pipeline_parallel/schedules.py"),
 }
 
 

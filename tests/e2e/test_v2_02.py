@@ -60,6 +60,10 @@ def test_full_walkthrough(lab_page):
     page.chart_drawn("a2_scaling")
     page.set_control("a2_strong", True)
     assert close(page.metric("a2_tokens_per_gpu"), 2048)
+    assert page.control_disabled("a2_tokens")   # the fixed batch decides, and the help says so
+    assert "= 2,048 tokens" in page.page.inner_text("#pl-control-a2_tokens-help")
+    page.set_control("a2_strong", False)
+    assert not page.control_disabled("a2_tokens")
     page.lock("a2_reflect", "C")
 
     # HUD summarises; the ledger has the whole attempt.

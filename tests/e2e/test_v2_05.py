@@ -24,7 +24,7 @@ def test_full_walkthrough(lab_page):
     # Act I: lock a wrong prediction; the instruments follow the GPU count.
     page.lock("a1_predict", "C")
     assert page.verdict("a1_predict") == "incorrect"
-    assert "Default: 8 NDR rails per node" in page.page.inner_text('[data-act="1"]')
+    assert page.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "8ndr"  # the scenario
     assert close(page.metric("a1_mfu"), lab.MEASURED[0].mfu)
     page.chart_drawn("a1_mfu_scaling")
     page.set_control("a1_gpus", 64)

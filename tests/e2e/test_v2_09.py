@@ -39,20 +39,22 @@ def test_full_walkthrough(lab_page):
     page.lock("a2_predict", "C")
     assert page.verdict("a2_predict") == "correct"
     assert close(page.metric("a2_mfu"), 0.35)
-    page.set_control("a2_k", 4)
+    page.set_control("a2_k", 5)   # the budget's limit: 8 engineer-weeks
     assert close(page.metric("a2_mfu"), lab.act2_truth())
-    page.set_control("a2_k", 3)
-    page.set_control("a2_v", 3)
-    assert close(page.metric("a2_weeks"), 6.5) and close(page.metric("a2_mfu"), 0.5)
+    page.set_control("a2_k", 2.5)
+    page.set_control("a2_v", "5")
+    assert close(page.metric("a2_weeks"), 6.75) and close(page.metric("a2_mfu"), 0.5)
     page.chart_drawn("a2_profile")
     page.chart_drawn("a2_mfu_vs_weeks")
 
-    # The context: a locked batch ignores the micro-batch slider, a new run does not.
-    page.set_control("a2_m", 42)
-    assert close(page.metric("a2_bubble"), 0.05)
+    # The context: a locked batch disables the micro-batch slider, with the reason; a new run frees it.
+    assert page.control_disabled("a2_m")
+    assert "m stays at 21" in page.page.inner_text("#pl-control-a2_m-help")
+    assert close(page.metric("a2_bubble"), 0.03)
     page.set_control("context", "fresh")
+    assert not page.control_disabled("a2_m")
     page.set_control("a2_m", 42)
-    assert close(page.metric("a2_bubble"), 0.025)
+    assert close(page.metric("a2_bubble"), 0.015)
     page.lock("a2_reflect", "B")
 
     hud = page.page.inner_text("[data-hud]")
@@ -68,11 +70,11 @@ def test_budget_failure_is_reached_and_left_through_the_levers(lab_page):
     page.lock("a1_reflect", "B")
     page.lock("a2_predict", "C")
     assert not page.failure_visible("a2_over_budget")
-    page.set_control("a2_k", 4)
-    page.set_control("a2_v", 4)
+    page.set_control("a2_k", 5)
+    page.set_control("a2_v", "2")
     assert page.failure_visible("a2_over_budget")
-    assert close(page.metric("a2_weeks"), 8.5)
-    page.set_control("a2_v", 3)
+    assert close(page.metric("a2_weeks"), 9.0)
+    page.set_control("a2_v", "1")
     assert not page.failure_visible("a2_over_budget")
     (attempt,) = page.attempts("v2_09")
     assert "a2_over_budget" in attempt["failures_hit"]

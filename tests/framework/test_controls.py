@@ -52,3 +52,29 @@ def test_parse_controls_fills_defaults_and_ignores_unknown_names():
     controls = (slider(), Toggle("t", "T", default=True))
     assert parse_controls(controls, {"n": 8, "evil": 1}) == {"n": 8.0, "t": True}
     assert parse_controls(controls, "not a dict") == {"n": 16.0, "t": True}
+
+
+# ---- a control the state overrides: disabled, with the reason in its help ----------------
+
+from pylabs.framework.controls import render_control  # noqa: E402
+
+
+@pytest.mark.parametrize("control,value", [
+    (slider(help="How many nodes."), 16.0),
+    (Choice("c", "Pick", (Option("a", "A"), Option("b", "B")), default="a", widget="select"), "a"),
+    (Choice("r", "Pick", (Option("a", "A"), Option("b", "B")), default="a"), "a"),
+    (Toggle("t", "Switch"), False),
+])
+def test_a_reason_disables_the_control_and_replaces_its_help(control, value):
+    plain = render_control(control, value)
+    overridden = render_control(control, value, reason="Fixed at 21 by the run in flight.")
+    assert " disabled" not in plain
+    assert overridden.count(" disabled") >= 1
+    assert 'class="pl-control__help pl-control__help--reason"' in overridden
+    assert "Fixed at 21 by the run in flight." in overridden
+    assert "How many nodes." not in overridden
+    assert f'aria-describedby="pl-control-{control.name}-help"' in overridden
+
+
+def test_a_reason_is_escaped():
+    assert "&lt;b&gt;" in render_control(slider(), 16.0, reason="<b>")

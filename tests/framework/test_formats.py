@@ -30,3 +30,22 @@ def test_an_infinite_metric_value_is_spelled_for_javascript():
 def test_the_ledger_record_keeps_an_unbounded_result_as_null():
     from pylabs.framework.render import result_value as finite_or_none
     assert finite_or_none(float("inf")) is None and finite_or_none(2) == 2.0
+
+
+def test_halves_round_up_the_same_way_wherever_they_come_from():
+    # 1.275 is stored just below 1.275; 10,200 W / 8 is the same number: both show as 1.28 kW
+    assert fmt(1.275, "num") == "1.28"
+    assert fmt(10_200 / 8, "W") == "1.28 kW"
+    assert fmt(1275, "W") == "1.28 kW"
+    assert fmt(0.0625, "pct") == "6.25 %"
+    assert fmt(-2.675, "num") == "−2.68"
+
+
+def test_plural_agrees_with_the_count():
+    from pylabs.framework.formats import plural
+    assert plural(1, "NIC") == "1 NIC"
+    assert plural(8, "NIC") == "8 NICs"
+    assert plural(1.0, "engineer-week") == "1 engineer-week"
+    assert plural(0.9, "engineer-week") == "0.9 engineer-weeks"
+    assert plural(2, "fix", "fixes") == "2 fixes"
+    assert plural(1024, "GPU", count_fmt="int") == "1,024 GPUs"

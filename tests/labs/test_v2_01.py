@@ -188,3 +188,59 @@ def test_record_holds_answers_results_and_failures():
     assert rec["results"]["a1_speedup"] == pytest.approx(lab.act1_truth())
     assert rec["results"]["a2_breakeven_reserved"] == pytest.approx(0.65)
     assert set(rec["failures_active"]) == {f.name for f in lab.FAILURES}
+
+
+# ---- corrections found in review (issue 10, issue 8 item 8) ---------------------------------
+
+
+def _failure_text(html):
+    start = html.index('data-failure="a1_schedule_blown"')
+    return html[start:html.index("</div>", start)]
+
+
+@pytest.mark.parametrize("gpus,dominates", [(1, "Compute dominates"), (64, "Compute dominates"),
+                                            (1024, "the wait dominates")])
+def test_schedule_blown_says_what_dominates_the_step(gpus, dominates):
+    """Issue 10: the same advice at 1 GPU (no all-reduce) and at 64 GPUs (a quarter of the step)."""
+    text = _failure_text(rendered(LAB, all_open(a1_gpus=gpus)))
+    assert dominates in text
+    assert "0 ns" not in text
+    if gpus < 1024:
+        assert "add GPUs" in text and "barely help" not in text
+    if gpus == 1:
+        assert "no all-reduce" in text
+
+
+def test_the_sequence_length_is_stated_where_tokens_per_gpu_are_shown():
+    """Issue 10: 256 tokens per GPU is less than one 8K sequence per rank; the page says so."""
+    html = rendered(LAB, all_open())
+    assert "only 32 of Llama 3's 8,192-token sequences, fewer than the 1,024 GPUs" in html
+    assert "1/32 of a 8,192-token sequence" in html
+    assert lab.sequence_note(16384) == "2 sequences of 8,192 tokens"
+
+
+def test_an_impossible_breakeven_is_not_read_as_a_threshold():
+    """Issue 8: 'owning beats on-demand above 120 %'."""
+    html = rendered(LAB, all_open())
+    assert lab.SCENARIO_FLEET.breakeven_on_prem() > 1
+    assert "Owning beats on-demand above" not in html and "beyond full use: owning never wins" in html
+
+
+def test_one_gpus_share_of_a_dgx_reads_the_same_everywhere():
+    """Issue 10: 1.27 kW on the page against 1.28 kW elsewhere for the same 10.2 kW ÷ 8."""
+    html = rendered(LAB, all_open())
+    assert "1.27 kW" not in html and html.count("1.28 kW") >= 2
+
+
+def test_charts_keep_their_end_ticks_at_375_px():
+    """Issue 8: '16,384' dropped at 375 px; the cost chart lost '100 %' and put '$0' on '0 %'."""
+    import json
+    import re
+    html = rendered(LAB, all_open())
+    specs = {name: json.loads(spec.replace("<\\/", "</")) for name, spec in
+             re.findall(r'data-chart="(\w+)".*?class="pl-chart__spec">(.*?)</script>', html, re.S)}
+    x = specs["a1_speedup"]["layout"]["xaxis"]
+    assert x["ticktext"][-1] == "16,384" and len(x["tickvals"]) <= 4 and x["tickangle"] == 0
+    tco = specs["a2_tco"]["layout"]
+    assert tco["xaxis"]["range"][0] < 0 < 1 < tco["xaxis"]["range"][1] and tco["xaxis"]["tickvals"][-1] == 1
+    assert tco["margin"]["r"] >= 24 and specs["a1_speedup"]["layout"]["margin"]["r"] >= 24

@@ -6,7 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_02 as lab
-from tests.labs.helpers import answered, assert_key_proven
+from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
 
@@ -97,3 +97,52 @@ def test_record_holds_answers_results_and_failures():
     assert rec["answers"]["a1_reflect"]["correct"] is True
     assert rec["results"]["a2_speedup"] == pytest.approx(lab.SCENARIO_CLUSTER.speedup(16))
     assert "a2_network_wall" in rec["failures_active"]
+
+
+# ---- corrections found in review (issue 10, issue 8 items 8-9) ------------------------------
+
+
+def test_reflection_a_states_what_one_xdr_nic_per_node_gives():
+    """Double 50 GB/s is 100 GB/s (800 Gb/s XDR), not 800 GB/s; one XDR NIC per node gives 9.1×,
+    less than more tokens per step (11.2×), so the key stays C."""
+    facts = lab.act2_facts()
+    assert facts["xdr_port"] == "100 GB/s" and facts["xdr_speedup"] == "9.08×"
+    assert lab.XDR_CLUSTER.speedup(16) == pytest.approx(9.0777, rel=1e-4)
+    assert lab.XDR_CLUSTER.speedup(16) < lab.Cluster(16, 1, lab.C.IB_NDR_BW, 4 * 3072, False).speedup(16)
+    option = lab.ACT2_REFLECTION.option("A")
+    assert "800 GB/s each" not in option.text and "no such port" not in option.feedback
+    assert "50 GB/s to 100 GB/s" in option.text
+    assert lab.ACT2_REFLECTION.answer() == "C"
+
+
+def _control(html, name):
+    start = html.index(f'data-control="{name}"')
+    return html[html.rindex("<div", 0, start):html.index("</div>", start)]
+
+
+def test_tokens_slider_is_disabled_with_the_reason_under_a_fixed_batch():
+    """Issue 10: 3,072 tokens stayed on the slider while 512 were used."""
+    strong = answered(LAB, {}, "a2_reflect", {"a2_strong": True, "a2_nodes": 64})
+    html = _control(rendered(LAB, strong), "a2_tokens")
+    assert " disabled" in html and "= 512 tokens" in html and "pl-control__help--reason" in html
+    weak = _control(rendered(LAB, answered(LAB, {}, "a2_reflect", {"a2_nodes": 64})), "a2_tokens")
+    assert " disabled" not in weak
+
+
+def test_nic_counts_read_as_english_and_the_rails_sentence_does_not_repeat():
+    one = rendered(LAB, answered(LAB, {}, "a2_reflect", {"a2_nics": "1"}))
+    assert "1 NICs" not in one and "1 NIC/node" in one and "1 NIC per node" in one
+    eight = rendered(LAB, answered(LAB, {}, "a2_reflect", {"a2_nics": "8"}))
+    summary = eight[eight.index('data-chart="a2_scaling"'):]
+    summary = summary[summary.index('class="pl-chart__summary"'):summary.index("</p>", summary.index('class="pl-chart__summary"'))]
+    assert summary.count("rails") == 0 and summary.count("8 NICs per node") == 1
+
+
+def test_every_bar_colour_has_a_legend_entry():
+    import json
+    import re
+    html = str(lab.act1_chart(13e9, 4096, "eth100"))
+    figure = json.loads(re.search(r'pl-chart__spec">(.*?)</script>', html, re.S).group(1).replace("<\\/", "</"))
+    colours = [t["marker"]["color"] for t in figure["data"]]
+    assert all(isinstance(c, str) for c in colours)  # one colour per trace, so the legend names each
+    assert "All-reduce longer than compute" in [t["name"] for t in figure["data"]]

@@ -37,24 +37,43 @@ def test_act1_memory_is_zero1_model_state():
 
 def test_act1_prediction_does_not_depend_on_the_ledger():
     before = lab.act1_truth()
-    state = LAB.parse({"earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "hdr"}}}})
+    state = LAB.parse({"controls": {"a1_fabric": "v2_02"},
+                       "earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "hdr"}}}})
     assert lab.resolve_fabric(state)[:2] == (1, "hdr")
     assert lab.act1_truth() == before
 
 
-def test_fabric_defaults_to_eight_ndr_rails_without_a_ledger_entry():
-    assert lab.resolve_fabric(LAB.default_state()) == (8, "ndr", "default")
+def test_fabric_defaults_to_the_questions_eight_rails_even_with_a_ledger_entry():
+    """Issue 8 item 9: the instruments open on the stated scenario, so caption and feedback agree."""
+    assert lab.resolve_fabric(LAB.default_state()) == (8, "ndr", "chosen")
+    with_entry = LAB.parse({"earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "ndr"}, "results": {}}}})
+    assert lab.resolve_fabric(with_entry) == (8, "ndr", "chosen")
+    asked = LAB.parse({"controls": {"a1_fabric": "v2_02"}})
+    assert lab.resolve_fabric(asked) == (8, "ndr", "default")
     chosen = LAB.parse({"controls": {"a1_fabric": "1ndr"}})
     assert lab.resolve_fabric(chosen) == (1, "ndr", "chosen")
 
 
-def test_ledger_fabric_is_named_on_the_page():
-    opened = answered(LAB, {}, through="a1_predict")
-    assert "Default: 8 NDR rails per node (no V2-02 entry in your ledger)" in rendered(LAB, opened)
+def test_default_caption_agrees_with_the_feedback():
     raw = {"answers": {"a1_predict": {"choice": "B", "locked_at": "2026-01-01T00:00:00Z"}},
            "earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "ndr"}, "results": {}}}}
     html = rendered(LAB, LAB.parse(raw))
+    truth = lab.fmt(lab.act1_truth(), "pct1")
+    assert f"to {truth} on 512." in html
+    assert f"<strong>{truth}</strong>" in html  # the verdict
+    assert "pick “From your V2-02 ledger” above" in html
+
+
+def test_ledger_fabric_is_named_on_the_page():
+    asked = {"a1_fabric": "v2_02"}
+    opened = answered(LAB, {}, through="a1_predict", controls=asked)
+    assert "No V2-02 entry in your ledger: using 8 NDR rails per node" in rendered(LAB, opened)
+    raw = {"answers": {"a1_predict": {"choice": "B", "locked_at": "2026-01-01T00:00:00Z"}}, "controls": asked,
+           "earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "ndr"}, "results": {}}}}
+    html = rendered(LAB, LAB.parse(raw))
     assert "From your V2-02 ledger: 1 × InfiniBand NDR 400G per node" in html
+    truth = lab.fmt(lab.act1_truth(), "pct1")
+    assert f"With the scenario's 8 NDR rails per node it would be {truth} there." in html
     one_nic = lab.DPRun(7e9, 64, 524288, 1, lab.C.IB_NDR_BW, 1).mfu
     assert one_nic < lab.scenario_run(64).mfu
 
@@ -107,11 +126,25 @@ def test_distributed_optimizer_makes_tp8_pp4_fit():
 
 
 def test_tp_traffic_inside_and_across_nodes_matches_the_audit():
+    """AUDIT §4b row 16 (corrected): a TP 16 group spans two DGX nodes and uses all 8 rails,
+    0.322 ms per all-reduce, 1.29 ms per layer, 1.6× TP 8 over NVLink; MFU 41.8 % → 34.0 %."""
     inside, across = lab.Layout(8, 16), lab.Layout(16, 8)
     assert inside.layer_tp_s == pytest.approx(0.782937e-3, rel=1e-5)
-    assert across.layer_tp_s == pytest.approx(7.54975e-3, rel=1e-5)
+    assert across.layer_tp_s == pytest.approx(4 * 0.321563e-3, rel=1e-5)
+    assert across.layer_tp_s / inside.layer_tp_s == pytest.approx(1.6428, rel=1e-4)
     assert inside.layer_compute_s == pytest.approx(5.78219e-3 * 0.5 / lab.S.mfu, rel=1e-5)
-    assert across.mfu < inside.mfu / 2
+    assert (round(inside.mfu, 3), round(across.mfu, 3)) == (0.418, 0.340)
+
+
+def test_tp_across_nodes_failure_and_reflection_state_the_rail_physics():
+    html = rendered(LAB, answered(LAB, {}, through="a2_reflect", controls={"a2_tp": 16, "a2_pp": 8}))
+    alert = html[html.index('data-failure="a2_tp_across_nodes"'):]
+    alert = alert[:alert.index("</div>")]
+    assert "through all 8 rails (400 GB/s out of each node)" in alert
+    assert "1.29 ms per layer" in alert and "1.64× the 0.783 ms of TP 8" in alert
+    assert "50 GB/s instead of" not in html
+    facts = lab.act2_facts()
+    assert (facts["tp_across"], facts["tp_ratio"], facts["mfu_across"]) == ("1.29 ms", "1.64×", "34.0 %")
 
 
 @pytest.mark.parametrize("tp,pp,batch,reason", [
@@ -182,3 +215,29 @@ def test_record_holds_answers_results_and_failures():
     assert rec["results"]["a1_mfu"] == pytest.approx(lab.act1_truth())
     assert rec["results"]["a2_memory"] == pytest.approx(lab.MEGATRON.memory)
     assert rec["failures_active"] == ["a1_comm_bound"]
+
+
+def test_memory_chart_holds_its_tallest_bar_and_labels_the_ceiling_line():
+    """Issue 8 item 8: the 360 GB bar was cut at 220 GB; the dashed bubble ceiling had no label."""
+    figure = _figure(lab.act2_chart(lab.Layout(8, 1)))
+    tallest = max(a["y"] for a in figure["layout"]["annotations"] if a.get("yanchor") == "bottom" and "xref" not in a
+                  and a.get("yref") != "y2")
+    assert tallest == pytest.approx(lab.Layout(8, 1).memory / GB) and tallest > 300
+    assert figure["layout"]["yaxis"]["range"][1] > tallest
+    notes = [a["text"] for a in figure["layout"]["annotations"]]
+    assert "bubble ceiling 10 %" in notes and "80 GB HBM" in notes
+    assert all(len(a["text"]) <= 4 for a in figure["layout"]["annotations"] if "xref" not in a and a.get("yref") != "y2")
+
+
+def test_takeaway_says_the_allreduce_grows_at_the_node_boundary():
+    """Issue 10: 'the all-reduce stays near 123 ms' while it grows 2.3× from 54.4 ms at 8 GPUs."""
+    text = lab.lab_takeaways()[0]
+    assert "54.4 ms on 8 GPUs" in text and "then stays near 123 ms" in text
+    feedback = lab.ACT1_REFLECTION.option("C").feedback.format_map(lab.act1_facts())
+    assert "grows 2.27× in all" in feedback and "did not grow" not in feedback
+
+
+def _figure(markup):
+    import json
+    import re
+    return json.loads(re.search(r'class="pl-chart__spec">(.*?)</script>', markup, re.S).group(1).replace("<\\/", "</"))

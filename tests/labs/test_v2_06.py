@@ -6,7 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_06 as lab
-from tests.labs.helpers import answered, assert_key_proven
+from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
 NDR = lab.C.IB_NDR_BW
@@ -163,3 +163,17 @@ def test_record_holds_answers_results_and_failures():
     assert rec["results"]["a1_ratio"] == pytest.approx(lab.act1_truth())
     assert rec["results"]["a2_crossover"] == pytest.approx(lab.act2_truth())
     assert "a2_comm_bound" in rec["failures_active"]
+
+
+def test_legends_sit_above_the_plot_clear_of_the_axis_titles():
+    """Issue 8: at 375 px the legends below the plot covered the x-axis titles of all three charts."""
+    import json
+    import re
+    html = rendered(LAB, answered(LAB, {}, through="a2_reflect"))
+    specs = re.findall(r'class="pl-chart__spec">(.*?)</script>', html, re.S)
+    assert len(specs) == 3
+    for spec in specs:
+        layout = json.loads(spec.replace("<\\/", "</"))["layout"]
+        assert layout["legend"]["y"] >= 1 and layout["legend"]["yanchor"] == "bottom"
+        assert all(a.get("yanchor") != "bottom" or a.get("y") != 1 for a in layout.get("annotations", []))
+        assert layout["xaxis"].get("tickangle") == 0 or layout["xaxis"]["type"] != "log" or len(layout["xaxis"]["tickvals"]) <= 5

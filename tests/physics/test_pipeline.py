@@ -111,3 +111,33 @@ def test_microbatch_count_round_trips(dp, mbs, m) -> None:
 def test_tp_comm_falls_with_bandwidth(tp, bw, factor) -> None:
     assert p.tp_comm_per_layer_s(2048, 1, 12288, tp, bw * factor) <= p.tp_comm_per_layer_s(
         2048, 1, 12288, tp, bw)
+
+
+def test_tp_across_nodes_uses_every_rail_audit_4b_row16():
+    """AUDIT §4b row 16: GPT-3 activations (s 2048, b 1, h 12288) all-reduced over TP 16 = two DGX
+    nodes with 8 NDR rails each: 0.322 ms per all-reduce, 1.29 ms per layer (4 all-reduces)."""
+    from pylabs.physics import constants as C
+    from pylabs.physics.pipeline import tp_comm_per_layer_multinode_s, tp_comm_per_layer_s
+    args = (2048, 1, 12288)
+    across = tp_comm_per_layer_multinode_s(*args, 16, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+    assert across == pytest.approx(1.286253e-3, rel=1e-6)
+    assert across / 4 == pytest.approx(0.321563e-3, rel=1e-5)
+    inside = tp_comm_per_layer_multinode_s(*args, 8, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+    assert inside == tp_comm_per_layer_s(*args, 8, C.NVLINK4_BW) == pytest.approx(0.782937e-3, rel=1e-5)
+    with pytest.raises(ValueError, match="a multiple of gpus_per_node"):
+        tp_comm_per_layer_multinode_s(*args, 12, 8, C.NVLINK4_BW, C.IB_NDR_BW, 8)
+
+
+def test_megatron_interleaved_schedule_rule():
+    """Megatron-LM schedules.py (forward_backward_pipelining_with_interleaving): the micro-batch group N
+    must satisfy p <= N <= m, and the last group (m mod N) must be empty or at least p long."""
+    assert p.interleaved_schedule_runs(8, 24, 8)                # m a multiple of p: the default works
+    assert not p.interleaved_schedule_runs(8, 21, 8)            # last group of 5 < 8
+    assert p.interleaved_schedule_runs(8, 21, 11)               # groups of 11 and 10
+    assert p.interleaved_schedule_runs(8, 21, 21)               # one group
+    assert not p.interleaved_schedule_runs(8, 4, 8)             # fewer micro-batches than stages
+    assert p.interleaved_group_size(8, 21) == 11 and p.interleaved_group_size(8, 24) == 8
+    assert p.interleaved_group_size(8, 4) == 0
+    assert p.interleave_degrees(80, 8) == [1, 2, 5, 10]         # 3 does not cut 10 layers equally
+    with pytest.raises(ValueError, match="a multiple of pp"):
+        p.interleave_degrees(80, 3)

@@ -52,6 +52,8 @@ class Scenario:
     budget_usd: float = 40e6               # the board's budget for the default three years
     watts_per_kw: float = 1e3              # the economics API takes power in kW
     tco_chart_px: int = 420                # room for a legend of up to eight entries on a phone
+    axis_pad: float = 0.03                 # utilization axis padding, a share of the axis
+    chart_right_px: int = 28               # room for the last tick label ("16,384", "100 %") at 375 px
 
 
 S = Scenario()
@@ -201,8 +203,8 @@ M = {m.name: m for m in (
     MetricSpec("a2_reserved_usd", "Reserved", "USD", "usd"),
     MetricSpec("a2_on_prem_usd", "On-prem (owned)", "USD", "usd"),
     MetricSpec("a2_plan_usd", "Your plan", "USD", "usd"),
-    MetricSpec("a2_breakeven_reserved", "Reserved beats on-demand above", "1", "pct"),
-    MetricSpec("a2_breakeven_on_prem", "Owning beats on-demand above", "1", "pct"),
+    MetricSpec("a2_breakeven_reserved", "Breakeven utilization, reserved against on-demand", "1", "pct"),
+    MetricSpec("a2_breakeven_on_prem", "Breakeven utilization, owning against on-demand", "1", "pct"),
     MetricSpec("a2_on_prem_per_hour", "On-prem cost per useful GPU-hour", "USD/h", "usd/h"),
 )}
 
@@ -229,19 +231,35 @@ def act1_instruments(s: State) -> list:
         M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
                              f"plan {fmt(PLAN_S, 's')}"),
         M["a1_vs_plan"].show(late, "danger" if late > S.schedule_slack else None),
-        M["a1_tokens_per_gpu"].show(run.batch / gpus),
+        M["a1_tokens_per_gpu"].show(run.batch / gpus, note=sequence_note(run.batch / gpus)),
         M["a1_compute_s"].show(compute),
         M["a1_allreduce_s"].show(comm, "danger" if comm > compute else None),
         M["a1_ceiling"].show(run.ceiling()),
     )]
     if late > S.schedule_slack:
-        parts.append(failure(F["a1_schedule_blown"],
-                             f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. Each GPU "
-                             f"computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for the "
-                             "all-reduce. More GPUs barely help once the wait dominates: give each GPU more "
-                             "tokens per step (a larger global batch) or a faster network between nodes."))
+        parts.append(failure(F["a1_schedule_blown"], schedule_blown_text(train, gpus, compute, comm)))
     parts.append(act1_chart(run, gpus))
     return parts
+
+
+def schedule_blown_text(train: float, gpus: float, compute: float, comm: float) -> str:
+    """Say what dominates the step: the wait for the all-reduce, or the compute of too few GPUs."""
+    late = f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. "
+    if comm > compute:
+        return late + (f"Each GPU computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for "
+                       "the all-reduce: the wait dominates, so more GPUs barely help. Give each GPU more tokens "
+                       "per step (a larger global batch) or a faster network between nodes.")
+    wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
+            f"the all-reduce takes {fmt(comm, 's')}, {fmt(comm / (compute + comm), 'pct')} of the step")
+    return late + (f"Compute dominates: each step computes for {fmt(compute, 's')} and {wait}. "
+                   f"{fmt(gpus, 'int')} GPUs are too few for a plan made for {fmt(S.gpus, 'int')}: add GPUs.")
+
+
+def sequence_note(tokens_per_gpu: float) -> str:
+    """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
+    if tokens_per_gpu < C.LLAMA3_SEQ:
+        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of a {fmt(C.LLAMA3_SEQ, 'int')}-token sequence"
+    return f"{fmt(tokens_per_gpu / C.LLAMA3_SEQ, 'num')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
 
 
 GPU_AXIS = [2 ** k for k in range(15)]
@@ -252,14 +270,17 @@ def act1_chart(run: Run, gpus: float):
     ceiling = run.ceiling()
     shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}")
     note["y"] = math.log10(ceiling)  # Plotly places annotations on a log axis in log10 units
-    ticks = GPU_AXIS[::2]
+    # every fifth power of two (with the scenario's fleet) and the axis end: four labels that fit
+    # unrotated on a 375 px phone, where eight rotated and dropped "16,384"
+    ticks = sorted({*GPU_AXIS[::5], int(S.gpus), GPU_AXIS[-1]})
     labels = [fmt(t, "int") for t in ticks]
     figure = ch.figure(
         [ch.line("Linear (the CFO's plan)", GPU_AXIS, [float(n) for n in GPU_AXIS], "muted", dash="dot"),
          ch.line("Strong-scaling physics", GPU_AXIS, physics, "series1", markers=True),
          ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
-        x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels),
+        x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels, tickangle=0),
         y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
+    figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
                f"{fmt(gpus, 'int')} GPUs against {fmt(gpus, 'x')} for linear scaling, and never passes "
                f"{fmt(ceiling, 'x')} however many GPUs are added.")
@@ -324,7 +345,13 @@ ACT1 = Act(
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node. With the batch fixed, adding GPUs splits the compute of a step but not its "
-        "all-reduce. (The model's weights and optimizer state must also be sharded to fit; that adds traffic this model leaves out, so its estimate is optimistic.)",
+        "all-reduce.",
+        f"Two simplifications make this estimate optimistic. The model's weights and optimizer state must be "
+        f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
+        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
+        f"sequences, fewer than the {fmt(S.gpus, 'int')} GPUs, so a real run splits each sequence over a group of "
+        "GPUs (tensor or context parallelism). Both add traffic this model leaves out: it counts tokens per "
+        "GPU, not sequences.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
@@ -500,9 +527,10 @@ def act2_instruments(s: State) -> list:
     never = f.breakeven_on_prem() > 1
     cheapest = f.cheapest()
     parts = [metric_grid(*cost_metrics(f, s["a2_plan"]),
-                         M["a2_breakeven_reserved"].show(f.breakeven_reserved()),
+                         M["a2_breakeven_reserved"].show(f.breakeven_reserved(), note="reserving wins above it"),
                          M["a2_breakeven_on_prem"].show(f.breakeven_on_prem(), "danger" if never else None,
-                                                        "never within the horizon" if never else ""),
+                                                        "beyond full use: owning never wins" if never else
+                                                        "owning wins above it"),
                          M["a2_on_prem_per_hour"].show(f.per_useful_hour(), note=f"on-demand {fmt(f.price, 'usd/h')}"))]
     parts.append(callout("info", f"Cheapest at these inputs: {PLANS[cheapest]}",
                          prose(f"{PLANS[cheapest]} costs **{fmt(f.cost(cheapest), 'usd')}** over "
@@ -548,8 +576,10 @@ def act2_chart(f: Fleet, plan: str):
          ch.line("On-prem", UTIL_AXIS, [f.on_prem(u) for u in UTIL_AXIS], "series3"),
          ch.line(f"Budget {fmt(f.budget(), 'usd')}", [0, 1], [f.budget()] * 2, "danger", dash="dash"),
          *lines, ch.point("Your plan", f.utilization, f.cost(plan), "accent")],
-        x=ch.axis("Utilization", tickformat=".0%", range=[0, 1]),
+        x=ch.axis("Utilization", tickformat=".0%", range=[-S.axis_pad, 1 + S.axis_pad], tickvals=UTIL_AXIS[::4]),
         y=ch.axis(f"{fmt(f.years, 'int')}-year cost", tickformat="$~s", range=[0, top]), height=S.tco_chart_px)
+    # padding either side keeps "100 %" inside the plot and moves "0 %" clear of the "$0" tick
+    figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"On-demand grows with utilization from zero to {fmt(f.on_demand(1.0), 'usd')}; reserved stays at "
                f"{fmt(f.reserved(), 'usd')}; on-prem moves only from {fmt(f.on_prem(0.0), 'usd')} to "
                f"{fmt(f.on_prem(1.0), 'usd')}. Reserved beats on-demand above {fmt(f.breakeven_reserved(), 'pct')}.")
@@ -688,9 +718,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: why tokens per GPU and NICs per node set the all-reduce term used here.",
-        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism for when data parallelism stops scaling.",
-        "**V2-08 The Utilization Trap**: what running a shared fleet near full utilization does to queueing delay.",
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): why tokens per GPU and NICs per node set the all-reduce term used here.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism for when data parallelism stops scaling.",
+        "V2-08 The Utilization Trap (a later lab): what running a shared fleet near full utilization does to queueing delay.",
     ),
     presets={"context": {"frontier": {"a1_fabric": "ndr8", "a2_utilization": S.utilization},
                          "startup": {"a1_fabric": "ndr1", "a2_utilization": S.startup_utilization}}},

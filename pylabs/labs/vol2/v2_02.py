@@ -23,6 +23,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
+from pylabs.framework.formats import plural
 from pylabs.physics import collectives, training
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -73,7 +74,8 @@ FABRICS = {
     "ndr": ("8 servers, one 400G NDR NIC each", C.IB_NDR_BW),
     "eth100": ("8 servers, 100 GbE each", C.ETH_100G_BW),
 }
-SHORT_NAMES = {"nvlink": "NVLink", "pcie5": "PCIe 5", "pcie4": "PCIe 4", "ndr": "8 × NDR", "eth100": "8 × 100GbE"}
+# two short lines each, so five categories fit side by side on a 375 px phone
+SHORT_NAMES = {"nvlink": "NVLink", "pcie5": "PCIe<br>Gen5", "pcie4": "PCIe<br>Gen4", "ndr": "8 ×<br>NDR", "eth100": "8 ×<br>100GbE"}
 
 
 def fabric_label(key: str) -> str:
@@ -230,11 +232,13 @@ def act1_instruments(s: State) -> list:
 def act1_chart(params: float, tokens: float, selected: str):
     steps = {k: single_node_step(params, tokens, k) for k in FABRICS}
     names = [("▶ " if k == selected else "") + SHORT_NAMES[k] for k in FABRICS]
-    figure = ch.figure(
-        [ch.bars("Compute", names, [steps[k].compute_s for k in FABRICS], "series1"),
-         ch.bars("Ring all-reduce", names, [steps[k].allreduce_s for k in FABRICS],
-                 ["danger" if steps[k].ratio > 1 else "series2" for k in FABRICS])],
-        x=ch.axis("", "category"), y=ch.axis("Seconds per step"), stacked=True)
+    slow = {k: steps[k].ratio > 1 for k in FABRICS}
+    traces = [ch.bars("Compute", names, [steps[k].compute_s for k in FABRICS], "series1"),
+              ch.bars("All-reduce", names, [0.0 if slow[k] else steps[k].allreduce_s for k in FABRICS], "series2")]
+    if any(slow.values()):
+        traces.append(ch.bars("All-reduce longer than compute", names,
+                              [steps[k].allreduce_s if slow[k] else 0.0 for k in FABRICS], "danger"))
+    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("Seconds per step"), stacked=True)
     fastest, slowest = steps["nvlink"], steps["eth100"]
     summary = (f"At {fmt(tokens, 'tokens')} per GPU each step computes for {fmt(fastest.compute_s, 's')} on "
                f"every fabric; the all-reduce takes {fmt(fastest.allreduce_s, 's')} over NVLink and "
@@ -312,8 +316,7 @@ A2_NIC = Choice("a2_nic", "NIC type",
                 tuple(Option(k, f"{name} · {fmt(bw, 'GB/s')} per port") for k, (name, bw) in NICS.items()),
                 default="ndr", widget="select", unit="B/s per port per direction")
 A2_TOKENS = Slider("a2_tokens", "Tokens per GPU per step", unit="tokens", min=512, max=16384, step=512,
-                   default=S.act2_tokens, fmt="tokens",
-                   help="Ignored when the global batch is fixed: then each GPU gets its share.")
+                   default=S.act2_tokens, fmt="tokens")
 A2_STRONG = Toggle("a2_strong", f"Fix the global batch at {fmt(S.global_batch_tokens, 'tokens')} (strong scaling)")
 
 
@@ -343,11 +346,22 @@ class Cluster:
         return one / many if self.strong else nodes * one / many
 
 
+def a2_overridden(s: State) -> dict[str, str]:
+    """With the global batch fixed, each GPU's tokens follow from the node count, not the slider."""
+    if not s["a2_strong"]:
+        return {}
+    c = cluster(s)
+    return {"a2_tokens": f"Not used while the global batch is fixed: each GPU gets "
+                         f"{fmt(S.global_batch_tokens, 'tokens')} ÷ ({S.gpus_per_node} × {c.nodes}) = "
+                         f"{fmt(c.tokens_per_gpu(c.nodes), 'tokens')}."}
+
+
 def cluster(s: State) -> Cluster:
     return Cluster(int(s["a2_nodes"]), int(s["a2_nics"]), NICS[s["a2_nic"]][1], s["a2_tokens"], s["a2_strong"])
 
 
 SCENARIO_CLUSTER = Cluster(S.act2_nodes, 1, C.IB_NDR_BW, S.act2_tokens, False)
+XDR_CLUSTER = Cluster(S.act2_nodes, 1, C.IB_XDR_BW, S.act2_tokens, False)
 RAILS_CLUSTER = Cluster(S.act2_nodes, C.DGX_H100_NICS, C.IB_NDR_BW, S.act2_tokens, False)
 
 
@@ -381,7 +395,8 @@ def act2_facts() -> dict[str, str]:
         "bigger_tokens": fmt(bigger.tokens, "tokens"),
         "bigger_speedup": fmt(bigger.speedup(S.act2_nodes), "x"),
         "scenario_speedup": fmt(SCENARIO_CLUSTER.speedup(S.act2_nodes), "x"),
-        "ndr_port": fmt(C.IB_NDR_BW, "GB/s"),
+        "ndr_port": fmt(C.IB_NDR_BW, "GB/s"), "xdr_port": fmt(C.IB_XDR_BW, "GB/s"),
+        "xdr_speedup": fmt(XDR_CLUSTER.speedup(S.act2_nodes), "x"), "pcie5": fmt(C.PCIE5_X16_BW, "GB/s"),
     }
 
 
@@ -390,9 +405,12 @@ ACT2_REFLECTION = Reflection(
     prompt="No budget for more NICs this quarter. Which change raises the 16-node speedup of the one-NIC "
            "cluster the most?",
     options=(
-        Claim("A", "Buy faster InfiniBand ports that double the bandwidth to 800 GB/s each.",
-              "There is no such port: a 400 Gb/s NDR port carries {ndr_port} per direction. Gigabits "
-              "and gigabytes differ by a factor of 8."),
+        Claim("A", f"Swap each node's NIC for an 800 Gb/s XDR one, which doubles the port from "
+                   f"{fmt(C.IB_NDR_BW, 'GB/s')} to {fmt(C.IB_XDR_BW, 'GB/s')}.",
+              "XDR ports exist (800 Gb/s is {xdr_port} per direction), but that is buying NICs too, and one "
+              "per node still funnels the node's share through one port: **{xdr_speedup}**, against "
+              "{bigger_speedup} from more tokens per step (and that only if the server's PCIe keeps up: a "
+              "Gen5 ×16 slot carries {pcie5}). Mind the units: 800 Gb/s is {xdr_port}, not 800 GB/s."),
         Claim("B", "Switch to pipeline parallelism, which stops gradients from crossing nodes.",
               "Pipeline stages still run data-parallel replicas that all-reduce their gradient shards; "
               "pipelining divides the per-GPU volume by the number of stages, it does not remove it."),
@@ -420,7 +438,7 @@ def act2_instruments(s: State) -> list:
         M["a2_tokens_per_gpu"].show(c.tokens_per_gpu(n)),
         M["a2_compute_s"].show(compute),
         M["a2_allreduce_s"].show(comm, "danger" if comm > compute else None),
-        M["a2_node_egress"].show(c.nics * c.nic_bw, note=f"{c.nics} × {fmt(c.nic_bw, 'GB/s')}"),
+        M["a2_node_egress"].show(c.nics * c.nic_bw, note=f"{plural(c.nics, 'NIC')} × {fmt(c.nic_bw, 'GB/s')}"),
     )]
     if comm > compute:
         parts.append(failure(F["a2_network_wall"],
@@ -437,20 +455,22 @@ def act2_chart(c: Cluster):
     ideal = [float(n) for n in nodes]
     current = [c.speedup(n) for n in nodes]
     railed = [rails.speedup(n) for n in nodes]
+    rails_too = c.nics == C.DGX_H100_NICS
+    traces = [ch.line("Linear (ideal)", nodes, ideal, "muted", dash="dot"),
+              ch.line(f"{plural(C.DGX_H100_NICS, 'NIC')} per node" + (" (yours)" if rails_too else ""), nodes,
+                      railed, "series1", markers=True)]
+    if not rails_too:
+        traces.append(ch.line(f"{plural(c.nics, 'NIC')} per node (yours)", nodes, current, "series2", markers=True))
     figure = ch.figure(
-        [ch.line("Linear (ideal)", nodes, ideal, "muted", dash="dot"),
-         ch.line(f"{DGX_NICS_LABEL} NICs per node", nodes, railed, "series1", markers=True),
-         ch.line(f"{c.nics} NIC{'s' if c.nics > 1 else ''} per node (yours)", nodes, current, "series2",
-                 markers=True),
-         ch.point("Your setting", c.nodes, c.speedup(c.nodes), "accent")],
+        [*traces, ch.point("Your setting", c.nodes, c.speedup(c.nodes), "accent")],
         x=ch.axis("DGX H100 nodes", "log", tickvals=nodes, ticktext=[str(n) for n in nodes]),
         y=ch.axis("Speedup over one node", "log", tickvals=nodes, ticktext=[f"{n}×" for n in nodes]))
-    summary = (f"With {c.nics} NIC{'s' if c.nics > 1 else ''} per node the speedup reaches "
-               f"{fmt(current[-1], 'x')} at {nodes[-1]} nodes, against {fmt(railed[-1], 'x')} with "
-               f"{DGX_NICS_LABEL} rails and {nodes[-1]}× for perfect scaling.")
+    against = "" if rails_too else f"{fmt(railed[-1], 'x')} with {DGX_NICS_LABEL} rails and "
+    summary = (f"With {plural(c.nics, 'NIC')} per node the speedup reaches {fmt(current[-1], 'x')} at "
+               f"{nodes[-1]} nodes, against {against}{nodes[-1]}× for perfect scaling.")
     rows = [(str(n), fmt(a, "x"), fmt(b, "x")) for n, a, b in zip(nodes, current, railed)]
     return chart("a2_scaling", "Speedup against node count", figure, summary,
-                 table=(("Nodes", f"{c.nics} NICs/node", f"{DGX_NICS_LABEL} NICs/node"), rows))
+                 table=(("Nodes", f"{plural(c.nics, 'NIC')}/node", f"{plural(C.DGX_H100_NICS, 'NIC')}/node"), rows))
 
 
 DGX_NICS_LABEL = f"{C.DGX_H100_NICS:.0f}"
@@ -500,6 +520,7 @@ ACT2 = Act(
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_NODES, A2_NICS, A2_NIC, A2_TOKENS, A2_STRONG),
+    overridden=a2_overridden,
     instruments=act2_instruments,
     reflection=ACT2_REFLECTION,
     math_peek=act2_math,
@@ -568,9 +589,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-01 The Scale Illusion**: the same communication term turns 1,000 GPUs into far less than 1,000×.",
-        "**V2-05 The Parallelism Paradox**: tensor and pipeline parallelism, and what crossing nodes does to them.",
-        "**V2-06 The Bandwidth Invariant**: ring, tree and halving-doubling all-reduce, and when each wins.",
+        "[**V2-01 The Scale Illusion**](../01-scale-illusion/): the same communication term turns 1,000 GPUs into far less than 1,000×.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism, and what crossing nodes does to them.",
+        "[**V2-06 The Bandwidth Invariant**](../06-bandwidth-invariant/): ring, tree and halving-doubling all-reduce, and when each wins.",
     ),
     presets={"context": {"pretrain": {"a1_tokens": S.act1_tokens, "a2_tokens": S.act2_tokens},
                          "finetune": {"a1_tokens": S.finetune_tokens, "a2_tokens": S.finetune_tokens}}},

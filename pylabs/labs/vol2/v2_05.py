@@ -7,9 +7,11 @@ price (node-crossing tensor traffic, the pipeline bubble, memory).
 
 Act I (the data-parallel wall): a 7B model with ZeRO-1 on DGX H100 nodes, global batch
 fixed at 512K tokens: MFU falls from ~51 % on 8 GPUs to ~44 % on 64 and ~21 % on 512.
-The default fabric is the one the student chose in V2-02 (8 NDR rails if none).
+The instruments open on the question's fabric (8 NDR rails per node); the network the student
+chose in V2-02 is one option away, and the page says so when the ledger holds one.
 Act II (3D parallelism): GPT-3 175B on 1,024 H100s. TP × PP × DP with m derived from
-Megatron's global batch; memory, bubble and tensor-parallel traffic decide the layout.
+Megatron's global batch; memory, bubble and tensor-parallel traffic decide the layout. A tensor
+group wider than a node spans whole nodes and all-reduces hierarchically over all 8 rails.
 
 Ledger fields: context, both predictions and reflections, the final instrument settings,
 MFU of both acts, memory and bubble of the Act II layout, failure states reached.
@@ -68,8 +70,8 @@ CONTEXT = Choice("context", "Training phase", (
 
 # ---- Act I · The data-parallel wall ---------------------------------------------------
 
-FABRICS = {"v2_02": "From your V2-02 ledger",
-           "8ndr": "8 × NDR 400G per node (DGX rails)", "4ndr": "4 × NDR 400G per node",
+FABRICS = {"8ndr": "8 × NDR 400G per node (DGX rails, the scenario)", "v2_02": "From your V2-02 ledger",
+           "4ndr": "4 × NDR 400G per node",
            "1ndr": "1 × NDR 400G per node", "1hdr": "1 × HDR 200G per node"}
 DEFAULT_FABRIC = (int(C.DGX_H100_NICS), "ndr")
 
@@ -78,7 +80,7 @@ A1_GPUS = Slider("a1_gpus", "Data-parallel GPUs", unit="GPUs", min=8, max=1024, 
 A1_BATCH = Slider("a1_batch", "Global batch (fixed across GPU counts)", unit="tokens", min=131072,
                   max=2097152, step=1, default=S.act1_batch, fmt="tokens", scale="log2")
 A1_FABRIC = Choice("a1_fabric", "Network between nodes", tuple(Option(k, v) for k, v in FABRICS.items()),
-                   default="v2_02", widget="select")
+                   default="8ndr", widget="select")
 A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, f"{fmt(v, 'params')} parameters") for k, v in MODEL_SIZES.items()),
                   default="7b")
 A1_ZERO = Choice("a1_zero", "ZeRO stage", (
@@ -203,6 +205,9 @@ def act1_facts() -> dict[str, str]:
     few, many = scenario_run(S.act1_measured[0]), scenario_run(S.act1_target)
     return {"compute_few": fmt(few.compute_s, "s"), "compute_many": fmt(many.compute_s, "s"),
             "ar_few": fmt(few.allreduce_s, "s"), "ar_many": fmt(many.allreduce_s, "s"),
+            "ar_mid": fmt(MEASURED[1].allreduce_s, "s"), "gpus_mid": fmt(MEASURED[1].gpus, "int"),
+            "ar_growth": fmt(many.allreduce_s / few.allreduce_s, "x"),
+            "compute_shrink": fmt(few.compute_s / many.compute_s, "x"),
             "gpus_few": fmt(few.gpus, "int"), "gpus_many": fmt(many.gpus, "int"),
             "ring_few": fmt(2 * (few.gpus - 1) / few.gpus, "num"),
             "ring_many": fmt(2 * (many.gpus - 1) / many.gpus, "num")}
@@ -218,11 +223,12 @@ ACT1_REFLECTION = Reflection(
         Claim("B", "Each GPU must send more gradient bytes when there are more GPUs.",
               "The ring factor 2(N−1)/N goes from {ring_few} to only {ring_many}: every GPU sends about "
               "twice its gradient whatever N is."),
-        Claim("C", "Each GPU's compute shrinks in proportion to 1/N while the all-reduce time stays "
-                   "nearly constant.",
+        Claim("C", "Each GPU's compute shrinks in proportion to 1/N while the all-reduce time, once it "
+                   "crosses nodes, stays nearly constant.",
               "On {gpus_few} GPUs a step computes for {compute_few} against an all-reduce of {ar_few}; on "
-              "{gpus_many} GPUs it computes for {compute_many} against {ar_many}. The all-reduce did not "
-              "grow much; the compute it hides behind vanished."),
+              "{gpus_many} GPUs it computes for {compute_many} against {ar_many}. The all-reduce grows "
+              "{ar_growth} in all, nearly all of it once, where the gradients first leave the node "
+              "({ar_mid} on {gpus_mid} GPUs); the compute it hides behind shrinks {compute_shrink}."),
         Claim("D", "More GPUs put more pressure on each GPU's HBM and caches.",
               "Each GPU runs the same kernels on fewer tokens; its memory traffic per token is unchanged."),
     ),
@@ -262,14 +268,22 @@ def tone_for(mfu: float) -> str:
 
 
 def ledger_note(s: State) -> list:
+    """Where Act I's network comes from; the question's scenario always has the DGX rails."""
     nics, nic, source = resolve_fabric(s)
+    scenario = f"the question's scenario has {DEFAULT_FABRIC[0]} NDR rails per node"
     if source == "ledger":
         return [callout("info", "From your V2-02 ledger",
-                        prose(f"From your V2-02 ledger: {fabric_text(nics, nic)}. Pick another network "
-                              "above to compare."))]
+                        prose(f"From your V2-02 ledger: {fabric_text(nics, nic)}; {scenario}. Pick another "
+                              "network above to compare."))]
     if source == "default":
         return [callout("info", "Network",
-                        prose(f"Default: {nics} NDR rails per node (no V2-02 entry in your ledger).") )]
+                        prose(f"No V2-02 entry in your ledger: using {DEFAULT_FABRIC[0]} NDR rails per node, "
+                              "as in the question's scenario."))]
+    nics_then, nic_then = s.earlier_control("v2_02", "a2_nics"), s.earlier_control("v2_02", "a2_nic")
+    if nics_then is not None or nic_then is not None:
+        return [callout("info", "Your V2-02 network",
+                        prose("Your V2-02 ledger holds another cluster: pick “From your V2-02 ledger” above to "
+                              f"run this data-parallel job on it ({scenario})."))]
     return []
 
 
@@ -334,6 +348,9 @@ def act1_chart(s: State, run: DPRun):
     summary = (f"With a fixed batch of {fmt(run.batch, 'tokens')}, MFU goes from {fmt(shown[0][1], 'pct1')} on "
                f"{shown[0][0]} GPUs to {fmt(shown[-1][1], 'pct1')} on {shown[-1][0]}." if shown else
                "No GPU count between 8 and 1,024 runs this model with this ZeRO stage.")
+    if shown and len(traces) > 1 and rails[counts.index(shown[-1][0])] is not None:
+        summary += (f" With the scenario's {DEFAULT_FABRIC[0]} NDR rails per node it would be "
+                    f"{fmt(rails[counts.index(shown[-1][0])], 'pct1')} there.")
     rows = [(str(n), "—" if v is None else fmt(v, "pct1"), "—" if r is None else fmt(r, "pct1"))
             for n, v, r in zip(counts, yours, rails)]
     return chart("a1_mfu_scaling", "MFU against data-parallel GPUs (fixed global batch)", figure, summary,
@@ -475,8 +492,9 @@ class Layout:
 
     @property
     def layer_tp_s(self) -> float:
-        bw = C.IB_NDR_BW if self.crosses_nodes else C.NVLINK4_BW
-        return pipeline.tp_comm_per_layer_s(SEQ, MBS, HIDDEN, self.tp, bw)
+        """Across nodes a tensor group spans whole DGX nodes and uses all their rails."""
+        return pipeline.tp_comm_per_layer_multinode_s(SEQ, MBS, HIDDEN, self.tp, S.gpus_per_node, C.NVLINK4_BW,
+                                                      C.IB_NDR_BW, C.DGX_H100_NICS)
 
     @property
     def dp_allreduce_s(self) -> float:
@@ -502,6 +520,10 @@ class Layout:
     @property
     def satisfies(self) -> bool:
         return not self.problem() and not any(self.limits().values())
+
+
+DGX_RAILS = int(C.DGX_H100_NICS)
+INSIDE_TP_S = pipeline.tp_comm_per_layer_s(SEQ, MBS, HIDDEN, S.gpus_per_node, C.NVLINK4_BW)
 
 
 def layout_name(lay: Layout) -> str:
@@ -538,7 +560,7 @@ ACT2_PREDICTION = Pick(
                   "Without the distributed optimizer every GPU keeps the full Adam state of its shard."),
         candidate("B", f"tensor groups spanning {CANDIDATES['B'].tp // S.gpus_per_node} nodes, "
                               "so each layer is cut finer",
-                  "Every layer's tensor-parallel all-reduces now cross InfiniBand."),
+                  "Every layer's tensor-parallel all-reduces now leave the node through its InfiniBand rails."),
         candidate("C", "one node per tensor group, a deeper pipeline, fewer replicas",
                   "This is Megatron-LM's own GPT-3 175B configuration."),
         candidate("D", f"{CANDIDATES['D'].tp} GPUs per tensor group, a very deep pipeline",
@@ -564,7 +586,7 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "The frameworks cannot run tensor parallelism across nodes.",
               "Megatron-LM and DeepSpeed run it over InfiniBand without complaint; it works, slowly."),
         Claim("B", f"Every layer does {TP_CALLS} all-reduces of its activations per microbatch, and across "
-                   "nodes each one runs at InfiniBand speed instead of NVLink.",
+                   "nodes each one must also cross the slower InfiniBand rails between the nodes.",
               "That is {calls} all-reduces per microbatch through the whole model. Inside a node they cost "
               "{tp_in} per layer against {compute_in} of compute; at TP 16 they cost {tp_across} against "
               "{compute_across}, {tp_ratio} more, and MFU falls from {mfu_in} to {mfu_across}."),
@@ -591,7 +613,7 @@ def act2_metrics(lay: Layout, broken: dict[str, bool]):
         M["a2_bubble"].show(lay.bubble, "danger" if broken["a2_bubble"] else None,
                             f"ceiling {fmt(S.bubble_limit, 'pct')}"),
         M["a2_tp_comm"].show(lay.layer_tp_s, "danger" if broken["a2_tp_across_nodes"] else None,
-                             "per microbatch, over " + ("InfiniBand" if lay.crosses_nodes else "NVLink")),
+                             "per microbatch, " + ("NVLink and the rails" if lay.crosses_nodes else "over NVLink")),
         M["a2_layer_compute"].show(lay.layer_compute_s, note="per microbatch"),
         M["a2_step_s"].show(lay.step_s, note=f"{fmt(lay.dp_allreduce_s, 's')} of it DP all-reduce"),
         M["a2_mfu"].show(lay.mfu, tone_for(lay.mfu)))
@@ -606,10 +628,13 @@ def act2_failures(lay: Layout, broken: dict[str, bool]) -> list:
                      f"{fmt(lay.memory, 'GB')} per GPU. Add pipeline stages or turn on the distributed optimizer."))
     if broken["a2_tp_across_nodes"]:
         parts.append(failure(F["a2_tp_across_nodes"],
-                     f"TP = {lay.tp} spans {lay.tp // S.gpus_per_node} nodes: each layer's all-reduces run at "
-                     f"{fmt(C.IB_NDR_BW, 'GB/s')} instead of {fmt(C.NVLINK4_BW, 'GB/s')} and cost "
-                     f"{fmt(lay.layer_tp_s, 'ms')} against {fmt(lay.layer_compute_s, 'ms')} of compute. "
-                     f"Keep TP at {S.gpus_per_node} or below."))
+                     f"TP = {lay.tp} spans {lay.tp // S.gpus_per_node} nodes: each of a layer's {TP_CALLS} "
+                     f"all-reduces runs inside the node over NVLink and then across nodes through all "
+                     f"{DGX_RAILS} rails ({fmt(C.DGX_H100_NICS * C.IB_NDR_BW, 'GB/s')} out of each node). "
+                     f"They cost {fmt(lay.layer_tp_s, 'ms')} per layer against {fmt(lay.layer_compute_s, 'ms')} of "
+                     f"compute, {fmt(lay.layer_tp_s / INSIDE_TP_S, 'x')} the "
+                     f"{fmt(INSIDE_TP_S, 'ms')} of TP {S.gpus_per_node} on NVLink alone, on the critical path of "
+                     f"every microbatch. Keep TP at {S.gpus_per_node} or below."))
     if broken["a2_bubble"]:
         parts.append(failure(F["a2_bubble"],
                      f"{lay.pp} stages and {lay.m} microbatches leave the pipeline idle for "
@@ -640,15 +665,18 @@ def act2_chart(lay: Layout):
     traces = [ch.bars(label, names, [part(x) / GB for x in rows], color) for label, color, part in parts]
     bubble = ch.line("Bubble (right axis)", names, [PCT * x.bubble for x in rows], "ink", markers=True)
     traces.append({**bubble, "yaxis": "y2"})
-    cap = 2.5 * HBM / GB
+    top = max([HBM] + [x.memory for x in rows]) / GB * 1.15  # the tallest bar and its label fit
     hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'GB')} HBM")
-    top2 = max([40.0] + [PCT * x.bubble * 1.1 for x in rows])
-    limit = {**ch.hline(0, "muted")[0], "yref": "y2", "y0": PCT * S.bubble_limit, "y1": PCT * S.bubble_limit}
-    totals = [{"x": i, "y": min(x.memory / GB, cap), "text": fmt(x.memory, "GB"), "showarrow": False,
-               "yanchor": "bottom", "font": {"size": 11}} for i, x in enumerate(rows)]
+    # the ceiling sits halfway up (right axis), well clear of the 80 GB line and its label
+    top2 = max([2 * PCT * S.bubble_limit] + [PCT * x.bubble * 1.1 for x in rows])
+    limit, limit_note = ch.hline(PCT * S.bubble_limit, "muted", f"bubble ceiling {fmt(S.bubble_limit, 'pct')}")
+    limit["yref"] = limit_note["yref"] = "y2"
+    # totals as bare numbers (the axis says GB) so eight labels fit side by side on a phone
+    totals = [{"x": i, "y": x.memory / GB, "text": fmt(x.memory / GB, "num"), "showarrow": False,
+               "yanchor": "bottom", "font": {"size": 10}} for i, x in enumerate(rows)]
     figure = ch.figure(traces, x=ch.axis(f"Pipeline stages, PP (at TP {lay.tp})", "category"),
-                       y=ch.axis("GB per GPU", range=[0, cap * 1.12]), stacked=True, shapes=[hbm, limit],
-                       annotations=[hbm_note, *totals], height=S.chart_height)
+                       y=ch.axis("GB per GPU", range=[0, top]), stacked=True, shapes=[hbm, limit],
+                       annotations=[hbm_note, limit_note, *totals], height=S.chart_height)
     figure["layout"]["yaxis2"] = {"title": {"text": f"Bubble (%), ceiling {fmt(S.bubble_limit, 'pct')}"},
                                   "overlaying": "y", "side": "right", "range": [0, top2], "dtick": top2 / 4,
                                   "tickformat": ".0f", "showgrid": False, "zeroline": False}
@@ -678,8 +706,9 @@ def act2_math(s: State):
                  "useful pipeline time."),
         Equation(r"T_{\text{TP}} = 4\cdot 2\,\frac{t-1}{t}\cdot\frac{2\,s\,b\,h}{B_{\text{link}}},\qquad "
                  r"T_{\text{layer}} = \frac{72\,b\,s\,h^2\,(1 + s/6h)}{t\,C_{\text{peak}}\,u}",
-                 "Four activation all-reduces per layer per microbatch, over NVLink inside a node and a 400G "
-                 "rail across nodes; the layer's forward and backward FLOPs split over *t* GPUs."),
+                 "Four activation all-reduces per layer per microbatch: a ring over NVLink inside a node; a "
+                 "group that spans nodes adds a ring across them through every rail of each node (hierarchical "
+                 "all-reduce). The layer's forward and backward FLOPs split over *t* GPUs."),
         Equation(r"T_{\text{step}} = m\,\frac{L}{p}\,(T_{\text{layer}} + T_{\text{TP}})\,(1 + \text{bubble}) + "
                  r"T_{\text{AR}}^{\text{DP}},\qquad "
                  r"\text{MFU} = u\,\frac{m\,\frac{L}{p}\,T_{\text{layer}}}{T_{\text{step}}}",
@@ -756,8 +785,10 @@ def lab_takeaways() -> list[str]:
     return [
         f"With a fixed global batch, data-parallel MFU falls from {fmt(few.mfu, 'pct1')} on {few.gpus} GPUs to "
         f"{fmt(mid.mfu, 'pct1')} on {mid.gpus} and {fmt(many.mfu, 'pct1')} on {many.gpus}: compute per GPU "
-        f"shrinks from {fmt(few.compute_s, 's')} to {fmt(many.compute_s, 's')}, while the all-reduce stays "
-        f"near {fmt(many.allreduce_s, 's')}.",
+        f"shrinks from {fmt(few.compute_s, 's')} to {fmt(many.compute_s, 's')}, while the all-reduce grows "
+        f"{fmt(mid.allreduce_s / few.allreduce_s, 'x')} where it first leaves the node ({fmt(few.allreduce_s, 's')} "
+        f"on {few.gpus} GPUs, {fmt(mid.allreduce_s, 's')} on {mid.gpus}) and then stays near "
+        f"{fmt(many.allreduce_s, 's')}.",
         f"Mixed-precision Adam needs {fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter; "
         f"ZeRO and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
         "Adam state without adding traffic.",
@@ -790,11 +821,11 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: the node egress that sets this lab's all-reduce time, and the "
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): the node egress that sets this lab's all-reduce time, and the "
         "NICs you chose there.",
-        "**V2-06 The Bandwidth Invariant**: why the ring all-reduce costs 2(N−1)/N of the data, and when "
+        "[**V2-06 The Bandwidth Invariant**](../06-bandwidth-invariant/): why the ring all-reduce costs 2(N−1)/N of the data, and when "
         "other algorithms win.",
-        "**V2-07 The Checkpoint Reckoning**: the model state sized here is what every checkpoint writes.",
+        "V2-07 The Checkpoint Reckoning (a later lab): the model state sized here is what every checkpoint writes.",
     ),
     presets={"context": {"full": {"a1_batch": S.act1_batch, "a2_batch": str(GPT3_BATCH)},
                          "warmup": {"a1_batch": S.act1_batch * S.warmup_share, "a2_batch": str(WARMUP_BATCH)}}},

@@ -9,7 +9,10 @@ Act I (the profiling revelation): a 3× attention kernel on 12 % of the step
 buys +8.7 % throughput; the same 3× on the 45 % all-reduce buys +42.9 %.
 Act II (the distributed optimiser): a 512-GPU run at 35 % MFU with a
 Megatron-consistent bubble (PP = 8, m = 21); four levers, one cost model,
-an 8-week budget and a 50 % MFU target that no single fix reaches.
+an 8-week budget and a 50 % MFU target that no single fix reaches (the best,
+searched at any setting, is the compression the budget can pay for). The
+interleaving lever offers only schedules Megatron-LM runs: v divides each
+stage's 10 layers, and m = 21 needs micro-batch groups of 11 (schedules.py).
 
 Ledger fields: context, both predictions and reflections, the final lever
 settings, the Act I gain and the bottleneck's share, the Act II MFU, cost,
@@ -26,6 +29,7 @@ from itertools import product
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
+from pylabs.framework.formats import plural
 from pylabs.framework import charts as ch
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
@@ -298,12 +302,22 @@ ACT1 = Act(
 
 # ---- Act II · Distributed performance analysis ----------------------------------------
 
-A2_V = Slider("a2_v", "Interleaved schedule: virtual stages per GPU, v", unit="stages", min=1, max=4, step=1,
-              default=1, fmt="int", help="Divides the bubble by v; each micro-batch crosses v× more stage boundaries.")
+LAYERS = int(C.LLAMA3_70B_LAYERS)
+PER_STAGE = LAYERS // S.pp
+V_OPTIONS = pipeline.interleave_degrees(LAYERS, S.pp)   # v that cut each stage into equal chunks
+GROUP = pipeline.interleaved_group_size(S.pp, S.microbatches)
+A2_V = Choice("a2_v", "Interleaved schedule: virtual stages per GPU, v",
+              tuple(Option(str(v), "1 · plain 1F1B" if v == 1 else f"{v} · {plural(PER_STAGE // v, 'layer')} per chunk")
+                    for v in V_OPTIONS), default="1", unit="stages",
+              help=f"Divides the bubble by v; each micro-batch crosses v× more stage boundaries. Megatron-LM "
+                   f"needs each stage's {PER_STAGE} layers to split into v equal chunks, and at least p = {S.pp} "
+                   f"micro-batches: with m = {S.microbatches} its default groups of p leave a last group of "
+                   f"{S.microbatches % S.pp}, so it runs groups of {GROUP} "
+                   "(--microbatch-group-size-per-virtual-pipeline-stage).")
 A2_M = Slider("a2_m", "Micro-batches per step, m", unit="micro-batches", min=S.microbatches,
               max=8 * S.microbatches, step=S.microbatches, default=S.microbatches, fmt="int",
               help="New run only: in a run in flight the global batch, and so m, stays put.")
-A2_K = Slider("a2_k", "Gradient compression: all-reduce ÷ k", unit="1", min=1, max=4, step=0.5, default=1, fmt="x")
+A2_K = Slider("a2_k", "Gradient compression: all-reduce ÷ k", unit="1", min=1, max=6, step=0.5, default=1, fmt="x")
 A2_W = Slider("a2_workers", "Data prefetch workers per GPU", unit="workers", min=S.prefetch_workers, max=16, step=1,
               default=S.prefetch_workers, fmt="int", help="Loader throughput grows as the square root of the workers.")
 
@@ -386,6 +400,14 @@ class Plan:
         return [q for q in (Plan(v=self.v, m=self.m), Plan(k=self.k), Plan(workers=self.workers)) if q.weeks > 0]
 
 
+def a2_overridden(s: State) -> dict[str, str]:
+    """A run in flight keeps its global batch, so the micro-batch lever does not apply."""
+    if s["context"] == "fresh":
+        return {}
+    return {"a2_m": f"Not used: a run in flight keeps its global batch, so m stays at {S.microbatches}. "
+                    "Switch the context to a new run to move it."}
+
+
 def plan(s: State) -> Plan:
     m = int(s["a2_m"]) if s["context"] == "fresh" else S.microbatches
     return Plan(int(s["a2_v"]), m, s["a2_k"], int(s["a2_workers"]))
@@ -399,13 +421,26 @@ def steps(slider: Slider) -> list[float]:
 @lru_cache(maxsize=None)
 def all_plans(fresh: bool) -> tuple[Plan, ...]:
     ms = steps(A2_M) if fresh else [S.microbatches]
-    return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(steps(A2_V), ms, steps(A2_K), steps(A2_W)))
+    return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, steps(A2_K), steps(A2_W)))
+
+
+def deepest_fixes() -> list[Plan]:
+    """Each lever alone at the largest setting the budget pays for, at any setting (not only the
+    sliders'): compression and prefetching invert the cost model, micro-batches double as far as the
+    budget goes, interleaving takes the deepest v Megatron-LM would run. MFU rises with every
+    lever's setting, so these are the best single fixes (a test checks it on a fine grid)."""
+    spare = {"compression": (S.budget_weeks - S.compression_weeks) / S.compression_step_weeks,
+             "prefetch": (S.budget_weeks - S.prefetch_weeks) / S.prefetch_worker_weeks,
+             "microbatches": (S.budget_weeks - S.microbatch_weeks) / S.microbatch_doubling_weeks}
+    v = max(x for x in V_OPTIONS if lever_weeks("interleave", x) <= S.budget_weeks)
+    return [Plan(v=v), Plan(m=int(S.microbatches * 2 ** spare["microbatches"])),
+            Plan(k=1 + spare["compression"]), Plan(workers=S.prefetch_workers + int(spare["prefetch"]))]
 
 
 @lru_cache(maxsize=None)
-def best_single_fix(fresh: bool = True) -> Plan:
-    """The one-lever plan with the highest MFU inside the budget."""
-    return max((p for p in all_plans(fresh) if p.fixes == 1 and p.weeks <= S.budget_weeks), key=lambda p: p.mfu)
+def best_single_fix() -> Plan:
+    """The one-lever plan with the highest MFU inside the budget, any lever at any setting."""
+    return max(deepest_fixes(), key=lambda p: p.mfu)
 
 
 @lru_cache(maxsize=None)
@@ -414,13 +449,31 @@ def cheapest_target_plan(fresh: bool = False) -> Plan:
     return min((p for p in all_plans(fresh) if p.meets_target()), key=lambda p: (p.weeks, -p.mfu))
 
 
+def describe(p: Plan) -> str:
+    parts = [f"interleaving v = {p.v}" if p.v > 1 else "", f"{p.m} micro-batches" if p.m != S.microbatches else "",
+             f"compression {fmt(p.k, 'x')}" if p.k > 1 else "", f"{p.workers} prefetch workers"
+             if p.workers != S.prefetch_workers else ""]
+    return " with ".join(x for x in parts if x) or "no change"
+
+
+def deepest_phrase(p: Plan) -> str:
+    """One lever at its deepest, for the feedback: the micro-batch count is astronomical, so say what it does."""
+    if p.v > 1:
+        return f"interleaving (v = {p.v}) gives"
+    if p.m != S.microbatches:
+        return "more micro-batches, with the bubble all but gone, give"
+    if p.k > 1:
+        return f"compression ({fmt(p.k, 'x')}) gives"
+    return f"prefetching ({p.workers} workers) gives"
+
+
 def act2_truth() -> float:
-    return best_single_fix(True).mfu
+    return best_single_fix().mfu
 
 
 HALF_BUBBLE, HALF_ALLREDUCE = Plan(v=2), Plan(k=2)
-BEST = best_single_fix(True)
-ALLREDUCE_GONE = S.mfu * amdahl.amdahl_ceiling(S.allreduce_share)
+BEST = best_single_fix()
+OTHERS = [q for q in deepest_fixes() if q != BEST]
 
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
@@ -437,12 +490,15 @@ ACT2_PREDICTION = Prediction(
               f"Halving the all-reduce already gives {fmt(HALF_ALLREDUCE.mfu, 'pct')}; a {fmt(BEST.k, 'x')} "
               f"compression still fits the budget and gives {fmt(BEST.mfu, 'pct')}."),
         Range("C", "{range}: close, but short of the target", 0.44, 0.50, 0.47,
-              f"Compression {fmt(BEST.k, 'x')} for {fmt(BEST.weeks, 'num')} engineer-weeks gives "
+              f"Compression {fmt(BEST.k, 'x')} for {plural(BEST.weeks, 'engineer-week')} gives "
               f"{fmt(BEST.mfu, 'pct')}: the all-reduce is the largest share outside compute, yet one fix stops "
               "short of the target."),
         Range("D", "{range}: one well-chosen fix is enough", 0.50, None, 0.55,
-              f"Even an all-reduce compressed to nothing only brings MFU to {fmt(ALLREDUCE_GONE, 'pct')}: the "
-              "ceiling 1/(1 − f) applies to every lever."),
+              f"The budget stops every single fix short: {plural(S.budget_weeks, 'engineer-week')} buy at most "
+              f"{fmt(BEST.k, 'x')} compression, {fmt(BEST.mfu, 'pct')}; at their deepest, "
+              + "; ".join(f"{deepest_phrase(q)} {fmt(q.mfu, 'pct')}" for q in OTHERS)
+              + f". Compression alone would reach {fmt(S.target_mfu, 'pct')} only with the all-reduce gone "
+              "entirely, which no budget buys."),
     ),
     truth=act2_truth,
 )
@@ -451,7 +507,7 @@ ACT2_PREDICTION = Prediction(
 def act2_facts() -> dict[str, str]:
     return {
         "gain_v": fmt(HALF_BUBBLE.mfu - S.mfu, "pp"), "weeks_v": fmt(HALF_BUBBLE.weeks, "num"),
-        "roi_v": fmt(HALF_BUBBLE.roi, "pp"), "gain_k": fmt(HALF_ALLREDUCE.mfu - S.mfu, "pp"),
+        "roi_v": fmt(HALF_BUBBLE.roi, "pp"), "weeks_v_text": plural(HALF_BUBBLE.weeks, "engineer-week"), "gain_k": fmt(HALF_ALLREDUCE.mfu - S.mfu, "pp"),
         "weeks_k": fmt(HALF_ALLREDUCE.weeks, "num"), "roi_k": fmt(HALF_ALLREDUCE.roi, "pp"),
         "bubble": fmt(BASE["bubble"], "pct"), "allreduce": fmt(S.allreduce_share, "pct"),
         "m_weeks": fmt(lever_weeks("microbatches", 2 * S.microbatches), "num"),
@@ -469,7 +525,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", "The bubble is scheduled idle time: re-scheduling removes half of it for about a week of work, "
                    "while compression costs several weeks of integration and validation.",
               "Halving a part saves half its share, so the all-reduce ({allreduce}) gains more than the bubble "
-              "({bubble}): {gain_k} against {gain_v}. But interleaving costs {weeks_v} engineer-weeks and "
+              "({bubble}): {gain_k} against {gain_v}. But interleaving costs {weeks_v_text} and "
               "compression {weeks_k}, so the bubble returns **{roi_v}** per week and compression {roi_k}."),
         Claim("C", "Adding micro-batches is free: one line of configuration, no risk.",
               "Not free. At a fixed micro-batch size it grows the global batch, so the learning rate must be "
@@ -499,50 +555,51 @@ def act2_instruments(s: State) -> list:
     if p.weeks > S.budget_weeks:
         costly = max(p.costs, key=p.costs.get)
         parts.append(failure(F["a2_over_budget"],
-                             f"The plan needs {fmt(p.weeks, 'num')} engineer-weeks; the quarter has "
+                             f"The plan needs {plural(p.weeks, 'engineer-week')}; the quarter has "
                              f"{fmt(S.budget_weeks, 'num')}. The {PART_LABELS[costly].lower()} fix alone costs "
                              f"{fmt(p.costs[costly], 'num')}. Scale a lever back, or drop the fix with the lowest "
                              "return per week."))
-    parts.append(target_callout(p, s["context"] == "fresh"))
+    parts.append(target_callout(p, s["context"] == "fresh", reveal=s.locked(ACT2_REFLECTION.id)))
     parts += [act2_profile_chart(p), act2_roi_chart(p, s["context"] == "fresh")]
     return parts
 
 
-def target_callout(p: Plan, fresh: bool):
+def target_callout(p: Plan, fresh: bool, reveal: bool):
+    """How far the plan is from the target; the cheapest plan is named only once the act's last
+    question is locked, so the callout does not hand over the design the student is to find."""
     goal, cheap = fmt(S.target_mfu, "pct"), cheapest_target_plan(fresh)
     if p.meets_target():
         return callout("success", "Target met", prose(
-            f"**{fmt(p.mfu, 'pct')}** MFU with {p.fixes} fix{'es' if p.fixes > 1 else ''} in "
-            f"{fmt(p.weeks, 'num')} engineer-weeks. The cheapest plan that reaches {goal} costs "
-            f"{fmt(cheap.weeks, 'num')}."))
+            f"**{fmt(p.mfu, 'pct')}** MFU with {plural(p.fixes, 'fix', 'fixes')} in "
+            f"{plural(p.weeks, 'engineer-week')}. The cheapest plan that reaches {goal} costs "
+            f"{plural(cheap.weeks, 'engineer-week')}."))
     if p.mfu > S.target_mfu or math.isclose(p.mfu, S.target_mfu):
         if p.fixes <= S.max_fixes:
             return None  # only the budget is broken, and the failure callout says so
         return callout("warn", f"{goal} reached, with too many projects", prose(
             f"{fmt(p.mfu, 'pct')} MFU needs {p.fixes} fixes; the team can run {S.max_fixes}. Drop the fix that "
             "returns least per week."))
+    if not reveal:
+        return callout("info", f"Short of {goal}", prose(
+            f"{fmt(S.target_mfu - p.mfu, 'pp')} to go, with at most {plural(S.max_fixes, 'fix', 'fixes')} and "
+            f"{plural(S.budget_weeks, 'engineer-week')}. Which levers, and how far?"))
     return callout("info", f"Short of {goal}", prose(
         f"{fmt(S.target_mfu - p.mfu, 'pp')} to go. The cheapest plan that gets there: {describe(cheap)}, "
-        f"{fmt(cheap.mfu, 'pct')} for {fmt(cheap.weeks, 'num')} engineer-weeks."))
-
-
-def describe(p: Plan) -> str:
-    parts = [f"interleaving v = {p.v}" if p.v > 1 else "", f"{p.m} micro-batches" if p.m != S.microbatches else "",
-             f"compression {fmt(p.k, 'x')}" if p.k > 1 else "", f"{p.workers} prefetch workers"
-             if p.workers != S.prefetch_workers else ""]
-    return " with ".join(x for x in parts if x) or "no change"
+        f"{fmt(cheap.mfu, 'pct')} for {plural(cheap.weeks, 'engineer-week')}."))
 
 
 def act2_profile_chart(p: Plan):
     base, new = BASE, p.shares()
     parts = {PART_LABELS[x]: (PART_COLORS[x], base[x], new[x]) for x in PARTS}
     summary = (f"The step shrinks to {fmt(1 / p.speedup, 'pct')} of its old length; compute keeps its "
-               f"{fmt(base['compute'], 'pct')}, so MFU rises from {fmt(S.mfu, 'pct')} to {fmt(p.mfu, 'pct')}.")
+               f"{fmt(base['compute'], 'pct')}, so MFU rises from {fmt(S.mfu, 'pct')} to {fmt(p.mfu, 'pct')}."
+               if p.weeks > 0 else
+               f"No lever is moved yet: the step is as profiled, and MFU stays at {fmt(S.mfu, 'pct')}.")
     return step_chart("a2_profile", "The step before and after your plan", "After", parts, summary)
 
 
 def lever_paths(fresh: bool) -> dict[str, list[Plan]]:
-    paths = {"Interleaving, v": [Plan(v=int(v)) for v in steps(A2_V)],
+    paths = {"Interleaving, v": [Plan(v=v) for v in V_OPTIONS],
              "Compression, k": [Plan(k=k) for k in steps(A2_K)],
              "Prefetch workers": [Plan(workers=int(w)) for w in steps(A2_W)]}
     if fresh:
@@ -575,8 +632,9 @@ def act2_roi_chart(p: Plan, fresh: bool):
                        y=ch.axis("MFU", tickformat=".0%"), shapes=[budget, target],
                        annotations=[budget_note, target_note])
     summary = (f"Steeper is better value: halving the bubble returns {fmt(HALF_BUBBLE.roi, 'pp')} per week, "
-               f"halving the all-reduce {fmt(HALF_ALLREDUCE.roi, 'pp')}. Your plan reaches {fmt(p.mfu, 'pct')} "
-               f"for {fmt(p.weeks, 'num')} engineer-weeks.")
+               f"halving the all-reduce {fmt(HALF_ALLREDUCE.roi, 'pp')}. "
+               + (f"Your plan reaches {fmt(p.mfu, 'pct')} for {plural(p.weeks, 'engineer-week')}." if p.weeks > 0
+                  else "Move a lever to place your plan."))
     rows = [(name, f"{fmt(q.weeks, 'num')} wk", fmt(q.mfu, "pct"), fmt(q.roi, "pp"))
             for name, path in lever_paths(fresh).items() for q in path[1:]]
     return chart("a2_mfu_vs_weeks", "MFU against engineering weeks", figure, summary,
@@ -606,6 +664,9 @@ def act2_math(s: State):
         ("Return", f"{fmt(p.roi, 'pp')} per week"),
     ), sources=(
         cite("narayanan2021", "Sec. 2.2: bubble (p − 1)/m; interleaving divides it by v"),
+        cite("megatron_schedules", "the interleaved schedule runs when p ≤ N ≤ m and m mod N is 0 or at "
+                                   "least p, for a micro-batch group N (default p); v divides each stage's layers"),
+        C.REGISTRY["LLAMA3_70B_LAYERS"].source + ".",
         cite("palm2022", "App. B, model FLOP utilisation"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         "Cost model, √workers loader scaling and the profile: pedagogical estimates of this lab, not sourced facts.",
@@ -623,7 +684,8 @@ ACT2 = Act(
         f"{fmt(S.target_mfu, 'pct')}. I have {S.budget_weeks:.0f} engineer-weeks this quarter and people for "
         f"{S.max_fixes} projects. Where do I start, and can we get there?"),
     scenario=lambda: (
-        f"The run uses {S.pp} pipeline stages and {S.microbatches} micro-batches per step. Megatron's 1F1B "
+        f"The run uses {S.pp} pipeline stages ({PER_STAGE} of the model's {LAYERS} layers each) and "
+        f"{S.microbatches} micro-batches per step. Megatron's 1F1B "
         f"schedule idles each stage for (p − 1)/m = {fmt(pipeline.bubble_over_ideal(S.pp, S.microbatches), 'pct')} "
         f"of its compute time, which is the trace's {fmt(BASE['bubble'], 'pct')} of the step.",
         f"MFU counts useful FLOPs against the dense peak, {fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}. Compute takes "
@@ -640,6 +702,7 @@ ACT2 = Act(
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_V, A2_M, A2_K, A2_W),
+    overridden=a2_overridden,
     instruments=act2_instruments,
     reflection=ACT2_REFLECTION,
     math_peek=act2_math,
@@ -676,7 +739,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(ceiling_gain('attention'), 'pct')}.",
         f"A Megatron-consistent bubble of {fmt(BASE['bubble'], 'pct')} of the step needs "
         f"(p − 1)/m = {S.pp - 1}/{S.microbatches} at {fmt(S.compute_share, 'pct')} compute. Interleaving halves it "
-        f"for {fmt(HALF_BUBBLE.weeks, 'num')} engineer-week: {fmt(HALF_BUBBLE.roi, 'pp')} per week, against "
+        f"for {plural(HALF_BUBBLE.weeks, 'engineer-week')}: {fmt(HALF_BUBBLE.roi, 'pp')} per week, against "
         f"{fmt(HALF_ALLREDUCE.roi, 'pp')} for halving the all-reduce.",
         f"The best single fix reaches {fmt(BEST.mfu, 'pct')}; {fmt(S.target_mfu, 'pct')} takes two: "
         f"{describe(cheap)}, {fmt(cheap.weeks, 'num')} of the "
@@ -702,11 +765,11 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V2-02 The Interconnect Wall**: why the all-reduce takes so large a share across nodes.",
-        "**V2-05 The Parallelism Paradox**: where the pipeline bubble comes from, and what tensor and pipeline "
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): why the all-reduce takes so large a share across nodes.",
+        "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): where the pipeline bubble comes from, and what tensor and pipeline "
         "parallelism cost.",
-        "**V2-08 The Utilization Trap**: MFU, and why busy GPUs are not the same as useful FLOPs.",
-        "**V2-10 The KV-Cache Memory Wall**: the same measure-first method applied to serving.",
+        "V2-08 The Utilization Trap (a later lab): MFU, and why busy GPUs are not the same as useful FLOPs.",
+        "V2-10 The KV-Cache Memory Wall (a later lab): the same measure-first method applied to serving.",
     ),
     presets={"context": {"locked": {"a2_m": S.microbatches}}},
 )
