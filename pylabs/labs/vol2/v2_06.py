@@ -637,6 +637,7 @@ def lab_takeaways() -> list[str]:
 
 
 LAB = Lab(
+    record_metrics=(MetricSpec("a2_time", "All-reduce time of the chosen algorithm", "s", "s"),),
     id="v2_06", volume=2, number=6, title="The Bandwidth Invariant",
     invariant="A ring all-reduce keeps its **bus bandwidth at the link speed** for any number of GPUs; "
               "which algorithm is fastest depends on the message size against an N-dependent crossover.",

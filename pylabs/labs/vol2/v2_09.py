@@ -748,6 +748,13 @@ def lab_takeaways() -> list[str]:
 
 
 LAB = Lab(
+    record_metrics=(
+        MetricSpec("a1_target_share", "Share of the step the team's target takes", "1", "pct"),
+        MetricSpec("a1_bottleneck_share", "Share of the step the bottleneck takes", "1", "pct"),
+        MetricSpec("a1_bottleneck_gain", "Throughput gain from the same fix on the bottleneck", "1", "pct"),
+        MetricSpec("a1_on_bottleneck", "Fix aimed at the bottleneck", "1", "yesno"),
+        MetricSpec("a2_target_met", "Plan reaches the MFU target", "1", "yesno"),
+    ),
     id="v2_09", volume=2, number=9, title="You Can't Optimize What You Can't Measure",
     invariant="A part that takes a fraction **f** of the step can speed the whole up by at most **1/(1 − f)**; "
               "measure the shares first, then buy the fix with the most gain per week.",
