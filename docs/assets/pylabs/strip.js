@@ -9,7 +9,9 @@ function update(root) {
   for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
     const grid = section.querySelector(".pl-readout .pl-metrics");
     const box = section.getBoundingClientRect();
-    const inView = box.bottom > HEADER_PX + 60 && box.top < window.innerHeight;
+    // Only once the section's top has gone under the header: the strip then sticks there and
+    // covers nothing that the student is reading at the top of the instruments.
+    const inView = box.top < HEADER_PX && box.bottom > HEADER_PX + 60;
     // The strip stands in for the grid unless the grid's first rows are wholly in the window.
     let hidden = false;
     if (grid) {
