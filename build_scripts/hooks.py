@@ -9,8 +9,9 @@ Shortcodes (an unknown name or lab fails the build):
 - ``<!-- lab:references -->``: the papers and documents the labs cite.
 - ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
 
-After the build: ``labs.json``, the pylabs wheel and ``runtime.json`` are
-written and the npm runtime is vendored into the site.
+After the build: ``labs.json``, the pylabs wheel, the Python memory snapshot
+(``snapshot.py``), ``runtime.json`` and the service worker (``offline.py``) are written and
+the npm runtime is vendored into the site.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from build_scripts import site_content  # noqa: E402
+from build_scripts.offline import write_service_worker  # noqa: E402
 from build_scripts.snapshot import make_snapshot  # noqa: E402
 from build_scripts.vendor import vendor  # noqa: E402
 from build_scripts.wheel import build_wheel, content_hash  # noqa: E402
@@ -100,3 +102,4 @@ def on_post_build(config) -> None:
     }
     (site_dir / "assets" / "pylabs" / "runtime.json").write_text(json.dumps(runtime, indent=1))
     (site_dir / "labs.json").write_text(json.dumps(site_content.manifest(), indent=1))
+    write_service_worker(site_dir, runtime)  # last: its build id hashes everything above

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import posixpath
 from html import escape
@@ -38,6 +40,16 @@ def value(lab_id: str, name: str) -> str:
     return fmt(compute(), unit_fmt)
 
 
+@functools.lru_cache(maxsize=1)
+def build_id() -> str:
+    """A short hash of the pylabs sources (what every rendered block depends on)."""
+    from build_scripts.wheel import package_files
+    digest = hashlib.sha256()
+    for name, data in package_files():
+        digest.update(name.encode() + b"\0" + data)
+    return digest.hexdigest()[:12]
+
+
 def embedded_lab(lab_id: str) -> str:
     """The pre-rendered lab (default state) in the static wrapper the browser shell mounts."""
     current = lab(lab_id)
@@ -45,7 +57,9 @@ def embedded_lab(lab_id: str) -> str:
              "Static preview. The instruments come alive when Python has loaded in your browser.")
     noscript = raw("<noscript><p class=\"pl-boot\">JavaScript is off: you can read this lab, but its "
                    "instruments need JavaScript and WebAssembly.</p></noscript>")
-    return str(h("div", {"class": "pl-lab", "data-lab": lab_id},
+    # data-build names the renderer that made the page: the shell repaints a returning student's
+    # cached blocks only from the same build.
+    return str(h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id()},
                  h("div", {"class": "pl-notices", "data-notices": ""}),
                  boot, noscript, render_lab(current, current.default_state())))
 

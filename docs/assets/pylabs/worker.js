@@ -28,9 +28,13 @@ function snapshotRefusal(config) {
 
 async function fetchSnapshot(entry) {
   const response = await fetch(new URL(entry.url, BASE));
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-  const image = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-  return new Uint8Array(image);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const packed = new Blob([await response.arrayBuffer()]);
+  try {
+    return new Uint8Array(await new Response(packed.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  } catch (error) {
+    throw new Error(`the image does not decompress (${error.message})`);
+  }
 }
 
 /**
@@ -47,7 +51,9 @@ async function startPython(config) {
   if (!refusal) {
     try {
       // A promise: Pyodide fetches its WebAssembly and standard library while the image downloads.
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: fetchSnapshot(config.snapshot) });
+      const image = fetchSnapshot(config.snapshot);
+      image.catch(() => {}); // reported below, through loadPyodide
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
       return { pyodide, boot: "snapshot", note: `restored from snapshot ${config.snapshot.key}` };
     } catch (error) {
       const note = `the Python snapshot could not be used (${error && error.message ? error.message.split("\n")[0] : error}); starting Python the usual way`;
