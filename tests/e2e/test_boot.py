@@ -210,3 +210,63 @@ def test_a_visited_lab_works_offline(browser, base_url, watch):
     (attempt,) = lab.attempts("v2_02")
     assert attempt["answers"]["a1_predict"]["choice"] == "C" and attempt["controls"]["a1_fabric"] == "nvlink"
     ctx.close()
+
+
+def _lock_early(lab: LabDriver, qid: str, letter: str) -> None:
+    question = lab.question(qid)
+    question.locator(f'input[value="{letter}"]').check()
+    question.locator('[data-action="lock"]').click()
+    assert question.get_attribute("data-locked") == "true"
+    assert lab.page.get_attribute("html", "data-pylabs") == "loading"
+
+
+def test_an_early_lock_survives_a_corrupt_ledger(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url)
+    lab.page.evaluate("() => localStorage.setItem('mlsys-labs:ledger:/labs/', '{oops, not json')")
+    hold = HeldPython(ctx)
+    lab.page.goto(base_url + V2_02)
+    _lock_early(lab, "a1_predict", "A")
+    hold.release()
+    lab.wait_ready()
+    assert "set aside, not deleted" in lab.page.inner_text("[data-notice=quarantine]")
+    assert lab.attempts("v2_02")[0]["answers"]["a1_predict"]["choice"] == "A"
+    ctx.close()
+
+
+def test_an_early_lock_with_full_storage_still_runs_and_says_so(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    ctx.add_init_script("Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
+    hold = HeldPython(ctx)
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02)
+    _lock_early(lab, "a1_predict", "C")
+    hold.release()
+    lab.wait_ready()
+    assert lab.verdict("a1_predict") == "correct"
+    lab.page.wait_for_selector("[data-notice=storage]")
+    assert "storage is full" in lab.page.inner_text("[data-notice=storage]")
+    ctx.close()
+
+
+def test_an_early_lock_reaches_another_open_tab(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    first = LabDriver(ctx.new_page(), base_url)
+    watch.attach(first.page)
+    first.open("v2_02")
+    hold = HeldPython(ctx)
+    second = LabDriver(ctx.new_page(), base_url)
+    watch.attach(second.page)
+    second.page.goto(base_url + V2_02)
+    _lock_early(second, "a1_predict", "C")
+    hold.release()
+    second.wait_ready()
+    first.page.wait_for_selector('[data-question="a1_predict"][data-locked="true"]')
+    first.lock("a1_reflect", "B")
+    second.page.wait_for_selector('[data-question="a1_reflect"][data-locked="true"]')
+    (attempt,) = first.attempts("v2_02")
+    assert set(attempt["answers"]) == {"a1_predict", "a1_reflect"}
+    ctx.close()
