@@ -4,7 +4,15 @@
 The site is served by build_scripts.serve under /labs/ (like GitHub Pages); every lab in
 labs.json is loaded in headless Debian Chromium driven by Playwright. Each run, per lab, uses a
 fresh browser context (empty HTTP cache and localStorage) and measures:
-- cold: page.goto(lab). "Interactive" is performance.now() (ms since performance.timeOrigin,
+- floors (issue 9), once per run and mode, before the labs: Pyodide's own loadPyodide() on a blank
+  page (labs.json, on the page's main thread, a fresh context; then reloaded: floor_cold,
+  floor_warm), performance.now() when it resolved. Issue 9's rows are printed as ratios to the
+  floors of the same run (medians per lab of the per-run ratios), since machines here differ 3x.
+- cold: page.goto(lab) (until "commit"), and at once the student picks Act I's first option and
+  locks it (Playwright check + click, which wait only until the page lets them); "locked" is
+  performance.now() when a [data-question] first gets data-locked="true" (an init-script
+  MutationObserver); lock_after_fcp = locked - FCP. CLS: the sum of 'layout-shift' entries
+  without recent input over the whole load (buffered PerformanceObserver). "Interactive" is performance.now() (ms since performance.timeOrigin,
   navigation start) when <html data-pylabs> becomes "ready", stamped in the page by a
   MutationObserver that an init script installs before any page script (no polling). FCP is the
   'first-contentful-paint' entry. Long tasks: a PerformanceObserver({type: "longtask", buffered:
@@ -19,16 +27,20 @@ fresh browser context (empty HTTP cache and localStorage) and measures:
   for assets/pylabs/*.whl: the static page's weight (HTML, CSS, JS, fonts, math, and whatever
   else it asked for by then). "First visit" sums every request from navigation to network idle
   after "ready". 1 KB = 1000 bytes, 1 MB = 10^6 bytes.
-- warm: a second page.goto of the same lab in the same context (the local server sends
-  Last-Modified and no Cache-Control, so Chromium may revalidate with 304s).
-- slider: lock Act I's first prediction (first radio, [data-action=lock], data-locked="true"),
-  take the first enabled input[type=range][data-control] and 50 times set it alternately to two
+- warm (a returning student): after the slider moves, a second page.goto of the same lab in the
+  same context (HTTP cache, service worker, stored ledger and view cache all in place); its CLS
+  runs to 500 ms after "ready".
+- slider: with Act I locked (above), take the first enabled input[type=range][data-control] and 50 times set it alternately to two
   neighbouring valid values (its own min/max/step; for data-scale="log2" those are exponents)
   and dispatch `input`. Timed in the page with performance.now() from dispatch until [data-lab]
   data-renders has grown and data-busy is "false", plus the next requestAnimationFrame when the
   slider's act holds a [data-chart]; that chart is scrolled into view first (charts out of view
   are not redrawn until they scroll in), so its redraw is part of the time. Median and p95 of
-  the 50 moves, per run.
+  the 50 moves, per run. "Numbers" stops the clock at the patch (data-renders grown, data-busy
+  false); "numbers+charts" waits for the shell's data-charts-for to name that render, then a frame.
+  The figures passed to Plotly.react are recorded per slider value, and replayed on a blank
+  page (the same Plotly bundle, same plot widths) alternately 50 times, each timed to the next
+  frame: the "bare Plotly.react" of the same figures.
 - navigate: from that lab, ready, click an <a> to the next lab in labs.json (the page's own link,
   else one injected into the article; with a single lab: home, then back). Timed from the click
   (performance.timeOrigin + now(), an epoch clock shared by documents) to "ready" with the target
@@ -384,6 +396,32 @@ def run_lab(browser, base: str, labs: list[dict], index: int, throttle: bool) ->
     return result
 
 
+NETWORK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
+
+
+def measure_network_first_visit(browser, base: str, lab: dict, runs: int) -> dict:
+    """First visit over an emulated 20 Mbit/s, 40 ms RTT link (CDP Network.emulateNetworkConditions on
+    the page target), with the snapshot (default) and without it (?pylabs-boot=full): which boot reaches
+    "ready" sooner despite its larger download. Bytes are as the local server sends them (uncompressed)."""
+    out: dict = {}
+    for run in range(runs):
+        for boot, query in (("snapshot", ""), ("full", "?pylabs-boot=full")):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.add_init_script(INIT_SCRIPT)
+            try:
+                page, _ = open_page(context, False)
+                cdp = context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                cdp.send("Network.emulateNetworkConditions", NETWORK)
+                page.goto(base + lab["url"] + query, wait_until="commit")
+                ready = wait_ready(page, lab["id"])["t"]
+                out.setdefault(boot, []).append(ready)
+                print(f"  [network 20 Mbit/s] run {run + 1} {lab['id']} {boot}: ready {ready:.0f} ms", flush=True)
+            finally:
+                context.close()
+    return {boot: statistics.median(times) for boot, times in out.items()}
+
+
 def probe_worker_throttling(browser, base: str) -> dict:
     """Time one busy loop in the page and in a dedicated worker, at throttling rate 1 and 4."""
     context = browser.new_context()
@@ -523,6 +561,8 @@ def main() -> None:
                         help="also run everything with the CPU throttled 4x (default: yes)")
     parser.add_argument("--quick", action="store_true", help="smoke test: 2 runs, no throttling")
     parser.add_argument("--lab", action="append", help="only this lab id (repeatable; default: all)")
+    parser.add_argument("--network", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time a first visit over an emulated 20 Mbit/s link, with and without the snapshot")
     args = parser.parse_args()
     runs, modes = (2, [False]) if args.quick else (args.runs, [False, True] if args.throttle else [False])
     site = Path(args.site)
@@ -541,6 +581,8 @@ def main() -> None:
             report["modes"][mode] = {"runs": run_mode(browser, base, labs, runs, throttle)}
         if True in modes:
             report["throttle_probe"] = probe_worker_throttling(browser, base)
+        if args.network:
+            report["network"] = measure_network_first_visit(browser, base, labs[0], 1 if args.quick else 3)
         browser.close()
     server.shutdown()
     print("\n" + __doc__[__doc__.index("The site is served"):].strip())
@@ -559,6 +601,11 @@ def main() -> None:
                   "the Python worker is throttled too" if report["worker_throttled"] else
                   "the Python worker is NOT throttled (any slowdown there is CPU contention with the spinning main"
                   " thread on this machine)"))
+    if "network" in report:
+        net = report["network"]
+        print(f"\nFirst visit of {labs[0]['id']} over 20 Mbit/s, 40 ms RTT (medians): ready {net['snapshot']:.0f} ms "
+              f"with the snapshot, {net['full']:.0f} ms without: the larger first visit is "
+              + ("sooner" if net["snapshot"] < net["full"] else "NOT sooner") + " with the snapshot")
     for mode, data in report["modes"].items():
         data["summary"] = summarize(data["runs"], labs)
         print_table(f"== {mode}: {runs} runs per lab, {MOVES} slider moves per run ==", data["summary"])

@@ -110,7 +110,7 @@ export async function mountLab(root, signal) {
   // 1. Controls wait, visibly, until Python is ready; predictions can be locked meanwhile.
   html.dataset.pylabs = "loading";
   const early = mountEarly(root, labId, signal);
-  const view = {}; // block key -> inner HTML, as last rendered (kept for the next visit's first paint)
+  const lastBlocks = {}; // block key -> inner HTML, as last rendered (kept for the next visit's first paint)
   const onProgress = ({ progress, step, steps }) => setBoot(root, `${progress} (${step} of ${steps})`);
   try {
     await startRuntime(onProgress);
@@ -148,15 +148,15 @@ export async function mountLab(root, signal) {
 
   // 3. Render the state, then patch only what changed from here on.
   async function render(changed = null, full = false) {
-    const update = await call("update", [labId, JSON.stringify(state), changed, full]);
+    const view = await call("update", [labId, JSON.stringify(state), changed, full]);
     if (signal.aborted) return;
-    for (const [key, blockHtml] of Object.entries(update.blocks)) {
+    for (const [key, blockHtml] of Object.entries(view.blocks)) {
       const block = root.querySelector(`[data-block="${key}"]`);
       if (block) patchBlock(block, `<div class="pl-block" data-block="${key}">${blockHtml}</div>`);
-      view[key] = blockHtml;
+      lastBlocks[key] = blockHtml;
     }
-    state.controls = update.controls;
-    record = update.record;
+    state.controls = view.controls;
+    record = view.record;
     root.dataset.renders = String(Number(root.dataset.renders || 0) + 1);
     const reached = record.failures_active.filter((name) => !state.failures_hit.includes(name));
     if (reached.length) {
@@ -194,7 +194,7 @@ export async function mountLab(root, signal) {
   function save() {
     if (!record) return Promise.resolve();
     const saved = commit(attemptId, record);
-    saved.then(() => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: { ...view } }), () => {});
+    saved.then(() => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: { ...lastBlocks } }), () => {});
     return saved.catch((error) =>
       showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }));
   }
