@@ -76,7 +76,8 @@ def on_page_content(html: str, page, config, files) -> str:
     if not lab_id:
         return html
     placeholder = PLACEHOLDER.format(lab_id)
-    embedded = site_content.embedded_lab(lab_id)
+    depth = page.url.count("/")  # pages are directories: vol2/02-x/ is two levels down
+    embedded = site_content.embedded_lab(lab_id, "../" * depth or "./")
     # Markdown wraps a lone placeholder in <p>; replace the paragraph with the lab.
     html = html.replace(f"<p>{placeholder}</p>", embedded)
     if placeholder in html:

@@ -270,3 +270,28 @@ def test_an_early_lock_reaches_another_open_tab(browser, base_url, watch):
     (attempt,) = first.attempts("v2_02")
     assert set(attempt["answers"]) == {"a1_predict", "a1_reflect"}
     ctx.close()
+
+
+def test_a_prediction_can_be_locked_before_the_shell_has_loaded(browser, base_url, watch):
+    """The inline script after the lab takes the lock from the first paint; the shell folds it in."""
+    ctx = browser.new_context(service_workers="block")
+    held = []
+    ctx.route("**/assets/pylabs/shell.js*", lambda route: held.append(route))
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02, wait_until="commit")  # module scripts hold DOMContentLoaded back
+    lab.page.wait_for_selector("[data-lab] + script", state="attached")  # parsed, so it has run
+    assert lab.page.get_attribute("[data-lab]", "data-early") is None  # no module has run
+    question = lab.question("a1_predict")
+    question.locator('input[value="C"]').check()
+    question.locator('[data-action="lock"]').click()
+    assert question.get_attribute("data-locked") == "true"
+    assert _early_entry(lab)["answers"]["a1_predict"]["choice"] == "C"
+    while held:
+        held.pop().continue_()
+    lab.wait_ready()
+    assert lab.verdict("a1_predict") == "correct"
+    (attempt,) = lab.attempts("v2_02")
+    assert attempt["answers"]["a1_predict"]["choice"] == "C"
+    assert _early_entry(lab) is None
+    ctx.close()

@@ -77,15 +77,20 @@ export function mountEarly(root, labId, signal) {
   const stored = readEarly(labId);
   const early = {
     active: true,
-    attemptId: known?.attemptId ?? stored?.attemptId ?? null,
+    attemptId: known?.attemptId || stored?.attemptId || null,
     answers: { ...(stored?.answers || {}) },
   };
+  // Locks taken by the page's inline script (build_scripts/early_inline.js) when storage refused them.
+  for (const [qid, choice] of Object.entries(window.__pylabsEarlyLocks || {})) {
+    early.answers[qid] ??= { choice, locked_at: new Date().toISOString() };
+  }
+  root.dataset.early = "mounted"; // the inline script stands down
 
   function paintLocks() {
     deactivate(root);
     for (const question of root.querySelectorAll("[data-question]")) {
       const answer = early.answers[question.dataset.question];
-      if (answer && question.dataset.locked !== "true") showLocked(root, question, answer.choice);
+      if (answer) showLocked(root, question, answer.choice);
       else enableLock(question);
     }
     reserveCharts(root);
@@ -110,7 +115,7 @@ export function mountEarly(root, labId, signal) {
     const qid = question.dataset.question;
     const chosen = question.querySelector("input[type=radio]:checked");
     if (!chosen || early.answers[qid] || question.dataset.locked === "true") return;
-    early.attemptId ??= newAttemptId(labId);
+    early.attemptId ||= newAttemptId(labId);
     early.answers[qid] = { choice: chosen.value, locked_at: new Date().toISOString() };
     writeEarly(labId, { attemptId: early.attemptId, answers: early.answers });
     showLocked(root, question, chosen.value);
