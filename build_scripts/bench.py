@@ -4,7 +4,16 @@
 The site is served by build_scripts.serve under /labs/ (like GitHub Pages); every lab in
 labs.json is loaded in headless Debian Chromium driven by Playwright. Each run, per lab, uses a
 fresh browser context (empty HTTP cache and localStorage) and measures:
-- cold: page.goto(lab). "Interactive" is performance.now() (ms since performance.timeOrigin,
+- floors (issue 9), once per run and mode, before the labs: Pyodide's own loadPyodide() on a blank
+  page (labs.json, on the page's main thread, a fresh context; then reloaded: floor_cold,
+  floor_warm), performance.now() when it resolved. Issue 9's rows are printed as ratios to the
+  floors of the same run (medians per lab of the per-run ratios), since machines here differ 3x.
+- cold: page.goto(lab) (until "commit"); at once the student picks Act I's first option and
+  locks it: the init script, in the first document of the context only, clicks the first radio
+  and the lock button every animation frame until the lock is taken (in the page, so no driver
+  round-trip is timed); "locked" is performance.now() when a [data-question] first gets
+  data-locked="true" (an init-script MutationObserver); lock_after_fcp = locked - FCP. CLS: the sum of 'layout-shift' entries
+  without recent input over the whole load (buffered PerformanceObserver). "Interactive" is performance.now() (ms since performance.timeOrigin,
   navigation start) when <html data-pylabs> becomes "ready", stamped in the page by a
   MutationObserver that an init script installs before any page script (no polling). FCP is the
   'first-contentful-paint' entry. Long tasks: a PerformanceObserver({type: "longtask", buffered:
@@ -19,16 +28,20 @@ fresh browser context (empty HTTP cache and localStorage) and measures:
   for assets/pylabs/*.whl: the static page's weight (HTML, CSS, JS, fonts, math, and whatever
   else it asked for by then). "First visit" sums every request from navigation to network idle
   after "ready". 1 KB = 1000 bytes, 1 MB = 10^6 bytes.
-- warm: a second page.goto of the same lab in the same context (the local server sends
-  Last-Modified and no Cache-Control, so Chromium may revalidate with 304s).
-- slider: lock Act I's first prediction (first radio, [data-action=lock], data-locked="true"),
-  take the first enabled input[type=range][data-control] and 50 times set it alternately to two
+- warm (a returning student): after the slider moves, a second page.goto of the same lab in the
+  same context (HTTP cache, service worker, stored ledger and view cache all in place); its CLS
+  runs to 500 ms after "ready".
+- slider: with Act I locked (above), take the first enabled input[type=range][data-control] and 50 times set it alternately to two
   neighbouring valid values (its own min/max/step; for data-scale="log2" those are exponents)
   and dispatch `input`. Timed in the page with performance.now() from dispatch until [data-lab]
   data-renders has grown and data-busy is "false", plus the next requestAnimationFrame when the
   slider's act holds a [data-chart]; that chart is scrolled into view first (charts out of view
   are not redrawn until they scroll in), so its redraw is part of the time. Median and p95 of
-  the 50 moves, per run.
+  the 50 moves, per run. "Numbers" stops the clock at the patch (data-renders grown, data-busy
+  false); "numbers+charts" waits for the shell's data-charts-for to name that render, then a frame.
+  The figures passed to Plotly.react are recorded per slider value, and replayed on a blank
+  page (the same Plotly bundle, same plot widths) alternately 50 times, each timed to the next
+  frame: the "bare Plotly.react" of the same figures.
 - navigate: from that lab, ready, click an <a> to the next lab in labs.json (the page's own link,
   else one injected into the article; with a single lab: home, then back). Timed from the click
   (performance.timeOrigin + now(), an epoch clock shared by documents) to "ready" with the target
@@ -57,6 +70,7 @@ import traceback
 import urllib.request
 from pathlib import Path
 
+from build_scripts.bench_js import BARE_JS, CLICK_JS, FLOOR_JS, INIT_SCRIPT, PROBE_JS, SLIDER_JS
 from build_scripts.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,87 +83,24 @@ MOVES = 50
 MEASURES = [
     ("bytes_before_python", "bytes before Python, gzip", "KB", 1e-3, 300),
     ("fcp", "first contentful paint", "s", 1e-3, 1.0),
+    ("lock_after_fcp", "Act I locked, after FCP", "ms", 1, 100),
     ("ready_cold", "interactive, cold cache", "s", 1e-3, 3.0),
-    ("ready_warm", "interactive, warm cache", "s", 1e-3, 1.5),
+    ("ready_warm", "interactive, returning (reload)", "s", 1e-3, 1.5),
     ("ready_nav", "interactive after lab->lab nav", "s", 1e-3, 0.3),
-    ("slider_median", "slider->update median", "ms", 1, 20),
-    ("slider_p95", "slider->update p95", "ms", 1, 50),
-    ("longtask_sum", "long tasks during boot, sum", "ms", 1, 200),
+    ("numbers_median", "slider->numbers median", "ms", 1, 8),
+    ("numbers_p95", "slider->numbers p95", "ms", 1, 16),
+    ("slider_median", "slider->numbers+charts median", "ms", 1, 20),
+    ("slider_p95", "slider->numbers+charts p95", "ms", 1, 50),
+    ("bare_median", "bare Plotly.react median", "ms", 1, None),
+    ("bare_p95", "bare Plotly.react p95", "ms", 1, None),
+    ("cls_cold", "layout shift, first visit", "", 1, 0.05),
+    ("cls_warm", "layout shift, returning", "", 1, 0.05),
+    ("longtask_sum", "long tasks during boot, sum", "ms", 1, 100),
     ("longtask_count", "long tasks during boot, count", "", 1, None),
     ("longtask_max", "long tasks during boot, longest", "ms", 1, None),
-    ("transfer_total", "first-visit transfer, gzip", "MB", 1e-6, 7),
+    ("transfer_total", "first-visit transfer, gzip", "MB", 1e-6, 7.5),
     ("foreign", "requests to other hosts", "", 1, 0),
 ]
-
-INIT_SCRIPT = """(() => {
-  const bench = window.__bench = { ready: [], longtasks: [] };
-  new MutationObserver((records) => {
-    const now = performance.now(), html = document.documentElement, lab = document.querySelector("[data-lab]");
-    if (html.dataset.pylabs !== "ready" || !records.some((r) => r.target === html && r.oldValue !== "ready")) return;
-    bench.ready.push({ t: now, abs: performance.timeOrigin + now, lab: lab ? lab.dataset.lab : null });
-  }).observe(document, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["data-pylabs"] });
-  try {
-    new PerformanceObserver((list) => list.getEntries().forEach((e) =>
-      bench.longtasks.push({ start: e.startTime, duration: e.duration })))
-      .observe({ type: "longtask", buffered: true });
-  } catch (error) { bench.longtaskError = String(error); }
-})();"""
-
-SLIDER_JS = """async (moves) => {
-  const root = document.querySelector("[data-lab]");
-  const name = [...root.querySelectorAll("input[type=range][data-control]")].find((e) => !e.disabled).dataset.control;
-  const slider = () => root.querySelector(`input[type=range][data-control="${name}"]`);
-  const el = slider(), [min, max, step, start] = [+el.min, +el.max, +el.step || 1, +el.value];
-  const values = [start, start + step <= max ? start + step : Math.max(min, start - step)];
-  const chart = el.closest("[data-act]")?.querySelector("[data-chart]");
-  const hasChart = Boolean(chart);
-  // Charts draw only when in view, so put the act's chart on screen: its redraw is timed too.
-  if (chart) chart.scrollIntoView({ block: "center" });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const settled = (before) => new Promise((resolve, reject) => {
-    const done = () => Number(root.dataset.renders || 0) > before && root.dataset.busy === "false";
-    if (done()) return resolve();
-    const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no update in 30 s")); }, 30000);
-    const observer = new MutationObserver(() => done() && (observer.disconnect(), clearTimeout(timer), resolve()));
-    observer.observe(root, { attributes: true, attributeFilter: ["data-renders", "data-busy"] });
-  });
-  const times = [];
-  for (let i = 1; i <= moves; i++) {
-    const before = Number(root.dataset.renders || 0);
-    const target = slider();  // re-found each time, in case a patch replaced it
-    target.value = String(values[i % 2]);
-    const t0 = performance.now();
-    target.dispatchEvent(new Event("input", { bubbles: true }));
-    await settled(before);
-    if (hasChart) await new Promise((resolve) => requestAnimationFrame(() => resolve()));
-    times.push(performance.now() - t0);
-  }
-  return { name, values, scale: el.dataset.scale || "linear", hasChart, times };
-}"""
-
-CLICK_JS = """(url) => {
-  const wanted = new URL(url, location.href).href;
-  let link = [...document.querySelectorAll("a[href]")].find((a) => a.href.split("#")[0] === wanted);
-  const injected = !link;
-  if (injected) link = (document.querySelector("article") || document.body).appendChild(
-    Object.assign(document.createElement("a"), { href: wanted, textContent: "benchmark link" }));
-  window.__benchMarker = true;
-  const t0 = performance.timeOrigin + performance.now();
-  link.click();
-  return { t0, injected };
-}"""
-
-PROBE_JS = """async () => {
-  const loop = "const t0 = performance.now(); let x = 0; for (let i = 0; i < 3e7; i++) x += Math.sqrt(i); "
-    + "return performance.now() - t0;";
-  const main = new Function(loop)();
-  const blob = new Blob([`onmessage = () => postMessage((() => { ${loop} })());`], { type: "text/javascript" });
-  const worker = new Worker(URL.createObjectURL(blob));
-  const inWorker = await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.postMessage(0); })
-    .finally(() => worker.terminate());
-  return { main, worker: inWorker };
-}"""
-
 
 @functools.lru_cache(maxsize=None)
 def gzip_size(url: str) -> int:
@@ -197,9 +148,18 @@ def wait_ready(page, lab_id: str | None, after: float = 0.0) -> dict:
     return record
 
 
+PREDICTION = '[data-act="1"] [data-question][data-kind="prediction"]'
+
+
+def layout_shift(page, until: float | None = None) -> float:
+    """Sum of layout-shift values without recent input (CLS over the whole load, one session)."""
+    return sum(s["value"] for s in page.evaluate("() => window.__bench.shifts") if until is None or s["t"] <= until)
+
+
 def measure_cold(page, seen, url: str, lab_id: str) -> dict:
-    """Cold load: interactive time, FCP, long tasks, static and total bytes."""
-    page.goto(url)
+    """Cold load: the student locks Act I at once; interactive time, FCP, long tasks, CLS, bytes."""
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector(f'{PREDICTION}[data-locked="true"]')  # the init script's robot locks it
     ready = wait_ready(page, lab_id)
     with contextlib.suppress(Exception):  # what loads lazily after "ready" is part of the first visit
         page.wait_for_load_state("networkidle", timeout=15_000)
@@ -207,30 +167,67 @@ def measure_cold(page, seen, url: str, lab_id: str) -> dict:
     durations = [t["duration"] for t in page.evaluate("() => window.__bench.longtasks") if t["start"] < ready["t"]]
     requests = [u for u in seen["requests"] if not u.startswith(("data:", "blob:"))]
     static = requests[:next((i for i, u in enumerate(requests) if is_python(u)), len(requests))]
-    return {"ready_cold": ready["t"], "fcp": paint, "longtask_sum": sum(durations), "longtask_count": len(durations),
+    locked = page.evaluate("() => window.__bench.locked")
+    return {"ready_cold": ready["t"], "fcp": paint, "lock_at": locked,
+            "lock_after_fcp": None if locked is None or paint is None else locked - paint,
+            "cls_cold": layout_shift(page),
+            "longtask_sum": sum(durations), "longtask_count": len(durations),
             "longtask_max": max(durations, default=0), "bytes_before_python": sum(gzip_size(u) for u in static),
             "transfer_total": sum(gzip_size(u) for u in requests),
             "_static": sorted(((gzip_size(u), u) for u in static), reverse=True)[:5], "_requests": len(requests),
             "_cdp_page_requests": len(seen["cdp_page_requests"]), "_workers": list(seen["cdp_workers"])}
 
 
-def measure_warm(page, url: str, lab_id: str) -> float:
-    """Second visit to the same lab in the same context."""
+def measure_warm(page, url: str, lab_id: str) -> dict:
+    """A returning student: the same lab again in the same context, after the prediction was locked."""
     page.goto(url)
-    return wait_ready(page, lab_id)["t"]
+    ready = wait_ready(page, lab_id)
+    page.wait_for_timeout(500)  # a shift just after "ready" counts too
+    return {"ready_warm": ready["t"], "cls_warm": layout_shift(page)}
 
 
-def measure_slider(page) -> dict:
-    """Lock Act I's first prediction, then 50 slider moves timed in the page."""
-    question = page.locator('[data-act="1"] [data-question][data-kind="prediction"]').first
-    question.locator("input[type=radio]").first.check()
-    question.locator("[data-action=lock]").click()
-    page.wait_for_selector('[data-act="1"] [data-question][data-kind="prediction"][data-locked="true"]')
+def p50_p95(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[math.ceil(0.95 * len(ordered)) - 1]
+
+
+def measure_slider(page, base: str) -> dict:
+    """50 slider moves timed in the page (Act I is locked by then), then the same figures on a blank page."""
     page.wait_for_selector("input[type=range][data-control]:not([disabled])")
     result = page.evaluate(SLIDER_JS, MOVES)
-    times = sorted(result["times"])
-    return {"slider_median": statistics.median(times), "slider_p95": times[math.ceil(0.95 * len(times)) - 1],
-            "_slider": {k: result[k] for k in ("name", "values", "scale", "hasChart")}}
+    out = {"_slider": {k: result[k] for k in ("name", "values", "scale", "hasChart")}}
+    out["numbers_median"], out["numbers_p95"] = p50_p95(result["numbers"])
+    out["slider_median"], out["slider_p95"] = p50_p95(result["times"])
+    if result["hasChart"] and result["figures"].get("0") and result["figures"].get("1"):
+        out.update(measure_bare(page.context, base, [result["figures"]["0"], result["figures"]["1"]]))
+    return out
+
+
+def measure_bare(context, base: str, figures: list) -> dict:
+    """A bare Plotly.react of the same figures on a blank page, in the same browser and run."""
+    blank = context.new_page()
+    try:
+        blank.set_content("<!doctype html><html><body style='margin:0'></body></html>")
+        blank.add_script_tag(url=base + "vendor/plotly/plotly.min.js")
+        result = blank.evaluate(BARE_JS, [figures, MOVES])
+    finally:
+        blank.close()
+    median, p95 = p50_p95(result["times"])
+    return {"bare_median": median, "bare_p95": p95, "_bare_plots": result["plots"]}
+
+
+def measure_floors(browser, base: str, throttle: bool) -> dict:
+    """Pyodide's own loadPyodide() on a blank page (main thread), cold and after a reload."""
+    context = browser.new_context()
+    try:
+        page, _ = open_page(context, throttle)
+        out = {}
+        for key in ("floor_cold", "floor_warm"):
+            page.goto(base + "labs.json")
+            out[key] = page.evaluate(FLOOR_JS, base + "vendor/pyodide/")["t"]
+        return out
+    finally:
+        context.close()
 
 
 def measure_navigation(page, route: list[str], lab_id: str) -> dict:
@@ -255,8 +252,8 @@ def run_lab(browser, base: str, labs: list[dict], index: int, throttle: bool) ->
     try:
         page, seen = open_page(context, throttle)
         result.update(measure_cold(page, seen, base + lab["url"], lab["id"]))
-        result["ready_warm"] = measure_warm(page, base + lab["url"], lab["id"])
-        result.update(measure_slider(page))
+        result.update(measure_slider(page, base))
+        result.update(measure_warm(page, base + lab["url"], lab["id"]))
         result["_nav"] = {"to": nxt["id"], **measure_navigation(page, route, nxt["id"])}
     except Exception as error:  # record what was measured; the benchmark goes on
         result["_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
@@ -265,6 +262,32 @@ def run_lab(browser, base: str, labs: list[dict], index: int, throttle: bool) ->
         result["foreign"] = sum(1 for u in seen["requests"] if not u.startswith((origin, "data:", "blob:")))
         context.close()
     return result
+
+
+NETWORK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
+
+
+def measure_network_first_visit(browser, base: str, lab: dict, runs: int) -> dict:
+    """First visit over an emulated 20 Mbit/s, 40 ms RTT link (CDP Network.emulateNetworkConditions on
+    the page target), with the snapshot (default) and without it (?pylabs-boot=full): which boot reaches
+    "ready" sooner despite its larger download. Bytes are as the local server sends them (uncompressed)."""
+    out: dict = {}
+    for run in range(runs):
+        for boot, query in (("snapshot", ""), ("full", "?pylabs-boot=full")):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.add_init_script(INIT_SCRIPT)
+            try:
+                page, _ = open_page(context, False)
+                cdp = context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                cdp.send("Network.emulateNetworkConditions", NETWORK)
+                page.goto(base + lab["url"] + query, wait_until="commit")
+                ready = wait_ready(page, lab["id"])["t"]
+                out.setdefault(boot, []).append(ready)
+                print(f"  [network 20 Mbit/s] run {run + 1} {lab['id']} {boot}: ready {ready:.0f} ms", flush=True)
+            finally:
+                context.close()
+    return {boot: statistics.median(times) for boot, times in out.items()}
 
 
 def probe_worker_throttling(browser, base: str) -> dict:
@@ -282,11 +305,59 @@ def probe_worker_throttling(browser, base: str) -> dict:
             "worker_slowdown": ms[4]["worker"] / ms[1]["worker"]}
 
 
+# Issue 9's targets as ratios to the floors of the same run: key, label, numerator, denominator, target.
+RATIOS = [
+    ("r_lock", "Act I lock possible: ms after FCP", "lock_after_fcp", None, 100),
+    ("r_ready_warm", "ready, returning / floor_cold", "ready_warm", "floor_cold", 0.3),
+    ("r_ready_cold", "ready, first visit / floor_cold", "ready_cold", "floor_cold", 0.9),
+    ("r_numbers_p50", "slider->numbers p50 (ms)", "numbers_median", None, 8),
+    ("r_numbers_p95", "slider->numbers p95 (ms)", "numbers_p95", None, 16),
+    ("r_charts_p50", "slider->charts p50 / bare react p50", "slider_median", "bare_median", 1.3),
+    ("r_charts_p95", "slider->charts p95 / bare react p95", "slider_p95", "bare_p95", 2.0),
+    ("r_longtasks", "long tasks while booting (ms)", "longtask_sum", None, 100),
+    ("r_cls_cold", "CLS first visit", "cls_cold", None, 0.05),
+    ("r_cls_warm", "CLS returning", "cls_warm", None, 0.05),
+    ("r_transfer", "first-visit transfer, gzip (MB)", "transfer_total", None, 7.5),
+    ("floor_cold", "floor: loadPyodide() cold (ms)", "floor_cold", None, None),
+    ("floor_warm", "floor: loadPyodide() reloaded (ms)", "floor_warm", None, None),
+]
+
+
+def ratios(result: dict) -> dict:
+    out = {}
+    for key, _, top, bottom, _ in RATIOS:
+        value = result.get(top)
+        if value is None or (bottom and not result.get(bottom)):
+            continue
+        out[key] = value / result[bottom] if bottom else (value * 1e-6 if top == "transfer_total" else value)
+    return out
+
+
+def print_ratios(title: str, table: dict) -> None:
+    """Issue 9's table: medians per lab of per-run ratios to the floors of that run."""
+    labs = list(table)
+    head = f"{'target row':<42}{'target':>8}  " + "".join(f"{lab:>10}" for lab in labs) + "  verdict"
+    print(f"\n{title}\n{head}\n{'-' * len(head)}")
+    for key, label, _, _, target in RATIOS:
+        cells, missed = [], False
+        for lab in labs:
+            stats = table[lab].get(key)
+            if not stats:
+                cells.append("n/a".rjust(10))
+                continue
+            med = stats["median"]
+            missed |= target is not None and med > target
+            cells.append((f"{med:.3f}" if med < 10 else f"{med:.0f}").rjust(10))
+        verdict = "info" if target is None else ("MISS" if missed else "PASS")
+        goal = "-" if target is None else f"<= {target:g}"
+        print(f"{label:<42}{goal:>8}  {''.join(cells)}  {verdict}")
+
+
 def summarize(runs: list[dict], labs: list[dict]) -> dict:
     """{lab: {measure: {runs, min, median, max}}}; ready_nav is filed under its target lab."""
     table: dict = {lab["id"]: {} for lab in labs}
     for run in runs:
-        for key, *_ in MEASURES:
+        for key, *_ in MEASURES + [(r[0],) for r in RATIOS]:
             source = run.get("_nav", {}) if key == "ready_nav" else run
             if source.get(key) is not None:
                 table[source.get("to", run["_lab"])].setdefault(key, {"runs": []})["runs"].append(round(source[key], 3))
@@ -333,10 +404,14 @@ def print_notes(mode: str, runs: list[dict]) -> None:
 def run_mode(browser, base: str, labs: list[dict], runs: int, throttle: bool) -> list[dict]:
     mode, collected = ("throttled-4x" if throttle else "normal"), []
     for run in range(1, runs + 1):
+        floors = measure_floors(browser, base, throttle)
+        print(f"  [{mode}] run {run} floors: loadPyodide() on a blank page {floors['floor_cold']:.0f} ms cold, "
+              f"{floors['floor_warm']:.0f} ms reloaded", flush=True)
         for index, lab in enumerate(labs):
             started = time.monotonic()
             result = run_lab(browser, base, labs, index, throttle)
-            result.update(_lab=lab["id"], _run=run)
+            result.update(_lab=lab["id"], _run=run, **floors)
+            result.update(ratios(result))
             collected.append(result)
             nav = result.get("_nav", {})
             print(f"  [{mode}] run {run} {lab['id']}: cold {result.get('ready_cold', math.nan):.0f} ms, "
@@ -354,6 +429,8 @@ def main() -> None:
                         help="also run everything with the CPU throttled 4x (default: yes)")
     parser.add_argument("--quick", action="store_true", help="smoke test: 2 runs, no throttling")
     parser.add_argument("--lab", action="append", help="only this lab id (repeatable; default: all)")
+    parser.add_argument("--network", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time a first visit over an emulated 20 Mbit/s link, with and without the snapshot")
     args = parser.parse_args()
     runs, modes = (2, [False]) if args.quick else (args.runs, [False, True] if args.throttle else [False])
     site = Path(args.site)
@@ -372,6 +449,8 @@ def main() -> None:
             report["modes"][mode] = {"runs": run_mode(browser, base, labs, runs, throttle)}
         if True in modes:
             report["throttle_probe"] = probe_worker_throttling(browser, base)
+        if args.network:
+            report["network"] = measure_network_first_visit(browser, base, labs[0], 1 if args.quick else 3)
         browser.close()
     server.shutdown()
     print("\n" + __doc__[__doc__.index("The site is served"):].strip())
@@ -390,9 +469,16 @@ def main() -> None:
                   "the Python worker is throttled too" if report["worker_throttled"] else
                   "the Python worker is NOT throttled (any slowdown there is CPU contention with the spinning main"
                   " thread on this machine)"))
+    if "network" in report:
+        net = report["network"]
+        print(f"\nFirst visit of {labs[0]['id']} over 20 Mbit/s, 40 ms RTT (medians): ready {net['snapshot']:.0f} ms "
+              f"with the snapshot, {net['full']:.0f} ms without: the larger first visit is "
+              + ("sooner" if net["snapshot"] < net["full"] else "NOT sooner") + " with the snapshot")
     for mode, data in report["modes"].items():
         data["summary"] = summarize(data["runs"], labs)
         print_table(f"== {mode}: {runs} runs per lab, {MOVES} slider moves per run ==", data["summary"])
+        print_ratios(f"== {mode}: issue 9 targets, ratios to the floors of the same run (medians per lab) ==",
+                     data["summary"])
         print_notes(mode, data["runs"])
     print("\nJSON:\n" + json.dumps({m: d["summary"] for m, d in report["modes"].items()}))
     if args.json:

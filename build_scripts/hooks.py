@@ -10,8 +10,9 @@ Shortcodes (an unknown name or lab fails the build):
 - ``<!-- lab:references -->``: the papers and documents the labs cite.
 - ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
 
-After the build: ``labs.json``, the pylabs wheel and ``runtime.json`` are
-written and the npm runtime is vendored into the site.
+After the build: ``labs.json``, the pylabs wheel, the Python memory snapshot
+(``snapshot.py``), ``runtime.json`` and the service worker (``offline.py``) are written and
+the npm runtime is vendored into the site.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from build_scripts import site_content  # noqa: E402
+from build_scripts.offline import write_service_worker  # noqa: E402
+from build_scripts.snapshot import make_snapshot  # noqa: E402
 from build_scripts.vendor import vendor  # noqa: E402
 from build_scripts.wheel import build_wheel, content_hash  # noqa: E402
 
@@ -78,7 +81,8 @@ def on_page_content(html: str, page, config, files) -> str:
     if not lab_id:
         return html
     placeholder = PLACEHOLDER.format(lab_id)
-    embedded = site_content.embedded_lab(lab_id)
+    depth = page.url.count("/")  # pages are directories: vol2/02-x/ is two levels down
+    embedded = site_content.embedded_lab(lab_id, "../" * depth or "./")
     # Markdown wraps a lone placeholder in <p>; replace the paragraph with the lab.
     html = html.replace(f"<p>{placeholder}</p>", embedded)
     if placeholder in html:
@@ -95,9 +99,13 @@ def on_post_build(config) -> None:
         "site_url": config["site_url"],
         "pyodide_version": versions["pyodide"],
         "wheel": f"assets/pylabs/{wheel.name}?v={content_hash(wheel)}",
+        "wheel_hash": content_hash(wheel),
+        # Python with pylabs imported, restored in a fraction of a normal boot (None: boot as before).
+        "snapshot": make_snapshot(site_dir, wheel, versions["pyodide"]),
         "plotly": "vendor/plotly/plotly.min.js",
         "katex": "vendor/katex/katex.min.js",
         "katex_css": "vendor/katex/katex.min.css",
     }
     (site_dir / "assets" / "pylabs" / "runtime.json").write_text(json.dumps(runtime, indent=1))
     (site_dir / "labs.json").write_text(json.dumps(site_content.manifest(), indent=1))
+    write_service_worker(site_dir, runtime)  # last: its build id hashes everything above

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import posixpath
 from html import escape
+from pathlib import Path
 
 import pylabs
 from pylabs import ledger
@@ -38,16 +41,34 @@ def value(lab_id: str, name: str) -> str:
     return fmt(compute(), unit_fmt)
 
 
-def embedded_lab(lab_id: str) -> str:
-    """The pre-rendered lab (default state) in the static wrapper the browser shell mounts."""
+@functools.lru_cache(maxsize=1)
+def build_id() -> str:
+    """A short hash of the pylabs sources (what every rendered block depends on)."""
+    from build_scripts.wheel import package_files
+    digest = hashlib.sha256()
+    for name, data in package_files():
+        digest.update(name.encode() + b"\0" + data)
+    return digest.hexdigest()[:12]
+
+
+EARLY_INLINE = Path(__file__).with_name("early_inline.js")
+
+
+def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
+    """The pre-rendered lab (default state) in the static wrapper the browser shell mounts, followed
+    by the small inline script that lets a prediction be locked from the first paint.
+    ``site_root``: the site root relative to the page (the early-lock record is keyed by it)."""
     current = lab(lab_id)
     boot = h("p", {"class": "pl-boot", "data-boot": "", "role": "status"},
              "Static preview. The instruments come alive when Python has loaded in your browser.")
     noscript = raw("<noscript><p class=\"pl-boot\">JavaScript is off: you can read this lab, but its "
                    "instruments need JavaScript and WebAssembly.</p></noscript>")
-    return str(h("div", {"class": "pl-lab", "data-lab": lab_id},
-                 h("div", {"class": "pl-notices", "data-notices": ""}),
-                 boot, noscript, render_lab(current, current.default_state())))
+    # data-build names the renderer that made the page: the shell repaints a returning student's
+    # cached blocks only from the same build.
+    wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root},
+                h("div", {"class": "pl-notices", "data-notices": ""}),
+                boot, noscript, render_lab(current, current.default_state()))
+    return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"
 
 
 def catalog(volume: int, page_url: str) -> str:

@@ -111,3 +111,62 @@ export async function drawCharts(root, { force = false } = {}) {
 export function preloadCharts() {
   loadPlotly().catch(() => {});
 }
+
+// ---- cheaper updates (issue 9) -------------------------------------------------------
+
+/**
+ * Reserve each chart's height from its figure before Plotly draws it, so nothing below moves.
+ * @param {Element} root
+ */
+export function reserveCharts(root) {
+  for (const figure of root.querySelectorAll("[data-chart]")) {
+    const plot = figure.querySelector(".pl-chart__plot");
+    if (!plot || plot.dataset.reserved === "true") continue;
+    try {
+      const height = JSON.parse(figure.querySelector(".pl-chart__spec")?.textContent || "{}").layout?.height;
+      if (height) plot.style.minHeight = `${height}px`;
+    } catch {
+      // an unreadable figure keeps the stylesheet's height
+    }
+    plot.dataset.reserved = "true";
+  }
+}
+
+const scheduled = new WeakMap(); // root -> {pending, drawing, again}
+
+/**
+ * Draw the changed, visible charts after the numbers have been painted: one draw per frame,
+ * always of the latest figures (a move that arrives meanwhile is folded into the next draw).
+ * When done, `root.dataset.chartsFor` names the render (data-renders) whose figures are drawn.
+ * @param {Element} root
+ * @param {(error: Error) => void} onError
+ */
+export function scheduleCharts(root, onError) {
+  const job = scheduled.get(root) || { pending: false, drawing: false, again: false };
+  scheduled.set(root, job);
+  reserveCharts(root);
+  if (job.drawing) {
+    job.again = true;
+    return;
+  }
+  if (job.pending) return;
+  job.pending = true;
+  // The frame paints the numbers; the task after it draws the charts.
+  requestAnimationFrame(() => setTimeout(async () => {
+    job.pending = false;
+    job.drawing = true;
+    const renders = root.dataset.renders;
+    try {
+      await drawCharts(root);
+      root.dataset.chartsFor = renders;
+    } catch (error) {
+      onError(error);
+    } finally {
+      job.drawing = false;
+      if (job.again) {
+        job.again = false;
+        scheduleCharts(root, onError);
+      }
+    }
+  }, 0));
+}

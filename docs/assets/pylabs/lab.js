@@ -4,11 +4,14 @@
 // locked answer and decision.
 import { call, startRuntime, stopListening } from "./runtime.js";
 import { patchBlock } from "./morph.js";
-import { drawCharts, preloadCharts } from "./charts.js";
+import { preloadCharts, scheduleCharts } from "./charts.js";
 import { preloadMath, renderMath } from "./math.js";
 import { LEDGER_KEY, archive, commit, newAttemptId, openLedger, stash } from "./store.js";
 import { showNotice } from "./notices.js";
 import { mountStrips } from "./strip.js";
+// issue 9: the page before Python (early locks, a returning student's view) and the view cache.
+import { mountEarly } from "./early.js";
+import { writeView } from "./viewcache.js";
 
 const html = document.documentElement;
 
@@ -106,10 +109,10 @@ export async function mountLab(root, signal) {
   let queued = null;
   let running = false;
 
-  // 1. Controls wait, visibly, until Python is ready.
+  // 1. Controls wait, visibly, until Python is ready; predictions can be locked meanwhile.
   html.dataset.pylabs = "loading";
-  root.querySelectorAll("[data-control], [data-action=lock], [data-action=restart]")
-    .forEach((element) => { element.disabled = true; });
+  const early = mountEarly(root, labId, signal);
+  const lastBlocks = {}; // block key -> inner HTML, as last rendered (kept for the next visit's first paint)
   const onProgress = ({ progress, step, steps }) => setBoot(root, `${progress} (${step} of ${steps})`);
   try {
     await startRuntime(onProgress);
@@ -123,7 +126,8 @@ export async function mountLab(root, signal) {
   }
   if (signal.aborted) return;
 
-  // 2. Resume the active attempt from the ledger, or start one.
+  // 2. Resume the active attempt from the ledger, or start one; fold in what was locked before Python.
+  await early.restored;
   const opened = await openLedger(labId);
   state.earlier = opened.earlier;
   const live = document.createElement("div");
@@ -139,8 +143,10 @@ export async function mountLab(root, signal) {
     }
     state.failures_hit = [...opened.attempt.failures_hit];
   } else {
-    attemptId = newAttemptId(labId);
+    attemptId = early.attemptId || newAttemptId(labId);
   }
+  early.fold(state);
+  early.handOver();
 
   const checkStrips = mountStrips(root, signal);
 
@@ -151,6 +157,7 @@ export async function mountLab(root, signal) {
     for (const [key, blockHtml] of Object.entries(view.blocks)) {
       const block = root.querySelector(`[data-block="${key}"]`);
       if (block) patchBlock(block, `<div class="pl-block" data-block="${key}">${blockHtml}</div>`);
+      lastBlocks[key] = blockHtml;
     }
     state.controls = view.controls;
     record = view.record;
@@ -161,7 +168,8 @@ export async function mountLab(root, signal) {
       save();
     }
     checkStrips();
-    drawCharts(root).catch((error) => showNotice("warn", `Charts are unavailable: ${error.message}`, { id: "charts" }));
+    // Numbers are on the page now; charts follow after the next frame (latest figures only).
+    scheduleCharts(root, (error) => showNotice("warn", `Charts are unavailable: ${error.message}`, { id: "charts" }));
     renderMath(root).catch(() => {});
   }
 
@@ -190,7 +198,9 @@ export async function mountLab(root, signal) {
 
   function save() {
     if (!record) return Promise.resolve();
-    return commit(attemptId, record).catch((error) =>
+    const saved = commit(attemptId, record);
+    saved.then(() => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: { ...lastBlocks } }), () => {});
+    return saved.catch((error) =>
       showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }));
   }
 
@@ -289,6 +299,7 @@ export async function mountLab(root, signal) {
   await render(null, true);
   if (signal.aborted) return;
   await save();
+  early.done();
   setBoot(root, "");
   html.dataset.pylabs = "ready";
   // 5. Warm the chart and math libraries while the student reads (not on the critical path).

@@ -36,7 +36,10 @@ export function startRuntime(onProgress) {
     booting = Promise.reject(new Error(reason));
     return booting;
   }
-  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  const script = new URL("worker.js", import.meta.url);
+  // `?pylabs-boot=full` on a page starts Python without the memory snapshot (tests, benchmark).
+  if (new URLSearchParams(window.location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
+  worker = new Worker(script, { type: "module" });
   worker.onmessage = (event) => {
     const message = event.data;
     if (message.progress) {
@@ -55,7 +58,11 @@ export function startRuntime(onProgress) {
     waiting.forEach((pending) => pending.reject(error));
     waiting.clear();
   };
-  booting = send("boot", []);
+  booting = send("boot", []).then((versions) => {
+    // How Python started ("snapshot" or "full"), for tests and the curious.
+    document.documentElement.dataset.pylabsBoot = versions.boot;
+    return versions;
+  });
   return booting;
 }
 

@@ -11,6 +11,7 @@ import { progressByLab, readRaw } from "./store.js";
 import { renderMath } from "./math.js";
 import { drawCharts } from "./charts.js";
 import { call } from "./runtime.js";
+import { keepOfflineWhenSettled } from "./offline.js";
 
 const LABELS = { "complete": "Complete", "in-progress": "In progress", "not-started": "Not started" };
 let current = null;
@@ -46,9 +47,11 @@ function mountPage() {
   showProgress();
   window.addEventListener("storage", showProgress, { signal });
   renderMath(document.body).catch(() => {});
+  // 4. After one visit the site works offline (service worker, registered once the page settles).
+  keepOfflineWhenSettled();
 }
 
-// 4. Re-theme charts when the palette toggle changes the colour scheme.
+// 5. Re-theme charts when the palette toggle changes the colour scheme.
 new MutationObserver(() => {
   const lab = document.querySelector("[data-lab]");
   if (lab) drawCharts(lab, { force: true }).catch(() => {});

@@ -241,3 +241,80 @@ export function progressByLab() {
   }
   return progress;
 }
+
+// ---- before Python (issue 9) ---------------------------------------------------------
+// Answers locked while Python boots are written here synchronously, one entry per lab
+// ({attemptId, answers: {qid: {choice, locked_at}}}), and folded into the ledger (validated in
+// Python) as soon as it is ready; the entry is removed once the ledger holds them.
+export const EARLY_KEY = `mlsys-labs:early:${BASE.pathname}`;
+
+function readEarlyAll() {
+  try {
+    const doc = JSON.parse(window.localStorage.getItem(EARLY_KEY) || "{}");
+    return doc && typeof doc === "object" && !Array.isArray(doc) ? doc : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Answers locked before Python for one lab, or null.
+ * @param {string} labId
+ * @returns {{attemptId: string, answers: Record<string, {choice: string, locked_at: string}>}|null}
+ */
+export function readEarly(labId) {
+  const entry = readEarlyAll()[labId];
+  if (!entry || typeof entry.attemptId !== "string" || !entry.answers || typeof entry.answers !== "object") return null;
+  return entry;
+}
+
+/**
+ * Keep a lab's early answers synchronously (the student may reload at once).
+ * @returns {boolean} whether storage took it
+ */
+export function writeEarly(labId, entry) {
+  const all = readEarlyAll();
+  all[labId] = entry;
+  try {
+    window.localStorage.setItem(EARLY_KEY, JSON.stringify(all));
+    return true;
+  } catch {
+    return false; // storage unavailable: the answer lives in this tab until Python saves it
+  }
+}
+
+/** Forget a lab's early answers once the ledger holds them. */
+export function clearEarly(labId) {
+  const all = readEarlyAll();
+  if (!(labId in all)) return;
+  delete all[labId];
+  try {
+    if (Object.keys(all).length) window.localStorage.setItem(EARLY_KEY, JSON.stringify(all));
+    else window.localStorage.removeItem(EARLY_KEY);
+  } catch {
+    // nothing to clear
+  }
+}
+
+/**
+ * The lab's active attempt as storage holds it, read loosely without Python (for the first
+ * paint only; Python validates the ledger when it arrives): the record stashed by the last
+ * page if it is this lab's, else the newest attempt that is not archived.
+ * @param {string} labId
+ * @returns {{attemptId: string, answers: object, controls: object}|null}
+ */
+export function looseAttempt(labId) {
+  try {
+    const stashed = JSON.parse(window.localStorage.getItem(PENDING_KEY) || "null");
+    if (stashed && stashed.record && stashed.record.lab === labId && typeof stashed.attemptId === "string") {
+      return { attemptId: stashed.attemptId, answers: stashed.record.answers || {}, controls: stashed.record.controls || {} };
+    }
+    const doc = JSON.parse(readRaw() || "{}");
+    const live = Object.values(doc.attempts || {}).filter((a) => a && a.lab === labId && !a.archived_at);
+    live.sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
+    const attempt = live[live.length - 1];
+    return attempt ? { attemptId: attempt.id, answers: attempt.answers || {}, controls: attempt.controls || {} } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,34 +1,96 @@
 // Python in a Web Worker: boots self-hosted Pyodide, installs the pylabs wheel,
 // and answers calls to pylabs.bridge with JSON strings. The page never blocks on Python.
-import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
+//
+// Boot (issue 9): when the build made a memory snapshot of Python with pylabs already imported
+// (runtime.json "snapshot"), Pyodide is restored from it, which skips most of its own start-up.
+// A snapshot for another Pyodide or another wheel, a browser without DecompressionStream, or
+// a snapshot that fails to load falls back to the usual boot, saying so in the console.
+// `worker.js?boot=full` (the page's `?pylabs-boot=full`) boots the usual way on purpose.
+import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/pyodide.mjs";
 
 const BASE = new URL("../../", import.meta.url);
+const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
 const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
 
+/** Why the snapshot cannot be used here, or null when it can. */
+function snapshotRefusal(config) {
+  const entry = config.snapshot;
+  if (WANTED === "full") return "the page asked for a full boot";
+  if (!entry) return "this build has no snapshot";
+  if (typeof DecompressionStream !== "function") return "this browser has no DecompressionStream";
+  if (entry.pyodide !== PYODIDE_VERSION) return `it was made for Pyodide ${entry.pyodide}, this is ${PYODIDE_VERSION}`;
+  if (!config.wheel_hash || !entry.key) return "runtime.json does not name its key";
+  return null;
+}
+
+async function fetchSnapshot(entry) {
+  const response = await fetch(new URL(entry.url, BASE));
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const packed = new Blob([await response.arrayBuffer()]);
+  try {
+    return new Uint8Array(await new Response(packed.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  } catch (error) {
+    throw new Error(`the image does not decompress (${error.message})`);
+  }
+}
+
 /**
- * Boot Python and load our wheel.
- * @returns {Promise<{pylabs: string, pyodide: string}>} the versions that are running
+ * Start Pyodide, from the snapshot when it fits, else the usual way.
+ * @returns {Promise<{pyodide: object, boot: "snapshot"|"full", note: string}>}
  */
-async function boot() {
-  const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
-  // The wheel downloads while Python starts.
-  const wheel = fetch(new URL(config.wheel, BASE));
-  progress("Starting Python (WebAssembly)…", 1);
-  const pyodide = await loadPyodide({
+async function startPython(config) {
+  const options = {
     indexURL: new URL("vendor/pyodide/", BASE).href,
     stdout: () => {},
     stderr: (text) => console.warn(text),
-  });
+  };
+  const refusal = snapshotRefusal(config);
+  if (!refusal) {
+    try {
+      // A promise: Pyodide fetches its WebAssembly and standard library while the image downloads.
+      const image = fetchSnapshot(config.snapshot);
+      image.catch(() => {}); // reported below, through loadPyodide
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
+      return { pyodide, boot: "snapshot", note: `restored from snapshot ${config.snapshot.key}` };
+    } catch (error) {
+      const note = `the Python snapshot could not be used (${error && error.message ? error.message.split("\n")[0] : error}); starting Python the usual way`;
+      console.warn(`pylabs: ${note}`);
+      return { pyodide: await loadPyodide(options), boot: "full", note };
+    }
+  }
+  console.info(`pylabs: starting Python without a snapshot: ${refusal}`);
+  return { pyodide: await loadPyodide(options), boot: "full", note: refusal };
+}
+
+/**
+ * Put a pure-Python wheel's files into site-packages. The one way packages get into Python
+ * here (no micropip at run time, see the README); extra wheels would come through here too.
+ */
+async function installWheel(pyodide, download) {
+  const response = await download;
+  if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
+  pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+}
+
+/**
+ * Boot Python and load our wheel.
+ * @returns {Promise<{pylabs: string, pyodide: string, boot: string, note: string}>} what is running
+ */
+async function boot() {
+  const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
+  // The wheels download while Python starts.
+  const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => fetch(new URL(url, BASE)));
+  progress("Starting Python (WebAssembly)…", 1);
+  const { pyodide, boot: how, note } = await startPython(config);
   if (pyodide.version !== config.pyodide_version) {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
   }
   progress("Loading the lab physics…", 2);
-  const response = await wheel;
-  if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+  // Even after a snapshot: its memory holds the imported modules, not the files a later import reads.
+  for (const download of wheels) await installWheel(pyodide, download);
   const module = pyodide.pyimport("pylabs.bridge");
   const version = module.version();
   if (version !== config.pylabs_version) {
@@ -37,7 +99,7 @@ async function boot() {
   // The module proxy lives as long as the worker; its functions are borrowed from it.
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
   progress("Ready", 3);
-  return { pylabs: version, pyodide: pyodide.version };
+  return { pylabs: version, pyodide: pyodide.version, boot: how, note };
 }
 
 function progress(message, step) {

@@ -1,0 +1,42 @@
+"""The service worker that keeps the site usable offline after one visit (issue 9).
+
+``write_service_worker(site_dir, runtime)`` writes ``<site>/sw.js`` from ``sw.js`` with the
+build id (a hash of every file the build wrote) and the core files every lab needs: Pyodide,
+the wheel, the snapshot, the shell's scripts and styles. A new build changes the id, so the
+browser installs the new worker, which deletes the old build's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+TEMPLATE = Path(__file__).with_name("sw.js")
+
+
+def build_id(site_dir: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in site_dir.rglob("*") if p.is_file() and p.name != "sw.js"):
+        digest.update(path.relative_to(site_dir).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def core_files(site_dir: Path, runtime: dict) -> list[str]:
+    shell = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "pylabs").glob("*.js"))
+    pyodide = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "vendor" / "pyodide").iterdir())
+    files = ["assets/pylabs/runtime.json", "assets/pylabs/pylabs.css", runtime["wheel"], runtime["plotly"], *shell, *pyodide]
+    if runtime.get("snapshot"):
+        files.append(runtime["snapshot"]["url"])
+    # What Material fetches from a page (instant navigation, search) and the labs' manifest.
+    files += [name for name in ("sitemap.xml", "search/search_index.json", "labs.json") if (site_dir / name).exists()]
+    return files
+
+
+def write_service_worker(site_dir: Path, runtime: dict) -> str:
+    """Write sw.js; return the build id."""
+    build = build_id(site_dir)
+    text = TEMPLATE.read_text().replace("__BUILD__", build).replace("__CORE__", json.dumps(core_files(site_dir, runtime)))
+    (site_dir / "sw.js").write_text(text)
+    return build

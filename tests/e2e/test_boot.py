@@ -1,0 +1,297 @@
+"""Issue 9 in a real browser: Python from the memory snapshot renders exactly what the usual boot
+renders, a snapshot that cannot be used falls back visibly, a prediction can be locked before
+Python and is answered when it arrives, a returning student's work is on screen before Python,
+and a visited lab works with the network off."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from build_scripts.serve import serve_in_thread
+from tests.e2e.driver import LabDriver, PageWatch
+
+pytestmark = pytest.mark.e2e
+
+V2_02 = "vol2/02-interconnect-wall/"
+EARLY_KEY = "mlsys-labs:early:/labs/"
+STATES = [
+    {},
+    {"controls": {"a1_fabric": "nvlink", "a1_tokens": 512},
+     "answers": {"a1_predict": {"choice": "A", "locked_at": "2026-01-01T00:00:00Z"}}},
+    {"controls": {"context": "finetune", "a2_nodes": 64, "a2_strong": True, "a2_nics": "8"},
+     "answers": {q: {"choice": "C", "locked_at": "2026-01-01T00:00:00Z"} for q in ("a1_predict", "a1_reflect", "a2_predict")}},
+]
+
+
+class HeldPython:
+    """Hold the Python worker's script until released, so a test acts while Python 'boots'."""
+
+    def __init__(self, context):
+        self.held = []
+        context.route("**/assets/pylabs/worker.js*", lambda route: self.held.append(route))
+
+    def release(self):
+        while self.held:
+            self.held.pop().continue_()
+
+
+def renders(lab: LabDriver, lab_ids: list[str]) -> dict:
+    out = {}
+    for lab_id in lab_ids:
+        for i, state in enumerate(STATES if lab_id == "v2_02" else [{}]):
+            out[f"{lab_id}/{i}"] = lab.page.evaluate(
+                "([id, s]) => pylabsRuntime.call('update', [id, s, null, true])", [lab_id, json.dumps(state)])
+    return out
+
+
+def test_snapshot_and_full_boot_render_the_same(browser, base_url, watch):
+    results = {}
+    for query, expected in (("?pylabs-boot=full", "full"), ("", "snapshot")):
+        ctx = browser.new_context()
+        lab = LabDriver(ctx.new_page(), base_url)
+        watch.attach(lab.page)
+        lab.page.goto(base_url + V2_02 + query)
+        lab.wait_ready()
+        assert lab.page.get_attribute("html", "data-pylabs-boot") == expected
+        ids = [entry["id"] for entry in lab.manifest()["labs"]]
+        results[expected] = (renders(lab, ids), lab.page.inner_html('[data-block="act1"]'))
+        ctx.close()
+    assert results["snapshot"][0] == results["full"][0]
+    assert results["snapshot"][1] == results["full"][1]
+
+
+def _site_copy(site_dir, tmp_path, change):
+    """A copy of the built site (symlinks) with one file changed by ``change(copy)``."""
+    copy = tmp_path / "site"
+    shutil.copytree(site_dir, copy, copy_function=os.symlink)
+    change(copy)
+    return copy
+
+
+def _corrupt_snapshot(copy):
+    runtime = json.loads((copy / "assets/pylabs/runtime.json").read_text())
+    target = copy / runtime["snapshot"]["url"]
+    target.unlink()
+    target.write_bytes(b"\x1f\x8b this is not a gzip stream")
+
+
+def _other_pyodide(copy):
+    path = copy / "assets/pylabs/runtime.json"
+    runtime = json.loads(path.read_text())
+    runtime["snapshot"]["pyodide"] = "0.0.1"
+    path.unlink()
+    path.write_text(json.dumps(runtime))
+
+
+@pytest.mark.parametrize("change, said", [(_corrupt_snapshot, "warning: pylabs: the Python snapshot could not be used"),
+                                          (_other_pyodide, "info: pylabs: starting Python without a snapshot: it was made for Pyodide 0.0.1")],
+                         ids=["corrupt", "other-pyodide"])
+def test_a_snapshot_that_cannot_be_used_falls_back_to_the_usual_boot(browser, site_dir, tmp_path, change, said):
+    copy = _site_copy(site_dir, tmp_path, change)
+    server, url = serve_in_thread(copy, "/labs/")
+    watch = PageWatch(url)
+    try:
+        ctx = browser.new_context()
+        lab = LabDriver(ctx.new_page(), url)
+        watch.attach(lab.page)
+        console = []
+        lab.page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        lab.open("v2_02")
+        assert lab.page.get_attribute("html", "data-pylabs-boot") == "full"
+        assert any(line.startswith(said) for line in console), console
+        lab.lock("a1_predict", "C")
+        assert lab.verdict("a1_predict") == "correct"
+        ctx.close()
+    finally:
+        server.shutdown()
+    watch.assert_clean()
+
+
+def _early_entry(lab: LabDriver):
+    raw = lab.page.evaluate(f"() => localStorage.getItem('{EARLY_KEY}')")
+    return json.loads(raw)["v2_02"] if raw else None
+
+
+def test_a_prediction_locked_before_python_is_kept_and_answered(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    hold = HeldPython(ctx)
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02)
+    question = lab.question("a1_predict")
+    question.locator('input[value="C"]').check()
+    question.locator('[data-action="lock"]').click()
+    assert question.get_attribute("data-locked") == "true"
+    assert lab.page.get_attribute("html", "data-pylabs") == "loading"
+    assert _early_entry(lab)["answers"]["a1_predict"]["choice"] == "C"  # recorded synchronously
+    waiting = lab.page.inner_text('[data-instruments="1"] .pl-instruments__lock')
+    assert "locked" in waiting and "Python" in waiting
+    assert lab.control_disabled("a1_tokens")
+
+    lab.page.reload()  # before Python ever ran: the lock survives
+    assert question.get_attribute("data-locked") == "true"
+    assert question.locator('input[value="C"]').is_checked()
+    assert question.locator('input[value="C"]').is_disabled()
+    hold.release()
+    lab.wait_ready()
+    assert lab.verdict("a1_predict") == "correct"
+    assert not lab.control_disabled("a1_tokens")
+    (attempt,) = lab.attempts("v2_02")
+    assert attempt["answers"]["a1_predict"]["choice"] == "C"
+    assert _early_entry(lab) is None
+    ctx.close()
+
+
+def test_an_option_picked_before_python_can_be_locked_once_ready(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    hold = HeldPython(ctx)
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02)
+    lab.question("a1_predict").locator('input[value="C"]').check()
+    hold.release()
+    lab.wait_ready()
+    assert lab.question("a1_predict").locator('[data-action="lock"]').is_enabled()
+    lab.question("a1_predict").locator('[data-action="lock"]').click()
+    lab.page.wait_for_selector('[data-question="a1_predict"][data-locked="true"]')
+    assert lab.verdict("a1_predict") == "correct"
+    ctx.close()
+
+
+VIEW_SAYS_PCIE4 = """async () => {
+  const db = await new Promise((ok, no) => { const r = indexedDB.open('mlsys-labs:views:/labs/', 1);
+    r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  const entry = await new Promise((ok) => { const r = db.transaction('views').objectStore('views').get('v2_02');
+    r.onsuccess = () => ok(r.result); r.onerror = () => ok(null); });
+  db.close();
+  return Boolean(entry && /value="pcie4" selected/.test(entry.blocks.act1 || ''));
+}"""
+
+
+def test_a_returning_student_sees_their_work_before_python(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.open("v2_02")
+    lab.lock("a1_predict", "C")
+    lab.set_control("a1_fabric", "pcie4")
+    lab.page.wait_for_function(VIEW_SAYS_PCIE4)
+    hold = HeldPython(ctx)
+    lab.page.reload()
+    lab.page.wait_for_selector("[data-lab]:not([data-restoring])")
+    assert lab.page.get_attribute("html", "data-pylabs") == "loading"
+    assert lab.locked("a1_predict")
+    assert lab.verdict("a1_predict") == "correct"
+    assert lab.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "pcie4"
+    assert lab.control_disabled("a1_fabric")  # shown, but inactive until Python is there
+    hold.release()
+    lab.wait_ready()
+    assert lab.locked("a1_predict") and not lab.control_disabled("a1_fabric")
+    assert lab.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "pcie4"
+    ctx.close()
+
+
+def test_a_visited_lab_works_offline(browser, base_url, watch):
+    ctx = browser.new_context()
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.open("v2_02")
+    lab.page.wait_for_selector("html[data-offline=ready]", timeout=60_000)
+    ctx.set_offline(True)
+    lab.page.reload()
+    lab.wait_ready()
+    lab.lock("a1_predict", "C")
+    assert lab.verdict("a1_predict") == "correct"
+    lab.set_control("a1_fabric", "nvlink")
+    (attempt,) = lab.attempts("v2_02")
+    assert attempt["answers"]["a1_predict"]["choice"] == "C" and attempt["controls"]["a1_fabric"] == "nvlink"
+    ctx.close()
+
+
+def _lock_early(lab: LabDriver, qid: str, letter: str) -> None:
+    question = lab.question(qid)
+    question.locator(f'input[value="{letter}"]').check()
+    question.locator('[data-action="lock"]').click()
+    assert question.get_attribute("data-locked") == "true"
+    assert lab.page.get_attribute("html", "data-pylabs") == "loading"
+
+
+def test_an_early_lock_survives_a_corrupt_ledger(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url)
+    lab.page.evaluate("() => localStorage.setItem('mlsys-labs:ledger:/labs/', '{oops, not json')")
+    hold = HeldPython(ctx)
+    lab.page.goto(base_url + V2_02)
+    _lock_early(lab, "a1_predict", "A")
+    hold.release()
+    lab.wait_ready()
+    assert "set aside, not deleted" in lab.page.inner_text("[data-notice=quarantine]")
+    assert lab.attempts("v2_02")[0]["answers"]["a1_predict"]["choice"] == "A"
+    ctx.close()
+
+
+def test_an_early_lock_with_full_storage_still_runs_and_says_so(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    ctx.add_init_script("Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
+    hold = HeldPython(ctx)
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02)
+    _lock_early(lab, "a1_predict", "C")
+    hold.release()
+    lab.wait_ready()
+    assert lab.verdict("a1_predict") == "correct"
+    lab.page.wait_for_selector("[data-notice=storage]")
+    assert "storage is full" in lab.page.inner_text("[data-notice=storage]")
+    ctx.close()
+
+
+def test_an_early_lock_reaches_another_open_tab(browser, base_url, watch):
+    ctx = browser.new_context(service_workers="block")
+    first = LabDriver(ctx.new_page(), base_url)
+    watch.attach(first.page)
+    first.open("v2_02")
+    hold = HeldPython(ctx)
+    second = LabDriver(ctx.new_page(), base_url)
+    watch.attach(second.page)
+    second.page.goto(base_url + V2_02)
+    _lock_early(second, "a1_predict", "C")
+    hold.release()
+    second.wait_ready()
+    first.page.wait_for_selector('[data-question="a1_predict"][data-locked="true"]')
+    first.lock("a1_reflect", "B")
+    second.page.wait_for_selector('[data-question="a1_reflect"][data-locked="true"]')
+    (attempt,) = first.attempts("v2_02")
+    assert set(attempt["answers"]) == {"a1_predict", "a1_reflect"}
+    ctx.close()
+
+
+def test_a_prediction_can_be_locked_before_the_shell_has_loaded(browser, base_url, watch):
+    """The inline script after the lab takes the lock from the first paint; the shell folds it in."""
+    ctx = browser.new_context(service_workers="block")
+    held = []
+    ctx.route("**/assets/pylabs/shell.js*", lambda route: held.append(route))
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.page.goto(base_url + V2_02, wait_until="commit")  # module scripts hold DOMContentLoaded back
+    lab.page.wait_for_selector("[data-lab] + script", state="attached")  # parsed, so it has run
+    assert lab.page.get_attribute("[data-lab]", "data-early") is None  # no module has run
+    question = lab.question("a1_predict")
+    question.locator('input[value="C"]').check()
+    question.locator('[data-action="lock"]').click()
+    assert question.get_attribute("data-locked") == "true"
+    assert _early_entry(lab)["answers"]["a1_predict"]["choice"] == "C"
+    while held:
+        held.pop().continue_()
+    lab.wait_ready()
+    assert lab.verdict("a1_predict") == "correct"
+    (attempt,) = lab.attempts("v2_02")
+    assert attempt["answers"]["a1_predict"]["choice"] == "C"
+    assert _early_entry(lab) is None
+    ctx.close()

@@ -1,0 +1,57 @@
+"""Build pieces of issue 9 without a browser: the snapshot's name follows Pyodide and the wheel,
+the snapshot can be switched off, and the service worker lists the runtime and carries the build id."""
+
+from __future__ import annotations
+
+import json
+
+from build_scripts import offline, snapshot
+
+
+def test_snapshot_key_follows_pyodide_and_the_wheel(tmp_path):
+    wheel = tmp_path / "pylabs.whl"
+    wheel.write_bytes(b"one")
+    first = snapshot.snapshot_key("314.0.7", "abc", wheel)
+    assert snapshot.snapshot_key("314.0.7", "abc", wheel) == first
+    assert snapshot.snapshot_key("314.0.8", "abc", wheel) != first
+    assert snapshot.snapshot_key("314.0.7", "abd", wheel) != first
+    wheel.write_bytes(b"two")
+    assert snapshot.snapshot_key("314.0.7", "abc", wheel) != first
+
+
+def test_snapshot_can_be_switched_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYLABS_SNAPSHOT", "off")
+    assert not snapshot.enabled()
+    assert snapshot.make_snapshot(tmp_path, tmp_path / "missing.whl", "314.0.7") is None
+    monkeypatch.delenv("PYLABS_SNAPSHOT")
+    assert snapshot.enabled()
+
+
+def test_build_id_is_read_from_the_vendored_pyodide(tmp_path):
+    (tmp_path / "pyodide.mjs").write_text('x={BUILD_ID:"990c3b"}')
+    assert snapshot.pyodide_build_id(tmp_path) == "990c3b"
+
+
+def _site(tmp_path):
+    site = tmp_path / "site"
+    for path in ("assets/pylabs/lab.js", "assets/pylabs/worker.js", "vendor/pyodide/pyodide.mjs",
+                 "vendor/pyodide/pyodide.asm.wasm", "sitemap.xml", "vol2/02/index.html"):
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(path)
+    return site
+
+
+def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
+    site = _site(tmp_path)
+    runtime = {"wheel": "assets/pylabs/pylabs.whl?v=1", "plotly": "vendor/plotly/plotly.min.js",
+               "snapshot": {"url": "assets/pylabs/snapshot-k.bin.gz"}}
+    build = offline.write_service_worker(site, runtime)
+    text = (site / "sw.js").read_text()
+    assert f'const BUILD = "{build}";' in text and "__CORE__" not in text
+    core = json.loads(text.split("const CORE = ")[1].split(";\n")[0])
+    for needed in ("assets/pylabs/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
+                   "assets/pylabs/pylabs.whl?v=1", "sitemap.xml"):
+        assert needed in core
+    assert offline.write_service_worker(site, runtime) == build  # sw.js itself is not part of the id
+    (site / "vol2/02/index.html").write_text("a new page")
+    assert offline.write_service_worker(site, runtime) != build
