@@ -105,6 +105,17 @@ REFERENCES: dict[str, Reference] = {
                             "Learning", "https://arxiv.org/abs/2001.01858"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
+    # V2-15 The Jevons Reckoning
+    "ipcc_ar5_annex3": Reference("Schlömer et al. (IPCC WGIII)", 2014, "Annex III: Technology-specific Cost and "
+                                 "Performance Parameters, in Climate Change 2014: Mitigation of Climate Change",
+                                 "https://www.ipcc.ch/site/assets/uploads/2018/02/ipcc_wg3_ar5_annex-iii.pdf"),
+    "sorrell2009": Reference("Sorrell", 2009, "Jevons' Paradox revisited: The evidence for backfire from improved "
+                             "energy efficiency", "https://doi.org/10.1016/j.enpol.2008.12.003"),
+    "jevons1865": Reference("Jevons", 1865, "The Coal Question", "https://oll.libertyfund.org/titles/jevons-the-coal-question"),
+    "uptime2023": Reference("Uptime Institute", 2023, "Global Data Center Survey 2023",
+                            "https://intelligence.uptimeinstitute.com/resource/uptime-institute-global-data-center-survey-2023"),
+    "radovanovic2021": Reference("Radovanović et al.", 2021, "Carbon-Aware Computing for Datacenters",
+                                 "https://arxiv.org/abs/2106.11750"),
 }
 
 
