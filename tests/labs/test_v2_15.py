@@ -163,7 +163,7 @@ def test_failures_are_quiet_before_act2_instruments_unlock():
     {"a1_eff": 1.1, "a1_demand": 10, "a1_source": "wind", "a2_flex": 0, "a2_window": 0, "a2_util": 0.95,
      "a2_procure": 0},
     {"a1_eff": 5, "a1_demand": 1, "a1_source": "coal", "a2_flex": 1, "a2_window": 12, "a2_util": 0.5,
-     "a2_procure": 1, "context": "facility"},
+     "a2_procure": 1, "context": "facility", "a1_pue": 2.0},
     {"a2_flex": 1, "a2_window": 0, "a2_util": 0.95, "a2_procure": 1},
 ])
 def test_extremes_render_finite_numbers(controls):
@@ -176,8 +176,16 @@ def test_extremes_render_finite_numbers(controls):
         assert isinstance(value, bool) or math.isfinite(value), key
 
 
+def test_context_presets_the_pue():
+    state = LAB.parse({"controls": {"context": "facility"}}, changed="context")
+    assert state["a1_pue"] == C.PUE_INDUSTRY_AVG_2023
+    state = LAB.parse({"controls": {"context": "board", "a1_pue": 1.4}}, changed="context")
+    assert state["a1_pue"] == 1.0
+
+
 def test_context_scales_tonnes_not_percentages():
-    board, facility = all_open(a1_demand=2.8), all_open(a1_demand=2.8, context="facility")
+    board = all_open(a1_demand=2.8)
+    facility = all_open(a1_demand=2.8, context="facility", a1_pue=C.PUE_INDUSTRY_AVG_2023)
     assert lab.upgrade(facility).co2e_kg == pytest.approx(lab.upgrade(board).co2e_kg * C.PUE_INDUSTRY_AVG_2023)
     assert lab.upgrade(facility).change == lab.upgrade(board).change
     assert lab.plan(facility).co2e_week == pytest.approx(lab.plan(board).co2e_week * C.PUE_INDUSTRY_AVG_2023)

@@ -94,7 +94,7 @@ CONTEXT = Choice("context", "Accounting boundary", (
     Option("board", "GPU board power only (the sustainability report's method)"),
     Option("facility", f"Whole facility: cooling and power delivery at the industry-average PUE of "
                        f"{fmt(C.PUE_INDUSTRY_AVG_2023, 'num')}"),
-), default="board", help="Scales every energy and tonnage on the page; no percentage changes.")
+), default="board", help="Sets Act I's PUE and Act II's; scales every energy and tonnage, no percentage.")
 
 # ---- Act I · The rebound ------------------------------------------------------------
 
@@ -106,6 +106,8 @@ A1_SOURCE = Choice("a1_source", "Electricity the fleet runs on",
                    tuple(Option(k, f"{name} · {fmt(i, 'g/kWh')}") for k, (name, i) in SOURCES.items()),
                    default="coal", widget="select", unit="kg/J",
                    help="IPCC AR5 lifecycle medians of one source; changes tonnes, not the percentage change.")
+A1_PUE = Slider("a1_pue", "Facility PUE (facility energy ÷ IT energy)", unit="1", min=1.0, max=2.0, step=0.01,
+                default=PUE["board"], fmt="num", help="1 counts GPU board power only; set by the context.")
 
 
 def a1_truth() -> float:
@@ -221,7 +223,7 @@ class Upgrade:
 
 
 def upgrade(s: State) -> Upgrade:
-    return Upgrade(s["a1_eff"], s["a1_demand"], SOURCES[s["a1_source"]][1], PUE[s["context"]])
+    return Upgrade(s["a1_eff"], s["a1_demand"], SOURCES[s["a1_source"]][1], s["a1_pue"])
 
 
 def act1_instruments(s: State) -> list:
@@ -294,7 +296,7 @@ ACT1 = Act(
         "show last year's work scaled by demand growth *D* and divided by the efficiency gain *η*.",
     ),
     prediction=ACT1_PREDICTION,
-    controls=(A1_EFF, A1_DEMAND, A1_SOURCE),
+    controls=(A1_EFF, A1_DEMAND, A1_SOURCE, A1_PUE),
     instruments=act1_instruments,
     reflection=ACT1_REFLECTION,
     math_peek=act1_math,
@@ -436,7 +438,7 @@ def act2_instruments(s: State) -> list:
         M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.flex, 'pct')} flexible"),
         M["a2_headroom"].show(p.headroom),
         M["a2_procure_needed"].show(p.procure_needed, note="on top of this shift"),
-        M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')}"),
+        M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')} (the context's)"),
     )]
     if p.sla_broken:
         parts.append(failure(F["a2_sla"], f"The plan holds {fmt(p.flex, 'pct')} of the day's load for the night, but "
@@ -574,4 +576,5 @@ LAB = Lab(
         "**V2-17 Constraints Never Lie**: carbon as one constraint among many; it reads this lab's ledger entry.",
     ),
     record_metrics=RECORD,
+    presets={"context": {k: {"a1_pue": v} for k, v in PUE.items()}},
 )
