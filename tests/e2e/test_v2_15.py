@@ -48,7 +48,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a2_shift_savings"), lab.TEAM.shift_savings)
     assert page.failure_visible("a2_sla") and page.failure_visible("a2_target")
     page.chart_drawn("a2_shift")
-    page.set_control("a2_window", 12)
+    page.set_control("a2_window", 12 * 3600)
     assert not page.failure_visible("a2_sla")
     assert close(page.metric("a2_shift_savings"), 0.2322, rel=1e-3)
     page.set_control("a2_procure", 0.25)
@@ -70,7 +70,7 @@ def test_sla_failure_from_headroom_is_reached_and_left(lab_page):
     page = lab_page.open("v2_15")
     for qid, letter in (("a1_predict", "C"), ("a1_reflect", "B"), ("a2_predict", "D")):
         page.lock(qid, letter)
-    page.set_control("a2_window", 12)
+    page.set_control("a2_window", 12 * 3600)
     assert not page.failure_visible("a2_sla")
     page.set_control("a2_util", 0.9)
     assert page.failure_visible("a2_sla")

@@ -17,6 +17,7 @@ from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
 
 LAB = lab.LAB
 S = lab.S
+H = 3600.0
 
 
 def all_open(**controls):
@@ -49,7 +50,7 @@ def test_spec_4_weekly_baseline_is_this_years_fleet_at_the_story_numbers():
     (0.3, 8, 0.2, 0.1548), (0.3, 12, 0.3, 0.2322), (1.0, 12, 1 / 3, 0.2580),
 ])
 def test_spec_4_act2_rows(flex, window, f_eff, saving):
-    p = lab.plan(all_open(a2_flex=flex, a2_window=window))
+    p = lab.plan(all_open(a2_flex=flex, a2_window=window * H))
     assert p.shift_eff == pytest.approx(f_eff, rel=1e-12)
     assert p.shift_savings == pytest.approx(saving, abs=5e-5)
 
@@ -128,12 +129,12 @@ def test_act2_page_before_its_prediction_does_not_state_the_shift_ceiling():
 
 
 @pytest.mark.parametrize("name, reach, leave", [
-    ("a2_sla", {}, {"a2_window": 12}),
-    ("a2_sla", {"a2_window": 12, "a2_flex": 0.5}, {"a2_window": 12, "a2_flex": 0.3}),
-    ("a2_sla", {"a2_window": 12, "a2_util": 0.9}, {"a2_window": 12, "a2_util": 0.75}),
+    ("a2_sla", {}, {"a2_window": 12 * H}),
+    ("a2_sla", {"a2_window": 12 * H, "a2_flex": 0.5}, {"a2_window": 12 * H, "a2_flex": 0.3}),
+    ("a2_sla", {"a2_window": 12 * H, "a2_util": 0.9}, {"a2_window": 12 * H, "a2_util": 0.75}),
     ("a2_target", {}, {"a2_procure": 0.35}),
     # idle GPUs buy night headroom: at 50 % utilisation shifting alone can pass the target
-    ("a2_target", {"a2_util": 0.5, "a2_window": 12, "a2_flex": 0.5}, {"a2_util": 0.5, "a2_window": 12, "a2_flex": 0.6}),
+    ("a2_target", {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.5}, {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.6}),
 ])
 def test_each_failure_is_reached_and_left(name, reach, leave):
     assert name in LAB.failures_now(all_open(**reach))
@@ -149,7 +150,7 @@ def test_target_is_a_warning_and_sla_is_danger():
 
 
 def test_a_plan_meets_every_act2_limit():
-    assert LAB.failures_now(all_open(a2_window=12, a2_procure=0.25)) == frozenset()
+    assert LAB.failures_now(all_open(a2_window=12 * H, a2_procure=0.25)) == frozenset()
 
 
 def test_failures_are_quiet_before_act2_instruments_unlock():
@@ -160,11 +161,11 @@ def test_failures_are_quiet_before_act2_instruments_unlock():
 
 
 @pytest.mark.parametrize("controls", [
-    {"a1_eff": 1.1, "a1_demand": 10, "a1_source": "wind", "a2_flex": 0, "a2_window": 0, "a2_util": 0.95,
+    {"a1_eff": 1.1, "a1_demand": 10, "a1_source": "wind", "a2_flex": 0, "a2_window": 0 * H, "a2_util": 0.95,
      "a2_procure": 0},
-    {"a1_eff": 5, "a1_demand": 1, "a1_source": "coal", "a2_flex": 1, "a2_window": 12, "a2_util": 0.5,
+    {"a1_eff": 5, "a1_demand": 1, "a1_source": "coal", "a2_flex": 1, "a2_window": 12 * H, "a2_util": 0.5,
      "a2_procure": 1, "context": "facility", "a1_pue": 2.0},
-    {"a2_flex": 1, "a2_window": 0, "a2_util": 0.95, "a2_procure": 1},
+    {"a2_flex": 1, "a2_window": 0 * H, "a2_util": 0.95, "a2_procure": 1},
 ])
 def test_extremes_render_finite_numbers(controls):
     state = all_open(**controls)
@@ -206,7 +207,7 @@ SPEC_RESULTS = {"eff_gain", "demand_growth", "net_carbon_change", "rebound", "fl
 
 
 def test_record_holds_the_spec_ledger_fields():
-    rec = record(LAB, all_open(a1_demand=2.8, a2_window=12))
+    rec = record(LAB, all_open(a1_demand=2.8, a2_window=12 * H))
     res = rec["results"]
     assert SPEC_RESULTS <= set(res) and set(res) - SPEC_RESULTS == {"procured_frac", "total_savings_frac"}
     assert res["net_carbon_change"] == pytest.approx(0.4) and res["rebound"] == pytest.approx(1.8)

@@ -233,7 +233,7 @@ def act1_instruments(s: State) -> list:
     return [metric_grid(
         M["a1_net_change"].show(u.change, "danger" if u.change > 0 else "good", f"vs {fmt(before, 'CO2e')} last year"),
         M["a1_rebound"].show(carbon.rebound(u.eff, u.demand), "danger" if u.demand > u.eff else None,
-                             f"over {FULL}: backfire"),
+                             f"above {FULL} is backfire"),
         M["a1_co2e_week"].show(u.co2e_kg, note=f"at {fmt(u.intensity, 'g/kWh')}, PUE {fmt(u.pue, 'num')}"),
         M["a1_energy_week"].show(u.energy_j),
         M["a1_break_even"].show(u.eff, note="D = η"),
@@ -308,8 +308,8 @@ ACT1 = Act(
 
 A2_FLEX = Slider("a2_flex", "Flexible share of the day's jobs, F", unit="1", min=0, max=1, step=0.05,
                  default=S.flex, fmt="pct", help="Jobs the scheduler may hold for the night.")
-A2_WINDOW = Slider("a2_window", "Delay window, W", unit="h", min=0, max=12, step=0.5, default=S.window_h,
-                   fmt="num", help="Hours a flexible job may wait; a job submitted more than W hours before "
+A2_WINDOW = Slider("a2_window", "Delay window, W", unit="s", min=0, max=S.day_s, step=S.hour_s / 2,
+                   default=S.window_h * S.hour_s, fmt="h", help="Hours a flexible job may wait; a job submitted more than W hours before "
                                    "nightfall cannot wait for the night.")
 A2_UTIL = Slider("a2_util", "Cluster utilisation, u", unit="1", min=0.5, max=0.95, step=0.05, default=S.util,
                  fmt="pct", help="Share of the cluster busy around the clock; the rest is the night's spare room.")
@@ -357,7 +357,7 @@ class Plan:
 
 
 def plan(s: State) -> Plan:
-    return Plan(s["a2_flex"], s["a2_window"], s["a2_util"], s["a2_procure"], PUE[s["context"]])
+    return Plan(s["a2_flex"], s["a2_window"] / HOUR_S, s["a2_util"], s["a2_procure"], PUE[s["context"]])
 
 
 TEAM = Plan(S.flex, S.window_h, S.util)
