@@ -95,6 +95,10 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "params": lambda v: _scaled(v, ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1.0, ""))).replace(" ", ""),
     "W": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"))),
     "yesno": lambda v: "yes" if v else "no",
+    "pct+": lambda v: f"{'+' if v > 0 else ''}{_sig(v * 100.0)} %",
+    "Wh": lambda v: _scaled(v / 3600.0, ((1e9, "GWh"), (1e6, "MWh"), (1e3, "kWh"), (1.0, "Wh"))),
+    "CO2e": lambda v: _scaled(v, ((1e3, "t CO₂e"), (1.0, "kg CO₂e"))),
+    "g/kWh": lambda v: f"{_sig(v * 3.6e9)} g/kWh",
 }
 
 

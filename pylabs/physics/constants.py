@@ -459,3 +459,42 @@ S3_GET_PER_PREFIX_PER_S = REGISTRY["S3_GET_PER_PREFIX_PER_S"].value
 S3_PUT_PER_PREFIX_PER_S = REGISTRY["S3_PUT_PER_PREFIX_PER_S"].value
 LLAMA3_SEQ = REGISTRY["LLAMA3_SEQ"].value
 IB_XDR_BW = REGISTRY["IB_XDR_BW"].value
+# ---- V2-15 The Jevons Reckoning: device power, facility overhead, lifecycle carbon ----
+_IPCC_AR5_ANNEX_III_URL = "https://www.ipcc.ch/site/assets/uploads/2018/02/ipcc_wg3_ar5_annex-iii.pdf"
+_IPCC_AR5_SOURCE = ("IPCC AR5 WGIII (2014), Annex III, Table A.III.2: lifecycle emissions of electricity "
+                    "supply technologies, median, gCO2eq/kWh")
+_G_PER_KWH = 1e-3 / 3.6e6  # one gram per kilowatt-hour, in kg per joule
+REGISTRY.update({
+    "A100_TDP_W": Spec(
+        400.0, "W", "NVIDIA A100 SXM datasheet (max thermal design power, 400 W)", _A100_URL,
+        label="A100 SXM maximum power",
+    ),
+    "PUE_INDUSTRY_AVG_2023": Spec(
+        1.58, "1", "Uptime Institute Global Data Center Survey 2023: industry average PUE",
+        "https://intelligence.uptimeinstitute.com/resource/large-data-centers-are-mostly-more-efficient-analysis-confirms",
+        "flat at 1.55-1.59 since about 2020; hyperscalers report about 1.1",
+        label="Data-centre PUE, industry average (2023)",
+    ),
+    "IPCC_LIFECYCLE_COAL": Spec(820 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (coal, pulverised: 820)",
+                                _IPCC_AR5_ANNEX_III_URL, "a generation figure, not a grid average",
+                                label="Lifecycle carbon, coal (820 g/kWh)"),
+    "IPCC_LIFECYCLE_GAS": Spec(490 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (gas, combined cycle: 490)",
+                               _IPCC_AR5_ANNEX_III_URL, label="Lifecycle carbon, gas (490 g/kWh)"),
+    "IPCC_LIFECYCLE_SOLAR_PV": Spec(48 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (solar PV, utility: 48; rooftop 41)",
+                                    _IPCC_AR5_ANNEX_III_URL, label="Lifecycle carbon, utility solar PV (48 g/kWh)"),
+    "IPCC_LIFECYCLE_HYDRO": Spec(24 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (hydropower: 24)",
+                                 _IPCC_AR5_ANNEX_III_URL, label="Lifecycle carbon, hydropower (24 g/kWh)"),
+    "IPCC_LIFECYCLE_NUCLEAR": Spec(12 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (nuclear: 12)",
+                                   _IPCC_AR5_ANNEX_III_URL, label="Lifecycle carbon, nuclear (12 g/kWh)"),
+    "IPCC_LIFECYCLE_WIND": Spec(11 * _G_PER_KWH, "kg/J", _IPCC_AR5_SOURCE + " (wind onshore: 11; offshore 12)",
+                                _IPCC_AR5_ANNEX_III_URL, label="Lifecycle carbon, onshore wind (11 g/kWh)"),
+})
+
+A100_TDP_W = REGISTRY["A100_TDP_W"].value
+PUE_INDUSTRY_AVG_2023 = REGISTRY["PUE_INDUSTRY_AVG_2023"].value
+IPCC_LIFECYCLE_COAL = REGISTRY["IPCC_LIFECYCLE_COAL"].value
+IPCC_LIFECYCLE_GAS = REGISTRY["IPCC_LIFECYCLE_GAS"].value
+IPCC_LIFECYCLE_SOLAR_PV = REGISTRY["IPCC_LIFECYCLE_SOLAR_PV"].value
+IPCC_LIFECYCLE_HYDRO = REGISTRY["IPCC_LIFECYCLE_HYDRO"].value
+IPCC_LIFECYCLE_NUCLEAR = REGISTRY["IPCC_LIFECYCLE_NUCLEAR"].value
+IPCC_LIFECYCLE_WIND = REGISTRY["IPCC_LIFECYCLE_WIND"].value

@@ -111,6 +111,17 @@ REFERENCES: dict[str, Reference] = {
         "forward_backward_pipelining_with_interleaving",
         "https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/"
         "megatron/core/pipeline_parallel/schedules.py"),
+    # V2-15 The Jevons Reckoning
+    "ipcc_ar5_annex3": Reference("Schlömer et al. (IPCC WGIII)", 2014, "Annex III: Technology-specific Cost and "
+                                 "Performance Parameters, in Climate Change 2014: Mitigation of Climate Change",
+                                 "https://www.ipcc.ch/site/assets/uploads/2018/02/ipcc_wg3_ar5_annex-iii.pdf"),
+    "sorrell2009": Reference("Sorrell", 2009, "Jevons' Paradox revisited: The evidence for backfire from improved "
+                             "energy efficiency", "https://doi.org/10.1016/j.enpol.2008.12.003"),
+    "jevons1865": Reference("Jevons", 1865, "The Coal Question", "https://oll.libertyfund.org/titles/jevons-the-coal-question"),
+    "uptime2023": Reference("Uptime Institute", 2023, "Global Data Center Survey 2023",
+                            "https://intelligence.uptimeinstitute.com/resource/uptime-institute-global-data-center-survey-2023"),
+    "radovanovic2021": Reference("Radovanović et al.", 2021, "Carbon-Aware Computing for Datacenters",
+                                 "https://arxiv.org/abs/2106.11750"),
 }
 
 

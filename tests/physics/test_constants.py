@@ -25,7 +25,8 @@ API_VALUES = {
     "DGX_H100_NICS": 8.0,
 }
 SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "layers",
-            "heads", "GPUs", "NICs", "sequences", "h/year", "1/s"}
+            "heads", "GPUs", "NICs", "sequences", "h/year", "1/s",
+            "kg/J"}  # carbon intensity (V2-15): kg CO2e per joule
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -1,0 +1,580 @@
+"""Lab V2-15 · The Jevons Reckoning.
+
+Core invariant: emissions are work ÷ efficiency × carbon intensity, ΔC = D/η − 1. An η-fold gain
+in work per joule lowers carbon only while demand grows less than η-fold; beyond that the gain is
+taken back (rebound (D − 1)/(η − 1) > 100 %: Jevons' backfire). Moving flexible work to cleaner
+hours is a real but bounded lever: the deadline window and the night's spare capacity cap it.
+
+Act I: a 2× FLOP/W upgrade and carbon up 40 % means work grew 2.8× (rebound 180 %; the upstream's
+D = 3 gave +50 %, not its story's +40 %, and a "400 %" rebound). Act II: 1,000 H100s at 75 %
+utilisation, 30 % of jobs flexible by 8 h, days 70 % coal + 30 % gas (721 g/kWh) and nights 90 %
+wind + 10 % coal (91.9 g/kWh), IPCC AR5 lifecycle medians. Shifting saves 15.5 % (23.2 % with a
+12 h window) and at most 25.8 % (night headroom); the −40 % target needs clean supply (answer D;
+the upstream marked "shifting achieves 40 %", false even in its own model: 28.5 %).
+
+Choices the spec left open, and why: Act I's demand growth starts at 1× (the work the team
+planned), not the spec's 2.8, because a slider showing 2.8× would print the answer before the
+prediction; the student moves it until the carbon change matches the story. Act I's energy is
+scaled to last year's fleet, 1,250 A100s at 400 W, so that 2.8× the work at 2× FLOP/W is exactly
+the spec's 1,000 H100s at 700 W (117,600 kWh a week). Act II adds one lever the answer names,
+clean supply matched hour by hour (a labelled assumption at onshore wind's lifecycle intensity),
+so the warning can be left by the right decision. The context is the accounting boundary: GPU
+board power (the spec's) or the whole facility at the industry-average PUE; it scales every
+absolute figure and no ratio, which is itself a lesson.
+
+Ledger (spec §3): results eff_gain, demand_growth, net_carbon_change, rebound, flex_frac, window_h,
+util, shift_eff, savings_frac (time shifting alone), target_met (with clean supply), plus
+procured_frac and total_savings_frac; answers a1_predict (act1_prediction, act1_correct) and
+a2_predict (act2_decision, from Act II's own controls); failures_active (constraint_hit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              metric_grid)
+from pylabs.framework import charts as ch
+from pylabs.physics import carbon
+from pylabs.physics import constants as C
+from pylabs.physics.references import cite
+
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs; [A] marks the lab's labelled assumptions."""
+
+    hour_s: float = 3600.0
+    pct_per_unit: float = 100.0        # charts plot percentages
+    sla_tolerance: float = 1e-12       # F above F_eff by more than rounding breaks the deadline
+    old_gpus: float = 1250.0           # last year's A100 fleet, at full power all week
+    new_gpus: float = 1000.0           # this year's H100 fleet
+    week_s: float = 168 * 3600.0
+    eff_claim: float = 2.0             # the vendor's "2× FLOP per watt"
+    carbon_rise: float = 0.40          # what the sustainability report measured
+    demand_planned: float = 1.0        # the work the team planned: the same as last year
+    util: float = 0.75                 # Act II cluster utilisation around the clock
+    day_s: float = 12 * 3600.0
+    night_s: float = 12 * 3600.0
+    flex: float = 0.30                 # share of the day's jobs that can wait
+    window_h: float = 8.0              # how long they can wait
+    target: float = 0.40               # the board's −40 % emissions target
+    day_coal: float = 0.7              # days: 70 % coal, the rest gas
+    night_wind: float = 0.9            # nights: 90 % wind, the rest coal
+    shrink: float = 0.8                # option B: the same work on 80 % of the cluster
+    upstream_day_g: float = 820.0      # the upstream's intensities (g/kWh), kept to show its error
+    upstream_night_g: float = 40.0
+    b_demand: float = 1.5              # Act I feedback: a point inside options B and D
+    d_demand: float = 6.0
+    curve_etas: tuple = (1.5, 2.0, 3.0)
+
+
+S = Scenario()
+HOUR_S = S.hour_s
+DAY_H = S.day_s / HOUR_S
+PCT = S.pct_per_unit
+SOURCES = {"coal": ("Coal", C.IPCC_LIFECYCLE_COAL), "gas": ("Gas (combined cycle)", C.IPCC_LIFECYCLE_GAS),
+           "solar": ("Solar PV (utility)", C.IPCC_LIFECYCLE_SOLAR_PV), "hydro": ("Hydropower", C.IPCC_LIFECYCLE_HYDRO),
+           "nuclear": ("Nuclear", C.IPCC_LIFECYCLE_NUCLEAR), "wind": ("Wind (onshore)", C.IPCC_LIFECYCLE_WIND)}
+I_DAY = carbon.mix_intensity([(S.day_coal, C.IPCC_LIFECYCLE_COAL), (1 - S.day_coal, C.IPCC_LIFECYCLE_GAS)])
+I_NIGHT = carbon.mix_intensity([(S.night_wind, C.IPCC_LIFECYCLE_WIND), (1 - S.night_wind, C.IPCC_LIFECYCLE_COAL)])
+I_MEAN = carbon.day_night_mean_intensity(I_DAY, I_NIGHT, S.day_s, S.night_s)
+I_CLEAN = C.IPCC_LIFECYCLE_WIND
+PUE = {"board": 1.0, "facility": C.PUE_INDUSTRY_AVG_2023}
+DATASHEET_GAIN = carbon.perf_per_watt_gain(C.H100_PEAK_BF16_DENSE, C.H100_TDP_W, C.A100_PEAK_BF16_DENSE, C.A100_TDP_W)
+OLD_ENERGY_J = carbon.fleet_energy_j(S.old_gpus, C.A100_TDP_W, S.week_s)
+TARGET = fmt(S.target, "pct")
+FULL = fmt(1.0, "pct")  # a rebound of 100 % takes back the whole saving
+
+# ---- context ----------------------------------------------------------------------
+
+CONTEXT = Choice("context", "Accounting boundary", (
+    Option("board", "GPU board power only (the sustainability report's method)"),
+    Option("facility", f"Whole facility: cooling and power delivery at the industry-average PUE of "
+                       f"{fmt(C.PUE_INDUSTRY_AVG_2023, 'num')}"),
+), default="board", help="Sets Act I's PUE and Act II's; scales every energy and tonnage, no percentage.")
+
+# ---- Act I · The rebound ------------------------------------------------------------
+
+A1_EFF = Slider("a1_eff", "Efficiency gain, η (work per joule)", unit="1", min=1.1, max=5, step=0.1,
+                default=S.eff_claim, fmt="x", help="The vendor claims 2×; the datasheets give less (see the note).")
+A1_DEMAND = Slider("a1_demand", "Demand growth, D (work this year ÷ last year)", unit="1", min=1, max=10,
+                   step=0.1, default=S.demand_planned, fmt="x")
+A1_SOURCE = Choice("a1_source", "Electricity the fleet runs on",
+                   tuple(Option(k, f"{name} · {fmt(i, 'g/kWh')}") for k, (name, i) in SOURCES.items()),
+                   default="coal", widget="select", unit="kg/J",
+                   help="IPCC AR5 lifecycle medians of one source; changes tonnes, not the percentage change.")
+A1_PUE = Slider("a1_pue", "Facility PUE (facility energy ÷ IT energy)", unit="1", min=1.0, max=2.0, step=0.01,
+                default=PUE["board"], fmt="num", help="1 counts GPU board power only; set by the context.")
+
+
+def a1_truth() -> float:
+    return carbon.demand_growth_for_change(S.eff_claim, S.carbon_rise)
+
+
+RISE = fmt(S.carbon_rise, "pct")
+ETA = fmt(S.eff_claim, "x")
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"The new H100 fleet does {ETA} the work per joule of the old A100s, on the same grid. A year "
+           f"later the fleet's carbon is up {RISE}. How much more work must the fleet be doing?",
+    quantity="work this year ÷ work last year, D",
+    unit_fmt="x",
+    options=(
+        Range("A", "{range}: no more work; the H100's higher power draw explains the rise", None, 1.0, 0.8,
+              "Power per GPU sets how fast work gets done, not the energy per unit of work: each H100 draws "
+              "{h100_w} against the A100's {a100_w} yet does {gain_ds} the work per joule. The same work "
+              "would have cut carbon by {same_work}."),
+        Range("B", "{range}: modest growth, less than the efficiency gain", 1.0, 2.0, 1.5,
+              "Any growth below η still lowers carbon: at {b_demand} the work the change is {b_change}. "
+              "A rise needs D above η."),
+        Range("C", "{range}: the cheaper compute got used (rebound)", 2.0, 4.0, 3.0,
+              "D = η·(1 + ΔC) = {truth}. Cheaper work per joule invited more runs, more experiments and "
+              "more deployments: the rebound is {rebound} of the expected saving, past {full}: backfire."),
+        Range("D", "{range}: runaway growth", 4.0, None, 6.0,
+              "At {d_demand} the work carbon would be up {d_change}, far past the measured {rise}."),
+    ),
+    truth=a1_truth,
+)
+
+
+def act1_facts() -> dict[str, str]:
+    return {"h100_w": fmt(C.H100_TDP_W, "W"), "a100_w": fmt(C.A100_TDP_W, "W"), "gain_ds": fmt(DATASHEET_GAIN, "x"),
+            "same_work": fmt(-carbon.net_carbon_change(S.eff_claim, 1.0), "pct"),
+            "b_demand": fmt(S.b_demand, "x"), "b_change": fmt(carbon.net_carbon_change(S.eff_claim, S.b_demand), "pct+"),
+            "truth": fmt(a1_truth(), "x"), "rebound": fmt(carbon.rebound(S.eff_claim, a1_truth()), "pct"),
+            "d_demand": fmt(S.d_demand, "x"), "d_change": fmt(carbon.net_carbon_change(S.eff_claim, S.d_demand), "pct"),
+            "rise": RISE, "next_gen": fmt(carbon.net_carbon_change(S.eff_claim, a1_truth()), "pct+"),
+            "budget_growth": fmt(S.eff_claim, "x"), "full": FULL}
+
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="Efficiency alone let the fleet's carbon rise. Which policy makes sure the next upgrade lowers it?",
+    options=(
+        Claim("A", "Buy the next generation as soon as it ships: another doubling of work per joule.",
+              "If demand keeps growing as it did, another 2× gain gives the same {next_gen} again. Efficiency "
+              "moves the price of work, not the amount of it."),
+        Claim("B", "An absolute carbon budget: a cap on tonnes per year that growth in work must fit inside.",
+              "A cap turns efficiency into headroom: with a 2× gain, work can grow up to {budget_growth} before "
+              "the cap binds, and beyond it the team must choose which runs matter, or buy clean energy."),
+        Claim("C", "Report carbon per FLOP instead of total carbon.",
+              "Carbon per FLOP fell, which is exactly why the total rose unnoticed. An intensity metric "
+              "cannot see a rebound."),
+        Claim("D", "Move the fleet to a region with a cleaner grid, once.",
+              "A one-off cut in intensity helps now, but the same growth eats it: with D above η, emissions "
+              "climb again from the lower base. It is a lever, not a limit."),
+    ),
+    answer_letter="B",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_net_change", "Change in weekly carbon", "1", "pct+"),
+    MetricSpec("a1_rebound", "Rebound (share of the saving taken back)", "1", "pct"),
+    MetricSpec("a1_co2e_week", "Weekly emissions, this year", "kg", "CO2e"),
+    MetricSpec("a1_energy_week", "Weekly energy, this year", "J", "Wh"),
+    MetricSpec("a1_break_even", "Demand growth that cancels the gain", "1", "x"),
+    MetricSpec("a1_h100s", "H100s at full power this energy buys", "GPUs", "int"),
+    MetricSpec("a2_total_savings", "Emissions saved, total", "1", "pct"),
+    MetricSpec("a2_shift_savings", "Saved by time shifting", "1", "pct"),
+    MetricSpec("a2_shift_eff", "Day load moved to night, F_eff", "1", "pct"),
+    MetricSpec("a2_headroom", "Night spare capacity (share of day load)", "1", "pct"),
+    MetricSpec("a2_procure_needed", "Clean supply needed for the target", "1", "pct"),
+    MetricSpec("a2_co2e_week", "Weekly emissions after", "kg", "CO2e"),
+)}
+RECORD = (
+    MetricSpec("eff_gain", "Efficiency gain η", "1", "x"), MetricSpec("demand_growth", "Demand growth D", "1", "x"),
+    MetricSpec("net_carbon_change", "Change in carbon", "1", "pct+"), MetricSpec("rebound", "Rebound", "1", "pct"),
+    MetricSpec("flex_frac", "Flexible share of jobs", "1", "pct"), MetricSpec("window_h", "Delay window (h)", "h", "num"),
+    MetricSpec("util", "Utilisation", "1", "pct"), MetricSpec("shift_eff", "Day load moved, F_eff", "1", "pct"),
+    MetricSpec("savings_frac", "Saved by shifting", "1", "pct"), MetricSpec("target_met", "Target met", "1", "yesno"),
+    MetricSpec("procured_frac", "Clean supply matched", "1", "pct"),
+    MetricSpec("total_savings_frac", "Saved in total", "1", "pct"),
+)
+
+FAILURES = (
+    FailureSpec("a2_sla", "Deadline broken: the plan moves more work than the window and the night can take", act=2),
+    FailureSpec("a2_target", f"Below the −{TARGET} target", act=2, severity="warn"),
+)
+F = {f.name: f for f in FAILURES}
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    eff: float
+    demand: float
+    intensity: float
+    pue: float
+
+    @property
+    def change(self) -> float:
+        return carbon.net_carbon_change(self.eff, self.demand)
+
+    @property
+    def energy_j(self) -> float:
+        return OLD_ENERGY_J * (1 + self.change) * self.pue
+
+    @property
+    def co2e_kg(self) -> float:
+        return carbon.emissions_kg(self.energy_j, self.intensity)
+
+
+def upgrade(s: State) -> Upgrade:
+    return Upgrade(s["a1_eff"], s["a1_demand"], SOURCES[s["a1_source"]][1], s["a1_pue"])
+
+
+def act1_instruments(s: State) -> list:
+    u = upgrade(s)
+    h100s = u.energy_j / u.pue / carbon.fleet_energy_j(1, C.H100_TDP_W, S.week_s)
+    before = carbon.emissions_kg(OLD_ENERGY_J * u.pue, u.intensity)
+    return [metric_grid(
+        M["a1_net_change"].show(u.change, "danger" if u.change > 0 else "good", f"vs {fmt(before, 'CO2e')} last year"),
+        M["a1_rebound"].show(carbon.rebound(u.eff, u.demand), "danger" if u.demand > u.eff else None,
+                             f"above {FULL} is backfire"),
+        M["a1_co2e_week"].show(u.co2e_kg, note=f"at {fmt(u.intensity, 'g/kWh')}, PUE {fmt(u.pue, 'num')}"),
+        M["a1_energy_week"].show(u.energy_j),
+        M["a1_break_even"].show(u.eff, note="D = η"),
+        M["a1_h100s"].show(h100s, note=f"{fmt(C.H100_TDP_W, 'W')} each, all week; datasheet gain {fmt(DATASHEET_GAIN, 'x')}"),
+    ), act1_chart(u)]
+
+
+def act1_chart(u: Upgrade):
+    ds = [1 + 0.5 * i for i in range(19)]
+    etas = sorted({*S.curve_etas, round(u.eff, 1)})
+    colours = dict(zip(etas, ("series1", "series2", "series3", "series4")))
+    traces = [ch.line(f"η = {fmt(e, 'x')}", ds, [PCT * carbon.net_carbon_change(e, d) for d in ds], colours[e],
+                      dash="solid" if e == round(u.eff, 1) else "dot") for e in etas]
+    traces.append(ch.point("Your setting", u.demand, PCT * u.change, "accent"))
+    zero, zero_note = ch.hline(0, "muted", "no change")
+    figure = ch.figure(traces, x=ch.axis("Demand growth, D (×)"), y=ch.axis("Change in carbon (%)"),
+                       shapes=[zero], annotations=[zero_note])
+    summary = (f"Carbon rises once demand grows faster than efficiency: at η = {fmt(u.eff, 'x')} the break-even "
+               f"is D = {fmt(u.eff, 'x')}; your D = {fmt(u.demand, 'x')} gives {fmt(u.change, 'pct+')}.")
+    rows = [(fmt(d, "x"), *(fmt(carbon.net_carbon_change(e, d), "pct+") for e in etas)) for d in ds[::2]]
+    return chart("a1_rebound", "Change in carbon against demand growth, per efficiency gain", figure, summary,
+                 table=(("Demand growth", *(f"η = {fmt(e, 'x')}" for e in etas)), rows))
+
+
+def act1_math(s: State):
+    u = upgrade(s)
+    return math_peek("The governing equations · Act I", (
+        Equation(r"C = E \cdot I = \frac{W}{\eta_{\text{J}}}\cdot \text{PUE}\cdot I",
+                 "Emissions are work *W* over work per joule, times facility overhead and the grid's intensity *I*."),
+        Equation(r"\frac{C_1}{C_0} - 1 = \frac{D}{\eta} - 1",
+                 "Work grows *D*-fold and work per joule *η*-fold on the same grid: PUE and *I* cancel."),
+        Equation(r"R = \frac{\text{expected saving} - \text{actual saving}}{\text{expected saving}} = \frac{D-1}{\eta-1}",
+                 f"The standard rebound: 0 keeps the whole saving, {FULL} loses it, above {FULL} is Jevons' backfire."),
+    ), rows=(
+        (f"Last year, {fmt(S.old_gpus, 'int')} A100s at full power", fmt(OLD_ENERGY_J, "Wh")),
+        ("This year, × *D*/*η* × PUE", fmt(u.energy_j, "Wh")),
+        ("Intensity, *I*", fmt(u.intensity, "g/kWh")),
+        ("Rebound, *R*", fmt(carbon.rebound(u.eff, u.demand), "pct")),
+        ("Datasheet gain (dense BF16 per watt at TDP)", fmt(DATASHEET_GAIN, "x")),
+    ), sources=(
+        cite("jevons1865", "cheaper use of a resource raises its total use"),
+        cite("sorrell2009", "the rebound as the share of the expected saving taken back"),
+        cite("ipcc_ar5_annex3", "lifecycle medians: coal 820, gas 490, solar PV 48, hydro 24, nuclear 12, wind 11 g/kWh"),
+        cite("uptime2023", "industry-average PUE 1.58"),
+        "NVIDIA H100 and A100 SXM datasheets: dense BF16 throughput and maximum power (see Sources).",
+    ))
+
+
+ACT1 = Act(
+    number=1, title="The Rebound", minutes="12–15 min",
+    stakeholder_role="Head of Sustainability",
+    stakeholder=lambda: (
+        f"We replaced our A100s with H100s last year: {ETA} the work per watt, the vendor said. I promised the "
+        f"board our compute carbon would fall. This year's report says it rose {RISE}, same data centre, same "
+        "grid. Did the new chips draw more power? Did the grid get dirtier? What happened?"),
+    scenario=lambda: (
+        f"Last year the fleet was **{fmt(S.old_gpus, 'int')} A100s** at full power all week. This year it is H100s, and the "
+        "teams that share it were free to run whatever they needed.",
+        "Emissions are the energy drawn times the carbon intensity of the electricity. The instruments "
+        "show last year's work scaled by demand growth *D* and divided by the efficiency gain *η*.",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_EFF, A1_DEMAND, A1_SOURCE, A1_PUE),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Fleet carbon calculator",
+)
+
+# ---- Act II · The shifting limit ----------------------------------------------------
+
+A2_FLEX = Slider("a2_flex", "Flexible share of the day's jobs, F", unit="1", min=0, max=1, step=0.05,
+                 default=S.flex, fmt="pct", help="Jobs the scheduler may hold for the night.")
+A2_WINDOW = Slider("a2_window", "Delay window, W", unit="s", min=0, max=S.day_s, step=S.hour_s / 2,
+                   default=S.window_h * S.hour_s, fmt="h", help="Hours a flexible job may wait; a job submitted more than W hours before "
+                                   "nightfall cannot wait for the night.")
+A2_UTIL = Slider("a2_util", "Cluster utilisation, u", unit="1", min=0.5, max=0.95, step=0.05, default=S.util,
+                 fmt="pct", help="Share of the cluster busy around the clock; the rest is the night's spare room.")
+A2_PROCURE = Slider("a2_procure", "Clean supply matched hour by hour", unit="1", min=0, max=1, step=0.05,
+                    default=0.0, fmt="pct", help="Share of every hour's energy met by new wind at "
+                                                 f"{fmt(I_CLEAN, 'g/kWh')} [assumption: additional, hourly matched].")
+
+
+@dataclass(frozen=True)
+class Plan:
+    flex: float
+    window_h: float
+    util: float
+    procured: float = 0.0
+    pue: float = 1.0
+
+    @property
+    def headroom(self) -> float:
+        return carbon.night_headroom_frac(self.util, S.day_s, S.night_s)
+
+    @property
+    def shift_eff(self) -> float:
+        return carbon.shiftable_frac(self.flex, self.window_h * HOUR_S, self.util, S.day_s, S.night_s)
+
+    @property
+    def shift_savings(self) -> float:
+        return carbon.shift_savings(self.shift_eff, I_DAY, I_NIGHT, S.day_s, S.night_s)
+
+    @property
+    def total_savings(self) -> float:
+        return carbon.procured_savings(self.shift_savings, self.procured, I_CLEAN, I_MEAN)
+
+    @property
+    def procure_needed(self) -> float:
+        return carbon.procured_frac_for_target(S.target, self.shift_savings, I_CLEAN, I_MEAN)
+
+    @property
+    def sla_broken(self) -> bool:
+        return self.flex > self.shift_eff + S.sla_tolerance
+
+    @property
+    def co2e_week(self) -> float:
+        energy = carbon.fleet_energy_j(S.new_gpus, C.H100_TDP_W * self.util, S.week_s, self.pue)
+        return carbon.emissions_kg(energy, I_MEAN) * (1 - self.total_savings)
+
+
+def plan(s: State) -> Plan:
+    return Plan(s["a2_flex"], s["a2_window"] / HOUR_S, s["a2_util"], s["a2_procure"], PUE[s["context"]])
+
+
+TEAM = Plan(S.flex, S.window_h, S.util)
+BEST_SHIFT = Plan(1.0, DAY_H, S.util)          # every job flexible, the longest window
+SHRUNK = Plan(S.flex, DAY_H, min(1.0, S.util / S.shrink))
+
+
+def act2_answer() -> str:
+    """Shifting alone, at its best, against the target: if it falls short, the gap needs clean supply."""
+    return "A" if BEST_SHIFT.shift_savings >= S.target else "D"
+
+
+ACT2_PREDICTION = Pick(
+    id="a2_predict", act=2,
+    prompt=f"The board wants the cluster's emissions down {TARGET}. The scheduler can hold flexible jobs "
+           "for the night, when the grid is mostly wind. What gets us there?",
+    quantity="the plan that can reach the target",
+    options=(
+        Claim("A", f"Carbon-aware shifting: hold the {fmt(S.flex, 'pct')} flexible jobs up to "
+                   f"{fmt(S.window_h, 'num')} h for the night; that reaches {TARGET}.",
+              "Shifting saves {team} at the stated plan and {team12} with a {window12} h window; even with every job "
+              "flexible the night's spare room ({headroom} of the day's load) caps it at {best}. The upstream's "
+              "formula, which ran the whole baseline at daytime intensity, claimed {naive}, and still not {target}."),
+        Claim("B", "Shrink the cluster so the same work runs on fewer GPUs.",
+              "The same work needs the same energy, so emissions stay put; and at {shrunk_util} utilisation "
+              "the night has almost no spare room: shifting then saves only {shrunk}."),
+        Claim("C", "Nothing works here: a coal-heavy region cannot benefit from shifting.",
+              "Coal by day is exactly where shifting helps: it saves {team} here. What it needs is a gap "
+              "between day and night intensity ({i_day} vs {i_night}), not a clean grid."),
+        Claim("D", "Shift what fits, and close the rest of the gap with clean supply or a cleaner site.",
+              "Shifting tops out at {best}, short of the target. Matching {needed} of every hour's energy "
+              "with new wind, on top of a {window12} h window, reaches it."),
+    ),
+    decide=act2_answer,
+)
+
+
+def act2_facts() -> dict[str, str]:
+    team12 = Plan(S.flex, DAY_H, S.util)
+    return {"team": fmt(TEAM.shift_savings, "pct"), "team12": fmt(team12.shift_savings, "pct"),
+            "headroom": fmt(BEST_SHIFT.headroom, "pct"), "best": fmt(BEST_SHIFT.shift_savings, "pct"),
+            "naive": fmt(carbon.naive_shift_savings(S.flex, carbon.g_per_kwh_to_kg_per_j(S.upstream_day_g),
+                                                    carbon.g_per_kwh_to_kg_per_j(S.upstream_night_g)), "pct"),
+            "target": TARGET,
+            "shrunk_util": fmt(SHRUNK.util, "pct"), "shrunk": fmt(SHRUNK.shift_savings, "pct"),
+            "i_day": fmt(I_DAY, "g/kWh"), "i_night": fmt(I_NIGHT, "g/kWh"),
+            "needed": fmt(team12.procure_needed, "pct"), "flex_all": fmt(1.0, "pct"),
+            "window12": fmt(DAY_H, "num")}
+
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt=f"With a {fmt(DAY_H, 'num')} h window, making every job flexible instead of {fmt(S.flex, 'pct')} "
+           "raises the saving only a little. Why?",
+    options=(
+        Claim("A", "Most jobs cannot wait 12 hours.",
+              "The window is the whole day here, so every flexible job can reach the night; the limit is elsewhere."),
+        Claim("B", "The night grid is not much cleaner than the day grid.",
+              "It is: {i_night} against {i_day}. Each joule moved saves most of its carbon."),
+        Claim("C", f"At {fmt(S.util, 'pct')} utilisation the night has spare room for only "
+                   f"{fmt(BEST_SHIFT.headroom, 'pct')} of the day's load; the rest has nowhere to go.",
+              "Spare night capacity is (1 − u)/u = {headroom} of the day's load, so F_eff stops there and the saving "
+              "at {best}. Lower utilisation buys headroom, at the price of idle GPUs."),
+        Claim("D", "Running at night raises the facility's PUE and cancels the gain.",
+              "PUE multiplies day and night alike in this model (cooler nights, if anything, lower it); "
+              "the cap is capacity."),
+    ),
+    answer_letter="C",
+)
+
+
+def act2_instruments(s: State) -> list:
+    p = plan(s)
+    parts = [metric_grid(
+        M["a2_total_savings"].show(p.total_savings, "good" if p.total_savings >= S.target else "warn",
+                                   f"target {TARGET}"),
+        M["a2_shift_savings"].show(p.shift_savings, note=f"day {fmt(I_DAY, 'g/kWh')}, night {fmt(I_NIGHT, 'g/kWh')}"),
+        M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.flex, 'pct')} flexible"),
+        M["a2_headroom"].show(p.headroom),
+        M["a2_procure_needed"].show(p.procure_needed, note="on top of this shift"),
+        M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')} (the context's)"),
+    )]
+    if p.sla_broken:
+        parts.append(failure(F["a2_sla"], f"The plan holds {fmt(p.flex, 'pct')} of the day's load for the night, but "
+                             f"only {fmt(p.shift_eff, 'pct')} can wait within {fmt(p.window_h, 'num')} h and fit the "
+                             f"night's spare room ({fmt(p.headroom, 'pct')}); the rest would miss its deadline. The "
+                             "savings shown count only what fits. Widen the window, lower utilisation or hold less."))
+    if p.total_savings < S.target:
+        parts.append(failure(F["a2_target"], f"{fmt(p.total_savings, 'pct')} saved against the {TARGET} target. "
+                             f"Matching {fmt(p.procure_needed, 'pct')} of each hour's energy with clean supply closes the gap."))
+    parts.append(act2_chart(p))
+    return parts
+
+
+def act2_chart(p: Plan):
+    fs = [0.05 * i for i in range(21)]
+    windows = sorted({p.window_h, DAY_H})
+    colours = dict(zip(windows, ("series1", "series2")))
+    traces = [ch.line(f"Shifting, W = {fmt(w, 'num')} h", fs,
+                      [PCT * Plan(f, w, p.util).shift_savings for f in fs], colours[w],
+                      dash="solid" if w == p.window_h else "dot") for w in windows]
+    if p.procured > 0:
+        traces.append(ch.line(f"With {fmt(p.procured, 'pct')} clean supply", fs,
+                              [PCT * Plan(f, p.window_h, p.util, p.procured).total_savings for f in fs], "good"))
+    traces.append(ch.point("Your plan", p.flex, PCT * p.total_savings, "accent"))
+    line, note = ch.hline(PCT * S.target, "danger", "target")
+    figure = ch.figure(traces, x=ch.axis("Flexible share of the day's jobs, F", tickformat=".0%"),
+                       y=ch.axis("Emissions saved (%)", range=[0, PCT]), shapes=[line], annotations=[note])
+    summary = (f"Savings grow with F until the window ({fmt(min(1.0, p.window_h * HOUR_S / S.day_s), 'pct')} of the "
+               f"day can reach the night) or the night's spare room ({fmt(p.headroom, 'pct')} of the day's load) binds; "
+               f"shifting alone tops out at {fmt(Plan(1.0, DAY_H, p.util).shift_savings, 'pct')} at "
+               f"{fmt(p.util, 'pct')} utilisation, against a {TARGET} target.")
+    rows = [(fmt(f, "pct"), *(fmt(Plan(f, w, p.util).shift_savings, "pct") for w in windows)) for f in fs[::2]]
+    return chart("a2_shift", "Emissions saved against the flexible share", figure, summary,
+                 table=(("Flexible share", *(f"W = {fmt(w, 'num')} h" for w in windows)), rows))
+
+
+def act2_math(s: State):
+    p = plan(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
+                 "Jobs arrive evenly over the *H_d* day hours; only those within *W* of nightfall can wait, and "
+                 "the night holds only its spare capacity."),
+        Equation(r"\text{saved} = \frac{H_d\,F_{\text{eff}}\,(I_d - I_n)}{H_d I_d + H_n I_n}",
+                 "The baseline runs its day hours on the day mix and its night hours on the night mix "
+                 "(the upstream charged every hour at the day mix, overstating the saving)."),
+        Equation(r"\text{total} = 1 - \Big[(1-p)(1-\text{saved}) + p\,\frac{I_{\text{clean}}}{\bar I}\Big]",
+                 "A share *p* of every hour's energy matched by new wind [assumption: additional and hourly matched]."),
+    ), rows=(
+        ("Day mix, *I_d* (coal and gas)", fmt(I_DAY, "g/kWh")),
+        ("Night mix, *I_n* (wind and coal)", fmt(I_NIGHT, "g/kWh")),
+        ("Night headroom", fmt(p.headroom, "pct")),
+        ("*F_eff*", fmt(p.shift_eff, "pct")),
+        ("Saved by shifting; in total", f"{fmt(p.shift_savings, 'pct')}; {fmt(p.total_savings, 'pct')}"),
+    ), sources=(
+        cite("ipcc_ar5_annex3", "lifecycle medians of generation, not grid averages"),
+        cite("radovanovic2021", "shifting flexible load in time to cleaner hours, within capacity limits"),
+        "Day and night mixes, utilisation, the flexible share and the window are the scenario's stated inputs.",
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Shifting Limit", minutes="15–20 min",
+    stakeholder_role="VP of Infrastructure",
+    stakeholder=lambda: (
+        f"The board wants our training cluster's emissions down {TARGET}. Our grid is mostly coal by day and "
+        f"mostly wind at night. {fmt(S.flex, 'pct')} of our jobs can wait up to {fmt(S.window_h, 'num')} hours. "
+        "Can a carbon-aware scheduler get us there, or do we need something else?"),
+    scenario=lambda: (
+        f"**{fmt(S.new_gpus, 'int')} H100s** run at {fmt(S.util, 'pct')} utilisation around the clock. Days "
+        f"({fmt(DAY_H, 'num')} h) draw {fmt(S.day_coal, 'pct')} coal and the rest gas; nights draw "
+        f"{fmt(S.night_wind, 'pct')} wind and the rest coal (IPCC AR5 lifecycle medians).",
+        "Moving a job to the night saves the difference in intensity, but only if it can wait that long and the "
+        "night has free GPUs for it.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_FLEX, A2_WINDOW, A2_UTIL, A2_PROCURE),
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="Carbon-aware scheduler",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    p = plan(s)
+    return frozenset(n for n, on in (("a2_sla", p.sla_broken), ("a2_target", p.total_savings < S.target)) if on)
+
+
+def results(s: State) -> dict[str, float | bool]:
+    u, p = upgrade(s), plan(s)
+    return {"eff_gain": u.eff, "demand_growth": u.demand, "net_carbon_change": u.change,
+            "rebound": carbon.rebound(u.eff, u.demand), "flex_frac": p.flex, "window_h": p.window_h,
+            "util": p.util, "shift_eff": p.shift_eff, "savings_frac": p.shift_savings,
+            "target_met": p.total_savings >= S.target, "procured_frac": p.procured,
+            "total_savings_frac": p.total_savings}
+
+
+def lab_takeaways() -> list[str]:
+    f1, f2 = act1_facts(), act2_facts()
+    return [
+        f"A {ETA} gain in work per joule with carbon up {RISE} means the work grew {f1['truth']}: the rebound "
+        f"took back {f1['rebound']} of the expected saving. Carbon falls only while demand grows slower than efficiency.",
+        "Efficiency lowers the price of work, and cheaper work gets used. Only an absolute budget turns an "
+        "efficiency gain into lower emissions.",
+        f"Carbon-aware shifting is real but bounded: {f2['team']} at the stated plan, {f2['team12']} with a "
+        f"{f2['window12']} h window, and at most {f2['best']} at {fmt(S.util, 'pct')} utilisation, where the night's spare room binds.",
+        f"The rest of a {TARGET} cut needs cleaner supply: {f2['needed']} of every hour matched by new wind "
+        f"on top of a {f2['window12']} h window.",
+        "PUE scales every tonne but no percentage; IPCC lifecycle medians describe generators, not a grid's average.",
+    ]
+
+
+LAB = Lab(
+    id="v2_15", volume=2, number=15, title="The Jevons Reckoning",
+    invariant="Emissions are **work ÷ efficiency × intensity**: efficiency gains are outrun when demand grows "
+              "faster, and shifting work to clean hours is a lever **bounded by deadlines and spare capacity**.",
+    minutes="30–35 min", chapter="Sustainable AI", url="vol2/15-jevons-reckoning/",
+    reading=(
+        "**Energy and carbon accounting**: power × time × PUE × carbon intensity.",
+        "**The rebound effect**: why cheaper work per joule raises total work.",
+        "**Carbon-aware scheduling**: time and space shifting, and what limits them.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V2-01 The Scale Illusion**: the same power × time × PUE arithmetic, priced in dollars.",
+        "**V2-17 Constraints Never Lie**: carbon as one constraint among many; it reads this lab's ledger entry.",
+    ),
+    record_metrics=RECORD,
+    presets={"context": {k: {"a1_pue": v} for k, v in PUE.items()}},
+)

@@ -1,0 +1,241 @@
+"""V2-15 The Jevons Reckoning: golden vectors (VOL2 §V2-15 §4), both answer keys proven by the
+physics, feedback for every option, every failure reached and left, the ledger record (§3)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from pylabs import ledger
+from pylabs.framework.render import record, render_lab
+from pylabs.labs.vol2 import v2_15 as lab
+from pylabs.physics import carbon
+from pylabs.physics import constants as C
+from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+S = lab.S
+H = 3600.0
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def before_takeaways(html: str) -> str:
+    return html.split('data-block="takeaways"')[0]
+
+
+# ---- golden vectors: VOL2 §V2-15 §4 ----------------------------------------------------
+
+
+@pytest.mark.parametrize("eff, demand, change, reb", [(2.0, 3.0, 0.50, 2.0), (2.0, 2.8, 0.40, 1.8)])
+def test_spec_4_act1_rows(eff, demand, change, reb):
+    u = lab.upgrade(all_open(a1_eff=eff, a1_demand=demand))
+    assert u.change == pytest.approx(change, rel=1e-12)
+    assert LAB.results(all_open(a1_eff=eff, a1_demand=demand))["rebound"] == pytest.approx(reb, rel=1e-12)
+
+
+def test_spec_4_weekly_baseline_is_this_years_fleet_at_the_story_numbers():
+    """117,600 kWh → 96.43 t at 820 g/kWh: 1,000 H100s at 700 W for 168 h (no PUE)."""
+    u = lab.upgrade(all_open(a1_eff=2.0, a1_demand=2.8, a1_source="coal"))
+    assert u.energy_j / carbon.J_PER_KWH == pytest.approx(117_600, rel=1e-12)
+    assert u.co2e_kg / 1000 == pytest.approx(96.432, rel=1e-12)
+    assert u.energy_j == pytest.approx(carbon.fleet_energy_j(S.new_gpus, C.H100_TDP_W, S.week_s), rel=1e-12)
+
+
+@pytest.mark.parametrize("flex, window, f_eff, saving", [
+    (0.3, 8, 0.2, 0.1548), (0.3, 12, 0.3, 0.2322), (1.0, 12, 1 / 3, 0.2580),
+])
+def test_spec_4_act2_rows(flex, window, f_eff, saving):
+    p = lab.plan(all_open(a2_flex=flex, a2_window=window * H))
+    assert p.shift_eff == pytest.approx(f_eff, rel=1e-12)
+    assert p.shift_savings == pytest.approx(saving, abs=5e-5)
+
+
+def test_spec_2_upstream_model_gives_28_5_percent():
+    assert lab.act2_facts()["naive"] == "28.5 %"
+
+
+def test_spec_3_mixes_are_721_and_91_9():
+    assert lab.I_DAY * 3.6e9 == pytest.approx(721.0) and lab.I_NIGHT * 3.6e9 == pytest.approx(91.9)
+
+
+# ---- answer keys -------------------------------------------------------------------
+
+
+def test_act1_answer_is_proven_by_the_physics():
+    assert lab.a1_truth() == pytest.approx(2.8, rel=1e-12)
+    assert carbon.net_carbon_change(S.eff_claim, lab.a1_truth()) == pytest.approx(S.carbon_rise)
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+
+
+def test_act2_answer_shifting_alone_cannot_reach_the_target():
+    """Over every setting of F and W at the stated utilisation, shifting stays below −40 %; with
+    clean supply the target is reachable, so D (not the upstream's A) is the key."""
+    best = max(lab.Plan(f / 20, w / 2, S.util).shift_savings for f in range(21) for w in range(25))
+    assert best == pytest.approx(lab.BEST_SHIFT.shift_savings) == pytest.approx(0.2580, abs=5e-5)
+    assert best < S.target
+    assert lab.ACT2_PREDICTION.answer() == "D"
+    assert lab.Plan(S.flex, 12, S.util, 0.25).total_savings >= S.target
+
+
+def test_act2_wrong_options_fail_on_the_numbers():
+    assert lab.SHRUNK.shift_savings < lab.TEAM.shift_savings   # B: shrinking kills the night headroom
+    assert lab.TEAM.shift_savings > 0                           # C: a coal-by-day grid does benefit
+
+
+def test_act2_reflection_key_is_the_headroom():
+    every_job = lab.Plan(1.0, 12, S.util)
+    assert every_job.shift_eff == pytest.approx(every_job.headroom) and every_job.headroom < 1.0
+    assert lab.ACT2_REFLECTION.answer_letter == "C"
+
+
+# ---- feedback for every option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("qid", ["a1_predict", "a1_reflect", "a2_predict", "a2_reflect"])
+@pytest.mark.parametrize("letter", "ABCD")
+def test_every_option_has_filled_feedback(qid, letter):
+    html = rendered(LAB, answered(LAB, {qid: letter}, through=qid))
+    feedback = html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
+    assert "{" not in feedback
+    assert re.search(r"\d", feedback), "feedback quotes no computed number"
+
+
+def test_wrong_act1_prediction_says_by_how_much():
+    html = rendered(LAB, answered(LAB, {"a1_predict": "A"}, through="a1_predict"))
+    assert "2.8×" in html and "above the top of your range" in html
+
+
+# ---- nothing given away before its question is locked ------------------------------------
+
+
+def test_default_page_does_not_state_the_act1_answer():
+    html = before_takeaways(rendered(LAB, LAB.default_state()))
+    assert "2.8×" not in html and "180 %" not in html
+
+
+def test_act2_page_before_its_prediction_does_not_state_the_shift_ceiling():
+    html = before_takeaways(rendered(LAB, answered(LAB, {}, through="a1_reflect")))
+    act2 = html.split('data-act="2"')[1]
+    for fact in ("25.8 %", "15.5 %", "23.2 %"):
+        assert fact not in act2
+
+
+# ---- failure states -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, reach, leave", [
+    ("a2_sla", {}, {"a2_window": 12 * H}),
+    ("a2_sla", {"a2_window": 12 * H, "a2_flex": 0.5}, {"a2_window": 12 * H, "a2_flex": 0.3}),
+    ("a2_sla", {"a2_window": 12 * H, "a2_util": 0.9}, {"a2_window": 12 * H, "a2_util": 0.75}),
+    ("a2_target", {}, {"a2_procure": 0.35}),
+    # idle GPUs buy night headroom: at 50 % utilisation shifting alone can pass the target
+    ("a2_target", {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.5}, {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.6}),
+])
+def test_each_failure_is_reached_and_left(name, reach, leave):
+    assert name in LAB.failures_now(all_open(**reach))
+    assert name not in LAB.failures_now(all_open(**leave))
+    assert f'data-failure="{name}"' in rendered(LAB, all_open(**reach))
+    assert f'data-failure="{name}"' not in rendered(LAB, all_open(**leave))
+
+
+def test_target_is_a_warning_and_sla_is_danger():
+    html = rendered(LAB, all_open())
+    assert 'pl-callout--warn" data-failure="a2_target"' in html
+    assert 'pl-callout--danger" data-failure="a2_sla"' in html
+
+
+def test_a_plan_meets_every_act2_limit():
+    assert LAB.failures_now(all_open(a2_window=12 * H, a2_procure=0.25)) == frozenset()
+
+
+def test_failures_are_quiet_before_act2_instruments_unlock():
+    assert LAB.failures_now(answered(LAB, {}, through="a1_reflect")) == frozenset()
+
+
+# ---- edges and the context -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("controls", [
+    {"a1_eff": 1.1, "a1_demand": 10, "a1_source": "wind", "a2_flex": 0, "a2_window": 0 * H, "a2_util": 0.95,
+     "a2_procure": 0},
+    {"a1_eff": 5, "a1_demand": 1, "a1_source": "coal", "a2_flex": 1, "a2_window": 12 * H, "a2_util": 0.5,
+     "a2_procure": 1, "context": "facility", "a1_pue": 2.0},
+    {"a2_flex": 1, "a2_window": 0 * H, "a2_util": 0.95, "a2_procure": 1},
+])
+def test_extremes_render_finite_numbers(controls):
+    state = all_open(**controls)
+    html = rendered(LAB, state)
+    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
+    assert values and all(math.isfinite(v) for v in values)
+    assert "nan" not in html.lower().replace("nanos", "")
+    for key, value in lab.results(state).items():
+        assert isinstance(value, bool) or math.isfinite(value), key
+
+
+def test_context_presets_the_pue():
+    state = LAB.parse({"controls": {"context": "facility"}}, changed="context")
+    assert state["a1_pue"] == C.PUE_INDUSTRY_AVG_2023
+    state = LAB.parse({"controls": {"context": "board", "a1_pue": 1.4}}, changed="context")
+    assert state["a1_pue"] == 1.0
+
+
+def test_context_scales_tonnes_not_percentages():
+    board = all_open(a1_demand=2.8)
+    facility = all_open(a1_demand=2.8, context="facility", a1_pue=C.PUE_INDUSTRY_AVG_2023)
+    assert lab.upgrade(facility).co2e_kg == pytest.approx(lab.upgrade(board).co2e_kg * C.PUE_INDUSTRY_AVG_2023)
+    assert lab.upgrade(facility).change == lab.upgrade(board).change
+    assert lab.plan(facility).co2e_week == pytest.approx(lab.plan(board).co2e_week * C.PUE_INDUSTRY_AVG_2023)
+    assert lab.plan(facility).total_savings == lab.plan(board).total_savings
+
+
+def test_region_changes_tonnes_only():
+    coal, wind = all_open(a1_demand=2.8), all_open(a1_demand=2.8, a1_source="wind")
+    assert lab.upgrade(wind).co2e_kg == pytest.approx(lab.upgrade(coal).co2e_kg * 11 / 820)
+    assert lab.upgrade(wind).change == lab.upgrade(coal).change
+
+
+# ---- the ledger record --------------------------------------------------------------
+
+
+SPEC_RESULTS = {"eff_gain", "demand_growth", "net_carbon_change", "rebound", "flex_frac", "window_h", "util",
+                "shift_eff", "savings_frac", "target_met"}
+
+
+def test_record_holds_the_spec_ledger_fields():
+    rec = record(LAB, all_open(a1_demand=2.8, a2_window=12 * H))
+    res = rec["results"]
+    assert SPEC_RESULTS <= set(res) and set(res) - SPEC_RESULTS == {"procured_frac", "total_savings_frac"}
+    assert res["net_carbon_change"] == pytest.approx(0.4) and res["rebound"] == pytest.approx(1.8)
+    assert res["savings_frac"] == pytest.approx(0.2322, abs=5e-5) and res["target_met"] is False
+    assert res["window_h"] == 12 and res["flex_frac"] == pytest.approx(0.3) and res["util"] == pytest.approx(0.75)
+    assert rec["answers"]["a1_predict"]["choice"] == "C" and rec["answers"]["a1_predict"]["correct"] is True
+    assert rec["answers"]["a2_predict"]["choice"] == "D"                              # act2_decision
+    assert rec["failures_active"] == ["a2_target"]                                  # constraint_hit
+    assert rec["complete"] is True
+
+
+def test_act2_results_come_from_act2_controls():
+    """Spec §2 error 9: the upstream's act2_decision recorded the Act I sliders."""
+    a = lab.results(all_open(a1_eff=3, a1_demand=5))
+    b = lab.results(all_open())
+    assert {k: a[k] for k in ("flex_frac", "window_h", "shift_eff", "savings_frac")} == \
+           {k: b[k] for k in ("flex_frac", "window_h", "shift_eff", "savings_frac")}
+
+
+def test_record_is_accepted_by_the_ledger():
+    doc = ledger.commit(ledger.empty(), "v2_15-test-attempt", record(LAB, all_open()), LOCKED_AT)
+    assert SPEC_RESULTS <= set(doc["attempts"]["v2_15-test-attempt"]["results"])
+
+
+def test_every_result_has_a_ledger_label():
+    assert set(lab.results(all_open())) == {m.name for m in LAB.record_metrics}
+
+
+def test_page_renders_complete():
+    html = str(render_lab(LAB, all_open()))
+    assert 'data-chart="a1_rebound"' in html and 'data-chart="a2_shift"' in html
