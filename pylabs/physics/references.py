@@ -105,6 +105,13 @@ REFERENCES: dict[str, Reference] = {
                             "Learning", "https://arxiv.org/abs/2001.01858"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
+    # V2-14 The Adversarial Wall
+    "madry2018": Reference("Madry, Makelov, Schmidt, Tsipras and Vladu", 2018, "Towards Deep Learning Models "
+                           "Resistant to Adversarial Attacks", "https://arxiv.org/abs/1706.06083"),
+    "zhang2019trades": Reference("Zhang, Yu, Jiao, Xing, El Ghaoui and Jordan", 2019, "Theoretically Principled "
+                                 "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
+    "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
+                                "Examples", "https://arxiv.org/abs/1412.6572"),
 }
 
 
