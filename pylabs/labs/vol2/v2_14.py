@@ -196,7 +196,7 @@ def act1_chart(clean: float, levels: float, attack: str):
     traces.append(ch.point("Your setting", levels, here * S.pp, "accent"))
     chance_line, chance_note = ch.hline(CHANCE * S.pp, "danger", "chance")
     figure = ch.figure(traces, x=ch.axis("ε (pixel levels of 255)", dtick=2),
-                       y=ch.axis("Accuracy (%)", range=[0, 100]), shapes=[chance_line], annotations=[chance_note])
+                       y=ch.axis("Accuracy (%)", range=[0, S.pp]), shapes=[chance_line], annotations=[chance_note])
     summary = (f"At ε = {levels:g}/{S.pixel_levels:g} a {fmt(clean, 'pct')} model keeps {fmt(here, 'pct')} under "
                f"{ATTACK_NAMES[attack]}, against {fmt(CHANCE, 'pct')} for random guessing.")
     rows = [(f"{g}/{S.pixel_levels:g}", fmt(attacked(clean, g / S.pixel_levels, "fgsm"), "pct"),
