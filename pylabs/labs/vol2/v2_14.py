@@ -190,7 +190,7 @@ def act1_instruments(s: State) -> list:
 
 def act1_chart(clean: float, levels: float, attack: str):
     grid = list(range(0, 17))
-    traces = [ch.line(ATTACK_NAMES[a], grid, [attacked(clean, g / S.pixel_levels, a) * S.pp for g in grid],
+    traces = [ch.line(ATTACK_NAMES[a] + (" [assumed]" if a == "fgsm" else ""), grid, [attacked(clean, g / S.pixel_levels, a) * S.pp for g in grid],
                       colour, dash=dash) for a, colour, dash in (("fgsm", "series2", "dash"), ("pgd", "series1", "solid"))]
     here = attacked(clean, levels / S.pixel_levels, attack)
     traces.append(ch.point("Your setting", levels, here * S.pp, "accent"))
@@ -250,8 +250,8 @@ ACT1 = Act(
 
 # ---- Act II · The robustness budget ------------------------------------------------------
 
-METHODS = {"natural": "Natural training (no defence)", "pgd_at": "PGD adversarial training (Madry)",
-           "trades": f"TRADES, β = {C.TRADES_BETA6:g} (released model)", "tuned": "Tuned trade-off (slider)"}
+METHODS = {"tuned": "Tuned trade-off (slider)", "pgd_at": "PGD adversarial training (Madry)",
+           "trades": f"TRADES, β = {C.TRADES_BETA6:g} (released model)", "natural": "Natural training (no defence)"}
 A2_METHOD = Choice("a2_method", "Training recipe", tuple(Option(k, v) for k, v in METHODS.items()),
                    default="tuned", widget="select")
 A2_TARGET = Slider("a2_target", "Tuned trade-off: robust accuracy trained for", unit="1",
@@ -386,7 +386,9 @@ def act2_chart(d: Design):
                  "marker": {"color": "token:series2", "size": 11, "symbol": "diamond"}}
     here = ch.point("Your design", d.robust * S.pp, d.clean * S.pp, "good" if d.security_met and d.clinical_met else "accent")
     req_line, req_note = ch.vline(S.robust_req * S.pp, "danger", "CISO")
+    req_note.update(y=0, xanchor="right")  # low on the plot, clear of the legend
     floor_line, floor_note = ch.hline(S.clean_floor * S.pp, "warn", "clinical")
+    floor_note.update(x=0, xanchor="left")  # at the left the frontier is far above the floor
     figure = ch.figure([frontier, published, here], x=ch.axis(f"Accuracy under PGD-{S.eval_steps} (%)", range=[0, 60]),
                        y=ch.axis("Clean accuracy (%)", range=[84, 98]), shapes=[req_line, floor_line],
                        annotations=[req_note, floor_note])
