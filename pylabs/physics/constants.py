@@ -498,3 +498,45 @@ IPCC_LIFECYCLE_SOLAR_PV = REGISTRY["IPCC_LIFECYCLE_SOLAR_PV"].value
 IPCC_LIFECYCLE_HYDRO = REGISTRY["IPCC_LIFECYCLE_HYDRO"].value
 IPCC_LIFECYCLE_NUCLEAR = REGISTRY["IPCC_LIFECYCLE_NUCLEAR"].value
 IPCC_LIFECYCLE_WIND = REGISTRY["IPCC_LIFECYCLE_WIND"].value
+# ---- V2-14 The Adversarial Wall: CIFAR-10, L∞ ε = 8/255, WideResNet models ----
+_MADRY_URL = "https://arxiv.org/abs/1706.06083"
+_TRADES_URL = "https://github.com/yaodongyu/TRADES"
+REGISTRY.update({
+    "CIFAR10_EPS_LINF": Spec(
+        8.0 / 255.0, "1", "Madry et al. 2018, Towards Deep Learning Models Resistant to Adversarial Attacks "
+        "(CIFAR-10 threat model: each pixel moved by at most 8 of 255 levels)", _MADRY_URL,
+        label="CIFAR-10 L∞ perturbation budget ε (fraction of pixel range)"),
+    "MADRY_NATURAL_CLEAN_ACC": Spec(
+        0.952, "1", "Madry et al. 2018, CIFAR-10 naturally trained wide ResNet, clean test accuracy",
+        _MADRY_URL, "confirmed via Raghunathan et al. 2019 (curriculum ERRATA)",
+        label="Naturally trained CIFAR-10 model, clean accuracy"),
+    "MADRY_NATURAL_PGD_ACC": Spec(
+        0.035, "1", "Madry et al. 2018, CIFAR-10 naturally trained model under PGD at ε = 8/255",
+        _MADRY_URL, "confirmed via Raghunathan et al. 2019 (curriculum ERRATA)",
+        label="Naturally trained CIFAR-10 model, accuracy under PGD"),
+    "MADRY_AT_CLEAN_ACC": Spec(
+        0.873, "1", "Madry et al. 2018, CIFAR-10 PGD adversarially trained model, clean accuracy",
+        _MADRY_URL, label="PGD adversarial training (Madry), clean accuracy"),
+    "MADRY_AT_PGD20_ACC": Spec(
+        0.458, "1", "Madry et al. 2018, CIFAR-10 PGD adversarially trained model under 20-step PGD",
+        _MADRY_URL, label="PGD adversarial training (Madry), accuracy under PGD-20"),
+    "TRADES_BETA6_CLEAN_ACC": Spec(
+        0.8492, "1", "Zhang et al. 2019 (TRADES), official repository README, WRN-34-10 white-box "
+        "leaderboard, natural accuracy", _TRADES_URL, label="TRADES (1/λ = 6), clean accuracy"),
+    "TRADES_BETA6_PGD20_ACC": Spec(
+        0.5661, "1", "Zhang et al. 2019 (TRADES), official repository README, WRN-34-10 under the "
+        "20-step PGD attack (listed as 'FGSM-20'), ε = 0.031", _TRADES_URL,
+        label="TRADES (1/λ = 6), accuracy under PGD-20"),
+    "TRADES_BETA6": Spec(
+        6.0, "1", "Zhang et al. 2019 (TRADES), the released CIFAR-10 model's trade-off weight β = 1/λ",
+        _TRADES_URL, label="TRADES trade-off weight β = 1/λ of the released model"),
+})
+
+CIFAR10_EPS_LINF = REGISTRY["CIFAR10_EPS_LINF"].value
+MADRY_NATURAL_CLEAN_ACC = REGISTRY["MADRY_NATURAL_CLEAN_ACC"].value
+MADRY_NATURAL_PGD_ACC = REGISTRY["MADRY_NATURAL_PGD_ACC"].value
+MADRY_AT_CLEAN_ACC = REGISTRY["MADRY_AT_CLEAN_ACC"].value
+MADRY_AT_PGD20_ACC = REGISTRY["MADRY_AT_PGD20_ACC"].value
+TRADES_BETA6_CLEAN_ACC = REGISTRY["TRADES_BETA6_CLEAN_ACC"].value
+TRADES_BETA6_PGD20_ACC = REGISTRY["TRADES_BETA6_PGD20_ACC"].value
+TRADES_BETA6 = REGISTRY["TRADES_BETA6"].value

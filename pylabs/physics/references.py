@@ -122,6 +122,13 @@ REFERENCES: dict[str, Reference] = {
                             "https://intelligence.uptimeinstitute.com/resource/uptime-institute-global-data-center-survey-2023"),
     "radovanovic2021": Reference("Radovanović et al.", 2021, "Carbon-Aware Computing for Datacenters",
                                  "https://arxiv.org/abs/2106.11750"),
+    # V2-14 The Adversarial Wall
+    "madry2018": Reference("Madry, Makelov, Schmidt, Tsipras and Vladu", 2018, "Towards Deep Learning Models "
+                           "Resistant to Adversarial Attacks", "https://arxiv.org/abs/1706.06083"),
+    "zhang2019trades": Reference("Zhang, Yu, Jiao, Xing, El Ghaoui and Jordan", 2019, "Theoretically Principled "
+                                 "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
+    "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
+                                "Examples", "https://arxiv.org/abs/1412.6572"),
 }
 
 
