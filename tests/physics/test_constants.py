@@ -25,7 +25,7 @@ API_VALUES = {
     "DGX_H100_NICS": 8.0,
 }
 SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "layers",
-            "heads", "GPUs", "NICs", "sequences", "h/year", "1/s"}
+            "heads", "GPUs", "NICs", "sequences", "h/year", "1/s", "EUR"}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
