@@ -193,7 +193,7 @@ def test_equal_context_makes_every_act1_card_match():
     html = rendered(LAB, answered(LAB, {}, through="a1_predict",
                                   controls={"context": "equal", "a1_base_a": 0.06, "a1_base_b": 0.06,
                                             "a1_criterion": "single"}))
-    assert "Flag rate and FPR and FNR and PPV match across the groups" in html
+    assert "flag rate, FPR, FNR, PPV match across the groups" in html
 
 
 # ---- the ledger record --------------------------------------------------------------

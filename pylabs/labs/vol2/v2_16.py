@@ -1,33 +1,28 @@
 """Lab V2-16 · The Fairness Impossibility.
 
-Core invariant: for any imperfect classifier, FPR = p/(1 − p) · (1 − PPV)/PPV · TPR in each group,
-so when two groups' base rates p differ, equal selection rates, equal error rates and equal
-precision (PPV) cannot all hold at once (Chouldechova 2017; Kleinberg et al. 2016). Which one to
-give up is policy, and different laws ask for different things.
+Core invariant: in each group FPR = p/(1 − p) · (1 − PPV)/PPV · TPR, so with unequal base rates p
+and an imperfect classifier, equal selection rates, equal error rates and equal precision (PPV)
+cannot all hold (Chouldechova 2017; Kleinberg et al. 2016). Which to give up is policy.
 
-Act I (trust & safety): one classifier, the same scores in both groups (binormal, d′ = 2.4), base
-rates 2 % and 10 %. Demographic parity at a 6 % flag rate gives FPR 4.57 % vs 0.92 %: 4.96× (the
-activists' "about 5×"); one threshold equalises the error rates but not flag rates or PPV.
-Act II (hiring, 5 M screens a day): the US four-fifths rule is a selection-rate screen (29 CFR
-1607.4(D)), not equalized odds; the EU AI Act (Art. 10) asks for a documented bias examination and
-prescribes no metric, so the team's own error-gap tolerance (2 pp) is what it documents. At t = 1.8
-one threshold gives an impact ratio of 0.474; the minimal four-fifths fix lowers group A's threshold
-and widens the FPR gap to 3.30 pp, so only per-jurisdiction thresholds on the same calibrated
-scores pass both checks.
+Act I (moderation): identical binormal scores (d′ = 2.4), base rates 2 % and 10 %. Demographic
+parity at 6 % gives FPR 4.57 % vs 0.92 %, 4.96× (the activists' "about 5×"). Act II (hiring, 5 M
+screens a day): the US four-fifths rule screens selection rates (29 CFR 1607.4(D)), not equalized
+odds; the EU AI Act (Art. 10) asks for a documented bias examination and names no metric, so the
+team documents its own |ΔFPR| tolerance (2 pp). At t = 1.8 one threshold has impact ratio 0.474;
+the minimal four-fifths fix widens the FPR gap to 3.30 pp, so only per-jurisdiction thresholds on
+one calibrated score pass both checks.
 
-Choices the spec left open, and why: the context switches Act I between the measured base rates
-and a counterfactual with equal base rates, where one threshold satisfies every criterion at once
-(the reflection's point). Act I's one operating-point control is a flag rate: demographic parity
-flags that share of each group, and the other criteria set group B's threshold to flag that share
-of B and derive group A's from the criterion, so the control always matters. Act II's option D of
-the spec ("no ML") has no physics to check; it is replaced by "predictive parity everywhere", which
-the instruments can judge. Harm is counted as qualified candidates rejected (N·p·FNR), with half the
-screens in each jurisdiction and half from each group [assumed].
+Choices, and why: the context switches Act I between measured and equal base rates (where one
+threshold meets every criterion: the reflection's point). Act I's operating point is one flag rate
+(parity flags that share of each group; the other criteria flag it in group B and derive group A's
+threshold), so the control always matters. The spec's Act II option D ("no ML") has no physics to
+check; it becomes "predictive parity everywhere". Harm is qualified candidates rejected (N·p·FNR),
+half the screens in each jurisdiction and half from each group [assumed].
 
-Ledger (spec §3): results base_rate_a, base_rate_b, criterion, threshold_a, threshold_b, fpr_a,
-fpr_b, tpr_a, tpr_b, ppv_a, ppv_b (Act I), us_rule, eu_rule, impact_ratio, eu_fpr_gap, us_ok,
-eu_ok, qualified_rejected_per_day (Act II); answers a1_predict (act1_prediction, act1_correct) and
-a2_predict (act2_decision); failures_active (constraint_hit).
+Ledger (spec §3): results base_rate_a/b, criterion, threshold_a/b, fpr_a/b, tpr_a/b, ppv_a/b
+(Act I), us_rule, eu_rule, impact_ratio, eu_fpr_gap, us_ok, eu_ok, qualified_rejected_per_day
+(Act II); answers a1_predict (act1_prediction, act1_correct), a2_predict (act2_decision);
+failures_active (constraint_hit).
 """
 
 from __future__ import annotations
@@ -60,7 +55,8 @@ class Scenario:
     group_share: float = 0.5             # [A] each group is half of the applicants
     jurisdiction_share: float = 0.5      # [A] half the screens fall under each rule set
     pp_per_unit: float = 100.0
-    sweep: float = 1.2                   # Act II chart: group A's threshold within t ± this
+    sweep_below: float = 0.7             # Act II chart: group A's threshold from t − 0.7 ...
+    sweep_above: float = 1.2             # ... to t + 1.2
     countries: float = 180.0
     eur_per_million: float = 1e6
     upstream_fine_turnover: float = 0.06  # the upstream lab's invented "6 % of turnover"
@@ -266,9 +262,10 @@ def act1_chart(s: State, g: Pair):
                       [v * S.pp_per_unit for v in value[k]], colour, text=[fmt(v, "pct") for v in value[k]])
               for k, colour in (("A", "series1"), ("B", "series2"))]
     figure = ch.figure(traces, x=ch.axis("", "category"), y=ch.axis("Percent of the group", range=[0, S.pp_per_unit * 1.05]))
-    equal = [n for n, x, y in zip(names, value["A"], value["B"]) if held(x, y)]
+    equal = [n.replace("Flag", "flag") for n, x, y in zip(names, value["A"], value["B"]) if held(x, y)]
     summary = (f"Under {CRITERIA[s['a1_criterion']].lower()}, " +
-               (f"{' and '.join(equal)} match across the groups" if equal else "nothing matches across the groups") +
+               (f"{', '.join(equal)} {'match' if len(equal) > 1 else 'matches'} across the groups" if equal
+                else "nothing matches across the groups") +
                f"; group A's false-positive rate is {fmt(g.fpr_ratio, 'x')} group B's.")
     rows = [(n, fmt(x, "pct"), fmt(y, "pct")) for n, x, y in zip(names, value["A"], value["B"])]
     return chart("a1_groups", "The two groups under your criterion", figure, summary,
@@ -486,26 +483,26 @@ def act2_failures(d: Deployment, harm: float) -> list:
 
 def act2_chart(d: Deployment):
     """Impact ratio against the FPR gap as group A's threshold sweeps: no point meets both checks."""
-    steps = 24
-    grid = [d.t_b - S.sweep + 2 * S.sweep * i / steps for i in range(steps + 1)]
+    steps, low, high = 40, d.t_b - S.sweep_below, d.t_b + S.sweep_above
+    rules = {rule: a2_pair(rule, d.t_b) for rule in RULES}
+    grid = sorted({low + (high - low) * i / steps for i in range(steps + 1)} | {g.t_a for g in rules.values()})
     curve = [pair(S.base_a, S.base_b, t, d.t_b) for t in grid]
-    gap = [(g.a.fpr - g.b.fpr) * S.pp_per_unit for g in curve]
-    traces = [ch.line("Group A's threshold swept", gap, [g.impact for g in curve], "muted")]
+    traces = [ch.line("A's threshold swept", [(g.a.fpr - g.b.fpr) * S.pp_per_unit for g in curve],
+                      [g.impact for g in curve], "muted")]
     colours = dict(zip(RULES, ("series1", "series2", "series3", "series4")))
-    for rule in RULES:
-        g = a2_pair(rule, d.t_b)
-        traces.append(ch.point(RULES[rule].split(" (")[0], (g.a.fpr - g.b.fpr) * S.pp_per_unit, g.impact, colours[rule]))
+    traces += [ch.point(RULES[r].split(" (")[0], (g.a.fpr - g.b.fpr) * S.pp_per_unit, g.impact, colours[r])
+               for r, g in rules.items()]
     us_line, us_note = ch.hline(C.UGESP_FOUR_FIFTHS, "danger", "US screen")
     tol = d.tolerance * S.pp_per_unit
-    eu_line, eu_note = ch.vline(tol, "warn", "EU tolerance")
+    eu_line, eu_note = ch.vline(tol, "warn", "EU ±tolerance")
+    eu_note.update(y=0, xanchor="left")  # inside the plot, clear of the legend on a phone
     eu_low, _ = ch.vline(-tol, "warn")
     figure = ch.figure(traces, x=ch.axis("FPR of A − FPR of B (pp)"), y=ch.axis("Impact ratio", range=[0, 1.05]),
-                       shapes=[us_line, eu_line, eu_low], annotations=[us_note, eu_note])
+                       shapes=[us_line, eu_line, eu_low], annotations=[us_note, eu_note], height=380)
     summary = (f"With group B at t = {fmt(d.t_b, 'num')}, moving group A's threshold trades the impact ratio "
                f"against the false-positive gap; the US screen needs a ratio ≥ {fmt(C.UGESP_FOUR_FIFTHS, 'num')}, "
                f"the EU tolerance a gap within ±{fmt(d.tolerance, 'pp')}.")
-    rows = [(RULES[r], fmt(a2_pair(r, d.t_b).t_a, "num"), fmt(a2_pair(r, d.t_b).impact, "num"),
-             fmt(a2_pair(r, d.t_b).fpr_gap, "pp")) for r in RULES]
+    rows = [(RULES[r], fmt(g.t_a, "num"), fmt(g.impact, "num"), fmt(g.fpr_gap, "pp")) for r, g in rules.items()]
     return chart("a2_tradeoff", "Selection parity against error parity", figure, summary,
                  table=(("Rule", "Group A's threshold", "Impact ratio", "|ΔFPR|"), rows))
 
