@@ -57,6 +57,7 @@ class Scenario:
     pp_per_unit: float = 100.0
     sweep_below: float = 0.7             # Act II chart: group A's threshold from t − 0.7 ...
     sweep_above: float = 1.2             # ... to t + 1.2
+    chart_height_px: float = 380.0       # room for the legend of four rules on a phone
     countries: float = 180.0
     eur_per_million: float = 1e6
     upstream_fine_turnover: float = 0.06  # the upstream lab's invented "6 % of turnover"
@@ -498,7 +499,7 @@ def act2_chart(d: Deployment):
     eu_note.update(y=0, xanchor="left")  # inside the plot, clear of the legend on a phone
     eu_low, _ = ch.vline(-tol, "warn")
     figure = ch.figure(traces, x=ch.axis("FPR of A − FPR of B (pp)"), y=ch.axis("Impact ratio", range=[0, 1.05]),
-                       shapes=[us_line, eu_line, eu_low], annotations=[us_note, eu_note], height=380)
+                       shapes=[us_line, eu_line, eu_low], annotations=[us_note, eu_note], height=int(S.chart_height_px))
     summary = (f"With group B at t = {fmt(d.t_b, 'num')}, moving group A's threshold trades the impact ratio "
                f"against the false-positive gap; the US screen needs a ratio ≥ {fmt(C.UGESP_FOUR_FIFTHS, 'num')}, "
                f"the EU tolerance a gap within ±{fmt(d.tolerance, 'pp')}.")
