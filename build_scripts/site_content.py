@@ -99,6 +99,10 @@ def shown_value(value: float, unit: str) -> str:
     """A registry value as a student reads it: scaled with its unit (1.98 PFLOP/s, 80 GB, 50 GB/s)."""
     if unit in UNIT_FORMATS:
         return fmt(value, UNIT_FORMATS[unit])
+    if unit == "EUR":
+        return f"€{count_text(value)}"
+    if unit == "kg/J":  # carbon intensity, read per kilowatt-hour in grams
+        return f"{fmt(value * 3.6e9, 'num')} g CO₂e/kWh"
     if unit in COUNT_UNITS:
         return f"{count_text(value)} {unit[:-1] if value == 1 else unit}"
     if unit == "1":

@@ -540,3 +540,41 @@ MADRY_AT_PGD20_ACC = REGISTRY["MADRY_AT_PGD20_ACC"].value
 TRADES_BETA6_CLEAN_ACC = REGISTRY["TRADES_BETA6_CLEAN_ACC"].value
 TRADES_BETA6_PGD20_ACC = REGISTRY["TRADES_BETA6_PGD20_ACC"].value
 TRADES_BETA6 = REGISTRY["TRADES_BETA6"].value
+# ---- V2-16 The Fairness Impossibility: the legal screens the lab checks against ----
+_UGESP_URL = "https://www.law.cornell.edu/cfr/text/29/1607.4"
+_EU_AI_ACT_URL = "https://eur-lex.europa.eu/eli/reg/2024/1689/oj"
+REGISTRY.update({
+    "UGESP_FOUR_FIFTHS": Spec(
+        0.8, "1",
+        "US Uniform Guidelines on Employee Selection Procedures, 29 CFR 1607.4(D): a selection rate "
+        "below four-fifths of the highest group's rate is generally regarded as evidence of adverse impact",
+        _UGESP_URL,
+        "a selection-rate (demographic-parity-type) screen, not equalized odds; the upstream lab confused the two",
+        label="US four-fifths rule (impact ratio screen)",
+    ),
+    "EU_AI_ACT_FINE_HIGH_RISK_EUR": Spec(
+        15e6, "EUR",
+        "Regulation (EU) 2024/1689 (AI Act), Art. 99(4): up to EUR 15 M or 3 % of worldwide annual "
+        "turnover, whichever is higher, for breaches of operators' obligations such as high-risk requirements",
+        _EU_AI_ACT_URL, "the upstream lab said 6 %",
+        label="EU AI Act fine ceiling, operator obligations (fixed amount)",
+    ),
+    "EU_AI_ACT_FINE_HIGH_RISK_TURNOVER": Spec(
+        0.03, "1", "Regulation (EU) 2024/1689 (AI Act), Art. 99(4): 3 % of total worldwide annual turnover",
+        _EU_AI_ACT_URL, label="EU AI Act fine ceiling, operator obligations (share of turnover)",
+    ),
+    "EU_AI_ACT_FINE_PROHIBITED_EUR": Spec(
+        35e6, "EUR", "Regulation (EU) 2024/1689 (AI Act), Art. 99(3): up to EUR 35 M for prohibited practices (Art. 5)",
+        _EU_AI_ACT_URL, label="EU AI Act fine ceiling, prohibited practices (fixed amount)",
+    ),
+    "EU_AI_ACT_FINE_PROHIBITED_TURNOVER": Spec(
+        0.07, "1", "Regulation (EU) 2024/1689 (AI Act), Art. 99(3): 7 % of total worldwide annual turnover",
+        _EU_AI_ACT_URL, label="EU AI Act fine ceiling, prohibited practices (share of turnover)",
+    ),
+})
+
+UGESP_FOUR_FIFTHS = REGISTRY["UGESP_FOUR_FIFTHS"].value
+EU_AI_ACT_FINE_HIGH_RISK_EUR = REGISTRY["EU_AI_ACT_FINE_HIGH_RISK_EUR"].value
+EU_AI_ACT_FINE_HIGH_RISK_TURNOVER = REGISTRY["EU_AI_ACT_FINE_HIGH_RISK_TURNOVER"].value
+EU_AI_ACT_FINE_PROHIBITED_EUR = REGISTRY["EU_AI_ACT_FINE_PROHIBITED_EUR"].value
+EU_AI_ACT_FINE_PROHIBITED_TURNOVER = REGISTRY["EU_AI_ACT_FINE_PROHIBITED_TURNOVER"].value

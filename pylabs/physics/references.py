@@ -129,6 +129,17 @@ REFERENCES: dict[str, Reference] = {
                                  "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
     "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
                                 "Examples", "https://arxiv.org/abs/1412.6572"),
+    # ---- V2-16 The Fairness Impossibility ----
+    "chouldechova2017": Reference("Chouldechova", 2017, "Fair Prediction with Disparate Impact: A Study of Bias "
+                                  "in Recidivism Prediction Instruments", "https://arxiv.org/abs/1703.00056"),
+    "kleinberg2016": Reference("Kleinberg, Mullainathan and Raghavan", 2016, "Inherent Trade-Offs in the Fair "
+                               "Determination of Risk Scores", "https://arxiv.org/abs/1609.05807"),
+    "hardt2016": Reference("Hardt, Price and Srebro", 2016, "Equality of Opportunity in Supervised Learning",
+                           "https://arxiv.org/abs/1610.02413"),
+    "ugesp1978": Reference("US EEOC et al.", 1978, "Uniform Guidelines on Employee Selection Procedures, "
+                           "29 CFR 1607.4(D)", "https://www.law.cornell.edu/cfr/text/29/1607.4"),
+    "eu_ai_act": Reference("European Union", 2024, "Regulation (EU) 2024/1689 (Artificial Intelligence Act), "
+                           "Art. 10 and Art. 99", "https://eur-lex.europa.eu/eli/reg/2024/1689/oj"),
 }
 
 

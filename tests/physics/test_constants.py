@@ -26,7 +26,8 @@ API_VALUES = {
 }
 SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "layers",
             "heads", "GPUs", "NICs", "sequences", "h/year", "1/s",
-            "kg/J"}  # carbon intensity (V2-15): kg CO2e per joule
+            "kg/J",  # carbon intensity (V2-15): kg CO2e per joule
+            "EUR"}   # regulatory fines (V2-16)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -1,0 +1,159 @@
+"""Group fairness from the confusion matrix: selection rate, error rates, PPV, and why they clash.
+
+Each group is described by its base rate p (the share of truly positive cases) and the
+classifier's true- and false-positive rates at that group's threshold. Everything else follows
+by algebra on the confusion matrix:
+
+* selection rate  s = p·TPR + (1 − p)·FPR
+* precision       PPV = p·TPR / s
+* the identity    FPR = p/(1 − p) · (1 − PPV)/PPV · TPR   (Chouldechova 2017)
+
+The identity is the impossibility: if two groups share TPR and PPV (error-rate balance on
+positives and predictive parity) but have different p, their FPRs must differ. Scores come from
+a binormal model (negatives N(0, 1), positives N(d′, 1), the same in every group), so the classifier
+is imperfect and identical across groups: every gap the lab shows comes from base rates and
+thresholds, not from a biased model. Rates are fractions; standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Callable, Sequence
+
+_STD = NormalDist()
+_LOW, _HIGH = -10.0, 10.0   # thresholds searched, in standard deviations of the negative scores
+_ITERATIONS = 200
+
+
+class FairnessError(ValueError):
+    """Rates outside their domain (a base rate not strictly between 0 and 1, a negative rate)."""
+
+
+def _check_rate(name: str, value: float, open_interval: bool = False) -> None:
+    ok = 0.0 < value < 1.0 if open_interval else 0.0 <= value <= 1.0
+    if not ok:
+        interval = "(0, 1)" if open_interval else "[0, 1]"
+        raise FairnessError(f"{name} = {value} is outside {interval}; pass a fraction")
+
+
+@dataclass(frozen=True)
+class GroupRates:
+    """One group's confusion matrix, as fractions of that group."""
+
+    base_rate: float
+    tpr: float
+    fpr: float
+
+    def __post_init__(self) -> None:
+        _check_rate("base_rate", self.base_rate, open_interval=True)
+        _check_rate("tpr", self.tpr)
+        _check_rate("fpr", self.fpr)
+
+    @property
+    def fnr(self) -> float:
+        return 1.0 - self.tpr
+
+    @property
+    def selection_rate(self) -> float:
+        return selection_rate(self.base_rate, self.tpr, self.fpr)
+
+    @property
+    def ppv(self) -> float:
+        return ppv(self.base_rate, self.tpr, self.fpr)
+
+
+def selection_rate(base_rate: float, tpr: float, fpr: float) -> float:
+    """s = p·TPR + (1 − p)·FPR: the share of the group the classifier selects (flags, hires).
+    Source: confusion-matrix algebra (Chouldechova 2017)."""
+    return base_rate * tpr + (1.0 - base_rate) * fpr
+
+
+def ppv(base_rate: float, tpr: float, fpr: float) -> float:
+    """PPV = p·TPR / (p·TPR + (1 − p)·FPR), the share of selected cases that are truly positive
+    (1 when nothing is selected). Source: Bayes' rule on the confusion matrix."""
+    selected = selection_rate(base_rate, tpr, fpr)
+    return base_rate * tpr / selected if selected > 0 else 1.0
+
+
+def fpr_from_identity(base_rate: float, ppv_value: float, tpr: float) -> float:
+    """FPR = p/(1 − p) · (1 − PPV)/PPV · TPR. Source: Chouldechova 2017 (the relation behind her impossibility result)."""
+    return base_rate / (1.0 - base_rate) * (1.0 - ppv_value) / ppv_value * tpr
+
+
+def binormal_rates(base_rate: float, threshold: float, d_prime: float) -> GroupRates:
+    """Rates at score threshold t: FPR = 1 − Φ(t), TPR = 1 − Φ(t − d′).
+    Source: equal-variance binormal ROC model (signal detection theory; Green and Swets 1966)."""
+    return GroupRates(base_rate, 1.0 - _STD.cdf(threshold - d_prime), 1.0 - _STD.cdf(threshold))
+
+
+def _bisect(value: Callable[[float], float], target: float, increasing: bool) -> float:
+    """The threshold where a monotone function of the threshold reaches ``target``."""
+    low, high = _LOW, _HIGH
+    for _ in range(_ITERATIONS):
+        middle = (low + high) / 2
+        if (value(middle) < target) == increasing:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def threshold_for_selection(base_rate: float, selection: float, d_prime: float) -> float:
+    """The threshold at which the group's selection rate is ``selection`` (selection falls as t rises).
+    Source: inverts ``selection_rate`` under the binormal model by bisection."""
+    _check_rate("selection", selection, open_interval=True)
+    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).selection_rate, selection, increasing=False)
+
+
+def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float) -> float:
+    """The threshold at which the group's PPV is ``target_ppv`` (PPV rises with t when d′ > 0,
+    because the likelihood ratio of the binormal model rises with the score).
+    Source: inverts ``ppv`` under the binormal model by bisection."""
+    _check_rate("target_ppv", target_ppv, open_interval=True)
+    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True)
+
+
+def threshold_for_fpr(fpr: float) -> float:
+    """t = Φ⁻¹(1 − FPR): the threshold with a given false-positive rate (any group, same scores).
+    Source: inverse of the negatives' score distribution."""
+    _check_rate("fpr", fpr, open_interval=True)
+    return _STD.inv_cdf(1.0 - fpr)
+
+
+def impact_ratio(selection_rates: Sequence[float]) -> float:
+    """The lowest group's selection rate ÷ the highest group's (1 when no group is selected).
+    Source: US Uniform Guidelines on Employee Selection Procedures, 29 CFR 1607.4(D)."""
+    highest = max(selection_rates)
+    return min(selection_rates) / highest if highest > 0 else 1.0
+
+
+def passes_four_fifths(ratio: float, limit: float = 0.8) -> bool:
+    """True unless a group's selection rate is below four-fifths of the highest group's.
+    Source: 29 CFR 1607.4(D) (a lower ratio is evidence of adverse impact, not proof)."""
+    return ratio >= limit
+
+
+def demographic_parity_gap(a: GroupRates, b: GroupRates) -> float:
+    """|s_A − s_B|: demographic (statistical) parity holds at 0. Source: Dwork et al. 2012."""
+    return abs(a.selection_rate - b.selection_rate)
+
+
+def fpr_gap(a: GroupRates, b: GroupRates) -> float:
+    """|FPR_A − FPR_B|. Source: Hardt, Price and Srebro 2016 (one half of equalized odds)."""
+    return abs(a.fpr - b.fpr)
+
+
+def equalized_odds_gap(a: GroupRates, b: GroupRates) -> float:
+    """max(|ΔTPR|, |ΔFPR|): equalized odds holds at 0. Source: Hardt, Price and Srebro 2016."""
+    return max(abs(a.tpr - b.tpr), fpr_gap(a, b))
+
+
+def predictive_parity_gap(a: GroupRates, b: GroupRates) -> float:
+    """|PPV_A − PPV_B|: predictive parity holds at 0. Source: Chouldechova 2017."""
+    return abs(a.ppv - b.ppv)
+
+
+def qualified_rejected_per_day(evaluations_per_day: float, base_rate: float, fnr: float) -> float:
+    """N·p·FNR: truly qualified candidates a screen rejects per day. Source: confusion-matrix count."""
+    return evaluations_per_day * base_rate * fnr
