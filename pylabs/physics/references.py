@@ -105,6 +105,16 @@ REFERENCES: dict[str, Reference] = {
                             "Learning", "https://arxiv.org/abs/2001.01858"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
+    # ---- V2-13 The Privacy Measurement Gap ----
+    "yeom2018": Reference("Yeom, Giacomelli, Fredrikson and Jha", 2018, "Privacy Risk in Machine Learning: "
+                          "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
+    "jagielski2020": Reference("Jagielski, Ullman and Oprea", 2020, "Auditing Differentially Private Machine "
+                               "Learning: How Private is Private SGD?", "https://arxiv.org/abs/2006.07709"),
+    "bassily2014": Reference("Bassily, Smith and Thakurta", 2014, "Private Empirical Risk Minimization: Efficient "
+                             "Algorithms and Tight Error Bounds", "https://arxiv.org/abs/1405.7085"),
+    "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
+                               "Safe Harbor", "https://www.ecfr.gov/current/title-45/subtitle-A/subchapter-C/"
+                               "part-164/subpart-E/section-164.514"),
 }
 
 
