@@ -138,7 +138,7 @@ ACT1_PREDICTION = Prediction(
               "e^ε = {e_q} at ε = {eps_q}: an outcome may be {e_q} times likelier with a patient's record than "
               "without it, so the cap is {cap_q}, above the {naive} the audit measured."),
         Range("C", "{range}: DP bounds the attack, but well above chance", 0.65, 0.80, 0.73,
-              "Right: (e^ε + δ)/(1 + e^ε) = {cap_q}. DP turns an unknown leak into a bounded one; a "
+              "(e^ε + δ)/(1 + e^ε) = {cap_q}. DP turns an unknown leak into a bounded one; a "
               "near coin flip needs ε ≤ {eps_vendor}."),
         Range("D", "{range}: ε = 1 barely constrains an attacker", 0.80, None, 0.90,
               "That is the regime of larger budgets: ε = {eps_3} allows {cap_3}. At ε = {eps_q} the cap is {cap_q}."),
@@ -367,8 +367,8 @@ ACT2_PREDICTION = Pick(
               "It meets the rule (ε = {a_eps}) but reaches {a_acc}, under the {floor} floor."),
         Claim("B", f"Keep z = {fmt(S.z, 'num')}, batch and epochs; train on {fmt(S.more_data, 'x')} the records "
                    "from partner hospitals.",
-              "q = B/N falls {more}, and T rises only {more}: ε falls to {b_eps} and the heuristic's noise cost "
-              "shrinks with N·ε, to {b_acc}. More data buys back accuracy without spending privacy."),
+              "q = B/N falls {more} while T = E·N/B rises {more}; ε grows about as q·√T, so it falls to {b_eps}, "
+              "and the heuristic's noise cost shrinks with N·ε: accuracy {b_acc}. More data buys back accuracy without spending privacy."),
         Claim("C", f"Lower the noise to z = {fmt(S.relaxed_z, 'num')} on the same records.",
               "Accuracy reaches {c_acc}, but the accountant gives ε = {c_eps}, over the board's {policy}."),
         Claim("D", "Federated learning across the hospitals, no noise: the records never leave each site.",
@@ -399,9 +399,9 @@ ACT2_REFLECTION = Reflection(
               "the audit's gap attack ({naive}) needed nothing but queries."),
         Claim("B", "It guards the records and narrows who can query, but the model leaks membership to whoever "
                    "does; ε belongs to the training algorithm, not to where it runs.",
-              "Right: only the noise bounds the leak. The {more}-data plan gives ε = {b_eps} and caps any attack "
-              "at {b_cap}, on-premises or in the cloud; the location changes training time ({t_prem} here "
-              "against {t_cloud} on the cloud's GPUs, by the lab's assumed throughput)."),
+              "Only the noise bounds the leak. The {more}-data plan gives ε = {b_eps} and caps any attack "
+              "at {b_cap}, on-premises or in the cloud; the location changes training time ({t_prem} on-premises "
+              "against {t_cloud} in the cloud, by the lab's assumed throughput)."),
         Claim("C", "It also raises accuracy, because on-premises training adds no cloud overhead.",
               "Where a model trains changes how fast, not what it learns: {t_prem} on-premises against {t_cloud} "
               "in the cloud, the same accuracy and the same ε = {b_eps}."),
@@ -436,18 +436,20 @@ def act2_instruments(s: State) -> list:
     return parts + [act2_epsilon_chart(t), act2_accuracy_chart(t)]
 
 
+EPS_TICKS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0)  # 1-2-5 ticks; Plotly shows those in range
+
+
 def act2_epsilon_chart(t: Training):
     ns = list(S.record_options)
     zs = sorted(set(S.curve_z) | {t.z})
     colours = dict(zip(zs, ("series2", "series3", "series1")))
     traces = [ch.line(f"z = {fmt(z, 'num')}", ns, [Training(n, z, t.conversion).epsilon for n in ns],
                       "series1" if z == t.z else colours[z], markers=z == t.z) for z in zs]
-    traces.append(ch.point("Your run", t.records, t.epsilon, "accent"))
-    limit, note = ch.hline(S.policy_eps, "danger", "board's limit", log=True)
-    eps_all = [Training(n, z, t.conversion).epsilon for n in ns for z in zs]
+    traces += [ch.line("Board's limit", ns, [S.policy_eps] * len(ns), "danger", dash="dot"),
+               ch.point("Your run", t.records, t.epsilon, "accent")]
     figure = ch.figure(traces, x=ch.axis("Training records, N", "log", **ch.decade_ticks(ns)),
-                       y=ch.axis("ε after training", "log", **ch.decade_ticks(eps_all + [S.policy_eps], lambda v: fmt(v, "num"))),
-                       shapes=[limit], annotations=[note])
+                       y=ch.axis("ε after training", "log", tickvals=list(EPS_TICKS),
+                                 ticktext=[fmt(v, "num") for v in EPS_TICKS]))
     summary = (f"At fixed batch and epochs, ε falls as N grows: with z = {fmt(t.z, 'num')} and "
                f"{fmt(t.records, 'int')} records it is {fmt(t.epsilon, 'num')} "
                f"({CONVERSION_NAMES[t.conversion]} conversion).")
@@ -464,12 +466,12 @@ def acc_axis_low(runs: list[Training]) -> float:
 def act2_accuracy_chart(t: Training):
     ns = list(S.record_options)
     runs = [Training(n, t.z, t.conversion) for n in ns]
-    floor, note = ch.hline(S.clinical_floor * 100, "warn", "clinical floor")
     traces = [ch.line("No DP", ns, [S.acc_no_dp * 100] * len(ns), "muted", dash="dash"),
+              ch.line("Clinical floor", ns, [S.clinical_floor * 100] * len(ns), "warn", dash="dot"),
               ch.line(f"DP-SGD, z = {fmt(t.z, 'num')}", ns, [r.accuracy * 100 for r in runs], "series1", markers=True),
               ch.point("Your run", t.records, t.accuracy * 100, "accent")]
     figure = ch.figure(traces, x=ch.axis("Training records, N", "log", **ch.decade_ticks(ns)),
-                       y=ch.axis("Accuracy (%)", range=[acc_axis_low(runs), 100]), shapes=[floor], annotations=[note])
+                       y=ch.axis("Accuracy (%)", range=[acc_axis_low(runs), 100]))
     meets = [fmt(r.records, "int") for r in runs if r.policy_ok and r.clinical_ok]
     summary = (f"At z = {fmt(t.z, 'num')}, " + (f"N = {', '.join(meets)} meets both the ε limit and the floor"
                if meets else "no N on the list meets both the ε limit and the floor") +
