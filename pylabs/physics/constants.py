@@ -447,3 +447,15 @@ REGISTRY.update({
 
 S3_GET_PER_PREFIX_PER_S = REGISTRY["S3_GET_PER_PREFIX_PER_S"].value
 S3_PUT_PER_PREFIX_PER_S = REGISTRY["S3_PUT_PER_PREFIX_PER_S"].value
+# ---- V2-13 The Privacy Measurement Gap ----
+REGISTRY.update({
+    "HIPAA_SAFE_HARBOR_IDENTIFIERS": Spec(
+        18.0, "1",
+        "45 CFR 164.514(b)(2)(i) (HIPAA Privacy Rule, de-identification: the Safe Harbor method)",
+        "https://www.ecfr.gov/current/title-45/subtitle-A/subchapter-C/part-164/subpart-E/section-164.514",
+        "Safe Harbor removes 18 kinds of identifiers; the alternative, 164.514(b)(1), is Expert Determination "
+        "that re-identification risk is very small. Neither names a differential-privacy ε",
+    ),
+})
+
+HIPAA_SAFE_HARBOR_IDENTIFIERS = REGISTRY["HIPAA_SAFE_HARBOR_IDENTIFIERS"].value

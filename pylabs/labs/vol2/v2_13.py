@@ -44,6 +44,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.physics import constants as C
 from pylabs.physics import privacy
 from pylabs.physics.references import cite
 
@@ -76,6 +77,9 @@ class Scenario:
     record_options: tuple = (1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8)
     curve_z: tuple = (0.8, 1.15)       # ε-against-N curves always drawn
     examples_per_s: tuple = (("on_prem", 2e3), ("cloud", 2e4))  # [A] DP-SGD throughput per context
+    pct: float = 100.0                 # percent per unit fraction (charts plot percent)
+    pct_axis_low: float = 45.0         # Act I's attack axis: just below chance ...
+    pct_axis_top: float = 101.0        # ... to just above certainty
 
 
 S = Scenario()
@@ -225,19 +229,19 @@ EPS_GRID = tuple(10 ** (k / 4) for k in range(-8, 5))  # 0.01 … 10, four point
 
 
 def act1_chart(eps: float, delta: float, naive: float):
-    caps = [cap(e, delta) * 100 for e in EPS_GRID]
+    caps = [cap(e, delta) * S.pct for e in EPS_GRID]
     traces = [ch.line("DP bound, any attack", EPS_GRID, caps, "series1"),
-              ch.line("Measured gap attack", EPS_GRID, [naive * 100] * len(EPS_GRID), "danger", dash="dash")]
+              ch.line("Measured gap attack", EPS_GRID, [naive * S.pct] * len(EPS_GRID), "danger", dash="dash")]
     if eps != math.inf:
-        traces.append(ch.point("Your ε", eps, cap(eps, delta) * 100, "accent"))
-    vendor, vendor_note = ch.hline(S.vendor_cap * 100, "muted", "vendor's claim")
+        traces.append(ch.point("Your ε", eps, cap(eps, delta) * S.pct, "accent"))
+    vendor, vendor_note = ch.hline(S.vendor_cap * S.pct, "muted", "vendor's claim")
     figure = ch.figure(traces, x=ch.axis("Privacy budget ε", "log", **ch.decade_ticks(EPS_GRID, lambda v: fmt(v, "num"))),
-                       y=ch.axis("Attack accuracy (%)", range=[45, 101]), shapes=[vendor], annotations=[vendor_note])
+                       y=ch.axis("Attack accuracy (%)", range=[S.pct_axis_low, S.pct_axis_top]), shapes=[vendor], annotations=[vendor_note])
     where = ("with no DP nothing bounds it" if eps == math.inf else
              f"at ε = {fmt(eps, 'num')} the bound allows {fmt(cap(eps, delta), 'pct')}")
     summary = (f"The bound rises from chance towards certainty as ε grows; the measured gap attack reaches "
                f"{fmt(naive, 'pct')}, and {where}.")
-    rows = [(fmt(e, "num"), fmt(c / 100, "pct")) for e, c in zip(EPS_GRID, caps)]
+    rows = [(fmt(e, "num"), fmt(c / S.pct, "pct")) for e, c in zip(EPS_GRID, caps)]
     return chart("a1_bound", "The DP bound on any membership attack, against ε", figure, summary,
                  table=(("ε", "Best attack, at most"), rows))
 
@@ -466,12 +470,12 @@ def acc_axis_low(runs: list[Training]) -> float:
 def act2_accuracy_chart(t: Training):
     ns = list(S.record_options)
     runs = [Training(n, t.z, t.conversion) for n in ns]
-    traces = [ch.line("No DP", ns, [S.acc_no_dp * 100] * len(ns), "muted", dash="dash"),
-              ch.line("Clinical floor", ns, [S.clinical_floor * 100] * len(ns), "warn", dash="dot"),
-              ch.line(f"DP-SGD, z = {fmt(t.z, 'num')}", ns, [r.accuracy * 100 for r in runs], "series1", markers=True),
-              ch.point("Your run", t.records, t.accuracy * 100, "accent")]
+    traces = [ch.line("No DP", ns, [S.acc_no_dp * S.pct] * len(ns), "muted", dash="dash"),
+              ch.line("Clinical floor", ns, [S.clinical_floor * S.pct] * len(ns), "warn", dash="dot"),
+              ch.line(f"DP-SGD, z = {fmt(t.z, 'num')}", ns, [r.accuracy * S.pct for r in runs], "series1", markers=True),
+              ch.point("Your run", t.records, t.accuracy * S.pct, "accent")]
     figure = ch.figure(traces, x=ch.axis("Training records, N", "log", **ch.decade_ticks(ns)),
-                       y=ch.axis("Accuracy (%)", range=[acc_axis_low(runs), 100]))
+                       y=ch.axis("Accuracy (%)", range=[acc_axis_low(runs), S.pct]))
     meets = [fmt(r.records, "int") for r in runs if r.policy_ok and r.clinical_ok]
     summary = (f"At z = {fmt(t.z, 'num')}, " + (f"N = {', '.join(meets)} meets both the ε limit and the floor"
                if meets else "no N on the list meets both the ε limit and the floor") +
@@ -531,6 +535,9 @@ ACT2 = Act(
         "Gaussian noise *z·C*. An **accountant** composes every step in Rényi DP and converts the total to (ε, δ).",
         "This page uses the classic conversion of Mironov 2017 by default; a control switches to the tighter one "
         f"of Balle et al. 2020. δ = {DELTA} sits well below 1/N.",
+        "HIPAA's de-identification rule is Safe Harbor (remove "
+        f"{fmt(C.HIPAA_SAFE_HARBOR_IDENTIFIERS, 'int')} kinds of identifiers) or an expert's determination that "
+        "re-identification risk is very small; it names no ε, so the ε limit is the board's own rule.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_RECORDS, A2_Z, A2_CONVERSION),
