@@ -11,12 +11,9 @@ Act II: DP-SGD (B = 1,000, E = 10, δ = 1e-6) on 1 M records with z = 1.15: ε =
 accountant, accuracy 85.7 % against a 90 % clinical floor. Only 10× the data (ε = 0.633, 92.7 %)
 meets both the board's ε ≤ 1 and the floor.
 
-Corrections to the upstream lab (VOL2 §V2-13 §2): a single Gaussian-release bound is no DP-SGD
-accountant (ε here is an *output* of the RDP accountant in ``physics.privacy``, never a slider);
-the gap attack's balanced accuracy is 0.5 + gap/2, not 0.5 + gap; DP does not give 50–55 % at
-ε ≤ 1; HIPAA sets no ε (45 CFR 164.514(b) is Safe Harbor or Expert Determination), so the ε ≤ 1
-rule is the hospital's privacy board's; deployment (on-premises or cloud) changes training time and
-who can query, never the model's accuracy or its ε.
+Corrections (VOL2 §V2-13 §2): ε is an *output* of the RDP accountant in ``physics.privacy``, never a
+slider or a single-release Gaussian bound; the gap attack is 0.5 + gap/2, not 0.5 + gap; HIPAA names
+no ε (45 CFR 164.514(b)), so ε ≤ 1 is the board's rule; deployment changes time, never accuracy or ε.
 
 Choices the spec left open, and why: Act I asks for a number, the best possible attack at ε = 1,
 rather than the spec's four-claim pick, because the upstream's worst error *is* that number; a
