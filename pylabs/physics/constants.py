@@ -578,3 +578,15 @@ EU_AI_ACT_FINE_HIGH_RISK_EUR = REGISTRY["EU_AI_ACT_FINE_HIGH_RISK_EUR"].value
 EU_AI_ACT_FINE_HIGH_RISK_TURNOVER = REGISTRY["EU_AI_ACT_FINE_HIGH_RISK_TURNOVER"].value
 EU_AI_ACT_FINE_PROHIBITED_EUR = REGISTRY["EU_AI_ACT_FINE_PROHIBITED_EUR"].value
 EU_AI_ACT_FINE_PROHIBITED_TURNOVER = REGISTRY["EU_AI_ACT_FINE_PROHIBITED_TURNOVER"].value
+# ---- V2-13 The Privacy Measurement Gap ----
+REGISTRY.update({
+    "HIPAA_SAFE_HARBOR_IDENTIFIERS": Spec(
+        18.0, "1",
+        "45 CFR 164.514(b)(2)(i) (HIPAA Privacy Rule, de-identification: the Safe Harbor method)",
+        "https://www.ecfr.gov/current/title-45/subtitle-A/subchapter-C/part-164/subpart-E/section-164.514",
+        "Safe Harbor removes 18 kinds of identifiers; the alternative, 164.514(b)(1), is Expert Determination "
+        "that re-identification risk is very small. Neither names a differential-privacy ε",
+    ),
+})
+
+HIPAA_SAFE_HARBOR_IDENTIFIERS = REGISTRY["HIPAA_SAFE_HARBOR_IDENTIFIERS"].value

@@ -180,3 +180,27 @@ def membership_advantage_bound(epsilon_: float, delta: float) -> float:
         return 1.0
     logistic = 1.0 / (1.0 + math.exp(-epsilon_))  # e^ε/(1+e^ε) without overflow
     return min(1.0, logistic + delta * (1.0 - logistic))
+
+
+def gap_attack_accuracy(train_accuracy: float, test_accuracy: float) -> float:
+    """Balanced accuracy of the simplest membership attack, "member if the model classifies it
+    correctly" (or its inverse, whichever wins): 0.5 + |A_train − A_test|/2. This measures ONE
+    attack: overfitting is sufficient for membership inference, not necessary, so a stronger
+    attack can exceed it, and a zero gap proves nothing.
+    Source: Yeom et al. 2018, Sec. 3 (advantage of the bounded-loss adversary = generalization gap)."""
+    _check(0.0 <= train_accuracy <= 1.0, f"train accuracy {train_accuracy} must lie in [0, 1]")
+    _check(0.0 <= test_accuracy <= 1.0, f"test accuracy {test_accuracy} must lie in [0, 1]")
+    return 0.5 + abs(train_accuracy - test_accuracy) / 2.0
+
+
+def epsilon_for_attack_accuracy(accuracy: float, delta: float) -> float:
+    """The largest ε whose membership bound (e^ε + δ)/(1 + e^ε) stays at or below ``accuracy``:
+    ε = ln((p − δ)/(1 − p)); 0 when even ε = 0 allows more (p ≤ (1 + δ)/2), ∞ when p = 1.
+    Source: inverts ``membership_advantage_bound``."""
+    _check(0.0 <= accuracy <= 1.0, f"accuracy {accuracy} must lie in [0, 1]")
+    _check(0.0 <= delta < 1.0, f"delta {delta} must lie in [0, 1)")
+    if accuracy >= 1.0:
+        return math.inf
+    if accuracy - delta <= 1.0 - accuracy:
+        return 0.0
+    return math.log((accuracy - delta) / (1.0 - accuracy))

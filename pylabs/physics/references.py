@@ -140,6 +140,16 @@ REFERENCES: dict[str, Reference] = {
                            "29 CFR 1607.4(D)", "https://www.law.cornell.edu/cfr/text/29/1607.4"),
     "eu_ai_act": Reference("European Union", 2024, "Regulation (EU) 2024/1689 (Artificial Intelligence Act), "
                            "Art. 10 and Art. 99", "https://eur-lex.europa.eu/eli/reg/2024/1689/oj"),
+    # ---- V2-13 The Privacy Measurement Gap ----
+    "yeom2018": Reference("Yeom, Giacomelli, Fredrikson and Jha", 2018, "Privacy Risk in Machine Learning: "
+                          "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
+    "jagielski2020": Reference("Jagielski, Ullman and Oprea", 2020, "Auditing Differentially Private Machine "
+                               "Learning: How Private is Private SGD?", "https://arxiv.org/abs/2006.07709"),
+    "bassily2014": Reference("Bassily, Smith and Thakurta", 2014, "Private Empirical Risk Minimization: Efficient "
+                             "Algorithms and Tight Error Bounds", "https://arxiv.org/abs/1405.7085"),
+    "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
+                               "Safe Harbor", "https://www.ecfr.gov/current/title-45/subtitle-A/subchapter-C/"
+                               "part-164/subpart-E/section-164.514"),
 }
 
 

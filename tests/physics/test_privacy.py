@@ -198,3 +198,50 @@ def test_fast_rdp_matches_the_textbook_sum(q, z):
     for alpha in (2, 3, 8, 32, 128, 256):
         fast, slow = P.sampled_gaussian_rdp(q, z, alpha), naive_rdp(q, z, alpha)
         assert fast == pytest.approx(slow, rel=1e-9, abs=1e-15)
+
+
+# ---- V2-13 The Privacy Measurement Gap: VOL2 §V2-13 §4 golden vectors ------------------
+
+
+@pytest.mark.parametrize("eps, cap", [(0.1, 0.5250), (0.2, 0.5498), (1.0, 0.7311), (3.0, 0.9526)])
+def test_v2_13_spec_4_mi_caps(eps, cap):
+    assert P.membership_advantage_bound(eps, 1e-6) == pytest.approx(cap, abs=5e-5)
+
+
+@pytest.mark.parametrize("train, test, accuracy", [(0.995, 0.70, 0.6475), (0.94, 0.82, 0.56)])
+def test_v2_13_spec_4_gap_attack(train, test, accuracy):
+    """Yeom et al. 2018: balanced accuracy 0.5 + gap/2 (the upstream's 0.5 + gap doubled it)."""
+    assert P.gap_attack_accuracy(train, test) == pytest.approx(accuracy, abs=1e-12)
+
+
+def test_gap_attack_is_symmetric_and_chance_without_a_gap():
+    assert P.gap_attack_accuracy(0.7, 0.9) == pytest.approx(P.gap_attack_accuracy(0.9, 0.7))
+    assert P.gap_attack_accuracy(0.8, 0.8) == 0.5
+    assert P.gap_attack_accuracy(1.0, 0.0) == 1.0
+
+
+def test_v2_13_spec_2_error_3_fifty_five_percent_needs_epsilon_about_0_2():
+    """VOL2 §V2-13 §2 error 3: ≤ 55 % needs ε ≤ 0.2 (0.2007 exactly); 73.1 % corresponds to ε = 1."""
+    assert P.epsilon_for_attack_accuracy(0.55, 1e-6) == pytest.approx(0.2007, abs=1e-4)
+    assert P.epsilon_for_attack_accuracy(P.membership_advantage_bound(1.0, 1e-6), 1e-6) == \
+        pytest.approx(1.0, rel=1e-9)
+
+
+def test_epsilon_for_attack_accuracy_edges():
+    assert P.epsilon_for_attack_accuracy(0.5, 1e-6) == 0.0
+    assert P.epsilon_for_attack_accuracy(1.0, 1e-6) == math.inf
+    for p in (0.51, 0.6, 0.9, 0.999):
+        eps = P.epsilon_for_attack_accuracy(p, 1e-5)
+        assert P.membership_advantage_bound(eps, 1e-5) == pytest.approx(p, rel=1e-9)
+
+
+@pytest.mark.parametrize("n, z, eps", [(1e6, 1.15, 0.9622), (1e6, 1.1, 1.035), (1e7, 1.15, 0.6332),
+                                       (1e6, 0.8, 2.151)])
+def test_v2_13_spec_4_dp_sgd_epsilons(n, z, eps):
+    """VOL2 §V2-13 §4: B = 1,000, E = 10, δ = 1e-6, q = B/N, T = E·N/B, classic conversion."""
+    assert P.epsilon(1000 / n, z, 10 * n / 1000, 1e-6) == pytest.approx(eps, abs=6e-4)
+
+
+def test_v2_13_spec_2_error_8_single_release_sigma_is_5_30():
+    """The single-release bound at ε = 1, δ = 1e-6 is 5.30 (upstream printed 5.26); it is not an accountant."""
+    assert P.gaussian_single_release_sigma(1.0, 1e-6) == pytest.approx(5.30, abs=5e-3)
