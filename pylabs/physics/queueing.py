@@ -246,3 +246,35 @@ class Pool:
     def wait_percentile_s(self, quantile: float) -> float:
         return ggc_wait_percentile_s(quantile, self.arrival_per_s, self.service_s, self.slots,
                                      self.arrival_scv, self.service_scv)
+
+
+# ---- overload: a FIFO queue past capacity, and retries (V2-12) ----------------------------
+
+
+def fifo_collapse_time_s(overload: float, timeout_s: float) -> float:
+    """When an overloaded FIFO queue's delay passes the clients' timeout: T_o / (x − 1).
+
+    Arrivals at x times the service rate pile up at (x − 1)·μ per second, so the queueing
+    delay grows as (x − 1)·t; past T_o every answer arrives after its client gave up, and
+    goodput falls to zero. Infinite for x ≤ 1 (the queue never grows).
+    Source: fluid approximation of a deterministic overload (Kleinrock 1975, ch. 2).
+    """
+    if timeout_s <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout_s}")
+    return math.inf if overload <= 1 else timeout_s / (overload - 1)
+
+
+def retry_amplification(retries: int, layers: int) -> float:
+    """Worst-case attempts per user request when ``layers`` stacked callers each retry ``retries``
+    times: (1 + r)^k (each layer makes up to 1 + r attempts at the layer below).
+    Source: Beyer et al. 2016, *Site Reliability Engineering*, ch. 22 (retry amplification).
+    """
+    if retries < 0 or layers < 0:
+        raise ValueError(f"need retries, layers >= 0, got {retries}, {layers}")
+    return float((1 + retries) ** layers)
+
+
+def shed_served_fraction(overload: float) -> float:
+    """Share of demand a server that sheds load at its queue limit answers in time: min(1, 1/x).
+    Source: with a bounded queue the server stays busy at rate μ and every answer is fresh."""
+    return min(1.0, 1.0 / overload)

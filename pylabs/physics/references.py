@@ -105,6 +105,16 @@ REFERENCES: dict[str, Reference] = {
                             "Learning", "https://arxiv.org/abs/2001.01858"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
+    # ---- V2-12 The SLO Composition Trap ----
+    "dean2013": Reference("Dean and Barroso", 2013, "The Tail at Scale (Communications of the ACM 56(2))",
+                          "https://doi.org/10.1145/2408776.2408794"),
+    "fenton1960": Reference("Fenton", 1960, "The Sum of Log-Normal Probability Distributions in Scatter "
+                            "Transmission Systems", "https://doi.org/10.1109/TCOM.1960.1097606"),
+    "sre_overload": Reference("Beyer, Jones, Petoff and Murphy (eds.)", 2016, "Site Reliability Engineering, "
+                              "ch. 21 'Handling Overload' and ch. 22 'Addressing Cascading Failures'",
+                              "https://sre.google/sre-book/handling-overload/"),
+    "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
+                         "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
 }
 
 
