@@ -70,6 +70,9 @@ class Scenario:
     hour_s: float = 3600.0
     ms_per_s: float = 1e3           # charts plot milliseconds
     step_s: float = 1e-3            # width of a step in the goodput chart
+    n_ticks: tuple = (2, 5, 10, 20, 50, 100)
+    ms_ticks: tuple = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
+    load_ticks: tuple = (1, 2, 5, 10, 20, 50, 100, 200, 500)
     n_axis: tuple = (2, 3, 4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40, 50, 63, 80, 100)
 
 
@@ -99,9 +102,9 @@ A1_TOPOLOGY = Choice("a1_topology", "How the services combine", (
 ), default="fanout", help="Fan-out: the end-to-end SLO is the per-service threshold. Chain: it is the sum "
                           "of the per-service thresholds, the budget an SRE would write down.")
 A1_N = Slider("a1_services", "Services N", unit="1", min=2, max=100, step=1, default=S.shards, fmt="int")
-A1_P = Slider("a1_p_svc", "Per-service violation p (slower than its threshold)", unit="1", min=0.001, max=0.05,
+A1_P = Slider("a1_p_svc", "Per-service violation p", unit="1", min=0.001, max=0.05,
               step=0.001, default=S.p_svc, fmt="pct",
-              help="Sets each service's threshold at its (1 − p) quantile.")
+              help="The share of requests slower than each service's threshold: the threshold is its (1 − p) quantile.")
 A1_COMMON = Slider("a1_common", "Common-cause share ρ", unit="1", min=0, max=1, step=0.05, default=0, fmt="pct",
                    help="The share of requests in which one shared cause (a GC storm, a hot switch) makes every "
                         "service draw the same latency; otherwise they are independent.")
@@ -263,6 +266,14 @@ def act1_instruments(s: State) -> list:
 N_AXIS = S.n_axis
 
 
+def log_ticks(values: tuple, fmt_name: str, first: str = "") -> dict:
+    """Ticks at 1-2-5 steps on a log axis (Plotly's own minor labels crowd a phone screen)."""
+    text = [fmt(v, fmt_name) for v in values]
+    if first:
+        text[0] = first
+    return {"tickvals": list(values), "ticktext": text}
+
+
 def act1_chart(c: Composition, sample: L.Sampled):
     other = Composition(c.hop, "serial" if c.topology == "fanout" else "fanout", c.n, c.p_svc, c.common)
     fan, chain = (c, other) if c.topology == "fanout" else (other, c)
@@ -273,8 +284,8 @@ def act1_chart(c: Composition, sample: L.Sampled):
               ch.line("Chain: real P99", ns, [chain.p99_curve(n) * ms for n in ns], "series2"),
               ch.line("Fan-out: real P99", ns, [fan.p99_curve(n) * ms for n in ns], "series1"),
               ch.point("Yours (sampled)", c.n, sample.quantile(0.99) * ms, "accent")]
-    figure = ch.figure(traces, x=ch.axis("Services N", "log", **ch.decade_ticks(ns)),
-                       y=ch.axis("End-to-end P99 (ms)", "log"))
+    figure = ch.figure(traces, x=ch.axis("Services N", "log", **log_ticks(S.n_ticks, "int")),
+                       y=ch.axis("End-to-end P99 (ms)", "log", **log_ticks(S.ms_ticks, "int")))
     summary = (f"Summing {c.n} P99s budgets {fmt(c.n * c.hop.quantile(0.99), 'ms')} for a chain whose real P99 is "
                f"{fmt(chain.p99_curve(c.n), 'ms')}; a fan-out of {c.n} has a P99 of {fmt(fan.p99_curve(c.n), 'ms')} "
                f"against one service's {fmt(c.hop.quantile(0.99), 'ms')}.")
@@ -501,14 +512,14 @@ def goodput_series(st: Storm, times: list[float]) -> list[float]:
 
 def act2_chart(st: Storm):
     marks = sorted({0.0, S.horizon_s, HPA_LAG_S} | ({st.t_collapse_s} if st.t_collapse_s < S.horizon_s else set()))
-    times = sorted({t for m in marks for t in (m, min(S.horizon_s, m + S.step_s))})
+    times = sorted({t for m in marks for t in (max(0.0, m - S.step_s), m)})
     shed = Storm(st.overload, st.timeout_s, st.retries, st.layers, True, st.budget)
     shape, note = ch.vline(HPA_LAG_S, "warn", "autoscaler")
     figure = ch.figure(
         [ch.line("Your setting", times, goodput_series(st, times), "series1"),
          ch.line("With shedding", times, goodput_series(shed, times), "good", dash="dash")],
         x=ch.axis("Seconds into the overload", range=[0, S.horizon_s]),
-        y=ch.axis("Demand answered in time", tickformat=".0%", range=[0, 1.05]),
+        y=ch.axis("Answered in time", tickformat=".0%", range=[0, 1.05]),
         shapes=[shape], annotations=[note] if note else [])
     collapse = "never" if math.isinf(st.t_collapse_s) else f"at {fmt(st.t_collapse_s, 's')}"
     summary = (f"Goodput over the first minute: the queue's delay passes the timeout {collapse}; the autoscaler "
@@ -524,9 +535,10 @@ def load_chart(st: Storm):
     loads = [st.overload, st.overload * st.amplification, st.overload * (1 + st.budget)]
     colors = ["series1", "danger", "good"]
     bars = ch.bars("Offered load", names, loads, colors, text=[fmt(v, "x") for v in loads])
-    shape, note = ch.hline(1.0, "ink", "capacity", log=True)
-    figure = ch.figure([bars], x=ch.axis("", "category"), y=ch.axis("Offered load (× capacity)", "log"),
-                       shapes=[shape], annotations=[note] if note else [], legend=False)
+    shape, _ = ch.hline(1.0, "ink", "", log=True)
+    figure = ch.figure([bars], x=ch.axis("", "category"),
+                       y=ch.axis("Offered load (× capacity)", "log", **log_ticks(S.load_ticks, "x", "capacity")),
+                       shapes=[shape], legend=False)
     summary = (f"Demand is {fmt(st.overload, 'x')} capacity; a retry storm offers {fmt(loads[1], 'x')}; a breaker "
                f"with a {fmt(st.budget, 'pct')} retry budget offers {fmt(loads[2], 'x')}.")
     return chart("a2_load", "What reaches inference", figure, summary,
