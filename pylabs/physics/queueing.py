@@ -278,3 +278,46 @@ def shed_served_fraction(overload: float) -> float:
     """Share of demand a server that sheds load at its queue limit answers in time: min(1, 1/x).
     Source: with a bounded queue the server stays busy at rate μ and every answer is fresh."""
     return min(1.0, 1.0 / overload)
+
+
+@dataclass(frozen=True)
+class Overload:
+    """A FIFO tier fed ``overload`` × its capacity, with retrying callers; the fluid model of V2-12.
+
+    Without shedding, goodput stays at capacity until the queue's delay passes the timeout at
+    t_c, then drops to zero (every answer is late and retried, up to (1 + r)^k attempts), unless
+    capacity that matches demand arrives before t_c (``lag_s``). With shedding (a bounded queue,
+    circuit breakers, a retry budget b) the tier serves min(1, 1/x) of demand and sees x(1 + b).
+    Source: ``fifo_collapse_time_s``, ``retry_amplification``, ``shed_served_fraction``.
+    """
+
+    overload: float
+    timeout_s: float
+    retries: int
+    layers: int
+    shedding: bool
+    budget: float
+
+    @property
+    def t_collapse_s(self) -> float:
+        return math.inf if self.shedding else fifo_collapse_time_s(self.overload, self.timeout_s)
+
+    @property
+    def amplification(self) -> float:
+        return retry_amplification(self.retries, self.layers)
+
+    def rescued(self, lag_s: float) -> bool:
+        """Capacity arriving after ``lag_s`` catches the queue before it passes the timeout."""
+        return not self.shedding and self.t_collapse_s > lag_s
+
+    def goodput_frac(self, lag_s: float) -> float:
+        """Long-run share of demand answered within the timeout."""
+        if self.shedding:
+            return shed_served_fraction(self.overload)
+        return 1.0 if self.rescued(lag_s) else 0.0
+
+    def load(self, lag_s: float) -> float:
+        """Offered load at the tier, in multiples of its capacity."""
+        if self.shedding:
+            return self.overload * (1 + self.budget)
+        return self.overload if self.rescued(lag_s) else self.overload * self.amplification

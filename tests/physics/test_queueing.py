@@ -257,3 +257,14 @@ def test_fluid_collapse_time_matches_a_simulated_fifo_queue():
         free_at = start + service
         t += arrival_gap
     assert t == pytest.approx(q.fifo_collapse_time_s(x, timeout), rel=0.01)
+
+
+def test_section4_overload_model_storm_and_breaker():
+    """§4: storm at defaults (t_c 4 s, 16×, 24μ, autoscaler at 35 s too late); breaker: 0.667, 1.65μ."""
+    storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
+    assert storm.t_collapse_s == pytest.approx(4.0) and storm.amplification == 16.0
+    assert not storm.rescued(35.0) and storm.goodput_frac(35.0) == 0.0 and storm.load(35.0) == pytest.approx(24.0)
+    assert storm.rescued(3.0) and storm.goodput_frac(3.0) == 1.0 and storm.load(3.0) == pytest.approx(1.5)
+    breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
+    assert breaker.t_collapse_s == math.inf and not breaker.rescued(0.0)
+    assert breaker.goodput_frac(35.0) == pytest.approx(0.667, abs=5e-4) and breaker.load(35.0) == pytest.approx(1.65)

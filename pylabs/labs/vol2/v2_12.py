@@ -14,16 +14,12 @@ Act II (the retry storm): inference receives 150 % of its capacity, clients time
 and retry 3 times at 2 layers. The student picks the fix: only circuit breakers and load
 shedding act before the queue's delay passes the timeout (4 s), after which goodput is zero.
 
-Corrections of the upstream lab (spec §2), and choices where the spec left one open:
-* The upstream scenario was a serial chain scored with the fan-out formula. Here the question
-  is asked of a fan-out, where 1 − Π(1 − p) is exact, and the chain is an instrument: its
-  sampled P99 at the defaults is about 324 ms, far under the 500 ms sum of P99s.
-* The context is the hop's shape (lognormal, the spec's; exponential, where the chain's sum
-  is Erlang and the closed form checks the sampler). The fan-out's violation share does not
-  depend on the shape; every latency does.
-* The cascade is reachable: without shedding, any overload collapses goodput once the queue's
-  delay passes the timeout, unless capacity arrives first (a long timeout and a mild overload
-  give the autoscaler time). Retries are bounded by (1 + r)^k; the timeout matters.
+Corrections of the upstream lab (spec §2) and choices: the question is asked of a fan-out, where
+1 − Π(1 − p) is exact, and the chain (sampled P99 ≈ 324 ms against a 500 ms sum of P99s) is an
+instrument. The context is the hop's shape: lognormal (the spec's) or exponential (the chain's
+sum is Erlang, a closed form that checks the sampler); the fan-out share does not depend on it.
+The cascade is reachable: without shedding any overload zeroes goodput once the queue's delay
+passes the timeout, unless the autoscaler arrives first; retries are bounded by (1 + r)^k.
 
 Ledger: topology, n_services, p_svc, e2e_violation, per_svc_budget, overload, retries, layers,
 shedding, goodput_frac, t_collapse_s, the answers (act1_prediction, act1_correct,
@@ -190,7 +186,7 @@ def act1_facts() -> dict[str, str]:
     tail_100 = L.fanout_slow_fraction(C.TAIL_AT_SCALE_LEAF_SLOW, int(C.TAIL_AT_SCALE_LEAVES))
     return {"n": str(S.shards), "truth": fmt(act1_truth(), "pct"), "leaves": fmt(C.TAIL_AT_SCALE_LEAVES, "int"),
             "tail_100": fmt(tail_100, "pct"), "budget": fmt(budget, "pct"), "target": fmt(S.page_target, "pct"),
-            "budget_ms": fmt(HOPS["lognormal"].quantile(1 - budget), "ms"), "slo": fmt(S.hop_p99_s, "ms"),
+            "budget_ms": fmt(HOPS["lognormal"].quantile(1 - budget), "ms"), "budget_q": fmt(1 - budget, "pct"), "slo": fmt(S.hop_p99_s, "ms"),
             "p95_fan": fmt(L.fanout_slow_fraction(1 - 0.95, S.shards), "pct"),
             "chain_p99": fmt(CHAIN.sampled().quantile(0.99), "ms"), "chain_slo": fmt(CHAIN.slo_s, "ms")}
 
@@ -205,8 +201,8 @@ ACT1_REFLECTION = Reflection(
               "That is today's promise, and it gives {truth} slow pages: the shards' tails compound."),
         Claim("B", "A tighter tail: each shard may be slow on at most 1 − (1 − p)^(1/N) of requests, "
                    "about a fifth of the page's budget.",
-              "Right: {budget} per shard, so each shard's P99.8 must be under {slo}. Today's shards reach "
-              "{budget_ms} at that quantile, so they must get faster."),
+              "Right: {budget} per shard, so each shard's {budget_q} quantile must be under {slo}. Today's "
+              "shards reach {budget_ms} there, so they must get faster."),
         Claim("C", f"P95 ≤ {fmt(S.hop_p99_s, 'ms')}: with {S.shards} shards the slow ones average out.",
               "Nothing averages in a fan-out: the page takes the maximum. At P95 per shard {p95_fan} of pages "
               "would be slow."),
@@ -266,12 +262,12 @@ def act1_instruments(s: State) -> list:
 N_AXIS = S.n_axis
 
 
-def log_ticks(values: tuple, fmt_name: str, first: str = "") -> dict:
-    """Ticks at 1-2-5 steps on a log axis (Plotly's own minor labels crowd a phone screen)."""
-    text = [fmt(v, fmt_name) for v in values]
-    if first:
-        text[0] = first
-    return {"tickvals": list(values), "ticktext": text}
+def int_label(v: float) -> str:
+    return fmt(v, "int")
+
+
+def x_label(v: float) -> str:
+    return fmt(v, "x")
 
 
 def act1_chart(c: Composition, sample: L.Sampled):
@@ -284,8 +280,8 @@ def act1_chart(c: Composition, sample: L.Sampled):
               ch.line("Chain: real P99", ns, [chain.p99_curve(n) * ms for n in ns], "series2"),
               ch.line("Fan-out: real P99", ns, [fan.p99_curve(n) * ms for n in ns], "series1"),
               ch.point("Yours (sampled)", c.n, sample.quantile(0.99) * ms, "accent")]
-    figure = ch.figure(traces, x=ch.axis("Services N", "log", **log_ticks(S.n_ticks, "int")),
-                       y=ch.axis("End-to-end P99 (ms)", "log", **log_ticks(S.ms_ticks, "int")))
+    figure = ch.figure(traces, x=ch.axis("Services N", "log", **ch.ticks_at(S.n_ticks, int_label)),
+                       y=ch.axis("End-to-end P99 (ms)", "log", **ch.ticks_at(S.ms_ticks, int_label)))
     summary = (f"Summing {c.n} P99s budgets {fmt(c.n * c.hop.quantile(0.99), 'ms')} for a chain whose real P99 is "
                f"{fmt(chain.p99_curve(c.n), 'ms')}; a fan-out of {c.n} has a P99 of {fmt(fan.p99_curve(c.n), 'ms')} "
                f"against one service's {fmt(c.hop.quantile(0.99), 'ms')}.")
@@ -354,49 +350,15 @@ A2_BUDGET = Slider("a2_budget", "Retry budget (retries ÷ requests)", unit="1", 
                    help="Only with the circuit breaker on; without it the retries per layer apply.")
 
 
-@dataclass(frozen=True)
-class Storm:
-    """The fluid model of an overloaded FIFO tier and its callers' retries."""
-
-    overload: float
-    timeout_s: float
-    retries: int
-    layers: int
-    shedding: bool
-    budget: float = C.SRE_RETRY_BUDGET_RATIO
-
-    @property
-    def t_collapse_s(self) -> float:
-        return math.inf if self.shedding else q.fifo_collapse_time_s(self.overload, self.timeout_s)
-
-    @property
-    def amplification(self) -> float:
-        return q.retry_amplification(self.retries, self.layers)
-
-    def rescued(self, lag_s: float) -> bool:
-        """Capacity that arrives before the collapse catches up with demand."""
-        return not self.shedding and self.t_collapse_s > lag_s
-
-    def goodput_frac(self, lag_s: float = HPA_LAG_S) -> float:
-        if self.shedding:
-            return q.shed_served_fraction(self.overload)
-        return 1.0 if self.rescued(lag_s) else 0.0
-
-    def load(self, lag_s: float = HPA_LAG_S) -> float:
-        if self.shedding:
-            return self.overload * (1 + self.budget)
-        return self.overload if self.rescued(lag_s) else self.overload * self.amplification
+def storm(s: State) -> q.Overload:
+    return q.Overload(s["a2_overload"], s["a2_timeout_s"], int(s["a2_retries"]), int(s["a2_layers"]),
+                      s["a2_shedding"], s["a2_budget"])
 
 
-def storm(s: State) -> Storm:
-    return Storm(s["a2_overload"], s["a2_timeout_s"], int(s["a2_retries"]), int(s["a2_layers"]),
-                 s["a2_shedding"], s["a2_budget"])
-
-
-SCENARIO_STORM = Storm(S.overload, S.timeout_s, S.retries, S.layers, False)
+SCENARIO_STORM = q.Overload(S.overload, S.timeout_s, S.retries, S.layers, False, C.SRE_RETRY_BUDGET_RATIO)
 FIXES = {  # letter: (the storm after the fix, when its capacity arrives)
     "A": (SCENARIO_STORM, S.provision_s),
-    "B": (Storm(S.overload, S.timeout_s, S.retries, S.layers, True), 0.0),
+    "B": (q.Overload(S.overload, S.timeout_s, S.retries, S.layers, True, C.SRE_RETRY_BUDGET_RATIO), 0.0),
     "C": (SCENARIO_STORM, math.inf),
     "D": (SCENARIO_STORM, HPA_LAG_S),
 }
@@ -434,7 +396,7 @@ def verdict_text(letter: str) -> str:
     good = fix_goodput(letter)
     if fixed.shedding:
         return (f"Goodput **{fmt(good, 'pct')}** of the demand: the tier stays busy at capacity, every answer is "
-                f"fresh, and retries add only {fmt(fixed.budget, 'pct')} ({fmt(fixed.load(), 'x')} capacity offered).")
+                f"fresh, and retries add only {fmt(fixed.budget, 'pct')} ({fmt(fixed.load(HPA_LAG_S), 'x')} capacity offered).")
     when = "never adds capacity" if math.isinf(lag) else f"acts after {fmt(lag, 's')}"
     return (f"Goodput **{fmt(good, 'pct')}**: the queue's delay passes the timeout after "
             f"{fmt(fixed.t_collapse_s, 's')}, while {FIX_NAMES[letter]} {when}. By then every request times out and "
@@ -445,7 +407,7 @@ def act2_facts() -> dict[str, str]:
     facts = {f"{k}_verdict": verdict_text(k) for k in FIXES}
     facts.update(amp=fmt(SCENARIO_STORM.amplification, "x"), r=str(S.retries), k=str(S.layers),
                  add=fmt(1 + S.retries * S.layers, "x"), t_c=fmt(SCENARIO_STORM.t_collapse_s, "s"),
-                 per_layer=fmt(1 + S.retries, "x"), load=fmt(SCENARIO_STORM.load(), "x"))
+                 per_layer=fmt(1 + S.retries, "x"), load=fmt(SCENARIO_STORM.load(HPA_LAG_S), "x"))
     return facts
 
 
@@ -471,12 +433,12 @@ ACT2_REFLECTION = Reflection(
 
 def act2_instruments(s: State) -> list:
     st = storm(s)
-    good, t_c = st.goodput_frac(), st.t_collapse_s
+    good, t_c = st.goodput_frac(HPA_LAG_S), st.t_collapse_s
     parts = [metric_grid(
         M["a2_goodput"].show(good, "danger" if good < S.goodput_floor else "good",
                              f"floor {fmt(S.goodput_floor, 'pct')}"),
         collapse_metric(st),
-        M["a2_load"].show(st.load(), "danger" if st.load() > 1 else None,
+        M["a2_load"].show(st.load(HPA_LAG_S), "danger" if st.load(HPA_LAG_S) > 1 else None,
                           "breaker on: demand plus the retry budget" if st.shedding else "after retries"),
         M["a2_amplification"].show(1 + st.budget if st.shedding else st.amplification,
                                    note="capped by the budget" if st.shedding else f"(1 + {st.retries})^{st.layers}"),
@@ -488,20 +450,20 @@ def act2_instruments(s: State) -> list:
         parts.append(failure(F["a2_cascade"],
                              f"The queue's delay passes the {fmt(st.timeout_s, 's')} timeout after {fmt(t_c, 's')}, "
                              f"before the autoscaler's {fmt(HPA_LAG_S, 's')}: every answer is late, every request is "
-                             f"retried ({fmt(st.load(), 'x')} capacity offered), and goodput is zero. Turn on "
+                             f"retried ({fmt(st.load(HPA_LAG_S), 'x')} capacity offered), and goodput is zero. Turn on "
                              "shedding, or give the autoscaler time (a longer timeout, a milder overload)."))
     parts += [act2_chart(st), load_chart(st)]
     return parts
 
 
-def collapse_metric(st: Storm):
+def collapse_metric(st: q.Overload):
     if st.shedding:
         return M["a2_t_collapse_s"].show(st.timeout_s, "good", "never: the queue is bounded below the timeout")
     return M["a2_t_collapse_s"].show(st.t_collapse_s, "danger" if not st.rescued(HPA_LAG_S) else "warn",
                                      f"timeout {fmt(st.timeout_s, 's')} ÷ (x − 1)")
 
 
-def goodput_series(st: Storm, times: list[float]) -> list[float]:
+def goodput_series(st: q.Overload, times: list[float]) -> list[float]:
     """Share of demand answered in time at each moment of the first minute."""
     served = q.shed_served_fraction(st.overload)
     if st.shedding:
@@ -510,10 +472,10 @@ def goodput_series(st: Storm, times: list[float]) -> list[float]:
             for t in times]
 
 
-def act2_chart(st: Storm):
+def act2_chart(st: q.Overload):
     marks = sorted({0.0, S.horizon_s, HPA_LAG_S} | ({st.t_collapse_s} if st.t_collapse_s < S.horizon_s else set()))
     times = sorted({t for m in marks for t in (max(0.0, m - S.step_s), m)})
-    shed = Storm(st.overload, st.timeout_s, st.retries, st.layers, True, st.budget)
+    shed = q.Overload(st.overload, st.timeout_s, st.retries, st.layers, True, st.budget)
     shape, note = ch.vline(HPA_LAG_S, "warn", "autoscaler")
     figure = ch.figure(
         [ch.line("Your setting", times, goodput_series(st, times), "series1"),
@@ -530,14 +492,14 @@ def act2_chart(st: Storm):
                  table=(("Time", "Your setting", "With shedding"), rows))
 
 
-def load_chart(st: Storm):
+def load_chart(st: q.Overload):
     names = ["Demand", "Retry storm", "Breaker + budget"]
     loads = [st.overload, st.overload * st.amplification, st.overload * (1 + st.budget)]
     colors = ["series1", "danger", "good"]
     bars = ch.bars("Offered load", names, loads, colors, text=[fmt(v, "x") for v in loads])
     shape, _ = ch.hline(1.0, "ink", "", log=True)
     figure = ch.figure([bars], x=ch.axis("", "category"),
-                       y=ch.axis("Offered load (× capacity)", "log", **log_ticks(S.load_ticks, "x", "capacity")),
+                       y=ch.axis("Offered load (× capacity)", "log", **ch.ticks_at(S.load_ticks, x_label, "capacity")),
                        shapes=[shape], legend=False)
     summary = (f"Demand is {fmt(st.overload, 'x')} capacity; a retry storm offers {fmt(loads[1], 'x')}; a breaker "
                f"with a {fmt(st.budget, 'pct')} retry budget offers {fmt(loads[2], 'x')}.")
@@ -591,7 +553,7 @@ ACT2 = Act(
 
 def active_failures(s: State) -> frozenset[str]:
     active = {"a1_tail_is_typical": composition(s).violation > 0.5,
-              "a2_cascade": storm(s).goodput_frac() < S.goodput_floor}
+              "a2_cascade": storm(s).goodput_frac(HPA_LAG_S) < S.goodput_floor}
     return frozenset(name for name, on in active.items() if on)
 
 
@@ -600,7 +562,7 @@ def results(s: State) -> dict[str, float | str | bool]:
     return {"topology": c.topology, "n_services": c.n, "p_svc": c.p_svc, "e2e_violation": c.violation,
             "per_svc_budget": L.per_service_budget(S.page_target, c.n), "e2e_p99_s": c.sampled().quantile(0.99),
             "overload": st.overload, "retries": st.retries, "layers": st.layers, "shedding": st.shedding,
-            "goodput_frac": st.goodput_frac(), "t_collapse_s": st.t_collapse_s}
+            "goodput_frac": st.goodput_frac(HPA_LAG_S), "t_collapse_s": st.t_collapse_s}
 
 
 def lab_takeaways() -> list[str]:
