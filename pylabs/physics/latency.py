@@ -263,11 +263,56 @@ def sample_serial(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: 
     return Sampled(tuple(sums))
 
 
-@lru_cache(maxsize=32)
-def sample_fanout(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: int = 20_000) -> Sampled:
-    """Sampled latency of an N-way fan-out: F⁻¹(U^{1/N}) exactly; with the coin below ρ, F⁻¹(U).
-    Source: order statistics of uniforms."""
+@lru_cache(maxsize=8)
+def _coin_split(seed: int, draws: int, common: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The stream's uniforms split by the common-cause coin, each part sorted (shared by every N and hop)."""
     values, coins = _uniforms(seed, draws)
-    power = 1.0 / n
-    ws = sorted(u if c < common else u ** power for u, c in zip(values, coins))
-    return Sampled(tuple(ws), hop)
+    shared = sorted(u for u, c in zip(values, coins) if c < common)
+    independent = sorted(u for u, c in zip(values, coins) if c >= common)
+    return tuple(shared), tuple(independent)
+
+
+@dataclass(frozen=True)
+class FanoutSampled:
+    """Sampled fan-out latencies, held as two sorted uniform streams: requests with a common cause
+    take one draw F⁻¹(u); the others take the maximum of N draws, F⁻¹(u^{1/N}), exactly. Because
+    u ↦ u^{1/N} is monotone, both stay sorted for every N, so a query costs O(log draws)."""
+
+    hop: Hop
+    n: int
+    shared: tuple[float, ...]
+    independent: tuple[float, ...]
+
+    def _max_u(self, j: int) -> float:
+        return self.independent[j] ** (1.0 / self.n)
+
+    def count_above(self, t_s: float) -> int:
+        w = self.hop.cdf(t_s)
+        below = bisect.bisect_right(self.shared, w) + bisect.bisect_right(self.independent, w ** self.n)
+        return len(self.shared) + len(self.independent) - below
+
+    def exceed(self, t_s: float) -> float:
+        return self.count_above(t_s) / (len(self.shared) + len(self.independent))
+
+    def quantile(self, q: float) -> float:
+        """Empirical quantile: the k-th smallest of the two merged sorted streams, k = ⌈q·M⌉."""
+        a, b = self.shared, self.independent
+        k = min(len(a) + len(b), max(1, math.ceil(q * (len(a) + len(b)))))
+        lo, hi = max(0, k - len(b)), min(k, len(a))
+        while lo < hi:               # i = how many of the k smallest come from the shared stream
+            i = (lo + hi) // 2
+            if a[i] < self._max_u(k - i - 1):
+                lo = i + 1
+            else:
+                hi = i
+        candidates = ([a[lo - 1]] if lo > 0 else []) + ([self._max_u(k - lo - 1)] if k - lo > 0 else [])
+        return self.hop.quantile(min(max(candidates), 1 - 1e-16))
+
+
+def sample_fanout(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: int = 20_000) -> FanoutSampled:
+    """Sampled latency of an N-way fan-out (exact: the max of N uniforms is U^{1/N}).
+    Source: order statistics of uniforms."""
+    if n < 1:
+        raise ValueError(f"need n >= 1, got {n}")
+    shared, independent = _coin_split(seed, draws, common)
+    return FanoutSampled(hop, n, shared, independent)

@@ -129,11 +129,11 @@ def test_chain_mean_is_n_times_hop_mean():
 
 def test_sampler_is_deterministic_and_independent_of_call_order():
     L.sample_serial.cache_clear()
-    L.sample_fanout.cache_clear()
     first = L.sample_serial(LOGN, 7).quantile(0.99), L.sample_fanout(LOGN, 7).quantile(0.99)
     L.sample_serial.cache_clear()
     L._hop_prefix.cache_clear()
     L._uniforms.cache_clear()
+    L._coin_split.cache_clear()
     assert (L.sample_serial(LOGN, 7).quantile(0.99), L.sample_fanout(LOGN, 7).quantile(0.99)) == first
     assert L._uniforms(12, 10)[0][0] == 1.0 - random.Random(12).random()  # one Mersenne Twister stream
 
@@ -152,3 +152,16 @@ def test_bad_inputs_raise():
         L.Hop.exponential(0.0)
     with pytest.raises(ValueError):
         L.sample_serial(LOGN, 0)
+
+
+@pytest.mark.parametrize("n,common", [(1, 0.0), (7, 0.0), (7, 0.35), (60, 1.0)])
+def test_fanout_merged_quantile_equals_a_plain_sort(n, common):
+    """The O(log M) k-th smallest of the two streams equals sorting every sampled latency."""
+    values, coins = L._uniforms(12, 20_000)
+    plain = sorted(u if c < common else u ** (1 / n) for u, c in zip(values, coins))
+    fast = L.sample_fanout(LOGN, n, common)
+    for q in (0.0, 0.01, 0.5, 0.9, 0.99, 0.999, 1.0):
+        k = min(len(plain), max(1, math.ceil(q * len(plain))))
+        assert fast.quantile(q) == pytest.approx(LOGN.quantile(min(plain[k - 1], 1 - 1e-16)), rel=1e-12)
+    t = LOGN.quantile(0.99)
+    assert fast.count_above(t) == sum(1 for w in plain if w > LOGN.cdf(t))

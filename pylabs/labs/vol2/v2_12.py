@@ -270,7 +270,7 @@ def x_label(v: float) -> str:
     return fmt(v, "x")
 
 
-def act1_chart(c: Composition, sample: L.Sampled):
+def act1_chart(c: Composition, sample: L.Sampled | L.FanoutSampled):
     other = Composition(c.hop, "serial" if c.topology == "fanout" else "fanout", c.n, c.p_svc, c.common)
     fan, chain = (c, other) if c.topology == "fanout" else (other, c)
     ns = list(N_AXIS)
