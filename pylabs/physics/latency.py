@@ -257,8 +257,11 @@ def sample_serial(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: 
         raise ValueError(f"need 1 <= n <= draws, got {n}")
     prefix = _hop_prefix(hop, seed, draws)
     _, coins = _uniforms(seed, draws)
-    sums = [n * (prefix[i + 1] - prefix[i]) if coins[i] < common else prefix[i + n] - prefix[i]
-            for i in range(draws)]
+    if common == 0:
+        sums = [b - a for a, b in zip(prefix[:draws], prefix[n:n + draws])]
+    else:
+        sums = [n * (prefix[i + 1] - prefix[i]) if coins[i] < common else prefix[i + n] - prefix[i]
+                for i in range(draws)]
     sums.sort()
     return Sampled(tuple(sums))
 
