@@ -94,3 +94,12 @@ def decade_ticks(values: Sequence[float], label: Callable[[float], str] = power_
     low, high = math.floor(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
     ticks = [10.0 ** e for e in range(low, high + 1)]
     return {"tickvals": ticks, "ticktext": [label(v) for v in ticks]}
+
+
+def ticks_at(values: Sequence[float], label: Callable[[float], str], first: str = "") -> dict:
+    """``tickvals``/``ticktext`` at chosen values (1-2-5 steps on a log axis, where Plotly's own minor
+    labels crowd a phone screen); ``first`` renames the first tick (e.g. "capacity" at 1×)."""
+    text = [label(v) for v in values]
+    if first and text:
+        text[0] = first
+    return {"tickvals": list(values), "ticktext": text}

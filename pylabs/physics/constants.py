@@ -590,3 +590,32 @@ REGISTRY.update({
 })
 
 HIPAA_SAFE_HARBOR_IDENTIFIERS = REGISTRY["HIPAA_SAFE_HARBOR_IDENTIFIERS"].value
+# ---- V2-12 The SLO Composition Trap ----
+_TAIL_URL = "https://doi.org/10.1145/2408776.2408794"
+_SRE_OVERLOAD_URL = "https://sre.google/sre-book/handling-overload/"
+REGISTRY.update({
+    "TAIL_AT_SCALE_LEAVES": Spec(
+        100.0, "1", "Dean and Barroso 2013, 'The Tail at Scale', CACM 56(2): the fan-out example", _TAIL_URL,
+        "a request that must wait for 100 servers", label="Tail at scale: fan-out leaves in the example"),
+    "TAIL_AT_SCALE_LEAF_SLOW": Spec(
+        0.01, "1", "Dean and Barroso 2013, 'The Tail at Scale', CACM 56(2): each server slow 1 in 100 times",
+        _TAIL_URL, label="Tail at scale: share of slow answers per leaf"),
+    "TAIL_AT_SCALE_SLOW_REQUESTS": Spec(
+        0.63, "1", "Dean and Barroso 2013, 'The Tail at Scale', CACM 56(2): 63 % of user requests are slow",
+        _TAIL_URL, "1 - 0.99**100 = 0.634", label="Tail at scale: share of slow user requests (published)"),
+    "SRE_RETRY_BUDGET_RATIO": Spec(
+        0.10, "1", "Beyer et al. 2016, Site Reliability Engineering, ch. 21 'Handling Overload': a per-client "
+        "retry budget keeps retries below 10 % of requests", _SRE_OVERLOAD_URL,
+        "the same chapter caps each request at three attempts", label="Per-client retry budget (Google SRE)"),
+    "K8S_HPA_SYNC_PERIOD": Spec(
+        15.0, "s", "Kubernetes documentation, Horizontal Pod Autoscaling: the controller runs every 15 s by "
+        "default (--horizontal-pod-autoscaler-sync-period)",
+        "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/",
+        label="Kubernetes HPA sync period (default)"),
+})
+
+TAIL_AT_SCALE_LEAVES = REGISTRY["TAIL_AT_SCALE_LEAVES"].value
+TAIL_AT_SCALE_LEAF_SLOW = REGISTRY["TAIL_AT_SCALE_LEAF_SLOW"].value
+TAIL_AT_SCALE_SLOW_REQUESTS = REGISTRY["TAIL_AT_SCALE_SLOW_REQUESTS"].value
+SRE_RETRY_BUDGET_RATIO = REGISTRY["SRE_RETRY_BUDGET_RATIO"].value
+K8S_HPA_SYNC_PERIOD = REGISTRY["K8S_HPA_SYNC_PERIOD"].value

@@ -246,3 +246,78 @@ class Pool:
     def wait_percentile_s(self, quantile: float) -> float:
         return ggc_wait_percentile_s(quantile, self.arrival_per_s, self.service_s, self.slots,
                                      self.arrival_scv, self.service_scv)
+
+
+# ---- overload: a FIFO queue past capacity, and retries (V2-12) ----------------------------
+
+
+def fifo_collapse_time_s(overload: float, timeout_s: float) -> float:
+    """When an overloaded FIFO queue's delay passes the clients' timeout: T_o / (x − 1).
+
+    Arrivals at x times the service rate pile up at (x − 1)·μ per second, so the queueing
+    delay grows as (x − 1)·t; past T_o every answer arrives after its client gave up, and
+    goodput falls to zero. Infinite for x ≤ 1 (the queue never grows).
+    Source: fluid approximation of a deterministic overload (Kleinrock 1975, ch. 2).
+    """
+    if timeout_s <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout_s}")
+    return math.inf if overload <= 1 else timeout_s / (overload - 1)
+
+
+def retry_amplification(retries: int, layers: int) -> float:
+    """Worst-case attempts per user request when ``layers`` stacked callers each retry ``retries``
+    times: (1 + r)^k (each layer makes up to 1 + r attempts at the layer below).
+    Source: Beyer et al. 2016, *Site Reliability Engineering*, ch. 22 (retry amplification).
+    """
+    if retries < 0 or layers < 0:
+        raise ValueError(f"need retries, layers >= 0, got {retries}, {layers}")
+    return float((1 + retries) ** layers)
+
+
+def shed_served_fraction(overload: float) -> float:
+    """Share of demand a server that sheds load at its queue limit answers in time: min(1, 1/x).
+    Source: with a bounded queue the server stays busy at rate μ and every answer is fresh."""
+    return min(1.0, 1.0 / overload)
+
+
+@dataclass(frozen=True)
+class Overload:
+    """A FIFO tier fed ``overload`` × its capacity, with retrying callers; the fluid model of V2-12.
+
+    Without shedding, goodput stays at capacity until the queue's delay passes the timeout at
+    t_c, then drops to zero (every answer is late and retried, up to (1 + r)^k attempts), unless
+    capacity that matches demand arrives before t_c (``lag_s``). With shedding (a bounded queue,
+    circuit breakers, a retry budget b) the tier serves min(1, 1/x) of demand and sees x(1 + b).
+    Source: ``fifo_collapse_time_s``, ``retry_amplification``, ``shed_served_fraction``.
+    """
+
+    overload: float
+    timeout_s: float
+    retries: int
+    layers: int
+    shedding: bool
+    budget: float
+
+    @property
+    def t_collapse_s(self) -> float:
+        return math.inf if self.shedding else fifo_collapse_time_s(self.overload, self.timeout_s)
+
+    @property
+    def amplification(self) -> float:
+        return retry_amplification(self.retries, self.layers)
+
+    def rescued(self, lag_s: float) -> bool:
+        """Capacity arriving after ``lag_s`` catches the queue before it passes the timeout."""
+        return not self.shedding and self.t_collapse_s > lag_s
+
+    def goodput_frac(self, lag_s: float) -> float:
+        """Long-run share of demand answered within the timeout."""
+        if self.shedding:
+            return shed_served_fraction(self.overload)
+        return 1.0 if self.rescued(lag_s) else 0.0
+
+    def load(self, lag_s: float) -> float:
+        """Offered load at the tier, in multiples of its capacity."""
+        if self.shedding:
+            return self.overload * (1 + self.budget)
+        return self.overload if self.rescued(lag_s) else self.overload * self.amplification

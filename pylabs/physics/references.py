@@ -150,6 +150,16 @@ REFERENCES: dict[str, Reference] = {
     "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
                                "Safe Harbor", "https://www.ecfr.gov/current/title-45/subtitle-A/subchapter-C/"
                                "part-164/subpart-E/section-164.514"),
+    # ---- V2-12 The SLO Composition Trap ----
+    "dean2013": Reference("Dean and Barroso", 2013, "The Tail at Scale (Communications of the ACM 56(2))",
+                          "https://doi.org/10.1145/2408776.2408794"),
+    "fenton1960": Reference("Fenton", 1960, "The Sum of Log-Normal Probability Distributions in Scatter "
+                            "Transmission Systems", "https://doi.org/10.1109/TCOM.1960.1097606"),
+    "sre_overload": Reference("Beyer, Jones, Petoff and Murphy (eds.)", 2016, "Site Reliability Engineering, "
+                              "ch. 21 'Handling Overload' and ch. 22 'Addressing Cascading Failures'",
+                              "https://sre.google/sre-book/handling-overload/"),
+    "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
+                         "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
 }
 
 

@@ -27,3 +27,10 @@ def test_decade_ticks_span_the_values_with_a_custom_label():
     ticks = ch.decade_ticks([3e11, 4.8e13], label=lambda v: f"{v:.0e}")
     assert ticks["tickvals"] == [1e11, 1e12, 1e13, 1e14]
     assert ticks["ticktext"][0] == "1e+11"
+
+
+def test_ticks_at_labels_chosen_values_and_can_rename_the_first():
+    from pylabs.framework.charts import ticks_at
+    ticks = ticks_at((1, 2, 5), lambda v: f"{v}×", first="capacity")
+    assert ticks == {"tickvals": [1, 2, 5], "ticktext": ["capacity", "2×", "5×"]}
+    assert ticks_at((), str) == {"tickvals": [], "ticktext": []}

@@ -214,3 +214,57 @@ def test_pool_percentile_uses_its_variability():
     pool = q.Pool(1024, 64, 0.95 * 16 / (2 * H), 2 * H, service_scv=2.25)
     assert pool.wait_percentile_s(0.9) == q.ggc_wait_percentile_s(0.9, pool.arrival_per_s, 2 * H, 16, 1.0, 2.25)
     assert pool.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)
+
+
+# ---- overload and retries (VOL2_03-17 §V2-12 §3 Act II, §4 golden vectors) ------------------
+
+
+def test_section4_storm_collapse_time_at_defaults_and_mild_overload():
+    assert q.fifo_collapse_time_s(1.5, 2.0) == pytest.approx(4.0, rel=1e-12)
+    assert q.fifo_collapse_time_s(1.1, 2.0) == pytest.approx(20.0, rel=1e-9)
+    assert q.fifo_collapse_time_s(1.0, 2.0) == math.inf and q.fifo_collapse_time_s(0.8, 2.0) == math.inf
+
+
+def test_section4_retry_amplification_16_and_effective_load_24():
+    assert q.retry_amplification(3, 2) == 16.0
+    assert 1.5 * q.retry_amplification(3, 2) == pytest.approx(24.0)
+    assert q.retry_amplification(3, 1) == 4.0  # §2 error 5: 3 retries put up to 4×, not 3×, on the DB
+    assert q.retry_amplification(3, 3) == 64.0 and q.retry_amplification(0, 3) == 1.0
+
+
+def test_section4_circuit_breaker_goodput_and_load():
+    assert q.shed_served_fraction(1.5) == pytest.approx(0.667, abs=5e-4)
+    assert 1.5 * (1 + 0.10) == pytest.approx(1.65)
+    assert q.shed_served_fraction(0.7) == 1.0
+
+
+def test_overload_inputs_are_checked():
+    with pytest.raises(ValueError):
+        q.fifo_collapse_time_s(1.5, 0.0)
+    with pytest.raises(ValueError):
+        q.retry_amplification(-1, 2)
+
+
+def test_fluid_collapse_time_matches_a_simulated_fifo_queue():
+    """A deterministic FIFO server at rate μ fed at x·μ: the first request whose wait passes T_o."""
+    mu, x, timeout = 100.0, 1.5, 2.0
+    arrival_gap, service = 1 / (x * mu), 1 / mu
+    free_at, t = 0.0, 0.0
+    while True:
+        start = max(t, free_at)
+        if start - t > timeout:
+            break
+        free_at = start + service
+        t += arrival_gap
+    assert t == pytest.approx(q.fifo_collapse_time_s(x, timeout), rel=0.01)
+
+
+def test_section4_overload_model_storm_and_breaker():
+    """§4: storm at defaults (t_c 4 s, 16×, 24μ, autoscaler at 35 s too late); breaker: 0.667, 1.65μ."""
+    storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
+    assert storm.t_collapse_s == pytest.approx(4.0) and storm.amplification == 16.0
+    assert not storm.rescued(35.0) and storm.goodput_frac(35.0) == 0.0 and storm.load(35.0) == pytest.approx(24.0)
+    assert storm.rescued(3.0) and storm.goodput_frac(3.0) == 1.0 and storm.load(3.0) == pytest.approx(1.5)
+    breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
+    assert breaker.t_collapse_s == math.inf and not breaker.rescued(0.0)
+    assert breaker.goodput_frac(35.0) == pytest.approx(0.667, abs=5e-4) and breaker.load(35.0) == pytest.approx(1.65)

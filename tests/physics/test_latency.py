@@ -1,0 +1,167 @@
+"""Tail latency of composed services (pylabs.physics.latency): the spec's golden vectors
+(VOL2_03-17 §V2-12 §4, and §0 "Tail at scale"), closed forms against the seeded sampler, and
+a numpy cross-check of the sampler's statistics."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from pylabs.physics import constants as C
+from pylabs.physics import latency as L
+
+LOGN = L.Hop.lognormal(0.040, 0.100)
+EXPO = L.Hop.exponential(0.100)
+
+
+# ---- §4 golden vectors ---------------------------------------------------------------------
+
+
+def test_section4_fanout_5_by_1pct():
+    assert L.fanout_slow_fraction(0.01, 5) == pytest.approx(0.049010, abs=5e-7)
+
+
+def test_section0_tail_at_scale_100_leaves():
+    """§0 Serving: 100 leaves each slow 1 % of the time make 63.4 % of requests slow (Dean & Barroso)."""
+    value = L.fanout_slow_fraction(C.TAIL_AT_SCALE_LEAF_SLOW, int(C.TAIL_AT_SCALE_LEAVES))
+    assert value == pytest.approx(0.6340, abs=5e-5)
+    assert round(value, 2) == C.TAIL_AT_SCALE_SLOW_REQUESTS
+
+
+def test_section4_budget_for_1pct_at_5():
+    assert L.per_service_budget(0.01, 5) == pytest.approx(0.0020080, abs=5e-8)
+    assert L.fanout_slow_fraction(L.per_service_budget(0.01, 5), 5) == pytest.approx(0.01, rel=1e-12)
+
+
+def test_section4_hop_sigma_and_p998():
+    assert LOGN.sigma == pytest.approx(0.39388, abs=5e-6)
+    assert LOGN.quantile(1 - L.per_service_budget(0.01, 5)) == pytest.approx(0.1242, abs=5e-5)
+    assert LOGN.quantile(0.99) == pytest.approx(0.100, rel=1e-12) and LOGN.quantile(0.5) == pytest.approx(0.040)
+
+
+def test_section4_serial_sum_fenton_wilkinson():
+    assert L.serial_quantile_s(LOGN, 5, 0.99) == pytest.approx(0.3244, abs=5e-5)
+    assert L.serial_exceed(LOGN, 5, 0.5) == pytest.approx(1.26e-6, abs=5e-9)
+
+
+def test_section2_error1_sum_of_p99s_is_conservative_for_a_chain():
+    """§2 error 1: the chain's sampled P99 is far below 5 × 100 ms; the fan-out formula overstates it."""
+    sampled = L.sample_serial(LOGN, 5)
+    assert sampled.quantile(0.99) == pytest.approx(0.3244, rel=0.01)
+    assert sampled.exceed(0.5) < 1e-3 < L.fanout_slow_fraction(0.01, 5)
+
+
+# ---- fan-out: closed forms against the sampler ------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 5, 20, 100])
+def test_max_of_exponentials_matches_closed_form(n):
+    """The max of n i.i.d. Exp(λ): F⁻¹(q) = −ln(1 − q^{1/n})/λ."""
+    lam = EXPO.rate_per_s
+    sample = L.sample_fanout(EXPO, n)
+    for q in (0.5, 0.99):
+        exact = -math.log(1 - q ** (1 / n)) / lam
+        assert L.fanout_quantile_s(EXPO, n, q) == pytest.approx(exact, rel=1e-9)
+        assert sample.quantile(q) == pytest.approx(exact, rel=0.03)
+
+
+@pytest.mark.parametrize("n,common", [(5, 0.0), (5, 0.5), (100, 0.0), (100, 0.3)])
+def test_fanout_violation_sampled_matches_formula(n, common):
+    sample = L.sample_fanout(LOGN, n, common)
+    exact = L.fanout_slow_fraction(0.01, n, common)
+    assert sample.exceed(LOGN.quantile(0.99)) == pytest.approx(exact, abs=4 * math.sqrt(exact * (1 - exact) / 2e4))
+    assert sample.quantile(0.99) == pytest.approx(L.fanout_quantile_s(LOGN, n, 0.99, common), rel=0.03)
+
+
+def test_exponential_hop_is_memoryless_shape():
+    assert EXPO.quantile(0.99) == pytest.approx(0.1, rel=1e-12)
+    assert EXPO.quantile(0.5) == pytest.approx(0.1 * math.log(2) / math.log(100), rel=1e-12)
+    assert EXPO.cdf(EXPO.quantile(0.3)) == pytest.approx(0.3, rel=1e-12)
+    assert LOGN.cdf(LOGN.quantile(0.3)) == pytest.approx(0.3, rel=1e-9)
+
+
+def test_one_hop_is_the_hop():
+    assert L.fanout_slow_fraction(0.01, 1) == pytest.approx(0.01)
+    assert L.fanout_quantile_s(LOGN, 1, 0.99) == pytest.approx(0.1, rel=1e-9)
+    assert L.serial_quantile_s(LOGN, 1, 0.99) == pytest.approx(0.1, rel=1e-9)
+
+
+def test_full_common_cause_makes_fanout_a_single_hop_and_chain_a_multiple():
+    assert L.fanout_slow_fraction(0.01, 50, 1.0) == pytest.approx(0.01)
+    assert L.fanout_quantile_s(LOGN, 50, 0.99, 1.0) == pytest.approx(0.1, rel=1e-6)
+    assert L.serial_quantile_s(LOGN, 5, 0.99, 1.0) == pytest.approx(0.5, rel=1e-6)
+    assert L.sample_serial(LOGN, 5, 1.0).quantile(0.99) == pytest.approx(0.5, rel=0.03)
+
+
+# ---- serial chain: Erlang and Fenton–Wilkinson against the sampler ------------------------------
+
+
+def test_erlang_cdf_closed_forms():
+    lam = 10.0
+    assert L.erlang_cdf(0.3, 1, lam) == pytest.approx(1 - math.exp(-3.0), rel=1e-12)
+    assert L.erlang_cdf(0.3, 2, lam) == pytest.approx(1 - math.exp(-3.0) * 4.0, rel=1e-12)
+    assert L.erlang_cdf(L.erlang_quantile_s(0.99, 7, lam), 7, lam) == pytest.approx(0.99, abs=1e-9)
+
+
+@pytest.mark.parametrize("n", [2, 5, 20, 100])
+def test_sum_of_exponentials_matches_erlang(n):
+    """Sliding windows of one hop stream: each window is n distinct draws, so the sum is Erlang(n)."""
+    lam = EXPO.rate_per_s
+    sample = L.sample_serial(EXPO, n)
+    for q in (0.5, 0.99):
+        assert sample.quantile(q) == pytest.approx(L.erlang_quantile_s(q, n, lam), rel=0.03)
+
+
+@pytest.mark.parametrize("n", [2, 5, 20, 100])
+def test_lognormal_chain_sampler_agrees_with_fenton_wilkinson(n):
+    sample = L.sample_serial(LOGN, n)
+    assert sample.quantile(0.5) == pytest.approx(L.serial_quantile_s(LOGN, n, 0.5), rel=0.02)
+    assert sample.quantile(0.99) == pytest.approx(L.serial_quantile_s(LOGN, n, 0.99), rel=0.03)
+
+
+def test_chain_mean_is_n_times_hop_mean():
+    sample = L.sample_serial(LOGN, 10)
+    mean = sum(sample.values) / len(sample.values)
+    assert mean == pytest.approx(10 * LOGN.mean_s, rel=0.01)
+
+
+def test_sampler_is_deterministic_and_independent_of_call_order():
+    L.sample_serial.cache_clear()
+    first = L.sample_serial(LOGN, 7).quantile(0.99), L.sample_fanout(LOGN, 7).quantile(0.99)
+    L.sample_serial.cache_clear()
+    L._hop_prefix.cache_clear()
+    L._uniforms.cache_clear()
+    L._coin_split.cache_clear()
+    assert (L.sample_serial(LOGN, 7).quantile(0.99), L.sample_fanout(LOGN, 7).quantile(0.99)) == first
+    assert L._uniforms(12, 10)[0][0] == 1.0 - random.Random(12).random()  # one Mersenne Twister stream
+
+
+def test_numpy_cross_check_of_the_chain_sampler():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(7)
+    sums = np.exp(np.log(0.040) + LOGN.sigma * rng.standard_normal((200_000, 5))).sum(axis=1)
+    assert float(np.quantile(sums, 0.99)) == pytest.approx(L.sample_serial(LOGN, 5).quantile(0.99), rel=0.02)
+
+
+def test_bad_inputs_raise():
+    with pytest.raises(ValueError):
+        L.Hop.lognormal(0.1, 0.05)
+    with pytest.raises(ValueError):
+        L.Hop.exponential(0.0)
+    with pytest.raises(ValueError):
+        L.sample_serial(LOGN, 0)
+
+
+@pytest.mark.parametrize("n,common", [(1, 0.0), (7, 0.0), (7, 0.35), (60, 1.0)])
+def test_fanout_merged_quantile_equals_a_plain_sort(n, common):
+    """The O(log M) k-th smallest of the two streams equals sorting every sampled latency."""
+    values, coins = L._uniforms(12, 20_000)
+    plain = sorted(u if c < common else u ** (1 / n) for u, c in zip(values, coins))
+    fast = L.sample_fanout(LOGN, n, common)
+    for q in (0.0, 0.01, 0.5, 0.9, 0.99, 0.999, 1.0):
+        k = min(len(plain), max(1, math.ceil(q * len(plain))))
+        assert fast.quantile(q) == pytest.approx(LOGN.quantile(min(plain[k - 1], 1 - 1e-16)), rel=1e-12)
+    t = LOGN.quantile(0.99)
+    assert fast.count_above(t) == sum(1 for w in plain if w > LOGN.cdf(t))
