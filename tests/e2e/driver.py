@@ -145,6 +145,15 @@ class LabDriver:
             "return k ? localStorage.getItem(k) : null; }")
         return json.loads(raw) if raw else {}
 
+    def wait_saved(self, lab_id: str, qid: str) -> None:
+        """Wait until the ledger in storage holds ``qid``'s locked answer (saves are asynchronous)."""
+        self.page.wait_for_function(
+            """([lab, qid]) => { const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));
+                 if (!k) return false;
+                 try { return Object.values(JSON.parse(localStorage.getItem(k)).attempts || {})
+                   .some((a) => a.lab === lab && a.answers && a.answers[qid]); } catch { return false; } }""",
+            arg=[lab_id, qid])
+
     def attempts(self, lab_id: str) -> list[dict]:
         return [a for a in self.ledger().get("attempts", {}).values() if a["lab"] == lab_id]
 

@@ -58,6 +58,7 @@ def test_export_import_round_trip(lab_page, context, base_url, tmp_path):
 def test_import_of_a_file_that_is_not_a_ledger_changes_nothing(lab_page, base_url, tmp_path):
     page = lab_page.open("v2_02")
     page.lock("a1_predict", "C")
+    page.wait_saved("v2_02", "a1_predict")
     before = page.ledger()
     page.page.goto(base_url + "ledger/")
     page.wait_ready()
@@ -79,6 +80,7 @@ def test_corrupt_ledger_is_quarantined_with_a_message(lab_page, base_url):
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('mlsys-labs:quarantine:/labs/'))")
     assert kept[0]["raw"] == "{oops, not json"
     lab_page.lock("a1_predict", "A")
+    lab_page.wait_saved("v2_02", "a1_predict")
     assert lab_page.attempts("v2_02")[0]["answers"]["a1_predict"]["choice"] == "A"
 
 

@@ -24,7 +24,7 @@ def test_full_walkthrough(lab_page):
     # Act I: lock a wrong prediction; the verdict states the miss; numbers follow the instruments.
     page.lock("a1_predict", "D")
     assert page.verdict("a1_predict") == "incorrect"
-    assert "lower than your estimate" in page.page.inner_text('[data-feedback="a1_predict"]')
+    assert "below the bottom of your range" in page.page.inner_text('[data-feedback="a1_predict"]')
     assert close(page.metric("a1_speedup"), lab.act1_truth())
     page.chart_drawn("a1_speedup")
     assert page.failure_visible("a1_schedule_blown")
