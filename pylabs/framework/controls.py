@@ -253,9 +253,9 @@ class Number:
         used, unit = self.parse(entered), f" {self.unit}" if self.unit else ""
         span = f"from {fmt(self.min, self.fmt)} to {fmt(self.max, self.fmt)}{unit}"
         value = self._number(entered)
-        if value is None:
-            start = f"“{entered}” is not a number" if entered.strip() else "This field is empty"
-            return f"{start}: enter one {span}. The lab uses the default, {fmt(used, self.fmt)}{unit}."
+        if value is None:  # the browser sends "" for an empty field and for text it cannot read
+            start = f"“{entered}” is not a number: enter one" if entered.strip() else "Enter a number"
+            return f"{start} {span}. The lab uses the default, {fmt(used, self.fmt)}{unit}."
         if not self.min <= value <= self.max:
             return f"{entered} is outside the range {span}. The lab uses {fmt(used, self.fmt)}{unit}."
         return f"{entered} is between steps of {fmt(self.step, self.fmt)}. The lab uses {fmt(used, self.fmt)}{unit}."

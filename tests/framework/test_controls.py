@@ -155,7 +155,7 @@ def test_number_parse_rejects_non_numbers_clamps_and_keeps_what_was_typed(raw, v
 @pytest.mark.parametrize("entered,message", [
     ("500", "500 is outside the range from 1 to 400 GB/s. The lab uses 400 GB/s."),
     ("abc", "“abc” is not a number: enter one from 1 to 400 GB/s. The lab uses the default, 50 GB/s."),
-    ("", "This field is empty: enter one from 1 to 400 GB/s. The lab uses the default, 50 GB/s."),
+    ("", "Enter a number from 1 to 400 GB/s. The lab uses the default, 50 GB/s."),
     ("42.3", "42.3 is between steps of 0.5. The lab uses 42.5 GB/s."),
 ])
 def test_number_problem_says_what_was_wrong_and_what_the_lab_uses(entered, message):
