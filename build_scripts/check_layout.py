@@ -53,7 +53,11 @@ MOVE = """(name) => {
     el.value = String(v - lo > (hi - lo) / 2 ? lo : hi);
     el.dispatchEvent(new Event('input', { bubbles: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
-  } else if (el.type === 'checkbox') {
+  } else if (el.type === 'number') {
+    el.value = Number(el.value) === Number(el.max) ? el.min : el.max;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (el.type === 'checkbox') {  // a switch, or a multi-select's first box
     el.checked = !el.checked; el.dispatchEvent(new Event('change', { bubbles: true }));
   }
 }"""

@@ -32,7 +32,8 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
     return json.dumps({
         "blocks": changed_blocks,
         "order": list(blocks),
-        "controls": dict(state.controls),
+        # what the student entered stays in the browser's state until they change it
+        "controls": {**state.controls, **state.entered},
         "record": record(lab, state),
     }, allow_nan=False)
 

@@ -2,14 +2,14 @@
 
 from .components import (Equation, FailureSpec, MetricSpec, bullets, callout, chart, failure,
                          math_peek, metric_grid, prose, rich, section_title, tone)
-from .controls import Choice, Option, Slider, Toggle
+from .controls import Choice, MultiChoice, Number, Option, Slider, Toggle
 from .formats import fmt
 from .lab import Act, Lab
 from .questions import Claim, Pick, Range, Prediction, Reflection
 from .state import State
 
 __all__ = [
-    "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "Option", "Pick", "Prediction",
+    "Act", "Choice", "Claim", "Equation", "FailureSpec", "Lab", "MetricSpec", "MultiChoice", "Number", "Option", "Pick", "Prediction",
     "Range", "Reflection", "Slider", "State", "Toggle", "bullets", "callout", "chart", "failure", "fmt",
     "math_peek", "metric_grid", "prose", "rich", "section_title", "tone",
 ]

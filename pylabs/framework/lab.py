@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .components import FailureSpec, MetricSpec
-from .controls import Choice, Control
+from .controls import Choice, Control, MultiChoice
 from .questions import Pick, Prediction, Question, Reflection
 from .state import State, parse_state
 
@@ -21,6 +21,9 @@ def _same_value(parsed: Any, raw: Any) -> bool:
     """Did the control accept the link's value as given (not clamped, not defaulted)?"""
     if isinstance(parsed, bool):
         return str(raw).lower() in (("true", "1", "on") if parsed else ("false", "0", "off"))
+    if isinstance(parsed, tuple):  # a multi-choice: the same options, in any order
+        items = MultiChoice.split(raw)
+        return items is not None and sorted(set(items)) == sorted(parsed)
     if isinstance(parsed, float):
         try:
             return abs(float(raw) - parsed) <= 1e-9 * max(1.0, abs(parsed))

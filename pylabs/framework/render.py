@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .components import (bullets, callout, key_strip, prose, rich, section_title, stakeholder, takeaways,
                          takeaways_waiting)
-from .controls import render_control
+from .controls import render_control, stored_controls
 from .formats import fmt
 from .lab import Act, Lab
 from .markup import Markup, classes, h, join
@@ -70,7 +70,7 @@ def linked_connections(lab: Lab) -> tuple[str, ...]:
 def act_inputs(lab: Lab, act: Act, state: State) -> str:
     """Everything an act's HTML depends on: its controls, the context, the answers, earlier labs.
     (tests/labs/test_protocol.py checks that no act reads another act's controls.)"""
-    own = sorted((c.name, state[c.name]) for c in act.controls + (lab.context,))
+    own = sorted((c.name, state[c.name], repr(state.entered.get(c.name))) for c in act.controls + (lab.context,))
     answers = sorted((k, a.choice, a.locked_at) for k, a in state.answers.items())
     return repr((own, answers, sorted(state.pending.items()), sorted(state.earlier.items(), key=lambda kv: kv[0])))
 
@@ -157,7 +157,8 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     reasons = act.overridden(state) if unlocked else {}
     controls = h("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
                          "aria-disabled": "true" if not unlocked else None},
-                 [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""))
+                 [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""),
+                                 entered=state.entered.get(c.name))
                   for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,
@@ -311,7 +312,7 @@ def record(lab: Lab, state: State) -> dict[str, Any]:
     return {
         "lab": lab.id,
         "context": state[lab.context.name],
-        "controls": dict(state.controls),
+        "controls": stored_controls(lab.controls, state.controls),
         "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
                           "correct": lab.correct(state, qid)}
                     for qid, a in state.answers.items()},

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .controls import Control, parse_controls
+from .controls import Control, controls_entered, parse_controls
 from .questions import LETTERS, Question
 
 _ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$")
@@ -32,6 +32,9 @@ class State:
     pending: Mapping[str, str] = field(default_factory=dict)
     failures_hit: frozenset[str] = frozenset()
     earlier: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # what the student typed or ticked in a number or multi-choice control when the lab did not
+    # take it as given (out of range, not a number, too many picks): shown with a message
+    entered: Mapping[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Any:
         return self.controls[name]
@@ -79,4 +82,4 @@ def parse_state(controls: tuple[Control, ...], questions: tuple[Question, ...],
     raw_failures = raw.get("failures_hit") if isinstance(raw.get("failures_hit"), list) else []
     failures = frozenset(f for f in raw_failures if f in failure_names)
     return State(parse_controls(controls, raw.get("controls")), answers, pending, failures,
-                 parse_earlier(raw.get("earlier"), reads))
+                 parse_earlier(raw.get("earlier"), reads), controls_entered(controls, raw.get("controls")))

@@ -8,6 +8,35 @@ from urllib.parse import urlsplit
 
 READY_TIMEOUT_MS = 60_000
 
+# Set a control as a student would (the element's value or checked state), then dispatch input and
+# change from the element the student touched. Also run on its own by tests/e2e/test_controls.py.
+SET_CONTROL_JS = """([name, value]) => {
+    const els = [...document.querySelectorAll(`[data-control="${name}"]`)];
+    if (!els.length) throw new Error(`no control ${name}`);
+    const el = els[0];
+    let target = el;
+    if (el.type === "radio") {
+        target = els.find((e) => e.value === String(value));
+        if (!target) throw new Error(`control ${name} has no option ${value}`);
+        target.checked = true;
+    } else if (el.type === "checkbox" && "multi" in el.dataset) {
+        const wanted = new Set(value.map(String));
+        const unknown = [...wanted].filter((v) => !els.some((e) => e.value === v));
+        if (unknown.length) throw new Error(`control ${name} has no option ${unknown}`);
+        for (const box of els) box.checked = wanted.has(box.value);
+    } else if (el.type === "checkbox") {
+        el.checked = Boolean(value);
+    } else if (el.type === "range" && el.dataset.scale === "log2") {
+        el.value = String(Math.log2(Number(value)));
+    } else if (el.type === "range" && el.dataset.scale === "log") {
+        el.value = String(Math.log10(Number(value)));
+    } else {
+        el.value = String(value);
+    }
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    target.dispatchEvent(new Event("change", { bubbles: true }));
+}"""
+
 
 class PageWatch:
     """Records page errors, console errors and requests to hosts other than ours."""
@@ -86,28 +115,11 @@ class LabDriver:
     # ---- instruments ----------------------------------------------------------
 
     def set_control(self, name: str, value) -> None:
-        """Set a control's value and dispatch input and change, then wait for the page to settle."""
+        """Set a control's value and dispatch input and change, then wait for the page to settle.
+        ``value``: an option value (radio, select), a bool (switch), a number in the control's unit
+        (slider, number field; a string is typed as is), a list of option values (multi-choice)."""
         before = self.renders()
-        self.page.evaluate(
-            """([name, value]) => {
-                const els = [...document.querySelectorAll(`[data-control="${name}"]`)];
-                if (!els.length) throw new Error(`no control ${name}`);
-                const el = els[0];
-                let target = el;
-                if (el.type === "radio") {
-                    target = els.find((e) => e.value === String(value));
-                    if (!target) throw new Error(`control ${name} has no option ${value}`);
-                    target.checked = true;
-                } else if (el.type === "checkbox") {
-                    el.checked = Boolean(value);
-                } else if (el.type === "range" && el.dataset.scale === "log2") {
-                    el.value = String(Math.log2(Number(value)));
-                } else {
-                    el.value = String(value);
-                }
-                target.dispatchEvent(new Event("input", { bubbles: true }));
-                target.dispatchEvent(new Event("change", { bubbles: true }));
-            }""", [name, value])
+        self.page.evaluate(SET_CONTROL_JS, [name, value])
         self.settle(before)
 
     def renders(self) -> int:

@@ -78,3 +78,185 @@ def test_a_reason_disables_the_control_and_replaces_its_help(control, value):
 
 def test_a_reason_is_escaped():
     assert "&lt;b&gt;" in render_control(slider(), 16.0, reason="<b>")
+
+
+# ---- a continuous log-scale slider ------------------------------------------------------
+
+def log_slider(**overrides):
+    args = dict(name="lat", label="Latency", unit="s", min=1e-6, max=1.0, step=1, default=1e-3,
+                fmt="num", scale="log")
+    return Slider(**{**args, **overrides})
+
+
+@pytest.mark.parametrize("raw,expected", [
+    (0.0123456, 0.012), ("2.5e-4", 2.5e-4), (0.000987, 0.00099), (1e9, 1.0), (-5, 1e-6), (0, 1e-6),
+    ("abc", 1e-3), (None, 1e-3), (float("nan"), 1e-3), (float("inf"), 1e-3), ("-inf", 1e-3),
+])
+def test_log_slider_parse_clamps_and_snaps_to_two_significant_figures(raw, expected):
+    assert log_slider().parse(raw) == expected
+
+
+def test_log_slider_moves_log10_in_the_declared_number_of_steps():
+    s = log_slider(steps=120)
+    html = render_control(s, 1e-3)
+    assert 'min="-6" max="0" step="0.05"' in html and 'value="-3"' in html and 'data-scale="log"' in html
+    assert s.manifest()["scale"] == "log" and s.manifest()["step"] == pytest.approx(0.05)
+    # every position the native input can take reads cleanly after Python's snap
+    values = {s.parse(10 ** (-6 + k * 0.05)) for k in range(121)}
+    assert all(len(f"{v:.6e}".split("e")[0].rstrip("0").replace(".", "")) <= 2 for v in values)
+
+
+def test_log_slider_snaps_near_a_bound_without_leaving_the_range():
+    s = log_slider(min=1.55, max=9.45, default=2)
+    assert s.parse(1.0) == 1.55 and s.parse(1.56) == 1.6 and s.parse(99) == 9.45 and s.parse(5.04) == 5.0
+    assert log_slider(min=1, max=9.46, default=2).parse(9.455) == 9.46  # 9.5 would leave the range
+
+
+def test_log_slider_rejects_bad_declarations_with_the_fix():
+    with pytest.raises(ControlError, match="needs min > 0"):
+        log_slider(min=0)
+    with pytest.raises(ControlError, match="default 0.00123 has more than 2 significant figures; use 0.0012"):
+        log_slider(default=0.00123)
+    assert log_slider(default=0.00123, sig_figs=3).parse(0.00123) == 0.00123
+    with pytest.raises(ControlError, match="steps must be an integer of at least 2"):
+        log_slider(steps=1)
+    with pytest.raises(ControlError, match="scale must be 'linear', 'log2' or 'log'"):
+        log_slider(scale="ln")
+
+
+def test_log2_slider_is_unchanged_by_the_log_scale():
+    html = render_control(slider(scale="log2"), 16.0)
+    assert 'min="0" max="6" step="1" value="4" data-scale="log2"' in html
+
+
+# ---- a number field with units and validation ------------------------------------------
+
+from pylabs.framework.controls import (MultiChoice, Number, controls_entered,  # noqa: E402
+                                       stored_controls)
+
+
+def number(**overrides):
+    args = dict(name="bw", label="Link bandwidth", unit="GB/s", min=1, max=400, step=0.5, default=50)
+    return Number(**{**args, **overrides})
+
+
+@pytest.mark.parametrize("raw,value,entered", [
+    ("42", 42.0, None), (" 42 ", 42.0, None), (42, 42.0, None), ("1e2", 100.0, None),
+    ("500", 400.0, "500"), ("-3", 1.0, "-3"), ("42.3", 42.5, "42.3"),
+    ("abc", 50.0, "abc"), ("", 50.0, ""), ("nan", 50.0, "nan"), ("inf", 50.0, "inf"),
+    (float("nan"), 50.0, "nan"), (None, 50.0, ""), (True, 50.0, ""), ([4], 50.0, ""),
+])
+def test_number_parse_rejects_non_numbers_clamps_and_keeps_what_was_typed(raw, value, entered):
+    n = number()
+    assert n.parse(raw) == value
+    assert n.entry(raw) == entered
+
+
+@pytest.mark.parametrize("entered,message", [
+    ("500", "500 is outside the range from 1 to 400 GB/s. The lab uses 400 GB/s."),
+    ("abc", "“abc” is not a number: enter one from 1 to 400 GB/s. The lab uses the default, 50 GB/s."),
+    ("", "Enter a number from 1 to 400 GB/s. The lab uses the default, 50 GB/s."),
+    ("42.3", "42.3 is between steps of 0.5. The lab uses 42.5 GB/s."),
+])
+def test_number_problem_says_what_was_wrong_and_what_the_lab_uses(entered, message):
+    assert number().problem(entered) == message
+
+
+def test_number_renders_a_labelled_field_with_its_unit():
+    html = render_control(number(help="Per direction."), 50.0)
+    assert '<input type="number" id="pl-control-bw" data-control="bw" min="1" max="400" step="0.5" value="50"' in html
+    assert 'inputmode="decimal"' in html
+    assert 'aria-labelledby="pl-control-bw-label pl-control-bw-unit"' in html
+    assert '<span class="pl-control__unit" id="pl-control-bw-unit">GB/s</span>' in html
+    assert "aria-invalid" not in html and "pl-control__problem" not in html
+
+
+def test_a_refused_number_keeps_the_students_text_and_shows_why():
+    html = render_control(number(help="Per direction."), 400.0, entered="500")
+    assert 'value="500"' in html and 'aria-invalid="true"' in html
+    assert 'aria-describedby="pl-control-bw-help pl-control-bw-problem"' in html
+    assert '<p class="pl-control__problem" id="pl-control-bw-problem">500 is outside' in html
+    assert "&lt;" in render_control(number(), 50.0, entered="<b>")
+
+
+def test_number_rejects_bad_declarations_with_the_fix():
+    with pytest.raises(ControlError, match="default 500.0 is outside"):
+        number(default=500)
+    with pytest.raises(ControlError, match="default 50.2 is not min \\+ a whole number of steps of 0.5; use 50.0"):
+        number(default=50.2)
+    with pytest.raises(ControlError, match="step -1.0 must be positive"):
+        number(step=-1)
+
+
+def test_number_manifest_follows_the_testing_contract():
+    assert number().manifest() == {"name": "bw", "kind": "number", "label": "Link bandwidth", "unit": "GB/s",
+                                   "min": 1.0, "max": 400.0, "step": 0.5, "default": 50.0, "options": None}
+
+
+# ---- a multi-select ---------------------------------------------------------------------
+
+def multi(**overrides):
+    args = dict(name="faults", label="Failures to model",
+                options=(Option("gpu", "GPU"), Option("nic", "NIC"), Option("psu", "Power supply")),
+                default=("gpu",), min_selected=1, max_selected=2)
+    return MultiChoice(**{**args, **overrides})
+
+
+@pytest.mark.parametrize("raw,value,entered", [
+    (["nic", "gpu"], ("gpu", "nic"), None),             # declared order
+    (["gpu", "gpu", "nic"], ("gpu", "nic"), None),      # repeats removed
+    (["psu", "evil", 3, None], ("psu",), None),         # unknown values dropped
+    ("nic,psu", ("nic", "psu"), None),                  # the comma list of links and the ledger
+    (" nic , gpu ", ("gpu", "nic"), None),
+    ([], ("gpu",), ()),                                  # too few: the default, with a message
+    ("", ("gpu",), ()),
+    (["gpu", "nic", "psu"], ("gpu",), ("gpu", "nic", "psu")),  # too many
+    (["evil"], ("gpu",), ()),
+    (None, ("gpu",), None), (3, ("gpu",), None), ({"gpu": 1}, ("gpu",), None), (float("nan"), ("gpu",), None),
+])
+def test_multi_parse_keeps_known_values_dedupes_and_enforces_the_count(raw, value, entered):
+    m = multi()
+    assert m.parse(raw) == value
+    assert m.entry(raw) == entered
+
+
+def test_multi_problem_and_render():
+    m = multi(help="Pick one or two.")
+    assert m.problem(()) == "Pick at least 1 (you picked 0). The lab uses the default: GPU."
+    assert m.problem(("gpu", "nic", "psu")) == "Pick at most 2 (you picked 3). The lab uses the default: GPU."
+    plain = render_control(m, ("gpu", "psu"))
+    assert plain.count('type="checkbox" name="pl-control-faults"') == 3 and plain.count("data-multi") == 3
+    assert plain.count(" checked") == 2 and 'value="nic" data-control="faults" data-multi>' in plain
+    refused = render_control(m, ("gpu",), entered=("gpu", "nic", "psu"))
+    assert refused.count(" checked") == 3  # what the student ticked stays ticked
+    assert 'aria-describedby="pl-control-faults-help pl-control-faults-problem"' in refused
+    assert render_control(m, ("gpu",), reason="Fixed by the context.").count(" disabled") == 3
+
+
+def test_multi_rejects_bad_declarations_with_the_fix():
+    with pytest.raises(ControlError, match="default .* must be distinct known values"):
+        multi(default=("cpu",))
+    with pytest.raises(ControlError, match="default .* must be distinct known values"):
+        multi(default=("nic", "gpu"))
+    with pytest.raises(ControlError, match="default .* must be distinct known values"):
+        multi(default=())
+    with pytest.raises(ControlError, match="min_selected \\(3\\) <= max_selected \\(2\\)"):
+        multi(min_selected=3)
+    with pytest.raises(ControlError, match="may not contain commas"):
+        multi(options=(Option("a,b", "A"), Option("c", "C")), default=("c",))
+    assert multi(default=["gpu", "nic"]).default == ("gpu", "nic")
+
+
+def test_multi_manifest_and_stored_value():
+    m = multi()
+    assert m.manifest() == {"name": "faults", "kind": "multi", "label": "Failures to model", "unit": "",
+                            "min": 1, "max": 2, "step": None, "default": ["gpu"], "options": ["gpu", "nic", "psu"]}
+    assert stored_controls((m, number()), {"faults": ("gpu", "nic"), "bw": 50.0}) == {"faults": "gpu,nic", "bw": 50.0}
+
+
+def test_controls_entered_names_only_refused_entries():
+    controls = (number(), multi(), slider())
+    raw = {"bw": "500", "faults": ["gpu"], "n": 1e9}
+    assert controls_entered(controls, raw) == {"bw": "500"}
+    assert controls_entered(controls, {"bw": "60", "faults": []}) == {"faults": ()}
+    assert controls_entered(controls, "junk") == {}
