@@ -173,7 +173,7 @@ def metric_grid(*metrics: Markup) -> MetricGrid:
     return MetricGrid(metrics)
 
 
-STRIP_SIZE = 4
+STRIP_SIZE = 6
 
 
 def key_strip(readout: Sequence[object]) -> Markup | None:

@@ -1,5 +1,5 @@
-// The act's key numbers in a strip under the header: shown only while the act's own metric
-// grid is out of view and its instruments are on screen, so a student sliding a control far
+// The act's key numbers in a strip fixed under the header: shown only while the act's own
+// metric grid is out of view and its instruments are on screen, so a student sliding a control far
 // from the readout still sees what the control changes. Python renders the strip; this only
 // decides when it shows (one passive scroll listener, at most once a frame).
 const HEADER_PX = 56;
@@ -9,9 +9,7 @@ function update(root) {
   for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
     const grid = section.querySelector(".pl-readout .pl-metrics");
     const box = section.getBoundingClientRect();
-    // Only once the section's top has gone under the header: the strip then sticks there and
-    // covers nothing that the student is reading at the top of the instruments.
-    const inView = box.top < HEADER_PX && box.bottom > HEADER_PX + 60;
+    const inView = box.top < window.innerHeight && box.bottom > HEADER_PX + 60;
     // The strip stands in for the grid unless the grid's first rows are wholly in the window.
     let hidden = false;
     if (grid) {
@@ -20,6 +18,11 @@ function update(root) {
       hidden = rect.top < HEADER_PX || rect.top + keyRows > window.innerHeight;
     }
     const on = inView && hidden ? "on" : "off";
+    if (on === "on") {
+      // The strip is fixed under the header, over the instruments' own column.
+      section.style.setProperty("--pl-strip-left", `${Math.round(box.left)}px`);
+      section.style.setProperty("--pl-strip-width", `${Math.round(box.width)}px`);
+    }
     if (section.dataset.strip !== on) section.dataset.strip = on;
   }
 }
