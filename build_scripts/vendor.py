@@ -1,7 +1,8 @@
 """Copy the browser runtime from ``node_modules`` (pinned by package-lock.json) into the site.
 
-Nothing is fetched from a CDN: Pyodide's core, the basic Plotly.js bundle (scatter and bar, all our charts use),
-and KaTeX are served from ``<site>/vendor/``.
+Nothing is fetched from a CDN: Pyodide's core, the labs' Plotly.js bundle (built from npm ``plotly.js`` with
+exactly the trace types in ``plotly_bundle.json``: see ``plotly_bundle.py``) and KaTeX are served from
+``<site>/vendor/``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+
+from build_scripts.plotly_bundle import plotly_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ROOT / "node_modules"
@@ -39,7 +42,7 @@ def vendor(site_dir: Path) -> dict[str, str]:
         shutil.copy2(_need(MODULES / "pyodide" / name), pyodide / name)
     plotly = target / "plotly"
     plotly.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(_need(MODULES / "plotly.js-basic-dist-min" / "plotly-basic.min.js"), plotly / "plotly.min.js")
+    shutil.copy2(plotly_bundle(), plotly / "plotly.min.js")
     katex = target / "katex"
     if katex.exists():
         shutil.rmtree(katex)
@@ -49,4 +52,4 @@ def vendor(site_dir: Path) -> dict[str, str]:
         shutil.copy2(dist / name, katex / name)
     shutil.copytree(dist / "fonts", katex / "fonts", ignore=shutil.ignore_patterns("*.ttf", "*.woff"))
     return {name: package_version(name)
-            for name in ("pyodide", "plotly.js-basic-dist-min", "katex")}
+            for name in ("pyodide", "plotly.js", "katex")}

@@ -103,3 +103,119 @@ def ticks_at(values: Sequence[float], label: Callable[[float], str], first: str 
     if first and text:
         text[0] = first
     return {"tickvals": list(values), "ticktext": text}
+
+
+# ---- distributions: histogram with percentile markers ---------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) of ``values``, interpolating linearly between the sorted values
+    (the usual definition, numpy's default)."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("percentile of no values")
+    if not 0 <= q <= 100:
+        raise ValueError(f"percentile must be in [0, 100], got {q}")
+    rank = (len(ordered) - 1) * q / 100
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def histogram(name: str, samples: Sequence[float], color: str, bins: tuple[float, float, float] | None = None,
+              norm: str = "") -> dict:
+    """A histogram of ``samples`` (binned by Plotly in the browser; keep to a few thousand values).
+
+    ``bins`` is ``(start, end, size)`` in data units (default: Plotly's automatic bins); ``norm`` is
+    Plotly's ``histnorm`` ("", "percent", "probability", "probability density")."""
+    trace = {"type": "histogram", "name": name, "x": list(samples),
+             "marker": {"color": f"token:{color}", "line": {"color": f"token:{color}", "width": 0.5}},
+             "opacity": 0.85}
+    if bins is not None:
+        start, end, size = bins
+        trace["xbins"] = {"start": start, "end": end, "size": size}
+    if norm:
+        trace["histnorm"] = norm
+    return trace
+
+
+def percentile_markers(samples: Sequence[float], label: Callable[[float], str],
+                       marks: Sequence[tuple[float, str]] = ((50, "muted"), (99, "danger")),
+                       span: tuple[float, float] | None = None) -> tuple[list[dict], list[dict]]:
+    """Vertical reference lines at percentiles of ``samples`` (default P50 and P99), each labelled
+    "P50 · <label(value)>" inside the top of the plot. Labels are staggered downwards so that close
+    percentiles do not overlap, and a line in the right third of ``span`` (default: the samples'
+    range) puts its label on its left so it stays on a phone screen. Returns (shapes, annotations)."""
+    low, high = span if span is not None else (min(samples), max(samples))
+    shapes, notes = [], []
+    for row, (q, color) in enumerate(marks):
+        value = percentile(samples, q)
+        right_third = high > low and (value - low) / (high - low) > 2 / 3
+        shapes.append({"type": "line", "x0": value, "x1": value, "yref": "paper", "y0": 0, "y1": 1,
+                       "line": {"color": f"token:{color}", "dash": "dash", "width": 2}})
+        notes.append({"x": value, "yref": "paper", "y": 1 - 0.1 * row, "yanchor": "top",
+                      "xanchor": "right" if right_third else "left", "xshift": -4 if right_third else 4,
+                      "text": f"P{q:g} · {label(value)}", "showarrow": False,
+                      "font": {"color": f"token:{color}", "size": 12}})
+    return shapes, notes
+
+
+def histogram_figure(traces: Sequence[dict], x: dict, y: dict, samples: Sequence[float],
+                     label: Callable[[float], str], marks: Sequence[tuple[float, str]] = ((50, "muted"), (99, "danger")),
+                     height: int = 320, legend: bool = True) -> dict:
+    """Histogram traces with percentile lines of ``samples`` (default P50 and P99), overlaid if several."""
+    span = None
+    if traces and "xbins" in traces[0]:
+        span = (traces[0]["xbins"]["start"], traces[0]["xbins"]["end"])
+    shapes, notes = percentile_markers(samples, label, marks, span)
+    fig = figure(traces, x, y, height=height, shapes=shapes, annotations=notes, legend=legend)
+    fig["layout"]["bargap"] = 0.04
+    if len(traces) > 1:
+        fig["layout"]["barmode"] = "overlay"
+    return fig
+
+
+# ---- radar --------------------------------------------------------------------------
+
+
+def radar(name: str, axes: Sequence[str], values: Sequence[float], color: str, fill: bool = True,
+          dash: str = "solid", hover: str | None = None) -> dict:
+    """One closed polygon on a radar chart: ``values`` on the named ``axes``, in order clockwise from
+    the top. The first point is repeated so the outline closes; ``fill`` shades it ("toself", Plotly
+    derives a translucent fill from the line colour). Keep axis names short (≤ 11 characters, or break
+    them with ``<br>``) so they fit a phone screen."""
+    if len(axes) != len(values) or len(axes) < 3:
+        raise ValueError("a radar needs at least 3 axes and one value per axis")
+    trace = {"type": "scatterpolar", "name": name, "r": [*values, values[0]], "theta": [*axes, axes[0]],
+             "mode": "lines+markers", "line": {"color": f"token:{color}", "dash": dash, "width": 2},
+             "marker": {"color": f"token:{color}", "size": 6}}
+    if fill:
+        trace["fill"] = "toself"
+    if hover:
+        trace["hovertemplate"] = hover
+    return trace
+
+
+def radar_figure(traces: Sequence[dict], radial_range: tuple[float, float] = (0.0, 1.0),
+                 ticks: dict | None = None, height: int = 380, legend: bool = True) -> dict:
+    """A radar chart laid out to fit 375 px: fixed side margins hold the axis names (Plotly's polar
+    subplot has no automatic margins), the circle leaves room at the top for the first axis name
+    under the legend (centred over it), the radial scale is fixed to ``radial_range`` (so states compare) with small
+    labels between the first two spokes, and the background is transparent for both palettes.
+    ``ticks``: ``tickvals``/``ticktext`` for the radial axis (e.g. from ``ticks_at``); a tick on the
+    outer ring is left out, where its label would run into the axis names."""
+    spokes = len(traces[0]["theta"]) - 1 if traces else 4
+    grid = {"gridcolor": "token:grid", "linecolor": "token:grid"}
+    radial = {**grid, "range": list(radial_range), "angle": 90 - 180 / spokes, "tickangle": 0,
+              "tickfont": {"size": 10, "color": "token:muted"}, "showline": False}
+    if ticks:
+        inner = [i for i, v in enumerate(ticks["tickvals"]) if v < radial_range[1]]
+        radial.update(tickvals=[ticks["tickvals"][i] for i in inner], ticktext=[ticks["ticktext"][i] for i in inner])
+    layout = {"height": height, "showlegend": legend,
+              "legend": {"orientation": "h", "x": 0.5, "y": 1.02, "xanchor": "center", "yanchor": "bottom",
+                         "traceorder": "normal"},
+              "margin": {"l": 72, "r": 72, "t": 48 if legend else 24, "b": 28},
+              "polar": {"bgcolor": "rgba(0,0,0,0)", "domain": {"x": [0, 1], "y": [0, 0.9]}, "radialaxis": radial,
+                        "angularaxis": {**grid, "direction": "clockwise", "rotation": 90,
+                                        "tickfont": {"size": 12}}}}
+    return {"data": list(traces), "layout": layout}
