@@ -91,6 +91,10 @@ def test_restart_starts_a_new_attempt_and_keeps_the_old(lab_page):
     page.page.once("dialog", lambda dialog: dialog.accept())
     page.page.click('[data-action="restart"]')
     page.page.wait_for_selector('[data-question="a1_predict"][data-locked="false"]')
+    # The new attempt is written after the re-render: wait for the save, not for a fixed time.
+    page.page.wait_for_function(
+        "() => { const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));"
+        " return k && Object.keys(JSON.parse(localStorage.getItem(k)).attempts).length === 2; }")
     attempts = page.attempts("v2_02")
     assert len(attempts) == 2
     archived = [a for a in attempts if a["archived_at"]]
