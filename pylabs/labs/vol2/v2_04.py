@@ -505,9 +505,9 @@ def act2_instruments(s: State) -> list:
         M["a2_meta_ops"].show(c.meta_ops, note=f"{unit} per second"),
         M["a2_needed"].show(c.needed, note=servers_word(c, c.needed)),
         M["a2_gpu_util"].show(c.util, tone(c.util)),
+        M["a2_bw_margin"].show(c.headroom()["bandwidth"], "danger" if c.headroom()["bandwidth"] < 1 else None),
         M["a2_files"].show(c.files, note=f"{fmt(c.workers, 'int')} workers per GPU: no effect"),
         M["a2_bw_demand"].show(c.gpus * DEMAND, note=f"of {fmt(c.aggregate, 'B/s')}"),
-        M["a2_bw_margin"].show(c.headroom()["bandwidth"], "danger" if c.headroom()["bandwidth"] < 1 else None),
     )]
     parts += act2_alerts(c)
     parts.append(act2_chart(c))

@@ -481,14 +481,14 @@ def act2_instruments(s: State) -> list:
     tones = {k: "good" if times[k] <= times[fastest] * (1 + S.tie) else None for k in ALGORITHMS}
     failing = x.share > S.comm_limit
     parts = [metric_grid(
+        M["a2_share"].show(x.share, "danger" if failing else "good", ALGORITHMS[x.algorithm][0]),
+        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU"),
         M["a2_message"].show(x.message),
         M["a2_ring_s"].show(times["ring"], tones["ring"], "2(N−1) steps"),
         M["a2_rab_s"].show(times["rab"], tones["rab"], "Rabenseifner, 2·log₂N steps"),
         M["a2_rd_s"].show(times["rd"], tones["rd"], "whole message, log₂N steps"),
         M["a2_tree_s"].show(times["tree"], tones["tree"], "whole message, 2·log₂N steps"),
         M["a2_crossover"].show(x.crossover, note=f"at {x.gpus:,} GPUs"),
-        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU"),
-        M["a2_share"].show(x.share, "danger" if failing else "good", ALGORITHMS[x.algorithm][0]),
     )]
     if failing:
         parts.append(failure(F["a2_comm_bound"],
