@@ -3,19 +3,20 @@
 // from the readout still sees what the control changes. Python renders the strip; this only
 // decides when it shows (one passive scroll listener, at most once a frame).
 const HEADER_PX = 56;
-const KEY_ROWS_PX = 150;  // about two rows of metric cards
+const STRIP_CARDS = 6;  // as many cards as the strip repeats (framework.components.STRIP_SIZE)
 
 function update(root) {
   for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
     const grid = section.querySelector(".pl-readout .pl-metrics");
     const box = section.getBoundingClientRect();
     const inView = box.top < window.innerHeight && box.bottom > HEADER_PX + 60;
-    // The strip stands in for the grid unless the grid's first rows are wholly in the window.
+    // The strip stands in for the grid unless the grid's key cards (those the strip repeats)
+    // are wholly in the window.
     let hidden = false;
-    if (grid) {
-      const rect = grid.getBoundingClientRect();
-      const keyRows = Math.min(rect.height, KEY_ROWS_PX);
-      hidden = rect.top < HEADER_PX || rect.top + keyRows > window.innerHeight;
+    if (grid && grid.children.length) {
+      const top = grid.getBoundingClientRect().top;
+      const last = grid.children[Math.min(STRIP_CARDS, grid.children.length) - 1].getBoundingClientRect();
+      hidden = top < HEADER_PX || last.bottom > window.innerHeight;
     }
     const on = inView && hidden ? "on" : "off";
     if (on === "on") {
