@@ -82,6 +82,8 @@ def catalog(volume: int, page_url: str) -> str:
                        h("span", {"class": "pl-catalog__meta"}, entry.minutes),
                        h("span", {"class": "pl-progress", "data-progress": entry.id}, "Not started"),
                        h("p", {"class": "pl-catalog__invariant"}, raw(_inline(entry.invariant)))))
+    if not items:
+        return str(h("p", {"class": "pl-catalog__empty"}, "The labs of this volume are being written."))
     return str(h("ul", {"class": "pl-catalog"}, items))
 
 
@@ -91,7 +93,7 @@ def _inline(text: str) -> str:
 
 
 UNIT_FORMATS = {"FLOP/s": "FLOP/s", "FLOP": "FLOP", "B": "B", "B/s": "B/s", "W": "W", "s": "s",
-                "params": "params"}
+                "params": "params", "OP/s": "OP/s", "Hz": "Hz", "J": "Wh", "m/s": "m/s"}
 COUNT_UNITS = {"GPUs", "NICs", "heads", "layers", "sequences", "tokens"}
 
 

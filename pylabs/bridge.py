@@ -54,11 +54,14 @@ def _loaded(raw: str | None) -> tuple[dict, list[dict]]:
 def ledger_open(raw: str | None, lab_id: str) -> str:
     """The validated ledger, what had to be set aside, and the lab's active attempt."""
     current, quarantined = _loaded(raw)
-    reads = get(lab_id).reads
-    earlier = {lab: ledger.latest_attempt(current, lab) for lab in reads}
+    lab = get(lab_id)
+    earlier = {read: attempt for read, attempt in
+               ((read, ledger.latest_attempt(current, read)) for read in lab.reads) if attempt}
     return json.dumps({"raw": ledger.dumps(current), "quarantined": quarantined,
                        "attempt": ledger.active_attempt(current, lab_id),
-                       "earlier": {lab: attempt for lab, attempt in earlier.items() if attempt}})
+                       "earlier": earlier,
+                       # a new attempt (or a restart) starts from these control values
+                       "defaults": lab.context_defaults(earlier)})
 
 
 def ledger_commit(raw: str | None, attempt_id: str, record_json: str, now: str) -> str:

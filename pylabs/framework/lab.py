@@ -88,8 +88,13 @@ class Lab:
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     reads: tuple[str, ...] = ()    # earlier labs whose ledger entries this lab shows
     record_metrics: tuple[MetricSpec, ...] = ()  # results kept in the ledger that no instrument shows
+    # (lab id, control name): a new attempt starts in the context the student chose there, when it
+    # is one of this lab's options (Volume I labs read the track chosen in V1-00)
+    context_from: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
+        if self.context_from and self.context_from[0] not in self.reads:
+            object.__setattr__(self, "reads", self.reads + (self.context_from[0],))
         names = [c.name for c in self.controls]
         if len(set(names)) != len(names):
             raise LabError(f"lab {self.id!r}: control names repeat: {sorted(names)}")
@@ -149,6 +154,22 @@ class Lab:
 
     def default_state(self) -> State:
         return self.parse({})
+
+    def context_defaults(self, earlier: Mapping[str, Any]) -> dict[str, str]:
+        """The context a new attempt starts in, read from the earlier lab named by ``context_from``
+        (its latest attempt as the ledger holds it); empty when there is none or it is not an option."""
+        if not self.context_from:
+            return {}
+        lab_id, name = self.context_from
+        attempt = earlier.get(lab_id)
+        controls = attempt.get("controls") if isinstance(attempt, Mapping) else None
+        value = controls.get(name) if isinstance(controls, Mapping) else None
+        return {self.context.name: value} if value in self.context.values else {}
+
+    def context_source(self, state: State) -> bool:
+        """Is the attempt's context the one the student chose in the earlier lab?"""
+        chosen = self.context_defaults(state.earlier).get(self.context.name)
+        return chosen is not None and chosen == state[self.context.name]
 
     # ---- gating ----------------------------------------------------------------
 

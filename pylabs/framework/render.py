@@ -110,8 +110,12 @@ def context_picker(lab: Lab, state: State) -> Markup:
     """The context toggle; fixed once a prediction is locked, so the feedback and the
     instruments always speak of the context the student predicted in."""
     fixed = bool(state.answers)
+    source = lab.context_from[0] if lab.context_from and lab.context_source(state) else None
     return h("section", {"class": "pl-context", "aria-label": "Context"},
              render_control(lab.context, state[lab.context.name], disabled=fixed),
+             h("p", {"class": "pl-context__from"},
+               f"From your Design Ledger: the context you chose in Lab {source.split('_')[1]}.")
+             if source else None,
              h("p", {"class": "pl-context__fixed"},
                "Fixed for this attempt: your locked answers were made in this context. "
                "Restart the lab (at the bottom of the page) to try another.") if fixed else None)

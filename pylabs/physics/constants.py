@@ -619,3 +619,127 @@ TAIL_AT_SCALE_LEAF_SLOW = REGISTRY["TAIL_AT_SCALE_LEAF_SLOW"].value
 TAIL_AT_SCALE_SLOW_REQUESTS = REGISTRY["TAIL_AT_SCALE_SLOW_REQUESTS"].value
 SRE_RETRY_BUDGET_RATIO = REGISTRY["SRE_RETRY_BUDGET_RATIO"].value
 K8S_HPA_SYNC_PERIOD = REGISTRY["K8S_HPA_SYNC_PERIOD"].value
+# ---- Volume I: the device table (VOL1_00-08 §0.1, VOL1_09-16 §0.1) ----
+# One "peak" per device: the dense rate on its main ML path. Values the vendor does not publish
+# are labelled assumptions on the Sources page ("assumed") and labs show them as such.
+_ORIN_NX_URL = "https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/"
+_ORIN_NANO_SUPER_URL = "https://developer.nvidia.com/blog/nvidia-jetson-orin-nano-developer-kit-gets-a-super-boost/"
+_A17_URL = "https://www.apple.com/newsroom/2023/09/apple-unveils-iphone-15-pro-and-iphone-15-pro-max/"
+_STM32H743_URL = "https://www.st.com/en/microcontrollers-microprocessors/stm32h743-753.html"
+_FIBRE_URL = "https://www.itu.int/rec/T-REC-G.652"
+REGISTRY.update({
+    "H100_PEAK_FP32": Spec(
+        66.9e12, "FLOP/s", "NVIDIA H100 SXM datasheet, FP32 (non-tensor)", _H100_KLOCKWOOD_URL,
+        label="H100 SXM peak, FP32 without tensor cores"),
+    "A100_HBM_BW": Spec(
+        2.039e12, "B/s", "NVIDIA A100 SXM 80 GB datasheet (HBM2e, 2,039 GB/s; the PCIe card is 1,935 GB/s)",
+        _A100_URL, label="A100 SXM 80 GB memory bandwidth"),
+    "A100_HBM_BYTES": Spec(80e9, "B", "NVIDIA A100 SXM datasheet (80 GB HBM2e)", _A100_URL,
+                           label="A100 SXM memory (HBM2e)"),
+    "ORIN_NX_PEAK_INT8_SPARSE_TOTAL": Spec(
+        100e12, "OP/s", "NVIDIA Jetson Orin NX 16 GB: 'up to 100 TOPS' (INT8 with 2:4 sparsity, GPU plus two DLAs)",
+        _ORIN_NX_URL, "the upstream labs used this as an FP16 FLOP/s rate; it is neither dense nor FP16",
+        label="Jetson Orin NX 16 GB advertised AI rate (INT8, sparse, GPU + DLAs)"),
+    "ORIN_NX_PEAK_FP16_DENSE": Spec(
+        15.04e12, "FLOP/s",
+        "Derived: 8 SM x 0.918 GHz x 2,048 FP16 FLOP per clock per SM (dense tensor cores); the same GA10B "
+        "SM gives the Orin Nano Super's published 67 sparse INT8 TOPS at 1.02 GHz",
+        _ORIN_NANO_SUPER_URL, "VOL1 §0.1 [der]: 8 * 0.918e9 * 2048 = 15.04e12",
+        label="Jetson Orin NX 16 GB GPU peak, FP16 dense (derived from the GPU's clock and SMs)"),
+    "ORIN_NX_PEAK_INT8_DENSE": Spec(
+        30.08e12, "OP/s", "Derived: twice the FP16 dense tensor rate on the same GPU (8 SM x 0.918 GHz x 4,096)",
+        _ORIN_NANO_SUPER_URL, label="Jetson Orin NX 16 GB GPU peak, INT8 dense (derived)"),
+    "ORIN_NX_MEM_BW": Spec(
+        102.4e9, "B/s", "NVIDIA Jetson Orin NX 16 GB: 128-bit LPDDR5 at 6,400 MT/s (128/8 x 6.4e9 = 102.4 GB/s)",
+        _ORIN_NX_URL, label="Jetson Orin NX 16 GB memory bandwidth"),
+    "ORIN_NX_MEM_BYTES": Spec(16e9, "B", "NVIDIA Jetson Orin NX 16 GB module (16 GB LPDDR5)", _ORIN_NX_URL,
+                              label="Jetson Orin NX 16 GB memory"),
+    "ORIN_NX_POWER_MAX_W": Spec(25.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
+                                label="Jetson Orin NX 16 GB power, highest mode"),
+    "ORIN_NX_POWER_MIN_W": Spec(10.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
+                                label="Jetson Orin NX 16 GB power, lowest mode"),
+    "A17_PRO_NPU_OPS": Spec(
+        35e12, "OP/s", "Apple, iPhone 15 Pro announcement (Sept 2023): Neural Engine, 35 trillion operations per "
+        "second (precision not stated)", _A17_URL,
+        label="Apple A17 Pro Neural Engine rate (precision not stated by Apple)"),
+    "A17_PRO_MEM_BW": Spec(
+        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), as published for the A16; Apple does "
+        "not publish the A17 Pro's bandwidth", _A17_URL, "ERRATA: a labelled assumption (est)",
+        label="Apple A17 Pro memory bandwidth (assumed, not published)"),
+    "A17_PRO_MEM_BYTES": Spec(
+        8e9, "B", "iPhone 15 Pro, 8 GB LPDDR5 as reported by teardowns and benchmarks (Apple does not publish RAM)",
+        _A17_URL, label="iPhone 15 Pro memory (reported, not published by Apple)"),
+    "PHONE_SUSTAINED_POWER_W": Spec(
+        3.0, "W", "Assumed: a phone holds about 3 W (3 to 5 W) before it throttles; an engineering estimate, "
+        "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption",
+        label="Phone sustained power (assumed, 3 to 5 W)"),
+    "PHONE_BATTERY_J": Spec(
+        12.7 * 3600, "J", "iPhone 15 Pro battery, about 12.7 Wh as reported by teardowns (Apple does not publish Wh)",
+        _A17_URL, label="iPhone 15 Pro battery energy (reported)"),
+    "STM32H743_CLOCK_HZ": Spec(480e6, "Hz", "ST STM32H743 product page: Arm Cortex-M7 at up to 480 MHz",
+                               _STM32H743_URL, label="STM32H743 (Cortex-M7) clock"),
+    "STM32H743_PEAK_FP32": Spec(
+        0.96e9, "FLOP/s", "Derived: one single-precision fused multiply-add (2 FLOP) per cycle x 480 MHz",
+        _STM32H743_URL, "library FMA loops take 5 to 6 cycles, about 0.17 GFLOP/s in practice",
+        label="STM32H743 peak, FP32 (one FMA per cycle)"),
+    "STM32H743_PEAK_INT8": Spec(
+        1.92e9, "OP/s", "Derived: 2 INT8 multiply-accumulates per cycle with the Cortex-M7's SIMD (SMLAD) x 480 MHz",
+        _STM32H743_URL, label="STM32H743 peak, INT8 SIMD (2 MAC per cycle)"),
+    "STM32H743_SRAM_BYTES": Spec(1024 * 1024.0, "B", "ST STM32H743 product page: 1 MB of RAM in total",
+                                 _STM32H743_URL, label="STM32H743 RAM, total"),
+    "STM32H743_AXI_SRAM_BYTES": Spec(
+        512 * 1024.0, "B", "ST STM32H743 reference manual: 512 KB AXI SRAM, the largest contiguous block",
+        _STM32H743_URL, label="STM32H743 largest contiguous SRAM (AXI)"),
+    "STM32H743_FLASH_BYTES": Spec(2 * 1024 * 1024.0, "B", "ST STM32H743 product page: 2 MB of flash",
+                                  _STM32H743_URL, label="STM32H743 flash"),
+    "STM32H743_ONCHIP_BW": Spec(
+        1.9e9, "B/s", "Assumed: on-chip SRAM bus about 1.9 GB/s (an estimate; 0.05 GB/s is only the external "
+        "QSPI flash)", _STM32H743_URL, "VOL1 §0.1 (est)", label="STM32H743 on-chip memory bandwidth (assumed)"),
+    "STM32H743_QSPI_BW": Spec(
+        0.05e9, "B/s", "Derived: external quad-SPI flash, 4 bits x 100 MHz = 50 MB/s", _STM32H743_URL,
+        label="STM32H743 external QSPI flash bandwidth"),
+    "MCU_ACTIVE_POWER_W": Spec(
+        0.1, "W", "Assumed: a Cortex-M7 MCU running flat out draws on the order of 0.1 W (0.1 to 0.3 W); an "
+        "order-of-magnitude estimate, shown as an adjustable instrument", _STM32H743_URL,
+        "ERRATA: ST's run-mode table was not retrievable; at 0.3 W a CR2032 lasts 46.1 days",
+        label="MCU active power (assumed, order of magnitude)"),
+    "CR2032_ENERGY_J": Spec(0.675 * 3600, "J", "A CR2032 lithium coin cell: about 225 mAh at 3 V", "",
+                             label="CR2032 coin cell energy"),
+    "AA_PAIR_ENERGY_J": Spec(7.5 * 3600, "J", "Two alkaline AA cells: about 2,500 mAh at 1.5 V each", "",
+                              label="Two AA cells, energy"),
+    "FIBRE_GROUP_INDEX": Spec(
+        1.468, "1", "Standard single-mode fibre (ITU-T G.652 class, e.g. Corning SMF-28) group index at 1,550 nm",
+        _FIBRE_URL, "v = c / 1.468 = 204,200 km/s, about 4.9 us per km",
+        label="Optical fibre group index"),
+    "SPEED_OF_LIGHT": Spec(299_792_458.0, "m/s", "SI definition of the metre", "https://www.bipm.org/en/si-base-units",
+                           label="Speed of light in vacuum"),
+})
+
+H100_PEAK_FP32 = REGISTRY["H100_PEAK_FP32"].value
+A100_HBM_BW = REGISTRY["A100_HBM_BW"].value
+A100_HBM_BYTES = REGISTRY["A100_HBM_BYTES"].value
+ORIN_NX_PEAK_INT8_SPARSE_TOTAL = REGISTRY["ORIN_NX_PEAK_INT8_SPARSE_TOTAL"].value
+ORIN_NX_PEAK_FP16_DENSE = REGISTRY["ORIN_NX_PEAK_FP16_DENSE"].value
+ORIN_NX_PEAK_INT8_DENSE = REGISTRY["ORIN_NX_PEAK_INT8_DENSE"].value
+ORIN_NX_MEM_BW = REGISTRY["ORIN_NX_MEM_BW"].value
+ORIN_NX_MEM_BYTES = REGISTRY["ORIN_NX_MEM_BYTES"].value
+ORIN_NX_POWER_MAX_W = REGISTRY["ORIN_NX_POWER_MAX_W"].value
+ORIN_NX_POWER_MIN_W = REGISTRY["ORIN_NX_POWER_MIN_W"].value
+A17_PRO_NPU_OPS = REGISTRY["A17_PRO_NPU_OPS"].value
+A17_PRO_MEM_BW = REGISTRY["A17_PRO_MEM_BW"].value
+A17_PRO_MEM_BYTES = REGISTRY["A17_PRO_MEM_BYTES"].value
+PHONE_SUSTAINED_POWER_W = REGISTRY["PHONE_SUSTAINED_POWER_W"].value
+PHONE_BATTERY_J = REGISTRY["PHONE_BATTERY_J"].value
+STM32H743_CLOCK_HZ = REGISTRY["STM32H743_CLOCK_HZ"].value
+STM32H743_PEAK_FP32 = REGISTRY["STM32H743_PEAK_FP32"].value
+STM32H743_PEAK_INT8 = REGISTRY["STM32H743_PEAK_INT8"].value
+STM32H743_SRAM_BYTES = REGISTRY["STM32H743_SRAM_BYTES"].value
+STM32H743_AXI_SRAM_BYTES = REGISTRY["STM32H743_AXI_SRAM_BYTES"].value
+STM32H743_FLASH_BYTES = REGISTRY["STM32H743_FLASH_BYTES"].value
+STM32H743_ONCHIP_BW = REGISTRY["STM32H743_ONCHIP_BW"].value
+STM32H743_QSPI_BW = REGISTRY["STM32H743_QSPI_BW"].value
+MCU_ACTIVE_POWER_W = REGISTRY["MCU_ACTIVE_POWER_W"].value
+CR2032_ENERGY_J = REGISTRY["CR2032_ENERGY_J"].value
+AA_PAIR_ENERGY_J = REGISTRY["AA_PAIR_ENERGY_J"].value
+FIBRE_GROUP_INDEX = REGISTRY["FIBRE_GROUP_INDEX"].value
+SPEED_OF_LIGHT = REGISTRY["SPEED_OF_LIGHT"].value

@@ -27,7 +27,8 @@ API_VALUES = {
 SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "layers",
             "heads", "GPUs", "NICs", "sequences", "h/year", "1/s",
             "kg/J",  # carbon intensity (V2-15): kg CO2e per joule
-            "EUR"}   # regulatory fines (V2-16)
+            "EUR",   # regulatory fines (V2-16)
+            "OP/s", "Hz", "J", "m/s"}  # integer/unstated-precision rates, clocks, battery energy (Vol I)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

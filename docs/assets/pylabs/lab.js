@@ -163,6 +163,10 @@ export async function mountLab(root, signal) {
   }
   early.fold(state);
   early.handOver();
+  // A new attempt starts in the context chosen in an earlier lab (Volume I: the V1-00 track),
+  // unless a prediction was already locked, before Python, in the context on the page.
+  const defaults = opened.defaults || {};
+  if (!opened.attempt && !Object.keys(state.answers).length) Object.assign(state.controls, defaults);
 
   const checkStrips = mountStrips(root, signal);
 
@@ -242,7 +246,7 @@ export async function mountLab(root, signal) {
     await save();
     await archive(attemptId);
     attemptId = newAttemptId(labId);
-    state.controls = {};
+    state.controls = { ...defaults };
     state.answers = {};
     state.pending = {};
     state.failures_hit = [];

@@ -1,0 +1,61 @@
+"""A lab whose context starts from an earlier lab's choice (Volume I's V1-00 track)."""
+
+import json
+
+import pytest
+
+import dataclasses
+
+from pylabs.framework.render import context_picker
+from pylabs.labs import get
+from pylabs.labs.vol1 import contexts
+
+
+def lab_with_track(values=("cloud", "tiny")):
+    """V2-02 given Volume I's context and a track to start from (not registered anywhere)."""
+    lab = dataclasses.replace(get("v2_02"), context=contexts.deployment(values), context_from=contexts.TRACK)
+    return lab
+
+
+def earlier(track):
+    return {"v1_00": {"controls": {"track": track}, "results": {}}}
+
+
+def test_the_earlier_lab_is_read():
+    assert "v1_00" in lab_with_track().reads
+
+
+def test_a_new_attempt_starts_in_the_chosen_track():
+    lab = lab_with_track()
+    assert lab.context_defaults(earlier("tiny")) == {"context": "tiny"}
+
+
+@pytest.mark.parametrize("raw", [{}, earlier("mobile"), {"v1_00": "junk"}, {"v1_00": {"controls": []}},
+                                 earlier(None)])
+def test_no_track_or_one_the_lab_lacks_keeps_the_lab_default(raw):
+    assert lab_with_track().context_defaults(raw) == {}
+
+
+def test_the_picker_says_where_the_context_came_from():
+    lab = lab_with_track()
+    state = lab.parse({"controls": {"context": "tiny"}, "earlier": earlier("tiny")})
+    assert "the context you chose in Lab 00" in str(context_picker(lab, state))
+    other = lab.parse({"controls": {"context": "cloud"}, "earlier": earlier("tiny")})
+    assert "you chose in Lab 00" not in str(context_picker(lab, other))
+
+
+def test_the_bridge_returns_the_defaults_with_the_ledger(monkeypatch):
+    from pylabs import bridge, ledger
+    lab = lab_with_track()
+    monkeypatch.setattr(bridge, "get", lambda lab_id: lab)
+    monkeypatch.setattr(ledger, "latest_attempt",
+                        lambda current, lab_id: {"controls": {"track": "tiny"}, "results": {}})
+    opened = json.loads(bridge.ledger_open(None, "v1_01"))
+    assert opened["defaults"] == {"context": "tiny"}
+
+
+def test_deployment_keeps_the_canonical_order_and_refuses_unknown_contexts():
+    assert contexts.deployment(("tiny", "cloud")).values == ("cloud", "tiny")
+    with pytest.raises(ValueError):
+        contexts.deployment(("cloud", "datacentre"))
+    assert contexts.device("edge").name.startswith("NVIDIA Jetson Orin NX")
