@@ -219,3 +219,97 @@ def radar_figure(traces: Sequence[dict], radial_range: tuple[float, float] = (0.
                         "angularaxis": {**grid, "direction": "clockwise", "rotation": 90,
                                         "tickfont": {"size": 12}}}}
     return {"data": list(traces), "layout": layout}
+
+
+# ---- lines: steps, areas, a second y axis ---------------------------------------------
+
+
+def step(name: str, x: Sequence[float], y: Sequence[float], color: str, dash: str = "solid") -> dict:
+    """A staircase line: each value holds until the next x (capacity tiers, batch sizes, schedules)."""
+    trace = line(name, x, y, color, dash)
+    trace["line"]["shape"] = "hv"
+    return trace
+
+
+def area(name: str, x: Sequence[float], y: Sequence[float], color: str, stack: str = "") -> dict:
+    """A filled line down to zero; traces sharing ``stack`` pile up (shares of a total over x)."""
+    trace = line(name, x, y, color)
+    if stack:
+        trace.update(stackgroup=stack)
+    else:
+        trace["fill"] = "tozeroy"
+    return trace
+
+
+def on_right(trace: dict) -> dict:
+    """The same trace drawn against the second y axis (see ``with_right_axis``)."""
+    return {**trace, "yaxis": "y2"}
+
+
+def with_right_axis(fig: dict, y2: dict) -> dict:
+    """Give a figure a second y axis on the right for the traces passed through ``on_right``. Its
+    gridlines are off (two grids confuse) and the right margin grows to hold its tick labels; name the
+    axis in its title with the unit, and colour that trace's axis title like the trace."""
+    layout = dict(fig["layout"])
+    layout["yaxis2"] = {**y2, "overlaying": "y", "side": "right", "showgrid": False}
+    layout["margin"] = {**layout["margin"], "r": 56}
+    return {"data": fig["data"], "layout": layout}
+
+
+# ---- Pareto frontier -------------------------------------------------------------------
+
+
+def pareto_front(points: Sequence[tuple[float, float]], maximise: tuple[bool, bool] = (False, True)
+                 ) -> list[tuple[float, float]]:
+    """The points no other point beats on both coordinates, sorted by x. ``maximise`` says which way
+    is better for (x, y): the default is less x (cost, latency) and more y (accuracy)."""
+    sx, sy = (1 if m else -1 for m in maximise)
+
+    def dominated(p: tuple[float, float]) -> bool:
+        return any(sx * q[0] >= sx * p[0] and sy * q[1] >= sy * p[1] and q != p for q in points)
+
+    return sorted({p for p in points if not dominated(p)})
+
+
+def frontier(name: str, points: Sequence[tuple[float, float]], color: str = "accent",
+             maximise: tuple[bool, bool] = (False, True)) -> dict:
+    """The Pareto frontier of ``points`` as a stepped line (each frontier point holds until the next)."""
+    front = pareto_front(points, maximise)
+    trace = line(name, [p[0] for p in front], [p[1] for p in front], color, dash="dash", markers=True)
+    trace["line"]["shape"] = "hv" if maximise == (False, True) or maximise == (True, False) else "linear"
+    return trace
+
+
+def scatter(name: str, x: Sequence[float], y: Sequence[float], color: str, text: Sequence[str] | None = None,
+            size: int = 9) -> dict:
+    """Markers only (design points, candidates); ``text`` labels each point on hover."""
+    trace = {"type": "scatter", "mode": "markers", "name": name, "x": list(x), "y": list(y),
+             "marker": {"color": f"token:{color}", "size": size}}
+    if text is not None:
+        trace.update(text=list(text), hovertemplate="%{text}<extra></extra>")
+    return trace
+
+
+# ---- roofline ----------------------------------------------------------------------------
+
+
+def roof(name: str, peak: float, bandwidth: float, span: tuple[float, float], color: str,
+         dash: str = "solid") -> dict:
+    """One device's roofline on log–log axes: attainable = min(peak, bandwidth × intensity) over the
+    intensity ``span`` (op/B), drawn through the ridge point so the corner is sharp.
+    Source: Williams, Waterman and Patterson 2009, 'Roofline', CACM 52(4)."""
+    low, high = span
+    ridge = peak / bandwidth
+    xs = [low] + ([ridge] if low < ridge < high else []) + [high]
+    return line(name, xs, [min(peak, bandwidth * x) for x in xs], color, dash)
+
+
+def roofline_figure(roofs: Sequence[dict], kernels: Sequence[dict], span: tuple[float, float],
+                    rate_label: Callable[[float], str], x_title: str = "Arithmetic intensity (op/B)",
+                    y_title: str = "Attainable rate", height: int = 360) -> dict:
+    """A log–log roofline: device ``roofs`` (from ``roof``) and ``kernels`` (``point`` traces at
+    (intensity, achieved rate)), with one labelled tick per decade on both axes so it reads at 375 px."""
+    ys = [y for t in (*roofs, *kernels) for y in t["y"] if y and y > 0]
+    x = axis(x_title, "log", **decade_ticks(span))
+    y = axis(y_title, "log", **decade_ticks(ys, rate_label))
+    return figure([*roofs, *kernels], x, y, height=height)

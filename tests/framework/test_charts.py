@@ -133,3 +133,71 @@ def test_several_histograms_overlay_and_plotly_accepts_them():
                               marks=((50, "muted"), (90, "warn"), (99, "danger")))
     assert fig["layout"]["barmode"] == "overlay" and len(fig["layout"]["shapes"]) == 3
     validated(fig)
+
+
+# ---- step, area, second axis, Pareto, roofline (plotly.py validates each) -------------
+
+
+def test_step_and_area_lines_are_accepted():
+    fig = ch.figure([ch.step("tiers", [0, 1, 2], [1, 2, 4], "series1"),
+                         ch.area("a", [0, 1, 2], [1, 1, 1], "series2", stack="s"),
+                         ch.area("b", [0, 1, 2], [2, 1, 0], "series3")],
+                        ch.axis("x"), ch.axis("y"))
+    assert fig["data"][0]["line"]["shape"] == "hv"
+    assert fig["data"][1]["stackgroup"] == "s" and fig["data"][2]["fill"] == "tozeroy"
+    validated(fig)
+
+
+def test_a_second_axis_sits_on_the_right_without_its_own_grid():
+    fig = ch.with_right_axis(
+        ch.figure([ch.line("p", [1, 2], [3, 4], "series1"),
+                       ch.on_right(ch.line("q", [1, 2], [0.1, 0.2], "series2"))],
+                      ch.axis("x"), ch.axis("left")),
+        ch.axis("right (%)"))
+    assert fig["data"][1]["yaxis"] == "y2"
+    assert fig["layout"]["yaxis2"]["overlaying"] == "y" and fig["layout"]["yaxis2"]["side"] == "right"
+    assert fig["layout"]["margin"]["r"] > 12
+    validated(fig)
+
+
+def test_pareto_front_keeps_only_undominated_points():
+    points = [(1, 0.5), (2, 0.7), (3, 0.6), (4, 0.9), (2, 0.4)]
+    assert ch.pareto_front(points) == [(1, 0.5), (2, 0.7), (4, 0.9)]
+    assert ch.pareto_front(points, maximise=(True, True)) == [(4, 0.9)]
+
+
+def test_pareto_front_matches_a_brute_force_check_with_numpy():
+    rng = np.random.default_rng(3)
+    pts = [tuple(map(float, p)) for p in rng.random((60, 2)).round(3)]
+    front = set(ch.pareto_front(pts))
+    arr = np.array(pts)
+    for p in pts:
+        beaten = np.any((arr[:, 0] <= p[0]) & (arr[:, 1] >= p[1]) & np.any(arr != p, axis=1))
+        assert (p in front) == (not beaten)
+
+
+def test_frontier_is_a_stepped_dashed_line_through_the_front():
+    trace = ch.frontier("front", [(1, 0.5), (2, 0.7), (3, 0.6)])
+    assert trace["x"] == [1, 2] and trace["line"]["shape"] == "hv"
+    validated(ch.figure([trace, ch.scatter("all", [1, 2, 3], [0.5, 0.7, 0.6], "muted", text=["a", "b", "c"])],
+                         ch.axis("cost"), ch.axis("accuracy")))
+
+
+def test_roof_turns_at_the_ridge_point():
+    trace = ch.roof("H100", 989.4e12, 3.35e12, (0.1, 1e4), "series1")
+    ridge = 989.4e12 / 3.35e12
+    assert trace["x"] == [0.1, ridge, 1e4]
+    assert trace["y"][0] == pytest.approx(3.35e11) and trace["y"][1] == pytest.approx(989.4e12)
+    assert trace["y"][2] == pytest.approx(989.4e12)
+    flat = ch.roof("compute-bound everywhere", 1e9, 1e12, (10, 100), "series2")
+    assert flat["x"] == [10, 100] and flat["y"] == [1e9, 1e9]
+
+
+def test_roofline_figure_is_log_log_with_decade_ticks():
+    fig = ch.roofline_figure(
+        [ch.roof("H100", 989.4e12, 3.35e12, (0.1, 1e4), "series1"),
+         ch.roof("Orin NX", 15.04e12, 102.4e9, (0.1, 1e4), "series2")],
+        [ch.point("GEMM", 500, 800e12, "accent")], (0.1, 1e4), lambda v: ch.power_label(v))
+    assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
+    assert fig["layout"]["xaxis"]["tickvals"][0] == pytest.approx(0.1)
+    validated(fig)
