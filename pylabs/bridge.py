@@ -61,7 +61,7 @@ def ledger_open(raw: str | None, lab_id: str) -> str:
                        "attempt": ledger.active_attempt(current, lab_id),
                        "earlier": earlier,
                        # a new attempt (or a restart) starts from these control values
-                       "defaults": lab.context_defaults(earlier)})
+                       "defaults": lab.earlier_defaults(earlier)})
 
 
 def ledger_commit(raw: str | None, attempt_id: str, record_json: str, now: str) -> str:

@@ -91,16 +91,25 @@ class Lab:
     # (lab id, control name): a new attempt starts in the context the student chose there, when it
     # is one of this lab's options (Volume I labs read the track chosen in V1-00)
     context_from: tuple[str, str] | None = None
+    # control name -> (lab id, control name): a new attempt starts from the student's own decision
+    # in that earlier lab (the capstones), when this control accepts the value as it is
+    defaults_from: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.context_from and self.context_from[0] not in self.reads:
-            object.__setattr__(self, "reads", self.reads + (self.context_from[0],))
+        sources = [self.context_from] if self.context_from else []
+        sources += list(self.defaults_from.values())
+        missing = tuple(dict.fromkeys(lab for lab, _ in sources if lab not in self.reads))
+        if missing:
+            object.__setattr__(self, "reads", self.reads + missing)
         names = [c.name for c in self.controls]
         if len(set(names)) != len(names):
             raise LabError(f"lab {self.id!r}: control names repeat: {sorted(names)}")
         qids = [q.id for q in self.questions]
         if len(set(qids)) != len(qids):
             raise LabError(f"lab {self.id!r}: question ids repeat: {qids}")
+        unknown = set(self.defaults_from) - set(names)
+        if unknown:
+            raise LabError(f"lab {self.id!r}: defaults_from names unknown controls {sorted(unknown)}")
         for source, targets in self.presets.items():
             for option, values in targets.items():
                 unknown = set(values) - set(names)
@@ -155,16 +164,26 @@ class Lab:
     def default_state(self) -> State:
         return self.parse({})
 
-    def context_defaults(self, earlier: Mapping[str, Any]) -> dict[str, str]:
-        """The context a new attempt starts in, read from the earlier lab named by ``context_from``
-        (its latest attempt as the ledger holds it); empty when there is none or it is not an option."""
-        if not self.context_from:
-            return {}
-        lab_id, name = self.context_from
-        attempt = earlier.get(lab_id)
-        controls = attempt.get("controls") if isinstance(attempt, Mapping) else None
-        value = controls.get(name) if isinstance(controls, Mapping) else None
-        return {self.context.name: value} if value in self.context.values else {}
+    def earlier_defaults(self, earlier: Mapping[str, Any]) -> dict[str, Any]:
+        """Control values a new attempt starts from, read from earlier labs' latest attempts as the
+        ledger holds them (``context_from``, ``defaults_from``). A value the control would not take
+        as given (missing, not an option, out of range) is left out: the control keeps its default."""
+        wanted = dict(self.defaults_from)
+        if self.context_from:
+            wanted[self.context.name] = self.context_from
+        found = {}
+        for name, (lab_id, theirs) in wanted.items():
+            attempt = earlier.get(lab_id)
+            controls = attempt.get("controls") if isinstance(attempt, Mapping) else None
+            value = controls.get(theirs) if isinstance(controls, Mapping) else None
+            if value is not None and _same_value(self.control(name).parse(value), value):
+                found[name] = self.control(name).parse(value)
+        return found
+
+    def context_defaults(self, earlier: Mapping[str, Any]) -> dict[str, Any]:
+        """Only the context's part of ``earlier_defaults``."""
+        chosen = self.earlier_defaults(earlier)
+        return {self.context.name: chosen[self.context.name]} if self.context.name in chosen else {}
 
     def context_source(self, state: State) -> bool:
         """Is the attempt's context the one the student chose in the earlier lab?"""

@@ -59,3 +59,22 @@ def test_deployment_keeps_the_canonical_order_and_refuses_unknown_contexts():
     with pytest.raises(ValueError):
         contexts.deployment(("cloud", "datacentre"))
     assert contexts.device("edge").name.startswith("NVIDIA Jetson Orin NX")
+
+
+def test_a_capstone_starts_from_earlier_decisions_that_its_controls_accept():
+    base = get("v2_02")
+    from pylabs.framework.controls import Slider
+    slider = next(c for c in base.controls if isinstance(c, Slider))
+    lab = dataclasses.replace(base, defaults_from={slider.name: ("v2_01", "a2_price")})
+    assert "v2_01" in lab.reads
+    inside = {"v2_01": {"controls": {"a2_price": slider.default}, "results": {}}}
+    assert lab.earlier_defaults(inside) == {slider.name: slider.default}
+    outside = {"v2_01": {"controls": {"a2_price": slider.max * 10}, "results": {}}}
+    assert lab.earlier_defaults(outside) == {}
+    assert lab.earlier_defaults({}) == {}
+
+
+def test_defaults_from_an_unknown_control_is_a_declaration_error():
+    from pylabs.framework.lab import LabError
+    with pytest.raises(LabError):
+        dataclasses.replace(get("v2_02"), defaults_from={"nope": ("v2_01", "a2_price")})
