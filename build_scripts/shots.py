@@ -1,6 +1,6 @@
 """Screenshots of pages as a student sees them: light and dark, 1280 px and 375 px.
 
-    python -m build_scripts.shots v2_02 [--site site] [--out shots] [--unlocked] [--pages ledger/ sources/]
+    python -m build_scripts.shots v2_02 [--site site] [--out shots] [--unlocked] [--parts] [--pages ledger/ sources/]
 
 Serves the built site on a free loopback port, opens each lab in headless Debian
 Chromium, optionally locks every question (option A) so both acts are open, and
@@ -31,7 +31,22 @@ def lock_everything(page, entry: dict) -> None:
         page.wait_for_selector(f'[data-question="{question["id"]}"][data-locked="true"]')
 
 
-def shoot(site: Path, out: Path, labs: list[str], pages: list[str], unlocked: bool) -> list[Path]:
+def shoot_parts(page, stem: Path) -> list[Path]:
+    """One PNG per act's instruments and per chart, at full resolution (a full page of a long lab is
+    scaled down too far to read when viewed whole)."""
+    written = []
+    for selector, label in (("[data-instruments]", "instruments"), ("[data-chart]", "chart")):
+        for i, element in enumerate(page.locator(selector).all()):
+            if not element.is_visible():
+                continue
+            path = stem.with_name(f"{stem.name}-{label}{i + 1}.png")
+            element.screenshot(path=str(path))
+            written.append(path)
+    return written
+
+
+def shoot(site: Path, out: Path, labs: list[str], pages: list[str], unlocked: bool,
+          parts: bool = False) -> list[Path]:
     from playwright.sync_api import sync_playwright
     out.mkdir(parents=True, exist_ok=True)
     server, base = serve_in_thread(site, "/labs/")
@@ -62,6 +77,8 @@ def shoot(site: Path, out: Path, labs: list[str], pages: list[str], unlocked: bo
                         path = out / f"{name.replace('/', '_')}-{scheme}-{width}{suffix}.png"
                         page.screenshot(path=str(path), full_page=True)
                         written.append(path)
+                        if parts and name in manifest:
+                            written += shoot_parts(page, path.with_suffix(""))
                     context.close()
             browser.close()
     finally:
@@ -76,8 +93,9 @@ def main() -> None:
     parser.add_argument("--out", default="shots", type=Path)
     parser.add_argument("--pages", nargs="*", default=[], help="other pages, e.g. ledger/ sources/")
     parser.add_argument("--unlocked", action="store_true", help="lock every question first")
+    parser.add_argument("--parts", action="store_true", help="also one PNG per act's instruments and per chart")
     args = parser.parse_args()
-    for path in shoot(args.site, args.out, args.labs, args.pages, args.unlocked):
+    for path in shoot(args.site, args.out, args.labs, args.pages, args.unlocked, args.parts):
         print(path)
 
 

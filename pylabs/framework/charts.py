@@ -214,7 +214,9 @@ def radar_figure(traces: Sequence[dict], radial_range: tuple[float, float] = (0.
     layout = {"height": height, "showlegend": legend,
               "legend": {"orientation": "h", "x": 0.5, "y": 1.02, "xanchor": "center", "yanchor": "bottom",
                          "traceorder": "normal"},
-              "margin": {"l": 72, "r": 72, "t": 48 if legend else 24, "b": 28},
+              # an axis name broken over two lines at the bottom spoke needs more room below
+              "margin": {"l": 72, "r": 72, "t": 48 if legend else 24,
+                         "b": 44 if traces and any("<br>" in str(t) for t in traces[0]["theta"]) else 28},
               "polar": {"bgcolor": "rgba(0,0,0,0)", "domain": {"x": [0, 1], "y": [0, 0.9]}, "radialaxis": radial,
                         "angularaxis": {**grid, "direction": "clockwise", "rotation": 90,
                                         "tickfont": {"size": 12}}}}

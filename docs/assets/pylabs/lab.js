@@ -163,10 +163,11 @@ export async function mountLab(root, signal) {
   }
   early.fold(state);
   early.handOver();
-  // A new attempt starts in the context chosen in an earlier lab (Volume I: the V1-00 track),
-  // unless a prediction was already locked, before Python, in the context on the page.
+  // Until its first lock, an attempt starts from the student's choices in earlier labs (Volume I:
+  // the V1-00 track; the capstones: earlier decisions). Before a lock only the context can have been
+  // moved, and a lock taken before Python keeps the context it was taken in.
   const defaults = opened.defaults || {};
-  if (!opened.attempt && !Object.keys(state.answers).length) Object.assign(state.controls, defaults);
+  if (!Object.keys(state.answers).length) Object.assign(state.controls, defaults);
 
   const checkStrips = mountStrips(root, signal);
 

@@ -1,0 +1,747 @@
+"""Lab V2-17 · The Constraints Never Lie (the Volume II capstone).
+
+Core invariant: a production design is feasible only when every constraint met in the earlier labs
+holds at once; each check below reuses the corrected model of the lab it comes from, so one
+decision moves several checks.
+
+Act I (ledger archaeology): the student's own prediction accuracy per domain, from every earlier
+lab's latest attempt in the Design Ledger (missing labs are "no data", never a score), beside the
+board's draft, which the student first predicts against: of nine checks the draft passes three
+(training memory 51.98 GB, retraining 11.4 days, goodput 94 %). Act II (the design): nine
+controls, nine checks; only a mixture of experts (100 B active of 1 T) passes the P99 time to first
+token and the budget together, three regions of which any two carry the peak give 99.9997 %, ≥ 87 %
+hour-matched clean supply passes carbon, and z ≥ 1.05 passes the privacy policy.
+
+Choices, and why: the spec's Act I prediction ("which family was most counterintuitive") has no key;
+here the student predicts how many of the draft's checks pass (a test proves it), and the radar is
+the instrument. The spec's seven checks become nine: training memory, time and goodput are separate
+(each fails for its own reason). Serving GPUs are provisioned for the prefill queue's load ρ and the
+regional headroom R/m: GPUs = busy/ρ·R/m, so buying latency with idle GPUs costs budget (with the
+spec's busy count alone, a dense model could meet the P99 at ρ = 0.1 for free). The spec says edge
+offload is necessary; in its own model a mixture of experts served entirely in the cloud still fits
+the budget ($5.9 B a year), so the page says edge offload helps, not that it is needed. Privacy and
+fairness thresholds are the company's policy (ε ≤ 2, error-rate gap ≤ 2 pp), not legal numbers;
+the carbon limit is an internal 24/7 clean-energy proxy (≤ 50 g/kWh).
+
+Defaults come from the student's own decisions where an earlier lab made them: the noise multiplier
+(V2-11), the clean supply matched hour by hour (V2-15) and the fairness rule (V2-16).
+
+Ledger (spec §3): controls (the config), each check's value and pass flag, system_valid,
+annual_cost_b, the accuracy per domain; answers a1_predict, a2_pick (act2_decision); failures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+                              Reflection, Slider, State, callout, chart, failure, fmt, math_peek, metric_grid,
+                              prose)
+from pylabs.framework import charts as ch
+from pylabs.physics import constants as C
+from pylabs.physics import fairness as F
+from pylabs.physics import privacy, reliability, serving
+from pylabs.physics import system_design as sd
+from pylabs.physics.references import cite
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The board's requirements and the story's inputs; [A] marks assumptions of the story."""
+
+    params: float = 1e12                 # the board's 1 T-parameter model
+    moe_active: float = 100e9            # a mixture of experts: 100 B parameters active per token
+    tokens_per_month: float = 1e12       # monthly retraining on 1 T tokens
+    activation_bytes: float = 20e9       # [A] activations per GPU with selective recomputation
+    train_mfu: float = 0.40
+    users: float = 5e9
+    requests_per_user_day: float = 2.0
+    peak_factor: float = 2.0
+    prompt_tokens: float = 500.0
+    output_tokens: float = 200.0
+    serve_mfu: float = 0.40              # serving utilisation of compute while busy
+    prefill_mfu: float = 0.50            # as V2-10
+    replica_gpus: float = 16.0
+    region_availability: float = 0.999   # [A] one region's availability
+    storage_bw: float = 400e9            # checkpoint writes, as V2-07
+    d2h_bw: float = 50e9
+    restart_s: float = 600.0             # [A] requeue and reload, as V2-07
+    dp_sampling_rate: float = 1e-3       # [A] DP-SGD on user data: sampling rate q ...
+    dp_steps: float = 1e4                # ... steps per monthly retrain ...
+    dp_delta: float = 1e-10              # ... and δ, below 1/users
+    base_a: float = 0.20                 # fairness: base rates of two groups (V2-16 identity)
+    base_b: float = 0.35
+    tpr: float = 0.85
+    fpr: float = 0.10
+    grid_g_per_kwh: float = 255.0        # [A] the regions' grid mix
+    clean_g_per_kwh: float = 20.0        # [A] a wind, solar and hydro portfolio (lifecycle)
+    usd_per_gpu_hour: float = 3.50       # [A] rented H100 price
+    # the board's requirements (company policy, not law)
+    hbm_limit: float = C.H100_HBM_BYTES
+    days_limit: float = 30.0
+    goodput_limit: float = 0.90
+    ttft_limit_s: float = 0.5
+    availability_limit: float = 0.9999
+    epsilon_limit: float = 2.0
+    fairness_tolerance: float = 0.02     # |ΔTPR|, |ΔFPR| at most 2 pp
+    carbon_limit: float = 50.0           # g CO2e/kWh, hour by hour
+    budget_usd: float = 10e9
+    train_gpus: int = 16_384
+    # units and drawing
+    tiny: float = 1e-12                  # keeps a ratio finite when a share reaches zero
+    chart_floor: float = 1e-3            # the check chart's range: a thousandth to a thousand times the limit
+    chart_height_px: float = 320.0
+    pct_per_unit: float = 100.0
+    bytes_per_gb: float = 1e9
+    ms_per_s: float = 1e3
+    usd_per_billion: float = 1e9
+
+
+S = Scenario()
+SECONDS_PER_DAY = sd.SECONDS_PER_DAY
+GPU_MTBF_S = reliability.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
+                                             C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
+
+# ---- the domains of the Design Ledger ---------------------------------------------------
+
+DOMAINS: dict[str, tuple[str, ...]] = {
+    "Memory": ("v1_02", "v1_05", "v1_08", "v1_10", "v2_04", "v2_10"),
+    "Compute": ("v1_01", "v1_06", "v1_07", "v1_11", "v2_09"),
+    "Serving": ("v1_00", "v1_13", "v2_12"),
+    "Networking": ("v1_04", "v2_02", "v2_03", "v2_06"),
+    "Reliability": ("v1_14", "v2_07", "v2_14"),
+    "Scale": ("v1_12", "v2_01", "v2_05"),
+    "Ethics": ("v1_15", "v2_11", "v2_13", "v2_16"),
+    "Economics": ("v1_03", "v1_09", "v2_08", "v2_15"),
+}
+READS = tuple(sorted(lab for labs in DOMAINS.values() for lab in labs))
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    right: int
+    answered: int
+    labs: int      # labs of the domain with an attempt in the ledger
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.right / self.answered if self.answered else None
+
+
+def counts(attempt: dict, reflections: bool) -> tuple[int, int]:
+    """(right, answered) among an attempt's locked answers; reflections counted only if asked."""
+    answers = attempt.get("answers") if isinstance(attempt.get("answers"), dict) else {}
+    marks = [a.get("correct") for qid, a in answers.items()
+             if isinstance(a, dict) and (reflections or "reflect" not in qid)]
+    marks = [m for m in marks if isinstance(m, bool)]
+    return sum(marks), len(marks)
+
+
+def domains(earlier: dict, reflections: bool, volumes: str) -> list[Domain]:
+    chosen = {"both": ("v1_", "v2_"), "1": ("v1_",), "2": ("v2_",)}[volumes]
+    rows = []
+    for name, labs in DOMAINS.items():
+        attempts = [earlier[lab] for lab in labs if lab in earlier and lab.startswith(chosen)]
+        tallies = [counts(a, reflections) for a in attempts]
+        rows.append(Domain(name, sum(t[0] for t in tallies), sum(t[1] for t in tallies), len(attempts)))
+    return rows
+
+
+# ---- a design and its nine checks ---------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def training_goodput(gpus: int) -> float:
+    """V2-07's model: asynchronous checkpoints of 16 B per parameter at Young's interval."""
+    costs = reliability.checkpoint_costs(16 * S.params, gpus, GPU_MTBF_S, S.storage_bw, S.d2h_bw,
+                                         S.restart_s, interval_s=1.0, asynchronous=True)
+    best = reliability.young_interval_s(costs.stall_s, costs.mtbf_s)
+    return reliability.checkpoint_costs(16 * S.params, gpus, GPU_MTBF_S, S.storage_bw, S.d2h_bw,
+                                        S.restart_s, best, True).goodput_frac
+
+
+@lru_cache(maxsize=None)
+def dp_epsilon(noise: float) -> float:
+    """The V2-11 accountant (subsampled Gaussian RDP, classic conversion) for a month of DP-SGD."""
+    return privacy.epsilon(S.dp_sampling_rate, noise, S.dp_steps, S.dp_delta)
+
+
+SHARDINGS = {"tp8pp4": (8, 4), "tp8pp8": (8, 8), "tp8pp16": (8, 16), "tp8pp32": (8, 32)}
+REGIONS = {"r1": (1, 1), "r2m2": (2, 2), "r2m1": (2, 1), "r3m2": (3, 2), "r5m4": (5, 4)}
+
+
+@dataclass(frozen=True)
+class Design:
+    moe: bool = False
+    gpus: int = S.train_gpus
+    sharding: str = "tp8pp16"
+    cloud_fraction: float = 0.3
+    load: float = 0.7
+    regions: str = "r1"
+    noise: float = 1.0
+    fairness: str = "ppv"
+    cfe: float = 0.4
+
+    @property
+    def active(self) -> float:
+        return S.moe_active if self.moe else S.params
+
+    @property
+    def dp(self) -> int:
+        tp, pp = SHARDINGS[self.sharding]
+        return max(1, self.gpus // (tp * pp))
+
+    @property
+    def memory(self) -> float:
+        tp, pp = SHARDINGS[self.sharding]
+        return sd.training_memory_per_gpu_bytes(S.params, tp, pp, self.dp, S.activation_bytes)
+
+    @property
+    def goodput(self) -> float:
+        return training_goodput(self.gpus)
+
+    @property
+    def days(self) -> float:
+        return sd.training_days(self.active, S.tokens_per_month, self.gpus, C.H100_PEAK_BF16_DENSE, S.train_mfu,
+                                max(self.goodput, S.tiny))
+
+    @property
+    def prefill_s(self) -> float:
+        return serving.prefill_s(2 * self.active * S.prompt_tokens, S.replica_gpus, C.H100_PEAK_BF16_DENSE,
+                                 S.prefill_mfu)
+
+    @property
+    def ttft(self) -> float:
+        return sd.ttft_p99_s(self.prefill_s, self.load)
+
+    @property
+    def busy_gpus(self) -> float:
+        q = sd.peak_requests_per_s(S.users, S.requests_per_user_day, S.peak_factor, self.cloud_fraction)
+        return sd.serving_gpus_busy(q, self.active, S.prompt_tokens, S.output_tokens, C.H100_PEAK_BF16_DENSE,
+                                    S.serve_mfu)
+
+    @property
+    def serving_gpus(self) -> float:
+        regions, needed = REGIONS[self.regions]
+        return self.busy_gpus / self.load * regions / needed
+
+    @property
+    def availability(self) -> float:
+        return sd.availability_k_of_n(*REGIONS[self.regions], S.region_availability)
+
+    @property
+    def epsilon(self) -> float:
+        return dp_epsilon(self.noise)
+
+    @property
+    def fairness_gap(self) -> float:
+        """The error-rate gap (max of |ΔTPR|, |ΔFPR|) of the chosen rule; the other rule's price is PPV."""
+        if self.fairness == "single":
+            return 0.0
+        ppv_b = F.ppv(S.base_b, S.tpr, S.fpr)
+        return abs(F.fpr_from_identity(S.base_a, ppv_b, S.tpr) - S.fpr)
+
+    @property
+    def ppv_gap(self) -> float:
+        return abs(F.ppv(S.base_b, S.tpr, S.fpr) - F.ppv(S.base_a, S.tpr, S.fpr)) if self.fairness == "single" else 0.0
+
+    @property
+    def carbon(self) -> float:
+        return sd.matched_intensity(self.cfe, S.grid_g_per_kwh, S.clean_g_per_kwh)
+
+    @property
+    def cost(self) -> float:
+        return sd.annual_gpu_cost_usd(self.gpus + self.serving_gpus, S.usd_per_gpu_hour, C.HOURS_PER_YEAR)
+
+    def checks(self) -> dict[str, bool]:
+        return {"memory": self.memory <= S.hbm_limit, "days": self.days <= S.days_limit,
+                "goodput": self.goodput >= S.goodput_limit, "ttft": self.ttft <= S.ttft_limit_s,
+                "availability": self.availability >= S.availability_limit,
+                "privacy": self.epsilon <= S.epsilon_limit, "fairness": self.fairness_gap <= S.fairness_tolerance,
+                "carbon": self.carbon <= S.carbon_limit, "budget": self.cost <= S.budget_usd}
+
+    @property
+    def feasible(self) -> bool:
+        return all(self.checks().values())
+
+
+DRAFT = Design()
+CHECK_TITLES = {
+    "memory": "Training fits in 80 GB per GPU", "days": "Retraining takes at most 30 days",
+    "goodput": "Training goodput at least 90 %", "ttft": "P99 time to first token under 500 ms",
+    "availability": "Availability at least 99.99 %", "privacy": f"Privacy: ε at most {fmt(S.epsilon_limit, 'num')}",
+    "fairness": "Equal error rates within 2 pp", "carbon": "At most 50 g CO₂e/kWh, hour by hour",
+    "budget": "At most $10 B a year"}
+
+# ---- context --------------------------------------------------------------------------
+
+CONTEXT = Choice("context", "What the radar counts", (
+    Option("predictions", "Your predictions: what you expected before the instruments"),
+    Option("all", "Predictions and reflections"),
+), default="predictions", help="Each axis is the share of your locked answers in that domain that were right.")
+
+# ---- Act I · What your ledger says ----------------------------------------------------------
+
+A1_VOLUMES = Choice("a1_volumes", "Labs on the radar", (
+    Option("both", "Both volumes"), Option("2", "Volume II"), Option("1", "Volume I"),
+), default="both")
+
+
+def act1_truth() -> str:
+    passed = sum(DRAFT.checks().values())
+    return "A" if passed <= 1 else "B" if passed <= 3 else "C" if passed <= 5 else "D"
+
+
+def act1_facts() -> dict[str, str]:
+    d = DRAFT
+    return {"memory": fmt(d.memory, "GB"), "days": fmt(d.days * SECONDS_PER_DAY, "days"),
+            "goodput": fmt(d.goodput, "pct"), "ttft": fmt(d.ttft, "ms"), "prefill": fmt(d.prefill_s, "ms"),
+            "ttft_moe": fmt(Design(moe=True).ttft, "ms"), "avail": fmt(d.availability, "pct1"),
+            "eps": fmt(d.epsilon, "num"), "carbon": fmt(d.carbon, "num"), "cost": fmt(d.cost, "usd"),
+            "passed": str(sum(d.checks().values())), "ratio": fmt(S.params / S.moe_active, "x")}
+
+
+ACT1_PREDICTION = Pick(
+    id="a1_predict", act=1,
+    prompt="The board's draft: a dense 1 T-parameter model retrained every month on 16,384 H100s (TP 8 × PP 16), "
+           "served from one region at 70 % load with 30 % of requests in the cloud, DP noise z = 1.0, equal "
+           "precision across groups, 40 % clean energy. Of the nine checks on the right, how many does it pass?",
+    quantity="the number of the board's nine checks the draft passes",
+    options=(
+        Claim("A", "None or one: a 1 T model breaks almost everything.",
+              "Training is the part that works: {memory} per GPU fits, retraining takes {days} at {goodput} "
+              "goodput. Serving, reliability, policy and money are where it fails."),
+        Claim("B", "Two or three: training works, serving and policy do not.",
+              "Memory ({memory} per GPU), retraining ({days}) and goodput ({goodput}) pass; the P99 TTFT is "
+              "{ttft}, availability {avail}, ε = {eps}, carbon {carbon} g/kWh and the bill {cost} a year fail."),
+        Claim("C", "Four or five: the hard parts are only latency and cost.",
+              "Latency and cost fail, but so do availability ({avail} from one region), privacy (ε = {eps}), "
+              "equal error rates and carbon ({carbon} g/kWh)."),
+        Claim("D", "Six or more: a well-funded team can meet nearly all of it.",
+              "Only {passed} pass: money cannot buy a shorter prefill ({prefill} for a dense 1 T prompt), and "
+              "one region cannot be more available than itself."),
+    ),
+    decide=act1_truth,
+)
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="The draft's P99 time to first token misses 500 ms by a factor of four. What sets the prefill time "
+           "that the queue multiplies?",
+    options=(
+        Claim("A", "The parameters each token activates: the prompt costs 2 FLOP per active parameter per token, "
+                   "on the replica's GPUs.",
+              "A dense 1 T model prefills a 500-token prompt in {prefill} on 16 GPUs; the queue at 70 % load "
+              "multiplies it to {ttft}. A mixture of experts with {ratio} fewer active parameters gets {ttft_moe}."),
+        Claim("B", "HBM bandwidth: every token reads all the weights.",
+              "That is decode, one token at a time. Prefill pushes the whole prompt through at once and is "
+              "compute-bound: {prefill} for the dense model."),
+        Claim("C", "The network round trip between the user and the region.",
+              "A round trip is tens of milliseconds; the draft's P99 is {ttft}."),
+        Claim("D", "The total parameter count, whatever the architecture.",
+              "Memory scales with total parameters; compute per token scales with active ones. A mixture of "
+              "experts keeps 1 T parameters and gets {ttft_moe}."),
+    ),
+    answer_letter="A",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_labs", "Earlier labs in your ledger", "1", "int"),
+    MetricSpec("a1_answers", "Locked answers counted", "1", "int"),
+    MetricSpec("a1_accuracy", "Right, over all counted", "1", "pct"),
+    MetricSpec("a2_ttft", "P99 time to first token", "s", "ms"),
+    MetricSpec("a2_cost", "Cost per year", "USD", "usd"),
+    MetricSpec("a2_availability", "Availability", "1", "pct1"),
+    MetricSpec("a2_memory", "Training memory per GPU", "B", "GB"),
+    MetricSpec("a2_days", "Retraining time", "s", "days"),
+    MetricSpec("a2_goodput", "Training goodput", "1", "pct"),
+    MetricSpec("a2_epsilon", "Privacy ε", "1", "num"),
+    MetricSpec("a2_fair_gap", "Error-rate gap between groups", "1", "pp"),
+    MetricSpec("a2_carbon", "Carbon intensity, g CO₂e/kWh", "1", "num"),
+    MetricSpec("a2_serving_gpus", "Serving GPUs provisioned", "1", "int"),
+)}
+
+
+def act1_instruments(s: State) -> list:
+    rows = domains(dict(s.earlier), s["context"] == "all", s["a1_volumes"])
+    right, answered = sum(r.right for r in rows), sum(r.answered for r in rows)
+    labs = sum(r.labs for r in rows)
+    parts = [metric_grid(
+        M["a1_labs"].show(labs, note=f"of {len(READS)} that feed the radar"),
+        M["a1_answers"].show(answered),
+        M["a1_accuracy"].show(right / answered if answered else 0.0, None if answered else "warn",
+                              "" if answered else "no locked answers yet"),
+    )]
+    if not answered:
+        parts.append(callout("info", "Your ledger has no answers to count yet",
+                             prose("The radar fills in as you lock predictions in the other labs. The board's "
+                                   "draft below does not need your ledger.")))
+    parts += [radar_chart(rows), draft_table()]
+    return parts
+
+
+def radar_chart(rows: list[Domain]):
+    names = [r.name if r.accuracy is not None else f"{r.name}<br>(no data)" for r in rows]
+    values = [r.accuracy for r in rows]
+    trace = ch.radar("Your accuracy", names, values, "series1")
+    trace["connectgaps"] = False
+    figure = ch.radar_figure([trace], (0.0, 1.0), ch.ticks_at((0.25, 0.5, 0.75, 1.0), lambda v: fmt(v, "pct")),
+                             legend=False)
+    known = [r for r in rows if r.accuracy is not None]
+    if known:
+        low = min(known, key=lambda r: (r.accuracy, r.name))
+        summary = (f"{len(known)} of {len(rows)} domains have answers in your ledger; your lowest is "
+                   f"{low.name} at {fmt(low.accuracy, 'pct')}.")
+    else:
+        summary = "No domain has answers in your ledger yet: every axis reads no data."
+    table = (("Domain", "Right", "Counted", "Labs"),
+             [(r.name, str(r.right), str(r.answered), str(r.labs)) for r in rows])
+    return chart("a1_radar", "Your prediction accuracy by domain", figure, summary, table=table)
+
+
+def draft_table():
+    d, checks = DRAFT, DRAFT.checks()
+    shown = draft_values(d)
+    rows = [(CHECK_TITLES[k], shown[k], "passes" if ok else "fails") for k, ok in checks.items()]
+    figure = check_figure(d)
+    summary = f"The board's draft passes {sum(checks.values())} of {len(checks)} checks."
+    return chart("a1_draft", "The board's draft against the nine checks", figure, summary,
+                 table=(("Check", "Draft", "Verdict"), rows))
+
+
+def draft_values(d: Design) -> dict[str, str]:
+    return {"memory": fmt(d.memory, "GB"), "days": fmt(d.days * SECONDS_PER_DAY, "days"),
+            "goodput": fmt(d.goodput, "pct"), "ttft": fmt(d.ttft, "ms"), "availability": fmt(d.availability, "pct1"),
+            "privacy": fmt(d.epsilon, "num"), "fairness": fmt(d.fairness_gap, "pp"),
+            "carbon": f"{fmt(d.carbon, 'num')} g/kWh", "budget": fmt(d.cost, "usd")}
+
+
+def usage(d: Design) -> dict[str, float]:
+    """Each check as a share of its limit (1 = at the limit; above 1 fails)."""
+    unavailable = max(1 - d.availability, S.tiny)
+    return {"memory": d.memory / S.hbm_limit, "days": d.days / S.days_limit,
+            "goodput": (1 - d.goodput) / (1 - S.goodput_limit), "ttft": d.ttft / S.ttft_limit_s,
+            "availability": unavailable / (1 - S.availability_limit), "privacy": d.epsilon / S.epsilon_limit,
+            "fairness": max(d.fairness_gap, S.chart_floor) / S.fairness_tolerance, "carbon": d.carbon / S.carbon_limit,
+            "budget": d.cost / S.budget_usd}
+
+
+SHORT = {"memory": "Memory", "days": "Retrain", "goodput": "Goodput", "ttft": "P99 TTFT", "availability": "Uptime",
+         "privacy": "Privacy", "fairness": "Fairness", "carbon": "Carbon", "budget": "Budget"}
+
+
+def check_figure(d: Design) -> dict:
+    used = usage(d)
+    names = [SHORT[k] for k in used]
+    values = [min(max(v, S.chart_floor), 1 / S.chart_floor) for v in used.values()]
+    colours = ["good" if v <= 1 else "danger" for v in used.values()]
+    limit, note = ch.hline(1.0, "ink", "limit", log=True)
+    return ch.figure([ch.bars("Share of the limit", names, values, colours)], ch.axis("", "category"),
+                     ch.axis("Share of the limit (log)", "log", **ch.decade_ticks(values + [1.0], lambda v: fmt(v, "x"))),
+                     shapes=[limit], annotations=[note], legend=False, height=int(S.chart_height_px))
+
+
+def act1_math(s: State):
+    return math_peek("How the radar and the draft are computed", (
+        Equation(r"\text{accuracy}_d = \frac{\#\,\text{right}}{\#\,\text{locked}}",
+                 "Over the latest attempt of every lab mapped to domain *d*; a domain with no locked answers "
+                 "reads no data, not a score."),
+        Equation(r"t_{99} = t_{pf}\left(1 + \frac{\ln(100\rho)}{1-\rho}\right),\quad "
+                 r"t_{pf} = \frac{2 P_{\text{act}} s_{\text{in}}}{n\,C\,u}",
+                 "P99 time to first token: the prefill plus the M/M/1 waiting-time tail at load ρ (V2-10)."),
+    ), rows=tuple((label, ", ".join(labs)) for label, labs in DOMAINS.items()), sources=(
+        cite("kleinrock1975", "the M/M/1 waiting-time tail"),
+        cite("kaplan2020", "2 FLOP per active parameter per token"),
+    ))
+
+
+ACT1 = Act(
+    number=1, title="What Your Ledger Says", minutes="10–12 min",
+    stakeholder_role="Chief Architect",
+    stakeholder=lambda: (
+        "Before the board meeting, two things. First, look at your own record: every prediction you locked in "
+        "these labs is in your Design Ledger, and it shows where your intuition is good and where it is not. "
+        "Second, the board has sent a draft. Tell me how much of it survives contact with the physics."),
+    scenario=lambda: (
+        "The board wants one assistant for **5 billion users**: a 1 T-parameter model retrained monthly on "
+        "1 T tokens, a P99 time to first token under 500 ms, 99.99 % availability, a privacy guarantee, equal "
+        "error rates across groups, clean power hour by hour and at most **$10 B a year**.",
+        "Each of the nine checks is the corrected model of an earlier lab: training memory and time (V2-05), "
+        "goodput (V2-07), time to first token (V2-10), regional redundancy, the DP accountant (V2-11), the "
+        "fairness identity (V2-16) and clean-energy matching (V2-15).",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_VOLUMES,),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Your ledger and the board's draft",
+)
+
+# ---- Act II · One design, every constraint --------------------------------------------
+
+A2_ARCH = Choice("a2_arch", "Model", (
+    Option("dense", "Dense 1 T: every parameter works on every token"),
+    Option("moe", "Mixture of experts 1 T, 100 B active per token"),
+), default="dense")
+A2_GPUS = Choice("a2_gpus", "Training GPUs", tuple(Option(str(n), f"{n:,}") for n in (4096, 8192, 16384, 32768)),
+                 default="16384", widget="select")
+A2_SHARDING = Choice("a2_sharding", "Training parallelism", (
+    Option("tp8pp4", "TP 8 × PP 4"), Option("tp8pp8", "TP 8 × PP 8"), Option("tp8pp16", "TP 8 × PP 16"),
+    Option("tp8pp32", "TP 8 × PP 32"),
+), default="tp8pp16", widget="select", help="Data parallelism takes the rest of the GPUs, with ZeRO-1 Adam state.")
+A2_CLOUD = Slider("a2_cloud", "Requests answered in the cloud", unit="1", min=0.05, max=1.0, step=0.05, default=0.3,
+                  fmt="pct", help="The rest run on the user's device with a distilled model.")
+A2_LOAD = Slider("a2_load", "Prefill queue load per replica, ρ", unit="1", min=0.1, max=0.9, step=0.05, default=0.7,
+                 fmt="pct", help="Lower load: shorter queues, more GPUs (provisioned = busy ÷ ρ).")
+A2_REGIONS = Choice("a2_regions", "Regions", (
+    Option("r1", "1 region"), Option("r2m2", "2 regions, both needed at the peak"),
+    Option("r2m1", "2 regions, either carries the peak"), Option("r3m2", "3 regions, any 2 carry the peak"),
+    Option("r5m4", "5 regions, any 4 carry the peak"),
+), default="r1", widget="select", help=f"Each region is up {fmt(S.region_availability, 'pct1')} of the time [assumed].")
+A2_NOISE = Slider("a2_noise", "DP-SGD noise multiplier, z", unit="1", min=0.5, max=3.0, step=0.01, default=1.0,
+                  fmt="num", help="Noise standard deviation ÷ clipping norm, as in V2-11.")
+A2_FAIR = Choice("a2_fair", "Fairness rule", (
+    Option("single", "One threshold: equal error rates (equalized odds)"),
+    Option("ppv", "Equal precision (PPV) in each group"),
+), default="ppv", help="Base rates differ (20 % and 35 %), so both cannot hold (V2-16).")
+A2_CFE = Slider("a2_cfe", "Clean supply matched hour by hour", unit="1", min=0.0, max=1.0, step=0.05, default=0.4,
+                fmt="pct")
+
+REGION_LABELS = {o.value: o.label for o in A2_REGIONS.options}
+
+
+def design(s: State) -> Design:
+    return Design(s["a2_arch"] == "moe", int(s["a2_gpus"]), s["a2_sharding"], s["a2_cloud"], s["a2_load"],
+                  s["a2_regions"], s["a2_noise"], s["a2_fair"], s["a2_cfe"])
+
+
+DESIGNS = {
+    "A": Design(moe=False, regions="r3m2", noise=1.2, fairness="single", cfe=0.9),
+    "B": Design(moe=True, regions="r1", noise=1.2, fairness="single", cfe=0.9),
+    "C": Design(moe=True, regions="r3m2", noise=1.2, fairness="single", cfe=0.9),
+    "D": Design(moe=True, regions="r3m2", noise=0.8, fairness="ppv", cfe=0.9),
+}
+
+
+def act2_answer() -> str:
+    """The one design of the four that passes every check (a test proves it is unique)."""
+    return next(k for k, d in DESIGNS.items() if d.feasible)
+
+
+def act2_facts() -> dict[str, str]:
+    a, b, c, d = (DESIGNS[k] for k in "ABCD")
+    return {"ttft_a": fmt(a.ttft, "ms"), "cost_a": fmt(a.cost, "usd"), "avail_b": fmt(b.availability, "pct1"),
+            "avail_c": f"{c.availability * S.pct_per_unit:.4f} %", "cost_c": fmt(c.cost, "usd"), "ttft_c": fmt(c.ttft, "ms"),
+            "eps_c": fmt(c.epsilon, "num"), "eps_d": fmt(d.epsilon, "num"), "gap_d": fmt(d.fairness_gap, "pp"),
+            "ppv_gap": fmt(c.ppv_gap, "pp"), "carbon_c": fmt(c.carbon, "num"), "days_dense": fmt(a.days * SECONDS_PER_DAY, "days"),
+            "days_moe": fmt(c.days * SECONDS_PER_DAY, "days"), "gpus_c": fmt(c.serving_gpus, "int"),
+            "cost_cloud": fmt(Design(moe=True, regions="r3m2", cloud_fraction=1.0).cost, "usd")}
+
+
+ACT2_PREDICTION = Pick(
+    id="a2_pick", act=2,
+    prompt="Every design below retrains on 16,384 GPUs (TP 8 × PP 16), runs the prefill queues at 70 % load, "
+           "answers 30 % of requests in the cloud and matches 90 % of every hour with clean supply. Which one "
+           "passes all nine checks?",
+    quantity="the design that passes every check",
+    options=(
+        Claim("A", "Dense 1 T, three regions (any two carry the peak), z = 1.2, equal error rates.",
+              "The dense prefill puts the P99 at {ttft_a}, and three regions of dense replicas cost {cost_a} a "
+              "year: both fail. Lower load would cut the queue and raise the bill further."),
+        Claim("B", "Mixture of experts (100 B active), one region, z = 1.2, equal error rates.",
+              "Latency, cost and policy pass, but one region is up {avail_b} of the time, short of 99.99 %."),
+        Claim("C", "Mixture of experts (100 B active), three regions (any two carry the peak), z = 1.2, equal "
+                   "error rates.",
+              "All nine pass: P99 {ttft_c}, availability {avail_c}, ε = {eps_c}, {carbon_c} g/kWh and {cost_c} "
+              "a year. Equal error rates leave a precision gap of {ppv_gap}, which the policy accepts."),
+        Claim("D", "Mixture of experts (100 B active), three regions, z = 0.8 to keep more accuracy, equal "
+                   "precision across groups.",
+              "z = 0.8 gives ε = {eps_d}, over the policy's 2, and equal precision opens an error-rate gap of "
+              "{gap_d} with these base rates."),
+    ),
+    decide=act2_answer,
+)
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="Which single decision did feasibility hinge on most?",
+    options=(
+        Claim("A", "More GPUs: with enough hardware every check passes.",
+              "More GPUs help training time, but latency is set per replica by the prefill ({ttft_a} dense), "
+              "and the dense fleet already costs {cost_a}."),
+        Claim("B", "The mixture of experts: a tenth of the FLOPs per token moves training time, latency and the "
+                   "serving bill at once.",
+              "Retraining drops from {days_dense} to {days_moe}, the P99 to {ttft_c} and the bill to {cost_c}. "
+              "Edge offload helps but is not what makes it feasible: all in the cloud costs {cost_cloud}."),
+        Claim("C", "Three regions: availability is the hardest constraint.",
+              "Regions are needed ({avail_b} from one), but they multiply the fleet; without a sparse model the "
+              "bill is {cost_a}."),
+        Claim("D", "The clean-energy share: carbon decides everything.",
+              "Carbon needs at least 87 % matched supply, but it is cheap; it does not move latency or cost."),
+    ),
+    answer_letter="B",
+)
+
+FAILURES = tuple(FailureSpec(f"a2_{k}", f"Check failed: {v}", act=2) for k, v in CHECK_TITLES.items())
+FAIL = {f.name: f for f in FAILURES}
+
+
+def act2_instruments(s: State) -> list:
+    d = design(s)
+    ok = d.checks()
+    tone = {k: "good" if v else "danger" for k, v in ok.items()}
+    parts = [metric_grid(
+        M["a2_ttft"].show(d.ttft, tone["ttft"], f"limit {fmt(S.ttft_limit_s, 'ms')}"),
+        M["a2_cost"].show(d.cost, tone["budget"], f"limit {fmt(S.budget_usd, 'usd')}"),
+        M["a2_availability"].show(d.availability, tone["availability"], REGION_LABELS[d.regions]),
+        M["a2_memory"].show(d.memory, tone["memory"], f"DP {d.dp}"),
+        M["a2_days"].show(d.days * SECONDS_PER_DAY, tone["days"], "limit 30 days"),
+        M["a2_goodput"].show(d.goodput, tone["goodput"], "limit 90 %"),
+        M["a2_epsilon"].show(d.epsilon, tone["privacy"], f"policy ≤ {fmt(S.epsilon_limit, 'num')}"),
+        M["a2_fair_gap"].show(d.fairness_gap, tone["fairness"], f"precision gap {fmt(d.ppv_gap, 'pp')}"),
+        M["a2_carbon"].show(d.carbon, tone["carbon"], "limit 50"),
+        M["a2_serving_gpus"].show(d.serving_gpus, note=f"{fmt(d.busy_gpus, 'int')} busy at full load"),
+    )]
+    verdict = sum(ok.values())
+    parts.append(callout("success" if d.feasible else "info",
+                         "Feasible: every check passes" if d.feasible else f"{verdict} of {len(ok)} checks pass",
+                         prose("This design meets the board's requirements." if d.feasible else
+                               "Each failing check names the lever that moves it.")))
+    parts += act2_failures(d, ok)
+    parts.append(chart("a2_checks", "Each check as a share of its limit", check_figure(d),
+                       f"{verdict} of {len(ok)} checks are at or under their limit.",
+                       table=(("Check", "Value", "Verdict"),
+                              [(CHECK_TITLES[k], v, "passes" if ok[k] else "fails") for k, v in draft_values(d).items()])))
+    return parts
+
+
+def act2_failures(d: Design, ok: dict[str, bool]) -> list:
+    levers = {
+        "memory": f"{fmt(d.memory, 'GB')} per GPU: shard the model over more pipeline stages.",
+        "days": f"{fmt(d.days * SECONDS_PER_DAY, 'days')} per retrain: more GPUs or fewer active parameters.",
+        "goodput": f"{fmt(d.goodput, 'pct')}: a larger job fails more often; fewer GPUs or a faster restart.",
+        "ttft": f"{fmt(d.ttft, 'ms')} at P99: fewer active parameters per token, or a lower queue load.",
+        "availability": f"{fmt(d.availability, 'pct1')}: add regions that can carry the peak between them.",
+        "privacy": f"ε = {fmt(d.epsilon, 'num')}: raise the noise multiplier.",
+        "fairness": f"An error-rate gap of {fmt(d.fairness_gap, 'pp')}: use one threshold for both groups.",
+        "carbon": f"{fmt(d.carbon, 'num')} g/kWh: match more of every hour with clean supply.",
+        "budget": f"{fmt(d.cost, 'usd')} a year: fewer FLOPs per request, fewer idle replicas, or more on device.",
+    }
+    return [failure(FAIL[f"a2_{k}"], levers[k]) for k, passed in ok.items() if not passed]
+
+
+def act2_math(s: State):
+    d = design(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"M = \frac{4P}{TP\cdot PP} + \frac{12P}{TP\cdot PP\cdot DP} + A",
+                 "BF16 weights and gradients, ZeRO-1 Adam state, activations *A* (V2-05, V1-08)."),
+        Equation(r"T = \frac{6\,P_{\text{act}}\,D}{N\,C\,\text{MFU}\cdot G}",
+                 "Retraining time with goodput *G* from the checkpoint model (V2-07)."),
+        Equation(r"N_{\text{serve}} = \frac{Q\cdot 2P_{\text{act}}(s_{\text{in}}+s_{\text{out}})}{C\,u}\cdot\frac{1}{\rho}\cdot\frac{R}{m}",
+                 "Busy GPUs, provisioned for the queue load ρ and for *m* of *R* regions carrying the peak."),
+        Equation(r"A = \sum_{k\ge m}\binom{R}{k}a^k(1-a)^{R-k}",
+                 "At least *m* of *R* independent regions up."),
+        Equation(r"I = (1-f)\,I_{\text{grid}} + f\,I_{\text{clean}}", "Hour-matched clean supply *f* (V2-15)."),
+    ), rows=(
+        ("Peak requests per second, Q", fmt(sd.peak_requests_per_s(S.users, S.requests_per_user_day, S.peak_factor,
+                                                                 d.cloud_fraction), "num")),
+        ("Prefill of one prompt, t_pf", fmt(d.prefill_s, "ms")),
+        ("Cluster MTBF", fmt(GPU_MTBF_S / d.gpus, "s")),
+        ("Grid / clean intensity [assumed]", f"{fmt(S.grid_g_per_kwh, 'num')} / {fmt(S.clean_g_per_kwh, 'num')} g/kWh"),
+        ("DP-SGD q, steps, δ [assumed]", f"{S.dp_sampling_rate:g}, {fmt(S.dp_steps, 'int')}, {S.dp_delta:g}"),
+        ("GPU price [assumed]", f"${S.usd_per_gpu_hour:.2f} per H100-hour"),
+    ), sources=(
+        cite("zero2020", "16 bytes per parameter, optimizer state sharded"),
+        cite("kaplan2020", "6 FLOP per parameter per training token, 2 per inference token"),
+        cite("young1974", "the checkpoint interval"),
+        cite("llama3_2024", "the per-GPU failure rate of a 16,384-GPU run"),
+        cite("mironov2019", "the subsampled Gaussian RDP accountant"),
+        cite("chouldechova2017", "the identity that forces a gap with unequal base rates"),
+    ))
+
+
+ACT2 = Act(
+    number=2, title="One Design, Every Constraint", minutes="20–25 min",
+    stakeholder_role="Board of Directors",
+    stakeholder=lambda: (
+        "We have heard what fails. Now give us a design that passes every one of the nine checks, or tell us "
+        "which requirement to drop. We will not accept a plan that fails a check we set."),
+    scenario=lambda: (
+        "Nine controls, nine checks. A mixture of experts keeps 1 T parameters but activates 100 B per token. "
+        "Requests not answered in the cloud run on the user's device. Regions are independent; capacity is "
+        "provisioned so that the regions that must stay up can carry the peak.",
+        "Privacy and fairness limits are the company's policy; no law sets an ε or a fairness metric.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_ARCH, A2_GPUS, A2_SHARDING, A2_CLOUD, A2_LOAD, A2_REGIONS, A2_NOISE, A2_FAIR, A2_CFE),
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="The design",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    return frozenset(f"a2_{k}" for k, ok in design(s).checks().items() if not ok)
+
+
+def results(s: State) -> dict[str, float | str | bool | None]:
+    d = design(s)
+    ok = d.checks()
+    values = {"memory_gb": d.memory / S.bytes_per_gb, "retrain_days": d.days, "goodput": d.goodput, "ttft_p99_ms": d.ttft * S.ms_per_s,
+              "availability": d.availability, "epsilon": d.epsilon, "fairness_gap": d.fairness_gap,
+              "carbon_g_per_kwh": d.carbon, "annual_cost_b": d.cost / S.usd_per_billion}
+    record = {**values, **{f"{k}_ok": v for k, v in ok.items()}, "system_valid": d.feasible,
+              "serving_gpus": d.serving_gpus}
+    for row in domains(dict(s.earlier), s["context"] == "all", s["a1_volumes"]):
+        record[f"accuracy_{row.name.lower()}"] = row.accuracy
+    return record
+
+
+def lab_takeaways() -> list[str]:
+    f, g = act1_facts(), act2_facts()
+    return [
+        f"The board's draft passes {f['passed']} of nine checks: training works, but a dense 1 T model cannot "
+        f"serve a P99 under 500 ms ({f['ttft']}) or fit the budget ({f['cost']}).",
+        f"Compute per token follows active parameters: a mixture of experts keeps 1 T parameters, retrains in "
+        f"{g['days_moe']} and answers at {g['ttft_c']} P99.",
+        f"Availability is bought with regions, and regions multiply the fleet: three regions of which two carry "
+        f"the peak give {g['avail_c']} for {g['gpus_c']} serving GPUs.",
+        "Privacy, fairness and carbon limits are policies you set and then meet with physics: noise, one "
+        f"threshold (with a precision gap of {g['ppv_gap']}), hour-matched clean supply.",
+        "Your ledger's radar shows where your intuition was weakest: that is where a design review should "
+        "start measuring before trusting.",
+    ]
+
+
+LAB = Lab(
+    id="v2_17", volume=2, number=17, title="The Constraints Never Lie",
+    invariant="A design is **feasible only when every constraint holds at once**; one decision moves many "
+              "checks, and no amount of money moves a check that physics sets.",
+    minutes="30–40 min", chapter="Conclusion", url="vol2/17-constraints-never-lie/",
+    reading=(
+        "**Every earlier chapter**: this lab brings their constraints together.",
+        "**Mixture-of-experts models**: total against active parameters.",
+        "**Service reliability across regions**: k-out-of-n redundancy.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "[**V2-10 The KV-Cache Memory Wall**](../10-kv-cache-wall/): the prefill and queue model behind the P99 check.",
+        "[**V2-07 The Checkpoint Reckoning**](../07-checkpoint-reckoning/): the goodput check.",
+        "[**V2-16 The Fairness Impossibility**](../16-fairness-impossibility/): why equal error rates leave a precision gap.",
+    ),
+    reads=READS,
+    defaults_from={"a2_noise": ("v2_11", "a2_z"), "a2_cfe": ("v2_15", "a2_procure"), "a2_fair": ("v2_16", "a2_eu_rule")},
+)

@@ -1,0 +1,189 @@
+"""V2-17 The Constraints Never Lie: the golden vectors through the lab (VOL2 §V2-17 §4), both keys
+proven, a search of the design space proving a feasible design exists and that every check can
+fail, the ledger radar with an empty, partial and corrupt ledger, and the ledger record (§3)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from pylabs import ledger
+from pylabs.framework.render import record
+from pylabs.labs.vol2 import v2_17 as lab
+from tests.labs.helpers import LOCKED_AT, answered, rendered
+
+LAB = lab.LAB
+Design = lab.Design
+
+
+def all_open(earlier=None, **controls):
+    state = answered(LAB, {}, through="a2_reflect", controls=controls)
+    if earlier is None:
+        return state
+    raw = {"answers": {q: {"choice": a.choice, "locked_at": a.locked_at} for q, a in state.answers.items()},
+           "controls": controls, "earlier": earlier}
+    return LAB.parse(raw)
+
+
+# ---- golden vectors through the lab's design (spec §4) --------------------------------
+
+
+def test_spec_4_the_draft_training_checks():
+    d = lab.DRAFT
+    assert d.dp == 128 and d.memory / 1e9 == pytest.approx(51.98, abs=0.01)
+    assert d.days * d.goodput == pytest.approx(10.71, abs=0.01)             # the spec's 10.71 days at goodput 1
+    assert Design(moe=True).days * Design(moe=True).goodput == pytest.approx(1.071, abs=0.001)
+
+
+def test_spec_4_serving_busy_gpus_and_ttft():
+    assert Design(moe=True).busy_gpus == pytest.approx(24_566, abs=1)
+    assert lab.DRAFT.busy_gpus == pytest.approx(245_660, abs=5)
+    assert Design(moe=True).ttft * 1e3 == pytest.approx(191.6, abs=0.3)
+    assert lab.DRAFT.ttft * 1e3 == pytest.approx(1916, rel=2e-3)
+    assert Design(load=0.3).ttft * 1e3 == pytest.approx(740, rel=2e-3)
+
+
+def test_spec_4_availability_and_carbon():
+    assert Design(regions="r3m2").availability == pytest.approx(0.999997, abs=1e-6)
+    assert Design(regions="r1").availability == pytest.approx(0.999)
+    assert Design(regions="r2m2").availability == pytest.approx(0.998, abs=1e-5)
+    assert Design(cfe=0.4).carbon == pytest.approx(161.0) and Design(cfe=0.9).carbon == pytest.approx(43.5)
+
+
+def test_the_goodput_is_the_v2_07_model_at_the_llama3_failure_rate():
+    assert lab.GPU_MTBF_S / 3600 == pytest.approx(50_677, rel=1e-3)
+    assert lab.DRAFT.goodput == pytest.approx(0.94, abs=0.005)
+    assert Design(gpus=32768).goodput < 0.9
+
+
+# ---- answer keys ----------------------------------------------------------------------
+
+
+def test_act1_key_the_draft_passes_three_of_nine():
+    assert [k for k, ok in lab.DRAFT.checks().items() if ok] == ["memory", "days", "goodput"]
+    assert LAB.question("a1_predict").answer() == "B"
+
+
+def test_act2_key_is_the_only_feasible_design_of_the_four():
+    feasible = [k for k, d in lab.DESIGNS.items() if d.feasible]
+    assert feasible == ["C"] == [LAB.question("a2_pick").answer()]
+    failing = {k: [c for c, ok in d.checks().items() if not ok] for k, d in lab.DESIGNS.items()}
+    assert failing == {"A": ["ttft", "budget"], "B": ["availability"], "C": [], "D": ["privacy", "fairness"]}
+
+
+SPACE = {
+    "moe": (False, True), "gpus": (4096, 16384, 32768), "sharding": tuple(lab.SHARDINGS),
+    "cloud_fraction": (0.3, 1.0), "load": (0.1, 0.7, 0.9), "regions": tuple(lab.REGIONS),
+    "noise": (0.5, 1.2), "fairness": ("single", "ppv"), "cfe": (0.4, 0.9),
+}
+
+
+def designs():
+    keys = list(SPACE)
+    for values in itertools.product(*(SPACE[k] for k in keys)):
+        yield Design(**dict(zip(keys, values)))
+
+
+@pytest.fixture(scope="module")
+def searched():
+    """Every design on a grid of the controls' range: which checks each fails."""
+    return [(d, d.checks()) for d in designs()]
+
+
+def test_a_feasible_design_exists_and_every_check_can_fail(searched):
+    assert any(all(c.values()) for _, c in searched)
+    for check in lab.CHECK_TITLES:
+        assert any(not c[check] for _, c in searched), f"{check} never fails"
+        assert any(c[check] for _, c in searched), f"{check} never passes"
+
+
+def test_no_dense_design_is_feasible(searched):
+    """The reflection's point: only the sparse model meets latency and budget together."""
+    assert not any(all(c.values()) for d, c in searched if not d.moe)
+    assert any(all(c.values()) for d, c in searched if d.moe and d.cloud_fraction == 1.0)  # edge offload helps, not needed
+
+
+def test_every_state_of_the_grid_is_finite(searched):
+    for d, _ in searched[::97]:
+        for value in (d.memory, d.days, d.goodput, d.ttft, d.availability, d.epsilon, d.carbon, d.cost):
+            assert math.isfinite(value) and value >= 0
+
+
+# ---- the ledger radar -------------------------------------------------------------------
+
+
+def attempt(correct: list[bool]):
+    qids = ("a1_predict", "a1_reflect", "a2_predict", "a2_reflect")
+    return {"controls": {}, "results": {},
+            "answers": {q: {"choice": "A", "locked_at": LOCKED_AT, "correct": c} for q, c in zip(qids, correct)}}
+
+
+def test_an_empty_ledger_reads_no_data_everywhere():
+    html = rendered(LAB, all_open())
+    assert "no data" in html and "Your ledger has no answers to count yet" in html
+    rows = lab.domains({}, False, "both")
+    assert all(r.accuracy is None for r in rows)
+
+
+def test_the_radar_counts_predictions_or_everything():
+    earlier = {"v2_02": attempt([True, False, False, True]), "v2_07": attempt([True, True, True, True])}
+    only = {r.name: r for r in lab.domains(earlier, False, "both")}
+    assert (only["Networking"].right, only["Networking"].answered) == (1, 2)
+    both = {r.name: r for r in lab.domains(earlier, True, "both")}
+    assert (both["Networking"].right, both["Networking"].answered) == (2, 4)
+    assert both["Reliability"].accuracy == 1.0 and both["Memory"].accuracy is None
+    assert all(r.accuracy is None for r in lab.domains(earlier, True, "1"))
+
+
+def test_a_corrupt_earlier_attempt_counts_nothing():
+    earlier = {"v2_02": {"controls": {}, "results": {}, "answers": {"a1_predict": "junk", "x": {"correct": "yes"}}}}
+    assert lab.domains(earlier, True, "both")[3].answered == 0
+
+
+def test_the_page_reads_the_ledger_and_records_accuracy():
+    earlier = {"v2_07": attempt([True, False, True, True])}
+    state = all_open(earlier=earlier, context="all")
+    html = rendered(LAB, state)
+    assert "your lowest is Reliability at 75 %" in html
+    rec = record(LAB, state)
+    assert rec["results"]["accuracy_reliability"] == 0.75 and rec["results"]["accuracy_memory"] is None
+
+
+def test_every_lab_of_both_volumes_but_the_capstones_is_on_the_radar():
+    on_radar = set(lab.READS)
+    assert on_radar == {f"v1_{n:02d}" for n in range(16)} | {f"v2_{n:02d}" for n in range(1, 17)}
+    assert set(LAB.reads) >= on_radar
+
+
+def test_defaults_come_from_the_students_earlier_decisions():
+    earlier = {"v2_11": {"controls": {"a2_z": 1.3}, "results": {}},
+               "v2_15": {"controls": {"a2_procure": 0.95}, "results": {}},
+               "v2_16": {"controls": {"a2_eu_rule": "single"}, "results": {}}}
+    assert LAB.earlier_defaults(earlier) == {"a2_noise": 1.3, "a2_cfe": 0.95, "a2_fair": "single"}
+    assert LAB.earlier_defaults({"v2_16": {"controls": {"a2_eu_rule": "dp"}, "results": {}}}) == {}
+
+
+# ---- failures and the record ------------------------------------------------------------
+
+
+def test_every_failure_is_reached_and_left():
+    draft = all_open()
+    assert LAB.failures_now(draft) == {"a2_ttft", "a2_availability", "a2_privacy", "a2_fairness", "a2_carbon",
+                                       "a2_budget"}
+    feasible = dict(a2_arch="moe", a2_regions="r3m2", a2_noise=1.2, a2_fair="single", a2_cfe=0.9)
+    assert LAB.failures_now(all_open(**feasible)) == frozenset()
+    assert "a2_memory" in LAB.failures_now(all_open(**{**feasible, "a2_sharding": "tp8pp8"}))
+    assert "a2_days" in LAB.failures_now(all_open(a2_gpus="4096"))
+    assert "a2_goodput" in LAB.failures_now(all_open(**{**feasible, "a2_gpus": "32768"}))
+
+
+def test_the_record_has_every_check_and_the_verdict():
+    rec = record(LAB, all_open(a2_arch="moe", a2_regions="r3m2", a2_noise=1.2, a2_fair="single", a2_cfe=0.9))
+    results = rec["results"]
+    assert results["system_valid"] is True
+    assert all(results[f"{k}_ok"] is True for k in lab.CHECK_TITLES)
+    assert results["annual_cost_b"] == pytest.approx(2.116, abs=0.001)
+    ledger.validate_attempt("v2_17-test", {**rec, "id": "v2_17-test", "started_at": LOCKED_AT, "updated_at": LOCKED_AT,
+                                        "archived_at": None, "failures_hit": []})
