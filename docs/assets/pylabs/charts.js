@@ -40,6 +40,7 @@ function themed(layout, color) {
     ...layout,
     xaxis: axis(layout.xaxis || {}),
     yaxis: axis(layout.yaxis || {}),
+    ...(layout.yaxis2 ? { yaxis2: axis(layout.yaxis2) } : {}),
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { family: getComputedStyle(document.body).fontFamily, color: color("ink"), size: 13 },
