@@ -39,6 +39,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek, metric_grid,
                               prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.earlier import Tally, tally
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
 from pylabs.physics import privacy, reliability, serving
@@ -118,35 +119,11 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 READS = tuple(sorted(lab for labs in DOMAINS.values() for lab in labs))
 
 
-@dataclass(frozen=True)
-class Domain:
-    name: str
-    right: int
-    answered: int
-    labs: int      # labs of the domain with an attempt in the ledger
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.right / self.answered if self.answered else None
-
-
-def counts(attempt: dict, reflections: bool) -> tuple[int, int]:
-    """(right, answered) among an attempt's locked answers; reflections counted only if asked."""
-    answers = attempt.get("answers") if isinstance(attempt.get("answers"), dict) else {}
-    marks = [a.get("correct") for qid, a in answers.items()
-             if isinstance(a, dict) and (reflections or "reflect" not in qid)]
-    marks = [m for m in marks if isinstance(m, bool)]
-    return sum(marks), len(marks)
-
-
-def domains(earlier: dict, reflections: bool, volumes: str) -> list[Domain]:
-    chosen = {"both": ("v1_", "v2_"), "1": ("v1_",), "2": ("v2_",)}[volumes]
-    rows = []
-    for name, labs in DOMAINS.items():
-        attempts = [earlier[lab] for lab in labs if lab in earlier and lab.startswith(chosen)]
-        tallies = [counts(a, reflections) for a in attempts]
-        rows.append(Domain(name, sum(t[0] for t in tallies), sum(t[1] for t in tallies), len(attempts)))
-    return rows
+def domains(earlier: dict, reflections: bool, volumes: str) -> list[Tally]:
+    """Accuracy per domain over the chosen volumes' labs (framework.earlier)."""
+    prefixes = {"both": ("v1_", "v2_"), "1": ("v1_",), "2": ("v2_",)}[volumes]
+    return [tally(name, earlier, [lab for lab in labs if lab.startswith(prefixes)], reflections)
+            for name, labs in DOMAINS.items()]
 
 
 # ---- a design and its nine checks ---------------------------------------------------------
@@ -381,7 +358,7 @@ def act1_instruments(s: State) -> list:
     return parts
 
 
-def radar_chart(rows: list[Domain]):
+def radar_chart(rows: list[Tally]):
     names = [r.name if r.accuracy is not None else f"{r.name}<br>(no data)" for r in rows]
     values = [r.accuracy for r in rows]
     trace = ch.radar("Your accuracy", names, values, "series1")
