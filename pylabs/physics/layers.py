@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+KIB_BYTES = 1024  # a kibibyte (IEC 80000-13); on-chip buffers are quoted in KiB and MiB
+
 # Operations per element besides the exponentials, and how many exponentials (VOL1 §V1-05 (3)):
 #   ReLU     max(0, x)                                       1 compare
 #   Leaky    x if x > 0 else a·x                             1 compare + 1 multiply
