@@ -23,6 +23,7 @@ chosen ÷ ReLU), act_time_ratio, batch, bytes, mode, spilled_layers, oom.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
@@ -314,11 +315,12 @@ ACT1 = Act(
 
 # ---- Act II · The Memory Ledger ----------------------------------------------------------
 
-BUFFERS = {
-    "kib128": (f"{kib(S.buffer_bytes / 4)} buffer", S.buffer_bytes / 4),
-    "kib512": (f"{kib(S.buffer_bytes)} buffer (the scenario, assumed)", S.buffer_bytes),
-    "mib8": (f"{kib(S.buffer_bytes * 16)} buffer", S.buffer_bytes * 16),
-    "h100_l2": (f"{fmt(C.H100_L2_BYTES, 'B')}, the H100's L2 cache", C.H100_L2_BYTES),
+BUFFERS = {  # option -> (label, bytes, short name)
+    "kib128": (f"{kib(S.buffer_bytes / 4)} buffer", S.buffer_bytes / 4, kib(S.buffer_bytes / 4)),
+    "kib512": (f"{kib(S.buffer_bytes)} buffer (the scenario, assumed)", S.buffer_bytes, kib(S.buffer_bytes)),
+    "mib8": (f"{kib(S.buffer_bytes * 16)} buffer", S.buffer_bytes * 16, kib(S.buffer_bytes * 16)),
+    "h100_l2": (f"{fmt(C.H100_L2_BYTES, 'B')}, the H100's L2 cache", C.H100_L2_BYTES,
+                f"{fmt(C.H100_L2_BYTES, 'B')} L2"),
 }
 A2_IMAGE = Slider("a2_image", "Input image side", unit="pixels", min=28, max=512, step=4,
                   default=S.image_side, fmt="int")
@@ -343,6 +345,7 @@ class Ledger:
 
     maps: tuple[float, ...]
     buffer: float
+    buffer_name: str
     training: bool
     ram: float
     mem_bw: float
@@ -368,7 +371,8 @@ def ledger(s: State) -> Ledger:
     maps = layers.pyramid_map_bytes(int(s["a2_image"]), int(s["a2_channels"]), PRECISIONS[s["a2_precision"]][1],
                                     s["a2_batch"], S.stages)
     dev = device(s["context"])
-    return Ledger(tuple(maps), BUFFERS[s["a2_buffer"]][1], s["a2_mode"] == "training", dev.mem_bytes, dev.mem_bw)
+    _, buffer, name = BUFFERS[s["a2_buffer"]]
+    return Ledger(tuple(maps), buffer, name, s["a2_mode"] == "training", dev.mem_bytes, dev.mem_bw)
 
 
 def act2_truth() -> float:
@@ -435,7 +439,7 @@ def act2_instruments(s: State) -> list:
     mode = "training" if led.training else "inference"
     share = led.peak / led.ram
     parts = [metric_grid(
-        M["a2_buffer_ratio"].show(max(led.maps) / led.buffer, note=f"of {fmt(led.buffer, 'B')}"),
+        M["a2_buffer_ratio"].show(max(led.maps) / led.buffer, note=f"of {led.buffer_name}"),
         M["a2_spilled"].show(spilled, "danger" if spilled else "good", f"of {len(led.spilled)} layers"),
         M["a2_peak_bytes"].show(led.peak, "danger" if led.oom else None, mode),
         M["a2_device_share"].show(share, "danger" if led.oom else "warn" if share > 0.5 else "good",
@@ -450,6 +454,12 @@ def act2_instruments(s: State) -> list:
                              f"the device's {fmt(led.ram, 'GB')}. Shrink the batch, the image or the channels, "
                              "use fewer bytes per value, or (in training) recompute maps instead of keeping them."))
     parts.append(act2_chart(led))
+    facts = act2_facts()
+    parts.append(callout("info", "The map you predicted", prose(
+        f"One {fmt(S.act2_side, 'int')}×{fmt(S.act2_side, 'int')}×{fmt(S.act2_channels, 'int')} map for one image "
+        f"is {facts['map_bytes']} in FP32: **{fmt(act2_truth(), 'x')}** the {kib(S.buffer_bytes)} buffer, "
+        f"{facts['fp16_ratio']} in FP16 and still {facts['int8_ratio']} in INT8. Set the batch to 1 and the first "
+        f"channels to {fmt(S.act2_channels, 'int')} to see it as the largest map.")))
     return parts
 
 
@@ -458,14 +468,16 @@ def act2_chart(led: Ledger):
     names = [f"{k + 1}→{k + 2}" for k in range(len(sets))]
     fits = [0.0 if spill else ws for ws, spill in zip(sets, led.spilled)]
     over = [ws if spill else 0.0 for ws, spill in zip(sets, led.spilled)]
-    traces = [ch.bars("Fits on chip", names, fits, "good"), ch.bars("Spills to DRAM", names, over, "danger")]
-    buffer_line, buffer_note = ch.hline(led.buffer, "accent", "on-chip buffer", log=True)
-    ram_line, ram_note = ch.hline(led.ram, "muted", "device memory", log=True)
+    traces = [ch.bars("Fits on chip", names, fits, "good"), ch.bars("Spills to DRAM", names, over, "danger"),
+              ch.line("On-chip buffer", names, [led.buffer] * len(sets), "accent", dash="dot"),
+              ch.line("Device memory", names, [led.ram] * len(sets), "muted", dash="dash")]
+    low, high = min(*sets, led.buffer), max(*sets, led.ram)
+    span = [math.log10(low) - 0.3, math.log10(high) + 0.3]
     figure = ch.figure(traces, x=ch.axis("Layer: map read → map written", "category", tickangle=0),
-                       y=ch.axis("Working set (bytes)", "log", **ch.decade_ticks([*sets, led.buffer, led.ram],
-                                                                                   lambda v: fmt(v, "B"))),
-                       stacked=True, shapes=[buffer_line, ram_line], annotations=[buffer_note, ram_note])
-    summary = (f"{sum(led.spilled)} of {len(sets)} layers read and write more than the {fmt(led.buffer, 'B')} "
+                       y=ch.axis("Working set", "log", range=span,
+                                 **ch.decade_ticks([low, high], lambda v: fmt(v, "B"))),
+                       stacked=True)
+    summary = (f"{sum(led.spilled)} of {len(sets)} layers read and write more than the {led.buffer_name} "
                f"buffer holds; the largest working set is {fmt(max(sets), 'B')}.")
     rows = [(n, fmt(a, "B"), "spills" if sp else "fits") for n, a, sp in zip(names, sets, led.spilled)]
     return chart("a2_ledger", "Each layer's working set against the on-chip buffer", figure, summary,
@@ -483,7 +495,7 @@ def act2_math(s: State):
                  "A layer whose input and output do not fit the on-chip buffer *S* streams both through DRAM."),
     ), rows=(
         ("Maps, *A*₀ … *A*₅", " / ".join(fmt(a, "B") for a in led.maps)),
-        ("On-chip buffer, *S*", fmt(led.buffer, "B")),
+        ("On-chip buffer, *S*", led.buffer_name),
         ("Peak live", fmt(led.peak, "B")),
         ("Device memory", fmt(led.ram, "GB")),
         ("Bandwidth, *B*", fmt(led.mem_bw, "GB/s")),
