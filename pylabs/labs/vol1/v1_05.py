@@ -244,7 +244,9 @@ def act1_instruments(s: State) -> list:
 def act1_chart(s: State):
     fns = list(NAMES)
     rows = {f: act_layer(s, f) for f in fns}
-    labels = [("▶ " if f == s["a1_activation"] else "") + NAMES[f].replace(" ReLU", "<br>ReLU") for f in fns]
+    # two short lines at most, the chosen function in bold, so five names fit a 375 px phone
+    short = {f: NAMES[f].replace(" ReLU", "<br>ReLU") for f in fns}
+    labels = [f"<b>{short[f]}</b>" if f == s["a1_activation"] else short[f] for f in fns]
     traces = [ch.bars("Arithmetic", labels, [rows[f].compute_s for f in fns], "series1")]
     if not s["a1_fused"]:
         traces.append(ch.bars("Memory traffic", labels, [rows[f].memory_s for f in fns], "series2"))
@@ -294,7 +296,7 @@ ACT1 = Act(
     number=1, title="The Activation Tax", minutes="12–15 min",
     stakeholder_role="AR Product Lead",
     stakeholder=lambda: (
-        f"Our AR segmentation model runs at {fmt(S.fps_now, 'num')} FPS and the glasses need "
+        f"Our AR segmentation model runs at {fmt(S.fps_now, 'num')} FPS and the AR overlay needs "
         f"{fmt(S.fps_target, 'num')}. It has {S.activation_layers} sigmoid activation layers on "
         f"{fmt(S.act1_side, 'int')}×{fmt(S.act1_side, 'int')}×{fmt(S.act1_channels, 'int')} feature maps. "
         "The hardware team says an exponential costs far more silicon than a compare, so swapping to ReLU "
