@@ -17,6 +17,7 @@ Source: VOL1_00-08 §V1-05 (3), corrected model; Williams, Waterman and Patterso
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 KIB_BYTES = 1024  # a kibibyte (IEC 80000-13); on-chip buffers are quoted in KiB and MiB
 
@@ -109,13 +110,13 @@ def pyramid_map_bytes(image_side: int, first_channels: int, bytes_per_value: flo
             for side, channels in pyramid_shapes(image_side, first_channels, stages)]
 
 
-def working_sets(map_bytes: list[float]) -> list[float]:
+def working_sets(map_bytes: Sequence[float]) -> list[float]:
     """Bytes a layer touches at once: the map it reads plus the map it writes, A_l + A_(l+1).
     Source: VOL1_00-08 §V1-05 (3)."""
     return [a + b for a, b in zip(map_bytes, map_bytes[1:])]
 
 
-def peak_live_bytes(map_bytes: list[float], training: bool) -> float:
+def peak_live_bytes(map_bytes: Sequence[float], training: bool) -> float:
     """Peak activation memory: inference max_l(A_l + A_(l+1)) (one map can be freed once the
     next is written); training Σ_l A_l (every map is kept for the backward pass).
     Source: VOL1_00-08 §V1-05 (3), error 12."""
@@ -124,13 +125,13 @@ def peak_live_bytes(map_bytes: list[float], training: bool) -> float:
     return max(working_sets(map_bytes))
 
 
-def spilled_layers(map_bytes: list[float], onchip_bytes: float) -> list[bool]:
+def spilled_layers(map_bytes: Sequence[float], onchip_bytes: float) -> list[bool]:
     """For each layer, whether its working set A_l + A_(l+1) is larger than the on-chip buffer.
     Source: VOL1_00-08 §V1-05 (3)."""
     return [ws > onchip_bytes for ws in working_sets(map_bytes)]
 
 
-def spill_traffic_bytes(map_bytes: list[float], onchip_bytes: float) -> float:
+def spill_traffic_bytes(map_bytes: Sequence[float], onchip_bytes: float) -> float:
     """Off-chip traffic of one pass: every spilled layer reads its input and writes its output
     through DRAM, Σ over spilled layers of A_l + A_(l+1).
     Source: VOL1_00-08 §V1-05 (3)."""

@@ -354,15 +354,15 @@ class Ledger:
 
     @property
     def peak(self) -> float:
-        return layers.peak_live_bytes(list(self.maps), self.training)
+        return layers.peak_live_bytes(self.maps, self.training)
 
     @property
     def spilled(self) -> list[bool]:
-        return layers.spilled_layers(list(self.maps), self.buffer)
+        return layers.spilled_layers(self.maps, self.buffer)
 
     @property
     def spill_s(self) -> float:
-        return layers.spill_traffic_bytes(list(self.maps), self.buffer) / self.mem_bw
+        return layers.spill_traffic_bytes(self.maps, self.buffer) / self.mem_bw
 
     @property
     def oom(self) -> bool:
@@ -447,7 +447,7 @@ def act2_instruments(s: State) -> list:
         M["a2_device_share"].show(share, "danger" if led.oom else "warn" if share > 0.5 else "good",
                                   f"of {fmt(led.ram, 'GB')}"),
         M["a2_spill_s"].show(led.spill_s, note=f"at {fmt(led.mem_bw, 'GB/s')}"),
-        M["a2_other_peak"].show(layers.peak_live_bytes(list(led.maps), not led.training),
+        M["a2_other_peak"].show(layers.peak_live_bytes(led.maps, not led.training),
                                 note="inference" if led.training else "training"),
     )]
     if led.oom:
@@ -466,7 +466,7 @@ def act2_instruments(s: State) -> list:
 
 
 def act2_chart(led: Ledger):
-    sets = layers.working_sets(list(led.maps))
+    sets = layers.working_sets(led.maps)
     names = [f"{k + 1}→{k + 2}" for k in range(len(sets))]
     fits = [0.0 if spill else ws for ws, spill in zip(sets, led.spilled)]
     over = [ws if spill else 0.0 for ws, spill in zip(sets, led.spilled)]
