@@ -743,3 +743,12 @@ CR2032_ENERGY_J = REGISTRY["CR2032_ENERGY_J"].value
 AA_PAIR_ENERGY_J = REGISTRY["AA_PAIR_ENERGY_J"].value
 FIBRE_GROUP_INDEX = REGISTRY["FIBRE_GROUP_INDEX"].value
 SPEED_OF_LIGHT = REGISTRY["SPEED_OF_LIGHT"].value
+# ---- V1-05 The Activation Tax ----
+_HOPPER_BLOG_URL = "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"
+REGISTRY.update({
+    "H100_L2_BYTES": Spec(
+        50e6, "B", "NVIDIA Hopper Architecture In-Depth (technical blog): a 50 MB L2 cache in H100, 1.25x the "
+        "A100's 40 MB", _HOPPER_BLOG_URL, "VOL1 §V1-05 error 5: upstream showed 40 MB, the A100's L2",
+        label="H100 SXM L2 cache"),
+})
+H100_L2_BYTES = REGISTRY["H100_L2_BYTES"].value

@@ -160,6 +160,14 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    # ---- V1-05 The Activation Tax ----
+    "hendrycks2016": Reference("Hendrycks and Gimpel", 2016, "Gaussian Error Linear Units (GELUs)",
+                               "https://arxiv.org/abs/1606.08415"),
+    "nvidia_dl_perf": Reference("NVIDIA", 0, "Deep Learning Performance: Get Started (math-limited and "
+                                "memory-limited operations)",
+                                "https://docs.nvidia.com/deeplearning/performance/dl-performance-getting-started/"),
+    "nvidia_hopper": Reference("NVIDIA", 2022, "NVIDIA Hopper Architecture In-Depth (technical blog)",
+                               "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"),
 }
 
 
