@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from pylabs import __version__, ledger
-from pylabs.framework.render import record, render_blocks
+from pylabs.framework.render import block_hash, record, render_blocks
 from pylabs.labs import get
 
 _sent: dict[str, dict[str, str]] = {}
@@ -31,6 +31,7 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
     changed_blocks = {k: v for k, v in blocks.items() if previous.get(k) != v}
     return json.dumps({
         "blocks": changed_blocks,
+        "hashes": {k: block_hash(v) for k, v in changed_blocks.items()},
         "order": list(blocks),
         # what the student entered stays in the browser's state until they change it
         "controls": {**state.controls, **state.entered},

@@ -7,6 +7,8 @@ ones to the page, which patches them in place. Same function, same output.
 
 from __future__ import annotations
 
+import hashlib
+
 import math
 import posixpath
 import re
@@ -89,7 +91,14 @@ def render_lab(lab: Lab, state: State) -> Markup:
 
 
 def block(key: str, html: Markup) -> Markup:
-    return h("div", {"class": "pl-block", "data-block": key}, html)
+    """A block in its keyed wrapper; ``data-hash`` lets the browser skip a block it already shows
+    (on a first visit the page's static blocks are the default state's, so nothing is patched)."""
+    return h("div", {"class": "pl-block", "data-block": key, "data-hash": block_hash(str(html))}, html)
+
+
+def block_hash(html: str) -> str:
+    """A short digest of a block's HTML (the same in CPython and Pyodide)."""
+    return hashlib.blake2s(html.encode(), digest_size=8).hexdigest()
 
 
 # ---- header and context ---------------------------------------------------------

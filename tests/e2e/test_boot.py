@@ -295,3 +295,17 @@ def test_a_prediction_can_be_locked_before_the_shell_has_loaded(browser, base_ur
     assert attempt["answers"]["a1_predict"]["choice"] == "C"
     assert _early_entry(lab) is None
     ctx.close()
+
+
+def test_a_first_visit_patches_no_block_it_already_shows(lab_page, context):
+    """The page's static blocks are the default state's: Python's first render changes none of the
+    acts' HTML (``data-hash`` matches), so the first render costs no DOM work."""
+    context.add_init_script("""
+      window.__patched = 0;
+      document.addEventListener('DOMContentLoaded', () => {
+        new MutationObserver((records) => {
+          for (const r of records) if (r.target.closest && r.target.closest('[data-block^="act"]')) window.__patched++;
+        }).observe(document.body, { childList: true, characterData: true, subtree: true });
+      });""")
+    page = lab_page.open("v2_02")
+    assert page.page.evaluate("() => window.__patched") == 0

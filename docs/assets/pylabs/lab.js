@@ -177,7 +177,11 @@ export async function mountLab(root, signal) {
     if (signal.aborted) return;
     for (const [key, blockHtml] of Object.entries(view.blocks)) {
       const block = root.querySelector(`[data-block="${key}"]`);
-      if (block) patchBlock(block, `<div class="pl-block" data-block="${key}">${blockHtml}</div>`);
+      const hash = view.hashes[key];
+      // A block the page already shows (the static default on a first visit) is left untouched.
+      if (block && block.dataset.hash !== hash) {
+        patchBlock(block, `<div class="pl-block" data-block="${key}" data-hash="${hash}">${blockHtml}</div>`);
+      }
       lastBlocks[key] = blockHtml;
     }
     state.controls = view.controls;
