@@ -100,11 +100,11 @@ FIBRE = speed("fibre")
 
 A1_DISTANCE = Slider("a1_distance", "Distance to the server", unit="m", min=0, max=5e6, step=1e4,
                      default=S.distance_m, fmt="km")
-A1_ROUTE = Slider("a1_route", "Route stretch (cable length ÷ straight line)", unit="1", min=1.0, max=2.0,
+A1_ROUTE = Slider("a1_route", "Route stretch", unit="1", min=1.0, max=2.0,
                   step=0.05, default=1.0, fmt="x",
-                  help="Cables follow roads, coasts and sea beds; 1× is a perfectly straight cable.")
-A1_LOCAL = Slider("a1_local", "Time not spent travelling (computing, queueing)", unit="s", min=0, max=0.02,
-                  step=0.0005, default=0, fmt="ms")
+                  help="Cable length ÷ straight-line distance: cables follow roads, coasts and sea beds; 1× is a perfectly straight cable.")
+A1_LOCAL = Slider("a1_local", "Compute and queueing time", unit="s", min=0, max=0.02,
+                  step=0.0005, default=0, fmt="ms", help="Everything in the answer except the light's travel.")
 A1_BUDGET = Slider("a1_budget", "Control-loop deadline", unit="s", min=0.001, max=0.1, step=0.001,
                    default=S.loop_budget_s, fmt="ms")
 
@@ -325,8 +325,8 @@ A2_ACTIVE = Slider("a2_active_w", "Power while computing", unit="W", min=0.001, 
                         f"{fmt(C.MCU_ACTIVE_POWER_W, 'watts')} (an assumed order of magnitude). A phone holds about "
                         f"{fmt(C.PHONE_SUSTAINED_POWER_W, 'watts')} (assumed); a Jetson Orin NX runs at "
                         f"{fmt(C.ORIN_NX_POWER_MIN_W, 'watts')} to {fmt(C.ORIN_NX_POWER_MAX_W, 'watts')}.")
-A2_AWAKE = Slider("a2_awake_s", "Time awake per reading (one inference)", unit="s", min=0.0001, max=0.1,
-                  step=0.0001, default=S.result_s, fmt="ms", scale="log")
+A2_AWAKE = Slider("a2_awake_s", "Awake per reading", unit="s", min=0.0001, max=0.1,
+                  step=0.0001, default=S.result_s, fmt="ms", scale="log", help="One inference, then back to sleep.")
 A2_PERIOD = Slider("a2_period_s", "Time between readings", unit="s", min=0.01, max=60, step=0.01,
                    default=S.period_s, fmt="s", scale="log")
 A2_SLEEP = Slider("a2_sleep_w", "Power while asleep", unit="W", min=1e-6, max=1e-3, step=1e-6,
