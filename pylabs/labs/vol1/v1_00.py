@@ -476,7 +476,7 @@ def act2_instruments(s: State) -> list:
         parts.append(failure(F["a2_battery_short"],
                              f"{BATTERIES[s['a2_battery']][0]} at {fmt(b.avg_w, 'watts')} on average lasts "
                              f"{fmt(b.life_s, 's')}. Read less often, sleep deeper, or carry more energy."))
-    parts += [act2_chart(s, b), north_star(s["track"])]
+    parts += [act2_chart(s, b), *north_star(s["track"])]
     return parts
 
 
@@ -522,11 +522,12 @@ def north_star(track: str):
     text = NORTH_STARS[track].format(power=fmt(d.power_w, "watts"), power_lo=fmt(C.ORIN_NX_POWER_MIN_W, "watts"),
                                      budget=fmt(S.tiny_average_budget_w, "watts"))
     memory_note = f"{d.mem_bytes / S.kib_bytes:.0f} KiB contiguous SRAM" if track == "tiny" else ""
-    return callout("info", f"Your north star · {LABELS[track]}",
-                   prose(text, "Every later Volume I lab opens in this track; the Design Ledger keeps it."),
-                   metric_grid(M["track_peak"].show(d.peak_ops, note=d.precision),
-                               M["track_memory"].show(d.mem_bytes, note=memory_note),
-                               M["track_power"].show(power, note=note)))
+    # the cards sit under the callout, not inside it: muted labels on its tint would lose contrast
+    return [callout("info", f"Your north star · {LABELS[track]}",
+                    prose(text, "Every later Volume I lab opens in this track; the Design Ledger keeps it.")),
+            metric_grid(M["track_peak"].show(d.peak_ops, note=d.precision),
+                        M["track_memory"].show(d.mem_bytes, note=memory_note),
+                        M["track_power"].show(power, note=note))]
 
 
 def act2_math(s: State):
