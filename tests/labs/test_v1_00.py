@@ -113,7 +113,7 @@ def test_battery_short_is_reached_with_a_coin_cell_and_left_by_reading_less_ofte
 EXTREMES = [
     {}, {"a1_distance": 0, "a1_local": 0.02, "a1_budget": 0.001, "a1_route": 2.0},
     {"a1_distance": 5e6, "a1_budget": 0.1, "context": "vacuum"},
-    {"a2_active_w": 30, "a2_awake_s": 0.1, "a2_period_s": 0.01, "a2_sleep_w": 1e-3, "a2_battery": "cr2032"},
+    {"a2_active_w": 100, "a2_awake_s": 0.1, "a2_period_s": 0.01, "a2_sleep_w": 1e-3, "a2_battery": "cr2032"},
     {"a2_active_w": 0.001, "a2_awake_s": 0.0001, "a2_period_s": 60, "a2_sleep_w": 1e-6, "a2_battery": "phone"},
 ]
 
@@ -168,3 +168,12 @@ def test_track_and_calculator_stay_locked_until_the_check3_lock():
     assert 'data-control="track"' in html.split('data-instruments="2"')[1]
     assert "Your north star" not in html
 
+
+
+@pytest.mark.parametrize("name", ["a2_active_w", "a2_awake_s", "a2_period_s", "a2_sleep_w"])
+def test_one_step_of_each_log_slider_changes_its_value(name):
+    """An arrow key moves a log slider by one position; the two-figure value must follow."""
+    control = LAB.control(name)
+    start = control.position(control.default)
+    up = control.parse(10 ** (start + control.position_step))
+    assert up != control.default

@@ -192,9 +192,9 @@ M = {m.name: m for m in (
     MetricSpec("a2_avg_power", "Average power", "W", "watts"),
     MetricSpec("a2_duty", "Share of time awake", "1", "pct"),
     MetricSpec("a2_always_on", "Battery life if it never slept", "s", "s"),
-    MetricSpec("track_peak", "Peak compute", "op/s", "OP/s"),
-    MetricSpec("track_memory", "Memory a model may use", "B", "B"),
-    MetricSpec("track_power", "Power budget", "W", "watts"),
+    MetricSpec("track_power", "Your track · power budget", "W", "watts"),
+    MetricSpec("track_peak", "Your track · peak compute", "op/s", "OP/s"),
+    MetricSpec("track_memory", "Your track · memory for a model", "B", "B"),
 )}
 
 FAILURES = (
@@ -319,18 +319,19 @@ BATTERIES = {"cr2032": ("CR2032 coin cell", C.CR2032_ENERGY_J), "aa2": ("Two AA 
              "phone": ("A phone battery", C.PHONE_BATTERY_J)}
 A2_BATTERY = Choice("a2_battery", "Battery", tuple(
     Option(k, f"{name} · {fmt(energy, 'Wh')}") for k, (name, energy) in BATTERIES.items()), default="aa2")
-A2_ACTIVE = Slider("a2_active_w", "Power while computing", unit="W", min=0.001, max=30, step=0.001,
-                   default=C.MCU_ACTIVE_POWER_W, fmt="watts", scale="log",
+# Log sliders: a step of about 10 %, so each arrow-key press changes the two-figure value.
+A2_ACTIVE = Slider("a2_active_w", "Power while computing", unit="W", min=0.001, max=100, step=0.001,
+                   default=C.MCU_ACTIVE_POWER_W, fmt="watts", scale="log", steps=100,
                    help=f"Default: a Cortex-M7 microcontroller at full speed, about "
                         f"{fmt(C.MCU_ACTIVE_POWER_W, 'watts')} (an assumed order of magnitude). A phone holds about "
                         f"{fmt(C.PHONE_SUSTAINED_POWER_W, 'watts')} (assumed); a Jetson Orin NX runs at "
                         f"{fmt(C.ORIN_NX_POWER_MIN_W, 'watts')} to {fmt(C.ORIN_NX_POWER_MAX_W, 'watts')}.")
 A2_AWAKE = Slider("a2_awake_s", "Awake per reading", unit="s", min=0.0001, max=0.1,
-                  step=0.0001, default=S.result_s, fmt="ms", scale="log", help="One inference, then back to sleep.")
+                  step=0.0001, default=S.result_s, fmt="ms", scale="log", steps=60, help="One inference, then back to sleep.")
 A2_PERIOD = Slider("a2_period_s", "Time between readings", unit="s", min=0.01, max=60, step=0.01,
-                   default=S.period_s, fmt="s", scale="log")
+                   default=S.period_s, fmt="s", scale="log", steps=90)
 A2_SLEEP = Slider("a2_sleep_w", "Power while asleep", unit="W", min=1e-6, max=1e-3, step=1e-6,
-                  default=S.sleep_w, fmt="watts", scale="log")
+                  default=S.sleep_w, fmt="watts", scale="log", steps=60)
 TRACK_CHOICE = deployment(name="track", label="Your track for Volume I", default="cloud",
                    help="Every later Volume I lab opens in the track you choose here (you can still switch "
                         "in each lab before its first prediction). It is saved in your Design Ledger.")
@@ -466,17 +467,20 @@ def act2_budget(s: State) -> Budget:
 def act2_instruments(s: State) -> list:
     b = act2_budget(s)
     short = b.life_s < S.required_life_s
+    # The track's cards follow the battery's in the first grid, so the strip that stays in view on a
+    # phone shows them change while the student picks a track at the foot of the controls.
     parts = [metric_grid(
         M["a2_life"].show(b.life_s, "warn" if short else "good", f"needed: six months ({SIX_MONTHS})"),
         M["a2_avg_power"].show(b.avg_w),
         M["a2_duty"].show(b.duty),
         M["a2_always_on"].show(b.always_on_s),
+        *track_cards(s["track"]),
     )]
     if short:
         parts.append(failure(F["a2_battery_short"],
                              f"{BATTERIES[s['a2_battery']][0]} at {fmt(b.avg_w, 'watts')} on average lasts "
                              f"{fmt(b.life_s, 's')}. Read less often, sleep deeper, or carry more energy."))
-    parts += [act2_chart(s, b), *north_star(s["track"])]
+    parts += [north_star(s["track"]), act2_chart(s, b)]
     return parts
 
 
@@ -514,20 +518,22 @@ NORTH_STARS = {
 }
 
 
-def north_star(track: str):
+def track_cards(track: str) -> list:
     d = device(track)
     power = S.tiny_average_budget_w if track == "tiny" else d.power_w
     note = {"tiny": "average, by duty cycling", "mobile": "sustained (assumed)",
             "edge": "highest mode", "cloud": "per GPU"}[track]
+    memory_note = f"{d.mem_bytes / S.kib_bytes:.0f} KiB contiguous SRAM" if track == "tiny" else ""
+    return [M["track_power"].show(power, note=note), M["track_peak"].show(d.peak_ops, note=d.precision),
+            M["track_memory"].show(d.mem_bytes, note=memory_note)]
+
+
+def north_star(track: str):
+    d = device(track)
     text = NORTH_STARS[track].format(power=fmt(d.power_w, "watts"), power_lo=fmt(C.ORIN_NX_POWER_MIN_W, "watts"),
                                      budget=fmt(S.tiny_average_budget_w, "watts"))
-    memory_note = f"{d.mem_bytes / S.kib_bytes:.0f} KiB contiguous SRAM" if track == "tiny" else ""
-    # the cards sit under the callout, not inside it: muted labels on its tint would lose contrast
-    return [callout("info", f"Your north star · {LABELS[track]}",
-                    prose(text, "Every later Volume I lab opens in this track; the Design Ledger keeps it.")),
-            metric_grid(M["track_peak"].show(d.peak_ops, note=d.precision),
-                        M["track_memory"].show(d.mem_bytes, note=memory_note),
-                        M["track_power"].show(power, note=note))]
+    return callout("info", f"Your north star · {LABELS[track]}",
+                   prose(text, "Every later Volume I lab opens in this track; the Design Ledger keeps it."))
 
 
 def act2_math(s: State):
