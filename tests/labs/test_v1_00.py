@@ -177,3 +177,16 @@ def test_one_step_of_each_log_slider_changes_its_value(name):
     start = control.position(control.default)
     up = control.parse(10 ** (start + control.position_step))
     assert up != control.default
+
+
+@pytest.mark.parametrize("track", ["cloud", "edge", "mobile", "tiny"])
+def test_the_recorded_track_opens_a_later_lab_in_it(track):
+    """The whole hand-over: V1-00's ledger record, read as an earlier attempt by a lab declared with
+    ``context_from=TRACK``, starts that lab's context in the chosen track."""
+    import dataclasses
+
+    from pylabs.labs import get
+    from pylabs.labs.vol1 import contexts
+    later = dataclasses.replace(get("v2_02"), context=contexts.deployment(), context_from=contexts.TRACK)
+    rec = record(LAB, all_open(track=track))
+    assert later.context_defaults({"v1_00": rec}) == {"context": track}
