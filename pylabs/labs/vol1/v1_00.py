@@ -127,7 +127,7 @@ ACT1_PREDICTION = Prediction(
     unit_fmt="ms",
     options=(
         Range("A", "{range}: light is effectively instant; the time goes to the GPU and the network", None, 5e-3,
-              1e-3, "Light is fast, not instant: in glass it covers about {fibre_speed}, so the "
+              1e-3, "Light is fast, not instant: in glass it travels at {fibre_speed}, so the "
                     "{trip} there and back take {rtt}."),
         Range("B", "{range}: light costs a few milliseconds of the round trip", 5e-3, 15e-3, 10e-3,
               "That is about the vacuum figure ({vacuum_rtt}); glass slows light by its group index "
