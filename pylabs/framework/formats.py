@@ -102,6 +102,10 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "Wh": lambda v: _scaled(v / 3600.0, ((1e9, "GWh"), (1e6, "MWh"), (1e3, "kWh"), (1.0, "Wh"))),
     "CO2e": lambda v: _scaled(v, ((1e3, "t CO₂e"), (1.0, "kg CO₂e"))),
     "g/kWh": lambda v: f"{_sig(v * 3.6e9)} g/kWh",
+    # V1-00: distances and small powers (a sensor's average power is microwatts to milliwatts)
+    "km": lambda v: f"{_sig(v / 1e3)} km",
+    "length": lambda v: "0 km" if v == 0 else _scaled(v, ((1e3, "km"), (1.0, "m"), (1e-2, "cm"), (1e-3, "mm"))),
+    "watts": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"), (1e-3, "mW"), (1e-6, "µW"), (1e-9, "nW"))),
 }
 
 
