@@ -161,9 +161,6 @@ REFERENCES: dict[str, Reference] = {
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
     # ---- V1-01 The Magnitude Awakening ----
-    "williams2009": Reference("Williams, Waterman and Patterson", 2009, "Roofline: An Insightful Visual Performance "
-                              "Model for Multicore Architectures (Communications of the ACM 52(4))",
-                              "https://doi.org/10.1145/1498765.1498785"),
     "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition",
                         "https://arxiv.org/abs/1512.03385"),
     "zhang2017_kws": Reference("Zhang, Suda, Lai and Chandra", 2017, "Hello Edge: Keyword Spotting on "
