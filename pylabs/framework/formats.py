@@ -123,6 +123,8 @@ def power_of_ten(value: float) -> str:
 
 FORMATS.update({
     "x10": power_of_ten,  # orders-of-magnitude ratios (V1-01)
+    # binary sizes, as microcontroller datasheets state memory (512 KiB of SRAM, 2 MiB of flash)
+    "iB": lambda v: _scaled(v, ((1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"), (1.0, "B"))),
     "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
 })
 

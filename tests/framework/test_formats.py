@@ -60,3 +60,4 @@ def test_power_of_ten_shows_orders_of_magnitude():
     assert fmt(9_996, "x10") == "10⁴"  # 9.996 rounds to 10: carry into the next power
     assert fmt(160.2, "x10") == "160×" and fmt(0.5, "x10") == "0.5×"
     assert fmt(8.2e9, "GFLOP") == "8.2 GFLOP"
+    assert fmt(512 * 1024, "iB") == "512 KiB" and fmt(2 * 1024 ** 2, "iB") == "2 MiB" and fmt(80e9, "iB") == "74.5 GiB"

@@ -74,6 +74,11 @@ def weight_capacity(where: str) -> float:
     return C.H100_HBM_BYTES if where == "cloud" else C.STM32H743_FLASH_BYTES
 
 
+def capacity_text(where: str) -> str:
+    """The capacity as its datasheet states it: decimal GB for HBM, binary MiB for MCU flash."""
+    return fmt(weight_capacity(where), "GB" if where == "cloud" else "iB")
+
+
 # ---- Act I · The magnitude gap -------------------------------------------------------
 
 A1_PRECISION = Choice("a1_precision", "Compare compute at", (
@@ -211,7 +216,7 @@ def act1_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a1_compute_ratio"].show(g.compute),
         M["a1_bandwidth_ratio"].show(g.bandwidth),
-        M["a1_capacity_ratio"].show(g.capacity, note=f"{fmt(H100.mem_bytes, 'GB')} ÷ {fmt(STM32H743.mem_bytes, 'B')}"),
+        M["a1_capacity_ratio"].show(g.capacity, note=f"{fmt(H100.mem_bytes, 'GB')} ÷ {fmt(STM32H743.mem_bytes, 'iB')} SRAM"),
         M["a1_power_ratio"].show(g.power, note=f"{fmt(H100.power_w, 'W')} ÷ {fmt(s['a1_mcu_power'], 'W')}"),
         M["a1_efficiency_ratio"].show(g.ops_per_joule),
         M["a1_your_peak"].show(your_peak(s), note=device(s["context"]).name),
@@ -231,7 +236,8 @@ def act1_chart(g: Gap, precision: str):
         [ch.bars("H100 ÷ Cortex-M7", names, values, ["accent", "series1", "series1", "series1", "series2"],
                  text=[f"10^{o:.1f}" for o in orders])],
         x=ch.axis("", "category", tickangle=0),
-        y=ch.axis("H100 ÷ Cortex-M7", "log", **ch.decade_ticks([1.0, *values])), legend=False)
+        y=ch.axis("H100 ÷ Cortex-M7", "log", range=[0, math.log10(max(values)) + 0.3],
+                  **ch.decade_ticks([1.0, *values])), legend=False)
     summary = (f"At {PRECISION_NAMES[precision]} the H100 has {fmt(g.compute, 'x10')} the M7's compute, "
                f"{fmt(g.bandwidth, 'x10')} its bandwidth, {fmt(g.capacity, 'x10')} its memory and draws "
                f"{fmt(g.power, 'x10')} its power: between {min(orders):.1f} and {max(orders):.1f} orders of magnitude.")
@@ -269,7 +275,7 @@ ACT1 = Act(
     stakeholder_role="VP Engineering",
     stakeholder=lambda: (
         f"We want keyword spotting on a ${S.mcu_price_usd:.2f} microcontroller with "
-        f"{fmt(STM32H743.mem_bytes, 'B')} of SRAM. Our cloud team already serves models on H100s. "
+        f"{fmt(STM32H743.mem_bytes, 'iB')} of SRAM. Our cloud team already serves models on H100s. "
         "Why can't we just reuse their stack? A chip is a chip."),
     scenario=lambda: (
         "The **D·A·M triad** splits every ML system into Data, Algorithm and Machine. This act stays on the "
@@ -389,7 +395,7 @@ def act2_facts() -> dict[str, str]:
         "t_mem": fmt(law.memory_s, "us"), "t_comp": fmt(law.compute_s, "us"), "flop": fmt(SCENARIO_RUN.flop, "GFLOP"),
         "intensity": fmt(mag.arithmetic_intensity(SCENARIO_RUN.flop, SCENARIO_RUN.weights), "num"),
         "ridge": fmt(H100.ridge, "num"),
-        "m7_weights": fmt(M7_RESNET.weights, "B"), "flash": fmt(C.STM32H743_FLASH_BYTES, "B"),
+        "m7_weights": fmt(M7_RESNET.weights, "B"), "flash": fmt(C.STM32H743_FLASH_BYTES, "iB"),
         "flash_x": fmt(mag.ratio(M7_RESNET.weights, C.STM32H743_FLASH_BYTES), "x"),
         "sram_x": fmt(mag.ratio(M7_RESNET.weights, C.STM32H743_SRAM_BYTES), "x"),
         "m7_compute": fmt(M7_RESNET.law.compute_s, "s"), "m7_memory": fmt(M7_RESNET.law.memory_s, "s"),
@@ -427,16 +433,16 @@ def act2_instruments(s: State) -> list:
         M["a2_memory_s"].show(law.memory_s, "warn" if law.bound == "memory" else None),
         M["a2_compute_s"].show(law.compute_s, "warn" if law.bound == "compute" else None),
         M["a2_mem_over_comp"].show(law.memory_over_compute, note=f"{law.bound}-bound"),
-        M["a2_total_s"].show(law.total_s, note=f"L = {fmt(law.overhead_s, 's')}"),
-        M["a2_intensity"].show(intensity),
-        M["a2_ridge"].show(ridge, note=RATE_NAMES[(r.where, r.precision)]),
+        M["a2_total_s"].show(law.total_s, note=f"L = {fmt(law.overhead_s, 'us')}"),
+        M["a2_intensity"].show(intensity, note="operations per byte moved"),
+        M["a2_ridge"].show(ridge, note=f"op/B at {RATE_NAMES[(r.where, r.precision)]}"),
         M["a2_weights"].show(r.weights, None if r.fits else "danger",
-                             f"of {fmt(weight_capacity(r.where), 'B')} {'HBM' if r.where == 'cloud' else 'flash'}"),
+                             f"of {capacity_text(r.where)} {'HBM' if r.where == 'cloud' else 'flash'}"),
     )]
     if not r.fits:
         parts.append(failure(F["a2_does_not_fit"],
                              f"{MODELS[r.model][0]} needs {fmt(r.weights, 'B')} of {PRECISION_NAMES[r.precision]} "
-                             f"weights; the {SHORT[r.where]} holds {fmt(weight_capacity(r.where), 'B')} "
+                             f"weights; the {SHORT[r.where]} holds {capacity_text(r.where)} "
                              f"({fmt(mag.ratio(r.weights, weight_capacity(r.where)), 'x')} too much). The times "
                              "below are what it would take if it fitted. Pick the DS-CNN keyword spotter, or the H100."))
     parts.append(act2_chart(r))
@@ -518,8 +524,9 @@ ACT2 = Act(
     scenario=lambda: (
         "Every inference pays three terms: the bytes it moves over the memory bandwidth (D/BW), the "
         "operations it does at the chip's peak (O/R), and a fixed overhead L for launching the work.",
-        f"ResNet-50 has {fmt(C.RESNET50_PARAMS, 'params')} parameters and does {fmt(C.RESNET50_MACS, 'num')} "
-        "multiply-adds per image. The often-quoted \"4 GFLOPs\" counts multiply-adds, not operations.",
+        f"ResNet-50 has {fmt(C.RESNET50_PARAMS, 'params')} parameters and does {fmt(C.RESNET50_MACS, 'params')} "
+        "multiply-adds per image. The figure often quoted as its \"GFLOPs\" counts those multiply-adds; each is "
+        f"two operations, so one image costs {fmt(mag.inference_flop(C.RESNET50_MACS, 1), 'GFLOP')}.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_DEVICE, A2_PRECISION, A2_MODEL, A2_BATCH, A2_OVERHEAD),
