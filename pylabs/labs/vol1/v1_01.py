@@ -229,20 +229,22 @@ def act1_instruments(s: State) -> list:
 
 
 def act1_chart(g: Gap, precision: str):
-    names = ["Compute", "Bandwidth", "Memory", "Power", "Ops per<br>joule"]
+    names = ["Compute", "Band-<br>width", "Memory", "Power", "Ops per<br>joule"]
     values = [g.compute, g.bandwidth, g.capacity, g.power, g.ops_per_joule]
     orders = [mag.orders_of_magnitude(v) for v in values]
+    bars = ch.bars("H100 ÷ Cortex-M7", names, values, ["accent", "series1", "series1", "series1", "series2"],
+                   text=[f"{o:.1f}" for o in orders])
+    bars["textangle"] = 0
     figure = ch.figure(
-        [ch.bars("H100 ÷ Cortex-M7", names, values, ["accent", "series1", "series1", "series1", "series2"],
-                 text=[f"10^{o:.1f}" for o in orders])],
+        [bars],
         x=ch.axis("", "category", tickangle=0),
         y=ch.axis("H100 ÷ Cortex-M7", "log", range=[0, math.log10(max(values)) + 0.3],
                   **ch.decade_ticks([1.0, *values])), legend=False)
     summary = (f"At {PRECISION_NAMES[precision]} the H100 has {fmt(g.compute, 'x10')} the M7's compute, "
                f"{fmt(g.bandwidth, 'x10')} its bandwidth, {fmt(g.capacity, 'x10')} its memory and draws "
                f"{fmt(g.power, 'x10')} its power: between {min(orders):.1f} and {max(orders):.1f} orders of magnitude.")
-    rows = [(n.replace("<br>", " "), fmt(v, "x10"), f"{o:.2f}") for n, v, o in zip(names, values, orders)]
-    return chart("a1_gap", "The gap on every Machine axis (log scale)", figure, summary,
+    rows = [(n.replace("-<br>", "").replace("<br>", " "), fmt(v, "x10"), f"{o:.2f}") for n, v, o in zip(names, values, orders)]
+    return chart("a1_gap", "The gap on every Machine axis, in orders of magnitude", figure, summary,
                  table=(("Axis", "H100 ÷ M7", "Orders of magnitude"), rows))
 
 
