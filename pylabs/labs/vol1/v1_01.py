@@ -240,9 +240,9 @@ def act1_chart(g: Gap, precision: str):
         x=ch.axis("", "category", tickangle=0),
         y=ch.axis("H100 ÷ Cortex-M7", "log", range=[0, math.log10(max(values)) + 0.3],
                   **ch.decade_ticks([1.0, *values])), legend=False)
-    summary = (f"At {PRECISION_NAMES[precision]} the H100 has {fmt(g.compute, 'x10')} the M7's compute, "
-               f"{fmt(g.bandwidth, 'x10')} its bandwidth, {fmt(g.capacity, 'x10')} its memory and draws "
-               f"{fmt(g.power, 'x10')} its power: between {min(orders):.1f} and {max(orders):.1f} orders of magnitude.")
+    summary = (f"H100 ÷ Cortex-M7 at {PRECISION_NAMES[precision]}: compute {fmt(g.compute, 'x10')}, bandwidth "
+               f"{fmt(g.bandwidth, 'x10')}, memory {fmt(g.capacity, 'x10')}, power {fmt(g.power, 'x10')}; "
+               f"between {min(orders):.1f} and {max(orders):.1f} orders of magnitude.")
     rows = [(n.replace("-<br>", "").replace("<br>", " "), fmt(v, "x10"), f"{o:.2f}") for n, v, o in zip(names, values, orders)]
     return chart("a1_gap", "The gap on every Machine axis, in orders of magnitude", figure, summary,
                  table=(("Axis", "H100 ÷ M7", "Orders of magnitude"), rows))
@@ -483,7 +483,8 @@ def act2_chart(r: Run):
 
 
 def seconds_label(value: float) -> str:
-    return fmt(value, "s")
+    """Tick labels in µs, ms and s; never minutes, which do not fall on powers of ten."""
+    return fmt(value, "s") if value < 1 else f"{fmt(value, 'num')} s"
 
 
 def act2_math(s: State):
