@@ -6,7 +6,8 @@ import pytest
 
 from pylabs.labs.vol1 import v1_01 as lab
 from pylabs.physics import constants as C
-from tests.e2e.driver import close
+from tests.e2e.driver import LabDriver, close
+from tests.e2e.test_experience import axe_violations, open_everything
 
 pytestmark = pytest.mark.e2e
 
@@ -16,6 +17,7 @@ def test_full_walkthrough(lab_page):
     assert page.control_disabled("a1_precision")
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_compute_ratio")
+    assert axe_violations(page.page) == []  # before any prediction
 
     # Act I: a wrong guess, then the instruments.
     page.lock("a1_predict", "B")
@@ -43,6 +45,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a2_total_s"), lab.M7_KWS.law.total_s)
     page.set_control("a2_model", "resnet50")
     assert page.failure_visible("a2_does_not_fit")
+    assert axe_violations(page.page) == []  # every act open, the failure on screen
     page.lock("a2_reflect", "B")
 
     (attempt,) = page.attempts("v1_01")
@@ -61,3 +64,12 @@ def test_the_tiny_context_opens_act2_on_the_microcontroller(lab_page):
     assert page.failure_visible("a2_does_not_fit")
     page.set_control("a2_device", "cloud")
     assert not page.failure_visible("a2_does_not_fit")
+
+
+def test_no_serious_axe_violations_in_dark_mode_with_everything_open(browser, base_url, watch):
+    ctx = browser.new_context(color_scheme="dark")
+    page = LabDriver(ctx.new_page(), base_url)
+    watch.attach(page.page)
+    open_everything(page, "v1_01")
+    assert axe_violations(page.page) == []
+    ctx.close()
