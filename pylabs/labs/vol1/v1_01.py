@@ -260,7 +260,7 @@ def act1_math(s: State):
                  "Each multiply-accumulate is two operations, a multiply and an add."),
     ), rows=(
         ("H100 INT8 dense / FP32", f"{fmt(C.H100_PEAK_INT8_DENSE, 'OP/s')} / {fmt(C.H100_PEAK_FP32, 'FLOP/s')}"),
-        ("M7 INT8 / FP32", f"{fmt(C.STM32H743_PEAK_INT8, 'OP/s')} / {fmt(C.STM32H743_PEAK_FP32, 'FLOP/s')}"),
+        ("M7 INT8 / FP32", f"{fmt(C.STM32H743_PEAK_INT8, 'OP/s')} / {fmt(C.STM32H743_PEAK_FP32, 'OP/s')}"),
         ("Compute gap now", fmt(g.compute, "x10")),
         ("H100 HBM3 / M7 memory", f"{fmt(C.H100_HBM_BW, 'GB/s')} / {fmt(mcu_bandwidth(s['a1_mcu_memory']), 'GB/s')}"),
         ("H100 sparse INT8 (not used)", fmt(2 * C.H100_PEAK_INT8_DENSE, "OP/s")),
@@ -498,10 +498,10 @@ def act2_math(s: State):
                  "lower bound and the memory term can only grow."),
         Equation(r"\text{AI} = \frac{O}{D},\qquad \text{ridge} = \frac{R}{BW},\qquad "
                  r"b^{*} = \frac{D/BW}{O_1/R}",
-                 "Below the ridge a workload is memory-bound (Williams et al.); *b\\** is the batch where the "
-                 "two terms meet."),
+                 "Below the ridge a workload is memory-bound (Williams et al.); the crossover batch is where "
+                 "the two terms meet."),
     ), rows=(
-        ("MAC per sample", fmt(MODELS[r.model][2], "num")),
+        ("MAC per sample", fmt(MODELS[r.model][2], "params")),
         ("O (this batch)", fmt(r.flop, "GFLOP")),
         ("D (weights)", fmt(r.weights, "B")),
         ("R", fmt(r.peak, "FLOP/s")),
@@ -590,7 +590,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-02 The Iron Law**: the same three terms, and why a faster chip can barely help a memory-bound model.",
+        "**V1-02 The Iron Law**: the same three terms, applied to a GPU upgrade that paid for much less than it promised.",
         "**V1-07 The Kernel Fusion Dividend**: the overhead term L, and how fusion removes it.",
     ),
     presets={"context": {"cloud": {"a2_device": "cloud", "a2_precision": "bf16"},
