@@ -109,6 +109,30 @@ FORMATS: dict[str, Callable[[float], str]] = {
 }
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_of_ten(value: float) -> str:
+    """A large ratio in scientific notation, so its order of magnitude reads at a glance:
+    ``1030677 -> '1.03 × 10⁶'``, ``1e5 -> '10⁵'``; below 1,000 it is the plain ratio (``'160×'``)."""
+    if abs(value) < 1e3:
+        return f"{_sig(value)}×"
+    exponent = math.floor(math.log10(abs(value)))
+    mantissa = _sig(value / 10.0 ** exponent)
+    if mantissa == "10":  # rounding carried into the next power
+        exponent, mantissa = exponent + 1, "1"
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)
+    return power if mantissa == "1" else f"{mantissa} × {power}"
+
+
+FORMATS.update({
+    "x10": power_of_ten,  # orders-of-magnitude ratios (V1-01)
+    # binary sizes, as microcontroller datasheets state memory (512 KiB of SRAM, 2 MiB of flash)
+    "iB": lambda v: _scaled(v, ((1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"), (1.0, "B"))),
+    "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
+})
+
+
 def plural(count: float, singular: str, plural_form: str = "", count_fmt: str = "num") -> str:
     """A count with its noun in the right number: ``plural(1, "NIC") -> '1 NIC'``,
     ``plural(8, "NIC") -> '8 NICs'``, ``plural(0.5, "engineer-week") -> '0.5 engineer-weeks'``.

@@ -752,3 +752,42 @@ REGISTRY.update({
         label="H100 SXM L2 cache"),
 })
 H100_L2_BYTES = REGISTRY["H100_L2_BYTES"].value
+# ---- V1-01 The Magnitude Awakening: the H100's other dense rates, and the two workloads ----
+_TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_MLPERF_TINY_URL = "https://arxiv.org/abs/2106.07597"
+_HELLO_EDGE_URL = "https://arxiv.org/abs/1711.07128"
+REGISTRY.update({
+    "H100_PEAK_INT8_DENSE": Spec(
+        1978.9e12, "OP/s", "NVIDIA H100 SXM datasheet, INT8 tensor core: 3,958 TOPS with sparsity, half without "
+        "(Klockwood's table: 1,978.9 dense)", _H100_KLOCKWOOD_URL,
+        "numerically equal to the sparse BF16 figure, which is how the upstream '2,000,000x' arose",
+        label="H100 SXM peak, INT8 dense"),
+    "H100_PEAK_TF32_DENSE": Spec(
+        494.7e12, "FLOP/s", "NVIDIA H100 SXM datasheet, TF32 tensor core: 989 TFLOPS with sparsity, half without "
+        "(Klockwood's table: 494.7 dense)", _H100_KLOCKWOOD_URL,
+        label="H100 SXM peak, TF32 dense (FP32 inputs on tensor cores)"),
+    "RESNET50_PARAMS": Spec(
+        25.6e6, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: 25,557,032 parameters (He et al. 2016)",
+        _TORCHVISION_RESNET50_URL, "rounded to 25.6 M as VOL1 V1-01's golden vectors use",
+        label="ResNet-50 parameters"),
+    "RESNET50_MACS": Spec(
+        4.1e9, "MAC", "torchvision ResNet-50 at 224 x 224: '4.09 GFLOPS', counted as multiply-adds, the "
+        "convention of He et al. 2016 ('FLOPs (multiply-adds)'); 2 FLOP per multiply-add gives 8.2 GFLOP",
+        _TORCHVISION_RESNET50_URL, "VOL1 §0.2 error 4: the '4 GFLOPs' of the upstream labs are multiply-adds",
+        label="ResNet-50 multiply-accumulates per image (224 x 224)"),
+    "KWS_DSCNN_PARAMS": Spec(
+        38.6e3, "params", "Banbury et al. 2021, MLPerf Tiny: the keyword-spotting DS-CNN has 38.6 K parameters",
+        _MLPERF_TINY_URL, label="DS-CNN keyword spotter parameters (MLPerf Tiny)"),
+    "KWS_DSCNN_MACS": Spec(
+        2.7e6, "MAC", "Zhang et al. 2017, Hello Edge: DS-CNN (small) 5.4 M operations per inference, multiplies "
+        "and adds counted separately, so 2.7 M multiply-accumulates", _HELLO_EDGE_URL,
+        "cross-check: the MLPerf Tiny DS-CNN's layers (10x4 conv to 25x5x64, four depthwise-separable 64-channel "
+        "blocks, FC 64->12) count 2.66 M MACs", label="DS-CNN keyword spotter multiply-accumulates per inference"),
+})
+
+H100_PEAK_INT8_DENSE = REGISTRY["H100_PEAK_INT8_DENSE"].value
+H100_PEAK_TF32_DENSE = REGISTRY["H100_PEAK_TF32_DENSE"].value
+RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
+RESNET50_MACS = REGISTRY["RESNET50_MACS"].value
+KWS_DSCNN_PARAMS = REGISTRY["KWS_DSCNN_PARAMS"].value
+KWS_DSCNN_MACS = REGISTRY["KWS_DSCNN_MACS"].value

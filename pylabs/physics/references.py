@@ -168,6 +168,12 @@ REFERENCES: dict[str, Reference] = {
                                 "https://docs.nvidia.com/deeplearning/performance/dl-performance-getting-started/"),
     "nvidia_hopper": Reference("NVIDIA", 2022, "NVIDIA Hopper Architecture In-Depth (technical blog)",
                                "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"),
+    # ---- V1-01 The Magnitude Awakening ----
+    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition",
+                        "https://arxiv.org/abs/1512.03385"),
+    "zhang2017_kws": Reference("Zhang, Suda, Lai and Chandra", 2017, "Hello Edge: Keyword Spotting on "
+                               "Microcontrollers", "https://arxiv.org/abs/1711.07128"),
+    "banbury2021": Reference("Banbury et al.", 2021, "MLPerf Tiny Benchmark", "https://arxiv.org/abs/2106.07597"),
 }
 
 

@@ -53,3 +53,13 @@ def test_plural_agrees_with_the_count():
     assert plural(0.9, "engineer-week") == "0.9 engineer-weeks"
     assert plural(2, "fix", "fixes") == "2 fixes"
     assert plural(1024, "GPU", count_fmt="int") == "1,024 GPUs"
+
+
+def test_power_of_ten_shows_orders_of_magnitude():
+    assert fmt(1_030_677.08, "x10") == "1.03 × 10⁶"
+    assert fmt(69_687.5, "x10") == "6.97 × 10⁴"
+    assert fmt(1e5, "x10") == "10⁵" and fmt(1e3, "x10") == "10³"
+    assert fmt(9_996, "x10") == "10⁴"  # 9.996 rounds to 10: carry into the next power
+    assert fmt(160.2, "x10") == "160×" and fmt(0.5, "x10") == "0.5×"
+    assert fmt(8.2e9, "GFLOP") == "8.2 GFLOP"
+    assert fmt(512 * 1024, "iB") == "512 KiB" and fmt(2 * 1024 ** 2, "iB") == "2 MiB" and fmt(80e9, "iB") == "74.5 GiB"

@@ -1,0 +1,75 @@
+"""V1-01 in a real browser: the walkthrough, the context's effect, and the failure state."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.labs.vol1 import v1_01 as lab
+from pylabs.physics import constants as C
+from tests.e2e.driver import LabDriver, close
+from tests.e2e.test_experience import axe_violations, open_everything
+
+pytestmark = pytest.mark.e2e
+
+
+def test_full_walkthrough(lab_page):
+    page = lab_page.open("v1_01")
+    assert page.control_disabled("a1_precision")
+    assert not page.act_unlocked(2)
+    assert not page.has_metric("a1_compute_ratio")
+    assert axe_violations(page.page) == []  # before any prediction
+
+    # Act I: a wrong guess, then the instruments.
+    page.lock("a1_predict", "B")
+    assert page.verdict("a1_predict") == "incorrect"
+    assert close(page.metric("a1_compute_ratio"), lab.act1_truth())
+    page.chart_drawn("a1_gap")
+    page.set_control("a1_precision", "fp32")
+    assert close(page.metric("a1_compute_ratio"), lab.peak_ratio("fp32"))
+    page.set_control("a1_mcu_memory", "qspi")
+    assert close(page.metric("a1_bandwidth_ratio"), C.H100_HBM_BW / C.STM32H743_QSPI_BW)
+    page.lock("a1_reflect", "B")
+    assert page.verdict("a1_reflect") == "correct"
+
+    # Act II: the key, then the failure reached and left through the instruments.
+    assert page.act_unlocked(2)
+    page.lock("a2_predict", "B")
+    assert page.verdict("a2_predict") == "correct"
+    assert close(page.metric("a2_mem_over_comp"), lab.act2_truth())
+    page.chart_drawn("a2_terms")
+    page.set_control("a2_device", "tiny")
+    page.set_control("a2_precision", "int8")
+    assert page.failure_visible("a2_does_not_fit")
+    page.set_control("a2_model", "dscnn")
+    assert not page.failure_visible("a2_does_not_fit")
+    assert close(page.metric("a2_total_s"), lab.M7_KWS.law.total_s)
+    page.set_control("a2_model", "resnet50")
+    assert page.failure_visible("a2_does_not_fit")
+    assert axe_violations(page.page) == []  # every act open, the failure on screen
+    page.lock("a2_reflect", "B")
+
+    (attempt,) = page.attempts("v1_01")
+    assert attempt["complete"]
+    assert attempt["results"]["oom"] is True and attempt["results"]["bound"] == "compute"
+    assert "a2_does_not_fit" in attempt["failures_hit"]
+
+
+def test_the_tiny_context_opens_act2_on_the_microcontroller(lab_page):
+    page = lab_page.open("v1_01")
+    page.set_control("context", "tiny")
+    page.lock("a1_predict", "C")
+    assert close(page.metric("a1_your_peak"), C.STM32H743_PEAK_INT8)
+    page.lock("a1_reflect", "B")
+    page.lock("a2_predict", "B")
+    assert page.failure_visible("a2_does_not_fit")
+    page.set_control("a2_device", "cloud")
+    assert not page.failure_visible("a2_does_not_fit")
+
+
+def test_no_serious_axe_violations_in_dark_mode_with_everything_open(browser, base_url, watch):
+    ctx = browser.new_context(color_scheme="dark")
+    page = LabDriver(ctx.new_page(), base_url)
+    watch.attach(page.page)
+    open_everything(page, "v1_01")
+    assert axe_violations(page.page) == []
+    ctx.close()
