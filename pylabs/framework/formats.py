@@ -85,6 +85,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "Hz": lambda v: _scaled(v, ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz"), (1.0, "Hz"))),
     "m/s": lambda v: f"{_sig(v / 1e3)} km/s",
     "km": lambda v: f"{_sig(v / 1e3)} km",
+    "FLOP/B": lambda v: f"{_sig(v)} FLOP/B",
     "pct": lambda v: f"{_sig(v * 100.0)} %",
     "pct1": lambda v: f"{v * 100.0:.1f} %",
     "pp": lambda v: f"{_sig(v * 100.0)} pp",

@@ -13,7 +13,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (float("inf"), "ms", "∞"), (float("inf"), "s", "∞"),
     (0.4, "pct+", "+40 %"), (-0.5, "pct+", "−50 %"), (0.0, "pct+", "0 %"),
     (117_600 * 3.6e6, "Wh", "118 MWh"), (96_432.0, "CO2e", "96.4 t CO₂e"), (820e-3 / 3.6e6, "g/kWh", "820 g/kWh"),
-    (3_000e3, "km", "3,000 km"), (816_873.0, "km", "817 km"),
+    (3_000e3, "km", "3,000 km"), (816_873.0, "km", "817 km"), (295.343, "FLOP/B", "295 FLOP/B"),
 ])
 def test_formats(value, name, text):
     assert fmt(value, name) == text
