@@ -83,7 +83,7 @@ def test_edge_context_compares_the_orin_dense_paths_not_100_tops():
     assert u.speedup < 1.02  # twice the compute, the same memory: almost nothing
     assert u.new.ridge == pytest.approx(294, abs=0.5)
     html = rendered(LAB, all_open("edge"))
-    assert "100 TOPS" in html and "Orin NX FP16" in html and "A100 → H100 upgrade gives" in html
+    assert "100 TOP/s, INT8 with 2:4 sparsity" in html and "Orin NX FP16" in html and "A100 → H100 upgrade gives" in html
 
 
 def test_intensity_rises_with_batch_because_weights_are_read_once():

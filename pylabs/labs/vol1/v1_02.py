@@ -25,6 +25,7 @@ distance_km, sla_violated.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Prediction, Range,
@@ -74,8 +75,9 @@ PAIRS: dict[str, tuple[Device, Device, str, str]] = {
     "cloud": (devices.A100, devices.H100, "A100", "H100"),
     "edge": (devices.ORIN_NX, ORIN_INT8, "Orin NX FP16", "Orin NX INT8"),
 }
-ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, "1,979 TFLOP/s BF16 with 2:4 sparsity"),
-              "edge": (C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, "100 TOPS, INT8 with 2:4 sparsity over the GPU and two DLAs")}
+ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE, 'FLOP/s')} BF16 with 2:4 sparsity"),
+              "edge": (C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, f"{fmt(C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, 'OP/s')}, INT8 with "
+                                                         "2:4 sparsity summed over the GPU and two DLAs")}
 
 
 def request(dev: Device, d_bytes: float, intensity: float, overhead_s: float) -> ironlaw.IronLaw:
@@ -117,10 +119,12 @@ SCENARIO_UPGRADE = upgrade("cloud", S.bytes_moved, S.intensity, S.overhead_s)
 
 # ---- Act I · The memory wall --------------------------------------------------------
 
-A1_BYTES = Slider("a1_bytes", "Bytes moved per request", unit="B", min=0.1e9, max=20e9, step=1, default=S.bytes_moved,
-                  fmt="GB", scale="log", help="Weights and activations read from memory for one request.")
-A1_INTENSITY = Slider("a1_intensity", "Arithmetic intensity", unit="FLOP/B", min=1, max=1000, step=1,
-                      default=S.intensity, fmt="FLOP/B", scale="log",
+# Log sliders in steps of 0.01 decade from a minimum one decade below the default, so the default sits
+# exactly on the native range input's grid (the browser snaps the thumb to it).
+A1_BYTES = Slider("a1_bytes", "Bytes moved per request", unit="B", min=0.2e9, max=20e9, step=1, default=S.bytes_moved,
+                  fmt="GB", scale="log", steps=200, help="Weights and activations read from memory for one request.")
+A1_INTENSITY = Slider("a1_intensity", "Arithmetic intensity", unit="FLOP/B", min=0.5, max=5000, step=1,
+                      default=S.intensity, fmt="FLOP/B", scale="log", steps=400,
                       help="Operations per byte moved. Decoding a language model does about one per byte per user.")
 A1_OVERHEAD = Slider("a1_overhead", "Fixed overhead per request", unit="s", min=0, max=5e-3, step=0.01e-3,
                      default=S.overhead_s, fmt="ms", help="Kernel launches, framework and scheduling, the same on both.")
@@ -260,10 +264,14 @@ def act1_roofline(u: Upgrade, intensity: float, before_name: str, after_name: st
     traces = [ch.line(f"{name} roof", xs, [devices.attainable(d.peak_ops, d.mem_bw, x) / S.tera for x in xs], colour)
               for name, d, colour in ((before_name, u.old, "series2"), (after_name, u.new, "series1"))]
     here = devices.attainable(u.new.peak_ops, u.new.mem_bw, intensity) / S.tera
-    shape, note = ch.vline(intensity, "accent", f"{fmt(intensity, 'FLOP/B')}")
-    figure = ch.figure([*traces, ch.point(f"Your request on the {after_name}", intensity, here, "accent")],
-                       x=ch.axis("Arithmetic intensity (FLOP/B)", "log", **ch.decade_ticks(xs, lambda v: fmt(v, "num"))),
-                       y=ch.axis("Attainable TFLOP/s", "log"), shapes=[shape], annotations=[note] if note else [])
+    shape, _ = ch.vline(intensity, "accent")
+    ys = [y for t in traces for y in t["y"]]
+    # Plotly sets a log axis's range in log10 units
+    x = ch.axis("Arithmetic intensity (FLOP/B)", "log", range=[math.log10(lo), math.log10(hi)],
+                **ch.decade_ticks(xs, lambda v: fmt(v, "num")))
+    y = ch.axis("Attainable TFLOP/s", "log", **ch.decade_ticks(ys, lambda v: fmt(v, "num")))
+    figure = ch.figure([*traces, ch.point(f"Your request ({after_name})", intensity, here, "accent")], x=x, y=y,
+                       shapes=[shape])
     summary = (f"The roofs turn at {fmt(u.old.ridge, 'FLOP/B')} ({before_name}) and {fmt(u.new.ridge, 'FLOP/B')} "
                f"({after_name}); at {fmt(intensity, 'FLOP/B')} the {after_name} reaches "
                f"{fmt(here * S.tera, 'FLOP/s')} of its {fmt(u.new.peak_ops, 'FLOP/s')}.")
