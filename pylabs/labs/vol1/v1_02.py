@@ -75,7 +75,8 @@ PAIRS: dict[str, tuple[Device, Device, str, str]] = {
     "cloud": (devices.A100, devices.H100, "A100", "H100"),
     "edge": (devices.ORIN_NX, ORIN_INT8, "Orin NX FP16", "Orin NX INT8"),
 }
-ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE, 'FLOP/s')} BF16 with 2:4 sparsity"),
+ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE / S.tera, 'num')} TFLOP/s BF16 with "
+                                                 "2:4 sparsity"),
               "edge": (C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, f"{fmt(C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, 'OP/s')}, INT8 with "
                                                          "2:4 sparsity summed over the GPU and two DLAs")}
 
