@@ -43,8 +43,10 @@ from pylabs.physics.references import cite
 class Scenario:
     """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
 
-    bytes_moved: float = 2e9             # Act I: a 1B-parameter model in BF16, read once per decoding step
-    intensity: float = 5.0               # FLOP per byte: 5 users decoded together (2 FLOP and 2 B per parameter each)
+    bytes_per_weight: float = 2.0        # BF16 / FP16 weights
+    decode_params: float = 1e9           # Act I: a 1B-parameter model in BF16, every weight read once per decoding step
+    users: float = 5.0                   # requests decoded together in one step
+    flop_per_param: float = 2.0          # one multiply-add per parameter per token (Kaplan et al. 2020)
     overhead_s: float = 0.05e-3          # launches and framework per request
     upgrade_usd: float = 2e6
     wasted_cut: float = 0.10             # Act I warning: the upgrade removes less than this share of latency
@@ -53,13 +55,22 @@ class Scenario:
     route_factor: float = 1.0            # fibre path over straight line
     batch: float = 1.0                   # camera frames per inference
     sla_s: float = 10e-3                 # frame to answer
-    bytes_per_weight: float = 2.0        # BF16 / FP16 weights
     activation_bytes: float = 0.0        # per image: assumed to stay on chip (a lower bound on D)
     ms_per_s: float = 1e3                # charts plot milliseconds
     m_per_km: float = 1e3
     tera: float = 1e12                   # the roofline plots TFLOP/s
     waterfall_height_px: int = 240       # two bars need less height than a full chart
     chart_distances_km: tuple[float, ...] = (0, 250, 500, 750, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000)
+
+    @property
+    def bytes_moved(self) -> float:
+        """Bytes read per decoding step: every weight once."""
+        return self.decode_params * self.bytes_per_weight
+
+    @property
+    def intensity(self) -> float:
+        """FLOP per byte of one step: each user's token costs 2 FLOP per 2-byte weight."""
+        return self.users * self.flop_per_param / self.bytes_per_weight
 
 
 S = Scenario()
@@ -126,7 +137,8 @@ A1_BYTES = Slider("a1_bytes", "Bytes moved per request", unit="B", min=0.2e9, ma
                   fmt="GB", scale="log", steps=200, help="Weights and activations read from memory for one request.")
 A1_INTENSITY = Slider("a1_intensity", "Arithmetic intensity", unit="FLOP/B", min=0.5, max=5000, step=1,
                       default=S.intensity, fmt="FLOP/B", scale="log", steps=400,
-                      help="Operations per byte moved. Decoding a language model does about one per byte per user.")
+                      help=f"Operations per byte moved. Decoding a language model does "
+                           f"{fmt(S.flop_per_param / S.bytes_per_weight, 'num')} per byte for each user in the step.")
 A1_OVERHEAD = Slider("a1_overhead", "Fixed overhead per request", unit="s", min=0, max=5e-3, step=0.01e-3,
                      default=S.overhead_s, fmt="ms", help="Kernel launches, framework and scheduling, the same on both.")
 
@@ -332,14 +344,15 @@ ACT1 = Act(
     stakeholder_role="CTO",
     stakeholder=lambda: (
         f"We spent {fmt(S.upgrade_usd, 'usd')} moving our assistant from A100s to H100s: "
-        f"{fmt(SCENARIO_UPGRADE.compute_ratio, 'x')} the dense BF16 compute on paper. It decodes a 1B-parameter "
-        f"model in BF16, so every step reads {fmt(S.bytes_moved, 'GB')} of weights, and it serves several users "
-        "at once. How much faster will each step be?"),
+        f"{fmt(SCENARIO_UPGRADE.compute_ratio, 'x')} the dense BF16 compute on paper. It decodes a "
+        f"{fmt(S.decode_params, 'params')}-parameter model in BF16, so every step reads {fmt(S.bytes_moved, 'GB')} "
+        f"of weights, for {fmt(S.users, 'num')} users at once. How much faster will each step be?"),
     scenario=lambda: (
         "Every request pays three bills: **moving bytes** between memory and the chip, **computing** on them, "
         "and a **fixed overhead** for launching the work. The Iron Law adds them up.",
-        f"Decoding one token costs 2 FLOP per parameter and reads each 2-byte weight once, so {fmt(S.intensity, 'num')} "
-        f"users decoded together do {fmt(S.intensity, 'FLOP/B')}. The {fmt(devices.H100.mem_bw, 'GB/s')} of HBM3 on "
+        f"Decoding one token costs {fmt(S.flop_per_param, 'num')} FLOP per parameter and reads each "
+        f"{fmt(S.bytes_per_weight, 'num')}-byte weight once, so {fmt(S.users, 'num')} users decoded together do "
+        f"{fmt(S.intensity, 'FLOP/B')}. The {fmt(devices.H100.mem_bw, 'GB/s')} of HBM3 on "
         f"the H100 compares with {fmt(devices.A100.mem_bw, 'GB/s')} on the A100.",
     ),
     prediction=ACT1_PREDICTION,
