@@ -282,16 +282,21 @@ def act1_roofline(u: Upgrade, intensity: float, before_name: str, after_name: st
     # Plotly sets a log axis's range in log10 units
     x = ch.axis("Arithmetic intensity (FLOP/B)", "log", range=[math.log10(lo), math.log10(hi)],
                 **ch.decade_ticks(xs, lambda v: fmt(v, "num")))
-    y = ch.axis("Attainable TFLOP/s", "log", **ch.decade_ticks(ys, lambda v: fmt(v, "num")))
+    y = ch.axis(f"Attainable T{rate_unit(u.new)}", "log", **ch.decade_ticks(ys, lambda v: fmt(v, "num")))
     figure = ch.figure([*traces, ch.point(f"Your request ({after_name})", intensity, here, "accent")], x=x, y=y,
                        shapes=[shape])
     summary = (f"The roofs turn at {fmt(u.old.ridge, 'FLOP/B')} ({before_name}) and {fmt(u.new.ridge, 'FLOP/B')} "
                f"({after_name}); at {fmt(intensity, 'FLOP/B')} the {after_name} reaches "
-               f"{fmt(here * S.tera, 'FLOP/s')} of its {fmt(u.new.peak_ops, 'FLOP/s')}.")
-    rows = [(fmt(x, "FLOP/B"), fmt(devices.attainable(u.old.peak_ops, u.old.mem_bw, x), "FLOP/s"),
-             fmt(devices.attainable(u.new.peak_ops, u.new.mem_bw, x), "FLOP/s")) for x in xs[::8]]
+               f"{fmt(here * S.tera, rate_unit(u.new))} of its {fmt(u.new.peak_ops, rate_unit(u.new))}.")
+    rows = [(fmt(x, "FLOP/B"), fmt(devices.attainable(u.old.peak_ops, u.old.mem_bw, x), rate_unit(u.old)),
+             fmt(devices.attainable(u.new.peak_ops, u.new.mem_bw, x), rate_unit(u.new))) for x in xs[::8]]
     return chart("a1_roofline", "Roofline: attainable rate against intensity", figure, summary,
                  table=(("Intensity", before_name, after_name), rows))
+
+
+def rate_unit(dev: Device) -> str:
+    """Integer paths count operations (OP/s), floating-point paths FLOP/s."""
+    return "OP/s" if "INT8" in dev.precision else "FLOP/s"
 
 
 def advertised_callout(context: str, new: Device):
@@ -299,7 +304,7 @@ def advertised_callout(context: str, new: Device):
     return callout("info", "Ridges come from dense peaks",
                    prose(f"The headline figure, {what}, would put the ridge at "
                          f"{fmt(devices.ridge_point(peak, new.mem_bw), 'FLOP/B')}. Dense models run at the dense "
-                         f"rate, {fmt(new.peak_ops, 'FLOP/s')} ({new.precision}), so the roof turns at "
+                         f"rate, {fmt(new.peak_ops, rate_unit(new))} {new.precision}, so the roof turns at "
                          f"{fmt(new.ridge, 'FLOP/B')}."))
 
 
@@ -325,7 +330,8 @@ def act1_math(s: State):
         Equation(r"I_{\text{ridge}} = \frac{R}{BW}",
                  "Below the ridge a request is memory-bound: more FLOP/s wait for bytes."),
     ), rows=(
-        ("Dense peak before → after", f"{fmt(u.old.peak_ops, 'FLOP/s')} → {fmt(u.new.peak_ops, 'FLOP/s')}"),
+        ("Dense peak before → after", f"{fmt(u.old.peak_ops, rate_unit(u.old))} → "
+                                      f"{fmt(u.new.peak_ops, rate_unit(u.new))}"),
         ("Bandwidth before → after", f"{fmt(u.old.mem_bw, 'GB/s')} → {fmt(u.new.mem_bw, 'GB/s')}"),
         ("Memory, compute, overhead after", f"{fmt(u.after.memory_s, 'ms')}, {fmt(u.after.compute_s, 'ms')}, "
                                             f"{fmt(u.after.overhead_s, 'ms')}"),
