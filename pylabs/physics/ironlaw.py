@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import constants as c
+from .devices import Device
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,44 @@ def overhead_for_speedup_s(target: float, before: IronLaw, after: IronLaw) -> fl
     data_before = before.memory_s + before.compute_s
     data_after = after.memory_s + after.compute_s
     return max(0.0, (data_before - target * data_after) / (target - 1))
+
+
+def on_device(device: Device, bytes_moved: float, ops: float, overhead_s: float = 0.0) -> IronLaw:
+    """The Iron Law on one device of the device table (its dense peak and memory bandwidth).
+    Source: ``iron_law``."""
+    return iron_law(bytes_moved, ops, device.mem_bw, device.peak_ops, overhead_s)
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """One request before and after moving from device ``old`` to device ``new``."""
+
+    before: IronLaw
+    after: IronLaw
+    old: Device
+    new: Device
+
+    @property
+    def speedup(self) -> float:
+        return speedup(self.before.total_s, self.after.total_s)
+
+    @property
+    def cut(self) -> float:
+        return latency_reduction(self.before.total_s, self.after.total_s)
+
+    @property
+    def compute_ratio(self) -> float:
+        """The upgrade on paper: new dense peak over old."""
+        return self.new.peak_ops / self.old.peak_ops
+
+    @property
+    def bandwidth_ratio(self) -> float:
+        return self.new.mem_bw / self.old.mem_bw
+
+
+def compare(old: Device, new: Device, bytes_moved: float, ops: float, overhead_s: float = 0.0) -> Upgrade:
+    """The same request on two devices. Source: ``on_device``."""
+    return Upgrade(on_device(old, bytes_moved, ops, overhead_s), on_device(new, bytes_moved, ops, overhead_s), old, new)
 
 
 # ---- the light barrier ------------------------------------------------------------------

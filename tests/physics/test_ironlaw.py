@@ -12,10 +12,8 @@ GB, MS, KM = 1e9, 1e-3, 1e3
 
 
 def upgrade(d_bytes: float, intensity: float, overhead_s: float):
-    old, new = devices.A100, devices.H100
-    before = ironlaw.iron_law(d_bytes, intensity * d_bytes, old.mem_bw, old.peak_ops, overhead_s)
-    after = ironlaw.iron_law(d_bytes, intensity * d_bytes, new.mem_bw, new.peak_ops, overhead_s)
-    return before, after
+    u = ironlaw.compare(devices.A100, devices.H100, d_bytes, intensity * d_bytes, overhead_s)
+    return u.before, u.after
 
 
 def test_v1_02_golden_default_upgrade():
@@ -105,3 +103,9 @@ def test_terms_and_bound():
         ironlaw.fibre_rtt_s(1.0, 0.5)
     with pytest.raises(ValueError, match="exceed 1"):
         ironlaw.overhead_for_speedup_s(1.0, law, law)
+
+
+def test_compare_gives_the_upgrade_on_paper_and_in_latency():
+    u = ironlaw.compare(devices.A100, devices.H100, 2 * GB, 10 * GB, 0.05 * MS)
+    assert u.compute_ratio == pytest.approx(989.4 / 312) and u.bandwidth_ratio == pytest.approx(3.35 / 2.039)
+    assert u.speedup == pytest.approx(1.6175, abs=5e-5) and u.cut == pytest.approx(0.3818, abs=5e-5)

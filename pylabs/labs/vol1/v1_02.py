@@ -36,6 +36,7 @@ from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.physics import constants as C
 from pylabs.physics import devices, ironlaw
 from pylabs.physics.devices import Device
+from pylabs.physics.ironlaw import Upgrade
 from pylabs.physics.references import cite
 
 
@@ -92,39 +93,9 @@ ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE 
                                                          "2:4 sparsity summed over the GPU and two DLAs")}
 
 
-def request(dev: Device, d_bytes: float, intensity: float, overhead_s: float) -> ironlaw.IronLaw:
-    return ironlaw.iron_law(d_bytes, intensity * d_bytes, dev.mem_bw, dev.peak_ops, overhead_s)
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    """One request before and after a compute upgrade."""
-
-    before: ironlaw.IronLaw
-    after: ironlaw.IronLaw
-    old: Device
-    new: Device
-
-    @property
-    def speedup(self) -> float:
-        return ironlaw.speedup(self.before.total_s, self.after.total_s)
-
-    @property
-    def cut(self) -> float:
-        return ironlaw.latency_reduction(self.before.total_s, self.after.total_s)
-
-    @property
-    def compute_ratio(self) -> float:
-        return self.new.peak_ops / self.old.peak_ops
-
-    @property
-    def bandwidth_ratio(self) -> float:
-        return self.new.mem_bw / self.old.mem_bw
-
-
 def upgrade(context: str, d_bytes: float, intensity: float, overhead_s: float) -> Upgrade:
     old, new, _, _ = PAIRS[context]
-    return Upgrade(request(old, d_bytes, intensity, overhead_s), request(new, d_bytes, intensity, overhead_s), old, new)
+    return ironlaw.compare(old, new, d_bytes, intensity * d_bytes, overhead_s)
 
 
 SCENARIO_UPGRADE = upgrade("cloud", S.bytes_moved, S.intensity, S.overhead_s)
