@@ -84,6 +84,8 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "OP/s": lambda v: _scaled(v, ((1e15, "POP/s"), (1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))),
     "Hz": lambda v: _scaled(v, ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz"), (1.0, "Hz"))),
     "m/s": lambda v: f"{_sig(v / 1e3)} km/s",
+    "km": lambda v: f"{_sig(v / 1e3)} km",
+    "FLOP/B": lambda v: f"{_sig(v)} FLOP/B",
     "pct": lambda v: f"{_sig(v * 100.0)} %",
     "pct1": lambda v: f"{v * 100.0:.1f} %",
     "pp": lambda v: f"{_sig(v * 100.0)} pp",

@@ -791,3 +791,19 @@ RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
 RESNET50_MACS = REGISTRY["RESNET50_MACS"].value
 KWS_DSCNN_PARAMS = REGISTRY["KWS_DSCNN_PARAMS"].value
 KWS_DSCNN_MACS = REGISTRY["KWS_DSCNN_MACS"].value
+# ---- V1-02 The Iron Law: ResNet-50, the perception model of Act II ----
+_TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+REGISTRY.update({
+    "RESNET50_PARAMS": Spec(
+        25_557_032.0, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: num_params 25,557,032 (He et al. 2016)",
+        _TORCHVISION_RESNET50_URL, "the upstream lab used 50 M parameters (100 MB in FP16); it is 25.6 M (51.1 MB)",
+        label="ResNet-50 parameters"),
+    "RESNET50_FORWARD_FLOP": Spec(
+        8.2e9, "FLOP", "torchvision ResNet50_Weights: 4.09 GFLOPS per 224 x 224 image, counted as multiply-"
+        "accumulates (timm: 4.1 GMACs); at 2 FLOP per multiply-accumulate, 8.2 GFLOP per forward pass",
+        _TORCHVISION_RESNET50_URL, "VOL1 §0.2 item 4: the '4 GFLOPs' of the upstream labs are multiply-adds",
+        label="ResNet-50 forward pass, FLOP per 224 x 224 image"),
+})
+
+RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
+RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value

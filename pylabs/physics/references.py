@@ -174,6 +174,9 @@ REFERENCES: dict[str, Reference] = {
     "zhang2017_kws": Reference("Zhang, Suda, Lai and Chandra", 2017, "Hello Edge: Keyword Spotting on "
                                "Microcontrollers", "https://arxiv.org/abs/1711.07128"),
     "banbury2021": Reference("Banbury et al.", 2021, "MLPerf Tiny Benchmark", "https://arxiv.org/abs/2106.07597"),
+    # ---- V1-02 The Iron Law ----
+    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition",
+                        "https://arxiv.org/abs/1512.03385"),
 }
 
 

@@ -15,6 +15,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (117_600 * 3.6e6, "Wh", "118 MWh"), (96_432.0, "CO2e", "96.4 t CO₂e"), (820e-3 / 3.6e6, "g/kWh", "820 g/kWh"),
     (2_000e3, "km", "2,000 km"), (1_021_090.0, "length", "1,021 km"), (0.5253, "length", "52.5 cm"),
     (0.0, "length", "0 km"), (0.20998e-3, "watts", "210 µW"), (3.0, "watts", "3 W"), (1e-3, "watts", "1 mW"),
+    (3_000e3, "km", "3,000 km"), (816_873.0, "km", "817 km"), (295.343, "FLOP/B", "295 FLOP/B"),
 ])
 def test_formats(value, name, text):
     assert fmt(value, name) == text
