@@ -44,7 +44,9 @@ class Scenario:
     # Act I: the clinic project, six stages of the ML lifecycle (days each, spec V1-03 §3)
     stage_names: tuple[str, ...] = ("Problem definition", "Data collection", "Model development",
                                     "Evaluation", "Deployment", "Monitoring")
-    stage_short: tuple[str, ...] = ("1 Define", "2 Data", "3 Train", "4 Eval", "5 Deploy", "6 Monitor")
+    # two short lines each, so six categories fit side by side on a 375 px phone
+    stage_short: tuple[str, ...] = ("1<br>Define", "2<br>Data", "3<br>Train", "4<br>Eval", "5<br>Deploy",
+                                    "6<br>Monitor")
     stage_days: tuple[float, ...] = (5.0, 30.0, 60.0, 40.0, 10.0, 5.0)
     discovery_stage: int = 5
     validation_accuracy: float = 0.96
@@ -72,6 +74,7 @@ class Scenario:
     tick_hours: tuple[tuple[float, str], ...] = ((1, "1 h"), (24, "1 day"), (168, "1 wk"), (672, "4 wk"),
                                                  (4368, "26 wk"), (8736, "52 wk"))
     accuracy_axis: tuple[float, float] = (0.895, 0.995)
+    axis_pad: float = 1.01
 
 
 S = Scenario()
@@ -329,16 +332,18 @@ A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
 A2_LARGE_CYCLE = Choice("a2_large_cycle", "Large model: one iteration every",
                         tuple(Option(v, cycle_label(v)) for v in LARGE_CYCLES), default=S.large_cycle_h,
                         widget="select", unit="h")
-A2_DECAY = Slider("a2_decay", "Diminishing returns, r (each iteration's gain ÷ the one before)", unit="1",
-                  min=0.95, max=1.0, step=0.001, default=S.decay, fmt="num",
-                  help="1 means every iteration gains as much as the first (the chapter's linear race).")
+A2_DECAY = Slider("a2_decay", "Diminishing returns, r", unit="1", min=0.95, max=1.0, step=0.001, default=S.decay,
+                  fmt="num", help="Each iteration gains r times what the one before gained; 1 means no "
+                                  "diminishing returns (the chapter's linear race).")
 A2_WINDOW = Slider("a2_window", "Project window", unit="s", min=4 * 604800, max=52 * 604800, step=604800,
                    default=S.window_s, fmt="weeks")
-A2_POWER = Slider("a2_power", "Phone power while training (assumed)", unit="W", min=1, max=6, step=0.5,
+A2_POWER = Slider("a2_power", "Training power (assumed)", unit="W", min=1, max=6, step=0.5,
                   default=S.train_power_w, fmt="W",
                   help="An estimate, not a vendor figure: phones hold about 3 to 5 W before they throttle.")
-A2_BUDGET = Slider("a2_budget", "Daily energy budget for retraining (assumed)", unit="J", min=3600, max=36000,
-                   step=1800, default=S.budget_j, fmt="Wh")
+A2_BUDGET = Slider("a2_budget", "Daily energy budget (assumed)", unit="J", min=3600, max=36000,
+                   step=1800, default=S.budget_j, fmt="Wh",
+                   help=f"Retraining energy allowed per phone per day; the default is "
+                        f"{fmt(S.budget_j / C.PHONE_BATTERY_J, 'pct')} of a {fmt(C.PHONE_BATTERY_J, 'Wh')} battery.")
 
 
 def learners(small_cycle_s: float, large_cycle_s: float, decay: float) -> tuple[w.Learner, w.Learner]:
@@ -537,16 +542,20 @@ def act2_chart(r: Race):
         trace["line"]["shape"] = "hv"
     shapes, notes = [], []
     target_line, target_note = ch.hline(S.target, "muted", f"target {fmt(S.target, 'pct')}")
+    target_note.update(x=0, xanchor="left")  # the left end: the curves are still below the target there
     shapes.append(target_line)
     notes.append(target_note)
     if math.isfinite(r.crossover_s) and r.crossover_s > 0:
+        # Plotly places shapes in data units but annotations on a log axis in log10 units
         line, note = ch.vline(math.log10(r.crossover_s / HOUR), "accent", f"catches up · {fmt(r.crossover_s, 'h')}")
         line["x0"] = line["x1"] = r.crossover_s / HOUR
+        note.update(y=0, yanchor="bottom", xanchor="left", xshift=4)
         shapes.append(line)
         notes.append(note)
     ticks = [(v, text) for v, text in S.tick_hours if v * HOUR <= r.window_s]
+    span = [0, math.log10(r.window_s / HOUR) * S.axis_pad]
     figure = ch.figure([large, small], x=ch.axis("Time since the race began", "log", tickvals=[v for v, _ in ticks],
-                                                  ticktext=[text for _, text in ticks]),
+                                                  ticktext=[text for _, text in ticks], range=span),
                        y=ch.axis("Accuracy", range=list(S.accuracy_axis), tickformat=".0%"),
                        shapes=shapes, annotations=notes)
     summary = (f"The small model starts at {fmt(r.small.start, 'pct1')} and ends the window at "
