@@ -45,7 +45,7 @@ class Scenario:
     stage_names: tuple[str, ...] = ("Problem definition", "Data collection", "Model development",
                                     "Evaluation", "Deployment", "Monitoring")
     # two short lines each, so six categories fit side by side on a 375 px phone
-    stage_short: tuple[str, ...] = ("1<br>Define", "2<br>Data", "3<br>Train", "4<br>Eval", "5<br>Deploy",
+    stage_short: tuple[str, ...] = ("1<br>Define", "2<br>Data", "3<br>Train", "4<br>Eval", "5<br>Ship",
                                     "6<br>Monitor")
     stage_days: tuple[float, ...] = (5.0, 30.0, 60.0, 40.0, 10.0, 5.0)
     discovery_stage: int = 5
@@ -74,7 +74,7 @@ class Scenario:
     tick_hours: tuple[tuple[float, str], ...] = ((1, "1 h"), (24, "1 day"), (168, "1 wk"), (672, "4 wk"),
                                                  (4368, "26 wk"), (8736, "52 wk"))
     accuracy_axis: tuple[float, float] = (0.895, 0.995)
-    axis_pad: float = 1.01
+    axis_pad: float = 0.12  # decades of room right of the window, for its tick label
 
 
 S = Scenario()
@@ -553,7 +553,7 @@ def act2_chart(r: Race):
         shapes.append(line)
         notes.append(note)
     ticks = [(v, text) for v, text in S.tick_hours if v * HOUR <= r.window_s]
-    span = [0, math.log10(r.window_s / HOUR) * S.axis_pad]
+    span = [0, math.log10(r.window_s / HOUR) + S.axis_pad]
     figure = ch.figure([large, small], x=ch.axis("Time since the race began", "log", tickvals=[v for v, _ in ticks],
                                                   ticktext=[text for _, text in ticks], range=span),
                        y=ch.axis("Accuracy", range=list(S.accuracy_axis), tickformat=".0%"),
