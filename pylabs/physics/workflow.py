@@ -46,6 +46,30 @@ def invalidated_time_s(stage_durations_s: Sequence[float], stage: int) -> float:
     return float(sum(stage_durations_s[1:stage]))
 
 
+@dataclass(frozen=True)
+class ConstraintTax:
+    """What a constraint first checked at ``stage`` costs: the heuristic multiplier, the work redone,
+    when it surfaces, and the planned length of the project (seconds)."""
+
+    stage: int
+    multiplier: float
+    redone_s: float
+    found_s: float
+    project_s: float
+
+    @property
+    def share(self) -> float:
+        """Share of the planned project that is redone."""
+        return self.redone_s / self.project_s
+
+
+def constraint_tax(stage_durations_s: Sequence[float], stage: int) -> ConstraintTax:
+    """m = 2^(N−1), W = Σ_{i=2..N} d_i and D = Σ_{i<N} d_i for a constraint found at stage N.
+    Source: VOL1 spec V1-03 §3 (corrected model)."""
+    return ConstraintTax(stage, stage_cost_multiplier(stage), invalidated_time_s(stage_durations_s, stage),
+                         discovery_time_s(stage_durations_s, stage), float(sum(stage_durations_s)))
+
+
 # ---- the iteration race -----------------------------------------------------------------------
 
 

@@ -144,3 +144,10 @@ def test_energy_depends_on_the_cycle_unlike_upstream():
 
 def test_a_run_cannot_outlast_its_cycle():
     assert w.daily_retraining_energy_j(HOUR, 2 * HOUR, 4.5) == pytest.approx(24 * 4.5 * 3600)
+
+
+def test_constraint_tax_bundles_the_spec_v1_03_stage_5_row():
+    t = w.constraint_tax(STAGES, 5)
+    assert (t.stage, t.multiplier) == (5, 16)
+    assert (t.redone_s, t.found_s, t.project_s) == pytest.approx((140 * DAY, 135 * DAY, 150 * DAY))
+    assert t.share == pytest.approx(140 / 150)

@@ -104,39 +104,11 @@ def stage_durations(s: State) -> list[float]:
 SCENARIO_STAGES = [d * DAY for d in S.stage_days]
 
 
-@dataclass(frozen=True)
-class Tax:
-    """What a constraint found at ``stage`` costs the project."""
-
-    stage: int
-    durations: tuple[float, ...]
-
-    @property
-    def multiplier(self) -> float:
-        return w.stage_cost_multiplier(self.stage)
-
-    @property
-    def redone_s(self) -> float:
-        return w.invalidated_time_s(self.durations, self.stage)
-
-    @property
-    def found_s(self) -> float:
-        return w.discovery_time_s(self.durations, self.stage)
-
-    @property
-    def project_s(self) -> float:
-        return sum(self.durations)
-
-    @property
-    def share(self) -> float:
-        return self.redone_s / self.project_s
+def tax(s: State) -> w.ConstraintTax:
+    return w.constraint_tax(stage_durations(s), int(s["a1_stage"]))
 
 
-def tax(s: State) -> Tax:
-    return Tax(int(s["a1_stage"]), tuple(stage_durations(s)))
-
-
-SCENARIO_TAX = Tax(S.discovery_stage, tuple(SCENARIO_STAGES))
+SCENARIO_TAX = w.constraint_tax(SCENARIO_STAGES, S.discovery_stage)
 
 
 def act1_truth() -> float:
@@ -225,13 +197,13 @@ def act1_instruments(s: State) -> list:
                              f"Found at stage {t.stage}, the memory limit invalidates {fmt(t.redone_s, 'days')} "
                              f"of the {fmt(t.project_s, 'days')} project ({fmt(t.share, 'pct')}). Move the "
                              "discovery earlier: a limit recorded at stage 1 or 2 costs a fraction of this."))
-    parts.append(act1_chart(t))
+    parts.append(act1_chart(t, stage_durations(s)))
     return parts
 
 
-def act1_chart(t: Tax):
+def act1_chart(t: w.ConstraintTax, durations: list[float]):
     names = list(S.stage_short)
-    taxes = [Tax(n, t.durations) for n in range(1, len(names) + 1)]
+    taxes = [w.constraint_tax(durations, n) for n in range(1, len(names) + 1)]
     days = [x.redone_s / DAY for x in taxes]
     text = [fmt(x.multiplier, "x") for x in taxes]
     others = [0.0 if x.stage == t.stage else d for x, d in zip(taxes, days)]
