@@ -74,6 +74,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "us": lambda v: f"{_sig(v * 1e6)} µs",
     "h": lambda v: f"{_sig(v / 3600.0)} h",
     "days": lambda v: f"{_sig(v / 86400.0)} days",
+    "weeks": lambda v: f"{_sig(v / (86400.0 * 7))} weeks",
     "years": lambda v: f"{_sig(v / (86400.0 * 365))} years",
     "B": lambda v: _scaled(v, _BYTES),
     "GB": lambda v: f"{_sig(v / 1e9)} GB",

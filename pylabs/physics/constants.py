@@ -807,3 +807,16 @@ REGISTRY.update({
 
 RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
 RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value
+
+# ---- V1-03 The Constraint Tax ----
+_BOEHM_BASILI_URL = "https://www.cs.umd.edu/projects/SoftEng/ESEG/papers/82.78.pdf"
+REGISTRY.update({
+    "DEFECT_COST_RATIO_AFTER_DELIVERY": Spec(
+        100.0, "1", "Boehm and Basili 2001, 'Software Defect Reduction Top 10 List', IEEE Computer 34(1), item 1: "
+        "finding and fixing a software problem after delivery is often 100 times more expensive than during "
+        "requirements and design (about 5:1 for small, non-critical systems)", _BOEHM_BASILI_URL,
+        "VOL1 V1-03 (mem) confirmed; an empirical software figure, not the chapter's 2^(N-1) heuristic",
+        label="Cost to fix a software defect after delivery vs during requirements (Boehm and Basili)"),
+})
+
+DEFECT_COST_RATIO_AFTER_DELIVERY = REGISTRY["DEFECT_COST_RATIO_AFTER_DELIVERY"].value

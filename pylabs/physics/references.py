@@ -177,6 +177,14 @@ REFERENCES: dict[str, Reference] = {
     # ---- V1-02 The Iron Law ----
     "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition",
                         "https://arxiv.org/abs/1512.03385"),
+    # ---- V1-03 The Constraint Tax ----
+    "mlsysbook_workflow": Reference("Janapa Reddi et al.", 0, "Machine Learning Systems, Volume I, chapter 'ML "
+                                    "Workflow' (the six lifecycle stages; constraint propagation, 2^(N−1))",
+                                    "https://harvard-edge.github.io/cs249r_book_dev/vol1/ml_workflow/ml_workflow.html"),
+    "boehm_basili2001": Reference("Boehm and Basili", 2001, "Software Defect Reduction Top 10 List (IEEE Computer "
+                                  "34(1))", "https://www.cs.umd.edu/projects/SoftEng/ESEG/papers/82.78.pdf"),
+    "stecklein2004": Reference("Stecklein et al. (NASA Johnson Space Center)", 2004, "Error Cost Escalation "
+                               "Through the Project Life Cycle", "https://ntrs.nasa.gov/citations/20100036670"),
 }
 
 

@@ -12,6 +12,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (8302.07, "tokens/s", "8,302 tokens/s"), (2.2989, "req/s", "2.3 requests/s"),
     (float("inf"), "ms", "∞"), (float("inf"), "s", "∞"),
     (0.4, "pct+", "+40 %"), (-0.5, "pct+", "−50 %"), (0.0, "pct+", "0 %"),
+    (26 * 7 * 86400.0, "weeks", "26 weeks"), (52 * 3600.0, "weeks", "0.31 weeks"),
     (117_600 * 3.6e6, "Wh", "118 MWh"), (96_432.0, "CO2e", "96.4 t CO₂e"), (820e-3 / 3.6e6, "g/kWh", "820 g/kWh"),
     (2_000e3, "km", "2,000 km"), (1_021_090.0, "length", "1,021 km"), (0.5253, "length", "52.5 cm"),
     (0.0, "length", "0 km"), (0.20998e-3, "watts", "210 µW"), (3.0, "watts", "3 W"), (1e-3, "watts", "1 mW"),

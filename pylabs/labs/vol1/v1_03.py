@@ -1,0 +1,671 @@
+"""Lab V1-03 · The Constraint Tax (ML workflow).
+
+Core invariant: a constraint that is not written down at problem definition is paid for with every
+stage built on top of it; and iteration speed beats a head start only while each iteration still
+buys something.
+
+Act I (the constraint tax): a rural clinic's model is ready for deployment when the team learns that
+the tablets have far less memory than the model needs. The chapter's rule of thumb prices a stage-N
+discovery at 2^(N−1) times a stage-1 one; the lab also counts the days that must be redone,
+Σ_{i=2..N} d_i (upstream summed the stages *after* the discovery, 15 days instead of 140).
+Act II (the iteration race): a large model (weekly cycle) against a small one (hourly cycle) with
+diminishing returns r per iteration. Upstream's default r = 0.95 caps the small model at 92 %, below
+the large one's start, so its promised crossover never happened; this lab's default r = 0.999 (spec
+§3) makes the crossover real, and the r slider shows it vanish. The deployment context moves neither
+curve: on a phone it decides which retraining cycles the battery allows (energy per day against a
+budget), which is the design decision of Act II.
+
+Ledger fields (results): discovery_stage, multiplier, invalidated_days, t_cycle_small, t_cycle_large,
+r, crossover_h, gates, energy_fail.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
+                              math_peek, metric_grid, prose)
+from pylabs.framework import charts as ch
+from pylabs.framework.components import bullets
+from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.physics import constants as C
+from pylabs.physics import workflow as w
+from pylabs.physics.references import cite
+
+DAY = w.SECONDS_PER_DAY
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
+
+    # Act I: the clinic project, six stages of the ML lifecycle (days each, spec V1-03 §3)
+    stage_names: tuple[str, ...] = ("Problem definition", "Data collection", "Model development",
+                                    "Evaluation", "Deployment", "Monitoring")
+    # two short lines each, so six categories fit side by side on a 375 px phone
+    stage_short: tuple[str, ...] = ("1<br>Define", "2<br>Data", "3<br>Train", "4<br>Eval", "5<br>Ship",
+                                    "6<br>Monitor")
+    stage_days: tuple[float, ...] = (5.0, 30.0, 60.0, 40.0, 10.0, 5.0)
+    discovery_stage: int = 5
+    validation_accuracy: float = 0.96
+    model_bytes: float = 4e9
+    tablet_bytes: float = 512e6
+    # Act II: the iteration race (spec V1-03 §1 and §3)
+    large_start: float = 0.95
+    large_gain: float = 0.0015       # +0.15 points per iteration
+    large_cycle_h: str = "168"
+    small_start: float = 0.90
+    small_gain: float = 0.0010       # +0.10 points per iteration
+    small_cycle_h: str = "1"
+    decay: float = 0.999             # each iteration gains r times the previous one
+    cap: float = 0.99                # no model here passes 99 %
+    window_s: float = 26 * 7 * 86400.0
+    target: float = 0.97
+    # mobile retraining (spec V1-03 §3; power and budget are estimates, so they are instruments)
+    train_s: float = 0.5 * 3600.0
+    train_power_w: float = 4.5
+    budget_j: float = 2.5 * 3600.0   # per day, about a fifth of a phone battery
+    hour_s: float = 3600.0
+    week_s: float = 7 * 86400.0
+    # the race chart: points on its log time axis, its ticks (hours) and its accuracy range
+    chart_points: int = 240
+    tick_hours: tuple[tuple[float, str], ...] = ((1, "1 h"), (24, "1 day"), (168, "1 wk"), (672, "4 wk"),
+                                                 (4368, "26 wk"), (8736, "52 wk"))
+    accuracy_axis: tuple[float, float] = (0.895, 0.995)
+    axis_pad: float = 0.12  # decades of room right of the window, for its tick label
+
+
+S = Scenario()
+HOUR = S.hour_s
+
+CONTEXT = deployment(("cloud", "mobile"), default="cloud",
+                     help="Where the small model is retrained: in a datacentre, or on each user's phone.")
+
+# ---- Act I · The constraint tax -----------------------------------------------------
+
+
+A1_STAGE = Slider("a1_stage", "Stage at which the memory limit surfaces", unit="stage", min=1, max=6, step=1,
+                  default=S.discovery_stage, fmt="int",
+                  help="1 is problem definition (written down on day one), 5 deployment, 6 monitoring.")
+STAGE_SLIDERS = tuple(
+    Slider(f"a1_days_{i + 1}", f"Stage {i + 1} · {S.stage_names[i]}", unit="s", min=86400, max=120 * 86400,
+           step=86400, default=S.stage_days[i] * DAY, fmt="days")
+    for i in (1, 2, 3, 4))
+
+
+def stage_durations(s: State) -> list[float]:
+    """All six stages in seconds: the first and last from the scenario, the middle four from the sliders."""
+    middle = [s[c.name] for c in STAGE_SLIDERS]
+    return [S.stage_days[0] * DAY, *middle, S.stage_days[5] * DAY]
+
+
+SCENARIO_STAGES = [d * DAY for d in S.stage_days]
+
+
+def tax(s: State) -> w.ConstraintTax:
+    return w.constraint_tax(stage_durations(s), int(s["a1_stage"]))
+
+
+SCENARIO_TAX = w.constraint_tax(SCENARIO_STAGES, S.discovery_stage)
+
+
+def act1_truth() -> float:
+    return SCENARIO_TAX.multiplier
+
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"The memory limit surfaced at stage {S.discovery_stage} ({S.stage_names[S.discovery_stage - 1].lower()}). "
+           "By the chapter's rule for how constraint costs propagate through the workflow, how many times "
+           "more does the fix cost than if the limit had been written down at stage 1?",
+    quantity=f"cost of a stage-{S.discovery_stage} discovery ÷ cost at stage 1",
+    unit_fmt="x",
+    options=(
+        Range("A", "{range}: swap in a smaller model and redeploy", None, 8.0, 5.0,
+              "A smaller model is not a swap: it needs new data choices, new training and a new evaluation. "
+              "Every stage since problem definition was built for the wrong target."),
+        Range("B", "{range}: one extra stage's worth of work per stage passed", 8.0, 13.0, 10.0,
+              "Costs do not add one stage at a time: each stage builds on the ones before, so the rule "
+              "doubles the cost with every stage the constraint passes unrecorded."),
+        Range("C", "{range}: the cost doubles with every stage the constraint passes", 13.0, 40.0, 16.0,
+              "The rule is m = 2^(N−1): {doublings} doublings between stage 1 and stage {stage}. In days, {redone} of "
+              "the {project} project are redone ({share})."),
+        Range("D", "{range}: the famous software-defect figure", 40.0, None, 100.0,
+              "Boehm and Basili's {boehm} is an empirical figure for software defects found *after* "
+              "delivery (in operation), not the chapter's rule for a constraint found at deployment."),
+    ),
+    truth=act1_truth,
+)
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="What made the clinic's fix so expensive?",
+    options=(
+        Claim("A", "The team trained too long; stopping at a lower accuracy would have saved the work.",
+              "A less accurate model of the same size would not have fitted the tablets either. Accuracy was "
+              "never the problem."),
+        Claim("B", "Deployment is always the most expensive stage of an ML project.",
+              "Deployment itself was short ({deploy_days}). What was expensive was everything built before it."),
+        Claim("C", "The tablets' memory was never recorded at problem definition, so data, model and "
+                   "evaluation all optimised a model that could not ship.",
+              "A constraint written down at stage 1 shapes every later decision; found at stage {stage} it "
+              "invalidates {redone} of work, stages 2 to {stage}."),
+        Claim("D", "The tablets were unusually weak; no team could have planned for them.",
+              "The clinic's devices were known from the start: one question at stage 1 would have found the "
+              "limit."),
+    ),
+    answer_letter="C",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_multiplier", "Cost to fix vs stage 1 (rule of thumb)", "1", "x"),
+    MetricSpec("a1_redone", "Work redone (stages 2 to N)", "s", "days"),
+    MetricSpec("a1_share", "Share of the project redone", "1", "pct"),
+    MetricSpec("a1_found", "Limit surfaces after", "s", "days"),
+    MetricSpec("a1_delivery", "Delivery, with the rework", "s", "days"),
+    MetricSpec("a2_crossover", "Small model catches the large one at", "s", "h"),
+    MetricSpec("a2_energy_ratio", "Retraining energy ÷ daily budget", "1", "x"),
+    MetricSpec("a2_small_final", "Small model at the end", "1", "pct1"),
+    MetricSpec("a2_large_final", "Large model at the end", "1", "pct1"),
+    MetricSpec("a2_small_ceiling", "Small model's ceiling", "1", "pct1"),
+    MetricSpec("a2_energy_day", "Retraining energy per day (phone)", "J", "Wh"),
+    MetricSpec("a2_small_to_target", "Small model reaches the target after", "s", "h"),
+    MetricSpec("a2_large_to_target", "Large model reaches the target after", "s", "h"),
+)}
+
+FAILURES = (
+    FailureSpec("a1_most_redone", "Most of the project is thrown away", act=1),
+    FailureSpec("a2_no_crossover", "The fast model saturates below its rival's start", act=2, severity="warn"),
+    FailureSpec("a2_energy_budget", "Retraining drains the phone: over the daily energy budget", act=2),
+)
+F = {f.name: f for f in FAILURES}
+
+
+def act1_instruments(s: State) -> list:
+    t = tax(s)
+    parts = [metric_grid(
+        M["a1_multiplier"].show(t.multiplier, "danger" if t.multiplier >= 8 else None),
+        M["a1_redone"].show(t.redone_s, note=f"of {fmt(t.project_s, 'days')} planned"),
+        M["a1_share"].show(t.share, "danger" if t.share > 0.5 else None),
+        M["a1_found"].show(t.found_s, note="from the start of the project"),
+        M["a1_delivery"].show(t.project_s + t.redone_s, note=f"planned: {fmt(t.project_s, 'days')}"),
+    )]
+    if t.share > 0.5:
+        parts.append(failure(F["a1_most_redone"],
+                             f"Found at stage {t.stage}, the memory limit invalidates {fmt(t.redone_s, 'days')} "
+                             f"of the {fmt(t.project_s, 'days')} project ({fmt(t.share, 'pct')}). Move the "
+                             "discovery earlier: a limit recorded at stage 1 or 2 costs a fraction of this."))
+    parts.append(act1_chart(t, stage_durations(s)))
+    return parts
+
+
+def act1_chart(t: w.ConstraintTax, durations: list[float]):
+    names = list(S.stage_short)
+    taxes = [w.constraint_tax(durations, n) for n in range(1, len(names) + 1)]
+    days = [x.redone_s / DAY for x in taxes]
+    text = [fmt(x.multiplier, "x") for x in taxes]
+    others = [0.0 if x.stage == t.stage else d for x, d in zip(taxes, days)]
+    mine = [d if x.stage == t.stage else 0.0 for x, d in zip(taxes, days)]
+    figure = ch.figure(
+        [ch.bars("Days redone", names, others, "series1", text=[("" if x.stage == t.stage else m)
+                                                               for x, m in zip(taxes, text)]),
+         ch.bars("Your stage", names, mine, "accent", text=[(m if x.stage == t.stage else "")
+                                                             for x, m in zip(taxes, text)])],
+        x=ch.axis("Stage at which the limit surfaces", "category", tickangle=0),
+        y=ch.axis("Days of work redone"), stacked=True)
+    summary = (f"Found at stage {t.stage}, the limit costs {fmt(t.multiplier, 'x')} by the rule of thumb and "
+               f"{fmt(t.redone_s, 'days')} of redone work; found at stage 2 it would cost "
+               f"{fmt(taxes[1].redone_s, 'days')}, at stage {len(taxes)} {fmt(taxes[-1].redone_s, 'days')}.")
+    rows = [(S.stage_names[x.stage - 1], fmt(x.multiplier, "x"), fmt(x.redone_s, "days"), fmt(x.found_s, "days"))
+            for x in taxes]
+    return chart("a1_rework", "What the same constraint costs, by the stage that finds it", figure, summary,
+                 table=(("Stage", "Rule of thumb", "Days redone", "Surfaces after"), rows))
+
+
+def act1_facts() -> dict[str, str]:
+    t = SCENARIO_TAX
+    return {"redone": fmt(t.redone_s, "days"), "project": fmt(t.project_s, "days"), "share": fmt(t.share, "pct"),
+            "boehm": fmt(C.DEFECT_COST_RATIO_AFTER_DELIVERY, "x"),
+            "deploy_days": fmt(SCENARIO_STAGES[S.discovery_stage - 1], "days"),
+            "doublings": str(t.stage - 1), "stage": str(t.stage)}
+
+
+def act1_math(s: State):
+    t = tax(s)
+    return math_peek("The governing equations · Act I", (
+        Equation(r"m(N) = 2^{\,N-1}",
+                 "The chapter's rule of thumb for constraint propagation: each stage the constraint passes "
+                 "unrecorded doubles the cost of the fix. A heuristic, not a measurement."),
+        Equation(r"W(N) = \sum_{i=2}^{N} d_i",
+                 "Work redone: problem definition stands, every stage from data collection through the one "
+                 "that finds the constraint was built for the wrong target."),
+        Equation(r"D(N) = \sum_{i<N} d_i",
+                 "The day stage *N* begins, when a constraint first checked there surfaces."),
+    ), rows=(
+        ("Stage, *N*", str(t.stage)),
+        ("Rule of thumb, *m*", fmt(t.multiplier, "x")),
+        ("Work redone, *W*", fmt(t.redone_s, "days")),
+        ("Surfaces after, *D*", fmt(t.found_s, "days")),
+        ("After delivery, software defects (Boehm and Basili)", fmt(C.DEFECT_COST_RATIO_AFTER_DELIVERY, "x")),
+    ), sources=(
+        cite("mlsysbook_workflow", "six stages; m = 2^(N−1)"),
+        cite("boehm_basili2001", "item 1: often 100× after delivery, about 5:1 for small systems"),
+        cite("stecklein2004", "measured escalation: 3–8× at design, 21–78× at test, 29 to over 1,500× in operation"),
+    ))
+
+
+ACT1 = Act(
+    number=1, title="The Constraint Tax", minutes="12–15 min",
+    stakeholder_role="Program Lead, rural clinic network",
+    stakeholder=lambda: (
+        f"Our diagnostic model reached {fmt(S.validation_accuracy, 'pct')} validation accuracy during "
+        f"evaluation. Then, {fmt(SCENARIO_TAX.found_s, 'days')} into the project, deployment began and we "
+        f"learned that the clinics' tablets have {fmt(S.tablet_bytes, 'B')} of memory. The model needs "
+        f"{fmt(S.model_bytes, 'B')}. Nobody asked about the tablets at the start. How much is this going to cost us?"),
+    scenario=lambda: (
+        "The ML workflow runs through six stages: problem definition, data collection, model development, "
+        "evaluation, deployment and monitoring. Each stage builds on the decisions of the ones before.",
+        "The plan: " + ", ".join(f"{n.lower()} {fmt(d * DAY, 'days')}" for n, d in zip(S.stage_names, S.stage_days))
+        + ". A constraint recorded at problem definition shapes all of them; a constraint found later "
+          "invalidates the stages already built without it.",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_STAGE, *STAGE_SLIDERS),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Constraint tax calculator",
+)
+
+# ---- Act II · The iteration race -------------------------------------------------------
+
+
+def cycle_label(hours: str) -> str:
+    h = float(hours)
+    per_week = S.week_s / HOUR
+    if h % per_week == 0:
+        weeks = h / per_week
+        return f"{fmt(weeks, 'num')} week{'s' if weeks != 1 else ''} ({fmt(h * HOUR, 'h')})"
+    if h % 24 == 0:
+        days = h / 24
+        return f"{fmt(days, 'num')} day{'s' if days != 1 else ''} ({fmt(h * HOUR, 'h')})"
+    return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
+
+
+SMALL_CYCLES = ("1", "2", "4", "8", "12", "24", "48", "168")
+LARGE_CYCLES = ("1", "4", "12", "24", "72", "168", "336")
+
+A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
+                        tuple(Option(v, cycle_label(v)) for v in SMALL_CYCLES), default=S.small_cycle_h,
+                        widget="select", unit="h")
+A2_LARGE_CYCLE = Choice("a2_large_cycle", "Large model: one iteration every",
+                        tuple(Option(v, cycle_label(v)) for v in LARGE_CYCLES), default=S.large_cycle_h,
+                        widget="select", unit="h")
+A2_DECAY = Slider("a2_decay", "Diminishing returns, r", unit="1", min=0.95, max=1.0, step=0.001, default=S.decay,
+                  fmt="num", help="Each iteration gains r times what the one before gained; 1 means no "
+                                  "diminishing returns (the chapter's linear race).")
+A2_WINDOW = Slider("a2_window", "Project window", unit="s", min=4 * 604800, max=52 * 604800, step=604800,
+                   default=S.window_s, fmt="weeks")
+A2_POWER = Slider("a2_power", "Training power (assumed)", unit="W", min=1, max=6, step=0.5,
+                  default=S.train_power_w, fmt="W",
+                  help="An estimate, not a vendor figure: phones hold about 3 to 5 W before they throttle.")
+A2_BUDGET = Slider("a2_budget", "Daily energy budget (assumed)", unit="J", min=3600, max=36000,
+                   step=1800, default=S.budget_j, fmt="Wh",
+                   help=f"Retraining energy allowed per phone per day; the default is "
+                        f"{fmt(S.budget_j / C.PHONE_BATTERY_J, 'pct')} of a {fmt(C.PHONE_BATTERY_J, 'Wh')} battery.")
+
+
+def learners(small_cycle_s: float, large_cycle_s: float, decay: float) -> tuple[w.Learner, w.Learner]:
+    small = w.Learner(S.small_start, S.small_gain, decay, small_cycle_s, S.cap)
+    large = w.Learner(S.large_start, S.large_gain, decay, large_cycle_s, S.cap)
+    return small, large
+
+
+@dataclass(frozen=True)
+class Race:
+    small: w.Learner
+    large: w.Learner
+    window_s: float
+
+    @property
+    def crossover_s(self) -> float:
+        return w.crossover_s(self.small, self.large, self.window_s)
+
+    def final(self, learner: w.Learner) -> float:
+        return w.accuracy_at_s(learner, self.window_s)
+
+    def to_target_s(self, learner: w.Learner) -> float:
+        return w.time_to_reach_s(learner, S.target)
+
+
+def race(s: State) -> Race:
+    return Race(*learners(float(s["a2_small_cycle"]) * HOUR, float(s["a2_large_cycle"]) * HOUR, s["a2_decay"]),
+                s["a2_window"])
+
+
+SCENARIO_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
+UPSTREAM_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycle_h) * HOUR, A2_DECAY.min),
+                     S.window_s)
+DAILY_RACE = Race(*learners(24 * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
+
+
+def energy_j(s: State) -> float:
+    return w.daily_retraining_energy_j(float(s["a2_small_cycle"]) * HOUR, S.train_s, s["a2_power"])
+
+
+def energy_over(s: State) -> bool:
+    return s["context"] == "mobile" and energy_j(s) > s["a2_budget"]
+
+
+def act2_decide() -> str:
+    """The race at the scenario's inputs: who leads, and does the small model catch up?"""
+    r = SCENARIO_RACE
+    if r.small.start >= r.large.start:
+        return "B"
+    if r.final(r.small) >= S.cap and r.final(r.large) >= S.cap:
+        return "D"
+    return "C" if math.isfinite(r.crossover_s) else "A"
+
+
+ACT2_PREDICTION = Pick(
+    id="a2_predict", act=2,
+    prompt=f"Over the {fmt(S.window_s, 'weeks')}, with r = {fmt(S.decay, 'num')}, how does the race between "
+           "the two models go?",
+    quantity="the race at the stated inputs",
+    options=(
+        Claim("A", "The large model stays ahead throughout: its head start and bigger steps win.",
+              "With r = {r} the small model catches up after **{crossover}**. (At r = {r_low} it would be "
+              "right: the small model tops out at {ceiling_low}, below the large one's start.)"),
+        Claim("B", "The small model leads from its first iteration.",
+              "It starts {head_start} behind; one hourly iteration adds {small_gain}. It needs **{crossover}** "
+              "to catch up."),
+        Claim("C", "The small model catches up and passes: many small steps beat a few big ones, while "
+                   "the gains last.",
+              "The small model catches the large one after **{crossover}** and ends at {small_final} against "
+              "{large_final}. At r = {r_low} its gains die out at {ceiling_low} and the crossover vanishes."),
+        Claim("D", "They finish level: both reach the same ceiling within the window.",
+              "The small model reaches the {cap} ceiling; the weekly model has made only {large_iters} "
+              "iterations and ends at {large_final}."),
+    ),
+    decide=act2_decide,
+)
+
+
+def act2_facts() -> dict[str, str]:
+    r, low = SCENARIO_RACE, UPSTREAM_RACE
+    weeks = r.window_s / r.large.cycle_s
+    return {
+        "r": fmt(S.decay, "num"), "r_low": fmt(A2_DECAY.min, "num"), "crossover": fmt(r.crossover_s, "h"),
+        "ceiling_low": fmt(w.accuracy_ceiling(low.small), "pct1"), "small_final": fmt(r.final(r.small), "pct1"),
+        "large_final": fmt(r.final(r.large), "pct1"), "cap": fmt(S.cap, "pct"),
+        "head_start": fmt(S.large_start - S.small_start, "pp"), "small_gain": fmt(S.small_gain, "pp"),
+        "large_iters": fmt(math.floor(weeks), "int"),
+        "daily_crossover": fmt(DAILY_RACE.crossover_s, "weeks"),
+    }
+
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="What decides whether a fast, weaker model overtakes a slow, stronger one?",
+    options=(
+        Claim("A", "The deployment context: the cloud favours the large model, a phone the small one.",
+              "Switch the context and the curves stay where they are. The context decides which cycles are "
+              "*allowed* (a phone's battery rules out hourly retraining), not who wins at a given cycle."),
+        Claim("B", "Iterations per week times the gain per iteration, against the head start, for as long as "
+                   "the returns have not saturated.",
+              "The cycle ratio multiplies the small model's gains; r decides how long they last. At "
+              "r = {r_low} they stop at {ceiling_low} and no cycle speed helps."),
+        Claim("C", "Each architecture's final accuracy, fixed at design time.",
+              "Both models share the same ceiling here; what differs is how fast each approaches it."),
+        Claim("D", "Only the length of the project window.",
+              "The window decides whether a late crossover counts, but at hourly cycles the crossover comes "
+              "within days, and at r = {r_low} no window is long enough."),
+    ),
+    answer_letter="B",
+)
+
+
+def a2_overridden(s: State) -> dict[str, str]:
+    """In the cloud the small model retrains on mains power: the phone's energy controls do not apply."""
+    if s["context"] == "mobile":
+        return {}
+    reason = "Not used in the Cloud context: retraining runs in a datacentre, with no battery to drain."
+    return {"a2_power": reason, "a2_budget": reason}
+
+
+def crossover_note(r: Race) -> str:
+    if r.crossover_s == 0:
+        return "ahead from the start"
+    if math.isfinite(r.crossover_s):
+        return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
+    if w.accuracy_ceiling(r.small) < r.large.start:
+        return "never: it saturates first"
+    return "not within the window"
+
+
+def gates(s: State, r: Race) -> list[tuple[str, bool | None, str]]:
+    """The constraints the small-model plan must clear, each recorded at stage 1: name, passed, why."""
+    small_t = r.to_target_s(r.small)
+    energy = energy_j(s)
+    on_phone = s["context"] == "mobile"
+    return [
+        ("target", small_t <= r.window_s,
+         f"Accuracy: reach {fmt(S.target, 'pct')} within the window (small model: {fmt(small_t, 'h')})"),
+        ("crossover", math.isfinite(r.crossover_s),
+         f"Iteration: catch the large model within the window ({fmt(r.crossover_s, 'h')})"),
+        ("energy", (energy <= s["a2_budget"]) if on_phone else None,
+         f"Energy: retraining within {fmt(s['a2_budget'], 'Wh')} a day on the phone "
+         f"({fmt(energy, 'Wh')} a day)" if on_phone else "Energy: not a constraint in the datacentre"),
+    ]
+
+
+def act2_instruments(s: State) -> list:
+    r = race(s)
+    on_phone = s["context"] == "mobile"
+    energy = energy_j(s)
+    ceiling = w.accuracy_ceiling(r.small)
+    crossed = math.isfinite(r.crossover_s)
+    cards = [M["a2_crossover"].show(r.crossover_s, "good" if crossed else "danger", crossover_note(r))]
+    if on_phone:
+        cards.append(M["a2_energy_ratio"].show(energy / s["a2_budget"], "danger" if energy_over(s) else "good",
+                                               f"{fmt(energy, 'Wh')} against {fmt(s['a2_budget'], 'Wh')}"))
+    cards += [M["a2_small_final"].show(r.final(r.small)), M["a2_large_final"].show(r.final(r.large)),
+              M["a2_small_ceiling"].show(ceiling, "danger" if ceiling < r.large.start else None,
+                                         f"the large model starts at {fmt(r.large.start, 'pct1')}")]
+    if on_phone:
+        cards.append(M["a2_energy_day"].show(energy, note=f"{fmt(energy / C.PHONE_BATTERY_J, 'pct')} of a "
+                                                          f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery"))
+    cards += [M["a2_small_to_target"].show(r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
+              M["a2_large_to_target"].show(r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
+    parts = [metric_grid(*cards), act2_chart(r)]
+    if ceiling < r.large.start:
+        parts.append(failure(F["a2_no_crossover"],
+                             f"At r = {fmt(r.small.decay, 'num')} the small model's gains add up to at most "
+                             f"{fmt(ceiling, 'pct1')}, below the {fmt(r.large.start, 'pct1')} the large model "
+                             "starts from: no cycle speed can make it catch up. Raise r."))
+    if energy_over(s):
+        parts.append(failure(F["a2_energy_budget"],
+                             f"A {fmt(S.train_s, 'h')} run at {fmt(s['a2_power'], 'W')} every "
+                             f"{cycle_label(s['a2_small_cycle'])} costs {fmt(energy, 'Wh')} a day, "
+                             f"{fmt(energy / s['a2_budget'], 'x')} the budget. Retrain less often."))
+    parts.append(callout("info", "Constraint gates for the small-model plan",
+                         bullets(f"{'✓ pass' if ok else '✗ fail' if ok is False else '– n/a'} · {text}"
+                                 for _, ok, text in gates(s, r))))
+    return parts
+
+
+def sample_times(window_s: float) -> list[float]:
+    """Hours from one to the end of the window, evenly spaced on a log axis."""
+    top, last = math.log10(window_s / HOUR), S.chart_points - 1
+    return [10 ** (top * i / last) * HOUR for i in range(S.chart_points)]
+
+
+def act2_chart(r: Race):
+    times = sample_times(r.window_s)
+    if math.isfinite(r.crossover_s) and r.crossover_s > 0:
+        times = sorted({*times, r.crossover_s})
+    hours = [t / HOUR for t in times]
+    small = ch.line("Small model", hours, [w.accuracy_at_s(r.small, t) for t in times], "series2")
+    large = ch.line("Large model", hours, [w.accuracy_at_s(r.large, t) for t in times], "series1")
+    for trace in (small, large):
+        trace["line"]["shape"] = "hv"
+    shapes, notes = [], []
+    target_line, target_note = ch.hline(S.target, "muted", f"target {fmt(S.target, 'pct')}")
+    target_note.update(x=0, xanchor="left")  # the left end: the curves are still below the target there
+    shapes.append(target_line)
+    notes.append(target_note)
+    if math.isfinite(r.crossover_s) and r.crossover_s > 0:
+        # Plotly places shapes in data units but annotations on a log axis in log10 units
+        line, note = ch.vline(math.log10(r.crossover_s / HOUR), "accent", f"catches up · {fmt(r.crossover_s, 'h')}")
+        line["x0"] = line["x1"] = r.crossover_s / HOUR
+        note.update(y=0, yanchor="bottom", xanchor="left", xshift=4)
+        shapes.append(line)
+        notes.append(note)
+    ticks = [(v, text) for v, text in S.tick_hours if v * HOUR <= r.window_s]
+    span = [0, math.log10(r.window_s / HOUR) + S.axis_pad]
+    figure = ch.figure([large, small], x=ch.axis("Time since the race began", "log", tickvals=[v for v, _ in ticks],
+                                                  ticktext=[text for _, text in ticks], range=span),
+                       y=ch.axis("Accuracy", range=list(S.accuracy_axis), tickformat=".0%"),
+                       shapes=shapes, annotations=notes)
+    summary = (f"The small model starts at {fmt(r.small.start, 'pct1')} and ends the window at "
+               f"{fmt(r.final(r.small), 'pct1')}; the large one goes from {fmt(r.large.start, 'pct1')} to "
+               f"{fmt(r.final(r.large), 'pct1')}. "
+               + (f"The small model catches up after {fmt(r.crossover_s, 'h')}." if math.isfinite(r.crossover_s)
+                  else "The small model never catches up within the window."))
+    marks = [t for t in (HOUR, DAY, S.week_s, 4 * S.week_s, r.window_s) if t <= r.window_s]
+    rows = [(fmt(t, "h"), fmt(w.accuracy_at_s(r.small, t), "pct1"), fmt(w.accuracy_at_s(r.large, t), "pct1"))
+            for t in marks]
+    return chart("a2_race", "Accuracy against time, log scale", figure, summary,
+                 table=(("Time", "Small model", "Large model"), rows))
+
+
+def act2_math(s: State):
+    r = race(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"A(k) = \min\!\Big(A_{\text{cap}},\ A_0 + g\,\frac{1 - r^{k}}{1 - r}\Big)",
+                 "Accuracy after *k* iterations when the *k*-th adds *g·r*^(k−1); with *r* = 1, *A*₀ + *g·k*."),
+        Equation(r"A_\infty = A_0 + \frac{g}{1 - r}",
+                 "Where the gains lead: if the small model's ceiling lies below the large one's start, no "
+                 "cycle speed makes it catch up."),
+        Equation(r"k^{*} = \Big\lceil \frac{\ln\!\big(1 - \Delta A\,(1 - r)/g\big)}{\ln r} \Big\rceil",
+                 "Iterations to gain Δ*A*; multiply by the cycle time for hours."),
+        Equation(r"E_{\text{day}} = \frac{24\ \text{h}}{t_{\text{cycle}}}\cdot P_{\text{train}}\cdot t_{\text{train}}",
+                 "Energy a phone spends retraining per day, against a budget *B*."),
+    ), rows=(
+        ("Small model: *A*₀, *g*", f"{fmt(S.small_start, 'pct')}, {fmt(S.small_gain, 'pp')}"),
+        ("Large model: *A*₀, *g*", f"{fmt(S.large_start, 'pct')}, {fmt(S.large_gain, 'pp')}"),
+        ("Diminishing returns, *r*", fmt(r.small.decay, "num")),
+        ("Small model's ceiling, *A*∞", fmt(w.accuracy_ceiling(r.small), "pct1")),
+        ("Training run on the phone, *t*_train", fmt(S.train_s, "h")),
+        ("Phone battery (reported)", fmt(C.PHONE_BATTERY_J, "Wh")),
+    ), sources=(
+        cite("mlsysbook_workflow", "the iteration race: 95 % at +0.15 per weekly iteration vs 90 % at +0.10 "
+                                   "per hourly iteration, with linear gains"),
+        C.REGISTRY["PHONE_BATTERY_J"].source,
+        C.REGISTRY["PHONE_SUSTAINED_POWER_W"].source,
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Iteration Race", minutes="20–25 min",
+    stakeholder_role="ML Lead, clinic app",
+    stakeholder=lambda: (
+        f"This time the tablets' limit is recorded on day one, and two candidates fit it. The large one is at "
+        f"{fmt(S.large_start, 'pct')} and each training run, one a week, adds {fmt(S.large_gain, 'pp')}. The "
+        f"small one is at {fmt(S.small_start, 'pct')}, adds {fmt(S.small_gain, 'pp')} per run, and retrains in "
+        f"an hour. We have {fmt(S.window_s, 'weeks')}. Which one do we bet on?"),
+    scenario=lambda: (
+        f"Returns diminish: each run gains *r* = {fmt(S.decay, 'num')} times what the previous one gained, "
+        f"and no model passes {fmt(S.cap, 'pct')}. The target is {fmt(S.target, 'pct')}.",
+        f"In the Mobile context the small model retrains on each user's phone: a {fmt(S.train_s, 'h')} run "
+        f"per cycle, against a daily energy budget (by default about a fifth of a "
+        f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery, an assumption).",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_SMALL_CYCLE, A2_LARGE_CYCLE, A2_DECAY, A2_WINDOW, A2_POWER, A2_BUDGET),
+    overridden=a2_overridden,
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="Iteration race simulator",
+)
+
+# ---- the whole lab ------------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    r = race(s)
+    active = {"a1_most_redone": tax(s).share > 0.5,
+              "a2_no_crossover": w.accuracy_ceiling(r.small) < r.large.start,
+              "a2_energy_budget": energy_over(s)}
+    return frozenset(name for name, on in active.items() if on)
+
+
+def results(s: State) -> dict[str, float | str | bool | None]:
+    t, r = tax(s), race(s)
+    passed = [name for name, ok, _ in gates(s, r) if ok]
+    return {"discovery_stage": float(t.stage), "multiplier": t.multiplier, "invalidated_days": t.redone_s / DAY,
+            "t_cycle_small": r.small.cycle_s, "t_cycle_large": r.large.cycle_s, "r": r.small.decay,
+            "crossover_h": r.crossover_s / HOUR, "gates": ",".join(passed), "energy_fail": energy_over(s)}
+
+
+RECORD = (
+    MetricSpec("discovery_stage", "Stage at which the constraint surfaced", "1", "int"),
+    MetricSpec("multiplier", "Cost to fix vs stage 1 (rule of thumb)", "1", "x"),
+    MetricSpec("invalidated_days", "Days of work redone", "1", "num"),
+    MetricSpec("t_cycle_small", "Small model's iteration cycle", "s", "h"),
+    MetricSpec("t_cycle_large", "Large model's iteration cycle", "s", "h"),
+    MetricSpec("r", "Diminishing returns, r", "1", "num"),
+    MetricSpec("crossover_h", "Small model catches up after (hours)", "1", "num"),
+    MetricSpec("gates", "Constraint gates passed", "1", "num"),
+    MetricSpec("energy_fail", "Over the phone's daily energy budget", "1", "yesno"),
+)
+
+
+def lab_takeaways() -> list[str]:
+    t, r, low, daily = SCENARIO_TAX, SCENARIO_RACE, UPSTREAM_RACE, DAILY_RACE
+    hourly = w.daily_retraining_energy_j(HOUR, S.train_s, S.train_power_w)
+    once = w.daily_retraining_energy_j(DAY, S.train_s, S.train_power_w)
+    return [
+        f"By the chapter's rule of thumb a constraint found at stage N costs 2^(N−1) times a stage-1 fix: "
+        f"{fmt(t.multiplier, 'x')} at deployment. Counted in days, {fmt(t.redone_s, 'days')} of the "
+        f"{fmt(t.project_s, 'days')} project are redone.",
+        f"Fast iteration wins while the returns last: at r = {fmt(S.decay, 'num')} the hourly small model "
+        f"catches the weekly large one after {fmt(r.crossover_s, 'h')}; at r = {fmt(A2_DECAY.min, 'num')} it "
+        f"saturates at {fmt(w.accuracy_ceiling(low.small), 'pct1')} and never does.",
+        f"The deployment context moves no curve; it decides which cycles are allowed. On a phone, hourly "
+        f"retraining costs {fmt(hourly, 'Wh')} a day ({fmt(hourly / S.budget_j, 'x')} the budget); daily "
+        f"retraining costs {fmt(once, 'Wh')} ({fmt(once / S.budget_j, 'x')}) and still catches up after "
+        f"{fmt(daily.crossover_s, 'weeks')}.",
+    ]
+
+
+LAB = Lab(
+    id="v1_03", volume=1, number=3, title="The Constraint Tax",
+    invariant="A constraint not recorded at **problem definition** is paid for by every stage built on it; "
+              "iteration speed beats a head start only **while each iteration still buys accuracy**.",
+    minutes="35–40 min", chapter="ML Workflow", url="vol1/03-constraint-tax/",
+    reading=(
+        "**The six lifecycle stages** and the feedback between them.",
+        "**Constraint propagation**: why a requirement found late invalidates the work built before it.",
+        "**Iteration velocity**: cycle time, diminishing returns, and when a weaker model that trains fast wins.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V1-00 The Architect's Portal**: where you chose the deployment context this lab opens in.",
+        "**V1-04 The Data Gravity Trap**: the data stage, where most of the redone days of Act I go.",
+        "**V1-08 The Training Memory Budget**: what decides whether a model fits a device at all.",
+    ),
+    record_metrics=RECORD,
+    context_from=TRACK,
+)

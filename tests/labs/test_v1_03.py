@@ -1,0 +1,184 @@
+"""V1-03 The Constraint Tax: answer keys proven by the physics (spec V1-03 §4), the corrected crossover,
+feedback facts, failures reached and left, the context's energy gate, edges and the ledger record."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs.vol1 import v1_03 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+HOUR = 3600.0
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+# ---- answer keys (spec V1-03 §4 golden vectors) ----------------------------------------------
+
+
+def test_spec_v1_03_act1_key_is_16x_at_stage_5():
+    assert lab.act1_truth() == 16
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+    t = lab.SCENARIO_TAX
+    assert t.redone_s / lab.DAY == pytest.approx(140) and t.found_s / lab.DAY == pytest.approx(135)
+    assert t.project_s / lab.DAY == pytest.approx(150)
+
+
+def test_spec_v1_03_act2_key_is_c_because_the_crossover_is_real_at_r_0_999():
+    r = lab.SCENARIO_RACE
+    assert r.crossover_s == 52 * HOUR
+    assert r.final(r.small) == pytest.approx(0.99) and r.final(r.large) == pytest.approx(0.98852, abs=5e-6)
+    assert r.to_target_s(r.small) == 73 * HOUR and r.to_target_s(r.large) == 2352 * HOUR
+    assert lab.ACT2_PREDICTION.answer() == "C"
+
+
+def test_spec_v1_03_error_1_upstream_decay_has_no_crossover():
+    """At r = 0.95 the small model's ceiling is 92 % < 95 %: the key would be A, not C."""
+    r = lab.UPSTREAM_RACE
+    assert math.isinf(r.crossover_s)
+    assert lab.w.accuracy_ceiling(r.small) == pytest.approx(0.92)
+    assert r.final(r.large) == pytest.approx(0.97209, abs=5e-6)
+
+
+def test_the_crossover_is_reachable_with_the_instruments():
+    """The r slider moves the lab between the two regimes: no crossover at its minimum, one at its default."""
+    assert math.isinf(lab.race(all_open(a2_decay=0.95)).crossover_s)
+    assert lab.race(all_open(a2_decay=0.99)).crossover_s == 69 * HOUR
+    assert lab.race(all_open(a2_decay=1.0)).crossover_s == 50 * HOUR
+
+
+def test_act2_pick_feedback_quotes_the_computed_race():
+    facts = lab.act2_facts()
+    assert facts["crossover"] == "52 h" and facts["ceiling_low"] == "92.0 %"
+    assert facts["small_final"] == "99.0 %" and facts["large_final"] == "98.9 %"
+
+
+def test_reflection_keys():
+    assert lab.ACT1_REFLECTION.answer() == "C" and lab.ACT2_REFLECTION.answer() == "B"
+
+
+def test_the_context_moves_no_curve():
+    """Spec V1-03 error 5: the context decides which cycles are allowed, not the race itself."""
+    cloud, phone = lab.race(all_open(context="cloud")), lab.race(all_open(context="mobile"))
+    assert cloud == phone
+
+
+# ---- mobile energy (spec V1-03 §4, last row) -----------------------------------------------------
+
+
+@pytest.mark.parametrize("cycle,ratio,over", [("1", 21.6, True), ("4", 5.4, True), ("24", 0.9, False)])
+def test_spec_v1_03_energy_against_the_budget(cycle, ratio, over):
+    s = all_open(context="mobile", a2_small_cycle=cycle)
+    assert lab.energy_j(s) / s["a2_budget"] == pytest.approx(ratio, rel=1e-12)
+    assert lab.energy_over(s) is over
+
+
+def test_daily_retraining_on_a_phone_still_catches_up_within_the_window():
+    r = lab.DAILY_RACE
+    assert 9 * 7 * lab.DAY < r.crossover_s < r.window_s
+
+
+# ---- failure states reached and left ---------------------------------------------------------------
+
+
+def test_act1_failure_reached_at_the_scenario_and_left_by_an_earlier_discovery():
+    assert "a1_most_redone" in LAB.failures_now(all_open())
+    assert "a1_most_redone" not in LAB.failures_now(all_open(a1_stage=2))
+
+
+def test_no_crossover_warning_reached_at_low_r_and_left_by_raising_it():
+    assert "a2_no_crossover" in LAB.failures_now(all_open(a2_decay=0.95))
+    assert "a2_no_crossover" not in LAB.failures_now(all_open(a2_decay=0.999))
+
+
+def test_energy_failure_reached_on_a_phone_and_left_with_daily_retraining():
+    assert "a2_energy_budget" in LAB.failures_now(all_open(context="mobile"))
+    assert "a2_energy_budget" not in LAB.failures_now(all_open(context="mobile", a2_small_cycle="24"))
+    assert "a2_energy_budget" not in LAB.failures_now(all_open(context="cloud"))
+
+
+def test_failure_callouts_render_only_while_active():
+    assert 'data-failure="a2_energy_budget"' in render_lab(LAB, all_open(context="mobile"))
+    assert 'data-failure="a2_energy_budget"' not in render_lab(LAB, all_open(context="mobile", a2_small_cycle="24"))
+
+
+# ---- the context: what it shows and what it disables -----------------------------------------------------
+
+
+def _control(html, name):
+    start = html.index(f'data-control="{name}"')
+    return html[html.rindex("<div", 0, start):html.index("</div>", start)]
+
+
+def test_cloud_disables_the_phone_controls_with_the_reason():
+    html = rendered(LAB, all_open(context="cloud"))
+    assert " disabled" in _control(html, "a2_power") and "no battery" in html
+    assert 'data-metric="a2_energy_ratio"' not in html
+    phone = rendered(LAB, all_open(context="mobile"))
+    assert " disabled" not in _control(phone, "a2_power")
+    assert 'data-metric="a2_energy_ratio"' in phone and 'data-metric="a2_energy_day"' in phone
+
+
+def test_a_new_attempt_opens_in_the_track_chosen_in_v1_00():
+    earlier = {"v1_00": {"controls": {"track": "mobile"}, "results": {}}}
+    assert LAB.context_defaults(earlier) == {"context": "mobile"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}}}) == {}
+
+
+# ---- edges of every instrument -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("controls", [
+    {"a1_stage": 1, "a1_days_2": 86400, "a1_days_3": 86400, "a1_days_4": 86400, "a1_days_5": 86400},
+    {"a1_stage": 6, "a1_days_2": 120 * 86400, "a1_days_3": 120 * 86400, "a1_days_4": 120 * 86400,
+     "a1_days_5": 120 * 86400},
+    {"context": "mobile", "a2_small_cycle": "168", "a2_large_cycle": "1", "a2_decay": 0.95, "a2_window": 4 * 604800,
+     "a2_power": 1, "a2_budget": 36000},
+    {"context": "mobile", "a2_small_cycle": "1", "a2_large_cycle": "336", "a2_decay": 1.0, "a2_window": 52 * 604800,
+     "a2_power": 6, "a2_budget": 3600},
+])
+def test_edges_render_finite_numbers(controls):
+    state = all_open(**controls)
+    html = rendered(LAB, state)
+    assert "NaN" not in html and "nan" not in html.lower().replace("nano", "")
+    for name, value in lab.results(state).items():
+        if isinstance(value, float) and name != "crossover_h":
+            assert math.isfinite(value) and value >= 0, name
+
+
+def test_a_small_model_slower_than_the_large_one_still_has_a_sensible_crossover():
+    r = lab.race(all_open(a2_small_cycle="168", a2_large_cycle="1"))
+    assert math.isinf(r.crossover_s) or r.crossover_s >= 0
+
+
+# ---- nothing typed, nothing given away, the ledger -----------------------------------------------------
+
+
+def test_the_stakeholders_do_not_state_the_answers():
+    before = rendered(LAB, LAB.default_state())
+    assert "16×" not in before
+    act2 = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    story = act2[act2.index('data-act="2"'):]
+    assert "52 h" not in story and "catches up after" not in story
+
+
+def test_record_holds_the_spec_ledger_fields():
+    rec = record(LAB, all_open(context="mobile"))
+    assert set(rec["results"]) == {m.name for m in LAB.record_metrics} == {
+        "discovery_stage", "multiplier", "invalidated_days", "t_cycle_small", "t_cycle_large", "r",
+        "crossover_h", "gates", "energy_fail"}
+    res = rec["results"]
+    assert (res["discovery_stage"], res["multiplier"], res["invalidated_days"]) == (5.0, 16.0, 140.0)
+    assert res["crossover_h"] == 52.0 and res["r"] == 0.999 and res["energy_fail"] is True
+    assert res["gates"] == "target,crossover"
+    assert rec["answers"]["a1_predict"]["correct"] is True and rec["context"] == "mobile"
+
+
+def test_no_crossover_is_kept_as_null_in_the_ledger():
+    assert record(LAB, all_open(a2_decay=0.95))["results"]["crossover_h"] is None
