@@ -28,7 +28,8 @@ SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "la
             "heads", "GPUs", "NICs", "sequences", "h/year", "1/s",
             "kg/J",  # carbon intensity (V2-15): kg CO2e per joule
             "EUR",   # regulatory fines (V2-16)
-            "OP/s", "Hz", "J", "m/s"}  # integer/unstated-precision rates, clocks, battery energy (Vol I)
+            "OP/s", "Hz", "J", "m/s",  # integer/unstated-precision rates, clocks, battery energy (Vol I)
+            "MAC", "USD/GB"}  # multiply-adds as papers count them; cloud prices per decimal GB (V1-04)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
