@@ -160,6 +160,9 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    # ---- V1-04 The Data Gravity Trap ----
+    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition (CVPR 2016)",
+                        "https://arxiv.org/abs/1512.03385"),
 }
 
 
