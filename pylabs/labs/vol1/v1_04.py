@@ -31,6 +31,7 @@ dataset_tb, transfer_h, egress_usd, gravity_triggered.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
@@ -67,6 +68,7 @@ class Scenario:
     links_bits: tuple[tuple[str, float], ...] = (("1", 1e9), ("10", 10e9), ("100", 100e9))
     tb: float = 1e12                      # bytes in a terabyte, for the ledger's dataset_tb
     hour_s: float = 3600.0
+    axis_pad: float = 0.06                # decades of margin either side of the dataset axis
     time_ticks: tuple[tuple[float, str], ...] = ((60.0, "1 min"), (3600.0, "1 h"), (86400.0, "1 day"),
                                                  (7 * 86400.0, "1 week"), (30 * 86400.0, "30 days"))
 
@@ -82,6 +84,7 @@ STORAGE = {  # key: (label, bandwidth B/s, reads one small file per image?)
     "ram": ("Page cache in RAM", C.PAGE_CACHE_BW, False),
 }
 STAGE_NAMES = {"gpu": "the GPU", "storage": "storage", "cpu_decode": "CPU decode"}
+STAGE_SUBJECTS = {"gpu": "The GPU", "storage": "Storage", "cpu_decode": "CPU decode"}
 
 
 @dataclass(frozen=True)
@@ -125,13 +128,13 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud", help=(
 A1_GPU = Choice("a1_gpu", "Accelerator", tuple(
     Option(k, f"{d.name} · {fmt(d.peak_ops, 'FLOP/s')} {d.precision}") for k, d in GPUS.items()),
     default="a100", widget="select")
-A1_MFU = Slider("a1_mfu", "Model FLOPs utilisation while computing", unit="1", min=0.2, max=0.6, step=0.05,
+A1_MFU = Slider("a1_mfu", "GPU utilisation (MFU)", unit="1", min=0.2, max=0.6, step=0.05,
                 default=S.mfu, fmt="pct")
 A1_STORAGE = Choice("a1_storage", "Where the JPEGs are read from", tuple(
     Option(k, f"{name} · {fmt(bw, 'B/s')}") for k, (name, bw, _) in STORAGE.items()),
     default="hdd_seq", widget="select", unit="B/s",
     help="Flash and RAM have no seek: reading a whole image at random runs near their bandwidth (assumed).")
-A1_IOPS = Slider("a1_iops", "Hard-disk random reads per second (assumed)", unit="1/s", min=50, max=200, step=10,
+A1_IOPS = Slider("a1_iops", "Disk random reads/s (assumed)", unit="1/s", min=50, max=200, step=10,
                  default=C.HDD_RANDOM_IOPS, fmt="num",
                  help="Each small file costs a seek and half a rotation; 50 to 200 per second is the usual range.")
 A1_IMAGE = Slider("a1_image", "Stored JPEG per image", unit="B", min=50e3, max=500e3, step=10e3,
@@ -140,7 +143,7 @@ A1_IMAGE = Slider("a1_image", "Stored JPEG per image", unit="B", min=50e3, max=5
                        f"images, about {fmt(C.IMAGENET_BYTES / C.IMAGENET_TRAIN_IMAGES, 'B')} each.")
 A1_WORKERS = Slider("a1_workers", "Data-loader workers (CPU processes)", unit="1", min=1, max=32, step=1,
                     default=S.workers, fmt="int")
-A1_PER_WORKER = Slider("a1_per_worker", "Images one worker decodes per second (assumed)", unit="images/s",
+A1_PER_WORKER = Slider("a1_per_worker", "Decode per worker (assumed)", unit="images/s",
                        min=50, max=600, step=10, default=S.decode_per_worker, fmt="num",
                        help="JPEG decode plus random-resized crop on one CPU core; an estimate, not a measurement.")
 
@@ -263,7 +266,7 @@ def act1_instruments(s: State) -> list:
     )]
     if pipe.gpu_utilization < S.starved_below:
         parts.append(failure(F["a1_gpu_starved"],
-                             f"{STAGE_NAMES[limit].capitalize()} delivers {fmt(pipe.samples_per_s, 'images/s')}, "
+                             f"{STAGE_SUBJECTS[limit]} delivers {fmt(pipe.samples_per_s, 'images/s')}, "
                              f"the GPU could train {fmt(pipe.gpu_per_s, 'images/s')}. Speed up the slowest stage "
                              "until every stage outruns the GPU."))
     parts.append(act1_chart(pipe, ld))
@@ -279,13 +282,20 @@ def act1_chart(pipe: io.Pipeline, ld: Loader):
     shape, note = ch.hline(pipe.samples_per_s, "accent", f"job: {fmt(pipe.samples_per_s, 'images/s')}", log=True)
     figure = ch.figure([ch.bars("Images per second", names, values, colors)],
                        x=ch.axis("", "category", tickangle=0),
-                       y=ch.axis("Images per second", "log", **ch.decade_ticks([*values, 10.0])),
+                       y=ch.axis("Images per second", "log", range=decade_range(values), **ch.decade_ticks([v / 10 for v in values] + values)),
                        shapes=[shape], annotations=[note], legend=False)
     summary = (f"The GPU could train {fmt(pipe.gpu_per_s, 'images/s')}, storage delivers "
                f"{fmt(pipe.storage_per_s, 'images/s')} and the workers decode {fmt(pipe.decode_per_s, 'images/s')}; "
                f"the job runs at the slowest, {STAGE_NAMES[pipe.bottleneck]}.")
     rows = [(n.replace("<br>", " "), fmt(v, "images/s")) for n, v in zip(names, values)]
     return chart("a1_stages", "Rate of each pipeline stage", figure, summary, table=(("Stage", "Images per second"), rows))
+
+
+def decade_range(values: list[float]) -> list[float]:
+    """A log axis's range in exponents, from one decade below the smallest value to the decade above
+    the largest, so bars keep visible heights and every decade tick shows."""
+    low, high = min(values), max(values)
+    return [math.floor(math.log10(low)) - 1, math.ceil(math.log10(high))]
 
 
 def act1_math(s: State):
@@ -351,7 +361,7 @@ A2_DATASET = Slider("a2_dataset", "Dataset to move", unit="B", min=1e12, max=1e1
                     fmt="B", scale="log", steps=300, sig_figs=2)
 A2_LINK = Choice("a2_link", "Link between the sites", tuple(
     Option(k, fmt(v, "bit/s")) for k, v in LINKS.items()), default="100", unit="bit/s")
-A2_EFFICIENCY = Slider("a2_efficiency", "Share of the line rate the copy achieves", unit="1", min=0.5, max=1.0,
+A2_EFFICIENCY = Slider("a2_efficiency", "Share of line rate achieved", unit="1", min=0.5, max=1.0,
                        step=0.05, default=1.0, fmt="pct", help="Protocol overhead, retries and other traffic; "
                        "sustained copies often reach about 80 %.")
 A2_PRICE = Choice("a2_price", "Transfer price", (
@@ -492,14 +502,16 @@ def act2_instruments(s: State) -> list:
 
 def act2_chart(mv: Move):
     sizes = [10 ** (12 + k / 4) for k in range(13)]
+    colours = dict(zip(LINKS.values(), ("series3", "series2", "series1")))
     traces = [ch.line(f"{fmt(bits, 'bit/s')}" + (" (yours)" if bits == mv.link_bits else ""), sizes,
                       [transfer.transfer_time_s(d, bits, mv.efficiency) for d in sizes],
-                      "series1" if bits == mv.link_bits else "muted", dash="solid" if bits == mv.link_bits else "dot")
+                      colours[bits], dash="solid" if bits == mv.link_bits else "dot")
               for bits in LINKS.values()]
     traces.append(ch.point("Your dataset", mv.data_bytes, mv.time_s, "danger" if mv.too_slow else "accent"))
     shape, note = ch.hline(mv.budget_s, "danger", f"budget {fmt(mv.budget_s, 'h')}", log=True)
     ticks = {"tickvals": [t for t, _ in S.time_ticks], "ticktext": [label for _, label in S.time_ticks]}
-    figure = ch.figure(traces, x=ch.axis("Dataset", "log", **ch.decade_ticks(sizes, lambda v: fmt(v, "B"))),
+    span = [math.log10(sizes[0]) - S.axis_pad, math.log10(sizes[-1]) + S.axis_pad]
+    figure = ch.figure(traces, x=ch.axis("Dataset", "log", range=span, **ch.decade_ticks(sizes, lambda v: fmt(v, "B"))),
                        y=ch.axis("Transfer time", "log", **ticks), shapes=[shape], annotations=[note])
     summary = (f"At {fmt(mv.efficiency, 'pct')} of the line rate, {fmt(mv.data_bytes, 'B')} takes "
                f"{fmt(mv.time_s, 's')} over {fmt(mv.link_bits, 'bit/s')}; the budget is {fmt(mv.budget_s, 'h')}.")
