@@ -279,11 +279,12 @@ def act1_chart(pipe: io.Pipeline, ld: Loader):
     values = [pipe.rates[k] for k in stages]
     colors = ["danger" if k == pipe.bottleneck and k != "gpu" else "good" if k == pipe.bottleneck else "series1"
               for k in stages]
-    shape, note = ch.hline(pipe.samples_per_s, "accent", f"job: {fmt(pipe.samples_per_s, 'images/s')}", log=True)
-    figure = ch.figure([ch.bars("Images per second", names, values, colors)],
-                       x=ch.axis("", "category", tickangle=0),
-                       y=ch.axis("Images per second", "log", range=decade_range(values), **ch.decade_ticks([v / 10 for v in values] + values)),
-                       shapes=[shape], annotations=[note], legend=False)
+    bars = {**ch.bars("Stage rate", names, values, colors), "showlegend": False}
+    job = ch.line(f"Job runs at {fmt(pipe.samples_per_s, 'images/s')}", names, [pipe.samples_per_s] * len(names),
+                  "accent", dash="dash")
+    figure = ch.figure([bars, job], x=ch.axis("", "category", tickangle=0),
+                       y=ch.axis("Images per second", "log", range=decade_range(values),
+                                 **ch.decade_ticks([v / 10 for v in values] + values)))
     summary = (f"The GPU could train {fmt(pipe.gpu_per_s, 'images/s')}, storage delivers "
                f"{fmt(pipe.storage_per_s, 'images/s')} and the workers decode {fmt(pipe.decode_per_s, 'images/s')}; "
                f"the job runs at the slowest, {STAGE_NAMES[pipe.bottleneck]}.")
@@ -507,7 +508,8 @@ def act2_chart(mv: Move):
                       [transfer.transfer_time_s(d, bits, mv.efficiency) for d in sizes],
                       colours[bits], dash="solid" if bits == mv.link_bits else "dot")
               for bits in LINKS.values()]
-    traces.append(ch.point("Your dataset", mv.data_bytes, mv.time_s, "danger" if mv.too_slow else "accent"))
+    traces.append({**ch.point("Your dataset", mv.data_bytes, mv.time_s, "danger" if mv.too_slow else "accent"),
+                   "showlegend": False})
     shape, note = ch.hline(mv.budget_s, "danger", f"budget {fmt(mv.budget_s, 'h')}", log=True)
     ticks = {"tickvals": [t for t, _ in S.time_ticks], "ticktext": [label for _, label in S.time_ticks]}
     span = [math.log10(sizes[0]) - S.axis_pad, math.log10(sizes[-1]) + S.axis_pad]
