@@ -260,9 +260,9 @@ def act1_instruments(s: State) -> list:
         M["a1_gpu_rate"].show(pipe.gpu_per_s, "good" if limit == "gpu" else None),
         M["a1_storage_rate"].show(pipe.storage_per_s, warn("storage")),
         M["a1_decode_rate"].show(pipe.decode_per_s, warn("cpu_decode")),
+        M["a1_need_bw"].show(pipe.gpu_per_s * ld.image_bytes),
         M["a1_util_more"].show(util_with(ld, S.more_gpus), tone(util_with(ld, S.more_gpus))),
         M["a1_epoch_s"].show(S.act1_dataset_bytes / ld.image_bytes / pipe.samples_per_s),
-        M["a1_need_bw"].show(pipe.gpu_per_s * ld.image_bytes),
     )]
     if pipe.gpu_utilization < S.starved_below:
         parts.append(failure(F["a1_gpu_starved"],
