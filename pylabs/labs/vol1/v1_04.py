@@ -431,11 +431,12 @@ ACT2_PREDICTION = Prediction(
     unit_fmt="s",
     options=(
         Range("A", "{range}: a fast link makes it a coffee break", None, 900, 500,
-              "A link's rate is in bits: {link} carries {link_bytes} of data, not {link} in bytes."),
+              "A link's rate is in bits: {link} carries {link_bytes} of data, not {link_as_bytes}."),
         Range("B", "{range}: a long meeting", 900, 10800, 3600,
               "Eight bits per byte: {data} is {bits}, and the link moves {link} of them."),
         Range("C", "{range}: most of a working day or more", 10800, 172800, 80000,
-              "Hours are what a petabyte takes at this speed ({pb_time}), or {data} over a 10 Gb/s link."),
+              "Hours are what a petabyte takes at this speed ({pb_time}), or {data} over a 10 Gb/s link "
+              "({ten_time})."),
         Range("D", "{range}: ship the disks instead", 172800, None, 400000,
               "Days are what {data} takes over a 1 Gb/s LAN: {lan_time}."),
     ),
@@ -447,6 +448,8 @@ def act2_facts() -> dict[str, str]:
     lan = Move(S.act2_dataset_bytes, LINKS["1"], 1.0, 0.0, S.budget_s, S.compute_usd_per_h)
     return {
         "link": fmt(S.act2_link_bits, "bit/s"), "link_bytes": fmt(S.act2_link_bits / 8, "B/s"),
+        "link_as_bytes": fmt(S.act2_link_bits, "B/s"),
+        "ten_time": fmt(transfer.transfer_time_s(S.act2_dataset_bytes, LINKS["10"]), "s"),
         "data": fmt(S.act2_dataset_bytes, "B"), "bits": f"{fmt(8 * S.act2_dataset_bytes / S.tb, 'num')} Tb",
         "pb": fmt(S.pb_bytes, "B"), "pb_time": fmt(PETABYTE_MOVE.time_s, "s"),
         "pb_fee": fmt(PETABYTE_MOVE.fee_usd, "usd"),
