@@ -61,6 +61,7 @@ class Scenario:
     disk_workers: int = 16
     act2_dataset_bytes: float = 50e12     # 50 TB in us-east-1
     act2_link_bits: float = 100e9         # the inter-region link, bit/s
+    lan_bits: float = 1e9                 # the edge site's LAN, bit/s
     pb_bytes: float = 1e15                # the reflection's petabyte
     budget_s: float = 6 * 3600.0          # the run must start within 6 hours
     compute_usd_per_h: float = 20.0       # premium for GPUs next to the data (scenario)
@@ -119,8 +120,9 @@ def util_with(loader: Loader, gpus: float) -> float:
 # ---- context ------------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "edge"), default="cloud", help=(
-    "Sets Act II's network. Cloud: the data crosses between AWS regions over a 100 Gb/s link and "
-    "pays a per-GB fee. Edge: it crosses a site's own 1 Gb/s LAN, free. Act I's training server is "
+    f"Sets Act II's network. Cloud: the data crosses between AWS regions over a {fmt(S.act2_link_bits, 'bit/s')} "
+    f"link and pays a per-GB fee. Edge: it crosses a site's own {fmt(S.lan_bits, 'bit/s')} LAN, free. Act I's "
+    "training server is "
     "the same in both."))
 
 # ---- Act I · The pipeline ------------------------------------------------------------
@@ -304,9 +306,10 @@ def act1_math(s: State):
     pipe = ld.pipeline()
     _, bandwidth, random = STORAGE[ld.storage]
     return math_peek("The governing equations · Act I", (
-        Equation(r"r_{\text{gpu}} = \frac{R\,u}{F},\quad F = 3 \times 2 \times 4.1\,\text{G MAC} = 24.6\,\text{GFLOP}",
-                 "Peak *R* times utilisation *u*, over the work of training on one image: a multiply-add is 2 FLOP, "
-                 "and the backward pass costs twice the forward."),
+        Equation(r"r_{\text{gpu}} = \frac{R\,u}{F},\quad F = 3 \times 2 \times M = 3 \times \text{"
+                 + fmt(2 * C.RESNET50_FWD_MACS, "GFLOP") + "} = \\text{" + fmt(FLOP_PER_IMAGE, "GFLOP") + "}",
+                 "Peak *R* times utilisation *u*, over the work *F* of training on one image: *M* multiply-adds "
+                 "forward at 2 FLOP each, and the backward pass costs twice the forward."),
         Equation(r"r_{\text{io}} = \frac{B}{s}\quad\text{or}\quad \min\!\left(\frac{B}{s},\ \text{IOPS}\right)",
                  "Storage bandwidth over the bytes of one JPEG; one small file per image on a disk is capped by "
                  "its random reads per second."),
@@ -315,7 +318,8 @@ def act1_math(s: State):
                  "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed)."),
     ), rows=(
         ("Peak *R*", fmt(GPUS[ld.gpu].peak_ops, "FLOP/s")),
-        ("Work per image *F*", fmt(FLOP_PER_IMAGE, "FLOP")),
+        ("Multiply-adds forward *M*", fmt(C.RESNET50_FWD_MACS, "GFLOP").replace("FLOP", " MAC")),
+        ("Work per image *F*", fmt(FLOP_PER_IMAGE, "GFLOP")),
         ("Storage *B*", fmt(bandwidth, "B/s") + (f", {fmt(ld.iops, 'num')} reads/s" if random else "")),
         ("*r*gpu, *r*io, *r*cpu", " · ".join(fmt(v, "images/s") for v in pipe.rates.values())),
         ("GPU busy *U*", fmt(pipe.gpu_utilization, "pct")),
@@ -339,7 +343,8 @@ ACT1 = Act(
         f"Each A100 is fed by a data loader: {S.workers} CPU worker processes read JPEG files "
         f"(about {fmt(S.image_bytes, 'B')} each) from a hard-disk volume, decode and crop them, and hand "
         "batches to the GPU while it trains on the previous one (**prefetching**).",
-        "Papers quote ResNet-50 at about 4 \"GFLOPs\" per image. That figure counts multiply-adds, and it is "
+        f"Papers quote ResNet-50 at about {fmt(C.RESNET50_FWD_MACS, 'GFLOP')}s per image. That figure counts "
+        "multiply-adds, and it is "
         "the forward pass only: training also runs the backward pass.",
     ),
     prediction=ACT1_PREDICTION,
@@ -435,20 +440,21 @@ ACT2_PREDICTION = Prediction(
         Range("B", "{range}: a long meeting", 900, 10800, 3600,
               "Eight bits per byte: {data} is {bits}, and the link moves {link} of them."),
         Range("C", "{range}: most of a working day or more", 10800, 172800, 80000,
-              "Hours are what a petabyte takes at this speed ({pb_time}), or {data} over a 10 Gb/s link "
+              "Hours are what a petabyte takes at this speed ({pb_time}), or {data} over a {ten_link} link "
               "({ten_time})."),
         Range("D", "{range}: ship the disks instead", 172800, None, 400000,
-              "Days are what {data} takes over a 1 Gb/s LAN: {lan_time}."),
+              "Days are what {data} takes over a {lan_link} LAN: {lan_time}."),
     ),
     truth=act2_truth,
 )
 
 
 def act2_facts() -> dict[str, str]:
-    lan = Move(S.act2_dataset_bytes, LINKS["1"], 1.0, 0.0, S.budget_s, S.compute_usd_per_h)
+    lan = Move(S.act2_dataset_bytes, S.lan_bits, 1.0, 0.0, S.budget_s, S.compute_usd_per_h)
     return {
         "link": fmt(S.act2_link_bits, "bit/s"), "link_bytes": fmt(S.act2_link_bits / 8, "B/s"),
-        "link_as_bytes": fmt(S.act2_link_bits, "B/s"),
+        "link_as_bytes": fmt(S.act2_link_bits, "B/s"), "ten_link": fmt(LINKS["10"], "bit/s"),
+        "lan_link": fmt(S.lan_bits, "bit/s"),
         "ten_time": fmt(transfer.transfer_time_s(S.act2_dataset_bytes, LINKS["10"]), "s"),
         "data": fmt(S.act2_dataset_bytes, "B"), "bits": f"{fmt(8 * S.act2_dataset_bytes / S.tb, 'num')} Tb",
         "pb": fmt(S.pb_bytes, "B"), "pb_time": fmt(PETABYTE_MOVE.time_s, "s"),
@@ -600,7 +606,8 @@ def lab_takeaways() -> list[str]:
     facts, moves = act1_facts(), act2_facts()
     random = Loader(storage="hdd_random", workers=S.disk_workers).pipeline()
     return [
-        f"ResNet-50's \"4 GFLOPs\" counts multiply-adds of the forward pass: training one image costs "
+        f"ResNet-50's \"{fmt(C.RESNET50_FWD_MACS, 'GFLOP')}s\" count multiply-adds of the forward pass: training "
+        f"one image costs "
         f"{fmt(FLOP_PER_IMAGE, 'GFLOP')}, so an A100 at {facts['mfu']} MFU trains {facts['gpu_rate']} and needs "
         f"{facts['need']} of JPEG.",
         f"A prefetching pipeline runs at its slowest stage: the team's loader delivers {facts['rate']}, so the "
@@ -612,7 +619,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(random.storage_per_s, 'images/s')}, {fmt(random.gpu_utilization, 'pct')} busy. Shard the dataset.",
         f"{moves['data']} takes {fmt(SCENARIO_MOVE.time_s, 's')} at {moves['link']} and "
         f"{fmt(SCENARIO_MOVE.fee_usd, 'usd')} between AWS regions; {moves['pb']} takes {moves['pb_time']} and "
-        f"{moves['pb_fee']}; over a 1 Gb/s LAN {moves['data']} takes {moves['lan_time']}.",
+        f"{moves['pb_fee']}; over a {moves['lan_link']} LAN {moves['data']} takes {moves['lan_time']}.",
     ]
 
 
