@@ -820,3 +820,65 @@ REGISTRY.update({
 })
 
 DEFECT_COST_RATIO_AFTER_DELIVERY = REGISTRY["DEFECT_COST_RATIO_AFTER_DELIVERY"].value
+
+# ---- V1-04 The Data Gravity Trap: ResNet-50, ImageNet, storage tiers, AWS transfer prices ----
+_TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_IMAGENET_URL = "https://julsimon.medium.com/imagenet-part-1-going-on-an-adventure-c0a62976dc72"
+_AWS_EC2_PRICING_URL = "https://aws.amazon.com/ec2/pricing/on-demand/"
+_SAMSUNG_990_PRO_URL = ("https://www.slashcam.com/news/single/Samsung-990-PRO--New-NVMe-SSD-top-model-reaches-th-17407.html")
+REGISTRY.update({
+    "RESNET50_FWD_MACS": Spec(
+        4.1e9, "MAC", "torchvision ResNet50_Weights: 4.09 'GFLOPS' per 224 x 224 image, counted as multiply-adds "
+        "(He et al. 2016 Table 1 counts the same way); one multiply-add is 2 FLOP",
+        _TORCHVISION_RESNET50_URL, "VOL1 §0.2 item 4: 4.1 G MAC = 8.2 GFLOP forward; 24.6 GFLOP to train on one image",
+        label="ResNet-50 forward pass, multiply-adds per image"),
+    "IMAGENET_TRAIN_IMAGES": Spec(
+        1_281_167.0, "1", "ImageNet ILSVRC-2012: 1,281,167 training images in 1,000 classes (Russakovsky et al. 2015; "
+        "J. Simon, 'ImageNet part 1', 2017)", _IMAGENET_URL, label="ImageNet-1k training images"),
+    "IMAGENET_BYTES": Spec(
+        150e9, "B", "ImageNet ILSVRC-2012 as JPEG files: about 150 GB (J. Simon, 'ImageNet part 1', 2017; "
+        "NVIDIA DALI material quotes the same)", _IMAGENET_URL,
+        "150 GB / 1.28 M images is about 117 KB per image; the lab's default JPEG is 110 KB (VOL1 §0.1)",
+        label="ImageNet-1k JPEG dataset size (about)"),
+    "HDD_SEQ_BW": Spec(
+        150e6, "B/s", "Assumed: one 7,200 rpm hard disk streaming large files, 150 MB/s (typical drives give "
+        "120 to 220 MB/s, faster on outer tracks)", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
+        "VOL1 V1-04 storage table; a typical figure, not one drive's datasheet",
+        label="Hard disk sequential read (assumed, typical)"),
+    "HDD_RANDOM_IOPS": Spec(
+        150.0, "1/s", "Assumed: a 7,200 rpm disk completes about 150 random reads per second (seek plus half a "
+        "rotation, about 8 ms); the published range is 50 to 200", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
+        "ERRATA: a labelled assumption (est), the top of the 50-200 IOPS range",
+        label="Hard disk random reads per second (assumed)"),
+    "SATA_SSD_BW": Spec(
+        550e6, "B/s", "SATA III SSD sequential read, about 550 MB/s: the 6 Gb/s link with 8b/10b coding carries "
+        "600 MB/s and drives reach 550 to 560 MB/s", "https://sata-io.org/",
+        label="SATA SSD sequential read (typical)"),
+    "NVME_GEN4_BW": Spec(
+        7.0e9, "B/s", "PCIe 4.0 x4 NVMe SSD sequential read, about 7 GB/s (Samsung 990 PRO: up to 7,450 MB/s; "
+        "the x4 link carries 7.9 GB/s)", _SAMSUNG_990_PRO_URL,
+        label="NVMe Gen4 SSD sequential read (typical)"),
+    "PAGE_CACHE_BW": Spec(
+        20e9, "B/s", "Assumed: a dataset held in the operating system's page cache (RAM) is read at about "
+        "20 GB/s by a loader's memory copies; an estimate, not a measured figure", "",
+        "VOL1 V1-04 storage table (est)", label="Page cache (RAM) read bandwidth (assumed)"),
+    "AWS_INTER_REGION_USD_PER_GB": Spec(
+        0.02, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer: out to another AWS region, $0.02 per GB from "
+        "US regions (2026 pricing guides agree)", _AWS_EC2_PRICING_URL,
+        "upstream used $0.08/GB; 'between regions $0.02 to $0.08' depending on the pair",
+        label="AWS data transfer between regions, per GB"),
+    "AWS_INTERNET_EGRESS_USD_PER_GB": Spec(
+        0.09, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer: out to the internet, $0.09 per GB for the first "
+        "10 TB a month (US East)", _AWS_EC2_PRICING_URL, label="AWS data transfer out to the internet, per GB"),
+})
+
+RESNET50_FWD_MACS = REGISTRY["RESNET50_FWD_MACS"].value
+IMAGENET_TRAIN_IMAGES = REGISTRY["IMAGENET_TRAIN_IMAGES"].value
+IMAGENET_BYTES = REGISTRY["IMAGENET_BYTES"].value
+HDD_SEQ_BW = REGISTRY["HDD_SEQ_BW"].value
+HDD_RANDOM_IOPS = REGISTRY["HDD_RANDOM_IOPS"].value
+SATA_SSD_BW = REGISTRY["SATA_SSD_BW"].value
+NVME_GEN4_BW = REGISTRY["NVME_GEN4_BW"].value
+PAGE_CACHE_BW = REGISTRY["PAGE_CACHE_BW"].value
+AWS_INTER_REGION_USD_PER_GB = REGISTRY["AWS_INTER_REGION_USD_PER_GB"].value
+AWS_INTERNET_EGRESS_USD_PER_GB = REGISTRY["AWS_INTERNET_EGRESS_USD_PER_GB"].value

@@ -185,6 +185,9 @@ REFERENCES: dict[str, Reference] = {
                                   "34(1))", "https://www.cs.umd.edu/projects/SoftEng/ESEG/papers/82.78.pdf"),
     "stecklein2004": Reference("Stecklein et al. (NASA Johnson Space Center)", 2004, "Error Cost Escalation "
                                "Through the Project Life Cycle", "https://ntrs.nasa.gov/citations/20100036670"),
+    # ---- V1-04 The Data Gravity Trap ----
+    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition (CVPR 2016)",
+                        "https://arxiv.org/abs/1512.03385"),
 }
 
 

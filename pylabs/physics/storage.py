@@ -9,6 +9,7 @@ issues the next. ``workers`` streams run side by side, so by Little's law the da
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 
 def pipeline_demand_bytes_per_s(samples_per_step: float, sample_bytes: float, step_s: float) -> float:
@@ -96,3 +97,74 @@ def servers_needed(demand_per_s: float, capacity_per_s_per_server: float) -> int
     Source: definition.
     """
     return max(1, math.ceil(demand_per_s / capacity_per_s_per_server))
+
+
+# ---- V1-04 The Data Gravity Trap: a prefetching pipeline as the slowest of its stages ----------
+
+PIPELINE_STAGES = ("gpu", "storage", "cpu_decode")
+
+
+def gpu_samples_per_s(peak_flops: float, mfu: float, flop_per_sample: float) -> float:
+    """Samples per second the accelerator can train on: r_gpu = R·u / F.
+
+    Source: definition (peak rate R times utilisation u, divided by the work per sample F).
+    """
+    return peak_flops * mfu / flop_per_sample
+
+
+def storage_samples_per_s(read_bytes_per_s: float, sample_bytes: float) -> float:
+    """Samples per second storage can stream: r_io = B / s.
+
+    Source: definition (bandwidth divided by the bytes of one stored sample).
+    """
+    return read_bytes_per_s / sample_bytes
+
+
+def random_read_samples_per_s(read_bytes_per_s: float, sample_bytes: float, iops: float) -> float:
+    """Samples per second from one small file per sample at random: r_io = min(B / s, IOPS).
+
+    Each sample costs one positioning (a seek and half a rotation on a disk), so the device's
+    random-read operations per second cap the rate before its bandwidth does.
+    Source: definition (one read per file; a disk completes IOPS positioned reads per second).
+    """
+    return min(read_bytes_per_s / sample_bytes, iops)
+
+
+def decode_samples_per_s(workers: float, samples_per_s_per_worker: float) -> float:
+    """Samples per second the loader's CPU workers decode and augment: r_cpu = w·r_w.
+
+    Workers add decode throughput; they cannot make the disk faster.
+    Source: definition (independent worker processes, as in PyTorch's DataLoader).
+    """
+    return workers * samples_per_s_per_worker
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """Steady state of a prefetching input pipeline: every stage runs at once, so the job moves
+    at the slowest stage's rate and the GPU is busy rate / r_gpu of the time."""
+
+    gpu_per_s: float
+    storage_per_s: float
+    decode_per_s: float
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"gpu": self.gpu_per_s, "storage": self.storage_per_s, "cpu_decode": self.decode_per_s}
+
+    @property
+    def samples_per_s(self) -> float:
+        """r = min(r_gpu, r_io, r_cpu). Source: bottleneck analysis of a pipeline with buffers
+        between stages (the slowest stage sets the throughput)."""
+        return min(self.rates.values())
+
+    @property
+    def gpu_utilization(self) -> float:
+        """U = r / r_gpu. Source: definition."""
+        return self.samples_per_s / self.gpu_per_s
+
+    @property
+    def bottleneck(self) -> str:
+        """The slowest stage; on a tie the stage listed first in PIPELINE_STAGES."""
+        rates = self.rates
+        return min(PIPELINE_STAGES, key=lambda stage: rates[stage])

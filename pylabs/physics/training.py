@@ -242,3 +242,15 @@ def mfu_with_exposed_comm(
     _require(0 <= overlap <= 1, "overlap", overlap, "in [0, 1]",
              "pass the fraction of communication hidden behind compute")
     return mfu_ref / (1 + t_comm_s * (1 - overlap) / t_compute_s)
+
+
+# ---- V1-04 The Data Gravity Trap: training work per image of a CNN ----
+
+def cnn_train_flop_per_sample(forward_macs: float) -> float:
+    """F = 3 × 2 × MACs: a multiply-add is 2 FLOP, and the backward pass costs twice the forward.
+
+    Papers and torchvision quote ResNet-50 as "4.1 GFLOPs", which counts multiply-adds.
+    Source: He et al. 2016 (Table 1 counts multiply-adds); Kaplan et al. 2020 (backward = 2 × forward).
+    """
+    _check_non_negative("forward_macs", forward_macs, "pass the forward pass's multiply-adds, e.g. 4.1e9")
+    return 6 * forward_macs

@@ -134,3 +134,78 @@ def test_bigger_requests_never_slow_a_sample(latency):
 @given(st.floats(1, 1e12), st.floats(1, 1e12), st.floats(1, 1e15), st.integers(1, 100_000))
 def test_utilization_is_a_fraction(x, r, b, n):
     assert 0 < io.gpu_utilization(x, r, b, n) <= 1
+
+
+# ---- V1-04 The Data Gravity Trap: golden vectors of VOL1_00-08 §V1-04 (4) --------------------
+
+from pylabs.physics import constants as C  # noqa: E402
+from pylabs.physics.training import cnn_train_flop_per_sample  # noqa: E402
+
+V1_04_IMAGE = 110e3      # bytes of JPEG per image (§V1-04 default)
+V1_04_PER_WORKER = 200.0  # images/s one worker decodes (§V1-04 default, est)
+
+
+def v1_04_pipeline(storage: float, workers: float, gpu_peak: float = C.A100_PEAK_BF16_DENSE,
+                   iops: float | None = None) -> io.Pipeline:
+    flop = cnn_train_flop_per_sample(C.RESNET50_FWD_MACS)
+    read = (io.storage_samples_per_s(storage, V1_04_IMAGE) if iops is None
+            else io.random_read_samples_per_s(storage, V1_04_IMAGE, iops))
+    return io.Pipeline(io.gpu_samples_per_s(gpu_peak, 0.40, flop), read,
+                       io.decode_samples_per_s(workers, V1_04_PER_WORKER))
+
+
+def test_v1_04_gpu_rates_section_4():
+    """§V1-04 (4): A100 at 40 % MFU trains 5,073.2 img/s (0.558 GB/s of JPEG); H100 16,087.8."""
+    a100 = v1_04_pipeline(C.HDD_SEQ_BW, 6).gpu_per_s
+    assert a100 == pytest.approx(5073.2, abs=0.05)
+    assert a100 * V1_04_IMAGE == pytest.approx(0.558e9, rel=1e-3)
+    assert v1_04_pipeline(C.HDD_SEQ_BW, 6, C.H100_PEAK_BF16_DENSE).gpu_per_s == pytest.approx(16087.8, abs=0.05)
+
+
+def test_v1_04_hdd_sequential_section_4():
+    """§V1-04 (4): HDD sequential, 6 workers: r_io 1,363.6, r_cpu 1,200, 23.65 %, cpu_decode;
+    16 workers: 26.88 %, storage-bound."""
+    six = v1_04_pipeline(C.HDD_SEQ_BW, 6)
+    assert six.storage_per_s == pytest.approx(1363.6, abs=0.05)
+    assert six.decode_per_s == 1200
+    assert six.gpu_utilization == pytest.approx(0.2365, abs=5e-5)
+    assert six.bottleneck == "cpu_decode"
+    sixteen = v1_04_pipeline(C.HDD_SEQ_BW, 16)
+    assert sixteen.gpu_utilization == pytest.approx(0.2688, abs=5e-5)
+    assert sixteen.bottleneck == "storage"
+
+
+def test_v1_04_nvme_section_4():
+    """§V1-04 (4): NVMe 7 GB/s: 63.08 % with 16 workers (cpu_decode), 100 % with 32 (gpu)."""
+    sixteen = v1_04_pipeline(C.NVME_GEN4_BW, 16)
+    assert sixteen.gpu_utilization == pytest.approx(0.6308, abs=5e-5) and sixteen.bottleneck == "cpu_decode"
+    full = v1_04_pipeline(C.NVME_GEN4_BW, 32)
+    assert full.gpu_utilization == 1.0 and full.bottleneck == "gpu"
+
+
+def test_v1_04_hdd_random_section_4():
+    """§V1-04 (4): HDD random small files at 150 IOPS, 16 workers: 150 img/s, 2.96 %."""
+    random = v1_04_pipeline(C.HDD_SEQ_BW, 16, iops=C.HDD_RANDOM_IOPS)
+    assert random.storage_per_s == 150
+    assert random.gpu_utilization == pytest.approx(0.0296, abs=5e-5)
+    assert random.bottleneck == "storage"
+
+
+def test_workers_never_raise_the_storage_rate():
+    """§V1-04 (2b) error 6: workers add decode throughput, not disk bandwidth."""
+    rates = {w: v1_04_pipeline(C.HDD_SEQ_BW, w).storage_per_s for w in (1, 8, 32)}
+    assert len(set(rates.values())) == 1
+
+
+@given(st.floats(1, 1e5), st.floats(1, 1e5), st.floats(1, 1e5))
+@FAST
+def test_pipeline_runs_at_its_slowest_stage(gpu, disk, cpu):
+    pipe = io.Pipeline(gpu, disk, cpu)
+    assert pipe.samples_per_s == min(gpu, disk, cpu)
+    assert 0 < pipe.gpu_utilization <= 1
+    assert pipe.rates[pipe.bottleneck] == pipe.samples_per_s
+
+
+def test_random_reads_are_capped_by_iops_or_bandwidth():
+    assert io.random_read_samples_per_s(150e6, 110e3, 150) == 150
+    assert io.random_read_samples_per_s(150e6, 110e3, 1e6) == pytest.approx(150e6 / 110e3)

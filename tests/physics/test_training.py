@@ -173,3 +173,11 @@ def test_selective_recompute_never_exceeds_full(tp, seq, heads) -> None:
        overlap=st.floats(0, 1))
 def test_exposed_comm_mfu_is_bounded_by_reference(u, comp, comm, overlap) -> None:
     assert 0 < t.mfu_with_exposed_comm(u, comp, comm, overlap) <= u
+
+
+def test_resnet50_training_work_per_image_v1_04():
+    """VOL1 §0.2 item 4 and §V1-04 (2b) error 3: 4.1 G multiply-adds forward is 8.2 GFLOP, and
+    training one image costs 3 × 8.2 = 24.6 GFLOP."""
+    from pylabs.physics.constants import RESNET50_FWD_MACS
+    from pylabs.physics.training import cnn_train_flop_per_sample
+    assert cnn_train_flop_per_sample(RESNET50_FWD_MACS) == pytest.approx(24.6e9, rel=1e-12)
