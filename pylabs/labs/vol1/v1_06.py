@@ -103,7 +103,7 @@ def act1_truth() -> float:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"The model serves {fmt(S.act1_seq, 'tokens')} prompts with standard attention today. If the prompt "
+    prompt=f"The model serves prompts of {fmt(S.act1_seq, 'tokens')} with standard attention today. If the prompt "
            f"doubles to {fmt(S.act1_doubled, 'tokens')}, by how many times does the memory for the attention "
            "score matrix grow?",
     quantity="score memory at twice the prompt ÷ score memory today",
@@ -222,6 +222,7 @@ def act1_chart(dev: Device, seq: float, flash: bool):
               ch.line("Total", xs, [m.total_b / S.bytes_per_gb for m in mems], "ink"),
               ch.point("This prompt", seq, memory(seq, flash).total_b / S.bytes_per_gb, "accent")]
     shape, note = ch.hline(dev.mem_bytes / S.bytes_per_gb, "danger", f"{fmt(dev.mem_bytes, 'GB')} memory", log=True)
+    note.update(x=0, xanchor="left")
     ticks = [2.0 ** k for k in (9, 11, 13, 15, 17)]
     figure = ch.figure(traces, x=ch.axis("Prompt length (tokens)", "log", **ch.ticks_at(ticks, token_tick)),
                        y=ch.axis("Gigabytes", "log", **ch.decade_ticks([min(naive), max(naive)])),
@@ -415,14 +416,16 @@ def act2_chart(s: State, dev: Device):
     launch, params = launch_s(s), s["a2_params"]
     other = BY_CONTEXT["cloud" if dev.key == "edge" else "edge"]
     mine = [token(dev, L, params, launch).total_s * S.ms_per_s for L in depths]
-    theirs = [token(other, L, params, launch).total_s * S.ms_per_s for L in depths]
+    their_launch = S.launch_graph_s if s["a2_graph"] else default_launch(other)
+    theirs = [token(other, L, params, their_launch).total_s * S.ms_per_s for L in depths]
     floor = token(dev, depths[0], params, launch).streaming_s * S.ms_per_s
     now = token(dev, s["a2_layers"], params, launch).total_s * S.ms_per_s
     traces = [ch.line(short(dev), depths, mine, "series1"),
-              ch.line(short(other) + ", same launch cost", depths, theirs, "series2", dash="dash"),
+              ch.line(f"{short(other)} at {fmt(their_launch, 'us')} per kernel", depths, theirs, "series2", dash="dash"),
               ch.line("Reading the weights only", depths, [floor] * len(depths), "muted", dash="dot"),
               ch.point("Your depth", s["a2_layers"], now, "accent")]
     shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 'ms')} budget", log=True)
+    note.update(x=0, xanchor="left")
     values = mine + theirs + [floor, S.sla_s * S.ms_per_s]
     figure = ch.figure(traces, x=ch.axis("Depth L (layers), same parameters"),
                        y=ch.axis("Milliseconds per token", "log", **ch.decade_ticks(values, lambda v: f"{v:g}")),
@@ -435,6 +438,10 @@ def act2_chart(s: State, dev: Device):
             zip(depths[::7], mine[::7], theirs[::7])]
     return chart("a2_depth", "Time per token against depth", figure, summary,
                  table=(("Layers", short(dev), short(other)), rows))
+
+
+def default_launch(dev: Device) -> float:
+    return S.launch_edge_s if dev.key == "edge" else S.launch_cloud_s
 
 
 def token_tick(tokens: float) -> str:
@@ -544,8 +551,8 @@ def lab_takeaways() -> list[str]:
         f"{fmt(flash['cloud'], 'tokens')} and {fmt(flash['edge'], 'tokens')}.",
         f"At {f['target']} FlashAttention needs {f['flash_target']} instead of {f['naive_target']}; the KV cache "
         f"({f['kv_target']}) is the next wall.",
-        f"At equal parameters, {S.deep_layers:.0f} narrow layers decode {fmt(act2_truth(), 'x')} slower than "
-        f"{S.wide_layers:.0f} wide ones on the Orin: every layer adds kernels, and every kernel a fixed cost.",
+        f"At equal parameters, {S.deep_layers:.0f} narrow layers take {fmt(act2_truth(), 'x')} as long per token "
+        f"as {S.wide_layers:.0f} wide ones on the Orin: every layer adds kernels, and every kernel a fixed cost.",
     ]
 
 
@@ -571,7 +578,7 @@ LAB = Lab(
         "**V1-07 The Kernel Fusion Dividend**: the per-kernel overhead of Act II, and how fusion removes it.",
         "**V1-08 The Training Memory Budget**: the activation memory that training adds to all this.",
     ),
-    presets={"a2_device": {"edge": {"a2_launch": S.launch_edge_s}, "cloud": {"a2_launch": S.launch_cloud_s}}},
+    presets={"a2_device": {k: {"a2_launch": default_launch(BY_CONTEXT[k])} for k in ("edge", "cloud")}},
     record_metrics=RECORD,
     context_from=TRACK,
 )
