@@ -297,7 +297,7 @@ A2_LAYERS = Slider("a2_layers", "Depth L (layers)", unit="layers", min=2, max=10
 A2_PARAMS = Slider("a2_params", "Parameters P", unit="params", min=10e6, max=10e9, step=1,
                    default=S.act2_params, fmt="params", scale="log", steps=60,
                    help="Width follows: d = √(P / 12L).")
-A2_LAUNCH = Slider("a2_launch", "Launch and sync cost per kernel (assumed)", unit="s", min=1e-6, max=50e-6,
+A2_LAUNCH = Slider("a2_launch", "Launch cost per kernel (assumed)", unit="s", min=1e-6, max=50e-6,
                    step=1e-6, default=S.launch_edge_s, fmt="us",
                    help="An estimate, not a vendor figure: about 20 µs on the Orin and 5 µs on the H100.")
 A2_GRAPH = Toggle("a2_graph", "Capture each token's kernels in one CUDA graph")
@@ -422,7 +422,7 @@ def act2_chart(s: State, dev: Device):
     now = token(dev, s["a2_layers"], params, launch).total_s * S.ms_per_s
     traces = [ch.line(short(dev), depths, mine, "series1"),
               ch.line(f"{short(other)} at {fmt(their_launch, 'us')} per kernel", depths, theirs, "series2", dash="dash"),
-              ch.line("Reading the weights only", depths, [floor] * len(depths), "muted", dash="dot"),
+              ch.line(f"{short(dev)}: reading the weights only", depths, [floor] * len(depths), "muted", dash="dot"),
               ch.point("Your depth", s["a2_layers"], now, "accent")]
     shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 'ms')} budget", log=True)
     note.update(x=0, xanchor="left")
