@@ -425,7 +425,7 @@ def act2_chart(s: State, dev: Device):
               ch.line(f"{short(dev)}: reading the weights only", depths, [floor] * len(depths), "muted", dash="dot"),
               ch.point("Your depth", s["a2_layers"], now, "accent")]
     shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 'ms')} budget", log=True)
-    note.update(x=0, xanchor="left")
+    note.update(x=0.5, xanchor="center", yanchor="top")  # between the two curves at mid-depth
     values = mine + theirs + [floor, S.sla_s * S.ms_per_s]
     figure = ch.figure(traces, x=ch.axis("Depth L (layers), same parameters"),
                        y=ch.axis("Milliseconds per token", "log", **ch.decade_ticks(values, lambda v: f"{v:g}")),
