@@ -882,3 +882,24 @@ NVME_GEN4_BW = REGISTRY["NVME_GEN4_BW"].value
 PAGE_CACHE_BW = REGISTRY["PAGE_CACHE_BW"].value
 AWS_INTER_REGION_USD_PER_GB = REGISTRY["AWS_INTER_REGION_USD_PER_GB"].value
 AWS_INTERNET_EGRESS_USD_PER_GB = REGISTRY["AWS_INTERNET_EGRESS_USD_PER_GB"].value
+# ---- V1-06 The Quadratic Wall: the GPT-2 XL shape (Hugging Face gpt2-xl config.json) ----
+_GPT2_XL_CONFIG_URL = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"
+REGISTRY.update({
+    "GPT2_XL_LAYERS": Spec(48.0, "layers", "OpenAI GPT-2 XL, Hugging Face config.json (n_layer)", _GPT2_XL_CONFIG_URL,
+                           label="GPT-2 XL layers"),
+    "GPT2_XL_HIDDEN": Spec(1600.0, "1", "OpenAI GPT-2 XL, Hugging Face config.json (n_embd)", _GPT2_XL_CONFIG_URL,
+                           "the upstream lab used 1,024 (GPT-2 Medium's width)",
+                           label="GPT-2 XL model width (d_model)"),
+    "GPT2_XL_HEADS": Spec(25.0, "heads", "OpenAI GPT-2 XL, Hugging Face config.json (n_head)", _GPT2_XL_CONFIG_URL,
+                          "the upstream lab used 16 (GPT-2 Medium's heads)", label="GPT-2 XL attention heads"),
+    "GPT2_XL_CONTEXT": Spec(1024.0, "tokens", "OpenAI GPT-2 XL, Hugging Face config.json (n_positions)",
+                            _GPT2_XL_CONFIG_URL, label="GPT-2 XL trained context length"),
+    "GPT2_XL_VOCAB": Spec(50257.0, "tokens", "OpenAI GPT-2 XL, Hugging Face config.json (vocab_size)",
+                          _GPT2_XL_CONFIG_URL, label="GPT-2 XL vocabulary size"),
+})
+
+GPT2_XL_LAYERS = REGISTRY["GPT2_XL_LAYERS"].value
+GPT2_XL_HIDDEN = REGISTRY["GPT2_XL_HIDDEN"].value
+GPT2_XL_HEADS = REGISTRY["GPT2_XL_HEADS"].value
+GPT2_XL_CONTEXT = REGISTRY["GPT2_XL_CONTEXT"].value
+GPT2_XL_VOCAB = REGISTRY["GPT2_XL_VOCAB"].value

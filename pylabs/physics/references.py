@@ -188,6 +188,14 @@ REFERENCES: dict[str, Reference] = {
     # ---- V1-04 The Data Gravity Trap ----
     "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition (CVPR 2016)",
                         "https://arxiv.org/abs/1512.03385"),
+    # ---- V1-06 The Quadratic Wall ----
+    "dao2022": Reference("Dao, Fu, Ermon, Rudra and Ré", 2022, "FlashAttention: Fast and Memory-Efficient Exact "
+                         "Attention with IO-Awareness", "https://arxiv.org/abs/2205.14135"),
+    "radford2019": Reference("Radford et al.", 2019, "Language Models are Unsupervised Multitask Learners (GPT-2)",
+                             "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf"),
+    "vaswani2017": Reference("Vaswani et al.", 2017, "Attention Is All You Need", "https://arxiv.org/abs/1706.03762"),
+    "cuda_graphs": Reference("NVIDIA", 0, "CUDA C++ Programming Guide, 'CUDA Graphs' (launching a whole graph "
+                             "of kernels with one call)", "https://docs.nvidia.com/cuda/cuda-c-programming-guide/"),
 }
 
 
