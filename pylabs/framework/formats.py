@@ -110,7 +110,6 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "CO2e": lambda v: _scaled(v, ((1e3, "t CO₂e"), (1.0, "kg CO₂e"))),
     "g/kWh": lambda v: f"{_sig(v * 3.6e9)} g/kWh",
     # V1-00: distances and small powers (a sensor's average power is microwatts to milliwatts)
-    "km": lambda v: f"{_sig(v / 1e3)} km",
     "length": lambda v: "0 km" if v == 0 else _scaled(v, ((1e3, "km"), (1.0, "m"), (1e-2, "cm"), (1e-3, "mm"))),
     "watts": lambda v: _scaled(v, ((1e6, "MW"), (1e3, "kW"), (1.0, "W"), (1e-3, "mW"), (1e-6, "µW"), (1e-9, "nW"))),
 }
@@ -136,7 +135,6 @@ FORMATS.update({
     "x10": power_of_ten,  # orders-of-magnitude ratios (V1-01)
     # binary sizes, as microcontroller datasheets state memory (512 KiB of SRAM, 2 MiB of flash)
     "iB": lambda v: _scaled(v, ((1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"), (1.0, "B"))),
-    "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
 })
 
 

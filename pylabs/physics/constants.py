@@ -767,8 +767,8 @@ REGISTRY.update({
         "(Klockwood's table: 494.7 dense)", _H100_KLOCKWOOD_URL,
         label="H100 SXM peak, TF32 dense (FP32 inputs on tensor cores)"),
     "RESNET50_PARAMS": Spec(
-        25.6e6, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: 25,557,032 parameters (He et al. 2016)",
-        _TORCHVISION_RESNET50_URL, "rounded to 25.6 M as VOL1 V1-01's golden vectors use",
+        25_557_032.0, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: num_params 25,557,032 (He et al. 2016)",
+        _TORCHVISION_RESNET50_URL, "the spec's golden vectors round to 25.6 M; the upstream lab used 50 M",
         label="ResNet-50 parameters"),
     "RESNET50_MACS": Spec(
         4.1e9, "MAC", "torchvision ResNet-50 at 224 x 224: '4.09 GFLOPS', counted as multiply-adds, the "
@@ -791,23 +791,6 @@ RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
 RESNET50_MACS = REGISTRY["RESNET50_MACS"].value
 KWS_DSCNN_PARAMS = REGISTRY["KWS_DSCNN_PARAMS"].value
 KWS_DSCNN_MACS = REGISTRY["KWS_DSCNN_MACS"].value
-# ---- V1-02 The Iron Law: ResNet-50, the perception model of Act II ----
-_TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
-REGISTRY.update({
-    "RESNET50_PARAMS": Spec(
-        25_557_032.0, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: num_params 25,557,032 (He et al. 2016)",
-        _TORCHVISION_RESNET50_URL, "the upstream lab used 50 M parameters (100 MB in FP16); it is 25.6 M (51.1 MB)",
-        label="ResNet-50 parameters"),
-    "RESNET50_FORWARD_FLOP": Spec(
-        8.2e9, "FLOP", "torchvision ResNet50_Weights: 4.09 GFLOPS per 224 x 224 image, counted as multiply-"
-        "accumulates (timm: 4.1 GMACs); at 2 FLOP per multiply-accumulate, 8.2 GFLOP per forward pass",
-        _TORCHVISION_RESNET50_URL, "VOL1 §0.2 item 4: the '4 GFLOPs' of the upstream labs are multiply-adds",
-        label="ResNet-50 forward pass, FLOP per 224 x 224 image"),
-})
-
-RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
-RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value
-
 # ---- V1-03 The Constraint Tax ----
 _BOEHM_BASILI_URL = "https://www.cs.umd.edu/projects/SoftEng/ESEG/papers/82.78.pdf"
 REGISTRY.update({
@@ -827,11 +810,6 @@ _IMAGENET_URL = "https://julsimon.medium.com/imagenet-part-1-going-on-an-adventu
 _AWS_EC2_PRICING_URL = "https://aws.amazon.com/ec2/pricing/on-demand/"
 _SAMSUNG_990_PRO_URL = ("https://www.slashcam.com/news/single/Samsung-990-PRO--New-NVMe-SSD-top-model-reaches-th-17407.html")
 REGISTRY.update({
-    "RESNET50_FWD_MACS": Spec(
-        4.1e9, "MAC", "torchvision ResNet50_Weights: 4.09 'GFLOPS' per 224 x 224 image, counted as multiply-adds "
-        "(He et al. 2016 Table 1 counts the same way); one multiply-add is 2 FLOP",
-        _TORCHVISION_RESNET50_URL, "VOL1 §0.2 item 4: 4.1 G MAC = 8.2 GFLOP forward; 24.6 GFLOP to train on one image",
-        label="ResNet-50 forward pass, multiply-adds per image"),
     "IMAGENET_TRAIN_IMAGES": Spec(
         1_281_167.0, "1", "ImageNet ILSVRC-2012: 1,281,167 training images in 1,000 classes (Russakovsky et al. 2015; "
         "J. Simon, 'ImageNet part 1', 2017)", _IMAGENET_URL, label="ImageNet-1k training images"),
@@ -872,7 +850,6 @@ REGISTRY.update({
         "10 TB a month (US East)", _AWS_EC2_PRICING_URL, label="AWS data transfer out to the internet, per GB"),
 })
 
-RESNET50_FWD_MACS = REGISTRY["RESNET50_FWD_MACS"].value
 IMAGENET_TRAIN_IMAGES = REGISTRY["IMAGENET_TRAIN_IMAGES"].value
 IMAGENET_BYTES = REGISTRY["IMAGENET_BYTES"].value
 HDD_SEQ_BW = REGISTRY["HDD_SEQ_BW"].value

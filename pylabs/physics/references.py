@@ -175,8 +175,6 @@ REFERENCES: dict[str, Reference] = {
                                "Microcontrollers", "https://arxiv.org/abs/1711.07128"),
     "banbury2021": Reference("Banbury et al.", 2021, "MLPerf Tiny Benchmark", "https://arxiv.org/abs/2106.07597"),
     # ---- V1-02 The Iron Law ----
-    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition",
-                        "https://arxiv.org/abs/1512.03385"),
     # ---- V1-03 The Constraint Tax ----
     "mlsysbook_workflow": Reference("Janapa Reddi et al.", 0, "Machine Learning Systems, Volume I, chapter 'ML "
                                     "Workflow' (the six lifecycle stages; constraint propagation, 2^(N−1))",
@@ -186,8 +184,6 @@ REFERENCES: dict[str, Reference] = {
     "stecklein2004": Reference("Stecklein et al. (NASA Johnson Space Center)", 2004, "Error Cost Escalation "
                                "Through the Project Life Cycle", "https://ntrs.nasa.gov/citations/20100036670"),
     # ---- V1-04 The Data Gravity Trap ----
-    "he2016": Reference("He, Zhang, Ren and Sun", 2016, "Deep Residual Learning for Image Recognition (CVPR 2016)",
-                        "https://arxiv.org/abs/1512.03385"),
     # ---- V1-06 The Quadratic Wall ----
     "dao2022": Reference("Dao, Fu, Ermon, Rudra and Ré", 2022, "FlashAttention: Fast and Memory-Efficient Exact "
                          "Attention with IO-Awareness", "https://arxiv.org/abs/2205.14135"),

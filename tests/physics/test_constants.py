@@ -29,8 +29,8 @@ SI_UNITS = {"FLOP/s", "FLOP", "B", "B/s", "W", "s", "1", "params", "tokens", "la
             "kg/J",  # carbon intensity (V2-15): kg CO2e per joule
             "EUR",   # regulatory fines (V2-16)
             "OP/s", "Hz", "J", "m/s",  # integer/unstated-precision rates, clocks, battery energy (Vol I)
-            "MAC"}  # multiply-accumulates of a model's forward pass, 2 operations each (V1-01)
-            "MAC", "USD/GB"}  # multiply-adds as papers count them; cloud prices per decimal GB (V1-04)
+            "MAC",     # multiply-accumulates of a model's forward pass, 2 operations each (V1-01, V1-04)
+            "USD/GB"}  # cloud transfer prices per decimal GB (V1-04)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

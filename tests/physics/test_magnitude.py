@@ -8,6 +8,15 @@ from pylabs.physics import constants as C
 from pylabs.physics import devices
 from pylabs.physics import magnitude as m
 
+# The spec's golden vectors round ResNet-50 to 25.6 M parameters; the registry keeps torchvision's exact
+# 25,557,032 (0.17 % fewer), which the lab shows.
+SPEC_RESNET50_PARAMS = 25.6e6
+
+
+def test_the_registry_keeps_the_exact_resnet50_count():
+    assert C.RESNET50_PARAMS == 25_557_032
+    assert abs(C.RESNET50_PARAMS / SPEC_RESNET50_PARAMS - 1) < 2e-3
+
 
 def test_v1_01_4_compute_ratio_at_the_best_ml_path_and_fp32():
     """§V1-01 (4): H100 INT8 / M7 INT8 = 1.0307e6; FP32 / FP32 = 6.969e4."""
@@ -28,7 +37,7 @@ def test_v1_01_4_resnet50_bf16_batch1_on_the_h100_is_memory_bound():
     """§V1-01 (4): t_mem 15.284 us, t_comp 8.288 us, ratio 1.844, memory-bound."""
     flop = m.inference_flop(C.RESNET50_MACS, 1)
     assert flop == pytest.approx(8.2e9)
-    law = m.iron_law(flop, m.weight_bytes(C.RESNET50_PARAMS, C.BYTES_PER_BF16),
+    law = m.iron_law(flop, m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_BF16),
                      C.H100_PEAK_BF16_DENSE, C.H100_HBM_BW)
     assert law.memory_s == pytest.approx(15.284e-6, rel=1e-4)
     assert law.compute_s == pytest.approx(8.288e-6, rel=1e-4)
@@ -39,7 +48,7 @@ def test_v1_01_4_resnet50_bf16_batch1_on_the_h100_is_memory_bound():
 
 def test_v1_01_4_fp32_weights_with_tf32():
     """§V1-01 (4): 30.567 / 16.576 us."""
-    law = m.iron_law(m.inference_flop(C.RESNET50_MACS, 1), m.weight_bytes(C.RESNET50_PARAMS, C.BYTES_PER_FP32),
+    law = m.iron_law(m.inference_flop(C.RESNET50_MACS, 1), m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_FP32),
                      C.H100_PEAK_TF32_DENSE, C.H100_HBM_BW)
     assert law.memory_s == pytest.approx(30.567e-6, rel=1e-4)
     assert law.compute_s == pytest.approx(16.576e-6, rel=1e-4)
@@ -47,7 +56,7 @@ def test_v1_01_4_fp32_weights_with_tf32():
 
 def test_v1_01_3_crossover_batch_is_1_84():
     """§V1-01 (3): the crossover batch is 1.84, so batch 2 is compute-bound."""
-    weights = m.weight_bytes(C.RESNET50_PARAMS, C.BYTES_PER_BF16)
+    weights = m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_BF16)
     per_sample = m.inference_flop(C.RESNET50_MACS, 1)
     b = m.crossover_batch(weights, per_sample, C.H100_PEAK_BF16_DENSE, C.H100_HBM_BW)
     assert b == pytest.approx(1.844, rel=1e-3)
@@ -57,7 +66,7 @@ def test_v1_01_3_crossover_batch_is_1_84():
 
 def test_v1_01_4_resnet50_int8_on_the_m7_does_not_fit_and_would_take_4_27_s():
     """§V1-01 (4) and (3): 25.6 MB > 2.097 MB flash (12.2x), 24.4x the 1 MB SRAM; compute 4.27 s."""
-    weights = m.weight_bytes(C.RESNET50_PARAMS, C.BYTES_PER_INT8)
+    weights = m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_INT8)
     assert weights == pytest.approx(25.6e6)
     assert C.STM32H743_FLASH_BYTES == pytest.approx(2.097e6, rel=1e-3)
     assert m.ratio(weights, C.STM32H743_FLASH_BYTES) == pytest.approx(12.2, rel=3e-3)
@@ -77,7 +86,7 @@ def test_v1_01_3_ds_cnn_keyword_spotter_fits_and_runs_in_2_8_ms():
 
 def test_intensity_and_ridge_decide_the_bound_as_the_terms_do():
     flop = m.inference_flop(C.RESNET50_MACS, 1)
-    data = m.weight_bytes(C.RESNET50_PARAMS, C.BYTES_PER_BF16)
+    data = m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_BF16)
     ai = m.arithmetic_intensity(flop, data)
     assert ai == pytest.approx(160.16, rel=1e-3)
     assert ai < devices.H100.ridge  # below the ridge: memory-bound, as the terms say

@@ -147,7 +147,7 @@ V1_04_PER_WORKER = 200.0  # images/s one worker decodes (§V1-04 default, est)
 
 def v1_04_pipeline(storage: float, workers: float, gpu_peak: float = C.A100_PEAK_BF16_DENSE,
                    iops: float | None = None) -> io.Pipeline:
-    flop = cnn_train_flop_per_sample(C.RESNET50_FWD_MACS)
+    flop = cnn_train_flop_per_sample(C.RESNET50_MACS)
     read = (io.storage_samples_per_s(storage, V1_04_IMAGE) if iops is None
             else io.random_read_samples_per_s(storage, V1_04_IMAGE, iops))
     return io.Pipeline(io.gpu_samples_per_s(gpu_peak, 0.40, flop), read,

@@ -178,6 +178,6 @@ def test_exposed_comm_mfu_is_bounded_by_reference(u, comp, comm, overlap) -> Non
 def test_resnet50_training_work_per_image_v1_04():
     """VOL1 §0.2 item 4 and §V1-04 (2b) error 3: 4.1 G multiply-adds forward is 8.2 GFLOP, and
     training one image costs 3 × 8.2 = 24.6 GFLOP."""
-    from pylabs.physics.constants import RESNET50_FWD_MACS
+    from pylabs.physics.constants import RESNET50_MACS
     from pylabs.physics.training import cnn_train_flop_per_sample
-    assert cnn_train_flop_per_sample(RESNET50_FWD_MACS) == pytest.approx(24.6e9, rel=1e-12)
+    assert cnn_train_flop_per_sample(RESNET50_MACS) == pytest.approx(24.6e9, rel=1e-12)

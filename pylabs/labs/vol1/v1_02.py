@@ -75,6 +75,7 @@ class Scenario:
 
 
 S = Scenario()
+RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate
 
 # ---- context: which devices the instruments compare --------------------------------------
 
@@ -370,7 +371,7 @@ def perception_bytes(batch: float) -> float:
 
 
 def perception(dev: Device, batch: float) -> ironlaw.IronLaw:
-    return ironlaw.iron_law(perception_bytes(batch), batch * C.RESNET50_FORWARD_FLOP, dev.mem_bw, dev.peak_ops,
+    return ironlaw.iron_law(perception_bytes(batch), batch * RESNET50_FLOP, dev.mem_bw, dev.peak_ops,
                             S.overhead_s)
 
 
@@ -479,7 +480,7 @@ def device_name(context: str) -> str:
 
 def perception_intensity(batch: float) -> float:
     """FLOP per byte of one batched ResNet-50 inference: weights are read once per batch."""
-    return batch * C.RESNET50_FORWARD_FLOP / perception_bytes(batch)
+    return batch * RESNET50_FLOP / perception_bytes(batch)
 
 
 def sla_failure(svc: Service, sla: float):
@@ -526,12 +527,12 @@ def act2_math(s: State):
         ("Fibre group index, *n_g*", fmt(C.FIBRE_GROUP_INDEX, "num")),
         ("Light in fibre, *c/n_g*", fmt(ironlaw.fibre_speed_m_per_s(), "m/s")),
         ("ResNet-50 weights, *2P_w*", fmt(C.RESNET50_PARAMS * S.bytes_per_weight, "B")),
-        ("Operations per frame", fmt(C.RESNET50_FORWARD_FLOP, "FLOP")),
+        ("Operations per frame", fmt(RESNET50_FLOP, "FLOP")),
         ("Round trip, inference", f"{fmt(svc.rtt_s, 'ms')}, {fmt(svc.inference.total_s, 'ms')}"),
     ), sources=(
         C.REGISTRY["FIBRE_GROUP_INDEX"].source, C.REGISTRY["SPEED_OF_LIGHT"].source,
         cite("he2016", "ResNet-50"), C.REGISTRY["RESNET50_PARAMS"].source,
-        C.REGISTRY["RESNET50_FORWARD_FLOP"].source,
+        C.REGISTRY["RESNET50_MACS"].source,
     ))
 
 

@@ -75,7 +75,7 @@ class Scenario:
 
 
 S = Scenario()
-FLOP_PER_IMAGE = cnn_train_flop_per_sample(C.RESNET50_FWD_MACS)
+FLOP_PER_IMAGE = cnn_train_flop_per_sample(C.RESNET50_MACS)
 GPUS = {"a100": A100, "h100": H100}
 STORAGE = {  # key: (label, bandwidth B/s, reads one small file per image?)
     "hdd_seq": ("Hard disk, sharded files read in order", C.HDD_SEQ_BW, False),
@@ -307,7 +307,7 @@ def act1_math(s: State):
     _, bandwidth, random = STORAGE[ld.storage]
     return math_peek("The governing equations · Act I", (
         Equation(r"r_{\text{gpu}} = \frac{R\,u}{F},\quad F = 3 \times 2 \times M = 3 \times \text{"
-                 + fmt(2 * C.RESNET50_FWD_MACS, "GFLOP") + "} = \\text{" + fmt(FLOP_PER_IMAGE, "GFLOP") + "}",
+                 + fmt(2 * C.RESNET50_MACS, "GFLOP") + "} = \\text{" + fmt(FLOP_PER_IMAGE, "GFLOP") + "}",
                  "Peak *R* times utilisation *u*, over the work *F* of training on one image: *M* multiply-adds "
                  "forward at 2 FLOP each, and the backward pass costs twice the forward."),
         Equation(r"r_{\text{io}} = \frac{B}{s}\quad\text{or}\quad \min\!\left(\frac{B}{s},\ \text{IOPS}\right)",
@@ -318,13 +318,13 @@ def act1_math(s: State):
                  "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed)."),
     ), rows=(
         ("Peak *R*", fmt(GPUS[ld.gpu].peak_ops, "FLOP/s")),
-        ("Multiply-adds forward *M*", fmt(C.RESNET50_FWD_MACS, "GFLOP").replace("FLOP", " MAC")),
+        ("Multiply-adds forward *M*", fmt(C.RESNET50_MACS, "GFLOP").replace("FLOP", " MAC")),
         ("Work per image *F*", fmt(FLOP_PER_IMAGE, "GFLOP")),
         ("Storage *B*", fmt(bandwidth, "B/s") + (f", {fmt(ld.iops, 'num')} reads/s" if random else "")),
         ("*r*gpu, *r*io, *r*cpu", " · ".join(fmt(v, "images/s") for v in pipe.rates.values())),
         ("GPU busy *U*", fmt(pipe.gpu_utilization, "pct")),
     ), sources=(
-        C.REGISTRY["RESNET50_FWD_MACS"].source,
+        C.REGISTRY["RESNET50_MACS"].source,
         cite("he2016", "ResNet-50's cost in multiply-adds"),
         C.REGISTRY["A100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["HDD_SEQ_BW"].source, C.REGISTRY["HDD_RANDOM_IOPS"].source,
@@ -343,7 +343,7 @@ ACT1 = Act(
         f"Each A100 is fed by a data loader: {S.workers} CPU worker processes read JPEG files "
         f"(about {fmt(S.image_bytes, 'B')} each) from a hard-disk volume, decode and crop them, and hand "
         "batches to the GPU while it trains on the previous one (**prefetching**).",
-        f"Papers quote ResNet-50 at about {fmt(C.RESNET50_FWD_MACS, 'GFLOP')}s per image. That figure counts "
+        f"Papers quote ResNet-50 at about {fmt(C.RESNET50_MACS, 'GFLOP')}s per image. That figure counts "
         "multiply-adds, and it is "
         "the forward pass only: training also runs the backward pass.",
     ),
@@ -606,7 +606,7 @@ def lab_takeaways() -> list[str]:
     facts, moves = act1_facts(), act2_facts()
     random = Loader(storage="hdd_random", workers=S.disk_workers).pipeline()
     return [
-        f"ResNet-50's \"{fmt(C.RESNET50_FWD_MACS, 'GFLOP')}s\" count multiply-adds of the forward pass: training "
+        f"ResNet-50's \"{fmt(C.RESNET50_MACS, 'GFLOP')}s\" count multiply-adds of the forward pass: training "
         f"one image costs "
         f"{fmt(FLOP_PER_IMAGE, 'GFLOP')}, so an A100 at {facts['mfu']} MFU trains {facts['gpu_rate']} and needs "
         f"{facts['need']} of JPEG.",
