@@ -160,6 +160,13 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    # ---- V1-08 The Training Memory Budget ----
+    "chen2016": Reference("Chen, Xu, Zhang and Guestrin", 2016, "Training Deep Nets with Sublinear Memory Cost",
+                          "https://arxiv.org/abs/1604.06174"),
+    "micikevicius2018": Reference("Micikevicius et al.", 2018, "Mixed Precision Training",
+                                  "https://arxiv.org/abs/1710.03740"),
+    "brown2020": Reference("Brown et al.", 2020, "Language Models are Few-Shot Learners",
+                           "https://arxiv.org/abs/2005.14165"),
 }
 
 
