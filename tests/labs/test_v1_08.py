@@ -169,3 +169,11 @@ def test_record_holds_the_spec_ledger_fields():
     assert res["a2_ratio"] == pytest.approx(lab.accumulation(all_open(a2_batch=16)).ratio)
     assert set(rec["failures_active"]) == {"a1_out_of_memory", "a2_out_of_memory"}
     assert all(name == name.lower() for name in res)
+
+
+def test_step_time_and_ratio_agree():
+    """The step time on screen is the ratio's denominator: native time ÷ step time = ratio."""
+    a = lab.accumulation(all_open(a2_mode="full"))
+    native = a.steps * a.micro_step_s
+    assert native / a.step_s == pytest.approx(a.ratio, rel=1e-12)
+    assert lab.accumulation(all_open(a2_mfu=0.8)).step_s < lab.accumulation(all_open()).step_s

@@ -200,10 +200,11 @@ M = {m.name: m for m in (
     MetricSpec("a1_total", "Total training memory", "B", "GB"),
     MetricSpec("a1_bytes_per_param", "Static bytes per parameter", "B", "num"),
     MetricSpec("a1_capacity", "Device memory", "B", "GB"),
-    MetricSpec("a2_ratio", "Throughput against one native batch", "1", "pct1"),
+    MetricSpec("a2_ratio", "Throughput against one native batch", "1", "pct"),
     MetricSpec("a2_total", "Memory at this micro-batch", "B", "GB"),
     MetricSpec("a2_native_total", "Memory a native batch would need", "B", "GB"),
     MetricSpec("a2_effective_batch", "Sequences per optimizer step", "sequences", "int"),
+    MetricSpec("a2_step_s", "Time per optimizer step", "s", "s"),
     MetricSpec("a2_activations", "Activations at this micro-batch", "B", "GB"),
     MetricSpec("a2_compute_factor", "Compute per step against no recomputation", "1", "x"),
 )}
@@ -253,10 +254,11 @@ def act1_chart(s: State):
     gb = S.bytes_per_gb
     traces = [ch.bars(label, names, [getattr(per[k], role) * model.params / gb for k in keys], colour)
               for role, label, colour in ROLES]
-    traces.append(ch.bars("Activations", names, [budgets[k].activations / gb for k in keys], "warn"))
-    line, note = ch.hline(dev.mem_bytes / gb, "danger", f"{fmt(dev.mem_bytes, 'GB')} device")
-    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("GB"), stacked=True,
-                       shapes=[line], annotations=[note])
+    traces.append(ch.bars("Activations", names, [budgets[k].activations / gb for k in keys], "accent"))
+    # the device line as a trace, so the legend names it and no label sits on a bar
+    traces.append(ch.line(f"{fmt(dev.mem_bytes, 'GB')} device", names, [dev.mem_bytes / gb] * len(keys), "danger",
+                          dash="dot"))
+    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("GB"), stacked=True)
     chosen = budgets[s["a1_precision"]]
     summary = (f"With {OPTIMIZERS[s['a1_optimizer']]}, the {model.label} model needs "
                f"{fmt(budgets['fp32'].total, 'GB')} in FP32, {fmt(budgets['mixed'].total, 'GB')} in mixed precision "
@@ -329,9 +331,9 @@ A2_MODE = Choice("a2_mode", "Activation recomputation", tuple(Option(k, v) for k
                  default="none")
 A2_SEQ = Slider("a2_seq", "Sequence length", unit="tokens", min=512, max=8192, step=1, default=S.act2_seq,
                 fmt="tokens", scale="log2")
-A2_MFU = Slider("a2_mfu", "Utilisation of the forward and backward passes", unit="fraction", min=0.1, max=0.8,
-                step=0.05, default=S.mfu, fmt="pct",
-                help="An assumption: the share of the device's peak the passes reach (0.4 is typical).")
+A2_MFU = Slider("a2_mfu", "Utilisation (MFU)", unit="fraction", min=0.1, max=0.8, step=0.05, default=S.mfu,
+                fmt="pct", help=f"An assumption: the share of the device's peak that the forward and backward "
+                                f"passes reach. The lab starts at {fmt(S.mfu, 'pct')}.")
 
 
 @dataclass(frozen=True)
@@ -371,6 +373,11 @@ class Accumulation:
     def accumulate_s(self) -> float:
         return training.accumulate_s(self.model.params, self.dev.mem_bw)
 
+    @property
+    def step_s(self) -> float:
+        """One optimizer step: K recomputed passes and K - 1 accumulates."""
+        return self.steps * self.factor * self.micro_step_s + (self.steps - 1) * self.accumulate_s
+
 
 def accumulation(s: State) -> Accumulation:
     return Accumulation(MODELS[s["a2_model"]], s["a2_batch"], s["a2_accum"], s["a2_mode"], s["a2_seq"],
@@ -392,19 +399,19 @@ ACT2_PREDICTION = Prediction(
            f"{S.act2_effective:.0f} sequences per optimizer step. How fast is that, against one native batch of "
            f"{S.act2_effective:.0f} on a device with unlimited memory?",
     quantity="throughput with accumulation ÷ throughput of one native batch",
-    unit_fmt="pct1",
+    unit_fmt="pct",
     options=(
         Range("A", "{range}: accumulation dominates the step", None, 0.5, 0.3,
               "Each extra micro-batch adds one pass over the gradients in memory; the forward and backward "
               "passes do all the arithmetic, and there is just as much of it either way."),
-        Range("B", "{range}: roughly half to a sixth of the speed lost", 0.5, 0.85, 0.6,
-              "Upstream's rule of 3 % per step said so; the accumulate is a memory-bound add that takes "
-              "milliseconds against a forward and backward pass of a tenth of a second."),
+        Range("B", "{range}: a sixth to a half of the speed lost", 0.5, 0.85, 0.6,
+              "That would hold if every accumulation step cost a fixed share of a pass. The accumulate is a "
+              "memory-bound add of {t_acc} against {t_fb} for a micro-batch's forward and backward pass."),
         Range("C", "{range}: slightly slower", 0.85, 0.995, 0.95,
               "The same arithmetic, plus one cheap pass over the gradients per micro-batch."),
         Range("D", "{range}: no measurable cost", 0.995, None, 1.0,
               "Reading and writing the accumulator is not free: every micro-batch after the first moves "
-              "10 bytes per parameter."),
+              "{acc_bytes} bytes per parameter through memory."),
     ),
     truth=act2_truth,
 )
@@ -416,7 +423,9 @@ def act2_facts() -> dict[str, str]:
     sgd = budget(SCENARIO.model, "mixed", "sgd", 64.0, S.act2_seq, "none", device("cloud"))
     return {"big_gb": fmt(big.memory.total, "GB"), "full_gb": fmt(full.memory.total, "GB"),
             "full_factor": fmt(full.factor, "x"), "sgd_gb": fmt(sgd.total, "GB"),
-            "capacity": fmt(C.H100_HBM_BYTES, "GB"), "acts_gb": fmt(big.memory.activations, "GB")}
+            "capacity": fmt(C.H100_HBM_BYTES, "GB"), "acts_gb": fmt(big.memory.activations, "GB"),
+            "t_acc": fmt(SCENARIO.accumulate_s, "s"), "t_fb": fmt(SCENARIO.micro_step_s, "s"),
+            "acc_bytes": fmt(SCENARIO.accumulate_s * SCENARIO.dev.mem_bw / SCENARIO.model.params, "num")}
 
 
 ACT2_REFLECTION = Reflection(
@@ -429,7 +438,7 @@ ACT2_REFLECTION = Reflection(
               "{big_gb} however many steps follow."),
         Claim("B", "Full activation checkpointing: keep each layer's input, recompute the rest in the "
                    "backward pass. It fits, for about a third more compute.",
-              "Right: {full_gb} instead of {big_gb}, for {full_factor} the compute (one more forward pass "
+              "{full_gb} instead of {big_gb}, for {full_factor} the compute (one more forward pass "
               "per step). Memory is traded for time."),
         Claim("C", "Switch Adam for SGD: the optimizer state is the biggest item.",
               "SGD saves 8 bytes per parameter, but at this micro-batch the activations ({acts_gb}) dwarf it: "
@@ -450,6 +459,8 @@ def act2_instruments(s: State) -> list:
         M["a2_native_total"].show(native.total, None if native.fits else "warn",
                                   f"{a.batch * a.steps:.0f} sequences at once"),
         M["a2_effective_batch"].show(a.batch * a.steps, note=f"{a.batch:.0f} × {a.steps:.0f}"),
+        M["a2_step_s"].show(a.step_s, note=f"{a.steps:.0f} × {fmt(a.micro_step_s * a.factor, 's')} + "
+                                           f"{a.steps - 1:.0f} × {fmt(a.accumulate_s, 's')} accumulates"),
         M["a2_activations"].show(mem.activations, note=MODES[a.mode]),
         M["a2_compute_factor"].show(a.factor),
     )]
@@ -478,10 +489,13 @@ def act2_chart(a: Accumulation):
                       [v / gb for v in curves[m]], MODE_COLOURS[m], markers=True) for m in MODES]
     traces.append(ch.point("Your micro-batch", a.batch, a.memory.total / gb, "accent"))
     line, note = ch.hline(a.dev.mem_bytes / gb, "danger", f"{fmt(a.dev.mem_bytes, 'GB')} device", log=True)
+    note.update(x=0, xanchor="left")  # small micro-batches sit under the line: the label stays clear
     ticks = BATCHES[::2]
+    shown = [v / gb for m in MODES for v in curves[m]] + [a.dev.mem_bytes / gb]
     figure = ch.figure(traces, x=ch.axis("Micro-batch (sequences)", "log", tickvals=ticks,
                                          ticktext=[f"{b:.0f}" for b in ticks]),
-                       y=ch.axis("GB", "log"), shapes=[line], annotations=[note])
+                       y=ch.axis("GB", "log", **ch.decade_ticks(shown, lambda v: fmt(v, "int"))),
+                       shapes=[line], annotations=[note])
     largest = {m: max((b for b, v in zip(BATCHES, curves[m]) if v <= a.dev.mem_bytes), default=0) for m in MODES}
     summary = (f"On the {a.dev.name} the largest micro-batch of {a.model.label} that fits is "
                f"{largest['none']:.0f} without recomputation, {largest['selective']:.0f} with selective and "
@@ -510,7 +524,7 @@ def act2_math(s: State):
         ("Peak *R*", f"{fmt(a.dev.peak_ops, 'OP/s')} ({a.dev.precision})"),
         ("Bandwidth *B*", fmt(a.dev.mem_bw, "GB/s") + (" (assumed)" if "mem_bw" in a.dev.assumed else "")),
         ("Recomputation factor *f*", fmt(a.factor, "x")),
-        ("Throughput ratio", fmt(a.ratio, "pct1")),
+        ("Throughput ratio", fmt(a.ratio, "pct")),
     ), sources=(
         cite("kaplan2020", "6 FLOP per parameter per token"),
         cite("korthikanti2022", "selective and full recomputation"),
@@ -584,8 +598,8 @@ def lab_takeaways() -> list[str]:
         f"Activations are the other half of the budget: {fmt(llama.activations, 'GB')} for the 7B shape at "
         f"{S.act1_batch:.0f} × {fmt(S.act1_seq, 'tokens')} in BF16, and the attention scores grow with the "
         "square of the sequence.",
-        f"Gradient accumulation costs little: {fmt(act2_truth(), 'pct1')} of a native batch's throughput on the "
-        f"H100 ({fmt(PHONE.ratio, 'pct1')} on the phone, whose bandwidth is small beside its compute). The model "
+        f"Gradient accumulation costs little: {fmt(act2_truth(), 'pct')} of a native batch's throughput on the "
+        f"H100 ({fmt(PHONE.ratio, 'pct')} on the phone, whose bandwidth is small beside its compute). The model "
         "size cancels.",
         f"Recomputation trades time for memory: full checkpointing fits {SCENARIO.model.label} at 64 sequences "
         f"({facts['full_gb']} instead of {facts['big_gb']}) for {facts['full_factor']} the compute.",
@@ -610,9 +624,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-07 The Kernel Fusion Dividend** (an earlier lab): memory-bound passes like the accumulate.",
-        "[**V2-05 The Parallelism Paradox**](../../vol2/05-parallelism-paradox/): when one device is not "
-        "enough, ZeRO, tensor and pipeline parallelism split this budget.",
+        "**V1-07 The Kernel Fusion Dividend**: memory-bound passes, like the accumulate, and what fusing them saves.",
+        "**V2-05 The Parallelism Paradox**: when one device is not enough, ZeRO, tensor and pipeline "
+        "parallelism split this budget.",
     ),
     presets={"context": {"cloud": {"a2_model": S.act2_model, "a2_batch": S.act2_batch, "a2_accum": S.act2_accum},
                          "mobile": {"a2_model": S.phone_model, "a2_batch": S.phone_batch,
