@@ -118,6 +118,18 @@ def capacity_note(dev: Device) -> str:
     return f"of {fmt(dev.mem_bytes, 'GB')} on the {dev.name}"
 
 
+def device_caveat(dev: Device) -> list:
+    """The phone's figures are not all the vendor's: say which are reported or assumed."""
+    if not dev.assumed:
+        return []
+    return [callout("info", "Assumed device figures", prose(
+        f"The {dev.name}'s {fmt(dev.mem_bytes, 'GB')} of memory is as reported by teardowns (Apple does not "
+        "publish it, and the system keeps part of it for itself); its memory bandwidth "
+        f"({fmt(dev.mem_bw, 'GB/s')}) is an assumption; its Neural Engine rate ({fmt(dev.peak_ops, 'OP/s')}) "
+        "comes without a stated precision. The memory sets the budget; the rate and the bandwidth set the "
+        "throughput ratio."))]
+
+
 # ---- context ----------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "mobile"), default="cloud", label="Where the model trains",
@@ -237,6 +249,7 @@ def act1_instruments(s: State) -> list:
                              f"need {fmt(b.total, 'GB')}; the {dev.name} has {fmt(b.capacity, 'GB')}. A smaller "
                              "model, fewer bytes per parameter or fewer sequences per step bring it back."))
     parts.append(act1_chart(s))
+    parts.extend(device_caveat(dev))
     return parts
 
 
@@ -470,11 +483,7 @@ def act2_instruments(s: State) -> list:
                              f"has {fmt(mem.capacity, 'GB')}. Halve the micro-batch and double the accumulation "
                              "steps, or recompute activations."))
     parts.append(act2_chart(a))
-    if a.dev.assumed:
-        parts.append(callout("info", "Assumed device figures", prose(
-            f"The {a.dev.name}'s rate ({fmt(a.dev.peak_ops, 'OP/s')}, {a.dev.precision}) and memory bandwidth "
-            f"({fmt(a.dev.mem_bw, 'GB/s')}, assumed: Apple does not publish it) set the throughput ratio; "
-            "the memory budget does not depend on them.")))
+    parts.extend(device_caveat(a.dev))
     return parts
 
 
