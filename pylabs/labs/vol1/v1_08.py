@@ -24,8 +24,9 @@ Choices made where the spec allows one (VOL1_00-08 §V1-08 and ERRATA):
   of 4 (what fits in 8 GB), where the same key holds.
 
 Ledger fields: context, model, precision, optimizer, micro-batch, accumulation steps and
-recomputation mode (controls); params, bytes_per_param, static_bytes, activation_bytes, oom,
-a2_total_bytes, a2_ratio (results).
+recomputation mode (controls); params, bytes_per_param, static_bytes, activation_bytes, oom (Act I),
+a2_total_bytes, a2_ratio, a2_oom (results). Upstream's oom was a proxy (a wrong prediction); here it is
+whether the Act I setup fits the device.
 """
 
 from __future__ import annotations
@@ -314,8 +315,8 @@ ACT1 = Act(
     stakeholder=lambda: (
         f"I tried to train our {fmt(S.act1_params, 'params')} model in FP32 with Adam on one H100 "
         f"({fmt(C.H100_HBM_BYTES, 'GB')}), {S.act1_batch:.0f} sequences of {fmt(S.act1_seq, 'tokens')} per step. "
-        "CUDA out of memory on the first optimizer step. The weights are only 4 bytes a parameter; where did "
-        "the memory go?"),
+        "CUDA out of memory in the very first step. The weights are only 4 bytes a parameter; where did the "
+        "memory go?"),
     scenario=lambda: (
         "Training keeps more than the model. The backward pass writes a **gradient** for every weight; the "
         "optimizer keeps its own **state** (Adam: a running mean and variance of each gradient); and every "
