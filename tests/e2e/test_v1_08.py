@@ -54,6 +54,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a2_out_of_memory")
     assert close(page.metric("a2_compute_factor"), 4 / 3)
     page.lock("a2_reflect", "B")
+    page.wait_saved("v1_08", "a2_reflect")  # saves are asynchronous
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud and "2 of 2" in hud
