@@ -880,3 +880,54 @@ GPT2_XL_HIDDEN = REGISTRY["GPT2_XL_HIDDEN"].value
 GPT2_XL_HEADS = REGISTRY["GPT2_XL_HEADS"].value
 GPT2_XL_CONTEXT = REGISTRY["GPT2_XL_CONTEXT"].value
 GPT2_XL_VOCAB = REGISTRY["GPT2_XL_VOCAB"].value
+# ---- V1-08 The Training Memory Budget: the model presets' shapes ----
+_GPT2_HF_URL = "https://huggingface.co/openai-community/gpt2/blob/main/config.json"
+_GPT2_XL_HF_URL = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"
+_LLAMA2_7B_URL = "https://arxiv.org/abs/2307.09288"
+REGISTRY.update({
+    "GPT2_SMALL_PARAMS": Spec(124e6, "params", "OpenAI GPT-2 (124M) on Hugging Face: 124 M parameters",
+                              _GPT2_HF_URL, label="GPT-2 (small) parameters"),
+    "GPT2_SMALL_LAYERS": Spec(12.0, "layers", "GPT-2 config.json (n_layer)", _GPT2_HF_URL, label="GPT-2 (small) layers"),
+    "GPT2_SMALL_HIDDEN": Spec(768.0, "1", "GPT-2 config.json (n_embd)", _GPT2_HF_URL, label="GPT-2 (small) width"),
+    "GPT2_SMALL_HEADS": Spec(12.0, "heads", "GPT-2 config.json (n_head)", _GPT2_HF_URL, label="GPT-2 (small) heads"),
+    "GPT2_XL_PARAMS": Spec(1.5576e9, "params", "OpenAI GPT-2 XL on Hugging Face: 1,557,611,200 parameters",
+                           _GPT2_XL_HF_URL, label="GPT-2 XL parameters"),
+    "GPT2_XL_LAYERS": Spec(48.0, "layers", "GPT-2 XL config.json (n_layer)", _GPT2_XL_HF_URL, label="GPT-2 XL layers"),
+    "GPT2_XL_HIDDEN": Spec(1600.0, "1", "GPT-2 XL config.json (n_embd)", _GPT2_XL_HF_URL, label="GPT-2 XL width"),
+    "GPT2_XL_HEADS": Spec(25.0, "heads", "GPT-2 XL config.json (n_head)", _GPT2_XL_HF_URL, label="GPT-2 XL heads"),
+    "GPT3_XL_PARAMS": Spec(1.3e9, "params", "Brown et al. 2020, Table 2.1 (GPT-3 XL)", _GPT3_URL,
+                           label="GPT-3 XL parameters"),
+    "GPT3_XL_LAYERS": Spec(24.0, "layers", "Brown et al. 2020, Table 2.1 (GPT-3 XL)", _GPT3_URL,
+                           label="GPT-3 XL layers"),
+    "GPT3_XL_HIDDEN": Spec(2048.0, "1", "Brown et al. 2020, Table 2.1 (GPT-3 XL d_model)", _GPT3_URL,
+                           label="GPT-3 XL width (d_model)"),
+    "GPT3_XL_HEADS": Spec(
+        24.0, "heads", "Brown et al. 2020, Table 2.1 (GPT-3 XL: 24 heads of 128)", _GPT3_URL,
+        "ERRATA V1-08: the spec's 16 heads is the Megatron-DeepSpeed / Cerebras-GPT 1.3B config",
+        label="GPT-3 XL attention heads"),
+    "LLAMA2_7B_PARAMS": Spec(6.74e9, "params", "Llama-2-7b checkpoint: 6,738,415,616 parameters (Touvron et al. 2023 call it 7B)",
+                             _LLAMA2_7B_URL, label="Llama 2 7B parameters"),
+    "LLAMA2_7B_LAYERS": Spec(32.0, "layers", "Llama-2-7b config.json (num_hidden_layers)", _LLAMA2_7B_URL,
+                             label="Llama 2 7B layers"),
+    "LLAMA2_7B_HIDDEN": Spec(4096.0, "1", "Llama-2-7b config.json (hidden_size)", _LLAMA2_7B_URL,
+                             label="Llama 2 7B width"),
+    "LLAMA2_7B_HEADS": Spec(32.0, "heads", "Llama-2-7b config.json (num_attention_heads)", _LLAMA2_7B_URL,
+                            label="Llama 2 7B attention heads"),
+})
+
+GPT2_SMALL_PARAMS = REGISTRY["GPT2_SMALL_PARAMS"].value
+GPT2_SMALL_LAYERS = REGISTRY["GPT2_SMALL_LAYERS"].value
+GPT2_SMALL_HIDDEN = REGISTRY["GPT2_SMALL_HIDDEN"].value
+GPT2_SMALL_HEADS = REGISTRY["GPT2_SMALL_HEADS"].value
+GPT2_XL_PARAMS = REGISTRY["GPT2_XL_PARAMS"].value
+GPT2_XL_LAYERS = REGISTRY["GPT2_XL_LAYERS"].value
+GPT2_XL_HIDDEN = REGISTRY["GPT2_XL_HIDDEN"].value
+GPT2_XL_HEADS = REGISTRY["GPT2_XL_HEADS"].value
+GPT3_XL_PARAMS = REGISTRY["GPT3_XL_PARAMS"].value
+GPT3_XL_LAYERS = REGISTRY["GPT3_XL_LAYERS"].value
+GPT3_XL_HIDDEN = REGISTRY["GPT3_XL_HIDDEN"].value
+GPT3_XL_HEADS = REGISTRY["GPT3_XL_HEADS"].value
+LLAMA2_7B_PARAMS = REGISTRY["LLAMA2_7B_PARAMS"].value
+LLAMA2_7B_LAYERS = REGISTRY["LLAMA2_7B_LAYERS"].value
+LLAMA2_7B_HIDDEN = REGISTRY["LLAMA2_7B_HIDDEN"].value
+LLAMA2_7B_HEADS = REGISTRY["LLAMA2_7B_HEADS"].value

@@ -192,6 +192,13 @@ REFERENCES: dict[str, Reference] = {
     "vaswani2017": Reference("Vaswani et al.", 2017, "Attention Is All You Need", "https://arxiv.org/abs/1706.03762"),
     "cuda_graphs": Reference("NVIDIA", 0, "CUDA C++ Programming Guide, 'CUDA Graphs' (launching a whole graph "
                              "of kernels with one call)", "https://docs.nvidia.com/cuda/cuda-c-programming-guide/"),
+    # ---- V1-08 The Training Memory Budget ----
+    "chen2016": Reference("Chen, Xu, Zhang and Guestrin", 2016, "Training Deep Nets with Sublinear Memory Cost",
+                          "https://arxiv.org/abs/1604.06174"),
+    "micikevicius2018": Reference("Micikevicius et al.", 2018, "Mixed Precision Training",
+                                  "https://arxiv.org/abs/1710.03740"),
+    "brown2020": Reference("Brown et al.", 2020, "Language Models are Few-Shot Learners",
+                           "https://arxiv.org/abs/2005.14165"),
 }
 
 

@@ -6,8 +6,9 @@ per-stage partitioning); Korthikanti et al. 2022 (activation memory); Chowdhery 
 """
 
 import math
+from dataclasses import dataclass
 
-from pylabs.physics.constants import ADAM_OPTIMIZER_BYTES_PER_PARAM, BYTES_PER_BF16
+from pylabs.physics.constants import ADAM_OPTIMIZER_BYTES_PER_PARAM, BYTES_PER_BF16, BYTES_PER_FP32
 
 ACTIVATION_MODES = ("none", "full_tp_sp", "selective_tp_sp")
 ZERO_STAGES = (0, 1, 2, 3)
@@ -254,3 +255,147 @@ def cnn_train_flop_per_sample(forward_macs: float) -> float:
     """
     _check_non_negative("forward_macs", forward_macs, "pass the forward pass's multiply-adds, e.g. 4.1e9")
     return 6 * forward_macs
+# ---- V1-08 The Training Memory Budget: static bytes per parameter, activations with
+# recomputation, and gradient-accumulation throughput (VOL1_00-08 §V1-08 (3)) ----
+
+PRECISIONS = ("fp32", "mixed", "bf16")
+OPTIMIZERS = ("sgd", "momentum", "adam")
+RECOMPUTE_MODES = ("none", "selective", "full")
+_OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2}  # values kept per parameter
+
+
+@dataclass(frozen=True)
+class StaticBytes:
+    """Bytes per parameter that live for the whole run, by role."""
+
+    weights_b: float
+    grads_b: float
+    master_b: float      # the FP32 copy mixed precision updates (0 otherwise)
+    optimizer_b: float   # momentum and/or variance
+
+    @property
+    def total_b(self) -> float:
+        return self.weights_b + self.grads_b + self.master_b + self.optimizer_b
+
+
+def static_bytes_per_param(precision: str, optimizer: str) -> StaticBytes:
+    """fp32: 4 + 4 + 4k; mixed: 2 + 2 + 4 (master) + 4k; bf16: 2 + 2 + 2k, for k optimizer states.
+
+    k = 0 (SGD), 1 (momentum), 2 (Adam: momentum and variance). Mixed-precision Adam is
+    2 + 2 + 12 = 16 B/param, the same as FP32 Adam: the FP32 master copy cancels the saving.
+    Source: Rajbhandari et al. 2020 (ZeRO), Sec. 3.1; Micikevicius et al. 2018 (master weights).
+    """
+    _require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
+             "pick fp32, mixed (bf16 compute, fp32 master) or bf16 (pure)")
+    _require(optimizer in OPTIMIZERS, "optimizer", optimizer, f"one of {OPTIMIZERS}",
+             "pick sgd, momentum or adam")
+    states = _OPTIMIZER_STATES[optimizer]
+    if precision == "fp32":
+        return StaticBytes(BYTES_PER_FP32, BYTES_PER_FP32, 0.0, BYTES_PER_FP32 * states)
+    if precision == "mixed":
+        return StaticBytes(BYTES_PER_BF16, BYTES_PER_BF16, BYTES_PER_FP32, BYTES_PER_FP32 * states)
+    return StaticBytes(BYTES_PER_BF16, BYTES_PER_BF16, 0.0, BYTES_PER_BF16 * states)
+
+
+def activation_bytes_per_value(precision: str) -> float:
+    """4 B for FP32 training, 2 B when the forward pass runs in BF16 (mixed or pure).
+
+    Source: Korthikanti et al. 2022, Sec. 4.1 (16-bit activations in mixed precision).
+    """
+    _require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
+             "pick fp32, mixed or bf16")
+    return BYTES_PER_FP32 if precision == "fp32" else BYTES_PER_BF16
+
+
+def layer_activation_bytes(seq: float, micro_batch: float, hidden: float, heads: float,
+                           selective: bool = False, bytes_per_value: float = BYTES_PER_BF16) -> float:
+    """sbh(16v + 2) + a s^2 b (2v + 1); at v = 2 bytes: sbh(34 + 5as/h). Selective: sbh(16v + 2).
+
+    Korthikanti's per-tensor count for one GPT layer without parallelism: 16 sbh-sized values and
+    2 a s^2 b-sized values of v bytes each, plus 1-byte dropout masks (2 sbh + a s^2 b). Selective
+    recomputation (or FlashAttention) keeps none of the s^2 tensors.
+    Source: Korthikanti et al. 2022, Sec. 4.1, Eq. 1 and Sec. 5 (selective recomputation).
+    """
+    for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden),
+                        ("heads", heads), ("bytes_per_value", bytes_per_value)):
+        _check_positive(name, value, f"pass the model's {name} (a positive size)")
+    sbh = seq * micro_batch * hidden
+    linear = sbh * (16 * bytes_per_value + 2)
+    if selective:
+        return linear
+    return linear + heads * seq * seq * micro_batch * (2 * bytes_per_value + 1)
+
+
+def model_activation_bytes(seq: float, micro_batch: float, hidden: float, heads: float, layers: float,
+                           mode: str = "none", bytes_per_value: float = BYTES_PER_BF16) -> float:
+    """none: L*layer; selective: L*layer without s^2 terms; full: L*v*sbh + one full layer.
+
+    Full recomputation keeps only each layer's input (v*s*b*h) and rebuilds one layer at a
+    time in the backward pass, which needs that layer's activations again.
+    Source: Korthikanti et al. 2022, Sec. 5 ("2sbhL" for full recomputation); Chen et al. 2016.
+    """
+    _require(_is_count(layers), "layers", layers, "a whole number >= 1",
+             "pass the number of transformer layers, e.g. 24 for GPT-3 XL")
+    _require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
+             "pick none, selective or full recomputation")
+    one_layer = layer_activation_bytes(seq, micro_batch, hidden, heads, mode == "selective", bytes_per_value)
+    if mode == "full":
+        inputs = layers * bytes_per_value * seq * micro_batch * hidden
+        return inputs + layer_activation_bytes(seq, micro_batch, hidden, heads, False, bytes_per_value)
+    return layers * one_layer
+
+
+def recompute_compute_factor(mode: str, seq: float = 1, hidden: float = 1) -> float:
+    """none 1; selective (1 + s/3h)/(1 + s/6h); full 4/3 = (fwd + bwd + fwd)/(fwd + bwd), bwd = 2 fwd.
+
+    Selective recomputation repeats only the attention-score work (the s/h terms of the
+    model FLOPs; the vocabulary term is left out).
+    Source: Korthikanti et al. 2022, Sec. 6 (model vs hardware FLOPs); Chen et al. 2016.
+    """
+    _require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
+             "pick none, selective or full recomputation")
+    if mode == "full":
+        return 4 / 3
+    if mode == "selective":
+        _check_positive("seq", seq, "pass the sequence length in tokens")
+        _check_positive("hidden", hidden, "pass the model width")
+        return (1 + seq / (3 * hidden)) / (1 + seq / (6 * hidden))
+    return 1.0
+
+
+def micro_step_s(params: float, micro_batch: float, seq: float, peak_flops: float, mfu: float) -> float:
+    """t_fb = 6 * P * b * s / (R * u)  (forward and backward of one micro-batch).
+
+    Source: Kaplan et al. 2020 (6 FLOP per parameter per token); VOL1 §V1-08 (3).
+    """
+    _check_positive("micro_batch", micro_batch, "pass the sequences per micro-batch")
+    _check_positive("seq", seq, "pass the sequence length in tokens")
+    return compute_time_s(params, micro_batch * seq, peak_flops, mfu)
+
+
+def accumulate_s(params: float, mem_bw: float) -> float:
+    """t_acc = (4 + 2 + 4) * P / BW: read the FP32 accumulator and the BF16 gradient, write FP32.
+
+    Source: VOL1 §V1-08 (3); a memory-bound element-wise add (Williams et al. 2009).
+    """
+    _check_non_negative("params", params, "pass the parameter count")
+    _check_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
+    return (2 * BYTES_PER_FP32 + BYTES_PER_BF16) * params / mem_bw
+
+
+def accumulation_throughput_ratio(params: float, micro_batch: float, seq: float, steps: float,
+                                  peak_flops: float, mfu: float, mem_bw: float,
+                                  compute_factor: float = 1.0) -> float:
+    """K*t_fb / (f*K*t_fb + (K - 1)*t_acc): throughput against one native batch of K*b.
+
+    f is the recomputation factor; the native batch is assumed to run at the same MFU and
+    without recomputation. The parameter count cancels: only b*s, the device's
+    FLOP/s-to-bandwidth ratio and u matter.
+    Source: VOL1 §V1-08 (3); Korthikanti et al. 2022 for f.
+    """
+    _require(_is_count(steps), "steps", steps, "a whole number >= 1",
+             "pass the number of micro-batches accumulated per optimizer step")
+    _require(compute_factor >= 1, "compute_factor", compute_factor, ">= 1",
+             "pass recompute_compute_factor(mode)")
+    work = steps * micro_step_s(params, micro_batch, seq, peak_flops, mfu)
+    return work / (compute_factor * work + (steps - 1) * accumulate_s(params, mem_bw))

@@ -181,3 +181,127 @@ def test_resnet50_training_work_per_image_v1_04():
     from pylabs.physics.constants import RESNET50_MACS
     from pylabs.physics.training import cnn_train_flop_per_sample
     assert cnn_train_flop_per_sample(RESNET50_MACS) == pytest.approx(24.6e9, rel=1e-12)
+# ---- V1-08 The Training Memory Budget (VOL1_00-08 §V1-08 (4) and ERRATA) ----
+
+GPT3_XL = dict(hidden=2048, heads=24, layers=24)   # Brown et al. 2020, Table 2.1 (24 heads)
+XL_PARAMS = 1.3e9
+
+
+def xl_total_gb(micro_batch: int, mode: str = "none", heads: int = 24) -> float:
+    static = XL_PARAMS * t.static_bytes_per_param("mixed", "adam").total_b
+    act = t.model_activation_bytes(1024, micro_batch, 2048, heads, 24, mode)
+    return (static + act) / 1e9
+
+
+@pytest.mark.parametrize("precision, optimizer, gb", [
+    ("fp32", "adam", 112.0), ("mixed", "adam", 112.0), ("bf16", "adam", 56.0), ("fp32", "sgd", 56.0),
+])
+def test_v1_08_static_memory_of_7b(precision: str, optimizer: str, gb: float) -> None:
+    """§V1-08 (4) row 1: 112 / 112 / 56 / 56 GB for 7e9 parameters."""
+    assert 7e9 * t.static_bytes_per_param(precision, optimizer).total_b / 1e9 == pytest.approx(gb, rel=1e-12)
+
+
+@pytest.mark.parametrize("precision, optimizer, bpp", [
+    ("fp32", "sgd", 8), ("fp32", "momentum", 12), ("fp32", "adam", 16),
+    ("mixed", "sgd", 8), ("mixed", "momentum", 12), ("mixed", "adam", 16),
+    ("bf16", "sgd", 4), ("bf16", "momentum", 6), ("bf16", "adam", 8),
+])
+def test_v1_08_bytes_per_param_table(precision: str, optimizer: str, bpp: float) -> None:
+    assert t.static_bytes_per_param(precision, optimizer).total_b == bpp
+
+
+def test_v1_08_mixed_precision_moves_bytes_into_the_master_copy() -> None:
+    mixed, fp32 = t.static_bytes_per_param("mixed", "adam"), t.static_bytes_per_param("fp32", "adam")
+    assert (mixed.weights_b, mixed.grads_b, mixed.master_b, mixed.optimizer_b) == (2, 2, 4, 8)
+    assert mixed.total_b == fp32.total_b == 16
+
+
+def test_v1_08_layer_formula_is_korthikanti_eq1_in_16_bit() -> None:
+    s, b, h, a = 2048, 1, 12288, 96
+    assert t.layer_activation_bytes(s, b, h, a) == pytest.approx(s * b * h * (34 + 5 * a * s / h), rel=1e-15)
+    assert t.layer_activation_bytes(s, b, h, a, selective=True) == pytest.approx(34 * s * b * h, rel=1e-15)
+    # the same as the tensor-parallel helper at t = 1
+    assert t.layer_activation_bytes(s, b, h, a) == pytest.approx(t.activation_bytes_per_layer(s, b, h, a, 1, "none"))
+
+
+def test_v1_08_fp32_activations_double_the_values_not_the_masks() -> None:
+    s, b, h, a = 1024, 8, 4096, 32
+    sbh, s2 = s * b * h, a * s * s * b
+    assert t.layer_activation_bytes(s, b, h, a, bytes_per_value=4) == pytest.approx(66 * sbh + 9 * s2, rel=1e-15)
+    assert t.activation_bytes_per_value("fp32") == 4 and t.activation_bytes_per_value("mixed") == 2
+
+
+@pytest.mark.parametrize("micro_batch, mode, gb", [
+    (8, "none", 58.65), (16, "none", 96.50), (256, "none", 1231.98), (32, "selective", 75.56), (64, "full", 39.86),
+])
+def test_v1_08_gpt3_xl_budget_with_24_heads(micro_batch: int, mode: str, gb: float) -> None:
+    """ERRATA V1-08: GPT-3 XL with the paper's 24 heads, s 1,024, mixed-precision Adam."""
+    assert xl_total_gb(micro_batch, mode) == pytest.approx(gb, abs=0.005)
+
+
+@pytest.mark.parametrize("micro_batch, mode, gb", [
+    (8, "none", 50.60), (16, "none", 80.39), (256, "none", 974.28), (32, "selective", 75.56), (64, "full", 37.17),
+])
+def test_v1_08_spec_rows_with_16_heads(micro_batch: int, mode: str, gb: float) -> None:
+    """§V1-08 (4) as written (16 heads, the Megatron-DeepSpeed 1.3B config): the formula reproduces them."""
+    assert xl_total_gb(micro_batch, mode, heads=16) == pytest.approx(gb, abs=0.005)
+
+
+def test_v1_08_llama2_7b_shape_activations() -> None:
+    """§V1-08 (4): 79.46 GB at s 1,024, b 8, 16-bit (upstream's heuristic gave 1.95 GB, ~40x less)."""
+    act = t.model_activation_bytes(1024, 8, 4096, 32, 32)
+    assert act / 1e9 == pytest.approx(79.46, abs=0.005)
+    assert act / 1.95e9 == pytest.approx(40.7, abs=0.1)
+
+
+def test_v1_08_accumulation_throughput_on_h100() -> None:
+    """§V1-08 (4): t_fb 0.1615 s, t_acc 3.88 ms, ratio 0.9772 (upstream showed 0.51)."""
+    args = (C, 0.4)
+    assert t.micro_step_s(1.3e9, 8, 1024, *args) == pytest.approx(0.1615, abs=5e-5)
+    assert t.accumulate_s(1.3e9, 3.35e12) == pytest.approx(3.88e-3, abs=5e-6)
+    ratio = t.accumulation_throughput_ratio(1.3e9, 8, 1024, 32, C, 0.4, 3.35e12)
+    assert ratio == pytest.approx(0.9772, abs=5e-5)
+    assert ratio > 1 / (1 + 0.03 * 32) + 0.4  # the upstream 0.51 is far off
+
+
+def test_v1_08_parameter_count_cancels_in_the_throughput_ratio() -> None:
+    small = t.accumulation_throughput_ratio(124e6, 8, 1024, 32, C, 0.4, 3.35e12)
+    big = t.accumulation_throughput_ratio(70e9, 8, 1024, 32, C, 0.4, 3.35e12)
+    assert small == pytest.approx(big, rel=1e-12)
+
+
+def test_v1_08_one_micro_batch_has_no_accumulation_cost() -> None:
+    assert t.accumulation_throughput_ratio(1.3e9, 8, 1024, 1, C, 0.4, 3.35e12) == 1.0
+
+
+def test_v1_08_recompute_factors() -> None:
+    """§V1-08 (4): full checkpointing ×1.333; selective at GPT-3 175B's shape ≈ +2.7 % (Korthikanti Sec. 6)."""
+    assert t.recompute_compute_factor("full") == pytest.approx(4 / 3)
+    assert t.recompute_compute_factor("none") == 1.0
+    assert t.recompute_compute_factor("selective", 2048, 12288) == pytest.approx(1.027, abs=5e-4)
+
+
+def test_v1_08_full_recompute_slows_accumulation_by_a_quarter() -> None:
+    plain = t.accumulation_throughput_ratio(1.3e9, 8, 1024, 1, C, 0.4, 3.35e12)
+    full = t.accumulation_throughput_ratio(1.3e9, 8, 1024, 1, C, 0.4, 3.35e12, compute_factor=4 / 3)
+    assert full == pytest.approx(0.75 * plain)
+
+
+def test_v1_08_errors_name_the_value_and_the_fix() -> None:
+    with pytest.raises(ValueError, match=r"precision must be one of .* \(got 'fp16'\)"):
+        t.static_bytes_per_param("fp16", "adam")
+    with pytest.raises(ValueError, match=r"optimizer must be one of .* \(got 'adamw'\)"):
+        t.static_bytes_per_param("mixed", "adamw")
+    with pytest.raises(ValueError, match=r"mode must be one of .* \(got 'sqrt'\)"):
+        t.model_activation_bytes(1024, 8, 2048, 24, 24, "sqrt")
+    with pytest.raises(ValueError, match=r"steps must be a whole number >= 1 \(got 0\)"):
+        t.accumulation_throughput_ratio(1.3e9, 8, 1024, 0, C, 0.4, 3.35e12)
+    with pytest.raises(ValueError, match=r"micro_batch must be > 0"):
+        t.layer_activation_bytes(1024, 0, 2048, 24)
+
+
+@FAST
+@given(b=st.integers(1, 512), s=st.sampled_from([512, 1024, 2048, 4096, 8192]))
+def test_v1_08_recomputation_never_stores_more(b, s) -> None:
+    none, sel, full = (t.model_activation_bytes(s, b, 2048, 24, 24, m) for m in ("none", "selective", "full"))
+    assert full <= sel <= none
