@@ -892,9 +892,6 @@ REGISTRY.update({
     "GPT2_SMALL_HEADS": Spec(12.0, "heads", "GPT-2 config.json (n_head)", _GPT2_HF_URL, label="GPT-2 (small) heads"),
     "GPT2_XL_PARAMS": Spec(1.5576e9, "params", "OpenAI GPT-2 XL on Hugging Face: 1,557,611,200 parameters",
                            _GPT2_XL_HF_URL, label="GPT-2 XL parameters"),
-    "GPT2_XL_LAYERS": Spec(48.0, "layers", "GPT-2 XL config.json (n_layer)", _GPT2_XL_HF_URL, label="GPT-2 XL layers"),
-    "GPT2_XL_HIDDEN": Spec(1600.0, "1", "GPT-2 XL config.json (n_embd)", _GPT2_XL_HF_URL, label="GPT-2 XL width"),
-    "GPT2_XL_HEADS": Spec(25.0, "heads", "GPT-2 XL config.json (n_head)", _GPT2_XL_HF_URL, label="GPT-2 XL heads"),
     "GPT3_XL_PARAMS": Spec(1.3e9, "params", "Brown et al. 2020, Table 2.1 (GPT-3 XL)", _GPT3_URL,
                            label="GPT-3 XL parameters"),
     "GPT3_XL_LAYERS": Spec(24.0, "layers", "Brown et al. 2020, Table 2.1 (GPT-3 XL)", _GPT3_URL,
@@ -920,9 +917,6 @@ GPT2_SMALL_LAYERS = REGISTRY["GPT2_SMALL_LAYERS"].value
 GPT2_SMALL_HIDDEN = REGISTRY["GPT2_SMALL_HIDDEN"].value
 GPT2_SMALL_HEADS = REGISTRY["GPT2_SMALL_HEADS"].value
 GPT2_XL_PARAMS = REGISTRY["GPT2_XL_PARAMS"].value
-GPT2_XL_LAYERS = REGISTRY["GPT2_XL_LAYERS"].value
-GPT2_XL_HIDDEN = REGISTRY["GPT2_XL_HIDDEN"].value
-GPT2_XL_HEADS = REGISTRY["GPT2_XL_HEADS"].value
 GPT3_XL_PARAMS = REGISTRY["GPT3_XL_PARAMS"].value
 GPT3_XL_LAYERS = REGISTRY["GPT3_XL_LAYERS"].value
 GPT3_XL_HIDDEN = REGISTRY["GPT3_XL_HIDDEN"].value
