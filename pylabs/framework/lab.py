@@ -167,14 +167,18 @@ class Lab:
     def earlier_defaults(self, earlier: Mapping[str, Any]) -> dict[str, Any]:
         """Control values a new attempt starts from, read from earlier labs' latest attempts as the
         ledger holds them (``context_from``, ``defaults_from``). A value the control would not take
-        as given (missing, not an option, out of range) is left out: the control keeps its default."""
+        as given (missing, not an option, out of range) is left out: the control keeps its default.
+        Only a complete attempt counts: a lab left half-done records its controls' defaults, not
+        decisions the student made."""
         wanted = dict(self.defaults_from)
         if self.context_from:
             wanted[self.context.name] = self.context_from
         found = {}
         for name, (lab_id, theirs) in wanted.items():
             attempt = earlier.get(lab_id)
-            controls = attempt.get("controls") if isinstance(attempt, Mapping) else None
+            if not (isinstance(attempt, Mapping) and attempt.get("complete") is True):
+                continue
+            controls = attempt.get("controls")
             value = controls.get(theirs) if isinstance(controls, Mapping) else None
             if value is not None and _same_value(self.control(name).parse(value), value):
                 found[name] = self.control(name).parse(value)

@@ -18,7 +18,7 @@ def lab_with_track(values=("cloud", "tiny")):
 
 
 def earlier(track):
-    return {"v1_00": {"controls": {"track": track}, "results": {}}}
+    return {"v1_00": {"controls": {"track": track}, "results": {}, "complete": True}}
 
 
 def test_the_earlier_lab_is_read():
@@ -49,7 +49,7 @@ def test_the_bridge_returns_the_defaults_with_the_ledger(monkeypatch):
     lab = lab_with_track()
     monkeypatch.setattr(bridge, "get", lambda lab_id: lab)
     monkeypatch.setattr(ledger, "latest_attempt",
-                        lambda current, lab_id: {"controls": {"track": "tiny"}, "results": {}})
+                        lambda current, lab_id: {"controls": {"track": "tiny"}, "results": {}, "complete": True})
     opened = json.loads(bridge.ledger_open(None, "v1_01"))
     assert opened["defaults"] == {"context": "tiny"}
 
@@ -67,9 +67,9 @@ def test_a_capstone_starts_from_earlier_decisions_that_its_controls_accept():
     slider = next(c for c in base.controls if isinstance(c, Slider))
     lab = dataclasses.replace(base, defaults_from={slider.name: ("v2_01", "a2_price")})
     assert "v2_01" in lab.reads
-    inside = {"v2_01": {"controls": {"a2_price": slider.default}, "results": {}}}
+    inside = {"v2_01": {"controls": {"a2_price": slider.default}, "results": {}, "complete": True}}
     assert lab.earlier_defaults(inside) == {slider.name: slider.default}
-    outside = {"v2_01": {"controls": {"a2_price": slider.max * 10}, "results": {}}}
+    outside = {"v2_01": {"controls": {"a2_price": slider.max * 10}, "results": {}, "complete": True}}
     assert lab.earlier_defaults(outside) == {}
     assert lab.earlier_defaults({}) == {}
 
@@ -78,3 +78,10 @@ def test_defaults_from_an_unknown_control_is_a_declaration_error():
     from pylabs.framework.lab import LabError
     with pytest.raises(LabError):
         dataclasses.replace(get("v2_02"), defaults_from={"nope": ("v2_01", "a2_price")})
+
+
+def test_a_half_done_earlier_lab_sets_no_default():
+    """V1-00 records its track control's default even when the student never reached it."""
+    lab = lab_with_track()
+    half = {"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": False}}
+    assert lab.earlier_defaults(half) == {}

@@ -158,11 +158,11 @@ def test_every_lab_of_both_volumes_but_the_capstones_is_on_the_radar():
 
 
 def test_defaults_come_from_the_students_earlier_decisions():
-    earlier = {"v2_11": {"controls": {"a2_z": 1.3}, "results": {}},
-               "v2_15": {"controls": {"a2_procure": 0.95}, "results": {}},
-               "v2_16": {"controls": {"a2_eu_rule": "single"}, "results": {}}}
+    earlier = {"v2_11": {"controls": {"a2_z": 1.3}, "results": {}, "complete": True},
+               "v2_15": {"controls": {"a2_procure": 0.95}, "results": {}, "complete": True},
+               "v2_16": {"controls": {"a2_eu_rule": "single"}, "results": {}, "complete": True}}
     assert LAB.earlier_defaults(earlier) == {"a2_noise": 1.3, "a2_cfe": 0.95, "a2_fair": "single"}
-    assert LAB.earlier_defaults({"v2_16": {"controls": {"a2_eu_rule": "dp"}, "results": {}}}) == {}
+    assert LAB.earlier_defaults({"v2_16": {"controls": {"a2_eu_rule": "dp"}, "results": {}, "complete": True}}) == {}
 
 
 # ---- failures and the record ------------------------------------------------------------
