@@ -167,6 +167,21 @@ class LabDriver:
             arg=[lab_id, qid])
 
     def attempts(self, lab_id: str) -> list[dict]:
+        """The lab's attempts in storage, once every answer locked on the page has been saved
+        (saves are asynchronous: reading right after the last lock could miss it)."""
+        if self.page.locator("[data-lab]").count():
+            self.page.wait_for_function(
+                """(lab) => { const root = document.querySelector('[data-lab]');
+                     if (!root || root.dataset.lab !== lab) return true;
+                     const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));
+                     const locked = [...document.querySelectorAll('[data-question][data-locked="true"]')]
+                       .map((q) => q.dataset.question);
+                     if (!locked.length) return true;
+                     if (!k) return false;
+                     try { return Object.values(JSON.parse(localStorage.getItem(k)).attempts || {})
+                       .some((a) => a.lab === lab && locked.every((qid) => a.answers && a.answers[qid])); }
+                     catch { return false; } }""",
+                arg=lab_id)
         return [a for a in self.ledger().get("attempts", {}).values() if a["lab"] == lab_id]
 
 
