@@ -260,7 +260,7 @@ def act1_math(s: State):
                  "Each multiply-accumulate is two operations, a multiply and an add."),
     ), rows=(
         ("H100 INT8 dense / FP32", f"{fmt(C.H100_PEAK_INT8_DENSE, 'OP/s')} / {fmt(C.H100_PEAK_FP32, 'FLOP/s')}"),
-        ("M7 INT8 / FP32", f"{fmt(C.STM32H743_PEAK_INT8, 'OP/s')} / {fmt(C.STM32H743_PEAK_FP32, 'OP/s')}"),
+        ("M7 INT8 / FP32", f"{fmt(C.STM32H743_PEAK_INT8, 'OP/s')} / {fmt(C.STM32H743_PEAK_FP32, 'FLOP/s')}"),
         ("Compute gap now", fmt(g.compute, "x10")),
         ("H100 HBM3 / M7 memory", f"{fmt(C.H100_HBM_BW, 'GB/s')} / {fmt(mcu_bandwidth(s['a1_mcu_memory']), 'GB/s')}"),
         ("H100 sparse INT8 (not used)", fmt(2 * C.H100_PEAK_INT8_DENSE, "OP/s")),
