@@ -17,6 +17,7 @@ thresholds, not from a biased model. Rates are fractions; standard library only.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Callable, Sequence
@@ -157,3 +158,53 @@ def predictive_parity_gap(a: GroupRates, b: GroupRates) -> float:
 def qualified_rejected_per_day(evaluations_per_day: float, base_rate: float, fnr: float) -> float:
     """N·p·FNR: truly qualified candidates a screen rejects per day. Source: confusion-matrix count."""
     return evaluations_per_day * base_rate * fnr
+
+
+# ---- V1-15 There Is No Free Fairness: a score calibrated within each group ------------------
+# Latent test score z | Y=1 ~ N(+d/2, 1), z | Y=0 ~ N(−d/2, 1) in every group (VOL1 §V1-15 (3)); in
+# this module's convention (negatives N(0, 1), positives N(d′, 1)) that is a shift by d/2.
+
+
+def logit(p: float) -> float:
+    _check_rate("p", p, open_interval=True)
+    return math.log(p / (1.0 - p))
+
+
+def calibrated_cutoff_z(probability_cutoff: float, base_rate: float, d: float) -> float:
+    """z_g = (logit t − logit p_g)/d: the test-score cutoff at which the calibrated score
+    s_g = σ(logit p_g + d·z) reaches the shared probability cutoff t.
+    Source: VOL1 §V1-15 (3); the score is the group's posterior under the binormal model."""
+    _check_rate("probability_cutoff", probability_cutoff, open_interval=True)
+    if d <= 0:
+        raise FairnessError(f"d = {d} must be positive")
+    return (logit(probability_cutoff) - logit(base_rate)) / d
+
+
+def rates_at_z(base_rate: float, z_cutoff: float, d: float) -> GroupRates:
+    """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score.
+    Source: VOL1 §V1-15 (3); equal-variance binormal model (Green and Swets 1966)."""
+    return binormal_rates(base_rate, z_cutoff + d / 2.0, d)
+
+
+def accuracy(rates: GroupRates) -> float:
+    """ACC = p·TPR + (1 − p)·(1 − FPR)."""
+    return rates.base_rate * rates.tpr + (1.0 - rates.base_rate) * (1.0 - rates.fpr)
+
+
+def z_for_tpr(tpr: float, d: float) -> float:
+    """z* = d/2 + Φ⁻¹(1 − TPR): one group-blind cutoff with the given recall in every group.
+    Source: inverse of the positives' score distribution (VOL1 §V1-15 (3), policy 2)."""
+    _check_rate("tpr", tpr, open_interval=True)
+    return d / 2.0 + _STD.inv_cdf(1.0 - tpr)
+
+
+def z_for_selection(base_rate: float, selection: float, d: float) -> float:
+    """The centred cutoff at which a group's selection rate is ``selection`` (policy 3).
+    Source: inverts ``selection_rate`` by bisection."""
+    return threshold_for_selection(base_rate, selection, d) - d / 2.0
+
+
+def auc_binormal(d: float) -> float:
+    """AUC = Φ(d/√2) for the equal-variance binormal model.
+    Source: Green and Swets 1966; Hanley and McNeil 1982."""
+    return _STD.cdf(d / math.sqrt(2.0))

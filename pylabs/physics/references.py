@@ -199,6 +199,10 @@ REFERENCES: dict[str, Reference] = {
                                   "https://arxiv.org/abs/1710.03740"),
     "brown2020": Reference("Brown et al.", 2020, "Language Models are Few-Shot Learners",
                            "https://arxiv.org/abs/2005.14165"),
+    # ---- V1-15 There Is No Free Fairness ----
+    "title_vii_2000e2l": Reference("US Congress", 1991, "Civil Rights Act of 1991, sec. 106; Title VII sec. 703(l), "
+                                   "42 U.S.C. 2000e-2(l): prohibition of discriminatory use of test scores",
+                                   "https://www.law.cornell.edu/uscode/text/42/2000e-2"),
 }
 
 

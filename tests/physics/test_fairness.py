@@ -125,3 +125,52 @@ def test_nothing_selected_has_ppv_one_and_no_nan():
 def test_base_rate_outside_the_open_interval_is_refused(bad):
     with pytest.raises(F.FairnessError, match="base_rate"):
         F.GroupRates(bad, 0.5, 0.1)
+
+
+# ---- V1-15 There Is No Free Fairness: golden vectors, VOL1_09-16 §V1-15 (4), d = 2 ------------
+
+from pylabs.physics.fairness import (accuracy, auc_binormal, calibrated_cutoff_z, equalized_odds_gap,  # noqa: E402
+                                     impact_ratio, rates_at_z, z_for_selection, z_for_tpr)
+
+D = 2.0
+
+
+def _calibrated(p, t=0.5):
+    return rates_at_z(p, calibrated_cutoff_z(t, p, D), D)
+
+
+def test_v1_15_4_one_calibrated_cutoff_equal_accuracy_unequal_errors():
+    a, b = _calibrated(0.35), _calibrated(0.65)
+    assert (a.tpr, a.fpr, a.ppv, accuracy(a)) == pytest.approx((0.7551, 0.0952, 0.8103, 0.8524), abs=5e-5)
+    assert (b.tpr, b.fpr, b.ppv, accuracy(b)) == pytest.approx((0.9048, 0.2449, 0.8728, 0.8524), abs=5e-5)
+    assert impact_ratio([a.selection_rate, b.selection_rate]) == pytest.approx(0.484, abs=5e-4)
+
+
+def test_v1_15_4_the_identity_holds_for_group_a():
+    a = _calibrated(0.35)
+    assert a.base_rate / (1 - a.base_rate) * (1 - a.ppv) / a.ppv * (1 - a.fnr) == pytest.approx(0.09518, abs=5e-6)
+    assert a.fpr == pytest.approx(0.09518, abs=5e-6)
+
+
+def test_v1_15_4_policy_2_one_group_blind_cutoff_at_recall_80():
+    z = z_for_tpr(0.80, D)
+    assert z == pytest.approx(0.1584, abs=5e-5)
+    a, b = rates_at_z(0.35, z, D), rates_at_z(0.65, z, D)
+    assert a.tpr == pytest.approx(0.80) and b.tpr == pytest.approx(0.80)
+    assert a.fpr == pytest.approx(0.1234, abs=5e-5) and equalized_odds_gap(a, b) == pytest.approx(0, abs=1e-12)
+    assert (a.selection_rate, b.selection_rate) == pytest.approx((0.3602, 0.5632), abs=5e-5)
+    assert impact_ratio([a.selection_rate, b.selection_rate]) == pytest.approx(0.6396, abs=5e-4)
+    assert (a.ppv, b.ppv) == pytest.approx((0.7774, 0.9233), abs=5e-5)
+
+
+def test_v1_15_4_policy_3_equal_selection_opens_an_error_gap():
+    sel = 0.4617
+    za, zb = z_for_selection(0.35, sel, D), z_for_selection(0.65, sel, D)
+    assert (za, zb) == pytest.approx((-0.2552, 0.5406), abs=5e-4)
+    a, b = rates_at_z(0.35, za, D), rates_at_z(0.65, zb, D)
+    assert (a.tpr, b.tpr) == pytest.approx((0.8953, 0.6770), abs=5e-4)
+    assert equalized_odds_gap(a, b) == pytest.approx(0.2183, abs=5e-4)
+
+
+def test_v1_15_auc_at_d_2():
+    assert auc_binormal(2.0) == pytest.approx(0.921, abs=5e-4)
