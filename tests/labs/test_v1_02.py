@@ -166,8 +166,8 @@ def test_compute_bound_at_high_intensity():
 
 def test_context_opens_in_the_track_chosen_in_v1_00():
     assert LAB.context_from == ("v1_00", "track")
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
 
 
 def test_record_holds_the_spec_ledger_fields():

@@ -126,9 +126,9 @@ def test_cloud_disables_the_phone_controls_with_the_reason():
 
 
 def test_a_new_attempt_opens_in_the_track_chosen_in_v1_00():
-    earlier = {"v1_00": {"controls": {"track": "mobile"}, "results": {}}}
+    earlier = {"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "mobile"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
 
 
 # ---- edges of every instrument -------------------------------------------------------------------

@@ -168,9 +168,9 @@ def test_context_preset_sets_the_precision():
 
 
 def test_context_follows_the_v1_00_track():
-    earlier = {"v1_00": {"controls": {"track": "cloud"}, "results": {}}}
+    earlier = {"v1_00": {"controls": {"track": "cloud"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "cloud"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
 
 
 def test_context_changes_the_instruments():

@@ -121,9 +121,9 @@ def test_phone_shows_its_assumed_figures():
 
 
 def test_a_new_attempt_opens_in_the_v1_00_track():
-    earlier = {"v1_00": {"controls": {"track": "mobile"}, "results": {}}}
+    earlier = {"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "mobile"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
 
 
 # ---- edges ------------------------------------------------------------------------------
