@@ -61,6 +61,15 @@ def test_deployment_keeps_the_canonical_order_and_refuses_unknown_contexts():
     assert contexts.device("edge").name.startswith("NVIDIA Jetson Orin NX")
 
 
+def test_deployment_labels_may_name_another_device_but_not_another_context():
+    choice = contexts.deployment(("cloud", "edge"), labels={"cloud": "Cloud (NVIDIA A100)"})
+    assert choice.values == ("cloud", "edge")
+    assert choice.label_of("cloud") == "Cloud (NVIDIA A100)"
+    assert choice.label_of("edge") == contexts.LABELS["edge"]
+    with pytest.raises(ValueError):
+        contexts.deployment(("cloud",), labels={"datacentre": "x"})
+
+
 def test_a_capstone_starts_from_earlier_decisions_that_its_controls_accept():
     base = get("v2_02")
     from pylabs.framework.controls import Slider
@@ -78,3 +87,11 @@ def test_defaults_from_an_unknown_control_is_a_declaration_error():
     from pylabs.framework.lab import LabError
     with pytest.raises(LabError):
         dataclasses.replace(get("v2_02"), defaults_from={"nope": ("v2_01", "a2_price")})
+
+
+def test_a_context_read_from_the_ledger_brings_its_presets():
+    """Opening in the student's track sets what picking that context would set; nothing else."""
+    lab = dataclasses.replace(lab_with_track(), presets={"context": {"tiny": {"a1_tokens": 1024.0}}})
+    assert lab.earlier_defaults(earlier("tiny")) == {"context": "tiny", "a1_tokens": 1024.0}
+    assert lab.earlier_defaults(earlier("cloud")) == {"context": "cloud"}
+    assert lab.earlier_defaults({}) == {}
