@@ -26,6 +26,7 @@ breakeven and roi_positive.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction, Range,
@@ -362,10 +363,10 @@ A2_EAGER = Slider("a2_eager", "Eager throughput (images/s)", unit="1/s", min=10,
 A2_COMPILED = Slider("a2_compiled", "Compiled throughput (images/s)", unit="1/s", min=10, max=5000, step=1,
                      default=S.cloud_compiled_rate, fmt="num", scale="log", sig_figs=3,
                      help="Cloud: the chapter's A100 figure with torch.compile. Edge: assumed, like the eager one.")
-A2_COMPILES = Slider("a2_compiles", "Compilations paid (replicas × restarts × new shapes)", unit="1",
+A2_COMPILES = Slider("a2_compiles", "Compilations paid", unit="1",
                      min=1, max=64, step=1, default=1, fmt="int",
-                     help="Every replica compiles for itself, and again after each restart or new input shape.")
-A2_DURATION = Slider("a2_duration_s", "Deployment before the next recompilation", unit="s", min=3600,
+                     help="Replicas × restarts × new input shapes: every process compiles for itself.")
+A2_DURATION = Slider("a2_duration_s", "Time between recompilations", unit="s", min=3600,
                      max=365 * S.day_s, step=1, default=S.deployment_s, fmt="h", scale="log", sig_figs=3,
                      help="The traffic over this time is what the compilation must pay back from.")
 
@@ -518,7 +519,7 @@ def no_payback_text(d: Deployment) -> str:
 
 
 def act2_chart(d: Deployment):
-    marks = [v for v in (d.volume, d.breakeven) if v < float("inf")]
+    marks = [v for v in (d.volume, d.breakeven) if math.isfinite(v)]
     low, high = min(marks) / 30, max(marks) * 30
     xs = [low * (high / low) ** (i / 60) for i in range(61)]
     eager = ch.line("Eager", xs, [d.gpu_s(x, False) for x in xs], "series2")
@@ -526,10 +527,13 @@ def act2_chart(d: Deployment):
     shapes, notes = [], []
     for x, color, label in ((d.breakeven, "muted", "break-even"), (d.volume, "good" if d.pays_back else "danger",
                                                                      "deployment")):
-        if x < float("inf"):
+        if math.isfinite(x):
             line, note = ch.vline(x, color, label)
             shapes.append(line)
-            notes.append({**note, "yanchor": "top", "y": 0.98 if label == "deployment" else 0.88})
+            # on a log x axis Plotly places annotations in log10 units (shapes in data units)
+            right = math.log(x / low) / math.log(high / low) > 2 / 3  # keep the label on a phone screen
+            notes.append({**note, "x": math.log10(x), "yanchor": "top", "xanchor": "right" if right else "left",
+                          "xshift": -3 if right else 3, "y": 0.98 if label == "deployment" else 0.88})
     ys = [y for t in (eager, compiled) for y in t["y"]]
     figure = ch.figure([eager, compiled], x=ch.axis("Images served", "log", **ch.decade_ticks(xs)),
                        y=ch.axis("GPU time (s)", "log", **ch.decade_ticks(ys)), shapes=shapes, annotations=notes)
