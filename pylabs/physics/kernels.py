@@ -127,3 +127,45 @@ def compile_net_seconds_saved(items: float, compile_s: float, eager_rate: float,
     """GPU time saved by compiling, net of the compilations: N(1/R_e − 1/R_c) − k · t_compile.
     Source: VOL1 §V1-07 (3)."""
     return items * (1 / eager_rate - 1 / compiled_rate) - compiles * compile_s
+
+
+@dataclass(frozen=True)
+class CompiledDeployment:
+    """A compiled model in service between two recompilations: ``compiles`` compilations of
+    ``compile_s`` each against the GPU time ``requests_per_s`` of traffic saves over ``duration_s``.
+    Rates in items per second. Source: VOL1 §V1-07 (3); failure when volume < N*."""
+
+    compile_s: float
+    eager_rate: float
+    compiled_rate: float
+    compiles: float
+    duration_s: float
+    requests_per_s: float
+
+    @property
+    def breakeven(self) -> float:
+        return compile_breakeven_items(self.compile_s, self.eager_rate, self.compiled_rate, self.compiles)
+
+    @property
+    def volume(self) -> float:
+        return self.requests_per_s * self.duration_s
+
+    @property
+    def breakeven_s(self) -> float:
+        """Time for the traffic to reach the break-even volume (infinite if it never pays back)."""
+        return self.breakeven / self.requests_per_s
+
+    @property
+    def net_gpu_s(self) -> float:
+        return compile_net_seconds_saved(self.volume, self.compile_s, self.eager_rate, self.compiled_rate,
+                                         self.compiles)
+
+    @property
+    def pays_back(self) -> bool:
+        return self.volume >= self.breakeven
+
+    def gpu_s(self, items: float, compiled: bool) -> float:
+        """Cumulative GPU time to serve ``items``, the compilations included when compiled."""
+        if compiled:
+            return self.compiles * self.compile_s + items / self.compiled_rate
+        return items / self.eager_rate

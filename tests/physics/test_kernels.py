@@ -113,3 +113,15 @@ def test_a_large_gemm_is_compute_bound_on_the_a100():
 def test_launch_figures_are_the_cited_ones():
     assert c.KERNEL_LAUNCH_CPU_LOW_S == 5e-6 and c.KERNEL_LAUNCH_CPU_HIGH_S == 20e-6
     assert c.CUDA_GRAPH_PER_KERNEL_S == 1e-6
+
+
+def test_v1_07_golden_edge_deployment_of_one_day_fails_and_a_week_pays():
+    """§V1-07 (4): 13,875 images at 2,400 a day: 5.78 days, so a one-day deployment fails."""
+    day = k.CompiledDeployment(30.0, 150.0, 222.0, 1, 86400.0, 100 / 3600)
+    assert day.volume == pytest.approx(2400)
+    assert day.breakeven_s / 86400 == pytest.approx(5.78, abs=0.005)
+    assert not day.pays_back and day.net_gpu_s < 0
+    week = k.CompiledDeployment(30.0, 150.0, 222.0, 1, 7 * 86400.0, 100 / 3600)
+    assert week.pays_back and week.net_gpu_s > 0
+    n = day.breakeven
+    assert day.gpu_s(n, True) == pytest.approx(day.gpu_s(n, False))  # the lines cross at N*

@@ -38,6 +38,7 @@ from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
 from pylabs.physics.devices import A100, ORIN_NX, Device
+from pylabs.physics.kernels import CompiledDeployment as Deployment
 from pylabs.physics.kernels import KernelStream
 from pylabs.physics.references import cite
 
@@ -72,6 +73,7 @@ class Scenario:
     edge_requests_per_s: float = 100 / 3600      # 100 requests an hour
     deployment_s: float = 86400.0     # one day between recompilations
     replicas_example: int = 4
+    upstream_fusion_x: float = 5.0    # upstream's reflection key: "~5× wall-clock" for 3 ops fused
     # display units for charts and prose
     ms_per_s: float = 1e3
     us_per_s: float = 1e6
@@ -81,6 +83,7 @@ class Scenario:
 
 S = Scenario()
 TENSOR_BYTES = S.tensor_rows * S.tensor_cols * S.fp16_bytes
+CHAIN_X = fmt(S.chain_ops, "x")
 MODELS = {key: (name, n, gpu_s) for key, name, n, gpu_s in S.models}
 DEVICES: dict[str, Device] = {"cloud": A100, "edge": ORIN_NX}
 REQUESTS_PER_S = {"cloud": S.cloud_requests_per_s, "edge": S.edge_requests_per_s}
@@ -231,7 +234,8 @@ def act1_overridden(s: State) -> dict[str, str]:
 def act1_instruments(s: State) -> list:
     st = act1_stream(s)
     parts = [metric_grid(
-        M["a1_busy"].show(st.busy, busy_tone(st.busy)),
+        M["a1_busy"].show(st.busy, busy_tone(st.busy), "" if math.isclose(st.busy, act1_truth()) else
+                          f"{fmt(act1_truth(), 'pct')} at the question's settings"),
         M["a1_time_s"].show(st.seconds),
         M["a1_idle_s"].show(st.idle_s, "warn" if st.idle_s > st.gpu_work_s else None),
         M["a1_rate"].show(1 / st.seconds),
@@ -371,45 +375,6 @@ A2_DURATION = Slider("a2_duration_s", "Time between recompilations", unit="s", m
                      help="The traffic over this time is what the compilation must pay back from.")
 
 
-@dataclass(frozen=True)
-class Deployment:
-    """A compiled model in service: what the compilations cost and what the traffic pays back."""
-
-    compile_s: float
-    eager_rate: float
-    compiled_rate: float
-    compiles: float
-    duration_s: float
-    requests_per_s: float
-
-    @property
-    def breakeven(self) -> float:
-        return kernels.compile_breakeven_items(self.compile_s, self.eager_rate, self.compiled_rate, self.compiles)
-
-    @property
-    def volume(self) -> float:
-        return self.requests_per_s * self.duration_s
-
-    @property
-    def breakeven_s(self) -> float:
-        return self.breakeven / self.requests_per_s
-
-    @property
-    def net_gpu_s(self) -> float:
-        return kernels.compile_net_seconds_saved(self.volume, self.compile_s, self.eager_rate,
-                                                 self.compiled_rate, self.compiles)
-
-    @property
-    def pays_back(self) -> bool:
-        return self.volume >= self.breakeven
-
-    def gpu_s(self, images: float, compiled: bool) -> float:
-        """Cumulative GPU time to serve ``images``, compilation included."""
-        if compiled:
-            return self.compiles * self.compile_s + images / self.compiled_rate
-        return images / self.eager_rate
-
-
 def deployment_of(s: State) -> Deployment:
     return Deployment(s["a2_compile_s"], s["a2_eager"], s["a2_compiled"], s["a2_compiles"], s["a2_duration_s"],
                       REQUESTS_PER_S[s["context"]])
@@ -455,13 +420,13 @@ ACT2_PREDICTION = Prediction(
     quantity="images to break even",
     unit_fmt="int",
     options=(
-        Range("A", "{range}: a few seconds of traffic", None, 10_000, 3000,
+        Range("A", "{range}: the faster model repays the compilation almost at once", None, 10_000, 3000,
               "Each image saves only {saved} of GPU time (1/R_eager − 1/R_compiled), so {compile} of "
               "compiling takes far more images to earn back than the faster rate suggests."),
-        Range("B", "{range}: about a minute at full speed", 10_000, 100_000, 40_000,
+        Range("B", "{range}: a short burst of traffic repays it", 10_000, 100_000, 40_000,
               "The right shape of reasoning with too large a saving: per image it is the difference of the "
               "two times, {saved}, not the difference of the rates."),
-        Range("C", "{range}: minutes of production traffic", 100_000, 1_000_000, 300_000,
+        Range("C", "{range}: it takes minutes of the service's traffic", 100_000, 1_000_000, 300_000,
               "{compile} ÷ {saved} per image = {breakeven} images; at {traffic} requests a day that is "
               "{breakeven_time} of traffic."),
         Range("D", "{range}: compiling is for long training runs", 1_000_000, None, 3_000_000,
@@ -479,14 +444,15 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "Neither changes much: the arithmetic is the same, so the time is the same.",
               "Elementwise ops do almost no arithmetic per byte: their time is launches and memory traffic, "
               "and fusion cuts both ({t_un} → {t_f})."),
-        Claim("B", "Both fall about 3×: one read and one write of the tensor instead of three of each, and one "
-                   "launch instead of three.",
+        Claim("B", f"Both fall about {CHAIN_X}: one read and one write of the tensor instead of one of each per "
+                   "op, and one launch instead of one per op.",
               "Traffic {bytes_un} → {bytes_f}; time {t_un} → {t_f} with eager launches and {g_un} → {g_f} "
               "in a CUDA graph: {speedup} either way, whether launches or bandwidth set the pace."),
-        Claim("C", "Traffic falls 3×, but the time barely moves: these ops are compute-bound.",
-              "An elementwise op does a few FLOP per 4 bytes moved, far below any GPU's ridge point: it is "
-              "memory- or launch-bound, so {speedup} less traffic and launches is {speedup} less time."),
-        Claim("D", "Traffic falls 3× and the time about 5×, because the launches disappear as well.",
+        Claim("C", f"Traffic falls {CHAIN_X}, but the time barely moves: these ops are compute-bound.",
+              "An elementwise op does a few FLOP per element it reads and writes, far below any GPU's "
+              "ridge point: it is memory- or launch-bound, so {speedup} less traffic and launches is {speedup} less time."),
+        Claim("D", f"Traffic falls {CHAIN_X} and the time about {fmt(S.upstream_fusion_x, 'x')}, because the "
+                   "launches disappear as well.",
               "Launches and traffic both shrink by the chain length, no more: {t_un} → {t_f} is {speedup}. "
               "Removing launches is already in the count."),
     ),
@@ -497,10 +463,13 @@ ACT2_REFLECTION = Reflection(
 def act2_instruments(s: State) -> list:
     d = deployment_of(s)
     parts = [metric_grid(
-        M["a2_breakeven"].show(d.breakeven, None if d.pays_back else "danger"),
+        M["a2_breakeven"].show(d.breakeven, None if d.pays_back else "danger",
+                               "" if math.isclose(d.breakeven, act2_truth()) else
+                               f"{fmt(act2_truth(), 'int')} at the question's A100 figures"),
         M["a2_breakeven_time_s"].show(d.breakeven_s, note=f"at {fmt(d.requests_per_s * S.day_s, 'num')} images a day"),
         M["a2_volume"].show(d.volume, "good" if d.pays_back else "danger"),
         M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger"),
+        M["a2_fusion_speedup"].show(fusion_speedup(s), note="the chain below"),
     )]
     if not d.pays_back:
         parts.append(failure(F["a2_no_payback"], no_payback_text(d)))
@@ -545,6 +514,12 @@ def act2_chart(d: Deployment):
                  table=(("Images", "Eager", "Compiled"), rows))
 
 
+def fusion_speedup(s: State) -> float:
+    """The chain's time with one kernel per op over its time fused, on the context's device."""
+    device, ops, cpu = DEVICES[s["context"]], int(s["a2_ops"]), DISPATCH_S[s["context"]]
+    return chain_s(device, ops, cpu, False) / chain_s(device, ops, cpu, True)
+
+
 def fusion_panel(s: State) -> list:
     device, ops, cpu = DEVICES[s["context"]], int(s["a2_ops"]), DISPATCH_S[s["context"]]
     un, fu = chain_s(device, ops, cpu, False), chain_s(device, ops, cpu, True)
@@ -553,7 +528,6 @@ def fusion_panel(s: State) -> list:
     memory_s = kernels.elementwise_bytes(TENSOR_BYTES, 1, True) / device.mem_bw
     bound = "bandwidth" if memory_s > cpu else "the launches"
     grid = metric_grid(
-        M["a2_fusion_speedup"].show(un / fu, "good" if ops > 1 else None),
         M["a2_unfused_s"].show(un, note=f"{fmt(ops, 'int')} × max({fmt(cpu, 'us')}, {fmt(memory_s, 'us')})"),
         M["a2_fused_s"].show(fu, note=f"set by {bound}"),
         M["a2_bytes_saved"].show(saved),
@@ -643,10 +617,8 @@ def active_failures(s: State) -> frozenset[str]:
 
 
 def results(s: State) -> dict[str, float | bool]:
-    device, ops, cpu = DEVICES[s["context"]], int(s["a2_ops"]), DISPATCH_S[s["context"]]
     d = deployment_of(s)
-    speedup = chain_s(device, ops, cpu, False) / chain_s(device, ops, cpu, True)
-    return {"util": act1_stream(s).busy, "fusion_speedup": speedup, "breakeven": d.breakeven,
+    return {"util": act1_stream(s).busy, "fusion_speedup": fusion_speedup(s), "breakeven": d.breakeven,
             "roi_positive": d.pays_back}
 
 
