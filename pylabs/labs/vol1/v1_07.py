@@ -33,6 +33,7 @@ from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec
                               Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.components import tone
 from pylabs.framework.controls import Choice
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.physics import constants as C
@@ -234,7 +235,7 @@ def act1_overridden(s: State) -> dict[str, str]:
 def act1_instruments(s: State) -> list:
     st = act1_stream(s)
     parts = [metric_grid(
-        M["a1_busy"].show(st.busy, busy_tone(st.busy), "" if math.isclose(st.busy, act1_truth()) else
+        M["a1_busy"].show(st.busy, tone(st.busy), "" if math.isclose(st.busy, act1_truth()) else
                           f"{fmt(act1_truth(), 'pct')} at the question's settings"),
         M["a1_time_s"].show(st.seconds),
         M["a1_idle_s"].show(st.idle_s, "warn" if st.idle_s > st.gpu_work_s else None),
@@ -247,10 +248,6 @@ def act1_instruments(s: State) -> list:
     parts.append(act1_chart(s))
     parts.append(act1_sweep(s))
     return parts
-
-
-def busy_tone(busy: float) -> str:
-    return "good" if busy >= 0.8 else "warn" if busy >= 0.5 else "danger"
 
 
 def launch_bound_text(st: KernelStream) -> str:
@@ -283,24 +280,26 @@ def act1_chart(s: State):
 
 
 def act1_sweep(s: State):
-    """Busy share against dispatch time: flat while the kernels cover the dispatch, then t_gpu / t_cpu."""
+    """Busy share against dispatch time: flat while the kernels cover the dispatch, then t_gpu / t_cpu.
+    A CUDA graph is the asynchronous curve at its own per-kernel cost, so its point sits on that curve."""
     cpus = [c / S.us_per_s for c in range(1, 51)]
-    model, fast = s["a1_model"], s["a1_fast"]
-    lines = [ch.line("Asynchronous", [c * S.us_per_s for c in cpus], [stream(model, c, "async", fast).busy for c in cpus],
-                     "series1"),
-             ch.line("Synchronised", [c * S.us_per_s for c in cpus], [stream(model, c, "sync", fast).busy for c in cpus],
-                     "series2", dash="dash")]
+    model, fast, mode = s["a1_model"], s["a1_fast"], s["a1_mode"]
+    curves = {"async": ("Asynchronous", "series1", "solid"), "sync": ("Synchronised", "series2", "dash")}
+    if mode == "fused":
+        curves["fused"] = ("Fused", "good", "dot")
+    busy = {m: [stream(model, c, m, fast).busy for c in cpus] for m in curves}
     st = act1_stream(s)
-    here = ch.point("Your setting", st.cpu_s * S.us_per_s, st.busy, "accent")
-    figure = ch.figure([*lines, here], x=ch.axis("CPU dispatch per kernel (µs)"),
+    traces = [ch.line(name, [c * S.us_per_s for c in cpus], busy[m], color, dash=dash)
+              for m, (name, color, dash) in curves.items()]
+    traces.append(ch.point("Your setting", st.cpu_s * S.us_per_s, st.busy, "accent"))
+    figure = ch.figure(traces, x=ch.axis("CPU dispatch per kernel (µs)"),
                        y=ch.axis("GPU busy", tickformat=".0%", range=[0, 1.05]))
-    gpu = st.gpu_s
+    gpu = stream(model, S.cloud_cpu_s, "async", fast).gpu_s
     summary = (f"With {fmt(gpu, 'us')} kernels, asynchronous launches keep the GPU fully busy while the dispatch "
                f"is {fmt(gpu, 'us')} or less; beyond that the busy share is kernel ÷ dispatch.")
-    rows = [(fmt(c, "us"), fmt(stream(model, c, "async", fast).busy, "pct"), fmt(stream(model, c, "sync", fast).busy, "pct"))
-            for c in cpus[::7]]
+    rows = [(fmt(c, "us"), *(fmt(busy[m][i], "pct") for m in curves)) for i, c in enumerate(cpus) if i % 7 == 0]
     return chart("a1_sweep", "GPU busy share against dispatch time", figure, summary,
-                 table=(("Dispatch", "Asynchronous", "Synchronised"), rows))
+                 table=(("Dispatch", *(name for name, _, _ in curves.values())), rows))
 
 
 def act1_math(s: State):
@@ -311,7 +310,8 @@ def act1_math(s: State):
                  "the slower of the two sets the pace (steady state)."),
         Equation(r"T_{\text{sync}} = n\cdot(t_{\text{cpu}} + t_{\text{gpu}})",
                  "Only when every launch waits for its kernel do the two add up."),
-        Equation(r"u = \frac{n\,t_{\text{gpu}}}{T},\qquad n' = n(1-f),\quad t'_{\text{gpu}} = \frac{t_{\text{gpu}}}{1-f}",
+        Equation(r"u = \frac{n\,t_{\text{gpu}}}{T},\qquad n' = n(1-f),\quad "
+                 r"t'_{\text{gpu}} = \frac{t_{\text{gpu}}}{1-f}",
                  "Busy share; fusing a fraction *f* of the kernels away keeps the GPU work (conservatively)."),
     ), rows=(
         ("Kernels, *n*", fmt(st.n_kernels, "int")),
@@ -450,7 +450,8 @@ ACT2_REFLECTION = Reflection(
               "in a CUDA graph: {speedup} either way, whether launches or bandwidth set the pace."),
         Claim("C", f"Traffic falls {CHAIN_X}, but the time barely moves: these ops are compute-bound.",
               "An elementwise op does a few FLOP per element it reads and writes, far below any GPU's "
-              "ridge point: it is memory- or launch-bound, so {speedup} less traffic and launches is {speedup} less time."),
+              "ridge point: it is memory- or launch-bound, so {speedup} less traffic and launches is "
+              "{speedup} less time."),
         Claim("D", f"Traffic falls {CHAIN_X} and the time about {fmt(S.upstream_fusion_x, 'x')}, because the "
                    "launches disappear as well.",
               "Launches and traffic both shrink by the chain length, no more: {t_un} → {t_f} is {speedup}. "
@@ -658,9 +659,11 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "[**V1-05 The Activation Tax**](../05-activation-tax/): elementwise activations are memory-bound, whatever the function.",
-        "[**V1-06 The Quadratic Wall**](../06-quadratic-wall/): depth against width when each layer pays a launch.",
-        "[**V1-08 The Training Memory Budget**](../08-training-memory/): what training adds to the memory each kernel touches.",
+        "**V1-05 The Activation Tax**: elementwise activations are memory-bound, "
+        "whatever the function.",
+        "**V1-06 The Quadratic Wall**: depth against width when each layer pays a launch.",
+        "**V1-08 The Training Memory Budget**: what training adds to the memory "
+        "each kernel touches.",
     ),
     presets={"context": {
         "cloud": {"a1_cpu_s": S.cloud_cpu_s, "a2_eager": S.cloud_eager_rate, "a2_compiled": S.cloud_compiled_rate},
