@@ -182,6 +182,11 @@ class Lab:
             value = controls.get(theirs) if isinstance(controls, Mapping) else None
             if value is not None and _same_value(self.control(name).parse(value), value):
                 found[name] = self.control(name).parse(value)
+        # the context's presets come with it, as if the student had picked it (a decision read
+        # from an earlier lab wins over a preset)
+        chosen = found.get(self.context.name)
+        for name, value in self.presets.get(self.context.name, {}).get(chosen, {}).items():
+            found.setdefault(name, value)
         return found
 
     def context_defaults(self, earlier: Mapping[str, Any]) -> dict[str, Any]:

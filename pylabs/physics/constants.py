@@ -925,3 +925,27 @@ LLAMA2_7B_PARAMS = REGISTRY["LLAMA2_7B_PARAMS"].value
 LLAMA2_7B_LAYERS = REGISTRY["LLAMA2_7B_LAYERS"].value
 LLAMA2_7B_HIDDEN = REGISTRY["LLAMA2_7B_HIDDEN"].value
 LLAMA2_7B_HEADS = REGISTRY["LLAMA2_7B_HEADS"].value
+# ---- V1-07 The Kernel Fusion Dividend: launch overhead ----
+_HTA_URL = ("https://github.com/facebookresearch/HolisticTraceAnalysis/blob/main/docs/source/features/"
+            "cuda_kernel_launch_stats.rst")
+_CUDAJL_GRAPHS_URL = "https://cuda.juliagpu.org/dev/usage/graphs/"
+REGISTRY.update({
+    "KERNEL_LAUNCH_CPU_LOW_S": Spec(
+        5e-6, "s", "Meta, Holistic Trace Analysis docs, 'CUDA kernel launch statistics': the CPU side of a "
+        "launch usually takes 5 to 20 microseconds", _HTA_URL,
+        "VOL1 §V1-07 uses 10 us for the cloud (the chapter's 5-20 us range); confirmed by HTA",
+        label="CPU time of one kernel launch, low end of the usual range"),
+    "KERNEL_LAUNCH_CPU_HIGH_S": Spec(
+        20e-6, "s", "Meta, Holistic Trace Analysis docs, 'CUDA kernel launch statistics': the CPU side of a "
+        "launch usually takes 5 to 20 microseconds", _HTA_URL,
+        label="CPU time of one kernel launch, high end of the usual range"),
+    "CUDA_GRAPH_PER_KERNEL_S": Spec(
+        1e-6, "s", "CUDA.jl documentation, 'Graphs': 80 small broadcast kernels launched as one CUDA graph run "
+        "in 70 us (under 0.9 us per kernel, execution included) against 260 us launched one by one",
+        _CUDAJL_GRAPHS_URL, "VOL1 §V1-07 (3): 'CUDA graphs: t_cpu -> ~1 us'; an upper figure per kernel",
+        label="Cost per kernel inside a replayed CUDA graph (about 1 us)"),
+})
+
+KERNEL_LAUNCH_CPU_LOW_S = REGISTRY["KERNEL_LAUNCH_CPU_LOW_S"].value
+KERNEL_LAUNCH_CPU_HIGH_S = REGISTRY["KERNEL_LAUNCH_CPU_HIGH_S"].value
+CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value

@@ -203,6 +203,16 @@ REFERENCES: dict[str, Reference] = {
     "title_vii_2000e2l": Reference("US Congress", 1991, "Civil Rights Act of 1991, sec. 106; Title VII sec. 703(l), "
                                    "42 U.S.C. 2000e-2(l): prohibition of discriminatory use of test scores",
                                    "https://www.law.cornell.edu/uscode/text/42/2000e-2"),
+    # ---- V1-07 The Kernel Fusion Dividend ----
+    "cuda_guide_async": Reference("NVIDIA", 0, "CUDA C++ Programming Guide: asynchronous concurrent execution "
+                                  "and CUDA Graphs", "https://docs.nvidia.com/cuda/cuda-c-programming-guide/"),
+    "hta_launch": Reference("Meta", 0, "Holistic Trace Analysis: CUDA kernel launch statistics",
+                            "https://github.com/facebookresearch/HolisticTraceAnalysis/blob/main/docs/source/"
+                            "features/cuda_kernel_launch_stats.rst"),
+    "cudajl_graphs": Reference("JuliaGPU", 0, "CUDA.jl documentation: Graphs", "https://cuda.juliagpu.org/dev/usage/graphs/"),
+    "ansel2024": Reference("Ansel et al.", 2024, "PyTorch 2: Faster Machine Learning Through Dynamic Python "
+                           "Bytecode Transformation and Graph Compilation (ASPLOS '24)",
+                           "https://doi.org/10.1145/3620665.3640366"),
 }
 
 

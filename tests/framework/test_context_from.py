@@ -61,6 +61,15 @@ def test_deployment_keeps_the_canonical_order_and_refuses_unknown_contexts():
     assert contexts.device("edge").name.startswith("NVIDIA Jetson Orin NX")
 
 
+def test_deployment_labels_may_name_another_device_but_not_another_context():
+    choice = contexts.deployment(("cloud", "edge"), labels={"cloud": "Cloud (NVIDIA A100)"})
+    assert choice.values == ("cloud", "edge")
+    assert choice.label_of("cloud") == "Cloud (NVIDIA A100)"
+    assert choice.label_of("edge") == contexts.LABELS["edge"]
+    with pytest.raises(ValueError):
+        contexts.deployment(("cloud",), labels={"datacentre": "x"})
+
+
 def test_a_capstone_starts_from_earlier_decisions_that_its_controls_accept():
     base = get("v2_02")
     from pylabs.framework.controls import Slider
@@ -85,3 +94,9 @@ def test_a_half_done_earlier_lab_sets_no_default():
     lab = lab_with_track()
     half = {"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": False}}
     assert lab.earlier_defaults(half) == {}
+def test_a_context_read_from_the_ledger_brings_its_presets():
+    """Opening in the student's track sets what picking that context would set; nothing else."""
+    lab = dataclasses.replace(lab_with_track(), presets={"context": {"tiny": {"a1_tokens": 1024.0}}})
+    assert lab.earlier_defaults(earlier("tiny")) == {"context": "tiny", "a1_tokens": 1024.0}
+    assert lab.earlier_defaults(earlier("cloud")) == {"context": "cloud"}
+    assert lab.earlier_defaults({}) == {}

@@ -9,6 +9,8 @@ of the context from the one device table.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from pylabs.framework.controls import Choice, Option
 from pylabs.physics.devices import BY_CONTEXT, Device
 
@@ -24,13 +26,17 @@ CONTEXTS = tuple(LABELS)
 
 
 def deployment(values: tuple[str, ...] = CONTEXTS, default: str = "cloud", name: str = "context",
-               label: str = "Deployment context", help: str = "") -> Choice:
-    """A context control over some of the four deployment contexts, in the canonical order."""
-    unknown = set(values) - set(LABELS)
+               label: str = "Deployment context", help: str = "",
+               labels: Mapping[str, str] | None = None) -> Choice:
+    """A context control over some of the four deployment contexts, in the canonical order.
+    ``labels`` renames some of them, for a lab whose story runs on another device of the same
+    context (e.g. ``{"cloud": "Cloud (NVIDIA A100)"}``); the values stay the four tracks."""
+    unknown = (set(values) | set(labels or {})) - set(LABELS)
     if unknown:
         raise ValueError(f"unknown deployment contexts {sorted(unknown)}; use {CONTEXTS}")
+    names = {**LABELS, **(labels or {})}
     ordered = tuple(v for v in CONTEXTS if v in values)
-    return Choice(name, label, tuple(Option(v, LABELS[v]) for v in ordered), default, help=help)
+    return Choice(name, label, tuple(Option(v, names[v]) for v in ordered), default, help=help)
 
 
 def device(context: str) -> Device:
