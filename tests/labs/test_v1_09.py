@@ -119,6 +119,12 @@ def test_a_bar_above_the_whole_pool_says_no_budget_reaches_it():
     assert 'data-metric="a2_cost_to_bar" data-value="Infinity"' in html
 
 
+def test_random_order_disables_the_noise_control_with_a_reason():
+    html = rendered(LAB, all_open(a1_ordering="random"))
+    assert " disabled" in html.split('data-control="a1_noise"')[1].split(">")[0]
+    assert " disabled" not in rendered(LAB, all_open()).split('data-control="a1_noise"')[1].split(">")[0]
+
+
 def test_random_strategy_disables_the_efficiency_control_with_a_reason():
     html = rendered(LAB, all_open(a2_strategy="random"))
     tag = html.split('data-control="a2_gain"')[1].split(">")[0]
