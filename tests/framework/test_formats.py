@@ -12,6 +12,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (8302.07, "tokens/s", "8,302 tokens/s"), (2.2989, "req/s", "2.3 requests/s"),
     (float("inf"), "ms", "∞"), (float("inf"), "s", "∞"),
     (0.4, "pct+", "+40 %"), (-0.5, "pct+", "−50 %"), (0.0, "pct+", "0 %"),
+    (8.18e9, "GFLOP", "8.18 GFLOP"), (24.54e9, "GFLOP", "24.5 GFLOP"),
     (117_600 * 3.6e6, "Wh", "118 MWh"), (96_432.0, "CO2e", "96.4 t CO₂e"), (820e-3 / 3.6e6, "g/kWh", "820 g/kWh"),
 ])
 def test_formats(value, name, text):

@@ -302,7 +302,7 @@ def act1_math(s: State):
     ), rows=(
         ("Device peak, *P*", f"{fmt(dev.peak_ops, 'FLOP/s')} ({dev.precision})"),
         ("Utilisation, *u* (assumed)", fmt(s["a1_util"], "pct")),
-        ("Forward pass, *F*", fmt(C.RESNET50_FORWARD_FLOP, "FLOP")),
+        ("Forward pass, *F*", fmt(C.RESNET50_FORWARD_FLOP, "GFLOP")),
         ("Throughput, Θ", f"{fmt(r.images_per_s, 'num')} images/s"),
         ("Speedup, *S*", fmt(r.speedup, "x")),
     ), sources=(
@@ -535,7 +535,7 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"n = \min\!\left(\frac{B}{c},\ N_{\text{pool}}\right)",
                  "A budget *B* at *c* dollars a label buys labels until the pool runs out."),
-        Equation(r"\text{acc}(n) = a_{\max} - \frac{k_{c}}{\sqrt{n}}",
+        Equation(r"\text{acc}(n) = a_{\max} - \frac{b}{\sqrt{n}}",
                  f"A power-law learning curve (a **teaching surrogate**, {fmt(S.curve_ceiling, 'pct')} − "
                  f"{fmt(S.curve_coefficient, 'int')}/√n), calibrated so that {fmt(S.pool, 'int')} labels give "
                  f"{fmt(accuracy(S.pool), 'pct')}, about ResNet-50's {fmt(C.RESNET50_TOP1, 'pct1')} on ImageNet."),
