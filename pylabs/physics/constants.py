@@ -949,3 +949,19 @@ REGISTRY.update({
 KERNEL_LAUNCH_CPU_LOW_S = REGISTRY["KERNEL_LAUNCH_CPU_LOW_S"].value
 KERNEL_LAUNCH_CPU_HIGH_S = REGISTRY["KERNEL_LAUNCH_CPU_HIGH_S"].value
 CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value
+# ---- V1-09 The Data Selection Tradeoff ----
+_TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+REGISTRY.update({
+    "RESNET50_FORWARD_FLOP": Spec(
+        2 * 4.09e9, "FLOP", "torchvision ResNet50_Weights.IMAGENET1K_V1: 4.09 'GFLOPS' per 224x224 image, counted as "
+        "multiply-adds (fvcore counts one fused multiply-add as one flop), so 2 x 4.09e9 FLOP forward",
+        _TORCHVISION_RESNET50_URL,
+        "VOL1 §V1-09 rounds this to 8.2 GFLOP (24.6 GFLOP per training image); 8.18 moves the spec's "
+        "golden throughput 6,837.3 -> 6,854.0 img/s (+0.24 %)",
+        label="ResNet-50 forward pass per 224 x 224 image"),
+    "RESNET50_TOP1": Spec(
+        0.7613, "1", "torchvision ResNet50_Weights.IMAGENET1K_V1: acc@1 76.13 % on ImageNet-1K",
+        _TORCHVISION_RESNET50_URL, label="ResNet-50 ImageNet top-1 accuracy (torchvision V1 weights)"),
+})
+RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value
+RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value

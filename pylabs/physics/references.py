@@ -213,6 +213,18 @@ REFERENCES: dict[str, Reference] = {
     "ansel2024": Reference("Ansel et al.", 2024, "PyTorch 2: Faster Machine Learning Through Dynamic Python "
                            "Bytecode Transformation and Graph Compilation (ASPLOS '24)",
                            "https://doi.org/10.1145/3620665.3640366"),
+    # ---- V1-09 The Data Selection Tradeoff ----
+    "wu2021curricula": Reference("Wu, Dyer and Neyshabur", 2021, "When Do Curricula Work? (ICLR 2021)",
+                                 "https://arxiv.org/abs/2012.03107"),
+    "hestness2017": Reference("Hestness et al.", 2017, "Deep Learning Scaling is Predictable, Empirically",
+                              "https://arxiv.org/abs/1712.00409"),
+    "munjal2022": Reference("Munjal, Hayat, Hayat, Sourati and Khan", 2022, "Towards Robust and Reproducible "
+                            "Active Learning Using Neural Networks (CVPR 2022)", "https://arxiv.org/abs/2002.09564"),
+    "beck2021": Reference("Beck, Sivasubramanian, Dani, Ramakrishnan and Iyer", 2021, "Effective Evaluation of Deep "
+                          "Active Learning on Image Classification Tasks", "https://arxiv.org/abs/2106.15324"),
+    "torchvision_resnet50": Reference("PyTorch", 0, "torchvision.models.resnet50, ResNet50_Weights.IMAGENET1K_V1",
+                                      "https://pytorch.org/vision/stable/models/generated/"
+                                      "torchvision.models.resnet50.html"),
 }
 
 

@@ -15,6 +15,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (26 * 7 * 86400.0, "weeks", "26 weeks"), (52 * 3600.0, "weeks", "0.31 weeks"),
     (5073.17, "images/s", "5,073 images/s"), (2.5, "images/s", "2.5 images/s"),
     (100e9, "bit/s", "100 Gb/s"), (0.02, "usd/GB", "$0.02/GB"), (24.6e9, "GFLOP", "24.6 GFLOP"),
+    (8.18e9, "GFLOP", "8.18 GFLOP"), (24.54e9, "GFLOP", "24.5 GFLOP"),
     (117_600 * 3.6e6, "Wh", "118 MWh"), (96_432.0, "CO2e", "96.4 t CO₂e"), (820e-3 / 3.6e6, "g/kWh", "820 g/kWh"),
     (2_000e3, "km", "2,000 km"), (1_021_090.0, "length", "1,021 km"), (0.5253, "length", "52.5 cm"),
     (0.0, "length", "0 km"), (0.20998e-3, "watts", "210 µW"), (3.0, "watts", "3 W"), (1e-3, "watts", "1 mW"),

@@ -1,0 +1,644 @@
+"""Lab V1-09 · The Data Selection Tradeoff.
+
+Core invariant: the order of the data barely changes what a clean, fully trained run costs, so
+training time is set by samples × epochs ÷ throughput; what selection buys is *labels*: choosing
+which images to label can cut the cost of reaching an accuracy bar, and that gain vanishes once
+the whole pool is labelled.
+
+Act I (curriculum ordering): a 1M-image ResNet-50 run; a vendor promises 3× from easy-first
+ordering. With clean labels trained to convergence, curricula give no measurable gain (Wu, Dyer
+and Neyshabur 2021); a short time budget or noisy labels give a modest one. The speedup is a
+teaching surrogate, labelled as such; the throughput is the device's peak × an assumed
+utilisation (an instrument: ERRATA, u = 0.17 is not a measured fact).
+Act II (the label budget): 1M unlabelled images, $0.05 a label. Which plan reaches 70 % for the
+least money? Active learning at its claimed efficiency, about a fifth of the pool; random
+labelling needs more; labelling everything spends the whole budget.
+
+Choices made where the spec leaves one: the upstream option "synthetic data only" is replaced by
+"random labels, just enough to reach the bar", which the model can compute and which is the
+comparison that shows what active learning saves; the label-cost slider stops at $0.25, where the
+smallest budget still buys enough labels for the surrogate learning curve to mean something
+(at $0.50 and $5K it would predict a negative accuracy); the accuracy bar goes past what the
+whole pool reaches, so "no budget reaches this bar" is a state a student can find.
+
+Ledger fields: context, ordering, speedup, budget_usd, strategy, labels, acc, cost_to_bar_usd.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
+                              math_peek, metric_grid, prose)
+from pylabs.framework import charts as ch
+from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.physics import constants as C
+from pylabs.physics import data_selection as ds
+from pylabs.physics.references import cite
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs and the lab's surrogate parameters (not hardware facts)."""
+
+    images: float = 1e6                 # the research lead's dataset
+    epochs: float = 90.0                # a standard ImageNet-style schedule
+    utilisation: float = 0.17           # assumed share of the dense peak (ERRATA: an assumption)
+    vendor_claim: float = 3.0           # the curriculum vendor's promised speedup
+    week_s: float = 7 * 86400.0         # the team's limit for one experiment
+    h100_usd_per_h: float = 3.00        # scenario price (VOL1 §0.1), shown as an assumption
+    hour_s: float = 3600.0
+    pool: float = 1e6                   # unlabelled images on hand
+    usd_per_label: float = 0.05         # scenario price (VOL1 §0.1), shown as an assumption
+    budget_usd: float = 50_000.0        # the CTO's label budget
+    bar: float = 0.70                   # the accuracy the product needs
+    al_claimed: float = 1.85            # the AL vendor's claimed label efficiency (unsourced)
+    al_sceptical: float = 1.2           # a sceptical value, nearer strong-baseline studies
+    random_share: float = 0.10          # the "label a random 10 %" plan
+    curve_ceiling: float = 0.85         # surrogate learning curve: a_max − k/√n ...
+    curve_coefficient: float = 90.0     # ... with 1M labels giving 0.76 (about ResNet-50's top-1)
+
+
+S = Scenario()
+
+
+def throughput(context: str, utilisation: float) -> float:
+    """Training images per second on the context's device."""
+    return ds.training_samples_per_s(device(context).peak_ops, utilisation,
+                                     ds.training_flop_per_sample(C.RESNET50_FORWARD_FLOP))
+
+
+def accuracy(labels: float) -> float:
+    return ds.accuracy_from_labels(labels, S.curve_ceiling, S.curve_coefficient)
+
+
+def cost_to_bar(bar: float, usd_per_label: float, efficiency: float = 1.0) -> float:
+    return ds.cost_to_accuracy_usd(bar, usd_per_label, S.pool, S.curve_ceiling, S.curve_coefficient, efficiency)
+
+
+def usd(value: float) -> str:
+    return "no budget" if math.isinf(value) else fmt(value, "usd")
+
+
+# ---- context ----------------------------------------------------------------------
+
+CONTEXT = deployment(("cloud", "edge"), default="cloud",
+                     help="Sets the device that trains: its peak rate sets the images per second in Act I.")
+
+# ---- Act I · Does the order of the data matter? -------------------------------------
+
+ORDER_NAMES = {"random": "Random order", "curriculum": "Curriculum (easy first)",
+               "anti": "Anti-curriculum (hard first)"}
+
+A1_ORDERING = Choice("a1_ordering", "Order of the training data",
+                     tuple(Option(k, v) for k, v in ORDER_NAMES.items()), default="curriculum")
+A1_NOISE = Slider("a1_noise", "Share of wrong labels, η", unit="1", min=0, max=0.4, step=0.01, default=0.0,
+                  fmt="pct", help="The vendor's benchmark data is clean: η = 0.")
+A1_BUDGET = Slider("a1_budget", "Time budget, share of a full run, β", unit="1", min=0.1, max=1, step=0.05,
+                   default=1.0, fmt="pct", help="1 means the run trains to convergence.")
+A1_IMAGES = Slider("a1_images", "Training images, N", unit="images", min=1e4, max=1e7, step=1, default=S.images,
+                   fmt="int", scale="log", steps=60, sig_figs=2)
+A1_EPOCHS = Slider("a1_epochs", "Epochs, E", unit="epochs", min=10, max=120, step=5, default=S.epochs, fmt="int")
+A1_UTIL = Slider("a1_util", "Utilisation of the peak, u (assumed)", unit="1", min=0.05, max=0.5, step=0.01,
+                 default=S.utilisation, fmt="pct",
+                 help="An assumption, not a measurement: the share of the device's dense peak a ResNet-50 training "
+                      "step sustains. Small convolutions, normalisation and data loading keep it far below 1.")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One training run on the context's device with the chosen ordering."""
+
+    images_per_s: float
+    full_s: float        # E·N/Θ, random order, trained to convergence
+    budget: float        # β
+    speedup: float       # S (teaching surrogate)
+
+    @property
+    def budget_s(self) -> float:
+        return self.budget * self.full_s
+
+    @property
+    def time_s(self) -> float:
+        """Time this ordering needs to reach the quality random order reaches within the budget."""
+        return self.budget_s / self.speedup
+
+    @property
+    def saved_share(self) -> float:
+        return 1 - 1 / self.speedup
+
+
+def run(s: State) -> Run:
+    rate = throughput(s["context"], s["a1_util"])
+    return Run(rate, ds.training_time_s(s["a1_epochs"], s["a1_images"], rate), s["a1_budget"],
+               ds.ordering_speedup(s["a1_ordering"], s["a1_noise"], s["a1_budget"]))
+
+
+def a1_overridden(s: State) -> dict[str, str]:
+    """Random order has no ordering speedup, so the share of wrong labels changes nothing it shows."""
+    if s["a1_ordering"] != "random":
+        return {}
+    return {"a1_noise": "Not used with random order: its speedup is 1 at any noise. Pick an ordering to see "
+                        "what wrong labels do to it."}
+
+
+def act1_truth() -> float:
+    return ds.ordering_speedup("curriculum", 0.0, 1.0)
+
+
+def scenario_hours(context: str) -> float:
+    return ds.training_time_s(S.epochs, S.images, throughput(context, S.utilisation))
+
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"Clean labels, a full {fmt(S.epochs, 'int')}-epoch run, easy images first instead of random order. "
+           "How much faster does the curriculum reach the same accuracy?",
+    quantity="time with random order ÷ time with the curriculum (clean data, full run)",
+    unit_fmt="x",
+    options=(
+        Range("A", "{range}: no real gain in this setting", None, 1.1, 1.0,
+              "On clean data trained to convergence, every image is seen many times and the order washes out."),
+        Range("B", "{range}: a modest gain from smoother early training", 1.1, 1.5, 1.3,
+              "Gains of this size appear only with noisy labels or a run cut short; the vendor's setting has "
+              "neither."),
+        Range("C", "{range}: the vendor's claim holds", 1.5, 5.0, 3.0,
+              "Controlled studies of thousands of orderings found no such gain on standard, clean benchmarks."),
+        Range("D", "{range}: an order of magnitude", 5.0, None, 10.0,
+              "Ordering cannot remove work: every epoch still passes every image through the network once."),
+    ),
+    truth=act1_truth,
+)
+
+
+def act1_facts() -> dict[str, str]:
+    noisy = ds.curriculum_speedup(0.2, 1.0)
+    short = ds.curriculum_speedup(0.0, 0.3)
+    return {"noisy": fmt(noisy, "x"), "short": fmt(short, "x"), "best": fmt(ds.curriculum_speedup(0.4, 0.1), "x")}
+
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="On clean data a curriculum buys nothing, yet with noisy labels or a short time budget it helps a "
+           "little. Why?",
+    options=(
+        Claim("A", "Easy images give larger gradients, which always shortens training several times over.",
+              "Gradient size is not the bottleneck: on clean data trained to convergence the curriculum's "
+              "advantage disappears."),
+        Claim("B", "Easy-first spends the early steps on what the model can learn: a short run gets more out "
+                   "of its few epochs, and with wrong labels the model fits the clean majority before the noise.",
+              "In the lab's surrogate: **{noisy}** with 20 % wrong labels, **{short}** with 30 % of the time, "
+              "{best} at the worst corner; never the claimed 3×. Trained to convergence on clean labels, every "
+              "image is seen many times and the order washes out."),
+        Claim("C", "A curriculum drops the hard images, so each epoch processes fewer of them.",
+              "That is filtering, not ordering. A curriculum reorders the same images; dropping images is a "
+              "different decision with its own cost in accuracy."),
+        Claim("D", "Hard-first (anti-curriculum) is the real win; easy-first only helps by accident.",
+              "Hard-first never helped in the controlled study, and in this lab's surrogate it is slower than "
+              "random whenever the curriculum is faster."),
+    ),
+    answer_letter="B",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_speedup", "Ordering speedup (surrogate)", "1", "x"),
+    MetricSpec("a1_time_s", "Time to the budgeted quality", "s", "s"),
+    MetricSpec("a1_saved", "Share of the run saved", "1", "pct"),
+    MetricSpec("a1_images_per_s", "Training throughput, images/s", "1/s", "num"),
+    MetricSpec("a1_full_s", "Full run, random order", "s", "s"),
+    MetricSpec("a1_run_usd", "Cost of the run", "USD", "usd"),
+    MetricSpec("a1_run_energy", "Energy of the run", "J", "Wh"),
+    MetricSpec("a2_acc", "Accuracy reached", "1", "pct1"),
+    MetricSpec("a2_cost_to_bar", "Label cost to reach the bar", "USD", "usd"),
+    MetricSpec("a2_other_cost", "The other strategy, to the bar", "USD", "usd"),
+    MetricSpec("a2_labels", "Labels bought", "labels", "int"),
+    MetricSpec("a2_effective", "Worth as random labels", "labels", "int"),
+    MetricSpec("a2_spend", "Budget spent", "USD", "usd"),
+)}
+
+FAILURES = (
+    FailureSpec("a1_over_a_week", "Over a week per experiment: the iteration loop breaks", act=1, severity="warn"),
+    FailureSpec("a2_bar_missed", "The bar is out of reach with this plan", act=2),
+)
+F = {f.name: f for f in FAILURES}
+
+
+def a1_cost_card(s: State, r: Run):
+    if s["context"] == "cloud":
+        return M["a1_run_usd"].show(r.time_s / S.hour_s * S.h100_usd_per_h,
+                                    note=f"at {fmt(S.h100_usd_per_h, 'usd/h')} for one H100 (assumed)")
+    dev = device(s["context"])
+    return M["a1_run_energy"].show(r.time_s * dev.power_w, note=f"at {fmt(dev.power_w, 'W')}")
+
+
+def saved_note(r: Run) -> str:
+    if r.speedup == 1:
+        return "random order's time, no more, no less"
+    return f"{fmt(abs(r.budget_s - r.time_s), 's')} {'saved' if r.speedup > 1 else 'lost'} per run"
+
+
+def act1_instruments(s: State) -> list:
+    r = run(s)
+    late = r.time_s > S.week_s
+    parts = [metric_grid(
+        M["a1_speedup"].show(r.speedup, "good" if r.speedup > 1 else "danger" if r.speedup < 1 else None,
+                             ORDER_NAMES[s["a1_ordering"]].lower()),
+        M["a1_time_s"].show(r.time_s, "warn" if late else None, f"β = {fmt(r.budget, 'pct')} of a full run"),
+        M["a1_saved"].show(r.saved_share, note=saved_note(r)),
+        M["a1_images_per_s"].show(r.images_per_s, note=f"{device(s['context']).name}"),
+        M["a1_full_s"].show(r.full_s, note=f"{fmt(s['a1_epochs'], 'int')} epochs × {fmt(s['a1_images'], 'int')} images"),
+        a1_cost_card(s, r),
+    )]
+    if late:
+        parts.append(failure(F["a1_over_a_week"],
+                             f"This run takes {fmt(r.time_s, 's')}, longer than the week the team allows one "
+                             "experiment. Ordering cannot fix it: fewer epochs, fewer images, a faster device or "
+                             "higher utilisation can."))
+    parts.append(act1_chart(s, r))
+    return parts
+
+
+def act1_chart(s: State, r: Run):
+    noise = [A1_NOISE.max * i / 20 for i in range(21)]
+    beta = s["a1_budget"]
+    traces = [ch.line("Curriculum, full run", noise, [ds.curriculum_speedup(n, 1.0) for n in noise], "series1")]
+    if beta < 1:
+        traces.append(ch.line(f"Curriculum, β = {fmt(beta, 'pct')}", noise,
+                              [ds.curriculum_speedup(n, beta) for n in noise], "series2"))
+    traces += [ch.line(f"Anti-curriculum, β = {fmt(beta, 'pct')}", noise,
+                       [1 / ds.curriculum_speedup(n, beta) for n in noise], "series3", dash="dash"),
+               ch.line("Random order", noise, [1.0] * len(noise), "muted", dash="dot"),
+               ch.point("Your setting", s["a1_noise"], r.speedup, "accent")]
+    shape, note = ch.hline(S.vendor_claim, "danger", f"Vendor's claim: {fmt(S.vendor_claim, 'x')}")
+    figure = ch.figure(traces, x=ch.axis("Share of wrong labels, η", tickformat=".0%"),
+                       y=ch.axis("Speedup vs random order", range=[0, S.vendor_claim * 1.1]),
+                       shapes=[shape], annotations=[note])
+    top = ds.curriculum_speedup(noise[-1], beta)
+    summary = (f"At β = {fmt(beta, 'pct')} the curriculum's speedup runs from {fmt(ds.curriculum_speedup(0, beta), 'x')} "
+               f"on clean labels to {fmt(top, 'x')} with {fmt(noise[-1], 'pct')} wrong labels; every curve stays "
+               f"below the vendor's {fmt(S.vendor_claim, 'x')}.")
+    rows = [(fmt(n, "pct"), fmt(ds.curriculum_speedup(n, 1.0), "x"), fmt(ds.curriculum_speedup(n, beta), "x"),
+             fmt(1 / ds.curriculum_speedup(n, beta), "x")) for n in noise[::5]]
+    return chart("a1_speedup", "What ordering buys, by label noise (teaching surrogate)", figure, summary,
+                 table=(("Wrong labels", "Curriculum, full run", f"Curriculum, β = {fmt(beta, 'pct')}",
+                         "Anti-curriculum"), rows))
+
+
+def act1_math(s: State):
+    r = run(s)
+    dev = device(s["context"])
+    return math_peek("The governing equations · Act I", (
+        Equation(r"\Theta = \frac{u\,P_{\text{peak}}}{3\,F_{\text{fwd}}}",
+                 "Images per second: the device's dense peak × the utilisation it sustains, over the FLOP of one "
+                 "training step per image (the backward pass costs twice the forward)."),
+        Equation(r"T = \frac{\beta\,E\,N}{S\,\Theta}",
+                 "Time to the quality random order reaches within a share β of a full run of *E* epochs over *N* "
+                 "images, with an ordering speedup *S*."),
+        Equation(r"S_{\text{cur}} = 1 + 1.0\,\eta + 0.3\,(1-\beta)^2,\qquad S_{\text{anti}} = 1/S_{\text{cur}}",
+                 "A **teaching surrogate**, not a fit: it is 1 on clean data trained to convergence, as the "
+                 "controlled study found, and grows with wrong labels η and a shorter budget."),
+    ), rows=(
+        ("Device peak, *P*", f"{fmt(dev.peak_ops, 'FLOP/s')} ({dev.precision})"),
+        ("Utilisation, *u* (assumed)", fmt(s["a1_util"], "pct")),
+        ("Forward pass, *F*", fmt(C.RESNET50_FORWARD_FLOP, "GFLOP")),
+        ("Throughput, Θ", f"{fmt(r.images_per_s, 'num')} images/s"),
+        ("Speedup, *S*", fmt(r.speedup, "x")),
+    ), sources=(
+        cite("wu2021curricula", "curricula give marginal or no benefit on standard data; easy-first helps only "
+                                "with a limited time budget or noisy labels; anti-curricula do not help"),
+        cite("torchvision_resnet50", "4.09 G multiply-adds per 224 × 224 image, 25.6 M parameters"),
+        cite("kaplan2020", "training costs 3 × the forward pass"),
+        C.REGISTRY[("H100_PEAK_BF16_DENSE" if s["context"] == "cloud" else "ORIN_NX_PEAK_FP16_DENSE")].source,
+        f"Utilisation {fmt(S.utilisation, 'pct')} is the lab's default assumption, not a measurement; prices are "
+        f"scenario assumptions ({fmt(S.h100_usd_per_h, 'usd/h')} per H100).",
+    ))
+
+
+ACT1 = Act(
+    number=1, title="Does the Order of the Data Matter?", minutes="12–15 min",
+    stakeholder_role="Research Lead, vision startup",
+    stakeholder=lambda: (
+        f"Our ResNet-50 trains on {fmt(S.images, 'int')} images for {fmt(S.epochs, 'int')} epochs. A vendor "
+        f"says their curriculum, which shows the network easy images first, makes training "
+        f"{fmt(S.vendor_claim, 'x')} faster. We run our experiments on H100s in the cloud, and the product team "
+        "wants to retrain on a Jetson Orin NX at the edge. Is the speedup real, and what does one run cost us?"),
+    scenario=lambda: (
+        "**Random order** shuffles the images every epoch. A **curriculum** sorts them from easy to hard (by a "
+        "scoring model's loss, say) and widens the pool as training goes on; an **anti-curriculum** shows the "
+        "hardest first.",
+        "Either way, every epoch still passes every image through the network: ordering can change how fast "
+        "accuracy rises per step, not the work a step does.",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_ORDERING, A1_NOISE, A1_BUDGET, A1_IMAGES, A1_EPOCHS, A1_UTIL),
+    overridden=a1_overridden,
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Training-time calculator",
+)
+
+# ---- Act II · The label budget --------------------------------------------------------
+
+STRATEGY_NAMES = {"random": "Random sample", "al": "Active learning (uncertainty sampling)"}
+
+A2_STRATEGY = Choice("a2_strategy", "How to choose the images to label",
+                     tuple(Option(k, v) for k, v in STRATEGY_NAMES.items()), default="al")
+A2_BUDGET = Slider("a2_budget", "Label budget", unit="USD", min=5e3, max=2e5, step=1, default=S.budget_usd,
+                   fmt="usd", scale="log", steps=80, sig_figs=2)
+A2_COST = Slider("a2_cost", "Price per label (assumed)", unit="USD", min=0.01, max=0.25, step=0.01,
+                 default=S.usd_per_label, fmt="usd",
+                 help="A scenario price, not a market quote: simple image tags cost cents, expert labels far more.")
+A2_GAIN = Slider("a2_gain", "Active learning's label efficiency, k (claimed)", unit="1", min=1, max=2, step=0.05,
+                 default=S.al_claimed, fmt="x",
+                 help="The vendor's claim, not a measurement: with strong baselines, published gains over random "
+                      "sampling range from none to several times.")
+A2_BAR = Slider("a2_bar", "Accuracy the product needs", unit="1", min=0.5, max=0.8, step=0.01, default=S.bar,
+                fmt="pct")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a budget buys with a strategy."""
+
+    labels: float
+    effective: float
+    usd_per_label: float
+
+    @property
+    def acc(self) -> float:
+        return accuracy(self.effective)
+
+    @property
+    def spend(self) -> float:
+        return self.labels * self.usd_per_label
+
+
+def efficiency(strategy: str, gain: float) -> float:
+    return gain if strategy == "al" else 1.0
+
+
+def plan(budget: float, usd_per_label: float, strategy: str, gain: float) -> Plan:
+    n = ds.labels_bought(budget, usd_per_label, S.pool)
+    return Plan(n, ds.al_effective_labels(n, S.pool, efficiency(strategy, gain)), usd_per_label)
+
+
+def a2_plan(s: State) -> Plan:
+    return plan(s["a2_budget"], s["a2_cost"], s["a2_strategy"], s["a2_gain"])
+
+
+def a2_overridden(s: State) -> dict[str, str]:
+    if s["a2_strategy"] == "random":
+        return {"a2_gain": "Not used for a random sample: every label counts once."}
+    return {}
+
+
+def scenario_plans() -> dict[str, tuple[float, float]]:
+    """(cost, accuracy) of the four plans the CTO weighs, at the scenario's prices and claimed k."""
+    c = S.usd_per_label
+    al_cost = cost_to_bar(S.bar, c, S.al_claimed)
+    random_cost = cost_to_bar(S.bar, c)
+    return {
+        "A": (S.pool * c, accuracy(S.pool)),
+        "B": (S.random_share * S.pool * c, accuracy(S.random_share * S.pool)),
+        "C": (al_cost, plan(al_cost, c, "al", S.al_claimed).acc),
+        "D": (random_cost, accuracy(random_cost / c)),
+    }
+
+
+def act2_decide() -> str:
+    """The cheapest plan whose accuracy meets the bar (a tolerance absorbs the inversion's rounding)."""
+    plans = scenario_plans()
+    meeting = [k for k, (_, acc) in plans.items() if acc > S.bar or math.isclose(acc, S.bar)]
+    return min(meeting, key=lambda k: plans[k][0])
+
+
+def act2_facts() -> dict[str, str]:
+    p = scenario_plans()
+    al_labels = p["C"][0] / S.usd_per_label
+    sceptic = cost_to_bar(S.bar, S.usd_per_label, S.al_sceptical)
+    return {"full_cost": usd(p["A"][0]), "full_acc": fmt(p["A"][1], "pct1"), "ten_cost": usd(p["B"][0]),
+            "ten_acc": fmt(p["B"][1], "pct1"), "al_cost": usd(p["C"][0]), "al_labels": fmt(al_labels, "int"),
+            "al_share": fmt(al_labels / S.pool, "pct"), "rand_cost": usd(p["D"][0]),
+            "rand_labels": fmt(p["D"][0] / S.usd_per_label, "int"), "bar": fmt(S.bar, "pct"),
+            "sceptic_k": fmt(S.al_sceptical, "num"), "sceptic_cost": usd(sceptic),
+            "al_vs_rand": fmt(p["C"][0] / p["D"][0], "pct"), "al_vs_full": fmt(p["C"][0] / p["A"][0], "pct")}
+
+
+ACT2_PREDICTION = Pick(
+    id="a2_predict", act=2,
+    prompt=f"The model must reach {fmt(S.bar, 'pct')} accuracy. Which plan gets there for the least money?",
+    quantity=f"the cheapest plan that reaches {fmt(S.bar, 'pct')}",
+    options=(
+        Claim("A", f"Label the whole pool: {fmt(S.pool, 'int')} images for {usd(S.pool * S.usd_per_label)}.",
+              "It clears the bar ({full_acc}), but spends {full_cost}: most of those labels buy accuracy "
+              "nobody asked for."),
+        Claim("B", f"Label a random {fmt(S.random_share, 'pct')} ({fmt(S.random_share * S.pool, 'int')} images, "
+                   f"{usd(S.random_share * S.pool * S.usd_per_label)}) and train on that.",
+              "Cheapest, but it reaches only {ten_acc}, short of {bar}: the learning curve is still steep there."),
+        Claim("C", "Active learning: label in rounds, each time the images the current model is least sure of, "
+                   "and stop at the bar.",
+              "At the claimed efficiency it reaches {bar} with {al_labels} labels ({al_share} of the pool) for "
+              "**{al_cost}**: {al_vs_rand} of a random sample's price, {al_vs_full} of labelling everything."),
+        Claim("D", "Label a random sample, just large enough to reach the bar.",
+              "It works, with {rand_labels} labels for {rand_cost}; choosing *which* images to label does the "
+              "same job with fewer of them."),
+    ),
+    decide=act2_decide,
+)
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="Raise the budget until the whole pool is labelled: active learning's advantage over a random sample "
+           "shrinks to nothing. Why?",
+    options=(
+        Claim("A", "Labels chosen by active learning cost more each, which eats the saving.",
+              "The price per label is the same; the model counts each chosen label as worth more, not as "
+              "costing more."),
+        Claim("B", "With every image labelled there is nothing left to choose: both strategies train on the "
+                   "same set. Choosing pays most when the budget covers a small share of the pool.",
+              "At the full pool both reach {full_acc}. The claim matters most in between: at a sceptical "
+              "k = {sceptic_k} the {bar} bar costs {sceptic_cost} instead of {al_cost}, so plan for the claim "
+              "being wrong."),
+        Claim("C", "Uncertainty sampling keeps picking mislabelled images, so its gain turns into a loss at scale.",
+              "Outliers and wrong labels do attract uncertainty sampling, a real risk; but the gain here "
+              "vanishes for a simpler reason: at the full pool the two labelled sets are identical."),
+        Claim("D", f"Past {fmt(S.random_share * S.pool, 'int')} labels the model stops improving, whatever the "
+                   "strategy.",
+              "The learning curve keeps rising to the whole pool; it only flattens, as every power law does."),
+    ),
+    answer_letter="B",
+)
+
+
+def act2_instruments(s: State) -> list:
+    p = a2_plan(s)
+    strategy, bar = s["a2_strategy"], s["a2_bar"]
+    mine = cost_to_bar(bar, s["a2_cost"], efficiency(strategy, s["a2_gain"]))
+    other = "random" if strategy == "al" else "al"
+    theirs = cost_to_bar(bar, s["a2_cost"], efficiency(other, s["a2_gain"]))
+    met = p.acc >= bar
+    parts = [metric_grid(
+        M["a2_acc"].show(p.acc, "good" if met else "danger", f"the bar is {fmt(bar, 'pct')}"),
+        M["a2_cost_to_bar"].show(mine, None if math.isfinite(mine) else "danger",
+                                 STRATEGY_NAMES[strategy].split(" (")[0].lower()),
+        M["a2_other_cost"].show(theirs, note=STRATEGY_NAMES[other].split(" (")[0].lower()),
+        M["a2_labels"].show(p.labels, note=f"{fmt(p.labels / S.pool, 'pct')} of the pool"),
+        M["a2_effective"].show(p.effective, note="what the learning curve sees"),
+        M["a2_spend"].show(p.spend, note=f"of {usd(s['a2_budget'])}"),
+    )]
+    if not met:
+        parts.append(failure(F["a2_bar_missed"], a2_miss_text(s, p, mine)))
+    parts.append(act2_chart(s, p))
+    return parts
+
+
+def a2_miss_text(s: State, p: Plan, mine: float) -> str:
+    head = (f"{usd(s['a2_budget'])} at {fmt(s['a2_cost'], 'usd')} a label reaches {fmt(p.acc, 'pct1')}, short of "
+            f"{fmt(s['a2_bar'], 'pct')}. ")
+    if math.isinf(mine):
+        return head + (f"Even the whole pool of {fmt(S.pool, 'int')} images reaches only "
+                       f"{fmt(accuracy(S.pool), 'pct1')}: no label budget gets there. Lower the bar, or collect "
+                       "more images.")
+    return head + f"This strategy needs {usd(mine)}: raise the budget, or choose the labels more carefully."
+
+
+def act2_chart(s: State, p: Plan):
+    c, k = s["a2_cost"], s["a2_gain"]
+    fewest = A2_BUDGET.min / A2_COST.max  # the fewest labels any setting buys
+    counts = [fewest * (S.pool / fewest) ** (i / 20) for i in range(21)]
+    spend = [n * c for n in counts]
+    random_acc = [accuracy(n) for n in counts]
+    al_acc = [accuracy(ds.al_effective_labels(n, S.pool, k)) for n in counts]
+    shape, note = ch.hline(s["a2_bar"], "danger", f"Bar: {fmt(s['a2_bar'], 'pct')}")
+    note.update(x=0, xanchor="left")  # the curves meet the bar on the right; the left is clear
+    traces = [ch.line("Random sample", spend, random_acc, "series1"),
+              ch.line(f"Active learning, k = {fmt(k, 'num')}", spend, al_acc, "series2"),
+              ch.point("Your plan", p.spend, p.acc, "accent")]
+    figure = ch.figure(traces, x=ch.axis("Spent on labels", "log", **ch.decade_ticks(spend, lambda v: fmt(v, "usd"))),
+                       y=ch.axis("Accuracy", tickformat=".0%", range=[0, S.curve_ceiling]),
+                       shapes=[shape], annotations=[note])
+    summary = (f"At {fmt(c, 'usd')} a label, random sampling reaches {fmt(s['a2_bar'], 'pct')} at "
+               f"{usd(cost_to_bar(s['a2_bar'], c))} and active learning at {usd(cost_to_bar(s['a2_bar'], c, k))}; "
+               f"with the whole pool labelled ({usd(spend[-1])}) both reach {fmt(random_acc[-1], 'pct1')}.")
+    rows = [(usd(x), fmt(n, "int"), fmt(a, "pct1"), fmt(b, "pct1"))
+            for x, n, a, b in list(zip(spend, counts, random_acc, al_acc))[::4]]
+    return chart("a2_learning_curve", "Accuracy against money spent on labels", figure, summary,
+                 table=(("Spent", "Labels", "Random", "Active learning"), rows))
+
+
+def act2_math(s: State):
+    p = a2_plan(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"n = \min\!\left(\frac{B}{c},\ N_{\text{pool}}\right)",
+                 "A budget *B* at *c* dollars a label buys labels until the pool runs out."),
+        Equation(r"\text{acc}(n) = a_{\max} - \frac{b}{\sqrt{n}}",
+                 f"A power-law learning curve (a **teaching surrogate**, {fmt(S.curve_ceiling, 'pct')} − "
+                 f"{fmt(S.curve_coefficient, 'int')}/√n), calibrated so that {fmt(S.pool, 'int')} labels give "
+                 f"{fmt(accuracy(S.pool), 'pct')}, about ResNet-50's {fmt(C.RESNET50_TOP1, 'pct1')} on ImageNet."),
+        Equation(r"n_{\text{eff}} = n\left(1 + (k-1)\left(1 - \frac{n}{N_{\text{pool}}}\right)\right)",
+                 "Active learning's labels count *k* times early on and no extra once the pool is exhausted. "
+                 "Inverting both gives the cost of reaching a bar."),
+    ), rows=(
+        ("Labels, *n*", fmt(p.labels, "int")),
+        ("Effective labels, *n*_eff", fmt(p.effective, "int")),
+        ("Efficiency, *k* (claimed)", fmt(efficiency(s["a2_strategy"], s["a2_gain"]), "x")),
+        ("Accuracy", fmt(p.acc, "pct1")),
+    ), sources=(
+        cite("hestness2017", "error falls as a power law of the training-set size"),
+        cite("torchvision_resnet50", "ResNet-50 top-1 76.13 % on ImageNet-1K"),
+        cite("munjal2022", "with strong regularisation, active learning shows marginal or no gain over random"),
+        cite("beck2021", "2× to 4× label efficiency over random sampling, with data augmentation"),
+        f"The price per label ({fmt(S.usd_per_label, 'usd')}) and the claimed k = {fmt(S.al_claimed, 'x')} are "
+        "scenario assumptions.",
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Label Budget", minutes="15–20 min",
+    stakeholder_role="CTO",
+    stakeholder=lambda: (
+        f"We have {fmt(S.pool, 'int')} unlabelled images and {usd(S.budget_usd)} for labels at "
+        f"{fmt(S.usd_per_label, 'usd')} each. The product needs {fmt(S.bar, 'pct')} accuracy, no more. An "
+        f"active-learning vendor claims their labels are worth {fmt(S.al_claimed, 'x')} random ones. How do we "
+        "get to the bar for the least money?"),
+    scenario=lambda: (
+        "Accuracy rises with the number of labelled images along a learning curve that flattens: each extra "
+        "label is worth less than the one before.",
+        "**Active learning** labels in rounds: train on what is labelled, score the unlabelled pool, send the "
+        "images the model is least sure of to the annotators, repeat. A **random sample** labels images "
+        "blindly.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_STRATEGY, A2_BUDGET, A2_COST, A2_GAIN, A2_BAR),
+    overridden=a2_overridden,
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="Label budget planner",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    active = {"a1_over_a_week": run(s).time_s > S.week_s, "a2_bar_missed": a2_plan(s).acc < s["a2_bar"]}
+    return frozenset(name for name, on in active.items() if on)
+
+
+def results(s: State) -> dict[str, float | str | bool | None]:
+    r, p = run(s), a2_plan(s)
+    return {"ordering": s["a1_ordering"], "speedup": r.speedup, "budget_usd": s["a2_budget"],
+            "strategy": s["a2_strategy"], "labels": p.labels, "acc": p.acc,
+            "cost_to_bar_usd": cost_to_bar(s["a2_bar"], s["a2_cost"], efficiency(s["a2_strategy"], s["a2_gain"]))}
+
+
+def lab_takeaways() -> list[str]:
+    facts, one = act2_facts(), act1_facts()
+    al_labels = scenario_plans()["C"][0] / S.usd_per_label
+    compute = ds.training_time_s(S.epochs, al_labels, throughput("cloud", S.utilisation)) / S.hour_s * S.h100_usd_per_h
+    return [
+        f"On clean labels trained to convergence, a curriculum buys {fmt(act1_truth(), 'x')}: the order washes "
+        f"out. Noisy labels or a short budget give a modest gain ({one['noisy']} at 20 % wrong labels in this "
+        f"surrogate), never the claimed {fmt(S.vendor_claim, 'x')}.",
+        f"Training time is images × epochs ÷ throughput: {fmt(scenario_hours('cloud'), 's')} for "
+        f"{fmt(S.images, 'int')} images × {fmt(S.epochs, 'int')} epochs on an H100 at "
+        f"{fmt(S.utilisation, 'pct')} utilisation (assumed), {fmt(scenario_hours('edge'), 's')} on a Jetson Orin NX.",
+        f"To reach {facts['bar']}: active learning at its claimed efficiency costs {facts['al_cost']} "
+        f"({facts['al_share']} of the pool), a random sample {facts['rand_cost']}, labelling everything "
+        f"{facts['full_cost']}.",
+        f"Labels cost far more than compute: one {fmt(S.epochs, 'int')}-epoch H100 run on the active-learning set "
+        f"costs about {usd(compute)} at {fmt(S.h100_usd_per_h, 'usd/h')}, against {facts['al_cost']} of labels.",
+        f"Active learning's gain vanishes at the full pool and depends on an unverified claim: at k = "
+        f"{facts['sceptic_k']} the bar costs {facts['sceptic_cost']}.",
+    ]
+
+
+LAB = Lab(
+    id="v1_09", volume=1, number=9, title="The Data Selection Tradeoff",
+    invariant="Ordering the data barely changes what a clean, full training run costs; choosing **which data "
+              "to label** changes what reaching an accuracy bar costs.",
+    minutes="30–35 min", chapter="Data Selection", url="vol1/09-data-selection/",
+    reading=(
+        "**Curriculum learning**: easy-first, hard-first and random order, and when order matters.",
+        "**Learning curves**: how accuracy grows with the number of labelled examples.",
+        "**Active learning**: uncertainty sampling, labelling rounds, and what the label budget buys.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V1-08 The Training Memory Budget**: what one training step holds in memory, whatever the data order.",
+        "**V1-10 Compression**: the model side of the budget, once the data is chosen.",
+        "**V1-14 MLOps**: retraining on new labels as the data drifts.",
+    ),
+    context_from=TRACK,
+)

@@ -1,0 +1,184 @@
+"""V1-09 The Data Selection Tradeoff: answer keys proven by the physics (VOL1_09-16 §V1-09 (3),
+(4)), the corrected story numbers, failure states reached and left, context and the ledger."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+import pytest
+
+from pylabs.framework.render import record, render_lab
+from pylabs.labs.vol1 import v1_09 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def metric(html: str, name: str) -> float:
+    return float(html.split(f'data-metric="{name}" data-value="')[1].split('"')[0])
+
+
+# ---- answer keys ---------------------------------------------------------------------------
+
+
+def test_act1_key_is_a_no_gain_on_clean_data_trained_to_convergence():
+    """§V1-09 (2) error 1 and (3): with clean data and a full budget the evidence-backed answer is ~1×."""
+    assert lab.act1_truth() == 1.0
+    assert_key_proven(lab.ACT1_PREDICTION, "A")
+
+
+def test_act2_key_is_c_active_learning_to_the_bar():
+    """§V1-09 (3) and (4): AL reaches 70 % for $10,802 (216,039 labels); random $18,000; all $50K; 10 % misses."""
+    plans = lab.scenario_plans()
+    assert plans["C"][0] == pytest.approx(10_802, abs=0.5)
+    assert plans["D"][0] == pytest.approx(18_000)
+    assert plans["A"] == pytest.approx((50_000, 0.76))
+    assert plans["B"][1] == pytest.approx(0.5654, abs=5e-5) and plans["B"][1] < lab.S.bar
+    assert lab.ACT2_PREDICTION.answer() == "C"
+
+
+def test_act2_key_depends_on_the_claim_only_through_its_size():
+    """Without any AL gain (k = 1), AL and 'random, just enough' tie: the answer rests on k > 1."""
+    assert lab.cost_to_bar(lab.S.bar, lab.S.usd_per_label, 1.0) == pytest.approx(lab.scenario_plans()["D"][0])
+
+
+def test_reflection_keys_are_b():
+    assert lab.ACT1_REFLECTION.answer() == "B" and lab.ACT2_REFLECTION.answer() == "B"
+
+
+def test_facts_quote_the_spec_numbers():
+    facts = lab.act2_facts()
+    assert facts["al_cost"] == "$10.8k" and facts["al_labels"] == "216,039" and facts["al_share"] == "21.6 %"
+    assert facts["rand_cost"] == "$18k" and facts["ten_acc"] == "56.5 %" and facts["full_acc"] == "76.0 %"
+
+
+# ---- Act I: the corrected story ----------------------------------------------------------------
+
+
+def test_scenario_run_takes_hours_on_the_h100_and_days_on_the_orin():
+    """§V1-09 (2) error 3: not '6 weeks'; 3.66 h on an H100, 240.5 h on the Orin NX (within 0.5 %: torchvision's 4.09 G multiply-adds, not 4.1)."""
+    assert lab.scenario_hours("cloud") / 3600 == pytest.approx(3.66, rel=5e-3)
+    assert lab.scenario_hours("edge") / 3600 == pytest.approx(240.5, rel=5e-3)
+
+
+def test_default_instruments_show_no_gain_and_the_noisy_short_corner_a_modest_one():
+    html = rendered(LAB, all_open())
+    assert metric(html, "a1_speedup") == 1.0 and metric(html, "a1_saved") == 0.0
+    noisy = rendered(LAB, all_open(a1_noise=0.2, a1_budget=0.3))
+    assert metric(noisy, "a1_speedup") == pytest.approx(1.347)
+
+
+def test_anti_curriculum_is_never_faster():
+    for noise, budget in itertools.product((0.0, 0.2, 0.4), (0.1, 0.5, 1.0)):
+        state = all_open(a1_ordering="anti", a1_noise=noise, a1_budget=budget)
+        assert lab.run(state).speedup <= 1.0
+
+
+def test_context_changes_the_throughput():
+    cloud, edge = rendered(LAB, all_open()), rendered(LAB, all_open(context="edge"))
+    assert metric(cloud, "a1_images_per_s") / metric(edge, "a1_images_per_s") == pytest.approx(
+        lab.C.H100_PEAK_BF16_DENSE / lab.C.ORIN_NX_PEAK_FP16_DENSE)
+    assert 'data-metric="a1_run_usd"' in cloud and 'data-metric="a1_run_energy"' in edge
+
+
+def test_utilisation_is_an_instrument_labelled_as_an_assumption():
+    assert "assumed" in lab.A1_UTIL.label and lab.A1_UTIL.default == 0.17
+    fast = lab.run(all_open(a1_util=0.34))
+    assert fast.images_per_s == pytest.approx(2 * lab.run(all_open()).images_per_s)
+
+
+# ---- failure states ---------------------------------------------------------------------
+
+
+def test_over_a_week_is_reached_on_the_edge_and_left_with_fewer_epochs():
+    assert "a1_over_a_week" in LAB.failures_now(all_open(context="edge"))
+    assert "a1_over_a_week" not in LAB.failures_now(all_open(context="edge", a1_epochs=40))
+    assert "a1_over_a_week" not in LAB.failures_now(all_open())
+    assert 'data-failure="a1_over_a_week"' in render_lab(LAB, all_open(context="edge"))
+
+
+def test_bar_missed_is_reached_with_a_small_budget_and_left_by_raising_it():
+    assert "a2_bar_missed" not in LAB.failures_now(all_open())
+    assert "a2_bar_missed" in LAB.failures_now(all_open(a2_budget=5000))
+    assert "a2_bar_missed" not in LAB.failures_now(all_open(a2_budget=12000))
+    html = render_lab(LAB, all_open(a2_budget=5000))
+    assert 'data-failure="a2_bar_missed"' in html and "needs $10.8k" in html
+
+
+def test_a_bar_above_the_whole_pool_says_no_budget_reaches_it():
+    state = all_open(a2_bar=0.8, a2_budget=200000)
+    assert "a2_bar_missed" in LAB.failures_now(state)
+    html = rendered(LAB, state)
+    assert "no label budget gets there" in html
+    assert 'data-metric="a2_cost_to_bar" data-value="Infinity"' in html
+
+
+def test_random_order_disables_the_noise_control_with_a_reason():
+    html = rendered(LAB, all_open(a1_ordering="random"))
+    assert " disabled" in html.split('data-control="a1_noise"')[1].split(">")[0]
+    assert " disabled" not in rendered(LAB, all_open()).split('data-control="a1_noise"')[1].split(">")[0]
+
+
+def test_random_strategy_disables_the_efficiency_control_with_a_reason():
+    html = rendered(LAB, all_open(a2_strategy="random"))
+    tag = html.split('data-control="a2_gain"')[1].split(">")[0]
+    assert " disabled" in tag and "every label counts once" in html
+
+
+# ---- edges --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_extreme_settings_render_finite_numbers(context):
+    a1 = itertools.product(lab.ORDER_NAMES, (0, 0.4), (0.1, 1), (1e4, 1e7), (10, 120), (0.05, 0.5))
+    for values in a1:
+        state = all_open(context=context, **dict(zip(("a1_ordering", "a1_noise", "a1_budget", "a1_images",
+                                                      "a1_epochs", "a1_util"), values)))
+        r = lab.run(state)
+        assert math.isfinite(r.time_s) and r.time_s > 0 and r.speedup > 0
+    for values in itertools.product(("random", "al"), (5e3, 2e5), (0.01, 0.25), (1, 2), (0.5, 0.8)):
+        state = all_open(context=context, **dict(zip(("a2_strategy", "a2_budget", "a2_cost", "a2_gain", "a2_bar"),
+                                                     values)))
+        p = lab.a2_plan(state)
+        assert 0 < p.acc < lab.S.curve_ceiling and 0 < p.labels <= lab.S.pool
+        html = rendered(LAB, state)
+        for name, v in re.findall(r'data-metric="([^"]+)" data-value="([^"]+)"', html):
+            assert v == "Infinity" or math.isfinite(float(v)), name
+            assert v == "Infinity" or float(v) >= 0 or name == "a1_saved", name  # anti-curriculum loses time
+
+
+def test_saved_share_is_negative_only_for_anti_curriculum():
+    assert lab.run(all_open(a1_ordering="anti", a1_noise=0.4)).saved_share < 0
+    assert lab.run(all_open(a1_ordering="curriculum", a1_noise=0.4)).saved_share > 0
+
+
+# ---- context and the ledger ------------------------------------------------------------------
+
+
+def test_context_follows_the_v1_00_track_when_it_is_an_option():
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}}}) == {"context": "edge"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}}}) == {}
+
+
+def test_record_holds_the_spec_ledger_fields():
+    """§V1-09 ledger: ordering, speedup, budget_usd, strategy, labels, acc, cost_to_bar_usd."""
+    rec = record(LAB, all_open())
+    results = rec["results"]
+    assert set(results) == {"ordering", "speedup", "budget_usd", "strategy", "labels", "acc", "cost_to_bar_usd"}
+    assert results["ordering"] == "curriculum" and results["speedup"] == 1.0
+    assert results["budget_usd"] == 50_000 and results["strategy"] == "al" and results["labels"] == 1e6
+    assert results["acc"] == pytest.approx(0.76) and results["cost_to_bar_usd"] == pytest.approx(10_802, abs=0.5)
+    assert rec["context"] == "cloud" and rec["complete"] is True
+    unreachable = record(LAB, all_open(a2_bar=0.8))["results"]["cost_to_bar_usd"]
+    assert unreachable is None
+
+
+def test_nothing_answers_act2_in_act1s_instruments():
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert "$10.8k" not in html and "216,039" not in html
