@@ -266,6 +266,9 @@ def act1_callout(cfg: Config, speedup: float):
         "shrinks the second, and INT4 runs at the INT8 rate here." + assumed))
 
 
+SIZE_TICKS = (0.08, 0.2, 0.4, 1.0, 2.0)  # x-axis ticks as multiples of the budget: 2, 5, 10, 25, 50 MB
+
+
 def act1_points() -> list[tuple[str, str, str, str, float, float]]:
     rows = []
     for model in MODELS:
@@ -288,9 +291,9 @@ def act1_chart(cfg: Config):
                                   for r in mine]))
     traces.append(ch.frontier("Frontier", [(r[4], r[5] * S.pp) for r in rows]))
     traces.append(ch.point("Your setting", cfg.size, cfg.top1 * S.pp, "accent", "star"))
-    shape, note = ch.vline(math.log10(S.size_budget_bytes), "warn", "budget")
-    sizes = [r[4] for r in rows]
-    figure = ch.figure(traces, x=ch.axis("Model size", "log", **ch.decade_ticks(sizes, lambda v: fmt(v, "B"))),
+    shape, note = ch.vline(S.size_budget_bytes, "warn", "budget", log=True)
+    ticks = [m * S.size_budget_bytes for m in SIZE_TICKS]
+    figure = ch.figure(traces, x=ch.axis("Model size", "log", **ch.ticks_at(ticks, lambda v: fmt(v, "B"))),
                        y=ch.axis("Top-1 accuracy (%)"), shapes=[shape], annotations=[note])
     front = ch.pareto_front([(r[4], r[5]) for r in rows])
     summary = (f"Every setting of both models, by size and top-1. The frontier runs through {len(front)} points; "
@@ -416,6 +419,7 @@ VARIANTS = {
     "1b_int4": Variant("1B-class INT4 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 4.0, G, L1),
 }
 TIER_NAMES = tuple(t[0] for t in S.tiers)
+TIER_LABEL_STEP = 0.08  # paper units between the staggered budget labels of the frontier chart
 DESIGNS = {"A": ("8b_int8", "8b_int8", "8b_int8"), "B": ("8b_int8", "8b_int4", "8b_int4_s50"),
            "C": ("8b_int4", "8b_int3", "1b_int4"), "D": ("8b_int4", "8b_int4", "3b_int4")}
 
@@ -533,13 +537,12 @@ def act2_instruments(s: State) -> list:
 def act2_chart(keys: tuple[str, ...], tokens: float):
     names = [lab for _, lab, _ in S.tiers]
     vs = [VARIANTS[k] for k in keys]
-    traces = [ch.bars("Weights", names, [v.weights for v in vs], "series1"),
-              ch.bars("KV cache", names, [v.kv(tokens) for v in vs], "series2"),
-              ch.bars("Runtime", names, [S.runtime_bytes] * 3, "muted"),
-              ch.scatter("Budget", names, [b for *_, b in S.tiers], "danger", size=14)]
-    traces[-1]["marker"].update(symbol="line-ew-open", size=40, line={"width": 3, "color": "token:danger"})
+    traces = [ch.bars("Weights", names, [v.weights / S.gb for v in vs], "series1"),
+              ch.bars("KV cache", names, [v.kv(tokens) / S.gb for v in vs], "series2"),
+              ch.bars("Runtime", names, [S.runtime_bytes / S.gb] * len(vs), "muted"),
+              ch.scatter("Budget", names, [b / S.gb for *_, b in S.tiers], "danger")]
+    traces[-1]["marker"].update(symbol="line-ew-open", size=56, line={"width": 4, "color": "token:danger"})
     figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("Memory (GB)"), stacked=True)
-    figure["layout"]["yaxis"].update(tickformat="~s")
     rows = [(lab, v.label, fmt(v.weights, "GB"), fmt(v.kv(tokens), "GB"), fmt(v.footprint(tokens), "GB"), fmt(b, "GB"))
             for v, (_, lab, b) in zip(vs, S.tiers)]
     summary = "Each bar is one tier's model: weights, KV cache and runtime, against its budget mark. " + "; ".join(
@@ -550,26 +553,25 @@ def act2_chart(keys: tuple[str, ...], tokens: float):
 
 def act2_frontier(keys: tuple[str, ...]):
     quant = [k for k, v in VARIANTS.items() if v.ppl_key]
-    pts = [(VARIANTS[k].footprint(S.context_tokens), VARIANTS[k].perplexity) for k in quant]
+    pts = [(VARIANTS[k].footprint(S.context_tokens) / S.gb, VARIANTS[k].perplexity) for k in quant]
     traces = [ch.scatter("Llama-3-8B", [p[0] for p in pts], [p[1] for p in pts], "series1",
                          [f"{VARIANTS[k].label}: {fmt(p[1], 'num')}" for k, p in zip(quant, pts)]),
               ch.frontier("Frontier", pts, maximise=(False, False))]
     shapes, notes = [], []
-    for _, lab, b in S.tiers:
-        shape, note = ch.vline(math.log10(b), "danger", lab)
+    for row, (_, lab, b) in enumerate(S.tiers):
+        shape, note = ch.vline(b / S.gb, "danger", fmt(b, "GB"))
+        # inside the plot, right of its line, staggered so neighbouring labels never overlap
+        note.update(y=1 - row * TIER_LABEL_STEP, yanchor="top", xanchor="left")
         shapes.append(shape)
         notes.append(note)
-    xs = [p[0] for p in pts] + [b for *_, b in S.tiers]
-    ys = [p[1] for p in pts]
-    figure = ch.figure(traces, x=ch.axis("Memory with cache and runtime", "log",
-                                         **ch.decade_ticks(xs, lambda v: fmt(v, "B"))),
+    figure = ch.figure(traces, x=ch.axis("Memory with cache and runtime (GB)", range=[0, max(p[0] for p in pts) * 1.05]),
                        y=ch.axis("Perplexity (lower is better)", "log",
-                                 **ch.decade_ticks(ys, lambda v: fmt(v, "num"))),
+                                 **ch.decade_ticks([p[1] for p in pts], lambda v: fmt(v, "num"))),
                        shapes=shapes, annotations=notes, legend=False)
-    summary = ("Llama-3-8B at each weight format: " + ", ".join(
-        f"{VARIANTS[k].label} {fmt(p[0], 'GB')} at perplexity {fmt(p[1], 'num')}" for k, p in zip(quant, pts))
+    summary = ("Llama-3-8B at each weight format, with the three tier budgets as dotted lines: " + ", ".join(
+        f"{VARIANTS[k].label} {fmt(p[0] * S.gb, 'GB')} at perplexity {fmt(p[1], 'num')}" for k, p in zip(quant, pts))
         + ". Every step down in bits saves memory; below 3 bits the model collapses.")
-    rows = [(VARIANTS[k].label, fmt(p[0], "GB"), fmt(p[1], "num")) for k, p in zip(quant, pts)]
+    rows = [(VARIANTS[k].label, fmt(p[0] * S.gb, "GB"), fmt(p[1], "num")) for k, p in zip(quant, pts)]
     return chart("a2_frontier", "Memory against quality: the 8B model's frontier", figure, summary,
                  table=(("Variant", "Memory", "Perplexity"), rows))
 
