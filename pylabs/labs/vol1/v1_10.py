@@ -232,7 +232,7 @@ def act1_instruments(s: State) -> list:
     over = cfg.size > S.size_budget_bytes
     parts = [metric_grid(
         M["a1_drop"].show(cfg.drop, "danger" if cfg.drop >= S.collapse_drop else "warn" if cfg.drop > 0.01
-                          else "good", f"from {fmt(MODELS[cfg.model][3], 'pct')} in FP32"),
+                          else "good", f"from {fmt(MODELS[cfg.model][3], 'pct')} in FP32; representative (est)"),
         M["a1_size"].show(cfg.size, "warn" if over else "good", f"budget {fmt(S.size_budget_bytes, 'B')}"),
         M["a1_latency"].show(cfg.latency_s(), note="memory-bound" if cfg.memory_bound else "compute-bound"),
         M["a1_speedup"].show(speedup, note=f"on {device(cfg.context).name}"),
@@ -296,7 +296,8 @@ def act1_chart(cfg: Config):
     figure = ch.figure(traces, x=ch.axis("Model size", "log", **ch.ticks_at(ticks, lambda v: fmt(v, "B"))),
                        y=ch.axis("Top-1 accuracy (%)"), shapes=[shape], annotations=[note])
     front = ch.pareto_front([(r[4], r[5]) for r in rows])
-    summary = (f"Every setting of both models, by size and top-1. The frontier runs through {len(front)} points; "
+    summary = (f"Every setting of both models, by size and top-1 (representative accuracy values, estimates "
+               f"anchored on the cited papers). The frontier runs through {len(front)} points; "
                f"your setting is {fmt(cfg.size, 'B')} at {fmt(cfg.top1, 'pct')}. Collapsed settings sit near zero.")
     table = [(MODELS[r[0]][0], FORMATS[r[1]][0], "—" if r[1] == "fp16" else label[r[2]],
               "—" if r[1] == "fp16" else r[3].upper(), fmt(r[4], "B"), fmt(r[5], "pct")) for r in rows]
@@ -570,7 +571,8 @@ def act2_frontier(keys: tuple[str, ...]):
                        shapes=shapes, annotations=notes, legend=False)
     summary = ("Llama-3-8B at each weight format, with the three tier budgets as dotted lines: " + ", ".join(
         f"{VARIANTS[k].label} {fmt(p[0] * S.gb, 'GB')} at perplexity {fmt(p[1], 'num')}" for k, p in zip(quant, pts))
-        + ". Every step down in bits saves memory; below 3 bits the model collapses.")
+        + " (representative perplexities, estimates). Every step down in bits saves memory; below 3 bits the "
+        "model collapses.")
     rows = [(VARIANTS[k].label, fmt(p[0] * S.gb, "GB"), fmt(p[1], "num")) for k, p in zip(quant, pts)]
     return chart("a2_frontier", "Memory against quality: the 8B model's frontier", figure, summary,
                  table=(("Variant", "Memory", "Perplexity"), rows))
