@@ -965,3 +965,64 @@ REGISTRY.update({
 })
 RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value
 RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value
+# ---- V1-10 The Compression Frontier ----
+_TV_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_TV_MOBILENET_V2_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v2.html"
+_LLAMA32_1B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json"
+_LLAMA32_3B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"
+REGISTRY.update({
+    "RESNET50_PARAMS": Spec(
+        25_557_032.0, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: num_params 25,557,032",
+        _TV_RESNET50_URL, "FP32 = 102.228 MB (97.5 MiB); VOL1 §0.1", label="ResNet-50 parameters"),
+    "RESNET50_FLOP": Spec(
+        2 * 4.09e9, "FLOP", "torchvision ResNet50_Weights.IMAGENET1K_V1: 4.09 GFLOPS per 224x224 image, counted as "
+        "multiply-accumulates; 2 FLOP each", _TV_RESNET50_URL, label="ResNet-50 arithmetic per image (FLOP)"),
+    "RESNET50_TOP1": Spec(
+        0.7613, "1", "torchvision ResNet50_Weights.IMAGENET1K_V1: acc@1 76.13 % on ImageNet-1K", _TV_RESNET50_URL,
+        label="ResNet-50 top-1 accuracy (FP32, torchvision)"),
+    "MOBILENETV2_PARAMS": Spec(
+        3_504_872.0, "params", "torchvision MobileNet_V2_Weights.IMAGENET1K_V1: num_params 3,504,872",
+        _TV_MOBILENET_V2_URL, label="MobileNetV2 parameters"),
+    "MOBILENETV2_FLOP": Spec(
+        2 * 0.30e9, "FLOP", "torchvision MobileNet_V2_Weights.IMAGENET1K_V1: 0.30 GFLOPS per image, counted as "
+        "multiply-accumulates; 2 FLOP each", _TV_MOBILENET_V2_URL, label="MobileNetV2 arithmetic per image (FLOP)"),
+    "MOBILENETV2_TOP1": Spec(
+        0.71878, "1", "torchvision MobileNet_V2_Weights.IMAGENET1K_V1: acc@1 71.878 % on ImageNet-1K",
+        _TV_MOBILENET_V2_URL, label="MobileNetV2 top-1 accuracy (FP32, torchvision)"),
+    "H100_PEAK_INT8_DENSE": Spec(
+        1978.9e12, "OP/s", "NVIDIA H100 SXM datasheet, INT8 tensor core (dense; 3,958 TOPS is with sparsity)",
+        _H100_URL, "VOL1 §V1-10 error 9: upstream used the sparse figure; Hopper lists no INT4 tensor rate",
+        label="H100 SXM peak, INT8 dense"),
+    "LLAMA32_1B_PARAMS": Spec(
+        1.236e9, "params", "Derived from Llama-3.2-1B config.json (hidden 2,048, 16 layers, MLP 8,192, vocab "
+        "128,256, tied embeddings): 1,235,814,400 parameters", _LLAMA32_1B_CONFIG_URL,
+        label="Llama 3.2 1B parameters"),
+    "LLAMA32_1B_LAYERS": Spec(16.0, "layers", "Llama-3.2-1B config.json (num_hidden_layers)",
+                              _LLAMA32_1B_CONFIG_URL),
+    "LLAMA32_1B_KV_HEADS": Spec(8.0, "heads", "Llama-3.2-1B config.json (num_key_value_heads)",
+                                _LLAMA32_1B_CONFIG_URL),
+    "LLAMA32_1B_HEAD_DIM": Spec(64.0, "1", "Llama-3.2-1B config.json (head_dim; hidden 2,048 / 32 heads)",
+                                _LLAMA32_1B_CONFIG_URL),
+    "LLAMA32_3B_PARAMS": Spec(
+        3.213e9, "params", "Derived from Llama-3.2-3B config.json (hidden 3,072, 28 layers, MLP 8,192, vocab "
+        "128,256, tied embeddings): 3,212,749,824 parameters", _LLAMA32_3B_CONFIG_URL,
+        label="Llama 3.2 3B parameters"),
+    "LLAMA32_3B_LAYERS": Spec(28.0, "layers", "Llama-3.2-3B config.json (num_hidden_layers)",
+                              _LLAMA32_3B_CONFIG_URL),
+    "LLAMA32_3B_KV_HEADS": Spec(8.0, "heads", "Llama-3.2-3B config.json (num_key_value_heads)",
+                                _LLAMA32_3B_CONFIG_URL),
+})
+RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
+RESNET50_FLOP = REGISTRY["RESNET50_FLOP"].value
+RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value
+MOBILENETV2_PARAMS = REGISTRY["MOBILENETV2_PARAMS"].value
+MOBILENETV2_FLOP = REGISTRY["MOBILENETV2_FLOP"].value
+MOBILENETV2_TOP1 = REGISTRY["MOBILENETV2_TOP1"].value
+H100_PEAK_INT8_DENSE = REGISTRY["H100_PEAK_INT8_DENSE"].value
+LLAMA32_1B_PARAMS = REGISTRY["LLAMA32_1B_PARAMS"].value
+LLAMA32_1B_LAYERS = REGISTRY["LLAMA32_1B_LAYERS"].value
+LLAMA32_1B_KV_HEADS = REGISTRY["LLAMA32_1B_KV_HEADS"].value
+LLAMA32_1B_HEAD_DIM = REGISTRY["LLAMA32_1B_HEAD_DIM"].value
+LLAMA32_3B_PARAMS = REGISTRY["LLAMA32_3B_PARAMS"].value
+LLAMA32_3B_LAYERS = REGISTRY["LLAMA32_3B_LAYERS"].value
+LLAMA32_3B_KV_HEADS = REGISTRY["LLAMA32_3B_KV_HEADS"].value

@@ -225,6 +225,19 @@ REFERENCES: dict[str, Reference] = {
     "torchvision_resnet50": Reference("PyTorch", 0, "torchvision.models.resnet50, ResNet50_Weights.IMAGENET1K_V1",
                                       "https://pytorch.org/vision/stable/models/generated/"
                                       "torchvision.models.resnet50.html"),
+    # ---- V1-10 The Compression Frontier ----
+    "krishnamoorthi2018": Reference("Krishnamoorthi", 2018, "Quantizing deep convolutional networks for efficient "
+                                    "inference: A whitepaper", "https://arxiv.org/abs/1806.08342"),
+    "wu2020": Reference("Wu, Judd, Zhang, Isaev and Micikevicius", 2020, "Integer Quantization for Deep Learning "
+                        "Inference: Principles and Empirical Evaluation", "https://arxiv.org/abs/2004.09602"),
+    "nagel2019": Reference("Nagel, van Baalen, Blankevoort and Welling", 2019, "Data-Free Quantization Through "
+                           "Weight Equalization and Bias Correction", "https://arxiv.org/abs/1906.04721"),
+    "huang2024": Reference("Huang et al.", 2024, "How Good Are Low-bit Quantized LLaMA3 Models? An Empirical Study",
+                           "https://arxiv.org/abs/2404.14047"),
+    "frantar2022": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2022, "GPTQ: Accurate Post-Training "
+                             "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
+    "mishra2021": Reference("Mishra et al.", 2021, "Accelerating Sparse Deep Neural Networks (2:4 semi-structured "
+                            "sparsity on Ampere)", "https://arxiv.org/abs/2104.08378"),
 }
 
 

@@ -2,6 +2,7 @@
 histogram figures are ones plotly.py's schema accepts, drawn with trace types the bundle has."""
 
 import json
+import math
 import random
 import re
 
@@ -21,6 +22,12 @@ def test_hline_label_sits_at_the_line_on_a_linear_axis():
 def test_hline_label_uses_the_exponent_on_a_log_axis():
     shape, note = ch.hline(1000.0, "danger", "limit", log=True)
     assert shape["y0"] == 1000.0 and note["y"] == pytest.approx(3.0)
+
+
+def test_vline_label_uses_the_exponent_on_a_log_axis():
+    shape, note = ch.vline(25e6, "warn", "budget", log=True)
+    assert shape["x0"] == shape["x1"] == 25e6 and note["x"] == pytest.approx(math.log10(25e6))
+    assert ch.vline(2.0, "warn", "b")[1]["x"] == 2.0
 
 
 def test_hline_without_label_has_no_note():

@@ -1,0 +1,151 @@
+"""Compression: what quantization and pruning do to a model's bytes, time and accuracy.
+
+Bytes are exact arithmetic: b bits per weight, plus one FP16 scale per group of g weights for
+group-wise formats (INT8 per-channel has one scale per output channel, negligible). A language
+model on a device also holds its KV cache and a runtime. Time at batch 1 is a roofline:
+the larger of streaming the weights and doing the arithmetic. Accuracy is not derivable from
+first principles: it comes from tables of representative published results, and the labs say so.
+
+Source: VOL1_09-16 §V1-10 (3) corrected model and (4) golden vectors; Williams et al. 2009.
+"""
+
+from __future__ import annotations
+
+from pylabs.physics.serving import kv_bytes_per_token
+
+SCALE_BITS = 16  # one FP16 scale per quantization group (GPTQ/AWQ-style group-wise formats)
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(message)
+
+
+# ---- bytes --------------------------------------------------------------------------------
+
+
+def weight_bytes(params: float, bits: float, group_size: float = 0.0, scale_bits: float = SCALE_BITS) -> float:
+    """W = P * (b + s/g) / 8  (b bits per weight, one s-bit scale per group of g; g = 0: no group term).
+
+    Source: VOL1_09-16 §V1-10 (3); Frantar et al. 2022 (GPTQ group-wise scales).
+    """
+    _check(params >= 0, f"params must be >= 0, got {params}")
+    _check(bits > 0, f"bits must be > 0, got {bits}; pass 16 for FP16, 8 for INT8, 4 for INT4")
+    _check(group_size >= 0, f"group_size must be >= 0 (0: no group scales), got {group_size}")
+    overhead = scale_bits / group_size if group_size else 0.0
+    return params * (bits + overhead) / 8
+
+
+def bitmask_sparse_bytes(params: float, bits: float, density: float, group_size: float = 0.0) -> float:
+    """W = P * d * (b + s/g) / 8 + P / 8  (kept weights, plus a one-bit mask over every position).
+
+    Unstructured sparsity saves bytes only in a sparse format, and the format adds an index: here the
+    cheapest, one bit per position. Stored dense, a pruned matrix keeps every zero.
+    Source: VOL1_09-16 §V1-10 (2) error 7.
+    """
+    _check(0 < density <= 1, f"density must be in (0, 1], got {density}")
+    return weight_bytes(params * density, bits, group_size) + params / 8
+
+
+def kv_cache_bytes(layers: float, kv_heads: float, head_dim: float, bytes_per_element: float,
+                   tokens: float) -> float:
+    """KV = 2 * L * n_kv * d_head * b * T  (a key and a value per KV head per layer, for T tokens).
+
+    Source: VOL1_09-16 §V1-10 (3); Ainslie et al. 2023 (GQA).
+    """
+    _check(tokens >= 0, f"tokens must be >= 0, got {tokens}")
+    return kv_bytes_per_token(layers, kv_heads, head_dim, bytes_per_element) * tokens
+
+
+def footprint_bytes(weights: float, kv: float, runtime: float) -> float:
+    """M = W + KV + R  (weights, KV cache and the runtime's own memory). Source: VOL1_09-16 §V1-10 (3)."""
+    return weights + kv + runtime
+
+
+# ---- time -----------------------------------------------------------------------------------
+
+
+def batch1_latency_s(weights: float, flop: float, mem_bw: float, peak_ops: float, utilisation: float) -> float:
+    """t = max(W / BW, F / (P_peak * u))  (stream the weights once; do the arithmetic at u of peak).
+
+    Source: VOL1_09-16 §V1-10 (3); Williams, Waterman and Patterson 2009 (roofline).
+    """
+    _check(mem_bw > 0 and peak_ops > 0, "bandwidth and peak must be > 0")
+    _check(0 < utilisation <= 1, f"utilisation must be in (0, 1], got {utilisation}")
+    return max(weights / mem_bw, flop / (peak_ops * utilisation))
+
+
+def decode_tokens_per_s(weights: float, kv: float, mem_bw: float) -> float:
+    """r = BW / (W + KV)  (each generated token reads every weight and the whole cache once).
+
+    Batch-1 decoding is memory-bound, so fewer bytes per weight is more tokens per second.
+    Source: VOL1_09-16 §V1-10; Williams et al. 2009 (roofline, memory side).
+    """
+    _check(mem_bw > 0, f"mem_bw must be > 0, got {mem_bw}")
+    _check(weights + kv > 0, "nothing to read: weights + KV must be > 0")
+    return mem_bw / (weights + kv)
+
+
+# ---- rounding -------------------------------------------------------------------------------
+
+
+def symmetric_levels(bits: float) -> float:
+    """q_max = 2^(b-1) - 1  (127 for INT8, 7 for INT4; symmetric, zero is exact). Source: Krishnamoorthi 2018."""
+    _check(bits >= 2, f"bits must be >= 2 for a signed grid, got {bits}")
+    return 2 ** (bits - 1) - 1
+
+
+def rounding_error_of_range(bits: float) -> float:
+    """e = (max / q_max) / 2 / (2 max) = 1 / (4 q_max)  (worst rounding error as a share of [-max, max]).
+
+    INT8: 1/508 = 0.197 % of the range; INT4 is 127/7 = 18.1x coarser.
+    Source: VOL1_09-16 §V1-10 (2) error 14; Krishnamoorthi 2018.
+    """
+    return 1 / (4 * symmetric_levels(bits))
+
+
+# ---- accuracy: representative published results (labelled estimates) --------------------------
+# Top-1 drop on ImageNet, as a fraction (0.002 = 0.2 percentage points), by
+# (model, format, granularity, scheme). Anchors: Krishnamoorthi 2018 (per-channel INT8 PTQ within 2 %),
+# Wu et al. 2020 (INT8 within 1 % of FP32 for every network studied, MobileNets included, with the
+# right calibration), Nagel et al. 2019 (MobileNetV2 per-tensor INT8 PTQ collapses; per-channel does far
+# better). The individual cells are representative values (est), not one paper's row.
+COLLAPSE = "collapse"
+_INT8 = {("per_channel", "ptq"): 0.002, ("per_tensor", "ptq"): 0.004,
+         ("per_channel", "qat"): 0.001, ("per_tensor", "qat"): 0.003}
+_TOP1_DROP: dict[tuple[str, str], dict[tuple[str, str], float]] = {
+    ("resnet50", "fp16"): {k: 0.0 for k in _INT8},
+    ("resnet50", "int8"): _INT8,
+    ("resnet50", "int4"): {("per_channel", "ptq"): 0.03, ("per_tensor", "ptq"): 0.15,
+                           ("per_channel", "qat"): 0.005, ("per_tensor", "qat"): 0.015},
+    ("mobilenetv2", "fp16"): {k: 0.0 for k in _INT8},
+    ("mobilenetv2", "int8"): {("per_channel", "ptq"): 0.01, ("per_tensor", "ptq"): 0.70,
+                              ("per_channel", "qat"): 0.005, ("per_tensor", "qat"): 0.015},
+    ("mobilenetv2", "int4"): {("per_channel", "ptq"): 0.15, ("per_tensor", "ptq"): 0.70,
+                              ("per_channel", "qat"): 0.02, ("per_tensor", "qat"): 0.05},
+}
+
+
+def top1_drop(model: str, fmt: str, granularity: str, scheme: str) -> float:
+    """Top-1 accuracy lost to quantization, a fraction (table lookup; see the table's sources).
+
+    Source: VOL1_09-16 §V1-10 (3); Krishnamoorthi 2018; Wu et al. 2020; Nagel et al. 2019.
+    """
+    try:
+        return _TOP1_DROP[(model, fmt)][(granularity, scheme)]
+    except KeyError:
+        raise ValueError(f"no accuracy entry for {model}/{fmt}/{granularity}/{scheme}; models "
+                         f"{sorted({m for m, _ in _TOP1_DROP})}, formats fp16/int8/int4") from None
+
+
+# WikiText-2 perplexity of Llama-3-8B by weight format (group 128 below 8 bits): representative of the
+# GPTQ rows of Huang et al. 2024 (est). At 2 bits the model collapses (perplexity in the hundreds).
+LLAMA3_8B_PERPLEXITY: dict[str, float] = {"fp16": 6.1, "int8": 6.2, "int4": 6.5, "int3": 8.2, "int2": 210.0}
+
+
+def perplexity(fmt: str) -> float:
+    """Llama-3-8B WikiText-2 perplexity at a weight format (table; est). Source: Huang et al. 2024."""
+    try:
+        return LLAMA3_8B_PERPLEXITY[fmt]
+    except KeyError:
+        raise ValueError(f"no perplexity for {fmt!r}; known {sorted(LLAMA3_8B_PERPLEXITY)}") from None

@@ -1,0 +1,71 @@
+"""V1-10 in a real browser: the student walkthrough, the MobileNetV2 collapse, and the tier planner's
+out-of-memory state reached and left through the instruments."""
+
+from __future__ import annotations
+
+import pytest
+
+from pylabs.labs.vol1 import v1_10 as lab
+from tests.e2e.driver import close
+
+pytestmark = pytest.mark.e2e
+
+
+def open_peek(page, act: int) -> None:
+    page.page.locator(f'[data-act="{act}"] .pl-mathpeek summary').click()
+    page.page.wait_for_selector(f'[data-act="{act}"] .pl-mathpeek .katex', timeout=20_000)
+    assert page.page.locator(f'[data-act="{act}"] .pl-mathpeek .katex-error').count() == 0
+
+
+def test_full_walkthrough(lab_page):
+    page = lab_page.open("v1_10")
+    assert page.control_disabled("a1_format")
+    assert not page.act_unlocked(2)
+    assert not page.has_metric("a1_drop")
+
+    # Act I: "as good as FP32" is wrong; per-channel INT8 loses a fifth of a point.
+    page.lock("a1_predict", "A")
+    assert page.verdict("a1_predict") == "incorrect"
+    assert close(page.metric("a1_drop"), lab.act1_truth())
+    assert close(page.metric("a1_size"), 25_557_032)
+    assert page.failure_visible("a1_over_budget")
+    page.chart_drawn("a1_frontier")
+    page.set_control("a1_format", "int4")
+    assert not page.failure_visible("a1_over_budget")
+    page.set_control("a1_format", "fp16")
+    assert page.control_disabled("a1_granularity")
+    page.set_control("a1_format", "int8")
+    page.set_control("a1_model", "mobilenetv2")
+    page.set_control("a1_granularity", "per_tensor")
+    assert page.failure_visible("a1_collapse")
+    page.set_control("a1_granularity", "per_channel")
+    assert not page.failure_visible("a1_collapse")
+    page.lock("a1_reflect", "B")
+    assert page.verdict("a1_reflect") == "correct"
+    open_peek(page, 1)
+
+    # Act II: the research team's plan is out of memory everywhere; the key plan fits.
+    assert page.act_unlocked(2)
+    page.lock("a2_predict", "B")
+    assert page.verdict("a2_predict") == "incorrect"
+    assert close(page.metric("a2_oom_tiers"), 3)
+    assert page.failure_visible("a2_out_of_memory")
+    page.chart_drawn("a2_tiers")
+    page.chart_drawn("a2_frontier")
+    page.set_control("a2_flagship", "8b_int4")
+    page.set_control("a2_mid", "8b_int3")
+    page.set_control("a2_budget", "1b_int4")
+    assert close(page.metric("a2_oom_tiers"), 0)
+    assert not page.failure_visible("a2_out_of_memory")
+    assert close(page.metric("a2_budget"), lab.VARIANTS["1b_int4"].footprint(2048))
+    page.set_control("a2_context", 8192)
+    assert page.failure_visible("a2_out_of_memory")
+    page.set_control("a2_context", 2048)
+    page.lock("a2_reflect", "B")
+    assert page.verdict("a2_reflect") == "correct"
+    open_peek(page, 2)
+
+    assert "Complete" in page.page.inner_text("[data-hud]")
+    (attempt,) = page.attempts("v1_10")
+    assert attempt["complete"]
+    assert {"a1_collapse", "a2_out_of_memory"} <= set(attempt["failures_hit"])
