@@ -287,7 +287,9 @@ def act1_curve(r: Run):
     figure = ch.figure(traces, x=ch.axis("Workers, N", "log", **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
                        y=ch.axis("Speedup", "log", **ch.decade_ticks([1.0, max(WORKER_TICKS)], lambda v: fmt(v, "x"))),
                        shapes=shapes, annotations=notes, height=S.curve_px)
-    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup flattens towards 1/s = {fmt(ceiling, 'x')}: "
+    flattens = (f"flattens towards 1/s = {fmt(ceiling, 'x')}" if math.isfinite(ceiling)
+                else "grows with N, since nothing is serial")
+    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup {flattens}: "
                f"{fmt(amdahl_y[6], 'x')} on {fmt(WORKER_TICKS[6], 'int')} devices and {fmt(amdahl_y[-1], 'x')} on "
                f"{fmt(WORKER_TICKS[-1], 'int')}; the scaled job keeps climbing, to {fmt(gustafson_y[-1], 'x')}.")
     rows = [(fmt(n, "int"), fmt(a, "x"), fmt(g, "x")) for n, a, g in zip(WORKER_TICKS, amdahl_y, gustafson_y)]
