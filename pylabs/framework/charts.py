@@ -60,11 +60,13 @@ def figure(traces: Sequence[dict], x: dict, y: dict, stacked: bool = False, heig
     return {"data": list(traces), "layout": layout}
 
 
-def vline(x: float, color: str = "muted", label: str = "") -> tuple[dict, dict | None]:
-    """A vertical reference line across the plot and its label."""
+def vline(x: float, color: str = "muted", label: str = "", log: bool = False) -> tuple[dict, dict | None]:
+    """A vertical reference line across the plot and its label. On a log x axis pass ``log=True``
+    (as for ``hline``: the label's position is in log10 units there)."""
     shape = {"type": "line", "x0": x, "x1": x, "yref": "paper", "y0": 0, "y1": 1,
              "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
-    note = {"x": x, "yref": "paper", "y": 1, "text": label, "showarrow": False, "yanchor": "bottom",
+    note = {"x": math.log10(x) if log else x, "yref": "paper", "y": 1, "text": label, "showarrow": False,
+            "yanchor": "bottom",
             "font": {"color": f"token:{color}"}} if label else None
     return shape, note
 

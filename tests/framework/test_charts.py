@@ -23,6 +23,12 @@ def test_hline_label_uses_the_exponent_on_a_log_axis():
     assert shape["y0"] == 1000.0 and note["y"] == pytest.approx(3.0)
 
 
+def test_vline_label_uses_the_exponent_on_a_log_axis():
+    shape, note = ch.vline(100.0, "danger", "tie", log=True)
+    assert shape["x0"] == 100.0 and note["x"] == pytest.approx(2.0)
+    assert ch.vline(100.0, "danger", "tie")[1]["x"] == 100.0
+
+
 def test_hline_without_label_has_no_note():
     assert ch.hline(1.0)[1] is None
 

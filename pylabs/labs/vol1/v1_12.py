@@ -62,6 +62,11 @@ WORKER_TICKS = [2.0 ** k for k in range(11)]     # 1 … 1,024 workers
 BATCH_TICKS = [2.0 ** k for k in range(9)]       # 1 … 256 samples per batch
 
 
+def padded(ticks: list[float]) -> list[float]:
+    """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
+    return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
+
+
 def vendor_b_costs() -> tuple[float, float]:
     """B's (fixed, per-sample) seconds: the line through the two stated measurements."""
     a1 = amdahl.batch_latency_s(S.prod_batch, S.a_fixed_s, S.a_per_sample_s)
@@ -284,7 +289,8 @@ def act1_curve(r: Run):
         shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
         shapes.append(shape)
         notes.append(note)
-    figure = ch.figure(traces, x=ch.axis("Workers, N", "log", **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
+    figure = ch.figure(traces, x=ch.axis("Workers, N", "log", range=padded(WORKER_TICKS),
+                                         **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
                        y=ch.axis("Speedup", "log", **ch.decade_ticks([1.0, max(WORKER_TICKS)], lambda v: fmt(v, "x"))),
                        shapes=shapes, annotations=notes, height=S.curve_px)
     flattens = (f"flattens towards 1/s = {fmt(ceiling, 'x')}" if math.isfinite(ceiling)
@@ -503,8 +509,9 @@ def act2_chart(bench: float, prod: float):
               ch.line("Vendor B", BATCH_TICKS, ys["B"], "series2"),
               ch.point("Benchmark", bench, max(throughput(v, bench) for v in VENDORS), "warn", symbol="diamond"),
               ch.point("Production", prod, max(throughput(v, prod) for v in VENDORS), "accent")]
-    shape, note = ch.vline(crossover(), "danger", f"tie, b* = {fmt(crossover(), 'num')}")
-    figure = ch.figure(traces, x=ch.axis("Batch size (samples)", "log",
+    shape, note = ch.vline(crossover(), "danger", f"tie, b* = {fmt(crossover(), 'num')}", log=True)
+    note.update(y=0, yanchor="bottom", xanchor="left", xshift=4)  # inside the plot, clear of the legend
+    figure = ch.figure(traces, x=ch.axis("Batch size (samples)", "log", range=padded(BATCH_TICKS),
                                          **ch.ticks_at(BATCH_TICKS, lambda v: fmt(v, "int"))),
                        y=ch.axis("Throughput (samples/s)"), shapes=[shape], annotations=[note], height=S.curve_px)
     summary = (f"B serves more samples per second below batch {fmt(crossover(), 'num')} and A above it: at batch "
@@ -629,7 +636,7 @@ LAB = Lab(
     connections=(
         "**V1-11 The Roofline**: the per-sample cost is a roofline question; the fixed cost is not.",
         "**V1-13 The Tail Latency Trap**: production's P99, the metric Act II's reflection asks for.",
-        "**V2-09 The Optimization Trap**: Amdahl's law over a training step's components.",
+        "**V2-09 You Can't Optimize What You Can't Measure**: Amdahl's law over a training step's components.",
     ),
     record_metrics=RECORD,
     context_from=TRACK,
