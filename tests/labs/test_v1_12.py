@@ -90,6 +90,12 @@ def test_one_worker_is_exactly_the_one_device_run_at_any_efficiency():
     assert metric(html, "a1_speedup") == 1.0 and metric(html, "a1_wall_s") == lab.S.one_worker_s
 
 
+def test_efficiency_is_disabled_with_one_worker():
+    html = rendered(LAB, all_open(a1_workers=1))
+    assert " disabled" in html.split('data-control="a1_efficiency"')[1].split(">")[0]
+    assert " disabled" not in rendered(LAB, all_open()).split('data-control="a1_efficiency"')[1].split(">")[0]
+
+
 def test_energy_is_workers_times_wall_clock_times_rated_power():
     html = rendered(LAB, all_open())
     assert metric(html, "a1_energy") == pytest.approx(64 * 16.328125 * 3600 * C.H100_TDP_W)

@@ -91,12 +91,13 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud",
 
 # ---- Act I · The speedup ceiling -------------------------------------------------------
 
-A1_SERIAL = Slider("a1_serial", "Serial share of the one-device time, s", unit="fraction", min=0, max=0.5,
+A1_SERIAL = Slider("a1_serial", "Serial share, s", unit="fraction", min=0, max=0.5,
                    step=0.01, default=S.serial, fmt="pct",
-                   help="Work only rank 0 does while the others wait: a synchronous checkpoint, the evaluation.")
+                   help="The share of the one-device time that only rank 0 does while the others wait: a "
+                        "synchronous checkpoint, the evaluation.")
 A1_WORKERS = Slider("a1_workers", "Workers, N", unit="devices", min=1, max=1024, step=1, default=S.workers,
                     fmt="int", scale="log2")
-A1_EFFICIENCY = Slider("a1_efficiency", "Parallel efficiency of the parallel part, e", unit="fraction",
+A1_EFFICIENCY = Slider("a1_efficiency", "Parallel efficiency, e", unit="fraction",
                        min=0.7, max=1, step=0.01, default=1, fmt="pct",
                        help="The share of ideal speed the split work keeps (communication, stragglers). "
                             "With one worker nothing is split, so it is 1.")
@@ -320,6 +321,12 @@ def act1_hours(r: Run):
                  table=(("Run", "Serial", "Parallel"), rows))
 
 
+def a1_overridden(s: State) -> dict[str, str]:
+    if s["a1_workers"] > 1:
+        return {}
+    return {"a1_efficiency": "Not used with one worker: nothing is split, so the efficiency is 1."}
+
+
 def act1_math(s: State):
     r = run(s)
     return math_peek("The governing equations · Act I", (
@@ -368,6 +375,7 @@ ACT1 = Act(
     math_peek=act1_math,
     facts=act1_facts,
     instruments_title="Speedup calculator",
+    overridden=a1_overridden,
 )
 
 # ---- Act II · The benchmark that ranks backwards ---------------------------------------
