@@ -392,7 +392,7 @@ A2_BATCH_BENCH = Slider("a2_batch_bench", "Batch the Server benchmark forms", un
                         help="Under a latency bound, how many queued queries the scheduler groups into one batch.")
 A2_BATCH_PROD = Slider("a2_batch_prod", "Batch production traffic forms", unit="samples", min=1, max=256, step=1,
                        default=S.prod_batch, fmt="int", scale="log2",
-                       help="Interactive requests arriving one by one run at batch 1; a nightly bulk job can "
+                       help="Interactive requests arriving one by one are served one at a time; a nightly bulk job can "
                             "fill large batches.")
 
 
@@ -468,10 +468,10 @@ ACT2_REFLECTION = Reflection(
     options=(
         Claim("A", "Offline throughput at the largest batch each accelerator accepts: it shows the hardware's ceiling.",
               "That ceiling, 1 ÷ per-sample cost ({ceiling_a} samples/s for A, {ceiling_b} for B), is reached only "
-              "at large batches; production at batch 1 pays the fixed cost on every query."),
+              "at large batches; production, one query at a time, pays the fixed cost on every query."),
         Claim("B", "Throughput and tail latency (P99) under production's own traffic: its arrival pattern and "
                    "the batches it really forms.",
-              "The synthetic score exercised the per-sample cost, the wrong bottleneck for batch-1 traffic, "
+              "The synthetic score exercised the per-sample cost, the wrong bottleneck for one-at-a-time traffic, "
               "where the fixed cost dominates ({lat_a} for A against {lat_b} for B per query). A benchmark is a "
               "proxy: it ranks correctly only in production's regime. MLPerf Inference's SingleStream and "
               "Server scenarios exist for this reason."),
@@ -480,7 +480,7 @@ ACT2_REFLECTION = Reflection(
               "decides the ranking."),
         Claim("D", "The datasheet's peak operations per second, which no benchmark setting can distort.",
               "Peak rate bounds the per-sample cost at best and says nothing of the fixed cost per batch, "
-              "which is what batch-1 traffic pays."),
+              "which is what one-at-a-time traffic pays."),
     ),
     answer_letter="B",
 )
