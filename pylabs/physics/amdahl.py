@@ -80,3 +80,103 @@ def amdahl_ceiling(fraction: float) -> float:
     if fraction == 1:
         return math.inf
     return 1 / (1 - fraction)
+
+
+# ---- V1-12 The Speedup Ceiling: N workers, Gustafson's scaled job, per-batch overhead ----
+#
+# A job whose serial share s (of its one-worker time) stays on one worker while the rest is split
+# over N workers, each running its share at parallel efficiency e. Batching is the same law seen
+# from the other side: a fixed cost per batch is the "serial" part that a larger batch amortises.
+
+
+def _check_workers(workers: float) -> None:
+    _require(workers >= 1, "workers", workers, ">= 1", "pass how many workers share the parallel part")
+
+
+def _check_efficiency(efficiency: float) -> None:
+    _require(0 < efficiency <= 1, "efficiency", efficiency, "in (0, 1]",
+             "pass the share of ideal speed the parallel part keeps, e.g. 0.9")
+
+
+def parallel_speedup(serial_fraction: float, workers: float, efficiency: float = 1.0) -> float:
+    """S = 1 / (s + (1 - s) / (N e))  (a fixed job; s is the serial share of its one-worker time).
+
+    Source: Amdahl 1967, with a parallel efficiency e on the parallel part (VOL1 §V1-12 (3)).
+    """
+    _check_fraction("serial_fraction", serial_fraction)
+    _check_workers(workers)
+    _check_efficiency(efficiency)
+    return amdahl_speedup(1 - serial_fraction, workers * efficiency)
+
+
+def parallel_ceiling(serial_fraction: float) -> float:
+    """S_max = 1 / s  (N -> infinity, whatever the efficiency; math.inf when s = 0).
+
+    Source: Amdahl 1967.
+    """
+    _check_fraction("serial_fraction", serial_fraction)
+    return amdahl_ceiling(1 - serial_fraction)
+
+
+def serial_share_of_parallel_run(serial_fraction: float, workers: float, efficiency: float = 1.0) -> float:
+    """s' = s / (s + (1 - s) / (N e)) = s * S  (the serial share of the N-worker run's wall clock).
+
+    Source: Gustafson 1988 measures s on the parallel system; this converts Amdahl's s to it
+    (VOL1 §V1-12 (2) error 2: s = 0.15 on 64 workers is s' = 0.919).
+    """
+    return serial_fraction * parallel_speedup(serial_fraction, workers, efficiency)
+
+
+def gustafson_speedup(parallel_run_serial_share: float, workers: float, efficiency: float = 1.0) -> float:
+    """S_G = s' + (1 - s') N e  (= N - s'(N - 1) when e = 1): how much more work N workers finish
+    in the time of the N-worker run than one worker would. s' is the serial share of that run.
+
+    Source: Gustafson 1988, "Reevaluating Amdahl's law", CACM 31(5).
+    """
+    _check_fraction("parallel_run_serial_share", parallel_run_serial_share)
+    _check_workers(workers)
+    _check_efficiency(efficiency)
+    return parallel_run_serial_share + (1 - parallel_run_serial_share) * workers * efficiency
+
+
+def batch_latency_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
+    """L(b) = t0 + b t1  (a fixed cost per batch, launch and weight reads, plus a cost per sample).
+
+    Source: the usual linear batch-cost model (VOL1 §V1-12 (3), Act II).
+    """
+    _require(batch >= 1, "batch", batch, ">= 1", "pass the number of samples in one batch")
+    _require(fixed_s >= 0, "fixed_s", fixed_s, ">= 0", "pass the fixed time per batch in seconds")
+    _require(per_sample_s > 0, "per_sample_s", per_sample_s, "> 0", "pass the time per sample in seconds")
+    return fixed_s + batch * per_sample_s
+
+
+def batch_throughput_per_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
+    """Θ(b) = b / (t0 + b t1)  (samples per second; it rises towards the ceiling 1 / t1).
+
+    Source: VOL1 §V1-12 (3): Amdahl's law with the per-batch overhead as the serial part.
+    """
+    return batch / batch_latency_s(batch, fixed_s, per_sample_s)
+
+
+def batch_costs_through(batch_1: float, latency_1_s: float, batch_2: float, latency_2_s: float
+                        ) -> tuple[float, float]:
+    """(t0, t1) of the line L(b) = t0 + b t1 through two measured batch latencies.
+
+    Source: two-point fit of the linear batch-cost model (VOL1 §V1-12 (3) defaults for vendor B).
+    """
+    _require(batch_2 != batch_1, "batch_2", batch_2, f"different from batch_1 ({batch_1!r})",
+             "measure the latency at two batch sizes")
+    per_sample = (latency_2_s - latency_1_s) / (batch_2 - batch_1)
+    return latency_1_s - batch_1 * per_sample, per_sample
+
+
+def throughput_crossover_batch(fixed_a_s: float, per_sample_a_s: float, fixed_b_s: float,
+                               per_sample_b_s: float) -> float:
+    """b* = (t0_A - t0_B) / (t1_B - t1_A): the batch at which two devices' throughputs tie
+    (math.inf when their per-sample costs are equal: the ranking never changes with batch).
+
+    Source: equate b / (t0_A + b t1_A) and b / (t0_B + b t1_B) (VOL1 §V1-12 (3)).
+    """
+    if per_sample_b_s == per_sample_a_s:
+        return math.inf
+    return (fixed_a_s - fixed_b_s) / (per_sample_b_s - per_sample_a_s)

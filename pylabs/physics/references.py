@@ -238,6 +238,14 @@ REFERENCES: dict[str, Reference] = {
                              "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
     "mishra2021": Reference("Mishra et al.", 2021, "Accelerating Sparse Deep Neural Networks (2:4 semi-structured "
                             "sparsity on Ampere)", "https://arxiv.org/abs/2104.08378"),
+    # ---- V1-12 The Speedup Ceiling ----
+    "amdahl1967": Reference("Amdahl", 1967, "Validity of the single processor approach to achieving large scale "
+                            "computing capabilities (AFIPS Spring Joint Computer Conference)",
+                            "https://doi.org/10.1145/1465482.1465560"),
+    "gustafson1988": Reference("Gustafson", 1988, "Reevaluating Amdahl's Law (Communications of the ACM 31(5))",
+                               "https://doi.org/10.1145/42411.42415"),
+    "reddi2020": Reference("Reddi et al.", 2020, "MLPerf Inference Benchmark (ISCA 2020)",
+                           "https://arxiv.org/abs/1911.02549"),
 }
 
 

@@ -28,6 +28,9 @@ def test_vline_label_uses_the_exponent_on_a_log_axis():
     shape, note = ch.vline(25e6, "warn", "budget", log=True)
     assert shape["x0"] == shape["x1"] == 25e6 and note["x"] == pytest.approx(math.log10(25e6))
     assert ch.vline(2.0, "warn", "b")[1]["x"] == 2.0
+    shape, note = ch.vline(100.0, "danger", "tie", log=True)
+    assert shape["x0"] == 100.0 and note["x"] == pytest.approx(2.0)
+    assert ch.vline(100.0, "danger", "tie")[1]["x"] == 100.0
 
 
 def test_hline_without_label_has_no_note():

@@ -1,0 +1,648 @@
+"""Lab V1-12 · The Speedup Ceiling.
+
+Core invariant: the part of a job that does not split sets a ceiling on its speedup (1/s for a
+serial share s, however many workers), and a benchmark ranks machines correctly only in the
+regime (here: the batch size) that production runs in.
+
+Act I (the ceiling): a 100 h job with 15 % serial work (rank 0 writes the checkpoint and runs the
+evaluation while the other ranks wait) runs on 64 GPUs; the CTO expects 64×. Amdahl gives
+6.12× (16.3 h). A toggle shows Gustafson's scaled job, whose 54.6× answers a different question:
+his serial share is measured on the 64-GPU run, where this job's is 91.9 %.
+Act II (the benchmark that ranks backwards): vendor A wins the synthetic benchmark (batch 32,
+85 to 72), vendor B is 20 % faster in production (batch 1). Each accelerator's batch time is a
+fixed cost plus a per-sample cost; the two throughput curves cross at batch 9.4, so any
+benchmark batch on the other side of the crossover from production inverts the ranking.
+
+Choices made where the spec leaves one (VOL1_09-16 §V1-12): vendor B's fixed and per-sample
+costs are fitted exactly to the two stated ratios (1.2× at batch 1, 85:72 at batch 32), which
+gives the spec's 1.608 ms and 0.1416 ms after rounding and its crossover 9.418; the context
+(64 H100s or 64 Jetson Orin NX boards) sets the device and so the energy the run draws at its
+rated power; with one worker the parallel efficiency is 1 by definition. The upstream validity
+score, the "Bedchamber Effect" and the MLPerf committee as a procurement advisor are not kept.
+
+Ledger fields: s, n, speedup, efficiency (S/N), b_bench, b_prod, crossover_b, rank_valid.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure,
+                              fmt, math_peek, metric_grid, prose)
+from pylabs.framework import charts as ch
+from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.physics import amdahl
+from pylabs.physics import constants as C
+from pylabs.physics.references import cite
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
+
+    one_worker_s: float = 100 * 3600.0   # the job on one device
+    serial: float = 0.15                 # share of the one-device time that stays on rank 0
+    workers: float = 64.0
+    a_fixed_s: float = 2.0e-3            # vendor A: fixed time per batch
+    a_per_sample_s: float = 0.100e-3     # vendor A: time per sample
+    b_lead_at_one: float = 1.2           # production pilot: B serves 20 % more at batch 1
+    score_a: float = 85.0                # the synthetic benchmark's scores (Offline, batch 32)
+    score_b: float = 72.0
+    bench_batch: float = 32.0
+    prod_batch: float = 1.0
+    hour_s: float = 3600.0               # seconds per hour, for the chart's axis
+    curve_px: int = 340                  # chart heights
+    bars_px: int = 220
+
+
+S = Scenario()
+WORKER_TICKS = [2.0 ** k for k in range(11)]     # 1 … 1,024 workers
+BATCH_TICKS = [2.0 ** k for k in range(9)]       # 1 … 256 samples per batch
+
+
+def padded(ticks: list[float]) -> list[float]:
+    """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
+    return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
+
+
+def vendor_b_costs() -> tuple[float, float]:
+    """B's (fixed, per-sample) seconds: the line through the two stated measurements."""
+    a1 = amdahl.batch_latency_s(S.prod_batch, S.a_fixed_s, S.a_per_sample_s)
+    a32 = amdahl.batch_latency_s(S.bench_batch, S.a_fixed_s, S.a_per_sample_s)
+    return amdahl.batch_costs_through(S.prod_batch, a1 / S.b_lead_at_one,
+                                      S.bench_batch, a32 * S.score_a / S.score_b)
+
+
+VENDORS = {"A": (S.a_fixed_s, S.a_per_sample_s), "B": vendor_b_costs()}
+
+
+def rated_power_w(context: str) -> float:
+    """The device's rated power from the registry: the H100's TDP, the Orin NX's highest mode."""
+    return C.H100_TDP_W if context == "cloud" else C.ORIN_NX_POWER_MAX_W
+
+
+# ---- context ----------------------------------------------------------------------
+
+CONTEXT = deployment(("cloud", "edge"), default="cloud",
+                     help="Sets the device the 64 workers are: its name and the power each draws, so the "
+                          "energy of the run. Amdahl's law is the same on both.")
+
+# ---- Act I · The speedup ceiling -------------------------------------------------------
+
+A1_SERIAL = Slider("a1_serial", "Serial share, s", unit="fraction", min=0, max=0.5,
+                   step=0.01, default=S.serial, fmt="pct",
+                   help="The share of the one-device time that only rank 0 does while the others wait: a "
+                        "synchronous checkpoint, the evaluation.")
+A1_WORKERS = Slider("a1_workers", "Workers, N", unit="devices", min=1, max=1024, step=1, default=S.workers,
+                    fmt="int", scale="log2")
+A1_EFFICIENCY = Slider("a1_efficiency", "Parallel efficiency, e", unit="fraction",
+                       min=0.7, max=1, step=0.01, default=1, fmt="pct",
+                       help="The share of ideal speed the split work keeps (communication, stragglers). "
+                            "With one worker nothing is split, so it is 1.")
+A1_MODE = Choice("a1_mode", "What grows with N", (
+    Option("fixed", "Nothing: the same job, faster (Amdahl)"),
+    Option("scaled", "The job: more work in the same time (Gustafson)"),
+), default="fixed", help="In Gustafson's mode the slider's s is the serial share of the N-worker run.")
+
+
+@dataclass(frozen=True)
+class Run:
+    """The job on N workers, in the chosen mode."""
+
+    serial: float
+    workers: float
+    efficiency: float
+    scaled: bool
+
+    @property
+    def e(self) -> float:
+        return 1.0 if self.workers == 1 else self.efficiency
+
+    @property
+    def amdahl(self) -> float:
+        return amdahl.parallel_speedup(self.serial, self.workers, self.e)
+
+    @property
+    def gustafson(self) -> float:
+        return amdahl.gustafson_speedup(self.serial, self.workers, self.e)
+
+    @property
+    def speedup(self) -> float:
+        return self.gustafson if self.scaled else self.amdahl
+
+    @property
+    def wall_s(self) -> float:
+        """Wall clock of the N-worker run: the fixed job shrinks; the scaled job keeps its time."""
+        return S.one_worker_s if self.scaled else S.one_worker_s / self.amdahl
+
+    @property
+    def run_serial_share(self) -> float:
+        """The serial share of the N-worker run's wall clock (Gustafson's s)."""
+        return self.serial if self.scaled else amdahl.serial_share_of_parallel_run(self.serial, self.workers, self.e)
+
+    def hours(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """(serial, parallel) seconds on one device and on N devices, for the same work."""
+        serial = self.serial * S.one_worker_s
+        one = S.one_worker_s * (self.speedup if self.scaled else 1.0)
+        return (serial, one - serial), (serial, self.wall_s - serial)
+
+
+def run(s: State) -> Run:
+    return Run(s["a1_serial"], s["a1_workers"], s["a1_efficiency"], s["a1_mode"] == "scaled")
+
+
+def act1_truth() -> float:
+    return amdahl.parallel_speedup(S.serial, S.workers)
+
+
+B_LOW, D_HIGH = 12.0, 4.0  # the edges of options B and D (speedups), quoted in feedback
+
+
+def serial_for(speedup: float, workers: float = S.workers) -> float:
+    """The serial share that gives ``speedup`` on ``workers`` (Amdahl solved for s)."""
+    return (1 / speedup - 1 / workers) / (1 - 1 / workers)
+
+
+def act1_facts() -> dict[str, str]:
+    base = Run(S.serial, S.workers, 1.0, False)
+    serial_s, parallel_s = base.hours()[1]
+    half = Run(S.serial / 2, S.workers, 1.0, False)
+    double = Run(S.serial, 2 * S.workers, 1.0, False)
+    return {"serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"), "total_h": fmt(base.wall_s, "h"),
+            "gustafson": fmt(amdahl.gustafson_speedup(S.serial, S.workers), "x"),
+            "run_share": fmt(base.run_serial_share, "pct"), "ceiling": fmt(amdahl.parallel_ceiling(S.serial), "x"),
+            "n": fmt(S.workers, "int"), "s": fmt(S.serial, "pct"),
+            "b_low": fmt(B_LOW, "x"), "d_high": fmt(D_HIGH, "x"),
+            "s_for_d": fmt(serial_for(D_HIGH), "pct"), "s_for_b": fmt(serial_for(B_LOW), "pct"),
+            "half_s": fmt(half.serial, "pct"), "half_speedup": fmt(half.speedup, "x"),
+            "half_ceiling": fmt(amdahl.parallel_ceiling(half.serial), "x"),
+            "double_n": fmt(double.workers, "int"), "double_speedup": fmt(double.speedup, "x"),
+            "e90": fmt(Run(S.serial, S.workers, 0.9, False).speedup, "x")}
+
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"The job takes {fmt(S.one_worker_s, 'h')} on one GPU; {fmt(S.serial, 'pct')} of that time is serial "
+           f"(rank 0 checkpoints and evaluates while the others wait) and the rest splits perfectly over "
+           f"{fmt(S.workers, 'int')} GPUs. What speedup does the {fmt(S.workers, 'int')}-GPU run achieve?",
+    quantity=f"speedup on {fmt(S.workers, 'int')} GPUs (one-GPU time ÷ {fmt(S.workers, 'int')}-GPU time)",
+    unit_fmt="x",
+    options=(
+        Range("A", "{range}: nearly linear, as the CTO expects", 60.0, None, 64.0,
+              "Linear speedup needs every hour of the job to split. The serial hours stay {serial_h} "
+              "on any number of GPUs, and the whole run can never be shorter than them."),
+        Range("B", "{range}: most of it (Gustafson's law)", B_LOW, 60.0, 30.0,
+              "Gustafson's {gustafson} is for a job that grows with the GPUs, his serial share measured on "
+              "the {n}-GPU run. This job is fixed: on {n} GPUs its serial share of the run is {run_share}, "
+              "not {s}. Reaching {b_low} would need less than {s_for_b} serial work."),
+        Range("C", "{range}: the serial part dominates", D_HIGH, B_LOW, 6.5,
+              "The {serial_h} of serial work stays; the parallel part shrinks to {parallel_h}: {total_h} in "
+              "all. The ceiling, with unlimited GPUs, is 1/s = {ceiling}."),
+        Range("D", "{range}: parallelism barely helps", None, D_HIGH, 2.0,
+              "Less than {d_high} on {n} GPUs would need more than {s_for_d} of the job serial; here the parallel "
+              "{parallel_h} still counts."),
+    ),
+    truth=act1_truth,
+)
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="The CTO still wants the job much faster. Which change raises its speedup ceiling?",
+    options=(
+        Claim("A", "Double the cluster to 128 GPUs.",
+              "{double_n} GPUs give {double_speedup}: the run gets a little shorter, but the ceiling 1/s = "
+              "{ceiling} does not move."),
+        Claim("B", "A faster interconnect, so the parallel part keeps all its efficiency.",
+              "Efficiency only scales the parallel part (at 90 % the run gives {e90}); the ceiling is still 1/s."),
+        Claim("C", "Cut the serial share: checkpoint asynchronously and spread evaluation over every rank.",
+              "The ceiling is 1/s. Halving s to {half_s} lifts it to {half_ceiling} and the {n}-GPU speedup to "
+              "{half_speedup}: the only lever that moves the ceiling."),
+        Claim("D", "Report speedup Gustafson's way, with a job that grows with the GPUs.",
+              "That answers another question (more work in the same time); this job still takes {total_h}."),
+    ),
+    answer_letter="C",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_speedup", "Speedup, one device ÷ N devices", "1", "x"),
+    MetricSpec("a1_wall_s", "Wall clock of the N-device run", "s", "h"),
+    MetricSpec("a1_ceiling", "Ceiling with unlimited devices, 1/s", "1", "x"),
+    MetricSpec("a1_efficiency_out", "Efficiency, S/N", "1", "pct"),
+    MetricSpec("a1_run_share", "Serial share of the N-device run, s′", "1", "pct"),
+    MetricSpec("a1_energy", "Energy of the run at rated power", "J", "Wh"),
+    MetricSpec("a2_ratio_bench", "B ÷ A at the benchmark's batch", "1", "x"),
+    MetricSpec("a2_ratio_prod", "B ÷ A at production's batch", "1", "x"),
+    MetricSpec("a2_rank_valid", "Benchmark ranks as production does", "1", "yesno"),
+    MetricSpec("a2_crossover", "Batch at which A and B tie, b*", "samples", "num"),
+    MetricSpec("a2_latency_a", "A's batch latency in production", "s", "ms"),
+    MetricSpec("a2_latency_b", "B's batch latency in production", "s", "ms"),
+)}
+
+FAILURES = (
+    FailureSpec("a2_rank_inverted", "The benchmark ranks the vendors backwards", act=2),
+)
+F = {f.name: f for f in FAILURES}
+
+
+def act1_instruments(s: State) -> list:
+    r = run(s)
+    dev = device(s["context"])
+    power = rated_power_w(s["context"])
+    energy = r.workers * r.wall_s * power
+    ceiling = amdahl.parallel_ceiling(r.serial)
+    share = r.speedup / r.workers
+    parts = [metric_grid(
+        M["a1_speedup"].show(r.speedup, "good" if share >= 0.8 else "warn" if share >= 0.5 else "danger",
+                             f"{'Gustafson, scaled job' if r.scaled else 'Amdahl, fixed job'}; "
+                             f"{fmt(r.workers, 'int')} would be linear"),
+        M["a1_wall_s"].show(r.wall_s, note=f"{fmt(S.one_worker_s, 'h')} on one device"
+                            + (f", for {fmt(r.speedup, 'x')} the work" if r.scaled else "")),
+        M["a1_ceiling"].show(ceiling, note="the scaled job has none" if r.scaled else "fixed job"),
+        M["a1_efficiency_out"].show(share),
+        M["a1_run_share"].show(r.run_serial_share, note=f"s = {fmt(r.serial, 'pct')} of one device's time"
+                               if not r.scaled else "held fixed as the job grows"),
+        M["a1_energy"].show(energy, note=f"{fmt(r.workers, 'int')} × {dev.name} at {fmt(power, 'W')}; "
+                                         f"{fmt(r.workers / r.speedup, 'x')} one device's for the same work"),
+    ), act1_curve(r), act1_hours(r)]
+    if r.scaled:
+        parts.append(callout("info", "Gustafson's speedup is a different job", prose(
+            f"In this mode the job grows with N so that the serial share of the {fmt(r.workers, 'int')}-device "
+            f"run stays {fmt(r.serial, 'pct')}: the run does {fmt(r.speedup, 'x')} one device's work in the same "
+            f"{fmt(S.one_worker_s, 'h')}. The fixed job at the same settings is sped up "
+            f"{fmt(r.amdahl, 'x')}.")))
+    return parts
+
+
+def act1_curve(r: Run):
+    amdahl_y = [Run(r.serial, n, r.efficiency, False).speedup for n in WORKER_TICKS]
+    gustafson_y = [Run(r.serial, n, r.efficiency, True).speedup for n in WORKER_TICKS]
+    traces = [ch.line("Linear, N×", WORKER_TICKS, WORKER_TICKS, "muted", dash="dot"),
+              ch.line("Fixed job (Amdahl)", WORKER_TICKS, amdahl_y, "series1"),
+              ch.line("Scaled job (Gustafson)", WORKER_TICKS, gustafson_y, "series2", dash="dash"),
+              ch.point("This run", r.workers, r.speedup, "accent")]
+    shapes, notes = [], []
+    ceiling = amdahl.parallel_ceiling(r.serial)
+    if math.isfinite(ceiling):
+        shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
+        shapes.append(shape)
+        notes.append(note)
+    figure = ch.figure(traces, x=ch.axis("Workers, N", "log", range=padded(WORKER_TICKS),
+                                         **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
+                       y=ch.axis("Speedup", "log", **ch.decade_ticks([1.0, max(WORKER_TICKS)], lambda v: fmt(v, "x"))),
+                       shapes=shapes, annotations=notes, height=S.curve_px)
+    flattens = (f"flattens towards 1/s = {fmt(ceiling, 'x')}" if math.isfinite(ceiling)
+                else "grows with N, since nothing is serial")
+    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup {flattens}: "
+               f"{fmt(amdahl_y[6], 'x')} on {fmt(WORKER_TICKS[6], 'int')} devices and {fmt(amdahl_y[-1], 'x')} on "
+               f"{fmt(WORKER_TICKS[-1], 'int')}; the scaled job keeps climbing, to {fmt(gustafson_y[-1], 'x')}.")
+    rows = [(fmt(n, "int"), fmt(a, "x"), fmt(g, "x")) for n, a, g in zip(WORKER_TICKS, amdahl_y, gustafson_y)]
+    return chart("a1_speedup_curve", "Speedup against the number of workers", figure, summary,
+                 table=(("Workers", "Fixed job", "Scaled job"), rows))
+
+
+def act1_hours(r: Run):
+    (serial_1, parallel_1), (serial_n, parallel_n) = r.hours()
+    labels = ["One device", f"{fmt(r.workers, 'int')} devices"]
+    traces = [ch.bars("Serial (rank 0 only)", labels, [serial_1 / S.hour_s, serial_n / S.hour_s], "danger",
+                      horizontal=True),
+              ch.bars("Parallel (split over N)", labels, [parallel_1 / S.hour_s, parallel_n / S.hour_s], "series1",
+                      horizontal=True)]
+    figure = ch.figure(traces, x=ch.axis("Hours of wall clock"),
+                       y=ch.axis("", "category", autorange="reversed"), stacked=True, height=S.bars_px)
+    summary = (f"The serial {fmt(serial_n, 'h')} is the same on one device and on {fmt(r.workers, 'int')}; "
+               f"the parallel part is {fmt(parallel_1, 'h')} on one device and {fmt(parallel_n, 'h')} on "
+               f"{fmt(r.workers, 'int')}" + (" (the scaled job does more of it)." if r.scaled else "."))
+    rows = [(lab, fmt(a, "h"), fmt(b, "h")) for lab, a, b in zip(labels, (serial_1, serial_n), (parallel_1, parallel_n))]
+    return chart("a1_hours", "Where the hours go, for the same work", figure, summary,
+                 table=(("Run", "Serial", "Parallel"), rows))
+
+
+def a1_overridden(s: State) -> dict[str, str]:
+    if s["a1_workers"] > 1:
+        return {}
+    return {"a1_efficiency": "Not used with one worker: nothing is split, so the efficiency is 1."}
+
+
+def act1_math(s: State):
+    r = run(s)
+    return math_peek("The governing equations · Act I", (
+        Equation(r"S = \frac{1}{s + \dfrac{1 - s}{N\,e}},\qquad S_{\max} = \lim_{N\to\infty} S = \frac{1}{s}",
+                 "Amdahl: a fixed job whose serial share *s* of the one-device time stays on one device while "
+                 "the rest splits over *N* devices at efficiency *e*. However many devices, never more than 1/*s*."),
+        Equation(r"E = \frac{S}{N},\qquad s' = \frac{s}{s + (1 - s)/(N e)} = s\,S",
+                 "Efficiency, and the serial share of the *N*-device run's wall clock (what Gustafson calls *s*)."),
+        Equation(r"S_G = s' + (1 - s')\,N e \;=\; N - s'(N - 1)\ \ (e = 1)",
+                 "Gustafson: the job grows so that the *N*-device run keeps serial share *s′*; *S_G* is how much "
+                 "more work it finishes than one device would in the same time. With *s′* of the same job it "
+                 "gives Amdahl's *S* again."),
+    ), rows=(
+        ("Serial share, *s*", fmt(r.serial, "pct")),
+        ("Workers, *N*", fmt(r.workers, "int")),
+        ("Efficiency, *e*", fmt(r.e, "pct")),
+        ("Fixed job, *S*", fmt(r.amdahl, "x")),
+        ("Ceiling, 1/*s*", fmt(amdahl.parallel_ceiling(r.serial), "x")),
+        ("Scaled job, *S_G* (s′ = s)", fmt(r.gustafson, "x")),
+        ("Rated power per device", fmt(rated_power_w(s["context"]), "W")),
+    ), sources=(
+        cite("amdahl1967", "the fixed-job speedup and its ceiling"),
+        cite("gustafson1988", "the scaled speedup, with the serial share measured on the parallel run"),
+        C.REGISTRY["H100_TDP_W"].source,
+        C.REGISTRY["ORIN_NX_POWER_MAX_W"].source,
+    ))
+
+
+ACT1 = Act(
+    number=1, title="The Speedup Ceiling", minutes="12–15 min",
+    stakeholder_role="CTO",
+    stakeholder=lambda: (
+        f"Our training job takes {fmt(S.one_worker_s, 'h')} on one GPU. We now have {fmt(S.workers, 'int')} GPUs, "
+        f"so I expect it to finish {fmt(S.workers, 'int')} times faster. The team says "
+        f"{fmt(S.serial, 'pct')} of the job is serial work that cannot be split. Surely that is a detail?"),
+    scenario=lambda: (
+        "In data-parallel training every rank loads and processes its own share of the data. What does not "
+        "split is the work one rank does while the others wait for it: a synchronous checkpoint written by "
+        "rank 0, an evaluation pass run on one device.",
+        "Before you touch the instruments: what speedup do the GPUs deliver on this job?",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_SERIAL, A1_WORKERS, A1_EFFICIENCY, A1_MODE),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Speedup calculator",
+    overridden=a1_overridden,
+)
+
+# ---- Act II · The benchmark that ranks backwards ---------------------------------------
+
+SCENARIOS = {  # option -> (label, batch or None for the slider)
+    "offline": (f"Offline at batch {fmt(S.bench_batch, 'int')}: how the synthetic score was measured", S.bench_batch),
+    "single": (f"SingleStream: one query at a time (batch {fmt(S.prod_batch, 'int')})", S.prod_batch),
+    "server": ("Server: queries arrive at random and the scheduler batches them (set the batch)", None),
+}
+A2_SCENARIO = Choice("a2_scenario", "Benchmark scenario", tuple(Option(k, v[0]) for k, v in SCENARIOS.items()),
+                     default="offline")
+A2_BATCH_BENCH = Slider("a2_batch_bench", "Batch the Server benchmark forms", unit="samples", min=1, max=256,
+                        step=1, default=8, fmt="int", scale="log2",
+                        help="Under a latency bound, how many queued queries the scheduler groups into one batch.")
+A2_BATCH_PROD = Slider("a2_batch_prod", "Batch production traffic forms", unit="samples", min=1, max=256, step=1,
+                       default=S.prod_batch, fmt="int", scale="log2",
+                       help="Interactive requests arriving one by one are served one at a time; a nightly bulk job can "
+                            "fill large batches.")
+
+
+def bench_batch(s: State) -> float:
+    fixed = SCENARIOS[s["a2_scenario"]][1]
+    return s["a2_batch_bench"] if fixed is None else fixed
+
+
+def a2_overridden(s: State) -> dict[str, str]:
+    if s["a2_scenario"] == "server":
+        return {}
+    return {"a2_batch_bench": f"Not used: this scenario runs at batch {fmt(bench_batch(s), 'int')}. "
+                              "Choose Server to set the batch."}
+
+
+def throughput(vendor: str, batch: float) -> float:
+    return amdahl.batch_throughput_per_s(batch, *VENDORS[vendor])
+
+
+def ratio_b_over_a(batch: float) -> float:
+    return throughput("B", batch) / throughput("A", batch)
+
+
+def crossover() -> float:
+    return amdahl.throughput_crossover_batch(*VENDORS["A"], *VENDORS["B"])
+
+
+def rank_valid(bench: float, prod: float) -> bool:
+    """Does the benchmark's batch put the same vendor ahead as production's batch does?"""
+    return (ratio_b_over_a(bench) > 1) == (ratio_b_over_a(prod) > 1)
+
+
+def act2_truth() -> float:
+    return crossover()
+
+
+def act2_facts() -> dict[str, str]:
+    (fa, pa), (fb, pb) = VENDORS["A"], VENDORS["B"]
+    return {"fixed_gap": fmt(fa - fb, "us"), "per_gap": fmt(pb - pa, "us"),
+            "ratio_2": fmt(ratio_b_over_a(2.0), "x"), "ratio_16": fmt(1 / ratio_b_over_a(16.0), "x"),
+            "bench": fmt(S.bench_batch, "int"), "ceiling_a": fmt(1 / pa, "num"), "ceiling_b": fmt(1 / pb, "num"),
+            "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
+            "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms")}
+
+
+ACT2_PREDICTION = Prediction(
+    id="a2_predict", act=2,
+    prompt="Each accelerator's time per batch is a fixed cost (launching the kernels, reading the weights) plus a "
+           "cost per sample, and the two measurements fix both costs for each vendor. At what batch size do A "
+           "and B serve the same number of samples per second?",
+    quantity="the batch at which A's and B's throughputs tie",
+    unit_fmt="num",
+    options=(
+        Range("A", "{range}: only a single query favours B", None, 3.0, 1.5,
+              "At batch 2 B still serves {ratio_2} A's rate: its smaller fixed cost is shared by only two samples."),
+        Range("B", "{range}: a small batch", 3.0, 12.0, 6.0,
+              "A's fixed cost is {fixed_gap} larger; B's per-sample cost is {per_gap} larger. The batch at which "
+              "B's extra per-sample time has used up its fixed-cost head start is their ratio."),
+        Range("C", "{range}: about halfway to the benchmark's batch", 12.0, 24.0, 16.0,
+              "Halfway assumes the advantage shifts in proportion to batch size. It shifts faster: at batch 16 "
+              "A already serves {ratio_16} B's rate."),
+        Range("D", "{range}: near the benchmark's batch", 24.0, None, 32.0,
+              "A's lead at batch {bench} is the per-sample cost's full effect; the tie comes much earlier, where "
+              "the fixed-cost gap is used up."),
+    ),
+    truth=act2_truth,
+)
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="What should the benchmark the team trusts measure, to predict this deployment?",
+    options=(
+        Claim("A", "Offline throughput at the largest batch each accelerator accepts: it shows the hardware's ceiling.",
+              "That ceiling, 1 ÷ per-sample cost ({ceiling_a} samples/s for A, {ceiling_b} for B), is reached only "
+              "at large batches; production, one query at a time, pays the fixed cost on every query."),
+        Claim("B", "Throughput and tail latency (P99) under production's own traffic: its arrival pattern and "
+                   "the batches it really forms.",
+              "The synthetic score exercised the per-sample cost, the wrong bottleneck for one-at-a-time traffic, "
+              "where the fixed cost dominates ({lat_a} for A against {lat_b} for B per query). A benchmark is a "
+              "proxy: it ranks correctly only in production's regime. MLPerf Inference's SingleStream and "
+              "Server scenarios exist for this reason."),
+        Claim("C", "The average synthetic score over more models, so one model's quirks cancel out.",
+              "More models measured at the wrong batch repeat the same bias: the regime, not the model count, "
+              "decides the ranking."),
+        Claim("D", "The datasheet's peak operations per second, which no benchmark setting can distort.",
+              "Peak rate bounds the per-sample cost at best and says nothing of the fixed cost per batch, "
+              "which is what one-at-a-time traffic pays."),
+    ),
+    answer_letter="B",
+)
+
+
+def act2_instruments(s: State) -> list:
+    bench, prod = bench_batch(s), s["a2_batch_prod"]
+    valid = rank_valid(bench, prod)
+    leader = {True: "B", False: "A"}
+    parts = [metric_grid(
+        M["a2_ratio_bench"].show(ratio_b_over_a(bench), note=f"batch {fmt(bench, 'int')}: {leader[ratio_b_over_a(bench) > 1]} ahead"),
+        M["a2_ratio_prod"].show(ratio_b_over_a(prod), note=f"batch {fmt(prod, 'int')}: {leader[ratio_b_over_a(prod) > 1]} ahead"),
+        M["a2_rank_valid"].show(float(valid), "good" if valid else "danger"),
+        M["a2_crossover"].show(crossover(), note="B leads below it, A above it"),
+        M["a2_latency_a"].show(amdahl.batch_latency_s(prod, *VENDORS["A"]),
+                               note=f"{fmt(throughput('A', prod), 'num')} samples/s"),
+        M["a2_latency_b"].show(amdahl.batch_latency_s(prod, *VENDORS["B"]),
+                               note=f"{fmt(throughput('B', prod), 'num')} samples/s"),
+    )]
+    if not valid:
+        parts.append(failure(F["a2_rank_inverted"],
+                             f"The benchmark runs at batch {fmt(bench, 'int')} and production at batch "
+                             f"{fmt(prod, 'int')}, on opposite sides of the crossover b* = {fmt(crossover(), 'num')}: "
+                             f"the benchmark puts {leader[ratio_b_over_a(bench) > 1]} first, production "
+                             f"{leader[ratio_b_over_a(prod) > 1]}. Measure in production's regime: choose the scenario "
+                             "whose batch lies on production's side."))
+    parts.append(act2_chart(bench, prod))
+    return parts
+
+
+def act2_chart(bench: float, prod: float):
+    ys = {v: [throughput(v, b) for b in BATCH_TICKS] for v in VENDORS}
+    traces = [ch.line("Vendor A", BATCH_TICKS, ys["A"], "series1"),
+              ch.line("Vendor B", BATCH_TICKS, ys["B"], "series2"),
+              ch.point("Benchmark", bench, max(throughput(v, bench) for v in VENDORS), "warn", symbol="diamond"),
+              ch.point("Production", prod, max(throughput(v, prod) for v in VENDORS), "accent")]
+    shape, note = ch.vline(crossover(), "danger", f"tie, b* = {fmt(crossover(), 'num')}", log=True)
+    note.update(y=0, yanchor="bottom", xanchor="left", xshift=4)  # inside the plot, clear of the legend
+    figure = ch.figure(traces, x=ch.axis("Batch size (samples)", "log", range=padded(BATCH_TICKS),
+                                         **ch.ticks_at(BATCH_TICKS, lambda v: fmt(v, "int"))),
+                       y=ch.axis("Throughput (samples/s)"), shapes=[shape], annotations=[note], height=S.curve_px)
+    summary = (f"B serves more samples per second below batch {fmt(crossover(), 'num')} and A above it: at batch "
+               f"{fmt(BATCH_TICKS[0], 'int')} B leads {fmt(ratio_b_over_a(BATCH_TICKS[0]), 'x')}, at batch "
+               f"{fmt(S.bench_batch, 'int')} A leads {fmt(1 / ratio_b_over_a(S.bench_batch), 'x')}. Both curves "
+               "flatten towards 1 ÷ their per-sample cost.")
+    rows = [(fmt(b, "int"), fmt(a, "num"), fmt(v, "num"), fmt(v / a, "x")) for b, a, v in zip(BATCH_TICKS, ys["A"], ys["B"])]
+    return chart("a2_throughput", "Throughput against batch size, both vendors", figure, summary,
+                 table=(("Batch", "A (samples/s)", "B (samples/s)", "B ÷ A"), rows))
+
+
+def act2_math(s: State):
+    (fa, pa), (fb, pb) = VENDORS["A"], VENDORS["B"]
+    return math_peek("The governing equations · Act II", (
+        Equation(r"\Theta(b) = \frac{b}{t_0 + b\,t_1}\ \xrightarrow{\;b\to\infty\;}\ \frac{1}{t_1}",
+                 "Throughput at batch *b* with a fixed cost *t₀* per batch and *t₁* per sample: Amdahl's law "
+                 "again, with the fixed cost as the part a larger batch cannot shrink."),
+        Equation(r"b^{*} = \frac{t_{0,A} - t_{0,B}}{t_{1,B} - t_{1,A}}",
+                 "The batch at which the two throughputs tie. A benchmark batch and a production batch on "
+                 "opposite sides of *b\\** rank the vendors in opposite orders."),
+        Equation(r"t_{1,B} = \frac{L_B(b_2) - L_B(b_1)}{b_2 - b_1},\quad t_{0,B} = L_B(b_1) - b_1\,t_{1,B}",
+                 f"B's costs from its two measured batch latencies: {fmt(S.b_lead_at_one, 'x')} A's rate at "
+                 f"*b₁* = {fmt(S.prod_batch, 'int')}, {fmt(S.score_b, 'int')}/{fmt(S.score_a, 'int')} of it at "
+                 f"*b₂* = {fmt(S.bench_batch, 'int')}."),
+    ), rows=(
+        ("Vendor A, *t₀* / *t₁*", f"{fmt(fa, 'ms')} / {fmt(pa, 'us')}"),
+        ("Vendor B, *t₀* / *t₁*", f"{fmt(fb, 'ms')} / {fmt(pb, 'us')}"),
+        ("Crossover, *b\\**", fmt(crossover(), "num")),
+        ("Benchmark batch", fmt(bench_batch(s), "int")),
+        ("Production batch", fmt(s["a2_batch_prod"], "int")),
+    ), sources=(
+        cite("reddi2020", "the SingleStream, MultiStream, Server and Offline scenarios"),
+        cite("amdahl1967", "the fixed part that more parallel work cannot shrink"),
+        "Vendor A's costs and the two measured ratios are the scenario's; B's costs are fitted to them.",
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Benchmark That Ranks Backwards", minutes="12–15 min",
+    stakeholder_role="Head of ML Infrastructure",
+    stakeholder=lambda: (
+        f"Procurement is down to two inference accelerators. On the synthetic benchmark (Offline, batch "
+        f"{fmt(S.bench_batch, 'int')}) vendor A scores {fmt(S.score_a, 'int')} and vendor B "
+        f"{fmt(S.score_b, 'int')}. In our production pilot, where requests arrive one at a time, B serves "
+        f"{fmt(S.b_lead_at_one - 1, 'pct')} more queries per second than A. The benchmark team says their number "
+        "is the objective one. Which should we believe?"),
+    scenario=lambda: (
+        "The synthetic score is throughput at a large batch, scaled so that A's is "
+        f"{fmt(S.score_a, 'int')}. Production runs at the batch its traffic forms: interactive requests arriving "
+        "one by one are served one by one.",
+        "A batch costs a fixed time plus a time per sample, so throughput rises with the batch and flattens.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_SCENARIO, A2_BATCH_BENCH, A2_BATCH_PROD),
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    instruments_title="Benchmark regime explorer",
+    overridden=a2_overridden,
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    return frozenset() if rank_valid(bench_batch(s), s["a2_batch_prod"]) else frozenset({"a2_rank_inverted"})
+
+
+def results(s: State) -> dict[str, float | str | bool]:
+    r = run(s)
+    bench = bench_batch(s)
+    return {"s": r.serial, "n": r.workers, "mode": s["a1_mode"], "speedup": r.speedup,
+            "efficiency": r.speedup / r.workers, "b_bench": bench, "b_prod": s["a2_batch_prod"],
+            "crossover_b": crossover(), "rank_valid": rank_valid(bench, s["a2_batch_prod"])}
+
+
+RECORD = (
+    MetricSpec("s", "Serial share of the one-device time", "1", "pct"),
+    MetricSpec("n", "Workers", "1", "int"),
+    MetricSpec("speedup", "Speedup", "1", "x"),
+    MetricSpec("efficiency", "Efficiency, S/N", "1", "pct"),
+    MetricSpec("b_bench", "Benchmark batch", "samples", "int"),
+    MetricSpec("b_prod", "Production batch", "samples", "int"),
+    MetricSpec("crossover_b", "Crossover batch", "samples", "num"),
+)
+
+
+def lab_takeaways() -> list[str]:
+    f1, f2 = act1_facts(), act2_facts()
+    return [
+        f"With {f1['s']} serial work, {f1['n']} GPUs speed the job up {fmt(act1_truth(), 'x')}, not "
+        f"{f1['n']}×: {f1['serial_h']} stays serial and the run takes {f1['total_h']}. No number of GPUs "
+        f"beats 1/s = {f1['ceiling']}.",
+        f"Gustafson's {f1['gustafson']} is for a job that grows with the GPUs; for this fixed job the serial "
+        f"share of the {f1['n']}-GPU run is {f1['run_share']}. Only cutting s raises the ceiling.",
+        f"Batch time = fixed cost + per-sample cost, so throughput rankings depend on the batch: A and B tie at "
+        f"batch {fmt(crossover(), 'num')}, and a benchmark at batch {f2['bench']} ranks them opposite to "
+        f"production at batch {fmt(S.prod_batch, 'int')}.",
+        "A benchmark is a proxy: trust it only when it runs in production's regime (its traffic pattern, batch "
+        "and latency bound).",
+    ]
+
+
+LAB = Lab(
+    id="v1_12", volume=1, number=12, title="The Speedup Ceiling",
+    invariant="The part that does not split sets the **ceiling**, 1/s; a benchmark ranks correctly only in "
+              "production's **regime**.",
+    minutes="25–30 min", chapter="Benchmarking AI", url="vol1/12-speedup-ceiling/",
+    reading=(
+        "**Amdahl's law**: speedup of a fixed job with a serial share, and its ceiling.",
+        "**Gustafson's law**: scaled speedup, when the job grows with the machine.",
+        "**Benchmark scenarios**: single-stream, server and offline inference, and what each measures.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V1-11 The Roofline**: the per-sample cost is a roofline question; the fixed cost is not.",
+        "**V1-13 The Tail Latency Trap**: production's P99, the metric Act II's reflection asks for.",
+        "**V2-09 You Can't Optimize What You Can't Measure**: Amdahl's law over a training step's components.",
+    ),
+    record_metrics=RECORD,
+    context_from=TRACK,
+)
