@@ -67,12 +67,6 @@ def vline(x: float, color: str = "muted", label: str = "", log: bool = False) ->
              "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
     note = {"x": math.log10(x) if log else x, "yref": "paper", "y": 1, "text": label, "showarrow": False,
             "yanchor": "bottom", "font": {"color": f"token:{color}"}} if label else None
-    (as for ``hline``: the label's position is in log10 units there)."""
-    shape = {"type": "line", "x0": x, "x1": x, "yref": "paper", "y0": 0, "y1": 1,
-             "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
-    note = {"x": math.log10(x) if log else x, "yref": "paper", "y": 1, "text": label, "showarrow": False,
-            "yanchor": "bottom",
-            "font": {"color": f"token:{color}"}} if label else None
     return shape, note
 
 

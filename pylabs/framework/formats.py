@@ -83,7 +83,6 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "FLOP/s": lambda v: _scaled(v, _FLOPS),
     "FLOP": lambda v: _scaled(v, _FLOP),
     "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
-    "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",  # per-sample work (a forward pass), where FLOP reads raw
     "OP/s": lambda v: _scaled(v, ((1e15, "POP/s"), (1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))),
     "Hz": lambda v: _scaled(v, ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz"), (1.0, "Hz"))),
     "m/s": lambda v: f"{_sig(v / 1e3)} km/s",

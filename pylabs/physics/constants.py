@@ -772,7 +772,8 @@ REGISTRY.update({
         label="ResNet-50 parameters"),
     "RESNET50_MACS": Spec(
         4.1e9, "MAC", "torchvision ResNet-50 at 224 x 224: '4.09 GFLOPS', counted as multiply-adds, the "
-        "convention of He et al. 2016 ('FLOPs (multiply-adds)'); 2 FLOP per multiply-add gives 8.2 GFLOP",
+        "convention of He et al. 2016 ('FLOPs (multiply-adds)'); rounded to 4.1 G (8.2 GFLOP forward) as the "
+        "curriculum's golden vectors use",
         _TORCHVISION_RESNET50_URL, "VOL1 §0.2 error 4: the '4 GFLOPs' of the upstream labs are multiply-adds",
         label="ResNet-50 multiply-accumulates per image (224 x 224)"),
     "KWS_DSCNN_PARAMS": Spec(
@@ -952,31 +953,13 @@ CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value
 # ---- V1-09 The Data Selection Tradeoff ----
 _TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
 REGISTRY.update({
-    "RESNET50_FORWARD_FLOP": Spec(
-        2 * 4.09e9, "FLOP", "torchvision ResNet50_Weights.IMAGENET1K_V1: 4.09 'GFLOPS' per 224x224 image, counted as "
-        "multiply-adds (fvcore counts one fused multiply-add as one flop), so 2 x 4.09e9 FLOP forward",
-        _TORCHVISION_RESNET50_URL,
-        "VOL1 §V1-09 rounds this to 8.2 GFLOP (24.6 GFLOP per training image); 8.18 moves the spec's "
-        "golden throughput 6,837.3 -> 6,854.0 img/s (+0.24 %)",
-        label="ResNet-50 forward pass per 224 x 224 image"),
-    "RESNET50_TOP1": Spec(
-        0.7613, "1", "torchvision ResNet50_Weights.IMAGENET1K_V1: acc@1 76.13 % on ImageNet-1K",
-        _TORCHVISION_RESNET50_URL, label="ResNet-50 ImageNet top-1 accuracy (torchvision V1 weights)"),
 })
-RESNET50_FORWARD_FLOP = REGISTRY["RESNET50_FORWARD_FLOP"].value
-RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value
 # ---- V1-10 The Compression Frontier ----
 _TV_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
 _TV_MOBILENET_V2_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v2.html"
 _LLAMA32_1B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json"
 _LLAMA32_3B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"
 REGISTRY.update({
-    "RESNET50_PARAMS": Spec(
-        25_557_032.0, "params", "torchvision ResNet50_Weights.IMAGENET1K_V1: num_params 25,557,032",
-        _TV_RESNET50_URL, "FP32 = 102.228 MB (97.5 MiB); VOL1 §0.1", label="ResNet-50 parameters"),
-    "RESNET50_FLOP": Spec(
-        2 * 4.09e9, "FLOP", "torchvision ResNet50_Weights.IMAGENET1K_V1: 4.09 GFLOPS per 224x224 image, counted as "
-        "multiply-accumulates; 2 FLOP each", _TV_RESNET50_URL, label="ResNet-50 arithmetic per image (FLOP)"),
     "RESNET50_TOP1": Spec(
         0.7613, "1", "torchvision ResNet50_Weights.IMAGENET1K_V1: acc@1 76.13 % on ImageNet-1K", _TV_RESNET50_URL,
         label="ResNet-50 top-1 accuracy (FP32, torchvision)"),
@@ -989,10 +972,6 @@ REGISTRY.update({
     "MOBILENETV2_TOP1": Spec(
         0.71878, "1", "torchvision MobileNet_V2_Weights.IMAGENET1K_V1: acc@1 71.878 % on ImageNet-1K",
         _TV_MOBILENET_V2_URL, label="MobileNetV2 top-1 accuracy (FP32, torchvision)"),
-    "H100_PEAK_INT8_DENSE": Spec(
-        1978.9e12, "OP/s", "NVIDIA H100 SXM datasheet, INT8 tensor core (dense; 3,958 TOPS is with sparsity)",
-        _H100_URL, "VOL1 §V1-10 error 9: upstream used the sparse figure; Hopper lists no INT4 tensor rate",
-        label="H100 SXM peak, INT8 dense"),
     "LLAMA32_1B_PARAMS": Spec(
         1.236e9, "params", "Derived from Llama-3.2-1B config.json (hidden 2,048, 16 layers, MLP 8,192, vocab "
         "128,256, tied embeddings): 1,235,814,400 parameters", _LLAMA32_1B_CONFIG_URL,
@@ -1012,13 +991,10 @@ REGISTRY.update({
     "LLAMA32_3B_KV_HEADS": Spec(8.0, "heads", "Llama-3.2-3B config.json (num_key_value_heads)",
                                 _LLAMA32_3B_CONFIG_URL),
 })
-RESNET50_PARAMS = REGISTRY["RESNET50_PARAMS"].value
-RESNET50_FLOP = REGISTRY["RESNET50_FLOP"].value
 RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value
 MOBILENETV2_PARAMS = REGISTRY["MOBILENETV2_PARAMS"].value
 MOBILENETV2_FLOP = REGISTRY["MOBILENETV2_FLOP"].value
 MOBILENETV2_TOP1 = REGISTRY["MOBILENETV2_TOP1"].value
-H100_PEAK_INT8_DENSE = REGISTRY["H100_PEAK_INT8_DENSE"].value
 LLAMA32_1B_PARAMS = REGISTRY["LLAMA32_1B_PARAMS"].value
 LLAMA32_1B_LAYERS = REGISTRY["LLAMA32_1B_LAYERS"].value
 LLAMA32_1B_KV_HEADS = REGISTRY["LLAMA32_1B_KV_HEADS"].value

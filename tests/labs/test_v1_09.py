@@ -162,8 +162,8 @@ def test_saved_share_is_negative_only_for_anti_curriculum():
 
 
 def test_context_follows_the_v1_00_track_when_it_is_an_option():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
 
 
 def test_record_holds_the_spec_ledger_fields():

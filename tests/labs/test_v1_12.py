@@ -175,8 +175,8 @@ def test_context_changes_the_energy_on_screen():
 
 
 def test_context_follows_the_v1_00_track():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
 
 
 def test_record_holds_the_spec_ledger_fields():
