@@ -168,6 +168,9 @@ REFERENCES: dict[str, Reference] = {
                                 "https://docs.nvidia.com/deeplearning/performance/dl-performance-getting-started/"),
     "nvidia_hopper": Reference("NVIDIA", 2022, "NVIDIA Hopper Architecture In-Depth (technical blog)",
                                "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"),
+    # ---- V1-11 The Roofline ----
+    "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
+                             "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
 }
 
 
