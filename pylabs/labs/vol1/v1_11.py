@@ -68,12 +68,18 @@ class Scenario:
 S = Scenario()
 PRECISIONS = {"fp32": ("FP32", C.BYTES_PER_FP32), "bf16": ("BF16 / FP16", C.BYTES_PER_BF16),
               "int8": ("INT8", C.BYTES_PER_INT8)}
+PRECISION_SHORT = {"fp32": "FP32", "bf16": "16-bit", "int8": "INT8"}
 PEAKS = {
     "cloud": {"fp32": C.H100_PEAK_FP32, "bf16": C.H100_PEAK_BF16_DENSE, "int8": C.H100_PEAK_INT8_DENSE},
     "edge": {"fp32": C.ORIN_NX_PEAK_FP32, "bf16": C.ORIN_NX_PEAK_FP16_DENSE, "int8": C.ORIN_NX_PEAK_INT8_DENSE},
 }
 SHORT = {"cloud": "H100", "edge": "Orin NX"}
 OTHER = {"cloud": "edge", "edge": "cloud"}
+
+
+def rate_fmt(precision: str) -> str:
+    """INT8 counts integer operations; the float precisions count FLOP."""
+    return "OP/s" if precision == "int8" else "FLOP/s"
 
 
 def short_rate(value: float) -> str:
@@ -254,11 +260,12 @@ def act1_instruments(s: State) -> list:
     m, k, n = shape(s)
     elementwise = chain(s["context"], s["a1_precision"], m * n, s["a1_fused"])
     unit = "op/B" if s["a1_precision"] == "int8" else "FLOP/B"
+    rf = rate_fmt(s["a1_precision"])
     parts = [metric_grid(
         M["a1_ai"].show(kern.ai, note=f"{unit}; {kern.regime}-bound"),
-        M["a1_rate"].show(kern.rate, note=f"of {fmt(kern.peak, 'OP/s')} peak"),
+        M["a1_rate"].show(kern.rate, note=f"of {fmt(kern.peak, rf)} peak"),
         M["a1_mfu"].show(kern.mfu, tone(kern.mfu)),
-        M["a1_ridge"].show(kern.ridge, note=f"{fmt(kern.peak, 'OP/s')} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
+        M["a1_ridge"].show(kern.ridge, note=f"{fmt(kern.peak, rf)} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
         M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic, 'B')}"),
         M["a1_chain_ai"].show(elementwise.ai, note="fused" if s["a1_fused"] else f"{S.chain_ops} separate kernels"),
         M["a1_chain_time"].show(elementwise.time_s, note=f"{fmt(m * n, 'int')} values"),
@@ -267,8 +274,8 @@ def act1_instruments(s: State) -> list:
              if kern.regime == "memory" else "right of the ridge: the arithmetic sets its time")
     parts.append(callout("info", f"This GEMM is {kern.regime}-bound", prose(
         f"At {fmt(kern.ai, 'num')} {unit} it sits {where}. The ceiling is "
-        f"min({fmt(kern.peak, 'OP/s')}, {fmt(kern.mem_bw, 'GB/s')} × {fmt(kern.ai, 'num')}) = "
-        f"**{fmt(kern.rate, 'OP/s')}**.",
+        f"min({fmt(kern.peak, rf)}, {fmt(kern.mem_bw, 'GB/s')} × {fmt(kern.ai, 'num')}) = "
+        f"**{fmt(kern.rate, rf)}**.",
         "Real kernels reach 70–80 % of the roof above them; small matrices also lose time to launch latency "
         "and idle cores, which this model leaves out.")))
     return parts
@@ -276,21 +283,23 @@ def act1_instruments(s: State) -> list:
 
 def reference_kernels(s: State, elementwise: Kernel) -> list[tuple[str, Kernel, str, str]]:
     ctx, p, n = s["context"], s["a1_precision"], s["a1_hidden"]
-    return [("GEMV (M = 1)", gemm(ctx, p, 1, n, n), "series3", "diamond"),
+    return [("GEMV", gemm(ctx, p, 1, n, n), "series3", "diamond"),
             ("Square GEMM", gemm(ctx, p, n, n, n), "good", "square"),
-            ("Elementwise chain" + (" (fused)" if s["a1_fused"] else ""), elementwise, "warn", "triangle-up")]
+            ("Elementwise" + (" (fused)" if s["a1_fused"] else ""), elementwise, "warn", "triangle-up")]
 
 
 def act1_chart(s: State, kern: Kernel, elementwise: Kernel):
     ctx, p = s["context"], s["a1_precision"]
     bw, other = device(ctx).mem_bw, OTHER[ctx]
     span = S.roof_span
-    roofs = [ch.roof(f"{SHORT[ctx]} · {PRECISIONS[p][0]}", PEAKS[ctx][p], bw, span, "series1")]
-    for q in (q for q in PRECISIONS if q != p):
-        roof = ch.roof(f"{SHORT[ctx]} · other precisions", PEAKS[ctx][q], bw, span, "muted", dash="dot")
+    others = [q for q in PRECISIONS if q != p]
+    roofs = [ch.roof(f"{SHORT[ctx]} · {PRECISION_SHORT[p]}", PEAKS[ctx][p], bw, span, "series1")]
+    for q in others:
+        roof = ch.roof(f"{SHORT[ctx]} · {' and '.join(PRECISION_SHORT[o] for o in others)}", PEAKS[ctx][q], bw,
+                       span, "muted", dash="dot")
         roof.update(legendgroup="other", showlegend=not any(r.get("legendgroup") == "other" for r in roofs))
         roofs.append(roof)
-    roofs.append(ch.roof(f"{SHORT[other]} · {PRECISIONS[p][0]}", PEAKS[other][p], device(other).mem_bw, span,
+    roofs.append(ch.roof(f"{SHORT[other]} · {PRECISION_SHORT[p]}", PEAKS[other][p], device(other).mem_bw, span,
                          "series2", dash="dash"))
     refs = reference_kernels(s, elementwise)
     points = [marker(name, k, color, symbol) for name, k, color, symbol in refs]
@@ -298,9 +307,9 @@ def act1_chart(s: State, kern: Kernel, elementwise: Kernel):
     figure = ch.roofline_figure(roofs, points, span, short_rate, x_title="Arithmetic intensity (op/B)",
                                 y_title="Attainable rate (op/s)")
     summary = (f"On the {SHORT[ctx]} in {PRECISIONS[p][0]} the roof turns at {fmt(kern.ridge, 'num')} op/B. "
-               f"Your GEMM sits at {fmt(kern.ai, 'num')} op/B with a ceiling of {fmt(kern.rate, 'OP/s')} "
+               f"Your GEMM sits at {fmt(kern.ai, 'num')} op/B with a ceiling of {fmt(kern.rate, rate_fmt(p))} "
                f"({fmt(kern.mfu, 'pct')} of peak); the elementwise chain sits at {fmt(elementwise.ai, 'num')} op/B.")
-    rows = [(name, fmt(k.ai, "num"), fmt(k.rate, "OP/s"), fmt(k.mfu, "pct"), k.regime)
+    rows = [(name, fmt(k.ai, "num"), fmt(k.rate, rate_fmt(p)), fmt(k.mfu, "pct"), k.regime)
             for name, k in [("Your GEMM", kern)] + [(r[0], r[1]) for r in refs]]
     return chart("a1_roofline", f"Roofline of the {SHORT[ctx]} with your kernels", figure, summary,
                  table=(("Kernel", "op/B", "Ceiling", "Share of peak", "Bound"), rows))
@@ -586,8 +595,8 @@ def act2_roofline_chart(d: Decode, context: str):
                   K.decode_bytes(d.weight_bytes, d.kv_per_token, d.context, d.batch), d.peak, d.mem_bw)
     roofs = [ch.roof(f"{SHORT[context]} · 16-bit", d.peak, d.mem_bw, span, "series1")]
     points = [marker("Weight matmuls", weights, "series3", "diamond"),
-              marker("Attention over the KV cache", attention, "warn", "triangle-up"),
-              ch.point("Whole decode step", step.ai, step.rate, "accent")]
+              marker("Attention (KV cache)", attention, "warn", "triangle-up"),
+              ch.point("Decode step", step.ai, step.rate, "accent")]
     figure = ch.roofline_figure(roofs, points, span, short_rate, x_title="Arithmetic intensity (FLOP/B)",
                                 y_title="Attainable rate (FLOP/s)")
     summary = (f"At batch {fmt(d.batch, 'int')} the weight matmuls do {fmt(weights.ai, 'num')} FLOP/B "
