@@ -14,6 +14,9 @@ Kaplan et al. 2020, Table 1 (2N FLOP per token). The corrected model is VOL1_09-
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+from .devices import attainable, ridge_point
 
 
 def _positive(name: str, value: float, fix: str) -> None:
@@ -124,3 +127,41 @@ def regime(intensity: float, ridge: float) -> str:
     """"memory" below the ridge point, "compute" at or above it.
     Source: Williams, Waterman and Patterson 2009."""
     return "compute" if intensity >= ridge else "memory"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel on one device: its work, its compulsory traffic and where the roofline puts it.
+    Source: Williams, Waterman and Patterson 2009."""
+
+    flop: float           # operations (FLOP, or integer operations for INT8)
+    traffic_bytes: float  # B, compulsory
+    peak_ops: float       # op/s at the kernel's precision
+    mem_bw: float         # B/s
+
+    @property
+    def ai(self) -> float:
+        """Operations per byte."""
+        return self.flop / self.traffic_bytes
+
+    @property
+    def ridge(self) -> float:
+        return ridge_point(self.peak_ops, self.mem_bw)
+
+    @property
+    def rate(self) -> float:
+        """The ceiling, op/s."""
+        return attainable(self.peak_ops, self.mem_bw, self.ai)
+
+    @property
+    def mfu(self) -> float:
+        """The ceiling as a share of the peak."""
+        return self.rate / self.peak_ops
+
+    @property
+    def time_s(self) -> float:
+        return roofline_time_s(self.flop, self.traffic_bytes, self.peak_ops, self.mem_bw)
+
+    @property
+    def regime(self) -> str:
+        return regime(self.ai, self.ridge)

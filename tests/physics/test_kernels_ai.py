@@ -173,3 +173,10 @@ def test_elementwise_stays_memory_bound_on_every_volume_i_roof():
 def test_errors_say_what_to_pass(call, fragment):
     with pytest.raises(ValueError, match=fragment):
         call()
+
+
+def test_kernel_puts_the_scenario_projection_on_the_memory_roof():
+    kern = k.Kernel(k.gemm_flop(8, 4096, 4096), k.gemm_bytes(8, 4096, 4096, 2), C.H100_PEAK_BF16_DENSE, H100_BW)
+    assert kern.ai == pytest.approx(7.969, abs=5e-4) and kern.regime == "memory"
+    assert kern.rate == pytest.approx(26.696e12, rel=1e-4) and kern.mfu == pytest.approx(0.02698, abs=5e-6)
+    assert kern.time_s == pytest.approx(kern.flop / kern.rate)

@@ -44,7 +44,8 @@ from pylabs.labs.vol1.contexts import LABELS, TRACK, deployment, device
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
 from pylabs.physics import serving
-from pylabs.physics.devices import attainable, ridge_point
+from pylabs.physics.devices import ridge_point
+from pylabs.physics.kernels_ai import Kernel
 from pylabs.physics.references import cite
 
 
@@ -105,40 +106,6 @@ A1_PRECISION = Choice("a1_precision", "Precision", tuple(Option(k, v[0]) for k, 
                            "the bytes each value takes.")
 A1_SQUARE = Toggle("a1_square", "Square GEMM: M = K = N")
 A1_FUSED = Toggle("a1_fused", f"Fuse the {S.chain_ops}-op elementwise chain into one kernel")
-
-
-@dataclass(frozen=True)
-class Kernel:
-    """One kernel on one device at one precision: its work, its compulsory traffic and its ceiling."""
-
-    flop: float
-    traffic: float
-    peak: float
-    mem_bw: float
-
-    @property
-    def ai(self) -> float:
-        return self.flop / self.traffic
-
-    @property
-    def ridge(self) -> float:
-        return ridge_point(self.peak, self.mem_bw)
-
-    @property
-    def rate(self) -> float:
-        return attainable(self.peak, self.mem_bw, self.ai)
-
-    @property
-    def mfu(self) -> float:
-        return self.rate / self.peak
-
-    @property
-    def time_s(self) -> float:
-        return K.roofline_time_s(self.flop, self.traffic, self.peak, self.mem_bw)
-
-    @property
-    def regime(self) -> str:
-        return K.regime(self.ai, self.ridge)
 
 
 def gemm(context: str, precision: str, m: float, k: float, n: float) -> Kernel:
@@ -263,10 +230,10 @@ def act1_instruments(s: State) -> list:
     rf = rate_fmt(s["a1_precision"])
     parts = [metric_grid(
         M["a1_ai"].show(kern.ai, note=f"{unit}; {kern.regime}-bound"),
-        M["a1_rate"].show(kern.rate, note=f"of {fmt(kern.peak, rf)} peak"),
+        M["a1_rate"].show(kern.rate, note=f"of {fmt(kern.peak_ops, rf)} peak"),
         M["a1_mfu"].show(kern.mfu, tone(kern.mfu)),
-        M["a1_ridge"].show(kern.ridge, note=f"{fmt(kern.peak, rf)} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
-        M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic, 'B')}"),
+        M["a1_ridge"].show(kern.ridge, note=f"{fmt(kern.peak_ops, rf)} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
+        M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic_bytes, 'B')}"),
         M["a1_chain_ai"].show(elementwise.ai, note="fused" if s["a1_fused"] else f"{S.chain_ops} separate kernels"),
         M["a1_chain_time"].show(elementwise.time_s, note=f"{fmt(m * n, 'int')} values"),
     ), act1_chart(s, kern, elementwise)]
@@ -274,7 +241,7 @@ def act1_instruments(s: State) -> list:
              if kern.regime == "memory" else "right of the ridge: the arithmetic sets its time")
     parts.append(callout("info", f"This GEMM is {kern.regime}-bound", prose(
         f"At {fmt(kern.ai, 'num')} {unit} it sits {where}. The ceiling is "
-        f"min({fmt(kern.peak, rf)}, {fmt(kern.mem_bw, 'GB/s')} × {fmt(kern.ai, 'num')}) = "
+        f"min({fmt(kern.peak_ops, rf)}, {fmt(kern.mem_bw, 'GB/s')} × {fmt(kern.ai, 'num')}) = "
         f"**{fmt(kern.rate, rf)}**.",
         "Real kernels reach 70–80 % of the roof above them; small matrices also lose time to launch latency "
         "and idle cores, which this model leaves out.")))
@@ -338,7 +305,7 @@ def act1_math(s: State):
     ), rows=(
         ("Shape *M × K × N*", f"{fmt(m, 'int')} × {fmt(k, 'int')} × {fmt(n, 'int')}"),
         ("Bytes per value, *b*", fmt(PRECISIONS[s['a1_precision']][1], "int")),
-        ("Peak, *P*", fmt(kern.peak, "OP/s")),
+        ("Peak, *P*", fmt(kern.peak_ops, "OP/s")),
         ("Bandwidth, *B*", fmt(kern.mem_bw, "GB/s")),
         ("Intensity, *I*", f"{fmt(kern.ai, 'num')} op/B"),
         ("Ridge, *R*", f"{fmt(kern.ridge, 'num')} op/B"),
