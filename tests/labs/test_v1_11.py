@@ -261,3 +261,9 @@ def test_record_holds_the_spec_ledger_fields():
     assert results["regime"] == "memory" and results["fused"] is False and results["oom"] is True
     assert rec["answers"]["a1_predict"]["correct"] is True and rec["complete"] is True
     assert "a2_out_of_memory" in rec["failures_active"]
+
+
+def test_throughput_summary_speaks_of_the_batches_that_fit():
+    html = rendered(LAB, all_open())
+    assert "at batch 256, the largest batch that fits" in html
+    assert "No batch fits the Orin NX" in rendered(LAB, all_open(context="edge", a2_weights="bf16"))

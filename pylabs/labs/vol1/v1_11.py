@@ -26,7 +26,7 @@ Choices made where the spec leaves one (VOL1_09-16 §V1-11):
 - Weight-only quantisation in Act II: INT8/INT4 weights are dequantised and multiplied in 16-bit,
   so the compute roof stays the device's 16-bit peak while the weight bytes shrink.
 - Small-GEMM effects (launch latency, occupancy, L2-resident data) are not modelled, so a large
-  square GEMM reaches 100 % of peak here; real kernels reach 70–80 % (said on the page).
+  square GEMM reaches 100 % of peak here; real kernels stay somewhat below their roof (said on the page).
 
 Ledger fields: device, precision, m, k, n, ai, attainable_tflops, mfu, regime, fused, tok_s, oom.
 """
@@ -243,8 +243,8 @@ def act1_instruments(s: State) -> list:
         f"At {fmt(kern.ai, 'num')} {unit} it sits {where}. The ceiling is "
         f"min({fmt(kern.peak_ops, rf)}, {fmt(kern.mem_bw, 'GB/s')} × {fmt(kern.ai, 'num')}) = "
         f"**{fmt(kern.rate, rf)}**.",
-        "Real kernels reach 70–80 % of the roof above them; small matrices also lose time to launch latency "
-        "and idle cores, which this model leaves out.")))
+        "A real kernel stays somewhat below its roof; small matrices also lose time to launch latency and "
+        "idle cores, which this model leaves out.")))
     return parts
 
 
@@ -351,7 +351,7 @@ ACT1 = Act(
 WEIGHTS = {
     "bf16": ("BF16 weights", C.BYTES_PER_BF16),
     "int8": ("INT8 weights (weight-only)", C.BYTES_PER_INT8),
-    "int4": ("INT4 weights, FP16 scale per 128 (g128)",
+    "int4": (f"INT4 weights, an FP16 scale per {fmt(C.QUANT_GROUP_WEIGHTS, 'int')}",
              K.quantized_bytes_per_param(4, C.QUANT_GROUP_WEIGHTS, C.QUANT_SCALE_BYTES)),
 }
 A2_BATCH = Slider("a2_batch", "Sequences decoded together, B", unit="sequences", min=1, max=512, step=1,
@@ -471,7 +471,9 @@ def act2_facts() -> dict[str, str]:
                                                         C.BYTES_PER_BF16), "num"),
             "weight_ai": fmt(2 * S.act2_batch_high / C.BYTES_PER_BF16, "num"),
             "ridge": fmt(ridge_point(C.H100_PEAK_BF16_DENSE, C.H100_HBM_BW), "num"),
-            "chain_share": fmt(chain_s / high.step_s, "pct"), "chain_ops": fmt(S.chain_ops, "int")}
+            "chain_share": fmt(chain_s / high.step_s, "pct"), "chain_ops": fmt(S.chain_ops, "int"),
+            "q_heads": fmt(C.LLAMA3_8B_QUERY_HEADS, "int"), "kv_heads": fmt(C.LLAMA3_8B_KV_HEADS, "int"),
+            "d_model": fmt(d, "int")}
 
 
 ACT2_REFLECTION = Reflection(
@@ -484,11 +486,11 @@ ACT2_REFLECTION = Reflection(
               "the ridge at {ridge}. The step is memory-bound throughout."),
         Claim("B", "Each sequence reads its own KV cache every step; that traffic grows with the batch and "
                    "no other sequence shares it.",
-              "Attention over the cache does **{attn_ai}** FLOP/B whatever the batch (32 query heads share 8 "
-              "K/V heads in BF16). At batch {high} the caches are {kv_high} of reads per step next to "
+              "Attention over the cache does **{attn_ai}** FLOP/B whatever the batch ({q_heads} query heads "
+              "share {kv_heads} K/V heads in BF16). At batch {high} the caches are {kv_high} of reads per step next to "
               "{weights} of weights, so the step grows from reading the caches, not the weights."),
         Claim("C", "Norms, residual adds and activations are memory-bound, and they dominate at large batch.",
-              "They are memory-bound, but their tensor is only batch × 4,096 values: the "
+              "They are memory-bound, but their tensor is only batch × {d_model} values: the "
               "{chain_ops}-op chain, unfused, is **{chain_share}** of the step at batch {high}."),
         Claim("D", "Kernel launch overhead grows with the number of sequences.",
               "One decode step launches the same kernels for 1 or {high} sequences: the batch is one more "
@@ -534,22 +536,34 @@ def act2_throughput_chart(d: Decode, context: str):
     over = [(b, r.tok_s) for b, r in zip(BATCHES, runs) if r.oom]
     if over:
         traces.append(ch.scatter("Does not fit in memory", [b for b, _ in over], [t for _, t in over], "danger"))
-    traces.append(ch.point("Your setting", d.batch, d.tok_s, "accent"))
+    traces.append(ch.point("Your setting" + (" (does not fit)" if d.oom else ""), d.batch, d.tok_s, "accent"))
     ceiling = d.peak / (2 * C.LLAMA3_8B_PARAMS_COUNTED)
     shape_, note = ch.hline(ceiling, "danger", "compute ceiling", log=True)
     values = [*(b * runs[0].tok_s for b in BATCHES), ceiling, *(r.tok_s for r in runs)]
-    figure = ch.figure(traces, x=ch.axis("Sequences decoded together", "log", tickvals=BATCHES,
-                                         ticktext=[f"{b:.0f}" for b in BATCHES]),
+    ticks = BATCHES[::2]
+    figure = ch.figure(traces, x=ch.axis("Sequences decoded together", "log", tickvals=ticks,
+                                         ticktext=[f"{b:.0f}" for b in ticks]),
                        y=ch.axis("Tokens per second", "log", **ch.decade_ticks(values)),
                        shapes=[shape_], annotations=[note])
-    last = runs[-1]
-    summary = (f"On the {SHORT[context]} throughput rises from {fmt(runs[0].tok_s, 'tokens/s')} at batch 1 to "
-               f"{fmt(last.tok_s, 'tokens/s')} at batch {fmt(BATCHES[-1], 'int')}, below the linear line as the "
-               f"KV caches grow; the compute ceiling is {fmt(ceiling, 'tokens/s')}.")
-    rows = [(fmt(b, "int"), fmt(r.tok_s, "tokens/s"), fmt(r.step_s, "s"), fmt(r.memory, "GB"),
+    return chart("a2_throughput", "Decode throughput against batch", figure, throughput_summary(runs, context, ceiling),
+                 table=(("Batch", "Tokens/s", "Step", "Memory", "Fits"), throughput_rows(runs)))
+
+
+def throughput_summary(runs: list[Decode], context: str, ceiling: float) -> str:
+    fitting = [(b, r) for b, r in zip(BATCHES, runs) if not r.oom]
+    if not fitting:
+        return (f"No batch fits the {SHORT[context]}'s memory with these weights and this context: one sequence "
+                f"already needs {fmt(runs[0].memory, 'GB')}.")
+    batch, best = fitting[-1]
+    limit = ", the largest batch that fits" if len(fitting) < len(runs) else ""
+    return (f"On the {SHORT[context]} throughput rises from {fmt(runs[0].tok_s, 'tokens/s')} at batch 1 to "
+            f"{fmt(best.tok_s, 'tokens/s')} at batch {fmt(batch, 'int')}{limit}, below the linear line as the KV "
+            f"caches grow; the compute ceiling is {fmt(ceiling, 'tokens/s')}.")
+
+
+def throughput_rows(runs: list[Decode]) -> list[tuple[str, ...]]:
+    return [(fmt(b, "int"), fmt(r.tok_s, "tokens/s"), fmt(r.step_s, "s"), fmt(r.memory, "GB"),
              "no" if r.oom else "yes") for b, r in zip(BATCHES, runs)]
-    return chart("a2_throughput", "Decode throughput against batch", figure, summary,
-                 table=(("Batch", "Tokens/s", "Step", "Memory", "Fits"), rows))
 
 
 def act2_roofline_chart(d: Decode, context: str):
@@ -601,7 +615,7 @@ def act2_math(s: State):
     ), sources=(
         cite("williams2009", "the roofline"),
         cite("kaplan2020", "2N FLOP per token in the forward pass"),
-        cite("ainslie2023", "grouped-query attention: 8 K/V heads for 32 query heads"),
+        cite("ainslie2023", "grouped-query attention: query heads share K/V heads"),
         cite("frantar2023", "4-bit weights with one scale per group of 128"),
         C.REGISTRY["LLAMA3_8B_PARAMS_COUNTED"].source,
         C.REGISTRY["LLAMA3_8B_KV_HEADS"].source,
