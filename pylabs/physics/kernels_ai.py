@@ -165,3 +165,42 @@ class Kernel:
     @property
     def regime(self) -> str:
         return regime(self.ai, self.ridge)
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """One decode step of a dense transformer on one device: every weight read once, each of the
+    ``batch`` sequences' KV caches of ``context_tokens`` read once, 2 FLOP per parameter per sequence.
+    Source: VOL1 §V1-11.3 (t = max((W + B·L·KV)/BW, 2PB/P_peak), tok/s = B/t); Williams et al. 2009."""
+
+    params: float
+    batch: float
+    context_tokens: float
+    weight_bytes: float
+    kv_bytes_per_token: float
+    peak_ops: float
+    mem_bw: float
+
+    @property
+    def kv_bytes(self) -> float:
+        return self.batch * self.context_tokens * self.kv_bytes_per_token
+
+    @property
+    def ai(self) -> float:
+        return decode_intensity(self.params, self.batch, self.weight_bytes, self.kv_bytes_per_token,
+                                self.context_tokens)
+
+    @property
+    def step_s(self) -> float:
+        return roofline_time_s(decode_flop(self.params, self.batch),
+                               decode_bytes(self.weight_bytes, self.kv_bytes_per_token, self.context_tokens,
+                                            self.batch), self.peak_ops, self.mem_bw)
+
+    @property
+    def tok_s(self) -> float:
+        return self.batch / self.step_s
+
+    @property
+    def mfu(self) -> float:
+        """Useful FLOP/s as a share of the peak."""
+        return decode_flop(self.params, self.batch) / self.step_s / self.peak_ops

@@ -180,3 +180,12 @@ def test_kernel_puts_the_scenario_projection_on_the_memory_roof():
     assert kern.ai == pytest.approx(7.969, abs=5e-4) and kern.regime == "memory"
     assert kern.rate == pytest.approx(26.696e12, rel=1e-4) and kern.mfu == pytest.approx(0.02698, abs=5e-6)
     assert kern.time_s == pytest.approx(kern.flop / kern.rate)
+
+
+def test_decode_step_matches_the_spec_rows_and_the_serving_physics():
+    """§V1-11.4: B = 64 at 1,024 tokens on the H100 in BF16 is 7.358 ms, 8,698 tok/s."""
+    weights = C.LLAMA3_8B_PARAMS_COUNTED * C.BYTES_PER_BF16
+    step = k.DecodeStep(C.LLAMA3_8B_PARAMS_COUNTED, 64, 1024, weights, KV_TOKEN, C.H100_PEAK_BF16_DENSE, H100_BW)
+    assert step.step_s * 1e3 == pytest.approx(7.358, abs=5e-4) and step.tok_s == pytest.approx(8698, rel=5e-4)
+    assert step.kv_bytes == 64 * 1024 * KV_TOKEN
+    assert step.mfu == pytest.approx(step.tok_s * 2 * C.LLAMA3_8B_PARAMS_COUNTED / C.H100_PEAK_BF16_DENSE)

@@ -34,7 +34,7 @@ Ledger fields: device, precision, m, k, n, ai, attainable_tflops, mfu, regime, f
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
@@ -366,43 +366,15 @@ A2_MHA = Toggle("a2_mha", "Without grouped-query attention: one K/V head per que
 
 
 @dataclass(frozen=True)
-class Decode:
-    """One decode step of Llama-3-8B on one device: every weight once, every sequence's KV cache once."""
+class Decode(K.DecodeStep):
+    """A Llama-3-8B decode step on one device, with its K/V head count and the device's memory."""
 
-    batch: float
-    context: float
-    weight_bytes: float
-    kv_heads: float
-    peak: float
-    mem_bw: float
-    mem_bytes: float
-
-    @property
-    def kv_per_token(self) -> float:
-        return serving.kv_bytes_per_token(C.LLAMA3_8B_LAYERS, self.kv_heads, C.LLAMA3_HEAD_DIM, C.BYTES_PER_BF16)
-
-    @property
-    def kv_bytes(self) -> float:
-        return self.batch * self.context * self.kv_per_token
+    kv_heads: float = 0.0
+    mem_bytes: float = 0.0
 
     @property
     def attention_ai(self) -> float:
         return K.attention_decode_intensity(C.LLAMA3_8B_QUERY_HEADS, self.kv_heads, C.BYTES_PER_BF16)
-
-    @property
-    def step_s(self) -> float:
-        memory = serving.decode_memory_s(self.weight_bytes, self.kv_bytes, 1, self.mem_bw, 1.0)
-        compute = serving.decode_compute_s(C.LLAMA3_8B_PARAMS_COUNTED, self.batch, 1, self.peak, 1.0)
-        return serving.decode_step_s(memory, compute)
-
-    @property
-    def tok_s(self) -> float:
-        return serving.decode_tokens_per_s(self.batch, self.step_s)
-
-    @property
-    def ai(self) -> float:
-        return K.decode_intensity(C.LLAMA3_8B_PARAMS_COUNTED, self.batch, self.weight_bytes,
-                                  self.kv_per_token, self.context)
 
     @property
     def memory(self) -> float:
@@ -414,15 +386,15 @@ class Decode:
         return self.memory > self.mem_bytes
 
     def at(self, batch: float) -> "Decode":
-        return Decode(batch, self.context, self.weight_bytes, self.kv_heads, self.peak, self.mem_bw,
-                      self.mem_bytes)
+        return replace(self, batch=batch)
 
 
 def decode(context: str, batch: float, tokens: float, weights: str, mha: bool = False) -> Decode:
     dev = device(context)
     heads = C.LLAMA3_8B_QUERY_HEADS if mha else C.LLAMA3_8B_KV_HEADS
-    return Decode(batch, tokens, C.LLAMA3_8B_PARAMS_COUNTED * WEIGHTS[weights][1], heads,
-                  dev.peak_ops, dev.mem_bw, dev.mem_bytes)
+    kv = serving.kv_bytes_per_token(C.LLAMA3_8B_LAYERS, heads, C.LLAMA3_HEAD_DIM, C.BYTES_PER_BF16)
+    return Decode(C.LLAMA3_8B_PARAMS_COUNTED, batch, tokens, C.LLAMA3_8B_PARAMS_COUNTED * WEIGHTS[weights][1], kv,
+                  dev.peak_ops, dev.mem_bw, kv_heads=heads, mem_bytes=dev.mem_bytes)
 
 
 def act2_decode(s: State) -> Decode:
@@ -463,7 +435,7 @@ def act2_facts() -> dict[str, str]:
     d = C.LLAMA3_8B_D_MODEL
     unfused = K.elementwise_chain_bytes(S.act2_batch_high * d, C.BYTES_PER_BF16, S.chain_ops, False)
     chain_s = C.LLAMA3_8B_LAYERS * unfused / C.H100_HBM_BW
-    return {"b1_mfu": fmt(low.tok_s * 2 * C.LLAMA3_8B_PARAMS_COUNTED / low.peak, "pct"),
+    return {"b1_mfu": fmt(low.mfu, "pct"),
             "kv_high": fmt(high.kv_bytes, "GB"), "weights": fmt(high.weight_bytes, "GB"),
             "high": fmt(S.act2_batch_high, "int"), "tok_low": fmt(low.tok_s, "tokens/s"),
             "tok_high": fmt(high.tok_s, "tokens/s"),
@@ -511,8 +483,8 @@ def act2_instruments(s: State) -> list:
         M["a2_step_s"].show(d.step_s),
         M["a2_memory"].show(d.memory, "danger" if d.oom else tone(1 - d.memory / d.mem_bytes, 0.2, 0.0),
                             f"of {fmt(d.mem_bytes, 'GB')}"),
-        M["a2_ai"].show(d.ai, note=f"ridge {fmt(ridge_point(d.peak, d.mem_bw), 'num')}"),
-        M["a2_mfu"].show(d.tok_s * 2 * C.LLAMA3_8B_PARAMS_COUNTED / d.peak),
+        M["a2_ai"].show(d.ai, note=f"ridge {fmt(ridge_point(d.peak_ops, d.mem_bw), 'num')}"),
+        M["a2_mfu"].show(d.mfu),
         M["a2_kv_share"].show(d.kv_bytes / (d.kv_bytes + d.weight_bytes)),
     )]
     if d.oom:
@@ -537,7 +509,7 @@ def act2_throughput_chart(d: Decode, context: str):
     if over:
         traces.append(ch.scatter("Does not fit in memory", [b for b, _ in over], [t for _, t in over], "danger"))
     traces.append(ch.point("Your setting" + (" (does not fit)" if d.oom else ""), d.batch, d.tok_s, "accent"))
-    ceiling = d.peak / (2 * C.LLAMA3_8B_PARAMS_COUNTED)
+    ceiling = d.peak_ops / (2 * C.LLAMA3_8B_PARAMS_COUNTED)
     shape_, note = ch.hline(ceiling, "danger", "compute ceiling", log=True)
     values = [*(b * runs[0].tok_s for b in BATCHES), ceiling, *(r.tok_s for r in runs)]
     ticks = BATCHES[::2]
@@ -570,11 +542,11 @@ def act2_roofline_chart(d: Decode, context: str):
     span = S.roof_span
     dev = device(context)
     b_w = d.weight_bytes / C.LLAMA3_8B_PARAMS_COUNTED
-    weights = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, d.batch), d.weight_bytes, d.peak, d.mem_bw)
-    attention = Kernel(d.attention_ai * d.kv_bytes, d.kv_bytes, d.peak, d.mem_bw)
+    weights = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, d.batch), d.weight_bytes, d.peak_ops, d.mem_bw)
+    attention = Kernel(d.attention_ai * d.kv_bytes, d.kv_bytes, d.peak_ops, d.mem_bw)
     step = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, d.batch),
-                  K.decode_bytes(d.weight_bytes, d.kv_per_token, d.context, d.batch), d.peak, d.mem_bw)
-    roofs = [ch.roof(f"{SHORT[context]} · 16-bit", d.peak, d.mem_bw, span, "series1")]
+                  K.decode_bytes(d.weight_bytes, d.kv_bytes_per_token, d.context_tokens, d.batch), d.peak_ops, d.mem_bw)
+    roofs = [ch.roof(f"{SHORT[context]} · 16-bit", d.peak_ops, d.mem_bw, span, "series1")]
     points = [marker("Weight matmuls", weights, "series3", "diamond"),
               marker("Attention (KV cache)", attention, "warn", "triangle-up"),
               ch.point("Decode step", step.ai, step.rate, "accent")]
@@ -607,9 +579,9 @@ def act2_math(s: State):
     ), rows=(
         ("Parameters, *P*", fmt(C.LLAMA3_8B_PARAMS_COUNTED, "params")),
         ("Weights, *W*", fmt(d.weight_bytes, "GB")),
-        ("KV per token, *κ*", fmt(d.kv_per_token, "B")),
+        ("KV per token, *κ*", fmt(d.kv_bytes_per_token, "B")),
         ("KV caches, *B·L·κ*", fmt(d.kv_bytes, "GB")),
-        ("Peak (16-bit), *P*peak", fmt(d.peak, "FLOP/s")),
+        ("Peak (16-bit), *P*peak", fmt(d.peak_ops, "FLOP/s")),
         ("Bandwidth, *BW*", fmt(d.mem_bw, "GB/s")),
         ("Step intensity", f"{fmt(d.ai, 'num')} FLOP/B"),
     ), sources=(
