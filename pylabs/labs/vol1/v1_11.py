@@ -258,7 +258,9 @@ def reference_kernels(s: State, elementwise: Kernel) -> list[tuple[str, Kernel, 
 def act1_chart(s: State, kern: Kernel, elementwise: Kernel):
     ctx, p = s["context"], s["a1_precision"]
     bw, other = device(ctx).mem_bw, OTHER[ctx]
-    span = S.roof_span
+    refs = reference_kernels(s, elementwise)
+    widest = max(kern.ai, *(r[1].ai for r in refs))
+    span = (S.roof_span[0], max(S.roof_span[1], 10.0 ** math.ceil(math.log10(widest))))
     others = [q for q in PRECISIONS if q != p]
     roofs = [ch.roof(f"{SHORT[ctx]} · {PRECISION_SHORT[p]}", PEAKS[ctx][p], bw, span, "series1")]
     for q in others:
@@ -268,7 +270,6 @@ def act1_chart(s: State, kern: Kernel, elementwise: Kernel):
         roofs.append(roof)
     roofs.append(ch.roof(f"{SHORT[other]} · {PRECISION_SHORT[p]}", PEAKS[other][p], device(other).mem_bw, span,
                          "series2", dash="dash"))
-    refs = reference_kernels(s, elementwise)
     points = [marker(name, k, color, symbol) for name, k, color, symbol in refs]
     points.append(ch.point("Your GEMM", kern.ai, kern.rate, "accent"))
     figure = ch.roofline_figure(roofs, points, span, short_rate, x_title="Arithmetic intensity (op/B)",
