@@ -187,7 +187,7 @@ ACT1_REFLECTION = Reflection(
               "of two: the intensity doubles, a gain of {int8_gain}, and changes the model's numbers."),
         Claim("B", "Batch more tokens into each call: every weight read then serves more rows.",
               "For M ≪ K the intensity is about 2M/b, so it grows with the tokens per call: at {big_m} tokens "
-              "the ceiling is **{big_rate}**, {big_gain} of today's. Serving systems batch requests for "
+              "the ceiling is **{big_rate}**, {big_gain} today's. Serving systems batch requests for "
               "exactly this reason."),
         Claim("C", "Larger tiles and better shared-memory reuse.",
               "The ceiling already assumes perfect reuse: each weight read once from memory. No tiling reads "
@@ -200,18 +200,18 @@ ACT1_REFLECTION = Reflection(
 )
 
 M = {m.name: m for m in (
-    MetricSpec("a1_ai", "Arithmetic intensity (op/B)", "op/B", "num"),
+    MetricSpec("a1_ai", "Arithmetic intensity", "op/B", "num"),
     MetricSpec("a1_rate", "Ceiling on this device", "op/s", "OP/s"),
     MetricSpec("a1_mfu", "Best share of peak", "1", "pct"),
-    MetricSpec("a1_ridge", "Ridge point at this precision (op/B)", "op/B", "num"),
+    MetricSpec("a1_ridge", "Ridge point", "op/B", "num"),
     MetricSpec("a1_time", "Kernel time at the ceiling", "s", "s"),
-    MetricSpec("a1_chain_ai", "Elementwise chain intensity (op/B)", "op/B", "num"),
+    MetricSpec("a1_chain_ai", "Elementwise chain intensity", "op/B", "num"),
     MetricSpec("a1_chain_time", "Elementwise chain time on the output", "s", "s"),
     MetricSpec("a2_tok_s", "Decode throughput", "tokens/s", "tokens/s"),
     MetricSpec("a2_speedup", "Throughput over batch 1", "1", "x"),
     MetricSpec("a2_step_s", "Time per decode step", "s", "s"),
     MetricSpec("a2_memory", "Weights + KV cache + activations", "B", "GB"),
-    MetricSpec("a2_ai", "Decode step intensity (FLOP/B)", "FLOP/B", "num"),
+    MetricSpec("a2_ai", "Decode step intensity", "FLOP/B", "num"),
     MetricSpec("a2_mfu", "Share of the 16-bit peak", "1", "pct"),
     MetricSpec("a2_kv_share", "KV cache share of the bytes read", "1", "pct"),
 )}
@@ -230,11 +230,12 @@ def act1_instruments(s: State) -> list:
     rf = rate_fmt(s["a1_precision"])
     parts = [metric_grid(
         M["a1_ai"].show(kern.ai, note=f"{unit}; {kern.regime}-bound"),
-        M["a1_rate"].show(kern.rate, note=f"of {fmt(kern.peak_ops, rf)} peak"),
+        replace(M["a1_rate"], fmt=rf).show(kern.rate, note=f"of {fmt(kern.peak_ops, rf)} peak"),
         M["a1_mfu"].show(kern.mfu, tone(kern.mfu)),
-        M["a1_ridge"].show(kern.ridge, note=f"{fmt(kern.peak_ops, rf)} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
+        M["a1_ridge"].show(kern.ridge, note=f"{unit}: {fmt(kern.peak_ops, rf)} ÷ {fmt(kern.mem_bw, 'GB/s')}"),
         M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic_bytes, 'B')}"),
-        M["a1_chain_ai"].show(elementwise.ai, note="fused" if s["a1_fused"] else f"{S.chain_ops} separate kernels"),
+        M["a1_chain_ai"].show(elementwise.ai, note=f"{unit}; " + ("fused" if s["a1_fused"]
+                                                                 else f"{S.chain_ops} separate kernels")),
         M["a1_chain_time"].show(elementwise.time_s, note=f"{fmt(m * n, 'int')} values"),
     ), act1_chart(s, kern, elementwise)]
     where = ("left of the ridge: the bytes set its time, and faster arithmetic would change nothing"
@@ -484,7 +485,7 @@ def act2_instruments(s: State) -> list:
         M["a2_step_s"].show(d.step_s),
         M["a2_memory"].show(d.memory, "danger" if d.oom else tone(1 - d.memory / d.mem_bytes, 0.2, 0.0),
                             f"of {fmt(d.mem_bytes, 'GB')}"),
-        M["a2_ai"].show(d.ai, note=f"ridge {fmt(ridge_point(d.peak_ops, d.mem_bw), 'num')}"),
+        M["a2_ai"].show(d.ai, note=f"FLOP/B; ridge {fmt(ridge_point(d.peak_ops, d.mem_bw), 'num')}"),
         M["a2_mfu"].show(d.mfu),
         M["a2_kv_share"].show(d.kv_bytes / (d.kv_bytes + d.weight_bytes)),
     )]
@@ -558,8 +559,8 @@ def act2_roofline_chart(d: Decode, context: str):
                f"and the whole step {fmt(step.ai, 'num')} FLOP/B against the {dev.name}'s ridge of "
                f"{fmt(step.ridge, 'num')}.")
     rows = [(name, fmt(k.ai, "num"), fmt(k.rate, "FLOP/s"), k.regime)
-            for name, k in (("Weight matmuls", weights), ("Attention over the KV cache", attention),
-                            ("Whole decode step", step))]
+            for name, k in (("Weight matmuls", weights), ("Attention (KV cache)", attention),
+                            ("Decode step", step))]
     return chart("a2_roofline", "The decode step's kernels on the roofline", figure, summary,
                  table=(("Kernel", "FLOP/B", "Ceiling", "Bound"), rows))
 
