@@ -1002,3 +1002,27 @@ LLAMA32_1B_HEAD_DIM = REGISTRY["LLAMA32_1B_HEAD_DIM"].value
 LLAMA32_3B_PARAMS = REGISTRY["LLAMA32_3B_PARAMS"].value
 LLAMA32_3B_LAYERS = REGISTRY["LLAMA32_3B_LAYERS"].value
 LLAMA32_3B_KV_HEADS = REGISTRY["LLAMA32_3B_KV_HEADS"].value
+# ---- V1-11 The Roofline ----
+_ORIN_DEVICEQUERY_URL = "https://gist.github.com/atinfinity/8cede915acda05d0ff427c09604735dd"
+_GPTQ_URL = "https://arxiv.org/abs/2210.17323"
+REGISTRY.update({
+    "ORIN_NX_PEAK_FP32": Spec(
+        1024 * 2 * 0.918e9, "FLOP/s",
+        "Derived: 1,024 CUDA cores x one FMA (2 FLOP) per cycle x 918 MHz, the Orin NX 16 GB GPU's core count "
+        "and maximum clock as CUDA deviceQuery reports them (8 SM x 128 cores)", _ORIN_DEVICEQUERY_URL,
+        "no tensor cores in FP32; 1.88 TFLOP/s",
+        label="Jetson Orin NX 16 GB GPU peak, FP32 without tensor cores (derived)"),
+    "LLAMA3_8B_QUERY_HEADS": Spec(32.0, "heads", "Meta-Llama-3-8B config.json (num_attention_heads)",
+                                  _LLAMA3_8B_CONFIG_URL, label="Llama-3-8B attention (query) heads"),
+    "QUANT_GROUP_WEIGHTS": Spec(
+        128.0, "1", "GPTQ/AWQ grouped 4-bit quantisation: one scale per group of 128 weights (the usual "
+        "group_size, e.g. transformers GPTQConfig)", _GPTQ_URL,
+        label="Weights per quantisation group (INT4 g128)"),
+    "QUANT_SCALE_BYTES": Spec(
+        2.0, "B", "GPTQ/AWQ grouped quantisation: each group's scale is stored in FP16 (2 bytes; zero points "
+        "are left out here)", _GPTQ_URL, label="Bytes per quantisation scale (FP16)"),
+})
+ORIN_NX_PEAK_FP32 = REGISTRY["ORIN_NX_PEAK_FP32"].value
+LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
+QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
+QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value

@@ -246,6 +246,9 @@ REFERENCES: dict[str, Reference] = {
                                "https://doi.org/10.1145/42411.42415"),
     "reddi2020": Reference("Reddi et al.", 2020, "MLPerf Inference Benchmark (ISCA 2020)",
                            "https://arxiv.org/abs/1911.02549"),
+    # ---- V1-11 The Roofline ----
+    "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
+                             "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
 }
 
 
