@@ -239,8 +239,8 @@ def test_extreme_settings_render_finite_numbers():
 
 
 def test_context_follows_the_v1_00_track():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}}}) == {}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
 
 
 def test_context_preset_picks_a_weight_format_that_fits():
