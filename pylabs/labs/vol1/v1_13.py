@@ -68,6 +68,8 @@ class Scenario:
     bins: int = 40
     ms: float = 1e3
     timeline_s: float = 900.0          # the backlog chart's horizon
+    percent: float = 100.0
+    table_percentiles: tuple = (50, 90, 99, 99.9)
 
 
 S = Scenario()
@@ -244,8 +246,8 @@ def act1_histogram(srv: Server, samples: list[float], slo: float):
                f"99 % within {fmt(ch.percentile(samples, 99) / S.ms, 'ms')}, and {fmt(srv.exceed(slo), 'pct')} "
                f"take longer than the {fmt(slo, 'ms')} SLO. {shown:,} of {len(samples):,} draws are under "
                f"the chart's right edge (the P99.9).")
-    rows = [(f"P{k:g}", fmt(ch.percentile(samples, k) / S.ms, "ms"), fmt(srv.percentile_s(k / 100), "ms"))
-            for k in (50, 90, 99, 99.9)]
+    rows = [(f"P{k:g}", fmt(ch.percentile(samples, k) / S.ms, "ms"), fmt(srv.percentile_s(k / S.percent), "ms"))
+            for k in S.table_percentiles]
     return chart("a1_histogram", "Time in system: seeded draws with their P50 and P99", figure, summary,
                  table=(("Percentile", "Sampled", "Closed form"), rows))
 
@@ -322,7 +324,9 @@ A2_REPLICAS = Slider("a2_replicas", "Replicas once the autoscaler has acted", un
 A2_SPIKE = Slider("a2_spike_rps", "Arrival rate during the spike", unit="1/s", min=10, max=20_000, step=1,
                   default=S.spike_rps, fmt="req/s", scale="log", steps=120)
 A2_LAG = Slider("a2_lag_s", "Autoscaler lag: until the new replicas serve", unit="s", min=0, max=300, step=5,
-                default=S.lag_s, fmt="s")
+                default=S.lag_s, fmt="s",
+                help=f"Kubernetes' autoscaler checks the load every {fmt(C.K8S_HPA_SYNC_PERIOD, 's')}; starting a "
+                     "replica and loading its model takes the rest.")
 A2_SERVICE = Slider("a2_service_s", "Mean service time per request", unit="s", min=0.005, max=0.05, step=0.001,
                     default=S.replica_service_s, fmt="ms",
                     help="A smaller or quantised model (V1-10) serves faster.")
@@ -487,7 +491,8 @@ def act2_replica_chart(sp: q.Spike, slo: float):
 
 
 def act2_service_chart(sp: q.Spike, slo: float):
-    services = [0.005 + 0.045 * k / 45 for k in range(46)]
+    low, high = A2_SERVICE.min, A2_SERVICE.max
+    services = [low + (high - low) * k / 45 for k in range(46)]
     stable = [t for t in services if t * sp.admitted_after_per_s < 1]
     p99s = [q.mm1_sojourn_percentile_s(S.quantile, sp.admitted_after_per_s, t) * S.ms for t in stable]
     traces = [ch.line("P99 on one NPU", [t * S.ms for t in stable], p99s, "series1")] if stable else []
@@ -495,7 +500,7 @@ def act2_service_chart(sp: q.Spike, slo: float):
         traces.append(ch.point("Your setting", sp.service_s * S.ms, sp.p99_after_s() * S.ms, "accent"))
     line, note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
     ys = p99s + [slo * S.ms]
-    figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[5, 50]),
+    figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * S.ms, high * S.ms]),
                        y=ch.axis("P99 time in system (ms)", "log", **ch.decade_ticks(ys, lambda v: fmt(v / S.ms, "ms"))),
                        shapes=[line], annotations=[note])
     limit = 1 / sp.admitted_after_per_s if sp.admitted_after_per_s > 0 else math.inf
