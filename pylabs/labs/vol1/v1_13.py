@@ -441,7 +441,9 @@ def act2_instruments(s: State) -> list:
     if mobile:
         parts.append(callout("info", "One phone, one queue", prose(
             "A phone serves one user: there is no fleet to grow. Its levers are the service time (a smaller or "
-            "quantised model) and admission control, which refuses work it cannot finish in time.")))
+            "quantised model) and admission control, which refuses work it cannot finish in time. The "
+            f"{fmt(S.npu_spike_rps, 'req/s')} burst and the {fmt(S.npu_service_s, 'ms')} inference are this "
+            "scenario's assumptions, not measurements.")))
     return parts
 
 
