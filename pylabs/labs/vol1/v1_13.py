@@ -186,7 +186,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_over_slo", "Requests slower than the SLO", "1", "pct"),
     MetricSpec("a1_p99_over_mean", "P99 ÷ mean", "1", "x"),
     MetricSpec("a1_lambda", "Arrival rate λ", "1/s", "req/s"),
-    MetricSpec("a1_in_system", "Requests in the system, L = λW", "1", "num"),
+    MetricSpec("a1_in_system", "In the system, L = λW", "1", "num"),
     MetricSpec("a1_p99_sampled", "P99 of the seeded draws", "s", "ms"),
     MetricSpec("a2_p99_s", "P99 once the new replicas serve", "s", "ms"),
     MetricSpec("a2_rho_after", "Utilisation once scaled", "1", "pct"),
@@ -279,7 +279,8 @@ def act1_math(s: State):
         Equation(r"W = \frac{1}{\mu - \lambda} = \frac{S}{1-\rho}",
                  "Mean time in system of an M/M/1 queue: Poisson arrivals at λ, exponential service at μ = 1/S."),
         Equation(r"P(T > t) = e^{-(\mu-\lambda)\,t},\qquad T_p = \frac{\ln\frac{1}{1-p}}{\mu-\lambda}",
-                 "The time in system is exponential, so P99 = ln 100 · W ≈ 4.6 W at every load."),
+                 f"The time in system is exponential, so P99 = ln 100 · W ≈ {fmt(MIN_SLO_HEADROOM, 'num')} W at "
+                 "every load."),
         Equation(r"L = \lambda\,W", "Little's law: requests in the system on average."),
     ), rows=(
         ("Service rate, *μ*", f"{fmt(1 / srv.service_s, 'num')} requests/s"),
@@ -471,20 +472,34 @@ def act2_failures(sp: q.Spike, p99: float, slo: float) -> list:
     return out
 
 
+def ms_axis(title: str, values_ms: list[float]) -> dict:
+    """A log axis in ms with ticks at 1-2-5 steps inside the values' span (always at least two labels)."""
+    low, high = min(values_ms), max(values_ms)
+    ticks = [m * 10.0 ** e for e in range(-1, 6) for m in (1, 2, 5)]
+    inside = [t for t in ticks if low / 1.3 <= t <= high * 1.3] or [t for t in ticks if t >= low][:2]
+    span = [math.log10(min(low, inside[0])) - 0.08, math.log10(max(high, inside[-1])) + 0.08]
+    return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / S.ms, "ms")))
+
+
 def act2_replica_chart(sp: q.Spike, slo: float):
     load = q.offered_load(sp.admitted_after_per_s, sp.service_s)
     first = math.floor(load) + 1
     last = max(first + 40, int(1.6 * first), sp.servers_after + 10)
     cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
     p99s = [q.mmc_sojourn_percentile_s(S.quantile, sp.admitted_after_per_s, sp.service_s, c) * S.ms for c in cs]
-    traces = [ch.line("P99 once scaled", cs, p99s, "series1")]
+    traces = [ch.line(f"P99 at {fmt(sp.admitted_after_per_s, 'req/s')}", cs, p99s, "series1")]
+    slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
+    shapes, notes = [slo_line], [slo_note]
     if sp.rho_after < 1:
         traces.append(ch.point("Your replicas", sp.servers_after, sp.p99_after_s() * S.ms, "accent"))
-    line, note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
-    figure = ch.figure(traces, x=ch.axis("Replicas"),
-                       y=ch.axis("P99 time in system (ms)", "log",
-                                 **ch.decade_ticks([min(p99s), max(p99s), slo * S.ms], lambda v: fmt(v / S.ms, "ms"))),
-                       shapes=[line], annotations=[note])
+    else:
+        line, note = ch.vline(sp.servers_after, "danger", "yours: unstable")
+        shapes.append(line)
+        notes.append({**note, "xanchor": "left", "xshift": 4, "y": 0.5, "yanchor": "middle"})
+    x_low = min(first, sp.servers_after)
+    figure = ch.figure(traces, x=ch.axis("Replicas", range=[max(0.0, x_low - 0.05 * (last - x_low)), last]),
+                       y=ms_axis("P99 time in system (ms)", p99s + [slo * S.ms]),
+                       shapes=shapes, annotations=notes)
     summary = (f"Below {first} replicas the queue is unstable (no P99 exists); the P99 falls steeply just above, to "
                f"{fmt(p99s[-1] / S.ms, 'ms')} at {cs[-1]} replicas, where the service time dominates.")
     rows = [(str(c), fmt(p / S.ms, "ms")) for c, p in list(zip(cs, p99s))[::6]]
@@ -503,8 +518,7 @@ def act2_service_chart(sp: q.Spike, slo: float):
     line, note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
     ys = p99s + [slo * S.ms]
     figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * S.ms, high * S.ms]),
-                       y=ch.axis("P99 time in system (ms)", "log", **ch.decade_ticks(ys, lambda v: fmt(v / S.ms, "ms"))),
-                       shapes=[line], annotations=[note])
+                       y=ms_axis("P99 time in system (ms)", ys), shapes=[line], annotations=[note])
     limit = 1 / sp.admitted_after_per_s if sp.admitted_after_per_s > 0 else math.inf
     summary = (f"At {fmt(sp.admitted_after_per_s, 'req/s')} the NPU is stable only with service under "
                f"{fmt(limit, 'ms')}; the P99 climbs steeply as the service time approaches that limit.")
@@ -534,6 +548,7 @@ def act2_timeline(sp: q.Spike):
         shapes, notes = [line], [note]
     figure = ch.figure(traces, x=ch.axis("Seconds after the spike starts"), y=ch.axis("Requests queued"),
                        shapes=shapes, annotations=notes, legend=False)
+    figure["layout"]["margin"]["t"] = 28
     drain = "never drains" if math.isinf(sp.drain_s) else f"drains {fmt(sp.drain_s, 's')} after that"
     summary = (f"The queue reaches {fmt(sp.backlog, 'int')} requests when the new capacity arrives and {drain}; "
                f"after {fmt(S.timeline_s, 's')} it holds {fmt(queue[-1], 'int')}.")
@@ -647,8 +662,8 @@ def lab_takeaways() -> list[str]:
 
 LAB = Lab(
     id="v1_13", volume=1, number=13, title="The Tail Latency Trap",
-    invariant="Latency is a queue's time in system: its **P99 is ln 100 ≈ 4.6 means** in M/M/1, and both "
-              "explode as utilisation nears 1.",
+    invariant="Latency is a queue's time in system: a comfortable **mean** says little about the **tail**, and "
+              "both explode as utilisation nears 1.",
     minutes="30–35 min", chapter="Model Serving", url="vol1/13-tail-latency/",
     reading=(
         "**Serving latency**: mean, percentiles and service-level objectives.",
