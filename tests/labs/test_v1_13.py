@@ -233,3 +233,11 @@ def test_record_holds_the_spec_ledger_fields():
     assert rec["answers"]["a1_predict"]["correct"] is False
     unstable = record(LAB, all_open())["results"]
     assert unstable["p99_ms"] is None and unstable["slo_met"] is False and unstable["backlog_req"] == 528_000
+
+
+def test_mobile_shows_the_slowest_service_that_meets_the_slo():
+    """The M/M/1 percentile (not Little's law, spec error 13): μ ≥ λ + ln 100 / SLO."""
+    html = rendered(LAB, all_open(context="mobile", a2_spike_rps=60))
+    slowest = metric(html, "a2_max_service_s")
+    assert q.mm1_sojourn_percentile_s(0.99, 60, slowest) == pytest.approx(lab.S.act2_slo_s, rel=1e-12)
+    assert 'data-metric="a2_min_replicas"' not in html

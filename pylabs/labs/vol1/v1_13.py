@@ -136,14 +136,15 @@ ACT1_PREDICTION = Prediction(
            f"{fmt(SCENARIO.arrival_per_s, 'num')}, so the mean time a request spends in it is "
            f"{fmt(SCENARIO.mean_s, 'ms')}. Requests arrive at random and service times vary (M/M/1). "
            "What is the P99?",
-    quantity="P99 time in system at λ = 78/s, μ = 100/s",
+    quantity=f"P99 time in system at λ = {fmt(SCENARIO.arrival_per_s, 'num')}/s, μ = {fmt(1 / S.service_s, 'num')}/s",
     unit_fmt="ms",
     options=(
         Range("A", "{range}: the tail sits close to the mean", None, 0.07, 0.05,
               "A queue's time in system is spread out: in M/M/1 it is exponential, and an exponential's P99 "
               "is ln 100 = {ratio} times its mean."),
         Range("B", "{range}: about twice the mean", 0.07, 0.15, 0.09,
-              "Twice the mean covers only 1 − e⁻² = 86 % of an exponential; the last 1 % reaches {ratio} means."),
+              "Twice the mean covers only 1 − e⁻² = {twice} of an exponential's requests; the slowest 1 % reach "
+              "{ratio} means."),
         Range("C", "{range}: several times the mean", 0.15, 0.3, 0.21,
               "The time in system is exponential with mean 1/(μ − λ) = {mean}; its P99 is ln 100 ≈ {ratio} "
               "means, and {over} of requests miss the {slo} SLO."),
@@ -156,6 +157,7 @@ ACT1_PREDICTION = Prediction(
 
 def act1_facts() -> dict[str, str]:
     return {"ratio": fmt(MIN_SLO_HEADROOM, "num"), "mean": fmt(SCENARIO.mean_s, "ms"),
+            "twice": fmt(-math.expm1(-2), "pct"),
             "over": fmt(SCENARIO.exceed(S.slo_s), "pct"), "slo": fmt(S.slo_s, "ms"),
             "idle": fmt(1 - S.rho, "pct"), "queue": fmt(q.mean_queue_length(SCENARIO.arrival_per_s,
                                                                             SCENARIO.mean_s), "num")}
@@ -163,7 +165,7 @@ def act1_facts() -> dict[str, str]:
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The server is idle a fifth of the time, yet requests queue. Why?",
+    prompt=f"The server is idle {fmt(1 - S.rho, 'pct')} of the time, yet requests queue. Why?",
     options=(
         Claim("A", "The server slows down as it gets busier.",
               "In this model each request takes the same mean service time at every load; the waits come "
@@ -195,6 +197,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_drain_s", "Time to drain that queue", "s", "s"),
     MetricSpec("a2_min_replicas", "Fewest replicas for the SLO", "1", "int"),
     MetricSpec("a2_shed", "Requests shed by admission control", "1", "pct"),
+    MetricSpec("a2_max_service_s", "Slowest service that meets the SLO", "s", "ms"),
 )}
 
 FAILURES = (
@@ -387,6 +390,12 @@ def min_replicas(service_s: float, arrival_per_s: float, slo_s: float) -> float:
     return math.inf if found is None else float(found)
 
 
+def max_service_s(arrival_per_s: float, slo_s: float) -> float:
+    """The slowest mean service with which one M/M/1 server keeps its P99 within the SLO:
+    ln 100 / (1/S − λ) ≤ SLO, so S ≤ 1 / (λ + ln 100 / SLO)."""
+    return 1 / (arrival_per_s + MIN_SLO_HEADROOM / slo_s)
+
+
 def act2_facts() -> dict[str, str]:
     return {"backlog": fmt(SPIKE.backlog, "int"), "wait": fmt(SPIKE.worst_wait_s, "s"),
             "rho0": fmt(q.utilization(S.spike_rps, S.replica_service_s, S.replicas), "num"),
@@ -432,6 +441,8 @@ def act2_instruments(s: State) -> list:
                                   "no autoscaler on a phone" if mobile else f"{S.replicas} replicas for {fmt(sp.lag_s, 's')}"),
         M["a2_backlog"].show(sp.backlog),
         M["a2_drain_s"].show(sp.drain_s, note="never: the new capacity is too small" if math.isinf(sp.drain_s) else ""),
+        M["a2_max_service_s"].show(max_service_s(sp.admitted_after_per_s, slo), note="M/M/1: μ ≥ λ + ln 100 / SLO")
+        if mobile else
         M["a2_min_replicas"].show(need, note="none: the service alone is too slow" if math.isinf(need)
                                   else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}"),
         M["a2_shed"].show(sp.shed_after, "warn" if sp.shed_after > 0 else None),
