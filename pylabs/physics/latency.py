@@ -339,9 +339,17 @@ def sample_mmc_sojourn(arrival_per_s: float, service_s: float, servers: int = 1,
     if servers < 1 or servers / service_s <= arrival_per_s:
         raise ValueError(f"an unstable queue has no time-in-system distribution: λ = {arrival_per_s}, "
                          f"S = {service_s}, c = {servers}")
-    values, coins = _uniforms(seed, 2 * draws)
+    services, queued, coins = _unit_exponentials(seed, draws)
     waits = queueing.erlang_c(servers, queueing.offered_load(arrival_per_s, service_s))
-    theta = servers / service_s - arrival_per_s
-    times = [-service_s * math.log(values[i]) + (-math.log(values[draws + i]) / theta if coins[i] < waits else 0.0)
-             for i in range(draws)]
-    return Sampled(tuple(sorted(times)))
+    mean_wait = 1.0 / (servers / service_s - arrival_per_s)
+    times = [service_s * e + (mean_wait * w if c < waits else 0.0) for e, w, c in zip(services, queued, coins)]
+    times.sort()
+    return Sampled(tuple(times))
+
+
+@lru_cache(maxsize=4)
+def _unit_exponentials(seed: int, draws: int) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """Two streams of Exp(1) draws, −ln u, and the coin stream (shared by every λ, S and c)."""
+    values, coins = _uniforms(seed, 2 * draws)
+    return (tuple(-math.log(u) for u in values[:draws]), tuple(-math.log(u) for u in values[draws:]),
+            coins[:draws])

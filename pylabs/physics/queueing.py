@@ -355,6 +355,15 @@ def mm1_sojourn_percentile_s(quantile: float, arrival_per_s: float, service_s: f
     return -math.log1p(-quantile) * mm1_sojourn_mean_s(arrival_per_s, service_s)
 
 
+def _sojourn_tail(t_s: float, mu: float, theta: float, waits: float) -> float:
+    """(1 − C)e^{−μt} + C·(θe^{−μt} − μe^{−θt}) / (θ − μ), with its θ = μ limit C·e^{−μt}(1 + μt)."""
+    if abs(theta - mu) < 1e-9 * mu:
+        queued = math.exp(-mu * t_s) * (1 + mu * t_s)
+    else:
+        queued = (theta * math.exp(-mu * t_s) - mu * math.exp(-theta * t_s)) / (theta - mu)
+    return (1 - waits) * math.exp(-mu * t_s) + waits * queued
+
+
 def mmc_sojourn_exceed(t_s: float, arrival_per_s: float, service_s: float, servers: int) -> float:
     """M/M/c: P(T > t) = (1 − C)e^{−μt} + C·(θe^{−μt} − μe^{−θt}) / (θ − μ), θ = cμ − λ; 1 if unstable.
 
@@ -363,16 +372,12 @@ def mmc_sojourn_exceed(t_s: float, arrival_per_s: float, service_s: float, serve
     Source: Kleinrock 1975, ch. 3 (M/M/m waiting-time distribution) convolved with the service time.
     """
     _check(servers, arrival_per_s, service_s)
-    mu, t = 1.0 / service_s, max(0.0, t_s)
+    mu = 1.0 / service_s
     theta = servers * mu - arrival_per_s
     if servers == 0 or theta <= 0:
         return 1.0
     waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
-    if abs(theta - mu) < 1e-9 * mu:
-        queued = math.exp(-mu * t) * (1 + mu * t)
-    else:
-        queued = (theta * math.exp(-mu * t) - mu * math.exp(-theta * t)) / (theta - mu)
-    return (1 - waits) * math.exp(-mu * t) + waits * queued
+    return _sojourn_tail(max(0.0, t_s), mu, theta, waits)
 
 
 def mmc_sojourn_mean_s(arrival_per_s: float, service_s: float, servers: int) -> float:
@@ -392,16 +397,19 @@ def mmc_sojourn_percentile_s(quantile: float, arrival_per_s: float, service_s: f
     if not 0 < quantile < 1:
         raise ValueError(f"quantile must be in (0, 1), got {quantile}")
     _check(servers, arrival_per_s, service_s)
-    if servers / service_s <= arrival_per_s:
+    mu = 1.0 / service_s
+    theta = servers * mu - arrival_per_s
+    if servers == 0 or theta <= 0:
         return math.inf
+    waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
+    target = 1 - quantile
     high = service_s
-    while mmc_sojourn_exceed(high, arrival_per_s, service_s, servers) > 1 - quantile:
+    while _sojourn_tail(high, mu, theta, waits) > target:
         high *= 2
     low = 0.0
-    for _ in range(100):
+    for _ in range(64):
         mid = (low + high) / 2
-        low, high = (mid, high) if mmc_sojourn_exceed(mid, arrival_per_s, service_s, servers) > 1 - quantile \
-            else (low, mid)
+        low, high = (mid, high) if _sojourn_tail(mid, mu, theta, waits) > target else (low, mid)
     return (low + high) / 2
 
 

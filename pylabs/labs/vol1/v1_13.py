@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Prediction, Range,
                               Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
@@ -492,12 +493,18 @@ def ms_axis(title: str, values_ms: list[float]) -> dict:
     return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / S.ms, "ms")))
 
 
+@lru_cache(maxsize=32)
+def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int) -> tuple[list[int], list[float]]:
+    """P99 (ms) at about 60 replica counts from ``first`` to ``last`` (cached: Act I's sliders redraw it)."""
+    cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
+    return cs, [q.mmc_sojourn_percentile_s(S.quantile, arrival_per_s, service_s, c) * S.ms for c in cs]
+
+
 def act2_replica_chart(sp: q.Spike, slo: float):
     load = q.offered_load(sp.admitted_after_per_s, sp.service_s)
     first = math.floor(load) + 1
     last = max(first + 40, int(1.6 * first), sp.servers_after + 10)
-    cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
-    p99s = [q.mmc_sojourn_percentile_s(S.quantile, sp.admitted_after_per_s, sp.service_s, c) * S.ms for c in cs]
+    cs, p99s = replica_curve(sp.admitted_after_per_s, sp.service_s, first, last)
     traces = [ch.line(f"P99 at {fmt(sp.admitted_after_per_s, 'req/s')}", cs, p99s, "series1")]
     slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
     shapes, notes = [slo_line], [slo_note]
