@@ -380,6 +380,18 @@ def mmc_sojourn_exceed(t_s: float, arrival_per_s: float, service_s: float, serve
     return _sojourn_tail(max(0.0, t_s), mu, theta, waits)
 
 
+def mm1_max_service_s(quantile: float, arrival_per_s: float, target_s: float) -> float:
+    """The slowest mean service with which one M/M/1 server keeps its q-quantile time in system
+    within ``target_s``: ln(1/(1−q)) / (1/S − λ) ≤ T, so S ≤ 1 / (λ + ln(1/(1−q)) / T).
+
+    Source: inverse of ``mm1_sojourn_percentile_s`` (Kleinrock 1975, ch. 3).
+    """
+    if not 0 < quantile < 1 or target_s <= 0 or arrival_per_s < 0:
+        raise ValueError(f"need 0 < quantile < 1, target_s > 0, arrival_per_s >= 0; got {quantile}, "
+                         f"{target_s}, {arrival_per_s}")
+    return 1.0 / (arrival_per_s - math.log1p(-quantile) / target_s)
+
+
 def mmc_sojourn_mean_s(arrival_per_s: float, service_s: float, servers: int) -> float:
     """M/M/c mean time in system: W = W_q + S; inf when unstable.
 
@@ -490,6 +502,14 @@ class Spike:
             return 0.0
         spare = self.servers_after / self.service_s - self.admitted_after_per_s
         return math.inf if spare <= 0 else self.backlog / spare
+
+    def queued_at(self, t_s: float) -> float:
+        """Requests queued t seconds after the spike starts (fluid): growing at the excess rate
+        during the lag, then changing at the admitted rate minus the new capacity, never below 0."""
+        if t_s <= self.lag_s:
+            return max(0.0, self.admitted_during_lag_per_s - self.servers_before / self.service_s) * t_s
+        after = self.admitted_after_per_s - self.servers_after / self.service_s
+        return max(0.0, self.backlog + after * (t_s - self.lag_s))
 
     def p99_after_s(self) -> float:
         """Steady-state P99 time in system once the new capacity serves (inf if unstable)."""

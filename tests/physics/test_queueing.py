@@ -348,3 +348,18 @@ def test_v1_13_mmc_sojourn_mean_is_the_integral_of_its_tail():
     dt = 1e-4
     integral = sum(q.mmc_sojourn_exceed((k + 0.5) * dt, lam, s, c) for k in range(20_000)) * dt
     assert integral == pytest.approx(q.mmc_sojourn_mean_s(lam, s, c), rel=1e-4)
+
+
+def test_v1_13_mm1_slowest_service_meets_the_target_exactly():
+    """Spec §2 error 13: μ > λ + 4.6/SLO is the M/M/1 percentile, not Little's law."""
+    slowest = q.mm1_max_service_s(0.99, 60, 0.2)
+    assert 1 / slowest == pytest.approx(60 + math.log(100) / 0.2, rel=1e-12)
+    assert q.mm1_sojourn_percentile_s(0.99, 60, slowest) == pytest.approx(0.2, rel=1e-12)
+
+
+def test_v1_13_spike_queue_over_time_peaks_at_the_lag_and_drains():
+    spike = q.Spike(10_000, 0.025, 30, 300, 60)
+    assert spike.queued_at(0) == 0 and spike.queued_at(30) == pytest.approx(264_000)
+    assert spike.queued_at(60) == pytest.approx(spike.backlog)
+    assert spike.queued_at(60 + spike.drain_s) == pytest.approx(0, abs=1e-6) and spike.queued_at(1000) == 0
+    assert q.Spike(10_000, 0.025, 30, 60, 60).queued_at(120) > spike.backlog

@@ -391,12 +391,6 @@ def min_replicas(service_s: float, arrival_per_s: float, slo_s: float) -> float:
     return math.inf if found is None else float(found)
 
 
-def max_service_s(arrival_per_s: float, slo_s: float) -> float:
-    """The slowest mean service with which one M/M/1 server keeps its P99 within the SLO:
-    ln 100 / (1/S − λ) ≤ SLO, so S ≤ 1 / (λ + ln 100 / SLO)."""
-    return 1 / (arrival_per_s + MIN_SLO_HEADROOM / slo_s)
-
-
 def act2_facts() -> dict[str, str]:
     return {"backlog": fmt(SPIKE.backlog, "int"), "wait": fmt(SPIKE.worst_wait_s, "s"),
             "rho0": fmt(q.utilization(S.spike_rps, S.replica_service_s, S.replicas), "num"),
@@ -442,7 +436,7 @@ def act2_instruments(s: State) -> list:
                                   "no autoscaler on a phone" if mobile else f"{S.replicas} replicas for {fmt(sp.lag_s, 's')}"),
         M["a2_backlog"].show(sp.backlog),
         M["a2_drain_s"].show(sp.drain_s, note="never: the new capacity is too small" if math.isinf(sp.drain_s) else ""),
-        M["a2_max_service_s"].show(max_service_s(sp.admitted_after_per_s, slo), note="M/M/1: μ ≥ λ + ln 100 / SLO")
+        M["a2_max_service_s"].show(q.mm1_max_service_s(S.quantile, sp.admitted_after_per_s, slo), note="M/M/1: μ ≥ λ + ln 100 / SLO")
         if mobile else
         M["a2_min_replicas"].show(need, note="none: the service alone is too slow" if math.isinf(need)
                                   else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}"),
@@ -545,20 +539,11 @@ def act2_service_chart(sp: q.Spike, slo: float):
                  table=(("Service time", "P99"), rows))
 
 
-def backlog_at(sp: q.Spike, t_s: float) -> float:
-    """Fluid queue length t seconds after the spike starts."""
-    before = sp.admitted_during_lag_per_s - sp.servers_before / sp.service_s
-    if t_s <= sp.lag_s:
-        return max(0.0, before) * t_s
-    after = sp.admitted_after_per_s - sp.servers_after / sp.service_s
-    return max(0.0, sp.backlog + after * (t_s - sp.lag_s))
-
-
 def act2_timeline(sp: q.Spike):
     ts = [S.timeline_s * k / 90 for k in range(91)]
     if 0 < sp.lag_s < S.timeline_s:
         ts = sorted(set(ts) | {sp.lag_s})
-    queue = [backlog_at(sp, t) for t in ts]
+    queue = [sp.queued_at(t) for t in ts]
     traces = [ch.area("Requests queued", ts, queue, "danger")]
     shapes, notes = [], []
     if 0 < sp.lag_s < S.timeline_s:
