@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
 
+from . import queueing
+
 _STD = NormalDist()
 Z99 = _STD.inv_cdf(0.99)
 
@@ -319,3 +321,35 @@ def sample_fanout(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: 
         raise ValueError(f"need n >= 1, got {n}")
     shared, independent = _coin_split(seed, draws, common)
     return FanoutSampled(hop, n, shared, independent)
+
+
+# ---- V1-13 The Tail Latency Trap: seeded draws of a queue's time in system ---------------------
+
+
+@lru_cache(maxsize=16)
+def sample_mmc_sojourn(arrival_per_s: float, service_s: float, servers: int = 1, seed: int = 12,
+                       draws: int = 20_000) -> Sampled:
+    """Sorted seeded draws of the M/M/c time in system (seconds): a request finds every server
+    busy with probability C (Erlang C) and then waits Exp(cμ − λ); its service is Exp(μ). Each
+    draw uses three uniforms of the fixed stream (inverse CDFs), so CPython and Pyodide agree.
+    With one server the draws are exponential at rate μ − λ, as M/M/1 says.
+
+    Source: the M/M/c waiting-time distribution (Kleinrock 1975, ch. 3), sampled by inversion.
+    """
+    if servers < 1 or servers / service_s <= arrival_per_s:
+        raise ValueError(f"an unstable queue has no time-in-system distribution: λ = {arrival_per_s}, "
+                         f"S = {service_s}, c = {servers}")
+    services, queued, coins = _unit_exponentials(seed, draws)
+    waits = queueing.erlang_c(servers, queueing.offered_load(arrival_per_s, service_s))
+    mean_wait = 1.0 / (servers / service_s - arrival_per_s)
+    times = [service_s * e + (mean_wait * w if c < waits else 0.0) for e, w, c in zip(services, queued, coins)]
+    times.sort()
+    return Sampled(tuple(times))
+
+
+@lru_cache(maxsize=4)
+def _unit_exponentials(seed: int, draws: int) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """Two streams of Exp(1) draws, −ln u, and the coin stream (shared by every λ, S and c)."""
+    values, coins = _uniforms(seed, 2 * draws)
+    return (tuple(-math.log(u) for u in values[:draws]), tuple(-math.log(u) for u in values[draws:]),
+            coins[:draws])

@@ -321,3 +321,196 @@ class Overload:
         if self.shedding:
             return self.overload * (1 + self.budget)
         return self.overload if self.rescued(lag_s) else self.overload * self.amplification
+
+
+# ---- V1-13 The Tail Latency Trap: the time a request spends in the system ---------------------
+
+
+def mm1_sojourn_mean_s(arrival_per_s: float, service_s: float) -> float:
+    """M/M/1 mean time in system (wait + service): W = 1 / (μ − λ); inf when λ ≥ μ.
+
+    Source: Kleinrock 1975, ch. 3 (M/M/1 response time).
+    """
+    _check(1, arrival_per_s, service_s)
+    spare = 1.0 / service_s - arrival_per_s
+    return math.inf if spare <= 0 else 1.0 / spare
+
+
+def mm1_sojourn_exceed(t_s: float, arrival_per_s: float, service_s: float) -> float:
+    """M/M/1: P(T > t) = e^{−(μ − λ)·t} (the time in system is exponential); 1 when λ ≥ μ.
+
+    Source: Kleinrock 1975, ch. 3 (M/M/1 response-time distribution).
+    """
+    mean = mm1_sojourn_mean_s(arrival_per_s, service_s)
+    return 1.0 if math.isinf(mean) else math.exp(-max(0.0, t_s) / mean)
+
+
+def mm1_sojourn_percentile_s(quantile: float, arrival_per_s: float, service_s: float) -> float:
+    """M/M/1: T_q = ln(1 / (1 − q)) / (μ − λ), ln 100 ≈ 4.6 mean times at q = 0.99; inf when λ ≥ μ.
+
+    Source: inverse of ``mm1_sojourn_exceed`` (Kleinrock 1975, ch. 3).
+    """
+    if not 0 < quantile < 1:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile}")
+    return -math.log1p(-quantile) * mm1_sojourn_mean_s(arrival_per_s, service_s)
+
+
+def _sojourn_tail(t_s: float, mu: float, theta: float, waits: float) -> float:
+    """(1 − C)e^{−μt} + C·(θe^{−μt} − μe^{−θt}) / (θ − μ), with its θ = μ limit C·e^{−μt}(1 + μt)."""
+    if abs(theta - mu) < 1e-9 * mu:
+        queued = math.exp(-mu * t_s) * (1 + mu * t_s)
+    else:
+        queued = (theta * math.exp(-mu * t_s) - mu * math.exp(-theta * t_s)) / (theta - mu)
+    return (1 - waits) * math.exp(-mu * t_s) + waits * queued
+
+
+def mmc_sojourn_exceed(t_s: float, arrival_per_s: float, service_s: float, servers: int) -> float:
+    """M/M/c: P(T > t) = (1 − C)e^{−μt} + C·(θe^{−μt} − μe^{−θt}) / (θ − μ), θ = cμ − λ; 1 if unstable.
+
+    The wait is 0 with probability 1 − C and exponential at rate θ otherwise; the service is
+    exponential at rate μ; the sum's tail is the convolution (at θ = μ: C·e^{−μt}(1 + μt)).
+    Source: Kleinrock 1975, ch. 3 (M/M/m waiting-time distribution) convolved with the service time.
+    """
+    _check(servers, arrival_per_s, service_s)
+    mu = 1.0 / service_s
+    theta = servers * mu - arrival_per_s
+    if servers == 0 or theta <= 0:
+        return 1.0
+    waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
+    return _sojourn_tail(max(0.0, t_s), mu, theta, waits)
+
+
+def mm1_max_service_s(quantile: float, arrival_per_s: float, target_s: float) -> float:
+    """The slowest mean service with which one M/M/1 server keeps its q-quantile time in system
+    within ``target_s``: ln(1/(1−q)) / (1/S − λ) ≤ T, so S ≤ 1 / (λ + ln(1/(1−q)) / T).
+
+    Source: inverse of ``mm1_sojourn_percentile_s`` (Kleinrock 1975, ch. 3).
+    """
+    if not 0 < quantile < 1 or target_s <= 0 or arrival_per_s < 0:
+        raise ValueError(f"need 0 < quantile < 1, target_s > 0, arrival_per_s >= 0; got {quantile}, "
+                         f"{target_s}, {arrival_per_s}")
+    return 1.0 / (arrival_per_s - math.log1p(-quantile) / target_s)
+
+
+def mmc_sojourn_mean_s(arrival_per_s: float, service_s: float, servers: int) -> float:
+    """M/M/c mean time in system: W = W_q + S; inf when unstable.
+
+    Source: Kleinrock 1975, ch. 3.
+    """
+    return mmc_mean_wait_s(arrival_per_s, service_s, servers) + service_s
+
+
+def mmc_sojourn_percentile_s(quantile: float, arrival_per_s: float, service_s: float, servers: int) -> float:
+    """The q-quantile of the M/M/c time in system: ``mmc_sojourn_exceed`` = 1 − q solved by bisection;
+    inf when unstable. With one server it equals ``mm1_sojourn_percentile_s``.
+
+    Source: inverse of ``mmc_sojourn_exceed`` (Kleinrock 1975, ch. 3).
+    """
+    if not 0 < quantile < 1:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile}")
+    _check(servers, arrival_per_s, service_s)
+    mu = 1.0 / service_s
+    theta = servers * mu - arrival_per_s
+    if servers == 0 or theta <= 0:
+        return math.inf
+    waits = erlang_c(servers, offered_load(arrival_per_s, service_s))
+    target = 1 - quantile
+    high = service_s
+    while _sojourn_tail(high, mu, theta, waits) > target:
+        high *= 2
+    low = 0.0
+    for _ in range(64):
+        mid = (low + high) / 2
+        low, high = (mid, high) if _sojourn_tail(mid, mu, theta, waits) > target else (low, mid)
+    return (low + high) / 2
+
+
+def min_servers_for_sojourn(arrival_per_s: float, service_s: float, target_s: float, quantile: float = 0.99,
+                            limit: int = 1_000_000) -> int | None:
+    """The fewest servers whose q-quantile time in system is at most ``target_s``; None when no
+    number of servers can do it (the service time alone is longer: its q-quantile is −ln(1−q)·S).
+
+    Source: ``mmc_sojourn_percentile_s``, searched upwards from the first stable c.
+    """
+    if -math.log1p(-quantile) * service_s > target_s:
+        return None
+    servers = max(1, math.floor(offered_load(arrival_per_s, service_s)) + 1)
+    while servers <= limit:
+        if mmc_sojourn_percentile_s(quantile, arrival_per_s, service_s, servers) <= target_s:
+            return servers
+        servers += 1
+    return None
+
+
+@dataclass(frozen=True)
+class Spike:
+    """A load spike on a fleet that scales reactively: the fluid model of V1-13.
+
+    ``servers_before`` serve until the new capacity arrives after ``lag_s``; meanwhile work beyond
+    their capacity piles up: Q = max(0, λ − c₀μ)·lag. The last request of the lag waits about
+    Q / (c₀μ); once ``servers_after`` serve, the backlog drains in Q / (c₁μ − λ) (never, if
+    c₁μ ≤ λ). Admission control with a ceiling ρ_max admits at most ρ_max of the capacity at
+    each moment and sheds the rest (random shedding keeps the admitted stream Poisson).
+    Source: fluid approximation of a transient overload (Kleinrock 1975, ch. 2); the steady state
+    after scaling is M/M/c.
+    """
+
+    arrival_per_s: float
+    service_s: float
+    servers_before: int
+    servers_after: int
+    lag_s: float
+    admit_max_rho: float = 1.0   # 1.0 = no admission control
+
+    def _admitted(self, servers: int) -> float:
+        if self.admit_max_rho >= 1:
+            return self.arrival_per_s
+        return min(self.arrival_per_s, self.admit_max_rho * servers / self.service_s)
+
+    @property
+    def admitted_during_lag_per_s(self) -> float:
+        return self._admitted(self.servers_before)
+
+    @property
+    def admitted_after_per_s(self) -> float:
+        return self._admitted(self.servers_after)
+
+    @property
+    def shed_after(self) -> float:
+        """Share of requests refused once the new capacity serves."""
+        return 1.0 - self.admitted_after_per_s / self.arrival_per_s if self.arrival_per_s > 0 else 0.0
+
+    @property
+    def backlog(self) -> float:
+        """Requests queued when the new capacity arrives."""
+        excess = self.admitted_during_lag_per_s - self.servers_before / self.service_s
+        return max(0.0, excess) * self.lag_s
+
+    @property
+    def worst_wait_s(self) -> float:
+        """Queueing wait of the last request to arrive before the new capacity (fluid)."""
+        return self.backlog * self.service_s / self.servers_before if self.servers_before else math.inf
+
+    @property
+    def rho_after(self) -> float:
+        return utilization(self.admitted_after_per_s, self.service_s, self.servers_after)
+
+    @property
+    def drain_s(self) -> float:
+        """Time for the new capacity to clear the backlog; inf if it cannot."""
+        if self.backlog == 0:
+            return 0.0
+        spare = self.servers_after / self.service_s - self.admitted_after_per_s
+        return math.inf if spare <= 0 else self.backlog / spare
+
+    def queued_at(self, t_s: float) -> float:
+        """Requests queued t seconds after the spike starts (fluid): growing at the excess rate
+        during the lag, then changing at the admitted rate minus the new capacity, never below 0."""
+        if t_s <= self.lag_s:
+            return max(0.0, self.admitted_during_lag_per_s - self.servers_before / self.service_s) * t_s
+        after = self.admitted_after_per_s - self.servers_after / self.service_s
+        return max(0.0, self.backlog + after * (t_s - self.lag_s))
+
+    def p99_after_s(self) -> float:
+        """Steady-state P99 time in system once the new capacity serves (inf if unstable)."""
+        return mmc_sojourn_percentile_s(0.99, self.admitted_after_per_s, self.service_s, self.servers_after)

@@ -165,3 +165,32 @@ def test_fanout_merged_quantile_equals_a_plain_sort(n, common):
         assert fast.quantile(q) == pytest.approx(LOGN.quantile(min(plain[k - 1], 1 - 1e-16)), rel=1e-12)
     t = LOGN.quantile(0.99)
     assert fast.count_above(t) == sum(1 for w in plain if w > LOGN.cdf(t))
+
+
+# ---- V1-13: seeded draws of a queue's time in system against the closed forms ----------------
+
+from pylabs.physics import queueing as Q  # noqa: E402
+
+
+@pytest.mark.parametrize("lam,service,servers", [(78, 0.01, 1), (800, 1e-3, 1), (1000, 0.025, 30),
+                                                 (10_000, 0.025, 260)])
+def test_v1_13_sampled_sojourn_percentiles_match_closed_forms(lam, service, servers):
+    sample = L.sample_mmc_sojourn(lam, service, servers)
+    for quantile in (0.5, 0.9, 0.99):
+        exact = Q.mmc_sojourn_percentile_s(quantile, lam, service, servers)
+        assert sample.quantile(quantile) == pytest.approx(exact, rel=0.03)
+    assert sample.exceed(0.1) == pytest.approx(Q.mmc_sojourn_exceed(0.1, lam, service, servers), abs=0.005)
+
+
+def test_v1_13_sampled_mm1_sojourn_is_exponential_with_its_mean():
+    sample = L.sample_mmc_sojourn(78, 0.01)
+    mean = sum(sample.values) / len(sample.values)
+    assert mean == pytest.approx(Q.mm1_sojourn_mean_s(78, 0.01), rel=0.02)
+
+
+def test_v1_13_sojourn_sampler_is_deterministic_and_refuses_unstable_queues():
+    a = L.sample_mmc_sojourn(78, 0.01, 1, 12, 1000)
+    L.sample_mmc_sojourn.cache_clear()
+    assert L.sample_mmc_sojourn(78, 0.01, 1, 12, 1000) == a
+    with pytest.raises(ValueError, match="unstable"):
+        L.sample_mmc_sojourn(100, 0.01)

@@ -268,3 +268,98 @@ def test_section4_overload_model_storm_and_breaker():
     breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
     assert breaker.t_collapse_s == math.inf and not breaker.rescued(0.0)
     assert breaker.goodput_frac(35.0) == pytest.approx(0.667, abs=5e-4) and breaker.load(35.0) == pytest.approx(1.65)
+
+
+# ---- V1-13 The Tail Latency Trap: time in system (VOL1_09-16 §V1-13 §4) ---------------------
+
+
+def test_v1_13_section4_mm1_lambda78_mu100():
+    """§4: M/M/1 λ = 78, μ = 100: W 45.455 ms, P99 209.33 ms, L 3.545, P(T > 100 ms) 0.1108."""
+    w = q.mm1_sojourn_mean_s(78, 0.01)
+    assert w * 1e3 == pytest.approx(45.455, abs=5e-4)
+    assert q.mm1_sojourn_percentile_s(0.99, 78, 0.01) * 1e3 == pytest.approx(209.33, abs=5e-3)
+    assert q.mean_queue_length(78, w) == pytest.approx(3.545, abs=5e-4)
+    assert q.mm1_sojourn_exceed(0.1, 78, 0.01) == pytest.approx(0.1108, abs=5e-5)
+
+
+def test_v1_13_section4_mm1_lambda800_mu1000():
+    assert q.mm1_sojourn_mean_s(800, 1e-3) * 1e3 == pytest.approx(5.0, rel=1e-12)
+    assert q.mm1_sojourn_percentile_s(0.99, 800, 1e-3) * 1e3 == pytest.approx(23.03, abs=5e-3)
+
+
+def test_v1_13_mm1_p99_is_ln100_means_at_every_load():
+    """§2 error 3: P99 ÷ mean = ln 100 whatever ρ; what explodes near ρ = 1 is the mean S/(1 − ρ)."""
+    for rho in (0.1, 0.5, 0.78, 0.99):
+        ratio = q.mm1_sojourn_percentile_s(0.99, rho * 100, 0.01) / q.mm1_sojourn_mean_s(rho * 100, 0.01)
+        assert ratio == pytest.approx(math.log(100), rel=1e-12)
+
+
+def test_v1_13_section4_mmc_lambda1000_c30():
+    """§4: M/M/c λ = 1,000, c = 30, μ = 40: ρ 0.8333, C 0.2499, P99 116.64 ms."""
+    assert q.utilization(1000, 0.025, 30) == pytest.approx(0.8333, abs=5e-5)
+    assert q.erlang_c(30, 25) == pytest.approx(0.2499, abs=5e-5)
+    assert q.mmc_sojourn_percentile_s(0.99, 1000, 0.025, 30) * 1e3 == pytest.approx(116.64, abs=5e-3)
+
+
+@pytest.mark.parametrize("servers,p99_ms", [(250, math.inf), (251, 164.00), (260, 116.27), (300, 115.13)])
+def test_v1_13_section4_mmc_spike_p99(servers, p99_ms):
+    value = q.mmc_sojourn_percentile_s(0.99, 10_000, 0.025, servers) * 1e3
+    assert value == p99_ms if math.isinf(p99_ms) else value == pytest.approx(p99_ms, abs=5e-3)
+
+
+def test_v1_13_section4_minimum_replicas_26_and_251():
+    assert q.min_servers_for_sojourn(1000, 0.025, 0.2) == 26
+    assert q.min_servers_for_sojourn(10_000, 0.025, 0.2) == 251
+
+
+def test_v1_13_section2_error6_50ms_service_cannot_meet_200ms():
+    """§2 error 6: exponential 50 ms service alone has P99 = 230 ms > 200 ms, at any replica count."""
+    assert -math.log(0.01) * 0.05 == pytest.approx(0.2303, abs=5e-5)
+    assert q.min_servers_for_sojourn(1000, 0.05, 0.2) is None
+
+
+def test_v1_13_section4_spike_backlog_wait_and_drain():
+    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; wait 440 s; drain at c = 300: 264 s."""
+    spike = q.Spike(10_000, 0.025, 30, 300, 60)
+    assert spike.backlog == pytest.approx(528_000, rel=1e-12)
+    assert spike.worst_wait_s == pytest.approx(440, rel=1e-12)
+    assert spike.drain_s == pytest.approx(264, rel=1e-12)
+    assert q.utilization(10_000, 0.025, 30) == pytest.approx(8.333, abs=5e-4)
+
+
+def test_v1_13_spike_without_enough_capacity_never_drains_and_admission_sheds():
+    assert math.isinf(q.Spike(10_000, 0.025, 30, 250, 60).drain_s)
+    shed = q.Spike(10_000, 0.025, 30, 200, 60, admit_max_rho=0.9)
+    assert shed.backlog == 0 and shed.rho_after == pytest.approx(0.9, rel=1e-12)
+    assert shed.shed_after == pytest.approx(1 - 0.9 * 200 * 40 / 10_000, rel=1e-12)
+    assert q.Spike(500, 0.025, 30, 30, 60).backlog == 0
+
+
+def test_v1_13_mmc_sojourn_tail_matches_mm1_and_its_theta_equals_mu_limit():
+    for t in (0.0, 0.01, 0.1, 0.5):
+        assert q.mmc_sojourn_exceed(t, 78, 0.01, 1) == pytest.approx(q.mm1_sojourn_exceed(t, 78, 0.01), rel=1e-9)
+    # θ = cμ − λ = μ: 2 servers, μ = 10, λ = 10
+    near = q.mmc_sojourn_exceed(0.2, 10 * (1 + 1e-7), 0.1, 2)
+    assert q.mmc_sojourn_exceed(0.2, 10, 0.1, 2) == pytest.approx(near, rel=1e-5)
+
+
+def test_v1_13_mmc_sojourn_mean_is_the_integral_of_its_tail():
+    lam, s, c = 1000, 0.025, 30
+    dt = 1e-4
+    integral = sum(q.mmc_sojourn_exceed((k + 0.5) * dt, lam, s, c) for k in range(20_000)) * dt
+    assert integral == pytest.approx(q.mmc_sojourn_mean_s(lam, s, c), rel=1e-4)
+
+
+def test_v1_13_mm1_slowest_service_meets_the_target_exactly():
+    """Spec §2 error 13: μ > λ + 4.6/SLO is the M/M/1 percentile, not Little's law."""
+    slowest = q.mm1_max_service_s(0.99, 60, 0.2)
+    assert 1 / slowest == pytest.approx(60 + math.log(100) / 0.2, rel=1e-12)
+    assert q.mm1_sojourn_percentile_s(0.99, 60, slowest) == pytest.approx(0.2, rel=1e-12)
+
+
+def test_v1_13_spike_queue_over_time_peaks_at_the_lag_and_drains():
+    spike = q.Spike(10_000, 0.025, 30, 300, 60)
+    assert spike.queued_at(0) == 0 and spike.queued_at(30) == pytest.approx(264_000)
+    assert spike.queued_at(60) == pytest.approx(spike.backlog)
+    assert spike.queued_at(60 + spike.drain_s) == pytest.approx(0, abs=1e-6) and spike.queued_at(1000) == 0
+    assert q.Spike(10_000, 0.025, 30, 60, 60).queued_at(120) > spike.backlog
