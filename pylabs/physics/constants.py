@@ -925,3 +925,20 @@ LLAMA2_7B_PARAMS = REGISTRY["LLAMA2_7B_PARAMS"].value
 LLAMA2_7B_LAYERS = REGISTRY["LLAMA2_7B_LAYERS"].value
 LLAMA2_7B_HIDDEN = REGISTRY["LLAMA2_7B_HIDDEN"].value
 LLAMA2_7B_HEADS = REGISTRY["LLAMA2_7B_HEADS"].value
+
+# ---- V1-14 The Silent Degradation Problem ----
+_YURDAKUL_URL = "https://scholarworks.wmich.edu/dissertations/3208"
+REGISTRY.update({
+    "PSI_MINOR_SHIFT": Spec(
+        0.10, "1", "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): "
+        "the credit-scoring rule of thumb, PSI below 0.10 is little change", _YURDAKUL_URL,
+        "The 0.10 / 0.25 convention goes back to Lewis 1994 (credit scoring); a practitioner convention, "
+        "not a statistical test. Spec V1-14 error 4.", label="PSI rule of thumb: moderate shift above"),
+    "PSI_MAJOR_SHIFT": Spec(
+        0.25, "1", "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): "
+        "the credit-scoring rule of thumb, PSI above 0.25 is a significant shift, action required",
+        _YURDAKUL_URL, label="PSI rule of thumb: significant shift above"),
+})
+
+PSI_MINOR_SHIFT = REGISTRY["PSI_MINOR_SHIFT"].value
+PSI_MAJOR_SHIFT = REGISTRY["PSI_MAJOR_SHIFT"].value

@@ -64,6 +64,7 @@ def psi(actual: Sequence[float], expected: Sequence[float]) -> float:
     return sum((a - e) * math.log(a / e) for a, e in zip(actual, expected))
 
 
+@lru_cache(maxsize=8)
 def quantile_edges(bins: int = DEFAULT_BINS) -> tuple[float, ...]:
     """The B − 1 inner edges of the training N(0, 1) quantile bins: Φ⁻¹(i/B).
     Source: the standard normal quantile function (deciles for B = 10)."""
@@ -72,17 +73,29 @@ def quantile_edges(bins: int = DEFAULT_BINS) -> tuple[float, ...]:
     return tuple(_STD.inv_cdf(i / bins) for i in range(1, bins))
 
 
+def _lower(x: float) -> float:
+    """Φ(x) through erfc, accurate far into the lower tail (where 1 + erf(x) would round to 0)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _upper(x: float) -> float:
+    """1 − Φ(x), accurate far into the upper tail."""
+    return 0.5 * math.erfc(x / math.sqrt(2))
+
+
 def shifted_cdf_cuts(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[float, ...]:
     """Φ(q_i − Δ): the share of a production feature N(Δ, 1) below each training bin edge.
     Source: the normal CDF of the shifted edges."""
-    return tuple(_STD.cdf(edge - shift_sigma) for edge in quantile_edges(bins))
+    return tuple(_lower(edge - shift_sigma) for edge in quantile_edges(bins))
 
 
 def shifted_bin_shares(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[float, ...]:
-    """a_i = Φ(q_i − Δ) − Φ(q_{i−1} − Δ), the production shares of the training bins.
+    """a_i = Φ(q_i − Δ) − Φ(q_{i−1} − Δ), the production shares of the training bins, each taken
+    in the tail where it is accurate (so a bin far from the shifted mean keeps a tiny positive share).
     Source: VOL1 spec V1-14 §3 (binned PSI on training deciles under a mean shift)."""
-    cuts = (0.0, *shifted_cdf_cuts(shift_sigma, bins), 1.0)
-    return tuple(hi - lo for lo, hi in zip(cuts, cuts[1:]))
+    edges = (-math.inf, *(e - shift_sigma for e in quantile_edges(bins)), math.inf)
+    return tuple(_lower(hi) - _lower(lo) if hi <= 0 else _upper(lo) - _upper(hi)
+                 for lo, hi in zip(edges, edges[1:]))
 
 
 def binned_psi(shift_sigma: float, bins: int = DEFAULT_BINS) -> float:

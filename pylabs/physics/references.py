@@ -199,6 +199,17 @@ REFERENCES: dict[str, Reference] = {
                                   "https://arxiv.org/abs/1710.03740"),
     "brown2020": Reference("Brown et al.", 2020, "Language Models are Few-Shot Learners",
                            "https://arxiv.org/abs/2005.14165"),
+    # ---- V1-14 The Silent Degradation Problem ----
+    "yurdakul2018": Reference("Yurdakul", 2018, "Statistical Properties of Population Stability Index "
+                              "(PhD dissertation, Western Michigan University)",
+                              "https://scholarworks.wmich.edu/dissertations/3208"),
+    "dupisanie2023": Reference("du Pisanie, Allison, Budde and Visagie", 2023, "A critical review of existing and "
+                               "new population stability testing procedures in credit risk scoring",
+                               "https://arxiv.org/abs/2303.01227"),
+    "jeffreys1946": Reference("Jeffreys", 1946, "An Invariant Form for the Prior Probability in Estimation "
+                              "Problems", "https://doi.org/10.1098/rspa.1946.0056"),
+    "harris1913": Reference("Harris", 1913, "How Many Parts to Make at Once (the economic order quantity)",
+                            "https://doi.org/10.1287/opre.38.6.947"),
 }
 
 
