@@ -422,7 +422,8 @@ class Product:
         return D.annual_cost_usd(t, self.retrain_usd, self.value, self.rate)
 
     def lowest_acc(self, t: float) -> float:
-        return S.acc_start - self.rate * t
+        """Accuracy just before the next retrain (a straight-line decay, stopped at zero)."""
+        return max(0.0, S.acc_start - self.rate * t)
 
 
 def retrain_usd(context: str, base: float, devices: float) -> float:
@@ -538,7 +539,8 @@ def act2_instruments(s: State) -> list:
                           else "the floor is above the starting accuracy"),
         M["a2_lowest_acc"].show(p.lowest_acc(t), "danger" if violated else "good",
                                 f"floor {fmt(p.floor, 'pct')}"),
-        M["a2_extra"].show(p.annual(t) / best - 1 if math.isfinite(best) else 0.0),
+        M["a2_extra"].show(p.annual(t) / best - 1 if math.isfinite(best) else 0.0, "danger" if violated else None,
+                           "cheaper only by breaking the floor" if violated and p.annual(t) < best else ""),
         M["a2_t_star"].show(p.t_star),
         M["a2_t_max"].show(p.t_max),
         M["a2_retrain"].show(p.retrain_usd, note=f"{fmt(s['a2_devices'], 'int')} × {fmt(S.ota_usd, 'usd')} OTA + "
