@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -155,21 +156,13 @@ def accuracy_exponential(start: float, rate_per_s: float, t_s: float) -> float:
 # ---- sampled detection --------------------------------------------------------------------------
 
 
-STREAM_LENGTH = 10_000  # uniforms drawn per (seed, week) at once; larger windows draw their own
-
-
 @lru_cache(maxsize=64)
-def _week_stream(seed: int, week: int, length: int) -> tuple[float, ...]:
+def _sorted_window(seed: int, week: int, window: int) -> array:
+    """One week's ``window`` uniforms, sorted, as a compact array (the cache also lives in the
+    browser's Python snapshot, so it stays small). The stream is seeded by (seed, week) and the
+    generator is sequential, so a larger window keeps the records of a smaller one and adds more."""
     rng = random.Random(seed * 1_000_003 + week)
-    return tuple(rng.random() for _ in range(length))
-
-
-@lru_cache(maxsize=128)
-def _sorted_window(seed: int, week: int, window: int) -> tuple[float, ...]:
-    """One week's first ``window`` uniforms, sorted. The stream is seeded by (seed, week), so a
-    larger window keeps the records of a smaller one and adds more (a prefix of the same stream),
-    and a slider move re-sorts a cached stream instead of drawing it again."""
-    return tuple(sorted(_week_stream(seed, week, max(window, STREAM_LENGTH))[:window]))
+    return array("d", sorted(rng.random() for _ in range(window)))
 
 
 def sampled_bin_counts(shift_sigma: float, window: int, seed: int, week: int, bins: int = DEFAULT_BINS

@@ -84,7 +84,7 @@ def test_sampling_is_deterministic_and_a_larger_window_extends_a_smaller_one():
     assert D.sampled_psi(0.3, 2000, 7, 3) == D.sampled_psi(0.3, 2000, 7, 3)
     assert D.sampled_psi(0.3, 2000, 7, 3) != D.sampled_psi(0.3, 2000, 8, 3)
     small = D._sorted_window(7, 3, 500)
-    large = D._sorted_window(7, 3, 20_000)  # longer than the cached stream: drawn on its own
+    large = D._sorted_window(7, 3, 20_000)
     assert set(small) <= set(large) and set(D._sorted_window(7, 3, 5000)) <= set(large)
 
 
