@@ -261,7 +261,7 @@ def act1_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a1_alarm"].show(alarm, "danger" if status["a1_missed"] else "good",
                            "no check reached the threshold" if det.alarm_s is None else f"checks every "
-                           f"{fmt(mon.check_weeks, 'int')} wk"),
+                           f"{fmt(mon.check_weeks * WEEK, 'weeks')}"),
         M["a1_acc_at_alarm"].show(acc, None, "no alarm: the accuracy at the complaint" if det.alarm_s is None
                                   else f"from {fmt(S.acc_start, 'pct')} at launch"),
         M["a1_lead"].show(max(0.0, HORIZON - min(alarm, HORIZON)), note=f"complaint at week {S.complaint_weeks:.0f}"),
@@ -304,7 +304,7 @@ def act1_chart(mon: Monitor, det: D.Detection):
             else "no check reaches the threshold")
     summary = (f"At {fmt(mon.drift_per_week, 'num')} σ per week the population PSI reaches "
                f"{fmt(mon.threshold, 'num')} at {fmt(mon.crossing_s, 'weeks')}; checking every "
-               f"{fmt(mon.check_weeks, 'int')} week(s) on {fmt(mon.window, 'int')} records, {when}, while accuracy "
+               f"{fmt(mon.check_weeks * WEEK, 'weeks')} on {fmt(mon.window, 'int')} records, {when}, while accuracy "
                f"slides from {fmt(S.acc_start, 'pct')} to {fmt(S.acc_complaint, 'pct')} by week "
                f"{S.complaint_weeks:.0f}.")
     rows = [(fmt(t / WEEK, "int"), fmt(D.binned_psi(mon.drift_per_week * t / WEEK, S.bins), "num"), fmt(p, "num"),
@@ -561,11 +561,12 @@ def act2_cost_chart(p: Product, t: float):
     retrain = [D.retrain_usd_per_year(d * DAY, p.retrain_usd) for d in days]
     stale = [D.staleness_usd_per_year(d * DAY, p.value, p.rate) for d in days]
     shapes, notes = [], []
-    for x, colour, label in ((p.t_max / DAY, "danger", "floor"), (p.t_star / DAY, "muted", "T*")):
+    # T* labelled on its left and the floor on its right, so the two stay apart when they are close
+    for x, colour, label, side in ((p.t_star / DAY, "muted", "T*", "right"), (p.t_max / DAY, "danger", "floor", "left")):
         if S.day_ticks[0][0] <= x <= S.day_ticks[-1][0]:
             shape, note = ch.vline(x, colour, label)
             shapes.append(shape)
-            notes.append({**note, "x": math.log10(x)})
+            notes.append({**note, "x": math.log10(x), "xanchor": side})
     traces = [ch.line("Retraining", days, retrain, "series1"), ch.line("Staleness", days, stale, "series2"),
               ch.line("Total", days, [a + b for a, b in zip(retrain, stale)], "ink"),
               ch.point("Your cadence", t / DAY, p.annual(t), "accent")]
@@ -588,7 +589,9 @@ def act2_products_chart():
     traces = [ch.bars("T* (cheapest)", names, [p.t_star / DAY for p in prods], "series1"),
               ch.bars("T_max (floor)", names, [p.t_max / DAY for p in prods], "danger"),
               ch.bars("Cheapest safe", names, [p.t_op / DAY for p in prods], "good")]
-    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("Days", "log", **DAY_TICKS))
+    span = [math.log10(S.day_ticks[0][0]), math.log10(max(p.t_max for p in prods) / DAY) + 0.15]
+    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0),
+                       y=ch.axis("Days", "log", range=span, **DAY_TICKS))
     summary = ("At the scenario's inputs the cheapest safe cadences are "
                + ", ".join(f"{fmt(p.t_op, 'days')} for the {PRODUCT_NAMES[c]}" for c, p in zip(PRODUCTS, prods))
                + ".")
