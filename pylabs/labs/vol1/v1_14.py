@@ -717,7 +717,7 @@ LAB = Lab(
     connections=(
         "**V1-13 The Tail Latency Trap**: the operational metrics that stayed green here.",
         "**V1-15 There Is No Free Fairness**: a model can drift apart for one group while the average holds.",
-        "**V1-16 The Capstone**: monitoring and retraining as part of a whole system's budget.",
+        "**V1-16 The Architect's Audit**: monitoring and retraining as part of a whole system's budget.",
     ),
     presets={
         "context": {c: {"a1_window": WINDOWS[c], "a2_drift_days": p["drift_days"], "a2_value": p["value"],
