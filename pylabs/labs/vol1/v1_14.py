@@ -561,12 +561,13 @@ def act2_cost_chart(p: Product, t: float):
     retrain = [D.retrain_usd_per_year(d * DAY, p.retrain_usd) for d in days]
     stale = [D.staleness_usd_per_year(d * DAY, p.value, p.rate) for d in days]
     shapes, notes = [], []
-    # T* labelled on its left and the floor on its right, so the two stay apart when they are close
+    # T* labelled on its left and the floor on its right, inside the plot's top edge (clear of the
+    # legend), so the two stay apart when they are close
     for x, colour, label, side in ((p.t_star / DAY, "muted", "T*", "right"), (p.t_max / DAY, "danger", "floor", "left")):
         if S.day_ticks[0][0] <= x <= S.day_ticks[-1][0]:
             shape, note = ch.vline(x, colour, label)
             shapes.append(shape)
-            notes.append({**note, "x": math.log10(x), "xanchor": side})
+            notes.append({**note, "x": math.log10(x), "xanchor": side, "y": 0.99, "yanchor": "top"})
     traces = [ch.line("Retraining", days, retrain, "series1"), ch.line("Staleness", days, stale, "series2"),
               ch.line("Total", days, [a + b for a, b in zip(retrain, stale)], "ink"),
               ch.point("Your cadence", t / DAY, p.annual(t), "accent")]
