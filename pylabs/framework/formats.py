@@ -49,6 +49,11 @@ _FLOP = ((1e24, "×10²⁴ FLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFL
 _USD = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
+def _count(text: str, noun: str) -> str:
+    """A formatted count and its noun, singular only for exactly one: '1 week', '3.53 weeks'."""
+    return f"{text} {noun if text == '1' else noun + 's'}"
+
+
 def seconds(value: float) -> str:
     """Auto-scaled duration: ``0.5444 -> '544 ms'``, ``4.2e-5 -> '42 µs'``."""
     if value < 60 * 60 * 24 * 365 and value >= 60 * 60 * 24:
@@ -74,7 +79,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "us": lambda v: f"{_sig(v * 1e6)} µs",
     "h": lambda v: f"{_sig(v / 3600.0)} h",
     "days": lambda v: f"{_sig(v / 86400.0)} days",
-    "weeks": lambda v: f"{_sig(v / (86400.0 * 7))} weeks",
+    "weeks": lambda v: _count(_sig(v / (86400.0 * 7)), "week"),
     "years": lambda v: f"{_sig(v / (86400.0 * 365))} years",
     "B": lambda v: _scaled(v, _BYTES),
     "GB": lambda v: f"{_sig(v / 1e9)} GB",

@@ -1026,3 +1026,20 @@ ORIN_NX_PEAK_FP32 = REGISTRY["ORIN_NX_PEAK_FP32"].value
 LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
+
+# ---- V1-14 The Silent Degradation Problem ----
+_YURDAKUL_URL = "https://scholarworks.wmich.edu/dissertations/3208"
+REGISTRY.update({
+    "PSI_MINOR_SHIFT": Spec(
+        0.10, "1", "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): "
+        "the credit-scoring rule of thumb, PSI below 0.10 is little change", _YURDAKUL_URL,
+        "The 0.10 / 0.25 convention goes back to Lewis 1994 (credit scoring); a practitioner convention, "
+        "not a statistical test. Spec V1-14 error 4.", label="PSI rule of thumb: moderate shift above"),
+    "PSI_MAJOR_SHIFT": Spec(
+        0.25, "1", "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): "
+        "the credit-scoring rule of thumb, PSI above 0.25 is a significant shift, action required",
+        _YURDAKUL_URL, label="PSI rule of thumb: significant shift above"),
+})
+
+PSI_MINOR_SHIFT = REGISTRY["PSI_MINOR_SHIFT"].value
+PSI_MAJOR_SHIFT = REGISTRY["PSI_MAJOR_SHIFT"].value

@@ -249,6 +249,17 @@ REFERENCES: dict[str, Reference] = {
     # ---- V1-11 The Roofline ----
     "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
                              "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
+    # ---- V1-14 The Silent Degradation Problem ----
+    "yurdakul2018": Reference("Yurdakul", 2018, "Statistical Properties of Population Stability Index "
+                              "(PhD dissertation, Western Michigan University)",
+                              "https://scholarworks.wmich.edu/dissertations/3208"),
+    "dupisanie2023": Reference("du Pisanie, Allison, Budde and Visagie", 2023, "A critical review of existing and "
+                               "new population stability testing procedures in credit risk scoring",
+                               "https://arxiv.org/abs/2303.01227"),
+    "jeffreys1946": Reference("Jeffreys", 1946, "An Invariant Form for the Prior Probability in Estimation "
+                              "Problems", "https://doi.org/10.1098/rspa.1946.0056"),
+    "harris1913": Reference("Harris", 1913, "How Many Parts to Make at Once (the economic order quantity)",
+                            "https://doi.org/10.1287/opre.38.6.947"),
 }
 
 

@@ -13,6 +13,7 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (float("inf"), "ms", "∞"), (float("inf"), "s", "∞"),
     (0.4, "pct+", "+40 %"), (-0.5, "pct+", "−50 %"), (0.0, "pct+", "0 %"),
     (26 * 7 * 86400.0, "weeks", "26 weeks"), (52 * 3600.0, "weeks", "0.31 weeks"),
+    (7 * 86400.0, "weeks", "1 week"),
     (5073.17, "images/s", "5,073 images/s"), (2.5, "images/s", "2.5 images/s"),
     (100e9, "bit/s", "100 Gb/s"), (0.02, "usd/GB", "$0.02/GB"), (24.6e9, "GFLOP", "24.6 GFLOP"),
     (8.18e9, "GFLOP", "8.18 GFLOP"), (24.54e9, "GFLOP", "24.5 GFLOP"),

@@ -1,0 +1,730 @@
+"""Lab V1-14 · The Silent Degradation Problem.
+
+Core invariant: a deployed model decays without an error, so nothing on an operations dashboard
+turns red; a drift statistic on the inputs moves weeks before the labels reveal the loss, and
+the retraining cadence that costs least grows with the square root of the retrain's cost.
+
+Act I (drift detection): a fraud model fell from 94 % to 87 % over 26 weeks with every dashboard
+green. The transaction amount drifted 0.13 σ per week from launch; binned PSI on the training
+deciles reaches 0.2 at 3.53 weeks, so a weekly check alarms at week 4 (accuracy still 92.9 %).
+The monitor is **sampled** (a window of records per check, seeded, the same in CPython and
+Pyodide), so the student sees sampling noise: n·PSI is about χ² with 9 degrees of freedom, and
+a small window raises false alarms.
+Act II (retraining economics): three products (cloud API, edge fleet, mobile app) lose accuracy
+at different speeds and pay different prices per retrain. T* = √(2C/(V·r)), capped by an accuracy
+floor at T_max = (A₀ − A_min)/r: about weekly, monthly and quarterly.
+
+Choices made where the spec leaves one: the Act I prediction asks for the population crossing
+time (closed form, 3.53 weeks), not a sampled week, so its key does not depend on a random draw;
+the instruments show the sampled monitor beside it. The accuracy curve is the one the team
+measured (94 % → 87 % in 26 weeks); it does not move with the drift slider (no model links one
+feature's shift to accuracy). The threshold offers the rule of thumb's 0.10 and 0.25 (Yurdakul
+2018, after Lewis 1994) and the spec's 0.2. Act II's per-product inputs are the spec's scenario
+figures, shown as adjustable assumptions; the edge fleet's retrain cost is the training run plus
+one over-the-air update per device.
+
+Ledger fields: context, both predictions and reflections, delta_sigma_per_wk, check_interval_wk,
+detect_wk, acc_at_detect, t_star_days, t_op_days, cadence_days, annual_cost_usd, floor_violated.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure,
+                              fmt, math_peek, metric_grid, prose)
+from pylabs.framework import charts as ch
+from pylabs.framework.questions import Pick
+from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.physics import constants as C
+from pylabs.physics import drift as D
+from pylabs.physics.references import cite
+
+WEEK = D.SECONDS_PER_WEEK
+DAY = D.SECONDS_PER_DAY
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (pedagogical defaults, not measured facts)."""
+
+    acc_start: float = 0.94            # accuracy at launch
+    acc_complaint: float = 0.87        # accuracy when the fraud team complained ...
+    complaint_weeks: float = 26.0      # ... six months after launch
+    alarm_psi: float = 0.2             # the team's alarm threshold (the spec's; a common variant)
+    bins: int = 10                     # training deciles
+    seed: int = 16                     # the sampled monitor's fixed seed
+    features: tuple[tuple[str, str, float], ...] = (
+        ("amount", "Transaction amount", 0.13), ("merchant", "Merchant category", 0.06),
+        ("location", "Location", 0.03))  # σ per week
+    windows: tuple[tuple[str, float], ...] = (("cloud", 5000.0), ("edge", 1000.0), ("mobile", 500.0))
+    # Act II: each product loses drop of accuracy in drift_days (days)
+    drop: float = 0.07
+    ota_usd: float = 50.0              # one over-the-air update of one edge device
+    products: tuple[tuple[str, float, float, float, float, float], ...] = (
+        # context, training/release $ per retrain, drift days, $ per pp·day, floor, devices
+        ("cloud", 8000.0, 14.0, 1000.0, 0.90, 0.0),
+        ("edge", 8000.0, 30.0, 200.0, 0.87, 1000.0),
+        ("mobile", 30000.0, 180.0, 200.0, 0.85, 0.0))
+    cadence_days: float = 28.0         # the team's habit: every four weeks, everywhere
+    cadences: tuple[tuple[str, float], ...] = (("weekly", 7.0), ("monthly", 30.0), ("quarterly", 91.0))
+    # chart furniture: the lowest PSI a log axis shows, and the day ticks of the cadence axes
+    psi_floor: float = 1e-3
+    psi_ticks: tuple[float, ...] = (1e-3, 1e-2, 0.1, 1.0, 10.0)
+    day_ticks: tuple[tuple[float, str], ...] = ((1.0, "1 d"), (7.0, "1 wk"), (30.0, "1 mo"), (91.0, "1 qtr"),
+                                                (365.0, "1 yr"))
+
+
+S = Scenario()
+FEATURES = {key: (name, drift) for key, name, drift in S.features}
+WINDOWS = dict(S.windows)
+PRODUCT_NAMES = {"cloud": "cloud API", "edge": "edge fleet", "mobile": "mobile app"}
+HORIZON = S.complaint_weeks * WEEK
+ACC_RATE = D.decay_rate_per_s(S.acc_start, S.acc_complaint, HORIZON)
+PP = 0.01  # one percentage point of accuracy, as a fraction
+
+
+def beyond(value: float, limit: float) -> bool:
+    """``value`` is past ``limit``, not merely equal to it up to rounding."""
+    return value > limit and not math.isclose(value, limit)
+
+
+DAY_TICKS = {"tickvals": [d for d, _ in S.day_ticks], "ticktext": [t for _, t in S.day_ticks]}
+
+
+def accuracy_at(t_s: float) -> float:
+    return D.accuracy_exponential(S.acc_start, ACC_RATE, t_s)
+
+
+def crossing_s(drift_per_week: float, threshold: float = S.alarm_psi) -> float:
+    return D.crossing_time_s(threshold, drift_per_week / WEEK, S.bins)
+
+
+# ---- context ----------------------------------------------------------------------
+
+CONTEXT = deployment(("cloud", "edge", "mobile"), default="cloud",
+                     help="Sets how many records each drift check sees and the product whose retraining "
+                          "Act II prices.")
+
+# ---- Act I · Drift detection ------------------------------------------------------
+
+THRESHOLDS = {"t10": C.PSI_MINOR_SHIFT, "t20": S.alarm_psi, "t25": C.PSI_MAJOR_SHIFT}
+A1_FEATURE = Choice("a1_feature", "Feature the monitor watches",
+                    tuple(Option(k, f"{n} (measured {fmt(d, 'num')} σ/week)") for k, (n, d) in FEATURES.items()),
+                    default="amount", widget="select", help="Choosing a feature sets the drift slider to its "
+                                                           "measured shift per week.")
+A1_DRIFT = Slider("a1_drift", "Mean shift per week (training σ)", unit="σ/week", min=0, max=0.3, step=0.01,
+                  default=0.13, fmt="num")
+A1_CHECK = Slider("a1_check", "Check every (weeks)", unit="weeks", min=1, max=13, step=1, default=1, fmt="int")
+A1_THRESHOLD = Choice("a1_threshold", "Alarm when PSI reaches", (
+    Option("t10", f"{fmt(C.PSI_MINOR_SHIFT, 'num')}: rule of thumb, moderate shift"),
+    Option("t20", f"{fmt(S.alarm_psi, 'num')}: the team's alarm"),
+    Option("t25", f"{fmt(C.PSI_MAJOR_SHIFT, 'num')}: rule of thumb, significant shift"),
+), default="t20")
+A1_WINDOW = Slider("a1_window", "Records sampled per check", unit="records", min=50, max=10000, step=1,
+                   default=5000, fmt="int", scale="log", sig_figs=2,
+                   help="The context sets how much production data reaches the monitor (an assumption).")
+A1_DRAW = Slider("a1_draw", "Sample draw", unit="draw", min=1, max=20, step=1, default=1, fmt="int",
+                 help="Another random draw of the same production data: watch what moves with a small window.")
+
+
+@dataclass(frozen=True)
+class Monitor:
+    """One monitor's settings, in the units the page shows."""
+
+    drift_per_week: float
+    check_weeks: float
+    threshold: float
+    window: int
+    draw: int
+
+    def run(self) -> D.Detection:
+        return D.detect(self.drift_per_week / WEEK, self.check_weeks * WEEK, HORIZON, self.threshold,
+                        self.window, S.seed + self.draw - 1, S.bins)
+
+    @property
+    def crossing_s(self) -> float:
+        return crossing_s(self.drift_per_week, self.threshold)
+
+    @property
+    def noise_floor(self) -> float:
+        return D.null_psi_mean(self.window, S.bins)
+
+
+def monitor(s: State) -> Monitor:
+    return Monitor(s["a1_drift"], s["a1_check"], THRESHOLDS[s["a1_threshold"]], int(s["a1_window"]),
+                   int(s["a1_draw"]))
+
+
+def act1_truth() -> float:
+    return crossing_s(FEATURES["amount"][1])
+
+
+ACT1_PREDICTION = Prediction(
+    id="a1_predict", act=1,
+    prompt=f"Suppose the team had computed PSI for the transaction amount against its training deciles, with "
+           f"an alarm at {fmt(S.alarm_psi, 'num')}. How long after launch would PSI have first reached "
+           f"{fmt(S.alarm_psi, 'num')}, given the measured shift of {fmt(FEATURES['amount'][1], 'num')} σ per week?",
+    quantity=f"time until the amount feature's PSI reaches {fmt(S.alarm_psi, 'num')}",
+    unit_fmt="weeks",
+    options=(
+        Range("A", "{range}: the first weekly check catches it", None, 1 * WEEK, 0.5 * WEEK,
+              "After one week the mean has moved a small fraction of a standard deviation: only a few percent "
+              "of records cross a decile edge, and PSI grows with the square of the shift."),
+        Range("B", "{range}: within a fortnight", 1 * WEEK, 2 * WEEK, 1.5 * WEEK,
+              "PSI grows about as the square of the shift, so it starts slowly: the shift has to approach "
+              "half a standard deviation before PSI reaches the alarm."),
+        Range("C", "{range}: about a month, long before accuracy visibly drops", 2 * WEEK, 6 * WEEK, 4 * WEEK,
+              "PSI reaches the alarm once the mean has moved {shift20} σ, at {cross}; a weekly check fires at "
+              "week {alarm_week}, with accuracy still {acc_alarm}, against the complaint at week {complaint}."),
+        Range("D", "{range}: months, about when the accuracy complaint arrives", 6 * WEEK, None, 13 * WEEK,
+              "The complaint needed labels and took {complaint} weeks; the inputs moved from the first week, "
+              "and a statistic on the inputs sees that without waiting for a single label."),
+    ),
+    truth=act1_truth,
+)
+
+
+def act1_facts() -> dict[str, str]:
+    shift = D.shift_for_psi(S.alarm_psi, S.bins)
+    shares, even = D.shifted_bin_shares(shift, S.bins), (1.0 / S.bins,) * S.bins
+    alarm = Monitor(FEATURES["amount"][1], 1, S.alarm_psi, int(WINDOWS["cloud"]), 1).run().alarm_s
+    return {"shift20": fmt(shift, "num"), "cross": fmt(act1_truth(), "weeks"),
+            "alarm_week": fmt(alarm / WEEK, "int"), "acc_alarm": fmt(accuracy_at(alarm), "pct"),
+            "complaint": fmt(S.complaint_weeks, "int"),
+            "kl_pq": fmt(D.kl_divergence(shares, even), "num"), "kl_qp": fmt(D.kl_divergence(even, shares), "num"),
+            "psi20": fmt(S.alarm_psi, "num"), "square": fmt(D.continuous_psi(shift), "num")}
+
+
+ACT1_REFLECTION = Reflection(
+    id="a1_reflect", act=1,
+    prompt="A colleague swaps the roles: this week's production data becomes the reference and the training "
+           "data the sample. What happens to PSI?",
+    options=(
+        Claim("A", "It changes: PSI is the KL divergence of production from training, and KL is not symmetric.",
+              "Each direction alone is asymmetric: at the alarm shift KL(production‖training) is {kl_pq} and "
+              "KL(training‖production) is {kl_qp}. PSI is their sum."),
+        Claim("B", "Nothing: PSI = KL(P‖Q) + KL(Q‖P), the symmetric (Jeffreys) divergence of the two binned "
+                   "distributions.",
+              "Σ(a − e)·ln(a/e) splits into Σ a·ln(a/e) + Σ e·ln(e/a). At the alarm shift, {kl_pq} + {kl_qp} = "
+              "{psi20}. Unbinned, two unit-variance Gaussians a shift Δ apart have Δ² ({square} here): binning "
+              "loses a little."),
+        Claim("C", "It doubles, because the training deciles are fixed and production's bins are not.",
+              "The bins stay the training deciles either way; only which side is called 'expected' changes, "
+              "and the formula treats both sides alike."),
+        Claim("D", "It turns into a p-value: PSI is a chi-square test.",
+              "PSI is a divergence, not a test. Its sampling noise is chi-square-like (n·PSI is about χ² with "
+              "B − 1 degrees of freedom), which is why small windows raise false alarms."),
+    ),
+    answer_letter="B",
+)
+
+M = {m.name: m for m in (
+    MetricSpec("a1_alarm", "First alarm", "s", "weeks"),
+    MetricSpec("a1_acc_at_alarm", "Accuracy at the alarm", "1", "pct"),
+    MetricSpec("a1_lead", "Warning before the complaint", "s", "weeks"),
+    MetricSpec("a1_crossing", "Population PSI reaches the threshold", "s", "weeks"),
+    MetricSpec("a1_noise_floor", "PSI from sampling noise alone", "1", "num"),
+    MetricSpec("a1_psi_end", f"Sampled PSI at week {S.complaint_weeks:.0f}", "1", "num"),
+    MetricSpec("a2_annual", "Cost per year at your cadence", "USD", "usd"),
+    MetricSpec("a2_t_op", "Cheapest cadence that holds the floor", "s", "days"),
+    MetricSpec("a2_lowest_acc", "Accuracy just before each retrain", "1", "pct"),
+    MetricSpec("a2_extra", "Above the cheapest safe cadence", "1", "pct+"),
+    MetricSpec("a2_t_star", "Cheapest cadence, T*", "s", "days"),
+    MetricSpec("a2_t_max", "Longest cadence above the floor, T_max", "s", "days"),
+    MetricSpec("a2_retrain", "Cost of one retrain", "USD", "usd"),
+)}
+
+FAILURES = (
+    FailureSpec("a1_missed", "Missed: the complaint arrives before the alarm", act=1),
+    FailureSpec("a1_false_alarm", "False alarm: noise crossed the threshold before the drift did", act=1,
+                severity="warn"),
+    FailureSpec("a2_floor_violated", "Below the accuracy floor before the next retrain", act=2),
+)
+F = {f.name: f for f in FAILURES}
+
+
+def alarm_status(mon: Monitor, det: D.Detection) -> dict[str, bool]:
+    missed = det.alarm_s is None or not beyond(HORIZON, det.alarm_s)
+    false_alarm = det.alarm_s is not None and det.alarm_s < mon.crossing_s
+    return {"a1_missed": missed, "a1_false_alarm": false_alarm}
+
+
+def act1_instruments(s: State) -> list:
+    mon = monitor(s)
+    det = mon.run()
+    status = alarm_status(mon, det)
+    alarm = det.alarm_s if det.alarm_s is not None else math.inf
+    acc = accuracy_at(min(alarm, HORIZON))
+    parts = [metric_grid(
+        M["a1_alarm"].show(alarm, "danger" if status["a1_missed"] else "good",
+                           "no check reached the threshold" if det.alarm_s is None else f"checks every "
+                           f"{fmt(mon.check_weeks * WEEK, 'weeks')}"),
+        M["a1_acc_at_alarm"].show(acc, None, "no alarm: the accuracy at the complaint" if det.alarm_s is None
+                                  else f"from {fmt(S.acc_start, 'pct')} at launch"),
+        M["a1_lead"].show(max(0.0, HORIZON - min(alarm, HORIZON)), note=f"complaint at week {S.complaint_weeks:.0f}"),
+        M["a1_crossing"].show(mon.crossing_s, note=f"shift {fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
+        M["a1_noise_floor"].show(mon.noise_floor, "warn" if mon.noise_floor > mon.threshold / 4 else None,
+                                 f"(B − 1)/n with n = {fmt(mon.window, 'int')}"),
+        M["a1_psi_end"].show(det.checks[-1][1] if det.checks else 0.0),
+    )]
+    if status["a1_missed"]:
+        parts.append(failure(F["a1_missed"], "No check reached the threshold before the fraud team noticed. Check "
+                                             "more often, lower the threshold, or watch a faster-moving feature."))
+    if status["a1_false_alarm"]:
+        parts.append(failure(F["a1_false_alarm"],
+                             f"The alarm fired at {fmt(alarm, 'weeks')}, before the population's PSI reached "
+                             f"{fmt(mon.threshold, 'num')} (at {fmt(mon.crossing_s, 'weeks')}). With "
+                             f"{fmt(mon.window, 'int')} records a check reads about {fmt(mon.noise_floor, 'num')} "
+                             "of PSI from chance alone: sample more records per check."))
+    parts.append(act1_chart(mon, det))
+    return parts
+
+
+def act1_chart(mon: Monitor, det: D.Detection):
+    grid = [k / 4 for k in range(1, int(4 * S.complaint_weeks) + 1)]
+    population = [max(D.binned_psi(mon.drift_per_week * w, S.bins), S.psi_floor) for w in grid]
+    weeks = [t / WEEK for t, _ in det.checks]
+    sampled = [max(p, S.psi_floor) for _, p in det.checks]
+    shape, note = ch.hline(mon.threshold, "danger", f"alarm {fmt(mon.threshold, 'num')}", log=True)
+    traces = [ch.line("Population PSI", grid, population, "series1"),
+              ch.scatter("Sampled PSI at each check", weeks, sampled, "series2", size=7),
+              ch.on_right(ch.line("Accuracy (right)", grid, [accuracy_at(w * WEEK) for w in grid], "muted",
+                                  dash="dash"))]
+    if det.alarm_s is not None:
+        traces.append(ch.point("First alarm", det.alarm_s / WEEK, max(det.alarm_psi(), S.psi_floor), "accent"))
+    ticks = {"tickvals": list(S.psi_ticks), "ticktext": [fmt(v, "num") for v in S.psi_ticks]}
+    figure = ch.figure(traces, x=ch.axis("Weeks since launch", range=[0, S.complaint_weeks + 0.5]),
+                       y=ch.axis("PSI (log)", "log", range=[-3, 1.5], **ticks), shapes=[shape], annotations=[note])
+    figure = ch.with_right_axis(figure, ch.axis("Accuracy", tickformat=".0%",
+                                                range=[S.acc_complaint - 0.01, S.acc_start + 0.01]))
+    when = (f"the first alarm comes at week {fmt(det.alarm_s / WEEK, 'int')}" if det.alarm_s is not None
+            else "no check reaches the threshold")
+    summary = (f"At {fmt(mon.drift_per_week, 'num')} σ per week the population PSI reaches "
+               f"{fmt(mon.threshold, 'num')} at {fmt(mon.crossing_s, 'weeks')}; checking every "
+               f"{fmt(mon.check_weeks * WEEK, 'weeks')} on {fmt(mon.window, 'int')} records, {when}, while accuracy "
+               f"slides from {fmt(S.acc_start, 'pct')} to {fmt(S.acc_complaint, 'pct')} by week "
+               f"{S.complaint_weeks:.0f}.")
+    rows = [(fmt(t / WEEK, "int"), fmt(D.binned_psi(mon.drift_per_week * t / WEEK, S.bins), "num"), fmt(p, "num"),
+             fmt(accuracy_at(t), "pct")) for t, p in det.checks]
+    return chart("a1_psi", "PSI at each check, and accuracy", figure, summary,
+                 table=(("Week", "Population PSI", "Sampled PSI", "Accuracy"), rows))
+
+
+def act1_math(s: State):
+    mon = monitor(s)
+    return math_peek("The governing equations · Act I", (
+        Equation(r"\mathrm{PSI} = \sum_{i=1}^{B} (a_i - e_i)\ln\frac{a_i}{e_i} = "
+                 r"\mathrm{KL}(a\,\|\,e) + \mathrm{KL}(e\,\|\,a)",
+                 "Production shares *a* against training shares *e* (deciles: every *e* is 1/10)."),
+        Equation(r"a_i = \Phi(q_i - \Delta) - \Phi(q_{i-1} - \Delta),\quad \Delta(t) = \delta\,t",
+                 "A feature N(0, 1) at training whose production mean has moved Δ training σ; "
+                 "*q* are the training deciles. Unbinned, PSI would be Δ²."),
+        Equation(r"n\cdot\widehat{\mathrm{PSI}} \approx \chi^2_{B-1}\ \Rightarrow\ "
+                 r"\mathbb{E}[\widehat{\mathrm{PSI}}\mid\Delta=0] \approx \frac{B-1}{n}",
+                 "A window of *n* records reads some PSI from chance alone."),
+        Equation(r"A(t) = A_0\,e^{-\lambda t},\quad \lambda = \ln(A_0/A_{26})/26\ \text{wk}",
+                 "The accuracy the team measured, from launch to the complaint."),
+    ), rows=(
+        ("Drift, *δ*", f"{fmt(mon.drift_per_week, 'num')} σ/week"),
+        ("Shift at the threshold", f"{fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
+        ("Population crossing", fmt(mon.crossing_s, "weeks")),
+        ("Records per check, *n*", fmt(mon.window, "int")),
+        ("Noise floor, (B − 1)/n", fmt(mon.noise_floor, "num")),
+        ("Decay, *λ*", f"{fmt(ACC_RATE * WEEK, 'num')} per week"),
+    ), sources=(
+        cite("yurdakul2018", "the PSI formula, the 0.10 / 0.25 rule of thumb, n·PSI ≈ χ² with B − 1 "
+                             "degrees of freedom"),
+        cite("jeffreys1946", "the symmetric divergence"),
+        cite("dupisanie2023", "PSI in credit-scorecard monitoring"),
+        "The sampled monitor draws each check's records with a fixed seed (Python's Mersenne Twister), so the "
+        "browser and the tests see the same numbers.",
+    ))
+
+
+ACT1 = Act(
+    number=1, title="The Green Dashboard", minutes="12–15 min",
+    stakeholder_role="Head of Fraud Analytics",
+    stakeholder=lambda: (
+        f"Our fraud model scored {fmt(S.acc_start, 'pct')} at launch. Six months later the fraud team says it "
+        f"misses cases: on last month's labels it scores {fmt(S.acc_complaint, 'pct')}. Latency, error rate and "
+        "throughput stayed green the whole time. Looking back, transaction amounts started creeping up right "
+        f"after launch, about {fmt(FEATURES['amount'][1], 'num')} training standard deviations per week. Could "
+        "we have seen this coming?"),
+    scenario=lambda: (
+        "A model that degrades raises no exception: it keeps answering, just worse. Accuracy needs labels, and "
+        "fraud labels arrive weeks late. The inputs, though, are there at once.",
+        "The **population stability index** (PSI) compares where production records fall among the training "
+        "data's deciles with the 10 % each that training put there. Production sees a sample, so each check "
+        "reads the true PSI plus some noise.",
+    ),
+    prediction=ACT1_PREDICTION,
+    controls=(A1_FEATURE, A1_DRIFT, A1_CHECK, A1_THRESHOLD, A1_WINDOW, A1_DRAW),
+    instruments=act1_instruments,
+    reflection=ACT1_REFLECTION,
+    math_peek=act1_math,
+    facts=act1_facts,
+    instruments_title="Drift monitor",
+)
+
+# ---- Act II · Retraining economics -------------------------------------------------
+
+PRODUCTS = {name: dict(zip(("retrain", "drift_days", "value", "floor", "devices"), rest))
+            for name, *rest in S.products}
+A2_CADENCE = Slider("a2_cadence", "Retrain every (days)", unit="days", min=1, max=365, step=1,
+                    default=S.cadence_days, fmt="int", scale="log", sig_figs=2)
+A2_DRIFT_DAYS = Slider("a2_drift_days", "Days to lose 7 points of accuracy", unit="days", min=3, max=365, step=1,
+                       default=14, fmt="int", scale="log", sig_figs=2,
+                       help="How fast this product's world moves (assumed per product).")
+A2_VALUE = Slider("a2_value", "Value of one point of accuracy for one day", unit="USD per pp·day", min=10,
+                  max=10000, step=1, default=1000, fmt="usd", scale="log", sig_figs=2)
+A2_FLOOR = Slider("a2_floor", "Accuracy floor", unit="1", min=0.80, max=0.935, step=0.005, default=0.90,
+                  fmt="pct")
+A2_RETRAIN = Slider("a2_retrain", "Training and release, per retrain", unit="USD", min=1000, max=200000, step=1,
+                    default=8000, fmt="usd", scale="log", sig_figs=2)
+A2_DEVICES = Slider("a2_devices", "Edge devices updated over the air", unit="devices", min=10, max=100000,
+                    step=1, default=1000, fmt="int", scale="log", sig_figs=2,
+                    help=f"Each over-the-air update costs {fmt(S.ota_usd, 'usd')} per device (assumed).")
+
+
+@dataclass(frozen=True)
+class Product:
+    """One product's retraining economics, SI inside: seconds, fractions, dollars."""
+
+    retrain_usd: float
+    drift_days: float
+    value_per_pp_day: float
+    floor: float
+
+    @property
+    def rate(self) -> float:
+        return S.drop / (self.drift_days * DAY)
+
+    @property
+    def value(self) -> float:
+        return self.value_per_pp_day / (PP * DAY)
+
+    @property
+    def t_star(self) -> float:
+        return D.optimal_interval_s(self.retrain_usd, self.value, self.rate)
+
+    @property
+    def t_max(self) -> float:
+        return D.floor_interval_s(S.acc_start, self.floor, self.rate)
+
+    @property
+    def t_op(self) -> float:
+        return min(self.t_star, self.t_max)
+
+    def annual(self, t: float) -> float:
+        return D.annual_cost_usd(t, self.retrain_usd, self.value, self.rate)
+
+    def lowest_acc(self, t: float) -> float:
+        """Accuracy just before the next retrain (a straight-line decay, stopped at zero)."""
+        return max(0.0, S.acc_start - self.rate * t)
+
+
+def retrain_usd(context: str, base: float, devices: float) -> float:
+    return base + (devices * S.ota_usd if context == "edge" else 0.0)
+
+
+def scenario_product(context: str) -> Product:
+    p = PRODUCTS[context]
+    return Product(retrain_usd(context, p["retrain"], p["devices"]), p["drift_days"], p["value"], p["floor"])
+
+
+def product(s: State) -> Product:
+    return Product(retrain_usd(s["context"], s["a2_retrain"], s["a2_devices"]), s["a2_drift_days"], s["a2_value"],
+                   s["a2_floor"])
+
+
+def nearest_cadence(t_s: float) -> str:
+    return min(S.cadences, key=lambda c: abs(math.log(t_s / (c[1] * DAY))))[0]
+
+
+PATTERNS = {"A": ("weekly", "weekly", "weekly"), "B": ("weekly", "monthly", "quarterly"),
+            "C": ("monthly", "weekly", "quarterly"), "D": ("quarterly", "quarterly", "quarterly")}
+
+
+def act2_answer() -> str:
+    found = tuple(nearest_cadence(scenario_product(c).t_op) for c in ("cloud", "edge", "mobile"))
+    return next(letter for letter, pattern in PATTERNS.items() if pattern == found)
+
+
+def _inputs(context: str) -> str:
+    p, prod = PRODUCTS[context], scenario_product(context)
+    cost = (f"{fmt(p['retrain'], 'usd')} + {fmt(p['devices'], 'int')} devices × {fmt(S.ota_usd, 'usd')}"
+            if context == "edge" else fmt(prod.retrain_usd, "usd"))
+    return (f"the {PRODUCT_NAMES[context]} loses {fmt(S.drop, 'pp')} in {fmt(p['drift_days'], 'int')} days, "
+            f"costs {cost} per retrain, values a point of accuracy at {fmt(p['value'], 'usd')} a day, and must stay "
+            f"above {fmt(p['floor'], 'pct')}")
+
+
+ACT2_PREDICTION = Pick(
+    id="a2_predict", act=2,
+    prompt=f"Starting from {fmt(S.acc_start, 'pct')} after each retrain: {_inputs('cloud')}; {_inputs('edge')}; "
+           f"{_inputs('mobile')}. Which schedule costs least while every product stays above its floor?",
+    quantity="the cheapest cadences that hold every floor (cloud / edge / mobile)",
+    options=(
+        Claim("A", "Weekly for all three: fresher is always better.",
+              "Weekly is right for the cloud API ({cloud_op}), but the mobile app would pay {mobile_weekly} a year "
+              "instead of {mobile_annual}: each retrain costs more than a week of staleness."),
+        Claim("B", "Cloud about weekly, edge about monthly, mobile about quarterly.",
+              "The cheapest safe cadences are {cloud_op}, {edge_op} and {mobile_op}. Edge would prefer {edge_star}, "
+              "but its floor caps it at {edge_max}."),
+        Claim("C", "Edge weekly (one update is only a few dollars), cloud monthly, mobile quarterly.",
+              "One update costs {ota} per device, but the fleet pays it {devices} times: {edge_cost} per retrain, "
+              "the most expensive of the three, so edge retrains least often it can ({edge_op}). Cloud monthly "
+              "breaks its floor after {cloud_max}."),
+        Claim("D", "Quarterly for all three: retraining is expensive.",
+              "The cloud API falls below its floor after {cloud_max}, and the edge fleet after {edge_max}: a "
+              "quarterly schedule breaks both floors."),
+    ),
+    decide=act2_answer,
+)
+
+
+def act2_facts() -> dict[str, str]:
+    prods = {c: scenario_product(c) for c in PRODUCTS}
+    facts = {f"{c}_{k}": fmt(getattr(p, f"t_{k}"), "days") for c, p in prods.items() for k in ("op", "star", "max")}
+    mob = prods["mobile"]
+    facts.update(mobile_weekly=fmt(mob.annual(7 * DAY), "usd"), mobile_annual=fmt(mob.annual(mob.t_op), "usd"),
+                 ota=fmt(S.ota_usd, "usd"), devices=fmt(PRODUCTS["edge"]["devices"], "int"),
+                 edge_cost=fmt(prods["edge"].retrain_usd, "usd"))
+    facts.update(act1_facts())
+    return facts
+
+
+ACT2_REFLECTION = Reflection(
+    id="a2_reflect", act=2,
+    prompt="Why trigger an evaluation from a drift statistic like PSI instead of waiting for measured accuracy?",
+    options=(
+        Claim("A", "PSI measures accuracy directly, only faster.",
+              "PSI knows nothing about labels: inputs can shift without hurting accuracy, and accuracy can fall "
+              "(a new fraud pattern) with inputs unchanged. It is a reason to look, not a verdict."),
+        Claim("B", "PSI is a leading indicator: the inputs move as soon as the world does, weeks before enough "
+                   "labels arrive to measure accuracy.",
+              "In Act I the amount feature alarmed at week {alarm_week} with accuracy still {acc_alarm}; the "
+              "accuracy complaint came at week {complaint}. PSI tells you when to evaluate; the cost curve tells "
+              "you how often to retrain."),
+        Claim("C", "PSI never raises false alarms, so it is safer to automate.",
+              "A small window reads (B − 1)/n of PSI from noise alone, and a shift in a harmless feature alarms "
+              "too: alarms start an investigation, not a blind retrain."),
+        Claim("D", "Accuracy cannot be measured in production at all.",
+              "It can, once labels arrive (chargebacks, user reports, audits); they simply arrive late and in "
+              "small numbers."),
+    ),
+    answer_letter="B",
+)
+
+
+def act2_overridden(s: State) -> dict[str, str]:
+    if s["context"] == "edge":
+        return {}
+    return {"a2_devices": f"Only the edge fleet pays per device; the {PRODUCT_NAMES[s['context']]} ships one "
+                          "build, so its retrain cost is the training and release alone."}
+
+
+def act2_instruments(s: State) -> list:
+    p, t = product(s), s["a2_cadence"] * DAY
+    best = p.annual(p.t_op) if p.t_op > 0 else math.inf
+    violated = beyond(t, p.t_max)
+    parts = [metric_grid(
+        M["a2_annual"].show(p.annual(t), "danger" if violated else None,
+                            f"{fmt(D.retrain_usd_per_year(t, p.retrain_usd), 'usd')} retraining + "
+                            f"{fmt(D.staleness_usd_per_year(t, p.value, p.rate), 'usd')} staleness"),
+        M["a2_t_op"].show(p.t_op, "good", f"{nearest_cadence(p.t_op)} is the nearest habit" if p.t_op > 0
+                          else "the floor is above the starting accuracy"),
+        M["a2_lowest_acc"].show(p.lowest_acc(t), "danger" if violated else "good",
+                                f"floor {fmt(p.floor, 'pct')}"),
+        M["a2_extra"].show(p.annual(t) / best - 1 if math.isfinite(best) else 0.0, "danger" if violated else None,
+                           "cheaper only by breaking the floor" if violated and p.annual(t) < best else ""),
+        M["a2_t_star"].show(p.t_star),
+        M["a2_t_max"].show(p.t_max),
+        M["a2_retrain"].show(p.retrain_usd, note=f"{fmt(s['a2_devices'], 'int')} × {fmt(S.ota_usd, 'usd')} OTA + "
+                             f"{fmt(s['a2_retrain'], 'usd')}" if s["context"] == "edge" else "training and release"),
+    )]
+    if violated:
+        parts.append(failure(F["a2_floor_violated"],
+                             f"Retraining every {fmt(t, 'days')}, accuracy falls to {fmt(p.lowest_acc(t), 'pct')} "
+                             f"before each retrain, below the {fmt(p.floor, 'pct')} floor (it gets there after "
+                             f"{fmt(p.t_max, 'days')}). Retrain at least that often."))
+    parts.append(act2_cost_chart(p, t))
+    parts.append(act2_products_chart())
+    return parts
+
+
+def act2_cost_chart(p: Product, t: float):
+    days = [10 ** (k / 20) for k in range(0, 52)]  # 1 to about 400 days
+    retrain = [D.retrain_usd_per_year(d * DAY, p.retrain_usd) for d in days]
+    stale = [D.staleness_usd_per_year(d * DAY, p.value, p.rate) for d in days]
+    shapes, notes = [], []
+    # T* labelled on its left and the floor on its right, inside the plot's top edge (clear of the
+    # legend), so the two stay apart when they are close
+    for x, colour, label, side in ((p.t_star / DAY, "muted", "T*", "right"), (p.t_max / DAY, "danger", "floor", "left")):
+        if S.day_ticks[0][0] <= x <= S.day_ticks[-1][0]:
+            shape, note = ch.vline(x, colour, label)
+            shapes.append(shape)
+            notes.append({**note, "x": math.log10(x), "xanchor": side, "y": 0.99, "yanchor": "top"})
+    traces = [ch.line("Retraining", days, retrain, "series1"), ch.line("Staleness", days, stale, "series2"),
+              ch.line("Total", days, [a + b for a, b in zip(retrain, stale)], "ink"),
+              ch.point("Your cadence", t / DAY, p.annual(t), "accent")]
+    costs = [*retrain, *stale]
+    figure = ch.figure(traces, x=ch.axis("Retrain every", "log", **DAY_TICKS),
+                       y=ch.axis("Cost per year", "log", **ch.decade_ticks(costs, lambda v: fmt(v, "usd"))),
+                       shapes=shapes, annotations=notes)
+    summary = (f"Retraining spend falls as 1/T and staleness grows with T; their sum is lowest at "
+               f"T* = {fmt(p.t_star, 'days')}, and the floor allows at most {fmt(p.t_max, 'days')}. Your "
+               f"{fmt(t, 'days')} costs {fmt(p.annual(t), 'usd')} a year.")
+    rows = [(fmt(d * DAY, "days"), fmt(a, "usd"), fmt(b, "usd"), fmt(a + b, "usd"))
+            for d, a, b in zip(days[::6], retrain[::6], stale[::6])]
+    return chart("a2_cost", "Yearly cost against the retraining interval", figure, summary,
+                 table=(("Every", "Retraining", "Staleness", "Total"), rows))
+
+
+def act2_products_chart():
+    names = ["Cloud<br>API", "Edge<br>fleet", "Mobile<br>app"]
+    prods = [scenario_product(c) for c in PRODUCTS]
+    traces = [ch.bars("T* (cheapest)", names, [p.t_star / DAY for p in prods], "series1"),
+              ch.bars("T_max (floor)", names, [p.t_max / DAY for p in prods], "danger"),
+              ch.bars("Cheapest safe", names, [p.t_op / DAY for p in prods], "good")]
+    span = [math.log10(S.day_ticks[0][0]), math.log10(max(p.t_max for p in prods) / DAY) + 0.15]
+    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0),
+                       y=ch.axis("Days", "log", range=span, **DAY_TICKS))
+    summary = ("At the scenario's inputs the cheapest safe cadences are "
+               + ", ".join(f"{fmt(p.t_op, 'days')} for the {PRODUCT_NAMES[c]}" for c, p in zip(PRODUCTS, prods))
+               + ".")
+    rows = [(PRODUCT_NAMES[c], fmt(p.retrain_usd, "usd"), fmt(p.t_star, "days"), fmt(p.t_max, "days"),
+             fmt(p.t_op, "days"), fmt(p.annual(p.t_op), "usd")) for c, p in zip(PRODUCTS, prods)]
+    return chart("a2_products", "Cadence by product (the scenario's inputs)", figure, summary,
+                 table=(("Product", "Per retrain", "T*", "T_max", "Cheapest safe", "Per year"), rows))
+
+
+def act2_math(s: State):
+    p = product(s)
+    return math_peek("The governing equations · Act II", (
+        Equation(r"\text{cost per day} = \frac{C}{T} + \frac{V\,r\,T}{2}",
+                 "A retrain costs *C* every *T* days; between retrains accuracy falls at *r* points a day and "
+                 "each point lost costs *V* a day, so the average loss over a cycle is *rT*/2."),
+        Equation(r"T^{*} = \sqrt{\frac{2C}{V\,r}},\qquad T_{\max} = \frac{A_0 - A_{\min}}{r},\qquad "
+                 r"T_{\text{op}} = \min(T^{*}, T_{\max})",
+                 "Setting the derivative to zero gives *T\\**, where retraining and staleness cost the same; the "
+                 "floor caps the interval. A hundred times the retrain cost is only ten times the interval."),
+    ), rows=(
+        ("Cost per retrain, *C*", fmt(p.retrain_usd, "usd")),
+        ("Decay, *r*", f"{fmt(p.rate * DAY, 'pp')} per day"),
+        ("Value, *V*", f"{fmt(p.value_per_pp_day, 'usd')} per point per day"),
+        ("*T\\**", fmt(p.t_star, "days")),
+        ("*T*max", fmt(p.t_max, "days")),
+    ), sources=(
+        cite("harris1913", "the square-root trade-off of a fixed cost per run against a cost that grows between runs"),
+        "Per-product costs, drift speeds, values and floors are the scenario's assumptions (VOL1 spec, V1-14 §3).",
+    ))
+
+
+ACT2 = Act(
+    number=2, title="The Retraining Clock", minutes="15–20 min",
+    stakeholder_role="VP of ML Platform",
+    stakeholder=lambda: (
+        f"We retrain every model every {fmt(S.cadence_days, 'int')} days, on one calendar. Finance wants to know if "
+        "that is right for all three products: the cloud fraud API, the edge fleet of in-store terminals, and "
+        "the mobile app. Each loses accuracy at its own speed and pays its own price to ship a new model."),
+    scenario=lambda: (
+        "Retrain too often and the training and release bills pile up; too rarely and the model spends most of "
+        "its life stale. The cheapest interval balances the two.",
+        "Each product also has an accuracy floor below which it must never fall, whatever the cost.",
+    ),
+    prediction=ACT2_PREDICTION,
+    controls=(A2_CADENCE, A2_DRIFT_DAYS, A2_VALUE, A2_FLOOR, A2_RETRAIN, A2_DEVICES),
+    instruments=act2_instruments,
+    reflection=ACT2_REFLECTION,
+    math_peek=act2_math,
+    facts=act2_facts,
+    overridden=act2_overridden,
+    instruments_title="Retraining economics",
+)
+
+# ---- the whole lab -------------------------------------------------------------------
+
+
+def active_failures(s: State) -> frozenset[str]:
+    mon = monitor(s)
+    status = alarm_status(mon, mon.run())
+    p = product(s)
+    status["a2_floor_violated"] = beyond(s["a2_cadence"] * DAY, p.t_max)
+    return frozenset(name for name, on in status.items() if on)
+
+
+RECORD = (
+    MetricSpec("delta_sigma_per_wk", "Drift (σ per week)", "σ/week", "num"),
+    MetricSpec("check_interval_wk", "Check interval (weeks)", "weeks", "num"),
+    MetricSpec("detect_wk", "First alarm (week)", "weeks", "num"),
+    MetricSpec("acc_at_detect", "Accuracy at the alarm", "1", "pct"),
+    MetricSpec("t_star_days", "T* (days)", "days", "num"),
+    MetricSpec("t_op_days", "Cheapest safe cadence (days)", "days", "num"),
+    MetricSpec("cadence_days", "Chosen cadence (days)", "days", "num"),
+    MetricSpec("annual_cost_usd", "Cost per year", "USD", "usd"),
+    MetricSpec("floor_violated", "Floor broken", "1", "yesno"),
+)
+
+
+def results(s: State) -> dict[str, float | bool | None]:
+    mon, p = monitor(s), product(s)
+    det = mon.run()
+    return {"delta_sigma_per_wk": mon.drift_per_week, "check_interval_wk": mon.check_weeks,
+            "detect_wk": None if det.alarm_s is None else det.alarm_s / WEEK,
+            "acc_at_detect": None if det.alarm_s is None else accuracy_at(det.alarm_s),
+            "t_star_days": p.t_star / DAY, "t_op_days": p.t_op / DAY, "cadence_days": s["a2_cadence"],
+            "annual_cost_usd": p.annual(s["a2_cadence"] * DAY),
+            "floor_violated": beyond(s["a2_cadence"] * DAY, p.t_max)}
+
+
+def lab_takeaways() -> list[str]:
+    f = act2_facts()
+    cloud = scenario_product("cloud")
+    return [
+        f"Binned PSI is the symmetric KL divergence; it reaches {f['psi20']} once the mean has moved {f['shift20']} σ. "
+        f"At {fmt(FEATURES['amount'][1], 'num')} σ a week that is {f['cross']}: a weekly check alarms at week "
+        f"{f['alarm_week']} with accuracy still {f['acc_alarm']}, {f['complaint']} weeks before the complaint.",
+        "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
+        "0.10 / 0.25 rule of thumb ignores the sample size.",
+        f"The cheapest retraining interval is T* = √(2C/(V·r)): a hundred times the cost is ten times the "
+        f"interval, and at T* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
+        "each per year for the cloud API).",
+        f"A floor caps the interval: cloud {f['cloud_op']}, edge {f['edge_op']} (it would prefer {f['edge_star']}), "
+        f"mobile {f['mobile_op']}. An edge fleet pays its per-device update once per device.",
+    ]
+
+
+LAB = Lab(
+    id="v1_14", volume=1, number=14, title="The Silent Degradation Problem",
+    invariant="A degrading model raises no error: **watch the inputs**, which move weeks before the labels do, "
+              "and retrain on a clock set by **√(cost ÷ decay)**.",
+    minutes="30–35 min", chapter="ML Operations", url="vol1/14-silent-degradation/",
+    reading=(
+        "**Data drift and concept drift**: what changes in production, and what a model can notice.",
+        "**Monitoring**: population stability index, KL divergence, and thresholds.",
+        "**Retraining strategies**: schedules, triggers and their costs.",
+    ),
+    context=CONTEXT,
+    acts=(ACT1, ACT2),
+    metrics=tuple(M.values()),
+    failures=FAILURES,
+    active_failures=active_failures,
+    results=results,
+    takeaways=lab_takeaways,
+    connections=(
+        "**V1-13 The Tail Latency Trap**: the operational metrics that stayed green here.",
+        "**V1-15 There Is No Free Fairness**: a model can drift apart for one group while the average holds.",
+        "**V1-16 The Architect's Audit**: monitoring and retraining as part of a whole system's budget.",
+    ),
+    presets={
+        "context": {c: {"a1_window": WINDOWS[c], "a2_drift_days": p["drift_days"], "a2_value": p["value"],
+                        "a2_floor": p["floor"], "a2_retrain": p["retrain"]} for c, p in PRODUCTS.items()},
+        "a1_feature": {k: {"a1_drift": d} for k, (_, d) in FEATURES.items()},
+    },
+    context_from=TRACK,
+    record_metrics=RECORD,
+)

@@ -1,0 +1,261 @@
+"""Silent degradation: binned drift statistics, drift detection on sampled data, and the
+economics of a retraining cadence (VOL1 spec, V1-14 "The Silent Degradation Problem", §3).
+
+**Drift.** A feature is N(0, 1) at training time; in production its mean has moved by Δ (in
+training standard deviations, σ). The population stability index compares the share of
+production data in each of B training quantile bins (deciles for B = 10, so every expected
+share is 1/B) with the training share:
+
+    PSI = Σ_i (a_i − e_i) · ln(a_i / e_i) = KL(a‖e) + KL(e‖a),
+
+the symmetric (Jeffreys) Kullback–Leibler divergence of the two binned distributions. For two
+unit-variance Gaussians the unbinned Jeffreys divergence is Δ² exactly; binning loses a little.
+
+**Sampling.** A monitor sees n production records per check, not the distribution. Draws are
+deterministic: ``random.Random(seed)`` (Mersenne Twister, the same in CPython and Pyodide) gives
+the uniforms of each week once; a record's bin is where its uniform falls among the CDF values
+Φ(q_i − Δ) of the shifted bin edges (inverse-CDF sampling, so no normal draw is needed and the
+same uniforms serve every Δ: common random numbers, which keep the sampled curve smooth as a
+slider moves). With the uniforms sorted, a bin count is two bisections. Empty bins get half a
+record (additive smoothing), the usual guard against ln 0. Under no drift, n·PSI is close to
+χ² with B − 1 degrees of freedom, so a small window reads about (B − 1)/n of pure noise.
+
+**Cadence.** Accuracy falls linearly at r (fraction per second) after each retrain; a retrain
+costs C; each unit of accuracy lost costs V per second. Over a cycle of length T the average
+cost per second is C/T + V·r·T/2, minimised at T* = √(2C/(V·r)) (the economic-order-quantity
+form); an accuracy floor A_min caps T at (A₀ − A_min)/r.
+
+Units: seconds, fractions of accuracy (0.94 is 94 %), US dollars, σ for shifts.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from array import array
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
+from typing import Sequence
+
+SECONDS_PER_DAY = 86400.0
+SECONDS_PER_WEEK = 7 * SECONDS_PER_DAY
+SECONDS_PER_YEAR = 365 * SECONDS_PER_DAY
+DEFAULT_BINS = 10
+_STD = NormalDist()
+
+
+# ---- the statistic --------------------------------------------------------------------------
+
+
+def kl_divergence(p: Sequence[float], q: Sequence[float]) -> float:
+    """KL(p‖q) = Σ p_i ln(p_i/q_i) in nats, for distributions with positive shares.
+    Source: Kullback and Leibler 1951, "On Information and Sufficiency"."""
+    return sum(a * math.log(a / b) for a, b in zip(p, q))
+
+
+def psi(actual: Sequence[float], expected: Sequence[float]) -> float:
+    """PSI = Σ (a_i − e_i)·ln(a_i/e_i) over bins with positive shares.
+    Source: Yurdakul 2018, "Statistical Properties of Population Stability Index" (WMU), eq. 1.1."""
+    if len(actual) != len(expected):
+        raise ValueError(f"PSI needs the same bins on both sides, got {len(actual)} and {len(expected)}")
+    if min(actual) <= 0 or min(expected) <= 0:
+        raise ValueError("PSI needs a positive share in every bin; smooth empty bins first")
+    return sum((a - e) * math.log(a / e) for a, e in zip(actual, expected))
+
+
+@lru_cache(maxsize=8)
+def quantile_edges(bins: int = DEFAULT_BINS) -> tuple[float, ...]:
+    """The B − 1 inner edges of the training N(0, 1) quantile bins: Φ⁻¹(i/B).
+    Source: the standard normal quantile function (deciles for B = 10)."""
+    if bins < 2:
+        raise ValueError(f"need at least 2 bins, got {bins}")
+    return tuple(_STD.inv_cdf(i / bins) for i in range(1, bins))
+
+
+def _lower(x: float) -> float:
+    """Φ(x) through erfc, accurate far into the lower tail (where 1 + erf(x) would round to 0)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _upper(x: float) -> float:
+    """1 − Φ(x), accurate far into the upper tail."""
+    return 0.5 * math.erfc(x / math.sqrt(2))
+
+
+def shifted_cdf_cuts(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[float, ...]:
+    """Φ(q_i − Δ): the share of a production feature N(Δ, 1) below each training bin edge.
+    Source: the normal CDF of the shifted edges."""
+    return tuple(_lower(edge - shift_sigma) for edge in quantile_edges(bins))
+
+
+def shifted_bin_shares(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[float, ...]:
+    """a_i = Φ(q_i − Δ) − Φ(q_{i−1} − Δ), the production shares of the training bins, each taken
+    in the tail where it is accurate (so a bin far from the shifted mean keeps a tiny positive share).
+    Source: VOL1 spec V1-14 §3 (binned PSI on training deciles under a mean shift)."""
+    edges = (-math.inf, *(e - shift_sigma for e in quantile_edges(bins)), math.inf)
+    return tuple(_lower(hi) - _lower(lo) if hi <= 0 else _upper(lo) - _upper(hi)
+                 for lo, hi in zip(edges, edges[1:]))
+
+
+def binned_psi(shift_sigma: float, bins: int = DEFAULT_BINS) -> float:
+    """PSI of a mean shift Δ on B equal-share training bins, from the exact shares.
+    Source: VOL1 spec V1-14 §3; PSI as in ``psi``."""
+    return psi(shifted_bin_shares(shift_sigma, bins), (1.0 / bins,) * bins)
+
+
+def continuous_psi(shift_sigma: float) -> float:
+    """The unbinned limit: the Jeffreys divergence of N(Δ, 1) and N(0, 1) is Δ².
+    Source: Jeffreys 1946; KL(N(Δ,1)‖N(0,1)) = Δ²/2 each way."""
+    return shift_sigma ** 2
+
+
+def shift_for_psi(target: float, bins: int = DEFAULT_BINS) -> float:
+    """The shift Δ ≥ 0 (σ) at which the binned PSI reaches ``target`` (bisection; PSI grows with Δ).
+    Source: inverting ``binned_psi``."""
+    if target <= 0:
+        raise ValueError(f"a PSI threshold must be positive, got {target}")
+    lo, hi = 0.0, 1.0
+    while binned_psi(hi, bins) < target:
+        lo, hi = hi, 2 * hi
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if binned_psi(mid, bins) < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+def crossing_time_s(threshold: float, drift_sigma_per_s: float, bins: int = DEFAULT_BINS) -> float:
+    """When a shift growing at δ (σ per second) first takes the binned PSI to ``threshold``:
+    t = Δ_threshold / δ (infinite without drift). Source: VOL1 spec V1-14 §3, Δ(t) = δ·t."""
+    if drift_sigma_per_s <= 0:
+        return math.inf
+    return shift_for_psi(threshold, bins) / drift_sigma_per_s
+
+
+def null_psi_mean(window: int, bins: int = DEFAULT_BINS) -> float:
+    """PSI a window of n records reads with no drift at all: E[n·PSI] ≈ E[χ²_{B−1}] = B − 1.
+    Source: Yurdakul 2018, ch. 3 (n·PSI is asymptotically χ² with B − 1 degrees of freedom)."""
+    return (bins - 1) / window
+
+
+# ---- accuracy under drift ---------------------------------------------------------------------
+
+
+def decay_rate_per_s(start: float, end: float, duration_s: float) -> float:
+    """λ of an exponential decline from ``start`` to ``end`` over ``duration_s``: ln(start/end)/T.
+    Source: VOL1 spec V1-14 §3 (A(t) = A₀·e^{−λt}, λ = ln(94/87)/26 per week)."""
+    return math.log(start / end) / duration_s
+
+
+def accuracy_exponential(start: float, rate_per_s: float, t_s: float) -> float:
+    """A(t) = A₀·e^{−λt}. Source: VOL1 spec V1-14 §3."""
+    return start * math.exp(-rate_per_s * t_s)
+
+
+# ---- sampled detection --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _sorted_window(seed: int, week: int, window: int) -> array:
+    """One week's ``window`` uniforms, sorted, as a compact array (the cache also lives in the
+    browser's Python snapshot, so it stays small). The stream is seeded by (seed, week) and the
+    generator is sequential, so a larger window keeps the records of a smaller one and adds more."""
+    rng = random.Random(seed * 1_000_003 + week)
+    return array("d", sorted(rng.random() for _ in range(window)))
+
+
+def sampled_bin_counts(shift_sigma: float, window: int, seed: int, week: int, bins: int = DEFAULT_BINS
+                       ) -> tuple[int, ...]:
+    """Counts of ``window`` production records N(Δ, 1) in the training bins, drawn from the seeded
+    uniforms of ``week`` (a record falls in bin i when its uniform lies between Φ(q_{i−1} − Δ) and
+    Φ(q_i − Δ)). Source: inverse-CDF sampling; seeded Mersenne Twister (``random.Random``)."""
+    if window < 1:
+        raise ValueError(f"a window needs at least one record, got {window}")
+    uniforms = _sorted_window(seed, week, window)
+    positions = [0, *(bisect.bisect_left(uniforms, c) for c in shifted_cdf_cuts(shift_sigma, bins)), window]
+    return tuple(hi - lo for lo, hi in zip(positions, positions[1:]))
+
+
+def smoothed_shares(counts: Sequence[int]) -> tuple[float, ...]:
+    """Bin shares with half a record in each empty bin, so ln 0 never occurs.
+    Source: additive smoothing, the usual PSI guard against empty bins."""
+    n = sum(counts)
+    return tuple(max(c, 0.5) / n for c in counts)
+
+
+def sampled_psi(shift_sigma: float, window: int, seed: int, week: int, bins: int = DEFAULT_BINS) -> float:
+    """PSI of one seeded window of ``window`` records against the exact training shares.
+    Source: ``psi`` on ``sampled_bin_counts`` (smoothed)."""
+    counts = sampled_bin_counts(shift_sigma, window, seed, week, bins)
+    return psi(smoothed_shares(counts), (1.0 / bins,) * bins)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A monitor's checks: (check time in s, sampled PSI) in order, and the first alarm (or None)."""
+
+    checks: tuple[tuple[float, float], ...]
+    alarm_s: float | None
+
+    def alarm_psi(self) -> float | None:
+        return next((p for t, p in self.checks if t == self.alarm_s), None)
+
+
+def detect(drift_sigma_per_s: float, check_interval_s: float, horizon_s: float, threshold: float,
+           window: int, seed: int, bins: int = DEFAULT_BINS) -> Detection:
+    """Checks every ``check_interval_s`` up to ``horizon_s``: each draws a window of records at the
+    current shift δ·t and computes the sampled PSI; the alarm is the first check at or above
+    ``threshold``. Each check's uniforms are seeded by its whole week, so a check at week 4 sees the
+    same records whatever the interval. Source: VOL1 spec V1-14 §3 (detection week)."""
+    if check_interval_s <= 0:
+        raise ValueError(f"the check interval must be positive, got {check_interval_s}")
+    checks, alarm, k = [], None, 1
+    while k * check_interval_s <= horizon_s * (1 + 1e-12):
+        t = k * check_interval_s
+        value = sampled_psi(drift_sigma_per_s * t, window, seed, round(t / SECONDS_PER_WEEK), bins)
+        checks.append((t, value))
+        if alarm is None and value >= threshold:
+            alarm = t
+        k += 1
+    return Detection(tuple(checks), alarm)
+
+
+# ---- retraining economics -----------------------------------------------------------------------
+
+
+def staleness_cost_slope(value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
+    """k = V·r: how fast the cost rate of a stale model grows (USD/s²). Source: VOL1 spec V1-14 §3."""
+    return value_usd_per_frac_s * decay_frac_per_s
+
+
+def optimal_interval_s(retrain_usd: float, value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
+    """T* = √(2C/(V·r)), where retraining and staleness cost the same per unit time.
+    Source: VOL1 spec V1-14 §3; Harris 1913 (the economic order quantity has the same form)."""
+    return math.sqrt(2 * retrain_usd / staleness_cost_slope(value_usd_per_frac_s, decay_frac_per_s))
+
+
+def floor_interval_s(start: float, floor: float, decay_frac_per_s: float) -> float:
+    """T_max = (A₀ − A_min)/r, the longest cycle that keeps accuracy at or above the floor.
+    Source: VOL1 spec V1-14 §3."""
+    if floor >= start:
+        return 0.0
+    return (start - floor) / decay_frac_per_s
+
+
+def retrain_usd_per_year(interval_s: float, retrain_usd: float) -> float:
+    """Retraining spend per 365-day year: C·(year/T). Source: VOL1 spec V1-14 §3."""
+    return retrain_usd * SECONDS_PER_YEAR / interval_s
+
+
+def staleness_usd_per_year(interval_s: float, value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
+    """Value lost to a stale model per year: (V·r·T/2)·year (the average loss over a cycle is r·T/2).
+    Source: VOL1 spec V1-14 §3."""
+    return staleness_cost_slope(value_usd_per_frac_s, decay_frac_per_s) * interval_s / 2 * SECONDS_PER_YEAR
+
+
+def annual_cost_usd(interval_s: float, retrain_usd: float, value_usd_per_frac_s: float,
+                    decay_frac_per_s: float) -> float:
+    """365 days × (C/T + V·r·T/2). Source: VOL1 spec V1-14 §3."""
+    return (retrain_usd_per_year(interval_s, retrain_usd)
+            + staleness_usd_per_year(interval_s, value_usd_per_frac_s, decay_frac_per_s))

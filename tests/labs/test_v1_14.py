@@ -1,0 +1,243 @@
+"""V1-14 The Silent Degradation Problem: answer keys proven by the physics (VOL1_09-16 §V1-14),
+the sampled monitor, failure states reached and left, context presets, edge values and the ledger."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+import pytest
+
+from pylabs.framework.formats import fmt
+from pylabs.framework.render import record
+from pylabs.labs.vol1 import v1_14 as lab
+from tests.labs.helpers import answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+WEEK, DAY = lab.WEEK, lab.DAY
+
+
+def all_open(**controls):
+    return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def after_act1(**controls):
+    return answered(LAB, {}, through="a1_reflect", controls=controls)
+
+
+# ---- answer keys (§V1-14 (3) "Key C holds", "Key B holds"; (4) golden vectors) ----------------------
+
+
+def test_act1_key_is_c_amount_crosses_at_3_53_weeks():
+    """§V1-14 (4): δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8)."""
+    assert lab.act1_truth() / WEEK == pytest.approx(3.53, abs=0.005)
+    assert_key_proven(lab.ACT1_PREDICTION, "C")
+
+
+def test_act2_key_is_b_weekly_monthly_quarterly():
+    """§V1-14 (4): T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile)."""
+    ops = {c: lab.scenario_product(c).t_op / DAY for c in ("cloud", "edge", "mobile")}
+    assert ops == pytest.approx({"cloud": 5.657, "edge": 30.0, "mobile": 87.83}, abs=0.005)
+    assert lab.ACT2_PREDICTION.answer() == "B"
+
+
+@pytest.mark.parametrize("context,t_star,t_max,annual", [
+    ("cloud", 5.66, 8.0, 1_032_376), ("edge", 49.86, 30.0, 961_167), ("mobile", 87.83, 231.4, 249_342)])
+def test_section4_product_goldens(context, t_star, t_max, annual):
+    p = lab.scenario_product(context)
+    assert p.t_star / DAY == pytest.approx(t_star, abs=0.005)
+    assert p.t_max / DAY == pytest.approx(t_max, abs=0.05)
+    assert p.annual(p.t_op) == pytest.approx(annual, abs=1)
+
+
+def test_edge_retrain_is_the_whole_fleet_not_one_device():
+    """§V1-14 (2) error 10: 1,000 devices × $50 + $8,000 = $58,000 per retrain."""
+    assert lab.scenario_product("edge").retrain_usd == 58_000
+
+
+def test_reflection_keys_are_b():
+    assert lab.ACT1_REFLECTION.answer() == "B" and lab.ACT2_REFLECTION.answer() == "B"
+
+
+def test_every_pick_pattern_is_distinct_and_the_physics_matches_one():
+    assert len(set(lab.PATTERNS.values())) == 4
+    found = tuple(lab.nearest_cadence(lab.scenario_product(c).t_op) for c in ("cloud", "edge", "mobile"))
+    assert found == lab.PATTERNS["B"]
+
+
+# ---- Act I: the sampled monitor -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("feature,week", [("amount", 4), ("merchant", 8), ("location", 16)])
+def test_weekly_checks_alarm_in_the_week_after_the_crossing(feature, week):
+    """§V1-14 (4): 3.53 / 7.64 / 15.28 weeks, so weekly alarms at weeks 4 / 8 / 16 (cloud window)."""
+    state = LAB.parse({"controls": {"a1_feature": feature}}, changed="a1_feature")
+    assert state["a1_drift"] == lab.FEATURES[feature][1]
+    det = lab.monitor(state).run()
+    assert det.alarm_s == pytest.approx(week * WEEK)
+    assert math.ceil(lab.crossing_s(lab.FEATURES[feature][1]) / WEEK) == week
+
+
+def test_the_alarm_comes_while_accuracy_is_still_92_9_pct():
+    """§V1-14 (3): weekly detection at week 4, accuracy 92.9 %."""
+    rec = record(LAB, after_act1())
+    assert rec["results"]["detect_wk"] == 4.0
+    assert rec["results"]["acc_at_detect"] == pytest.approx(0.92888, abs=1e-5)
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge", "mobile"])
+def test_the_default_draw_alarms_at_week_4_in_every_context(context):
+    state = LAB.parse({"controls": {"context": context}}, changed="context")
+    assert state["a1_window"] == lab.WINDOWS[context]
+    assert lab.monitor(state).run().alarm_s == pytest.approx(4 * WEEK)
+
+
+def test_noise_floor_is_shown_and_follows_the_window():
+    html = rendered(LAB, after_act1(a1_window=100))
+    assert 'data-metric="a1_noise_floor" data-value="0.09"' in html
+
+
+# ---- failure states reached and left through the instruments ---------------------------------------
+
+
+def test_missed_alarm_reached_with_quarterly_checks_on_location_and_left_weekly():
+    state = after_act1(a1_drift=0.03, a1_check=13)
+    assert "a1_missed" in LAB.failures_now(state)
+    assert 'data-failure="a1_missed"' in rendered(LAB, state)
+    assert "a1_missed" not in LAB.failures_now(after_act1(a1_drift=0.03, a1_check=1))
+
+
+def test_false_alarm_reached_with_a_tiny_window_and_left_with_more_records():
+    assert "a1_false_alarm" in LAB.failures_now(after_act1(a1_window=50))
+    assert "a1_false_alarm" not in LAB.failures_now(after_act1(a1_window=5000))
+
+
+def test_floor_violated_at_the_teams_calendar_in_cloud_and_left_by_retraining_sooner():
+    assert "a2_floor_violated" in LAB.failures_now(all_open())
+    assert 'data-failure="a2_floor_violated"' in rendered(LAB, all_open())
+    assert "a2_floor_violated" not in LAB.failures_now(all_open(a2_cadence=5))
+
+
+def test_edge_at_exactly_its_floor_interval_is_not_a_violation():
+    state = answered(LAB, {}, "a2_reflect", {"context": "edge", "a2_drift_days": 30, "a2_value": 200,
+                                             "a2_floor": 0.87, "a2_retrain": 8000, "a2_cadence": 30})
+    assert "a2_floor_violated" not in LAB.failures_now(state)
+
+
+# ---- context, presets, overrides -----------------------------------------------------------------------
+
+
+def test_context_presets_set_each_products_inputs():
+    for context, p in lab.PRODUCTS.items():
+        state = LAB.parse({"controls": {"context": context}}, changed="context")
+        assert (state["a2_drift_days"], state["a2_value"], state["a2_floor"], state["a2_retrain"]) == \
+            (p["drift_days"], p["value"], p["floor"], p["retrain"])
+        assert lab.product(state).t_star == pytest.approx(lab.scenario_product(context).t_star)
+
+
+def test_device_count_is_disabled_with_a_reason_outside_the_edge():
+    html = rendered(LAB, all_open())
+    start = html.index('data-control="a2_devices"')
+    control = html[html.rindex("<div", 0, start):html.index("</div>", start)]
+    assert " disabled" in control
+    assert "Only the edge fleet pays per device" in html
+    edge = answered(LAB, {}, "a2_reflect", {"context": "edge"})
+    assert "Only the edge fleet pays per device" not in rendered(LAB, edge)
+    more = answered(LAB, {}, "a2_reflect", {"context": "edge", "a2_devices": 10000})
+    assert lab.product(more).retrain_usd == lab.product(edge).retrain_usd + 9000 * lab.S.ota_usd
+
+
+def opened_in(context):
+    answers = {q.id: {"choice": q.answer(), "locked_at": "2026-01-01T00:00:00Z"} for q in LAB.questions}
+    return LAB.parse({"answers": answers, "controls": {"context": context}}, changed="context")
+
+
+def test_the_context_visibly_changes_both_acts():
+    cloud, mobile = rendered(LAB, opened_in("cloud")), rendered(LAB, opened_in("mobile"))
+    assert 'data-metric="a1_noise_floor" data-value="0.0018"' in cloud
+    assert 'data-metric="a1_noise_floor" data-value="0.018"' in mobile
+    assert cloud.split('data-metric="a2_t_op"')[1][:60] != mobile.split('data-metric="a2_t_op"')[1][:60]
+
+
+# ---- nothing given away before its lock ------------------------------------------------------------------
+
+
+def test_act2_answer_is_not_on_the_page_before_its_lock():
+    html = rendered(LAB, after_act1())
+    act2 = html[html.index('data-act="2"'):]
+    # the edge fleet's answer is its stated drift time by design (its floor is the 7 points it loses)
+    for c in ("cloud", "mobile"):
+        assert fmt(lab.scenario_product(c).t_op, "days") not in act2
+
+
+def test_act1_answer_is_not_in_the_act1_text_before_its_lock():
+    html = rendered(LAB, LAB.default_state())
+    assert fmt(lab.act1_truth(), "weeks") not in html and "0.458" not in html
+
+
+# ---- edge values of every instrument ------------------------------------------------------------------
+
+
+EXTREMES = {
+    "a1_drift": (0.0, 0.3), "a1_check": (1, 13), "a1_window": (50, 10000), "a1_draw": (1, 20),
+    "a1_threshold": ("t10", "t25"), "a2_cadence": (1, 365), "a2_drift_days": (3, 365),
+    "a2_value": (10, 10000), "a2_floor": (0.80, 0.935), "a2_retrain": (1000, 200000), "a2_devices": (10, 100000),
+}
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+@pytest.mark.parametrize("corner", range(4))
+def test_extremes_together_render_finite_numbers(context, corner):
+    keys = list(EXTREMES)
+    pick = [EXTREMES[k][(corner >> (i % 2)) & 1 if corner < 2 else (i + corner) % 2] for i, k in enumerate(keys)]
+    state = answered(LAB, {}, "a2_reflect", {"context": context, **dict(zip(keys, pick))})
+    html = rendered(LAB, state)
+    assert not re.search(r"\bnan\b", html, re.I) and "∞" not in html.split('data-act="2"')[1]
+    rec = record(LAB, state)
+    for value in rec["results"].values():
+        assert value is None or isinstance(value, (bool, str)) or math.isfinite(value)
+
+
+@pytest.mark.parametrize("name", list(EXTREMES))
+def test_each_extreme_alone_renders(name):
+    for value in EXTREMES[name]:
+        html = rendered(LAB, all_open(**{name: value}))
+        assert "NaN" not in html
+        negative = [m for m in html.split('data-value="-')[:-1]]
+        assert all(m.rsplit('data-metric="', 1)[1].startswith("a2_extra") for m in negative)
+
+
+def test_no_drift_has_no_crossing_and_records_null():
+    state = after_act1(a1_drift=0.0)
+    assert lab.monitor(state).crossing_s == math.inf
+    rec = record(LAB, answered(LAB, {}, "a2_reflect", {"a1_drift": 0.0}))
+    assert rec["results"]["detect_wk"] is None and rec["results"]["acc_at_detect"] is None
+
+
+# ---- the ledger record ---------------------------------------------------------------------------------
+
+
+def test_record_holds_the_spec_fields():
+    rec = record(LAB, all_open())
+    assert rec["complete"] is True
+    assert set(rec["results"]) == {"delta_sigma_per_wk", "check_interval_wk", "detect_wk", "acc_at_detect",
+                                   "t_star_days", "t_op_days", "cadence_days", "annual_cost_usd", "floor_violated"}
+    assert rec["results"]["floor_violated"] is True and rec["results"]["cadence_days"] == 28
+    assert rec["results"]["t_op_days"] == pytest.approx(5.657, abs=1e-3)
+    assert {m.name for m in LAB.record_metrics} == set(rec["results"])
+    assert all(name == name.lower() for name in rec["results"])
+    assert rec["answers"]["a1_predict"]["correct"] is True
+
+
+def test_total_at_the_optimum_is_twice_the_retraining_spend():
+    """§V1-14 (2) error 9: the annual cost counts staleness too; at T* it is twice the retraining spend."""
+    p = lab.scenario_product("cloud")
+    assert p.annual(p.t_star) == pytest.approx(2 * lab.D.retrain_usd_per_year(p.t_star, p.retrain_usd))
+
+
+def test_options_cover_every_combination_of_features_and_thresholds():
+    for feature, threshold in itertools.product(lab.FEATURES, lab.THRESHOLDS):
+        state = LAB.parse({"controls": {"a1_feature": feature, "a1_threshold": threshold}}, changed="a1_feature")
+        mon = lab.monitor(state)
+        assert mon.crossing_s > 0 and mon.run().checks
