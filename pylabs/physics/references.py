@@ -199,6 +199,11 @@ REFERENCES: dict[str, Reference] = {
                                   "https://arxiv.org/abs/1710.03740"),
     "brown2020": Reference("Brown et al.", 2020, "Language Models are Few-Shot Learners",
                            "https://arxiv.org/abs/2005.14165"),
+    # ---- V1-16 The Architect's Audit ----
+    "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
+                             "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
+    "ma2024": Reference("Ma et al.", 2024, "The Era of 1-bit LLMs: All Large Language Models are in 1.58 Bits "
+                        "(BitNet b1.58)", "https://arxiv.org/abs/2402.17764"),
 }
 
 
