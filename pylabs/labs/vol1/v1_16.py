@@ -71,6 +71,8 @@ class Scenario:
     ms_per_s: float = 1e3
     per_thousand: float = 1e3
     prune_factor: float = 10.0           # "nine weights in ten" pruned
+    good_batch: int = 256                # a cloud setting that passes (quoted in feedback)
+    good_load: float = 0.5
 
 
 S = Scenario()
@@ -361,7 +363,7 @@ def weakest_callout(rows: list[Tally]):
         return callout("info", "Ungraded: no family has two answers yet",
                        prose(f"A family needs at least {S.min_answers} locked answers before the audit names it. "
                              "Lock predictions in the other Volume I labs and come back; the radar fills in."))
-    return callout("warning", f"Your weakest family: {low.name}",
+    return callout("warn", f"Your weakest family: {low.name}",
                    prose(f"{low.right} of {low.answered} answers right ({fmt(low.accuracy, 'pct')}) across "
                          f"{low.labs} lab(s). Review where your intuition and the physics parted."))
 
@@ -478,7 +480,7 @@ def fleet(s: State) -> Fleet:
 
 
 TIER_LETTERS = {"cloud": "A", "edge": "B", "mobile": "C", "tiny": "D"}
-GOOD_CLOUD = Cloud("int4", 256, 0.5)
+GOOD_CLOUD = Cloud("int4", S.good_batch, S.good_load)
 
 
 def good_setting() -> str:
