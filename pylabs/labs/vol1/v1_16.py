@@ -39,6 +39,7 @@ from pylabs.framework.earlier import Tally, tally
 from pylabs.labs.vol1.contexts import LABELS, TRACK, deployment, device
 from pylabs.physics import constants as C
 from pylabs.physics import serving, tiers
+from pylabs.physics.layers import KIB_BYTES
 from pylabs.physics import system_design as sd
 from pylabs.physics.references import cite
 
@@ -87,6 +88,11 @@ PRECISIONS = {  # key -> (label, bits per weight, group size)
     "int4": ("INT4 weights, groups of 128", C.BYTES_PER_INT8 * tiers.BITS_PER_BYTE / 2, S.group_size),
     "ternary": ("Ternary, trained as such (BitNet b1.58)", tiers.ternary_bits_per_weight(), 0.0),
 }
+
+
+def mib(value: float) -> str:
+    """ST quotes the MCU's memories in binary megabytes: 2 MB of flash is 2 MiB."""
+    return f"{fmt(value / KIB_BYTES ** 2, 'num')} MiB"
 
 
 def weights(precision: str) -> float:
@@ -214,7 +220,7 @@ CHECK_TITLES = {
     "cloud_ttft": "Cloud: P99 first token within 200 ms", "cloud_cost": "Cloud: at most $0.001 a request",
     "edge_memory": "Edge: fits the app's share of 16 GB", "edge_tpot": "Edge: 50 ms per output token",
     "mobile_memory": "Mobile: fits the app's 4 GB", "mobile_tpot": "Mobile: 50 ms per output token",
-    "tiny_flash": "TinyML: weights fit in 2 MB of flash", "tiny_ram": "TinyML: working memory fits in 1 MB of SRAM",
+    "tiny_flash": "TinyML: weights fit in 2 MiB of flash", "tiny_ram": "TinyML: working memory fits in 1 MiB of SRAM",
 }
 SHORT = {"cloud_memory": "Cloud mem", "cloud_tpot": "Cloud TPOT", "cloud_ttft": "Cloud TTFT", "cloud_cost": "Cost",
          "edge_memory": "Edge mem", "edge_tpot": "Edge TPOT", "mobile_memory": "Phone mem",
@@ -376,11 +382,11 @@ def answer_chart(ctx: str, precision: str, gpus: int):
     values = list(times.values())
     limit, note = ch.hline(S.draft_answer_s, "danger", "draft SLO", log=True)
     figure = ch.figure([ch.bars("256-token answer", names, values, colours)], ch.axis("", "category"),
-                       ch.axis("Time for 256 tokens (log)", "log", **ch.decade_ticks(values + [S.draft_answer_s],
-                                                                                  lambda v: fmt(v, "s"))),
+                       ch.axis("Time for 256 tokens, s (log)", "log", **ch.decade_ticks(values + [S.draft_answer_s])),
                        shapes=[limit], annotations=[note], legend=False, height=int(S.chart_height_px))
     under = [LABELS[k].split(" (")[0] for k in LABELS if times[k] <= S.draft_answer_s]
-    summary = (f"At {PRECISIONS[precision][0]}, batch 1, the answer takes {fmt(times[ctx], 's')} on your tier; "
+    summary = (f"At {PRECISIONS[precision][0]}, batch 1, the answer takes {fmt(times[ctx], 's')} on your tier "
+               "(highlighted; grey bars: the weights do not fit in that device's memory); "
                + (f"only {', '.join(under)} meets the draft's {fmt(S.draft_answer_s, 's')}." if under else
                   f"no tier meets the draft's {fmt(S.draft_answer_s, 's')}."))
     table = (("Tier", "256 tokens", "Per token", "Weights fit"),
@@ -507,7 +513,7 @@ def act2_facts() -> dict[str, str]:
             "qspi": fmt(llm.flash_b / C.STM32H743_QSPI_BW, "s"), "kws": fmt(Tiny("kws").flash_b, "B"),
             "kws_params": fmt(C.KWS_DSCNN_PARAMS, "params"), "qspi_bw": fmt(C.STM32H743_QSPI_BW, "B/s"),
             "pruned": fmt(llm.flash_b / C.STM32H743_FLASH_BYTES / S.prune_factor, "x"),
-            "flash": fmt(C.STM32H743_FLASH_BYTES, "B"), "good_setting": good_setting()}
+            "flash": mib(C.STM32H743_FLASH_BYTES), "good_setting": good_setting()}
 
 
 ACT2_PREDICTION = Pick(
@@ -515,7 +521,7 @@ ACT2_PREDICTION = Pick(
     prompt=f"The fleet serves one 7B assistant on four tiers. Each tier has its checks: memory, "
            f"{fmt(S.tpot_limit_s, 'ms')} per output token, and in the cloud a {fmt(S.ttft_limit_s, 'ms')} P99 first "
            f"token and {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per 1,000 requests; the MCU has "
-           f"{fmt(C.STM32H743_FLASH_BYTES, 'B')} of flash and {fmt(C.STM32H743_SRAM_BYTES, 'B')} of SRAM. Which tier "
+           f"{mib(C.STM32H743_FLASH_BYTES)} of flash and {mib(C.STM32H743_SRAM_BYTES)} of SRAM. Which tier "
            "cannot run the 7B within its checks at any precision or setting offered?",
     quantity="the tier that no setting of the 7B rescues",
     options=(
@@ -574,8 +580,8 @@ def act2_instruments(s: State) -> list:
         M["a2_edge_memory"].show(e.memory_b, tone["edge_memory"], f"app's share {fmt(e.budget_b, 'GB')} [assumed]"),
         M["a2_mobile_tpot"].show(m.step_s, tone["mobile_tpot"], "bandwidth assumed"),
         M["a2_mobile_memory"].show(m.memory_b, tone["mobile_memory"], f"app's share {fmt(m.budget_b, 'GB')}"),
-        M["a2_tiny_flash"].show(t.flash_b, tone["tiny_flash"], f"of {fmt(C.STM32H743_FLASH_BYTES, 'B')}"),
-        M["a2_tiny_ram"].show(t.ram_b, tone["tiny_ram"], f"of {fmt(C.STM32H743_SRAM_BYTES, 'B')}"),
+        M["a2_tiny_flash"].show(t.flash_b, tone["tiny_flash"], f"of {mib(C.STM32H743_FLASH_BYTES)}"),
+        M["a2_tiny_ram"].show(t.ram_b, tone["tiny_ram"], f"of {mib(C.STM32H743_SRAM_BYTES)}"),
     )]
     parts.append(callout("success" if f.feasible else "info",
                          "Feasible: every tier passes" if f.feasible else f"{len(ok) - failing} of {len(ok)} checks pass",
@@ -599,9 +605,9 @@ def act2_failures(f: Fleet, ok: dict[str, bool]) -> list:
         "edge_tpot": f"{fmt(e.step_s, 'ms')} a token: fewer bytes per weight.",
         "mobile_memory": f"{fmt(m.memory_b, 'GB')} against {fmt(m.budget_b, 'GB')}: fewer bytes per weight.",
         "mobile_tpot": f"{fmt(m.step_s, 'ms')} a token: fewer bytes per weight.",
-        "tiny_flash": f"{fmt(t.flash_b, 'B')} of weights for {fmt(C.STM32H743_FLASH_BYTES, 'B')} of flash: "
+        "tiny_flash": f"{fmt(t.flash_b, 'B')} of weights for {mib(C.STM32H743_FLASH_BYTES)} of flash: "
                       "give the MCU a job its size.",
-        "tiny_ram": f"{fmt(t.ram_b, 'B')} of working memory for {fmt(C.STM32H743_SRAM_BYTES, 'B')} of SRAM.",
+        "tiny_ram": f"{fmt(t.ram_b, 'B')} of working memory for {mib(C.STM32H743_SRAM_BYTES)} of SRAM.",
     }
     return [failure(FAIL[f"a2_{k}"], levers[k]) for k, passed in ok.items() if not passed]
 
