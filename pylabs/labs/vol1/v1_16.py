@@ -395,11 +395,15 @@ def answer_chart(ctx: str, precision: str, gpus: int):
     return chart("a1_answer", "One user's 256-token answer on each tier", figure, summary, table=table)
 
 
+RADAR_NAMES = {"Compression": "Compress"}  # a spoke's name must fit beside a 375 px radar
+
+
 def radar_chart(rows: list[Tally]):
-    names = [r.name if r.accuracy is not None else f"{r.name}<br>(no data)" for r in rows]
+    short = [RADAR_NAMES.get(r.name, r.name) for r in rows]
+    names = [n if r.accuracy is not None else f"{n}<br>(no data)" for n, r in zip(short, rows)]
     trace = ch.radar("Your accuracy", names, [r.accuracy for r in rows], "series1")
     trace["connectgaps"] = False
-    figure = ch.radar_figure([trace], (0.0, 1.0), ch.ticks_at((0.25, 0.5, 0.75, 1.0), lambda v: fmt(v, "pct")),
+    figure = ch.radar_figure([trace], (0.0, 1.0), ch.ticks_at((0.5, 1.0), lambda v: fmt(v, "pct")),
                              legend=False)
     known = [r for r in rows if r.accuracy is not None]
     summary = (f"{len(known)} of {len(rows)} families have answers in your ledger."
@@ -742,9 +746,9 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "[**V1-02 The Iron Law**](../02-iron-law/): bytes over bandwidth, the term that sets every decode step.",
-        "[**V1-08 The Training Memory Budget**](../08-training-memory/): where the bytes of a model come from.",
-        "**V2-10 The KV-Cache Memory Wall** (Volume II): the cloud tier's KV cache and queue in depth.",
+        "**V1-02 The Iron Law**: bytes over bandwidth, the term that sets every decode step.",
+        "**V1-08 The Training Memory Budget**: where the bytes of a model come from.",
+        "**V2-10 The KV-Cache Memory Wall**: the cloud tier's KV cache and batching in depth.",
     ),
     reads=READS,
     context_from=TRACK,
