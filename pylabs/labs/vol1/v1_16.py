@@ -256,7 +256,8 @@ A1_GPUS = Choice("a1_gpus", "GPUs sharing one stream (tensor parallel)", tuple(
     Option(str(n), str(n)) for n in (1, 2, 4, 8)), default="1",
     help="Each GPU reads its share of the weights; communication between them is left out (a best case).")
 A1_COUNT = Choice("a1_count", "What the radar counts", (
-    Option("pred", "Your predictions"), Option("all", "Predictions and reflections")), default="pred")
+    Option("pred", "Your predictions"), Option("all", "Predictions and reflections")), default="pred",
+    help="Counts the answers locked in your ledger; with no earlier answers it changes nothing.")
 
 
 def answer_step_s(context: str, precision: str, gpus: int = 1) -> float:
@@ -578,12 +579,12 @@ def act2_instruments(s: State) -> list:
         M["a2_cloud_tpot"].show(c.step_s, tone["cloud_tpot"], f"limit {fmt(S.tpot_limit_s, 'ms')}"),
         M["a2_cost"].show(c.cost_usd * S.per_thousand, tone["cloud_cost"],
                           f"limit {fmt(S.cost_limit_usd * S.per_thousand, 'usd')}"),
+        M["a2_edge_tpot"].show(e.step_s, tone["edge_tpot"]),
+        M["a2_mobile_tpot"].show(m.step_s, tone["mobile_tpot"], "bandwidth assumed"),
         M["a2_cloud_gpus"].show(c.gpus, note=f"prefill {fmt(c.prefill_s, 'ms')} each"),
         M["a2_cloud_memory"].show(c.memory_b, tone["cloud_memory"], f"limit {fmt(HBM_USABLE, 'GB')}"),
-        M["a2_edge_tpot"].show(e.step_s, tone["edge_tpot"]),
         M["a2_edge_memory"].show(e.memory_b, tone["edge_memory"], f"app's share {fmt(e.budget_b, 'GB')} [assumed]"),
-        M["a2_mobile_tpot"].show(m.step_s, tone["mobile_tpot"], "bandwidth assumed"),
-        M["a2_mobile_memory"].show(m.memory_b, tone["mobile_memory"], f"app's share {fmt(m.budget_b, 'GB')}"),
+        M["a2_mobile_memory"].show(m.memory_b, tone["mobile_memory"], f"app's share {fmt(m.budget_b, 'GB')} [assumed]"),
         M["a2_tiny_flash"].show(t.flash_b, tone["tiny_flash"], f"of {mib(C.STM32H743_FLASH_BYTES)}"),
         M["a2_tiny_ram"].show(t.ram_b, tone["tiny_ram"], f"of {mib(C.STM32H743_SRAM_BYTES)}"),
     )]
