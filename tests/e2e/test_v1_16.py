@@ -9,6 +9,7 @@ import pytest
 from pylabs import ledger
 from pylabs.framework.render import record
 from pylabs.labs import get
+from pylabs.labs.vol1 import audit
 from pylabs.labs.vol1 import v1_16 as lab
 from tests.e2e.driver import close
 from tests.labs.helpers import answered
@@ -28,7 +29,7 @@ def test_full_walkthrough_from_an_empty_ledger(lab_page):
     assert "no data" in page.page.inner_text('[data-chart="a1_radar"]')
     page.set_control("a1_gpus", "8")
     page.set_control("a1_precision", "int4")
-    assert close(page.metric("a1_answer"), lab.S.output_tokens * lab.answer_step_s("cloud", "int4", 8))
+    assert close(page.metric("a1_answer"), audit.S.output_tokens * lab.answer_step_s("cloud", "int4", 8))
     page.chart_drawn("a1_answer")
     page.chart_drawn("a1_radar")
     page.lock("a1_reflect", "B")
@@ -40,7 +41,7 @@ def test_full_walkthrough_from_an_empty_ledger(lab_page):
     page.chart_drawn("a2_checks")
     for name, value in FEASIBLE.items():
         page.set_control(name, value)
-    assert not any(page.failure_visible(f"a2_{k}") for k in lab.CHECK_TITLES)
+    assert not any(page.failure_visible(f"a2_{k}") for k in audit.CHECK_TITLES)
     assert close(page.metric("a2_failing"), 0)
     page.set_control("a2_edge", "bf16")
     assert page.failure_visible("a2_edge_memory") and page.failure_visible("a2_edge_tpot")

@@ -11,6 +11,7 @@ import pytest
 
 from pylabs import ledger
 from pylabs.framework.render import record
+from pylabs.labs.vol1 import audit
 from pylabs.labs.vol1 import v1_16 as lab
 from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
 
@@ -31,26 +32,26 @@ def all_open(earlier=None, **controls):
 
 
 def test_spec_4_cloud_bf16_and_int4_through_the_lab():
-    assert lab.KV == 131_072 and lab.MEAN_CONTEXT == 640 and lab.HELD_CONTEXT == 768
-    b64, b256 = lab.Cloud("bf16", 64), lab.Cloud("bf16", 256)
+    assert audit.KV == 131_072 and audit.MEAN_CONTEXT == 640 and audit.HELD_CONTEXT == 768
+    b64, b256 = audit.Cloud("bf16", 64), audit.Cloud("bf16", 256)
     assert b64.step_s * 1e3 == pytest.approx(5.782, abs=1e-3) and b256.step_s * 1e3 == pytest.approx(10.590, abs=1e-3)
     assert b64.memory_b / 1e9 == pytest.approx(20.44, abs=0.01) and b256.memory_b / 1e9 == pytest.approx(39.77, abs=0.01)
-    assert lab.Cloud("int4", 256).step_s * 1e3 == pytest.approx(7.488, abs=1e-3)
+    assert audit.Cloud("int4", 256).step_s * 1e3 == pytest.approx(7.488, abs=1e-3)
     assert b64.prefill_s * 1e3 == pytest.approx(14.49, abs=0.01)
 
 
 def test_spec_4_devices_through_the_lab():
-    assert lab.OnDevice("edge", "int4").step_s * 1e3 == pytest.approx(36.07, abs=0.01)
-    assert lab.OnDevice("mobile", "int4").step_s * 1e3 == pytest.approx(72.13, abs=0.01)
-    assert lab.OnDevice("mobile", "int4").memory_b / 1e9 == pytest.approx(4.178, abs=1e-3)
-    assert lab.OnDevice("mobile", "int4").budget_b == pytest.approx(4e9)
-    assert lab.Tiny("llm").flash_b / 1e9 == pytest.approx(1.387, abs=1e-3)
+    assert audit.OnDevice("edge", "int4").step_s * 1e3 == pytest.approx(36.07, abs=0.01)
+    assert audit.OnDevice("mobile", "int4").step_s * 1e3 == pytest.approx(72.13, abs=0.01)
+    assert audit.OnDevice("mobile", "int4").memory_b / 1e9 == pytest.approx(4.178, abs=1e-3)
+    assert audit.OnDevice("mobile", "int4").budget_b == pytest.approx(4e9)
+    assert audit.Tiny("llm").flash_b / 1e9 == pytest.approx(1.387, abs=1e-3)
 
 
 def test_the_fleet_provisions_prefill_and_decode_at_a_load():
     """A correction of the spec's count (decode only, at full load): prefill occupies GPUs too, and GPUs
     run at load ρ so that the first-token queue stays finite."""
-    c = lab.Cloud("bf16", 64, 0.7)
+    c = audit.Cloud("bf16", 64, 0.7)
     busy = 1000 * (c.prefill_s + 256 * c.step_s / 64)
     assert c.gpus == math.ceil(busy / 0.7) == 54
     assert c.ttft_s * 1e3 == pytest.approx(219.7, abs=0.1)    # 14.49 ms × (1 + ln 70 / 0.3)
@@ -65,14 +66,14 @@ def test_act1_key_one_stream_takes_a_second():
 
 
 def test_act2_key_only_tinyml_has_no_setting_for_the_7b():
-    assert lab.tiers_without_a_fit() == ["tiny"]
+    assert audit.tiers_without_a_fit() == ["tiny"]
     assert LAB.question("a2_pick").answer() == "D"
-    assert not lab.Fleet(mobile=lab.OnDevice("mobile", "int4")).checks()["mobile_memory"]
-    assert lab.Fleet(mobile=lab.OnDevice("mobile", "ternary")).checks()["mobile_tpot"]
+    assert not audit.Fleet(mobile=audit.OnDevice("mobile", "int4")).checks()["mobile_memory"]
+    assert audit.Fleet(mobile=audit.OnDevice("mobile", "ternary")).checks()["mobile_tpot"]
 
 
 SPACE = {"cloud": ("bf16", "int8", "int4"), "batch": (1, 16, 64, 256, 1024, 4096), "load": (0.1, 0.5, 0.7, 0.95),
-         "edge": tuple(lab.PRECISIONS), "mobile": tuple(lab.PRECISIONS), "tiny": ("llm", "kws")}
+         "edge": tuple(audit.PRECISIONS), "mobile": tuple(audit.PRECISIONS), "tiny": ("llm", "kws")}
 
 
 @pytest.fixture(scope="module")
@@ -82,15 +83,15 @@ def searched():
     out = []
     for values in itertools.product(*(SPACE[k] for k in keys)):
         v = dict(zip(keys, values))
-        f = lab.Fleet(lab.Cloud(v["cloud"], v["batch"], v["load"]), lab.OnDevice("edge", v["edge"]),
-                      lab.OnDevice("mobile", v["mobile"]), lab.Tiny(v["tiny"]))
+        f = audit.Fleet(audit.Cloud(v["cloud"], v["batch"], v["load"]), audit.OnDevice("edge", v["edge"]),
+                      audit.OnDevice("mobile", v["mobile"]), audit.Tiny(v["tiny"]))
         out.append((f, f.checks()))
     return out
 
 
 def test_a_feasible_fleet_exists_and_every_check_can_fail(searched):
     assert any(all(c.values()) for _, c in searched)
-    for check in lab.CHECK_TITLES:
+    for check in audit.CHECK_TITLES:
         assert any(not c[check] for _, c in searched), f"{check} never fails"
         assert any(c[check] for _, c in searched), f"{check} never passes"
 
@@ -126,13 +127,13 @@ def test_an_empty_ledger_is_ungraded_and_reads_no_data():
 def test_the_weakest_family_needs_two_answers():
     earlier = {"v1_13": attempt([False, True, False, True]),
                "v1_02": attempt([True, True, False, True]), "v1_04": attempt([True, False, True, False])}
-    rows = {r.name: r for r in lab.families(earlier, False)}
+    rows = {r.name: r for r in audit.families(earlier, False)}
     assert (rows["Memory"].right, rows["Memory"].answered) == (1, 2)
     assert (rows["Queuing"].right, rows["Queuing"].answered) == (0, 2)     # a1_predict and a2_predict
-    low = lab.weakest(lab.families({"v1_13": {**attempt([False]), "answers": {
+    low = audit.weakest(audit.families({"v1_13": {**attempt([False]), "answers": {
         "a1_predict": {"choice": "A", "locked_at": LOCKED_AT, "correct": False}}}}, False))
     assert low is None
-    assert lab.weakest(list(rows.values())).name == "Queuing"
+    assert audit.weakest(list(rows.values())).name == "Queuing"
 
 
 def test_the_page_names_the_weakest_family_and_records_it():
@@ -147,12 +148,12 @@ def test_the_page_names_the_weakest_family_and_records_it():
 
 def test_a_corrupt_earlier_attempt_counts_nothing():
     earlier = {"v1_02": {"controls": {}, "results": {}, "answers": {"a1_predict": "junk", "x": {"correct": "yes"}}}}
-    assert lab.families(earlier, True)[0].answered == 0
+    assert audit.families(earlier, True)[0].answered == 0
 
 
 def test_every_volume_1_lab_but_the_portal_and_the_capstone_is_on_the_radar():
-    assert set(lab.READS) == {f"v1_{n:02d}" for n in range(1, 16)}
-    assert set(LAB.reads) == set(lab.READS) | {"v1_00"}
+    assert set(audit.READS) == {f"v1_{n:02d}" for n in range(1, 16)}
+    assert set(LAB.reads) == set(audit.READS) | {"v1_00"}
 
 
 def test_the_track_chosen_in_v1_00_opens_the_lab():
@@ -194,7 +195,7 @@ def test_the_record_has_every_check_and_the_verdict():
     rec = record(LAB, all_open(**FEASIBLE))
     results = rec["results"]
     assert results["system_valid"] is True and results["tier_violations"] == 0
-    assert all(results[f"{k}_ok"] is True for k in lab.CHECK_TITLES)
+    assert all(results[f"{k}_ok"] is True for k in audit.CHECK_TITLES)
     assert results["cloud_batch"] == 256 and results["cloud_gpus"] == lab.GOOD_CLOUD.gpus
     assert results["tpot_ms"] == pytest.approx(7.488, abs=1e-3)
     assert results["cost_per_req"] <= 0.001 and "wake word" in results["tier_configs"]
