@@ -64,10 +64,10 @@ def test_full_walkthrough_from_an_empty_ledger(lab_page):
 
 
 def seeded_ledger() -> str:
-    """V1-00 completed on the edge track, and V1-13 with both predictions wrong."""
+    """V1-00 completed on the TinyML track, and V1-13 with both predictions wrong."""
     doc = ledger.empty()
     v1_00 = get("v1_00")
-    state = answered(v1_00, {}, through=v1_00.questions[-1].id, controls={"track": "edge"})
+    state = answered(v1_00, {}, through=v1_00.questions[-1].id, controls={"track": "tiny"})
     doc = ledger.commit(doc, "v1_00-seeded01", record(v1_00, state), "2026-11-01T10:00:00Z")
     doc = ledger.commit(doc, "v1_13-seeded01", {
         "lab": "v1_13", "complete": True, "controls": {}, "results": {},
@@ -81,7 +81,7 @@ def test_the_radar_and_the_context_come_from_the_ledger(lab_page):
     page = lab_page.open("v1_16")
     page.page.evaluate("(raw) => localStorage.setItem('mlsys-labs:ledger:/labs/', raw)", seeded_ledger())
     page.reload()
-    assert page.page.eval_on_selector('input[data-control="context"]:checked', "e => e.value") == "edge"
+    assert page.page.eval_on_selector('input[data-control="context"]:checked', "e => e.value") == "tiny"
     page.lock("a1_predict", "C")
     assert close(page.metric("a1_labs"), 1) and close(page.metric("a1_answers"), 2)
     assert "Your weakest family: Queuing" in page.page.inner_text('[data-act="1"]')

@@ -159,16 +159,17 @@ def test_every_volume_1_lab_but_the_portal_and_the_capstone_is_on_the_radar():
 def test_the_track_chosen_in_v1_00_opens_the_lab():
     earlier = {"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "tiny"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {}
 
 
 def test_the_context_changes_act1s_instruments_and_disables_tp_off_the_cloud():
     cloud = rendered(LAB, all_open(context="cloud"))
     tiny = rendered(LAB, all_open(context="tiny"))
     assert "NVIDIA H100 SXM; the draft asks" in cloud and "STM32H743 (Cortex-M7); the draft asks" in tiny
-    assert lab.a1_overridden(all_open(context="edge")) and not lab.a1_overridden(all_open(context="cloud"))
+    assert lab.a1_overridden(all_open(context="tiny")) and not lab.a1_overridden(all_open(context="cloud"))
     two = lab.answer_step_s("cloud", "bf16", 2)
     assert two == pytest.approx(lab.answer_step_s("cloud", "bf16") / 2, rel=1e-3)
-    assert lab.answer_step_s("edge", "bf16", 8) == lab.answer_step_s("edge", "bf16", 1)
+    assert lab.answer_step_s("tiny", "bf16", 8) == lab.answer_step_s("tiny", "bf16", 1)
 
 
 # ---- failures and the record -----------------------------------------------------------------

@@ -44,7 +44,9 @@ from pylabs.physics.references import cite
 
 # ---- context ------------------------------------------------------------------------------
 
-CONTEXT = deployment(help="Your tier: Act I times the draft's answer on its device; Act II audits all four tiers.")
+CONTEXT = deployment(("cloud", "tiny"), default="cloud",
+                     help="Your tier, the two ends of Volume I: Act I times the draft's answer on its device first; "
+                          "Act II audits all four tiers.")
 
 # ---- Act I · The audit ------------------------------------------------------------------------
 
