@@ -188,11 +188,17 @@ class Fleet:
 
 
 CHECK_TITLES = {
-    "cloud_memory": "Cloud: weights and KV fit in 90 % of 80 GB", "cloud_tpot": "Cloud: 50 ms per output token",
-    "cloud_ttft": "Cloud: P99 first token within 200 ms", "cloud_cost": "Cloud: at most $0.001 a request",
-    "edge_memory": "Edge: fits the app's share of 16 GB", "edge_tpot": "Edge: 50 ms per output token",
-    "mobile_memory": "Mobile: fits the app's 4 GB", "mobile_tpot": "Mobile: 50 ms per output token",
-    "tiny_flash": "TinyML: weights fit in 2 MiB of flash", "tiny_ram": "TinyML: working memory fits in 1 MiB of SRAM",
+    "cloud_memory": f"Cloud: weights and KV fit in {fmt(HBM_USABLE, 'GB')} per GPU",
+    "cloud_tpot": f"Cloud: {fmt(S.tpot_limit_s, 'ms')} per output token",
+    "cloud_ttft": f"Cloud: P99 first token within {fmt(S.ttft_limit_s, 'ms')}",
+    "cloud_cost": f"Cloud: at most {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {fmt(S.per_thousand, 'int')} "
+                  "requests",
+    "edge_memory": f"Edge: fits the app's share of {fmt(C.ORIN_NX_MEM_BYTES, 'GB')}",
+    "edge_tpot": f"Edge: {fmt(S.tpot_limit_s, 'ms')} per output token",
+    "mobile_memory": f"Mobile: fits the app's {fmt(C.A17_PRO_MEM_BYTES * S.phone_share, 'GB')}",
+    "mobile_tpot": f"Mobile: {fmt(S.tpot_limit_s, 'ms')} per output token",
+    "tiny_flash": f"TinyML: weights fit in {mib(C.STM32H743_FLASH_BYTES)} of flash",
+    "tiny_ram": f"TinyML: working memory fits in {mib(C.STM32H743_SRAM_BYTES)} of SRAM",
 }
 SHORT = {"cloud_memory": "Cloud mem", "cloud_tpot": "Cloud TPOT", "cloud_ttft": "Cloud TTFT", "cloud_cost": "Cost",
          "edge_memory": "Edge mem", "edge_tpot": "Edge TPOT", "mobile_memory": "Phone mem",

@@ -42,6 +42,10 @@ from pylabs.physics import constants as C
 from pylabs.physics import tiers
 from pylabs.physics.references import cite
 
+OUT = fmt(S.output_tokens, "int")       # the answer's length, as the page writes it
+RATE = fmt(S.rate_per_s, "int")
+K = fmt(S.per_thousand, "int")
+
 # ---- context ------------------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "tiny"), default="cloud",
@@ -77,7 +81,7 @@ def act1_facts() -> dict[str, str]:
             "best": fmt(best, "s"), "tpot_b64": fmt(Cloud("bf16", 64).step_s, "ms"),
             "weights": fmt(weights("bf16"), "GB"), "bw": fmt(C.H100_HBM_BW, "B/s"),
             "int8_2": fmt(S.output_tokens * answer_step_s("cloud", "int8", 2), "s"),
-            "draft": fmt(S.draft_answer_s, "s"), "peak": fmt(C.H100_PEAK_BF16_DENSE, "FLOP/s")}
+            "draft": fmt(S.draft_answer_s, "s"), "out": OUT, "peak": fmt(C.H100_PEAK_BF16_DENSE, "FLOP/s")}
 
 
 ACT1_PREDICTION = Prediction(
@@ -85,17 +89,17 @@ ACT1_PREDICTION = Prediction(
     prompt=f"The board's draft SLO reads: every answer of {fmt(S.output_tokens, 'int')} tokens in under "
            f"{fmt(S.draft_answer_s, 's')}. On one H100, in BF16, for a single user (batch 1), how long does the 7B "
            f"model take to write those {fmt(S.output_tokens, 'int')} tokens?",
-    quantity="the time one H100 takes to decode a 256-token answer at batch 1",
+    quantity=f"the time one H100 takes to decode a {OUT}-token answer at batch 1",
     unit_fmt="s",
     options=(
         Range("A", "{range}: the draft's SLO holds", None, 0.1, 0.05,
               "An H100 does {peak} of dense BF16, but each token waits for {weights} of weights to stream from HBM at "
-              "{bw}: {tpot} a token, 256 times in a row."),
+              "{bw}: {tpot} a token, {out} times in a row."),
         Range("B", "{range}", 0.1, 0.3, 0.2,
               "That is what INT8 on two GPUs reaches ({int8_2}); BF16 on one GPU reads twice the bytes on half "
               "the bandwidth."),
         Range("C", "{range}", 0.3, 3.0, 1.0,
-              "Each token reads all {weights} of weights: {tpot} a token at {bw}, so 256 tokens take {answer}."),
+              "Each token reads all {weights} of weights: {tpot} a token at {bw}, so {out} tokens take {answer}."),
         Range("D", "{range}", 3.0, None, 5.0,
               "Decoding is slow, but not that slow: one token is one pass over {weights} at {bw} ({tpot})."),
     ),
@@ -117,22 +121,22 @@ ACT1_REFLECTION = Reflection(
               "Batching shares one weight read among many streams; it does not shorten any one of them: a step "
               "at batch 64 takes {tpot_b64}, not less than {tpot}."),
         Claim("D", "Measure the average answer time instead of the P99.",
-              "Every answer of 256 tokens is 256 steps; the median is as slow as the P99 here ({answer})."),
+              "Every answer of {out} tokens is {out} steps; the median is as slow as the P99 here ({answer})."),
     ),
     answer_letter="B",
 )
 
 M = {m.name: m for m in (
-    MetricSpec("a1_answer", "256-token answer, one stream", "s", "s"),
+    MetricSpec("a1_answer", f"{OUT}-token answer, one stream", "s", "s"),
     MetricSpec("a1_tpot", "Time per output token", "s", "ms"),
-    MetricSpec("a1_devices", "Devices busy for 1,000 requests/s at batch 1", "1", "int"),
+    MetricSpec("a1_devices", f"Devices busy for {RATE} requests/s at batch 1", "1", "int"),
     MetricSpec("a1_labs", "Earlier Volume I labs in your ledger", "1", "int"),
     MetricSpec("a1_answers", "Locked answers counted", "1", "int"),
     MetricSpec("a1_accuracy", "Right, over all counted", "1", "pct"),
     MetricSpec("a2_failing", "Checks failing", "1", "int"),
     MetricSpec("a2_cloud_ttft", "Cloud P99 time to first token", "s", "ms"),
     MetricSpec("a2_cloud_tpot", "Cloud time per output token", "s", "ms"),
-    MetricSpec("a2_cost", "Cost per 1,000 requests", "USD", "usd"),
+    MetricSpec("a2_cost", f"Cost per {K} requests", "USD", "usd"),
     MetricSpec("a2_cloud_gpus", "Cloud GPUs provisioned", "1", "int"),
     MetricSpec("a2_cloud_memory", "Cloud memory per GPU", "B", "GB"),
     MetricSpec("a2_edge_tpot", "Edge time per token", "s", "ms"),
@@ -182,18 +186,18 @@ def answer_chart(ctx: str, precision: str, gpus: int):
     colours = ["accent" if k == ctx else "series1" if fits[k] else "muted" for k in LABELS]
     values = list(times.values())
     limit, note = ch.hline(S.draft_answer_s, "danger", "draft SLO", log=True)
-    figure = ch.figure([ch.bars("256-token answer", names, values, colours)], ch.axis("", "category"),
-                       ch.axis("Time for 256 tokens, s (log)", "log", **ch.decade_ticks(values + [S.draft_answer_s])),
+    figure = ch.figure([ch.bars(f"{OUT}-token answer", names, values, colours)], ch.axis("", "category"),
+                       ch.axis(f"Time for {OUT} tokens, s (log)", "log", **ch.decade_ticks(values + [S.draft_answer_s])),
                        shapes=[limit], annotations=[note], legend=False, height=int(S.chart_height_px))
     under = [LABELS[k].split(" (")[0] for k in LABELS if times[k] <= S.draft_answer_s]
     summary = (f"At {PRECISIONS[precision][0]}, batch 1, the answer takes {fmt(times[ctx], 's')} on your tier "
                "(highlighted; grey bars: the weights do not fit in that device's memory); "
                + (f"only {', '.join(under)} meets the draft's {fmt(S.draft_answer_s, 's')}." if under else
                   f"no tier meets the draft's {fmt(S.draft_answer_s, 's')}."))
-    table = (("Tier", "256 tokens", "Per token", "Weights fit"),
+    table = (("Tier", f"{OUT} tokens", "Per token", "Weights fit"),
              [(LABELS[k], fmt(times[k], "s"), fmt(times[k] / S.output_tokens, "ms"), "yes" if fits[k] else "no")
               for k in LABELS])
-    return chart("a1_answer", "One user's 256-token answer on each tier", figure, summary, table=table)
+    return chart("a1_answer", f"One user's {OUT}-token answer on each tier", figure, summary, table=table)
 
 
 RADAR_NAMES = {"Compression": "Compress"}  # a spoke's name must fit beside a 375 px radar
@@ -225,7 +229,7 @@ def act1_math(s: State):
     return math_peek("How one stream decodes · Act I", (
         Equation(r"t_{\text{token}} = \max\!\left(\frac{W + KV\cdot s}{n\,BW},\ \frac{2P}{n\,C\,u}\right)",
                  "Each token reads the weights *W* and the KV cache of *s* tokens, and does 2 FLOP per parameter."),
-        Equation(r"T_{256} = 256\cdot t_{\text{token}}", "Tokens come one after another: the answer is 256 steps."),
+        Equation(r"T = L_{\text{out}}\cdot t_{\text{token}}", "Tokens come one after another: the answer is one step per token."),
         Equation(r"\text{accuracy}_f = \frac{\#\,\text{right}}{\#\,\text{locked}}",
                  "Over the latest attempt of each lab in family *f*; no locked answers reads no data."),
     ), rows=(
@@ -318,21 +322,21 @@ def act2_facts() -> dict[str, str]:
             "qspi": fmt(llm.flash_b / C.STM32H743_QSPI_BW, "s"), "kws": fmt(Tiny("kws").flash_b, "B"),
             "kws_params": fmt(C.KWS_DSCNN_PARAMS, "params"), "qspi_bw": fmt(C.STM32H743_QSPI_BW, "B/s"),
             "pruned": fmt(llm.flash_b / C.STM32H743_FLASH_BYTES / S.prune_factor, "x"),
-            "flash": mib(C.STM32H743_FLASH_BYTES), "good_setting": good_setting()}
+            "flash": mib(C.STM32H743_FLASH_BYTES), "good_setting": good_setting(), "k": K}
 
 
 ACT2_PREDICTION = Pick(
     id="a2_pick", act=2,
     prompt=f"The fleet serves one 7B assistant on four tiers. Each tier has its checks: memory, "
            f"{fmt(S.tpot_limit_s, 'ms')} per output token, and in the cloud a {fmt(S.ttft_limit_s, 'ms')} P99 first "
-           f"token and {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per 1,000 requests; the MCU has "
+           f"token and {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {K} requests; the MCU has "
            f"{mib(C.STM32H743_FLASH_BYTES)} of flash and {mib(C.STM32H743_SRAM_BYTES)} of SRAM. Which tier "
            "cannot run the 7B within its checks at any precision or setting offered?",
     quantity="the tier that no setting of the 7B rescues",
     options=(
-        Claim("A", "The cloud: a thousand requests a second is too many.",
+        Claim("A", f"The cloud: {RATE} requests a second is too many.",
               "Batching makes the cloud the easy tier: {good_setting} gives {good_tpot} per token, "
-              "a P99 first token of {good_ttft} and {good_cost} per 1,000 requests on {good_gpus} GPUs."),
+              "a P99 first token of {good_ttft} and {good_cost} per {k} requests on {good_gpus} GPUs."),
         Claim("B", f"The edge box: {fmt(C.ORIN_NX_MEM_BYTES, 'GB')} and {fmt(C.ORIN_NX_MEM_BW, 'GB/s')} are not "
                    "enough for a 7B.",
               "In INT4 the 7B holds {edge_mem} of the app's {edge_budget} and decodes at {edge_tpot} a token."),
@@ -404,7 +408,7 @@ def act2_failures(f: Fleet, ok: dict[str, bool]) -> list:
         "cloud_tpot": f"{fmt(c.step_s, 'ms')} a token: every sequence's KV cache is read each step; batch less.",
         "cloud_ttft": f"{fmt(c.ttft_s, 'ms')} at P99: the queue multiplies the {fmt(c.prefill_s, 'ms')} prefill; "
                       "lower the load.",
-        "cloud_cost": f"{fmt(c.cost_usd * S.per_thousand, 'usd')} per 1,000 requests on {fmt(c.gpus, 'int')} GPUs: "
+        "cloud_cost": f"{fmt(c.cost_usd * S.per_thousand, 'usd')} per {K} requests on {fmt(c.gpus, 'int')} GPUs: "
                       "batch more, or run the GPUs busier.",
         "edge_memory": f"{fmt(e.memory_b, 'GB')} against {fmt(e.budget_b, 'GB')}: fewer bytes per weight.",
         "edge_tpot": f"{fmt(e.step_s, 'ms')} a token: fewer bytes per weight.",
@@ -443,8 +447,8 @@ def act2_math(s: State):
                  "GPUs busy for every prefill and every output token, provisioned at load ρ."),
         Equation(r"\text{TTFT}_{99} = t_{pf}\left(1 + \frac{\ln(100\rho)}{1-\rho}\right)",
                  "The prefill plus the M/M/1 waiting-time tail at load ρ (V1-13, V2-10)."),
-        Equation(r"M = W + B\cdot KV\cdot(L_{\text{in}} + L_{\text{out}}) \le 0.9 \times 80\ \text{GB}",
-                 "Weights and the KV cache of every sequence held."),
+        Equation(r"M = W + B\cdot KV\cdot(L_{\text{in}} + L_{\text{out}}) \le f\cdot\text{HBM}",
+                 "Weights and the KV cache of every sequence held, in the share *f* of HBM the server may use."),
     ), rows=(
         ("Prefill of the prompt, t_pf", fmt(c.prefill_s, "ms")),
         ("Weights at this precision, W", fmt(weights(c.precision), "GB")),
@@ -473,7 +477,7 @@ ACT2 = Act(
         "The SLOs are now what a reader feels: the first token within "
         f"{fmt(S.ttft_limit_s, 'ms')} (P99, in the cloud) and then a token every {fmt(S.tpot_limit_s, 'ms')}. "
         f"The cloud must carry {fmt(S.rate_per_s, 'int')} requests per second for at most "
-        f"{fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per 1,000 requests.",
+        f"{fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {K} requests.",
         "On a device, an app may use only part of the memory: the operating system keeps the rest.",
     ),
     prediction=ACT2_PREDICTION,
@@ -516,10 +520,10 @@ def results(s: State) -> dict[str, float | str | bool | None]:
 def lab_takeaways() -> list[str]:
     f, g = act1_facts(), act2_facts()
     return [
-        f"One user's 256-token answer on one H100 takes {f['answer']} in BF16: every token reads all "
+        f"One user's {OUT}-token answer on one H100 takes {f['answer']} in BF16: every token reads all "
         f"{f['weights']} of weights. SLOs belong on the first token and on the time per token.",
         f"Batching shares the weight read among streams: the cloud meets every check ({g['good_setting']}: "
-        f"{g['good_tpot']} a token, {g['good_cost']} per 1,000 requests).",
+        f"{g['good_tpot']} a token, {g['good_cost']} per {K} requests).",
         "A queue multiplies the prefill: the load you run the GPUs at trades the P99 first token against cost.",
         f"On the phone, INT4 is not small enough ({g['mob_mem']}, {g['mob_tpot']} a token); a 7B trained with "
         "ternary weights is.",
