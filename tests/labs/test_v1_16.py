@@ -1,0 +1,204 @@
+"""V1-16 The Architect's Audit: the golden vectors through the lab (VOL1_09-16 §V1-16 (4)), both keys
+proven, a search of the fleet's controls proving a feasible design exists and that every check can
+fail and pass, the ledger radar with an empty, partial and corrupt ledger, and the record (§3)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from pylabs import ledger
+from pylabs.framework.render import record
+from pylabs.labs.vol1 import audit
+from pylabs.labs.vol1 import v1_16 as lab
+from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
+
+LAB = lab.LAB
+FEASIBLE = {"a2_cloud": "int4", "a2_batch": 256, "a2_load": 0.5, "a2_mobile": "ternary", "a2_tiny": "kws"}
+
+
+def all_open(earlier=None, **controls):
+    state = answered(LAB, {}, through="a2_reflect", controls=controls)
+    if earlier is None:
+        return state
+    raw = {"answers": {q: {"choice": a.choice, "locked_at": a.locked_at} for q, a in state.answers.items()},
+           "controls": controls, "earlier": earlier}
+    return LAB.parse(raw)
+
+
+# ---- golden vectors through the lab (spec §4) ------------------------------------------
+
+
+def test_spec_4_cloud_bf16_and_int4_through_the_lab():
+    assert audit.KV == 131_072 and audit.MEAN_CONTEXT == 640 and audit.HELD_CONTEXT == 768
+    b64, b256 = audit.Cloud("bf16", 64), audit.Cloud("bf16", 256)
+    assert b64.step_s * 1e3 == pytest.approx(5.782, abs=1e-3) and b256.step_s * 1e3 == pytest.approx(10.590, abs=1e-3)
+    assert b64.memory_b / 1e9 == pytest.approx(20.44, abs=0.01) and b256.memory_b / 1e9 == pytest.approx(39.77, abs=0.01)
+    assert audit.Cloud("int4", 256).step_s * 1e3 == pytest.approx(7.488, abs=1e-3)
+    assert b64.prefill_s * 1e3 == pytest.approx(14.49, abs=0.01)
+
+
+def test_spec_4_devices_through_the_lab():
+    assert audit.OnDevice("edge", "int4").step_s * 1e3 == pytest.approx(36.07, abs=0.01)
+    assert audit.OnDevice("mobile", "int4").step_s * 1e3 == pytest.approx(72.13, abs=0.01)
+    assert audit.OnDevice("mobile", "int4").memory_b / 1e9 == pytest.approx(4.178, abs=1e-3)
+    assert audit.OnDevice("mobile", "int4").budget_b == pytest.approx(4e9)
+    assert audit.Tiny("llm").flash_b / 1e9 == pytest.approx(1.387, abs=1e-3)
+
+
+def test_the_fleet_provisions_prefill_and_decode_at_a_load():
+    """A correction of the spec's count (decode only, at full load): prefill occupies GPUs too, and GPUs
+    run at load ρ so that the first-token queue stays finite."""
+    c = audit.Cloud("bf16", 64, 0.7)
+    busy = 1000 * (c.prefill_s + 256 * c.step_s / 64)
+    assert c.gpus == math.ceil(busy / 0.7) == 54
+    assert c.ttft_s * 1e3 == pytest.approx(219.7, abs=0.1)    # 14.49 ms × (1 + ln 70 / 0.3)
+
+
+# ---- answer keys ------------------------------------------------------------------------
+
+
+def test_act1_key_one_stream_takes_a_second():
+    assert lab.act1_truth() == pytest.approx(1.0763, abs=1e-4)
+    assert_key_proven(LAB.question("a1_predict"), "C")
+
+
+def test_act2_key_only_tinyml_has_no_setting_for_the_7b():
+    assert audit.tiers_without_a_fit() == ["tiny"]
+    assert LAB.question("a2_pick").answer() == "D"
+    assert not audit.Fleet(mobile=audit.OnDevice("mobile", "int4")).checks()["mobile_memory"]
+    assert audit.Fleet(mobile=audit.OnDevice("mobile", "ternary")).checks()["mobile_tpot"]
+
+
+SPACE = {"cloud": ("bf16", "int8", "int4"), "batch": (1, 16, 64, 256, 1024, 4096), "load": (0.1, 0.5, 0.7, 0.95),
+         "edge": tuple(audit.PRECISIONS), "mobile": tuple(audit.PRECISIONS), "tiny": ("llm", "kws")}
+
+
+@pytest.fixture(scope="module")
+def searched():
+    """Every fleet on a grid of the controls: which checks each passes."""
+    keys = list(SPACE)
+    out = []
+    for values in itertools.product(*(SPACE[k] for k in keys)):
+        v = dict(zip(keys, values))
+        f = audit.Fleet(audit.Cloud(v["cloud"], v["batch"], v["load"]), audit.OnDevice("edge", v["edge"]),
+                      audit.OnDevice("mobile", v["mobile"]), audit.Tiny(v["tiny"]))
+        out.append((f, f.checks()))
+    return out
+
+
+def test_a_feasible_fleet_exists_and_every_check_can_fail(searched):
+    assert any(all(c.values()) for _, c in searched)
+    for check in audit.CHECK_TITLES:
+        assert any(not c[check] for _, c in searched), f"{check} never fails"
+        assert any(c[check] for _, c in searched), f"{check} never passes"
+
+
+def test_no_fleet_with_the_7b_on_the_mcu_is_feasible(searched):
+    assert not any(all(c.values()) for f, c in searched if f.tiny.job == "llm")
+    assert not any(all(c.values()) for f, c in searched if f.mobile.precision != "ternary")
+
+
+def test_every_state_of_the_grid_is_finite(searched):
+    for f, _ in searched[::53]:
+        for value in f.usage().values():
+            assert math.isfinite(value) and value > 0
+
+
+# ---- the ledger radar ---------------------------------------------------------------------
+
+
+def attempt(correct: list[bool]):
+    qids = ("a1_predict", "a1_reflect", "a2_predict", "a2_reflect")
+    return {"controls": {}, "results": {},
+            "answers": {q: {"choice": "A", "locked_at": LOCKED_AT, "correct": c} for q, c in zip(qids, correct)}}
+
+
+def test_an_empty_ledger_is_ungraded_and_reads_no_data():
+    state = all_open()
+    html = rendered(LAB, state)
+    assert "no data" in html and "Ungraded: no family has two answers yet" in html
+    rec = record(LAB, state)["results"]
+    assert rec["graded"] is False and rec["weakest_family"] is None and rec["accuracy_memory"] is None
+
+
+def test_the_weakest_family_needs_two_answers():
+    earlier = {"v1_13": attempt([False, True, False, True]),
+               "v1_02": attempt([True, True, False, True]), "v1_04": attempt([True, False, True, False])}
+    rows = {r.name: r for r in audit.families(earlier, False)}
+    assert (rows["Memory"].right, rows["Memory"].answered) == (1, 2)
+    assert (rows["Queuing"].right, rows["Queuing"].answered) == (0, 2)     # a1_predict and a2_predict
+    low = audit.weakest(audit.families({"v1_13": {**attempt([False]), "answers": {
+        "a1_predict": {"choice": "A", "locked_at": LOCKED_AT, "correct": False}}}}, False))
+    assert low is None
+    assert audit.weakest(list(rows.values())).name == "Queuing"
+
+
+def test_the_page_names_the_weakest_family_and_records_it():
+    earlier = {"v1_08": attempt([True, False, True, True]), "v1_15": attempt([False, True, False, True])}
+    state = all_open(earlier=earlier, a1_count="all")
+    html = rendered(LAB, state)
+    assert "Your weakest family: Fairness" in html
+    rec = record(LAB, state)["results"]
+    assert rec["weakest_family"] == "Fairness" and rec["graded"] is True
+    assert rec["accuracy_memory"] == 0.75 and rec["accuracy_fairness"] == 0.5
+
+
+def test_a_corrupt_earlier_attempt_counts_nothing():
+    earlier = {"v1_02": {"controls": {}, "results": {}, "answers": {"a1_predict": "junk", "x": {"correct": "yes"}}}}
+    assert audit.families(earlier, True)[0].answered == 0
+
+
+def test_every_volume_1_lab_but_the_portal_and_the_capstone_is_on_the_radar():
+    assert set(audit.READS) == {f"v1_{n:02d}" for n in range(1, 16)}
+    assert set(LAB.reads) == set(audit.READS) | {"v1_00"}
+
+
+def test_the_track_chosen_in_v1_00_opens_the_lab():
+    earlier = {"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}
+    assert LAB.context_defaults(earlier) == {"context": "tiny"}
+    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {}
+
+
+def test_the_context_changes_act1s_instruments_and_disables_tp_off_the_cloud():
+    cloud = rendered(LAB, all_open(context="cloud"))
+    tiny = rendered(LAB, all_open(context="tiny"))
+    assert "NVIDIA H100 SXM; the draft asks" in cloud and "STM32H743 (Cortex-M7); the draft asks" in tiny
+    assert lab.a1_overridden(all_open(context="tiny")) and not lab.a1_overridden(all_open(context="cloud"))
+    two = lab.answer_step_s("cloud", "bf16", 2)
+    assert two == pytest.approx(lab.answer_step_s("cloud", "bf16") / 2, rel=1e-3)
+    assert lab.answer_step_s("tiny", "bf16", 8) == lab.answer_step_s("tiny", "bf16", 1)
+
+
+# ---- failures and the record -----------------------------------------------------------------
+
+
+def test_every_failure_is_reached_and_left():
+    assert LAB.failures_now(all_open()) == {"a2_cloud_ttft", "a2_mobile_memory", "a2_mobile_tpot", "a2_tiny_flash",
+                                            "a2_tiny_ram"}
+    assert LAB.failures_now(all_open(**FEASIBLE)) == frozenset()
+    assert {"a2_cloud_memory", "a2_cloud_tpot"} <= LAB.failures_now(all_open(**{**FEASIBLE, "a2_batch": 4096,
+                                                                                 "a2_cloud": "bf16"}))
+    assert "a2_cloud_cost" in LAB.failures_now(all_open(**{**FEASIBLE, "a2_batch": 1, "a2_load": 0.1}))
+    assert {"a2_edge_memory", "a2_edge_tpot"} <= LAB.failures_now(all_open(**{**FEASIBLE, "a2_edge": "bf16"}))
+
+
+def test_edge_values_are_finite():
+    for controls in ({"a2_batch": 1, "a2_load": 0.1}, {"a2_batch": 4096, "a2_load": 0.95},
+                     {"a1_precision": "int4", "a1_gpus": "8"}, {"context": "tiny", "a1_precision": "bf16"}):
+        html = rendered(LAB, all_open(**controls))
+        assert "nan" not in html.lower().replace("nano", "") and "inf" not in html.split("data-value=")[1][:12]
+
+
+def test_the_record_has_every_check_and_the_verdict():
+    rec = record(LAB, all_open(**FEASIBLE))
+    results = rec["results"]
+    assert results["system_valid"] is True and results["tier_violations"] == 0
+    assert all(results[f"{k}_ok"] is True for k in audit.CHECK_TITLES)
+    assert results["cloud_batch"] == 256 and results["cloud_gpus"] == lab.GOOD_CLOUD.gpus
+    assert results["tpot_ms"] == pytest.approx(7.488, abs=1e-3)
+    assert results["cost_per_req"] <= 0.001 and "wake word" in results["tier_configs"]
+    ledger.validate_attempt("v1_16-test", {**rec, "id": "v1_16-test", "started_at": LOCKED_AT,
+                                           "updated_at": LOCKED_AT, "archived_at": None, "failures_hit": []})
