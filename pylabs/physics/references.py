@@ -261,8 +261,6 @@ REFERENCES: dict[str, Reference] = {
     "harris1913": Reference("Harris", 1913, "How Many Parts to Make at Once (the economic order quantity)",
                             "https://doi.org/10.1287/opre.38.6.947"),
     # ---- V1-16 The Architect's Audit ----
-    "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
-                             "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
     "ma2024": Reference("Ma et al.", 2024, "The Era of 1-bit LLMs: All Large Language Models are in 1.58 Bits "
                         "(BitNet b1.58)", "https://arxiv.org/abs/2402.17764"),
 }
