@@ -40,5 +40,14 @@ def test_lab_module_types_no_physical_constants(lab_id):
     assert offending_literals(tree) == [], f"{lab_id}: move these into constants.py or Scenario"
 
 
+HELPERS = sorted(p for p in LABS_DIR.glob("vol*/*.py") if p.stem not in LAB_MODULES and p.stem != "__init__")
+
+
+@pytest.mark.parametrize("path", HELPERS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_lab_helper_modules_type_no_physical_constants(path):
+    """Modules beside the labs (contexts, a capstone's model) follow the same rule."""
+    assert offending_literals(ast.parse(path.read_text())) == [], f"{path.name}: move these into constants.py or Scenario"
+
+
 def test_the_check_catches_a_typed_bandwidth():
     assert offending_literals(ast.parse("bw = 450e9\nclass Scenario:\n    tokens = 4096.0\n")) == ["line 1: 450000000000.0"]
