@@ -245,11 +245,14 @@ class Design:
 
 DRAFT = Design()
 CHECK_TITLES = {
-    "memory": "Training fits in 80 GB per GPU", "days": "Retraining takes at most 30 days",
-    "goodput": "Training goodput at least 90 %", "ttft": "P99 time to first token under 500 ms",
+    "memory": f"Training fits in {fmt(S.hbm_limit, 'GB')} per GPU",
+    "days": f"Retraining takes at most {fmt(S.days_limit * SECONDS_PER_DAY, 'days')}",
+    "goodput": f"Training goodput at least {fmt(S.goodput_limit, 'pct')}",
+    "ttft": f"P99 time to first token under {fmt(S.ttft_limit_s, 'ms')}",
     "availability": "Availability at least 99.99 %", "privacy": f"Privacy: ε at most {fmt(S.epsilon_limit, 'num')}",
-    "fairness": "Equal error rates within 2 pp", "carbon": "At most 50 g CO₂e/kWh, hour by hour",
-    "budget": "At most $10 B a year"}
+    "fairness": f"Equal error rates within {fmt(S.fairness_tolerance, 'pp')}",
+    "carbon": f"At most {fmt(S.carbon_limit, 'num')} g CO₂e/kWh, hour by hour",
+    "budget": f"At most {fmt(S.budget_usd, 'usd')} a year"}
 
 # ---- context --------------------------------------------------------------------------
 
@@ -281,9 +284,11 @@ def act1_facts() -> dict[str, str]:
 
 ACT1_PREDICTION = Pick(
     id="a1_predict", act=1,
-    prompt="The board's draft: a dense 1 T-parameter model retrained every month on 16,384 H100s (TP 8 × PP 16), "
-           "served from one region at 70 % load with 30 % of requests in the cloud, DP noise z = 1.0, equal "
-           "precision across groups, 40 % clean energy. Of the nine checks on the right, how many does it pass?",
+    prompt=f"The board's draft: a dense {fmt(S.params, 'params')}-parameter model retrained every month on "
+           f"{fmt(DRAFT.gpus, 'int')} H100s (TP {SHARDINGS[DRAFT.sharding][0]} × PP {SHARDINGS[DRAFT.sharding][1]}), "
+           f"served from one region at {fmt(DRAFT.load, 'pct')} load with {fmt(DRAFT.cloud_fraction, 'pct')} of "
+           f"requests in the cloud, DP noise z = {fmt(DRAFT.noise, 'num')}, equal precision across groups, "
+           f"{fmt(DRAFT.cfe, 'pct')} clean energy. Of the nine checks on the right, how many does it pass?",
     quantity="the number of the board's nine checks the draft passes",
     options=(
         Claim("A", "None or one: a 1 T model breaks almost everything.",
@@ -304,7 +309,8 @@ ACT1_PREDICTION = Pick(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The draft's P99 time to first token misses 500 ms by a factor of four. What sets the prefill time "
+    prompt=f"The draft's P99 time to first token is {fmt(DRAFT.ttft / S.ttft_limit_s, 'x')} the "
+           f"{fmt(S.ttft_limit_s, 'ms')} limit. What sets the prefill time "
            "that the queue multiplies?",
     options=(
         Claim("A", "The parameters each token activates: the prompt costs 2 FLOP per active parameter per token, "
@@ -515,13 +521,16 @@ def act2_facts() -> dict[str, str]:
             "eps_c": fmt(c.epsilon, "num"), "eps_d": fmt(d.epsilon, "num"), "gap_d": fmt(d.fairness_gap, "pp"),
             "ppv_gap": fmt(c.ppv_gap, "pp"), "carbon_c": fmt(c.carbon, "num"), "days_dense": fmt(a.days * SECONDS_PER_DAY, "days"),
             "days_moe": fmt(c.days * SECONDS_PER_DAY, "days"), "gpus_c": fmt(c.serving_gpus, "int"),
-            "cost_cloud": fmt(Design(moe=True, regions="r3m2", cloud_fraction=1.0).cost, "usd")}
+            "cost_cloud": fmt(Design(moe=True, regions="r3m2", cloud_fraction=1.0).cost, "usd"),
+            "cfe_min": fmt((S.grid_g_per_kwh - S.carbon_limit) / (S.grid_g_per_kwh - S.clean_g_per_kwh), "pct")}
 
 
 ACT2_PREDICTION = Pick(
     id="a2_pick", act=2,
-    prompt="Every design below retrains on 16,384 GPUs (TP 8 × PP 16), runs the prefill queues at 70 % load, "
-           "answers 30 % of requests in the cloud and matches 90 % of every hour with clean supply. Which one "
+    prompt=f"Every design below retrains on {fmt(DESIGNS['C'].gpus, 'int')} GPUs (TP {SHARDINGS[DESIGNS['C'].sharding][0]} "
+           f"× PP {SHARDINGS[DESIGNS['C'].sharding][1]}), runs the prefill queues at {fmt(DESIGNS['C'].load, 'pct')} "
+           f"load, answers {fmt(DESIGNS['C'].cloud_fraction, 'pct')} of requests in the cloud and matches "
+           f"{fmt(DESIGNS['C'].cfe, 'pct')} of every hour with clean supply. Which one "
            "passes all nine checks?",
     quantity="the design that passes every check",
     options=(
@@ -557,7 +566,7 @@ ACT2_REFLECTION = Reflection(
               "Regions are needed ({avail_b} from one), but they multiply the fleet; without a sparse model the "
               "bill is {cost_a}."),
         Claim("D", "The clean-energy share: carbon decides everything.",
-              "Carbon needs at least 87 % matched supply, but it is cheap; it does not move latency or cost."),
+              "Carbon needs at least {cfe_min} matched supply, but it is cheap; it does not move latency or cost."),
     ),
     answer_letter="B",
 )
