@@ -366,13 +366,13 @@ ACT2_PREDICTION = Pick(
            f"spend at most {fmt(S.audit_budget_usd, 'usd')} a year on audits. Which deployment do you ship?",
     quantity="the deployment that passes every check",
     options=(
-        Claim("A", "One calibrated cutoff for everyone (t = 0.5), validated, audited quarterly.",
+        Claim("A", f"One calibrated cutoff for everyone (t = {fmt(S.cutoff, 'num')}), validated, audited quarterly.",
               "Calibration keeps only {tpr_one} of group A's qualified applicants, under the floor, and the "
               "equalized-odds gap is {eo_one}."),
         Claim("B", "Group-specific cutoffs that select both groups equally, validated, audited quarterly.",
               "Different cutoffs by group for an employment test are unlawful under 42 U.S.C. §2000e-2(l), and "
               "equal selection opens an equalized-odds gap of {eo_parity}."),
-        Claim("C", "One group-blind test-score cutoff at 80 % recall, with a documented validation and "
+        Claim("C", f"One group-blind test-score cutoff at {fmt(S.recall_floor, 'pct')} recall, with a documented validation and "
                    "adverse-impact analysis, audited quarterly.",
               "Both groups keep {recall} of their qualified applicants at the same false-positive rate ({fpr}): "
               "equalized odds holds exactly. The adverse-impact ratio is {air_blind}, under {limit}: the "
