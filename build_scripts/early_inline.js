@@ -1,11 +1,48 @@
 // Inlined after each lab by build_scripts/site_content.py (issue 9): a prediction can be chosen
 // and locked from the first paint, before the shell's modules have loaded. It writes the same
 // record the shell's early.js writes (store.js EARLY_KEY), and stands down once early.js mounts.
+// It also starts the Python worker at once, while the theme's and the shell's scripts still load:
+// runtime.js adopts it (window.__pylabsWorker) with the messages it sent meanwhile.
 (() => {
   const root = document.currentScript && document.currentScript.previousElementSibling;
   if (!root || !root.dataset.lab) return;
-  const key = "mlsys-labs:early:" + new URL(root.dataset.siteRoot || "./", location.href).pathname;
+  if (!window.__pylabsWorker && typeof Worker === "function" && typeof WebAssembly === "object") {
+    try {
+      const script = new URL("assets/pylabs/worker.js", new URL(root.dataset.siteRoot || "./", location.href));
+      if (new URLSearchParams(location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
+      const worker = new Worker(script, { type: "module" });
+      worker.early = [];
+      worker.onmessage = (event) => worker.early.push(event.data);
+      worker.onerror = (event) => { worker.failed = event.message || "the Python worker failed to start"; };
+      window.__pylabsWorker = worker;
+    } catch (error) {
+      // runtime.js starts it, and reports what went wrong
+    }
+  }
+  const site = new URL(root.dataset.siteRoot || "./", location.href).pathname;
+  const key = "mlsys-labs:early:" + site;
   const live = () => root.dataset.early !== "mounted";
+  // A lock fixes the context (render.py context_picker): shown at once, so nothing moves later.
+  const fixContext = () => {
+    root.querySelectorAll('[data-block="context"] [data-control]').forEach((input) => { input.disabled = true; });
+    const fixed = root.querySelector("[data-context-fixed]");
+    if (fixed) fixed.hidden = false;
+  };
+  // A returning student whose attempt has a locked answer: the page the shell restores shows the
+  // context fixed, so show it before the first paint (the same records store.js looseAttempt reads).
+  try {
+    const lab = root.dataset.lab;
+    const answered = (answers) => Boolean(answers && Object.keys(answers).length);
+    const early = (JSON.parse(localStorage.getItem(key) || "{}") || {})[lab];
+    const pending = JSON.parse(localStorage.getItem("mlsys-labs:pending:" + site) || "null");
+    const ledger = JSON.parse(localStorage.getItem("mlsys-labs:ledger:" + site) || "{}") || {};
+    const open = Object.values(ledger.attempts || {}).filter((a) => a && a.lab === lab && !a.archived_at)
+      .sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
+    const latest = pending && pending.record && pending.record.lab === lab ? pending.record : open[open.length - 1];
+    if (answered(early && early.answers) || answered(latest && latest.answers)) fixContext();
+  } catch (error) {
+    // unreadable storage: the shell reports it; Python renders the context as it is
+  }
   root.addEventListener("change", (event) => {
     const question = event.target.closest("[data-question]");
     if (!live() || !question || question.dataset.locked === "true") return;
@@ -31,5 +68,6 @@
     question.querySelectorAll("input[type=radio]").forEach((radio) => { radio.disabled = true; });
     button.disabled = true;
     button.textContent = "Locked";
+    fixContext();
   });
 })();

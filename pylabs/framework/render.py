@@ -125,9 +125,11 @@ def context_picker(lab: Lab, state: State) -> Markup:
              h("p", {"class": "pl-context__from"},
                f"From your Design Ledger: the context you chose in Lab {source.split('_')[1]}.")
              if source else None,
-             h("p", {"class": "pl-context__fixed"},
+             # Always in the page, hidden until a lock: a lock taken before Python (early.js) shows
+             # it at once, so the instruments below do not jump when Python renders the lock.
+             h("p", {"class": "pl-context__fixed", "data-context-fixed": "", "hidden": not fixed},
                "Fixed for this attempt: your locked answers were made in this context. "
-               "Restart the lab (at the bottom of the page) to try another.") if fixed else None)
+               "Restart the lab (at the bottom of the page) to try another."))
 
 
 # ---- acts -----------------------------------------------------------------------

@@ -69,7 +69,8 @@ def test_the_context_is_fixed_by_the_first_lock(lab):
     assert all(" disabled" not in part.split(">")[0] for part in free.split(f'data-control="{name}"')[1:])
     fixed = rendered(lab, answered(lab, {}, through=lab.questions[0].id))
     assert all(" disabled" in part.split(">")[0] for part in fixed.split(f'data-control="{name}"')[1:])
-    assert "Fixed for this attempt" in fixed
+    assert 'data-context-fixed="">Fixed for this attempt' in fixed
+    assert 'data-context-fixed="" hidden>Fixed for this attempt' in free  # in the page, for an early lock to show
 
 
 @pytest.mark.parametrize("lab", LABS, ids=lambda x: x.id)

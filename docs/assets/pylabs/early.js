@@ -39,6 +39,9 @@ function showLocked(root, question, choice) {
     button.disabled = true;
     button.textContent = "Locked";
   }
+  // The context is fixed by the first lock, as Python will render it.
+  root.querySelectorAll('[data-block="context"] [data-control]').forEach((input) => { input.disabled = true; });
+  root.querySelector("[data-context-fixed]")?.removeAttribute("hidden");
   const act = question.closest("[data-act]");
   const waiting = act?.querySelector("[data-instruments] .pl-instruments__lock");
   if (waiting && question.dataset.kind === "prediction") waiting.textContent = WAITING_FOR_PYTHON;

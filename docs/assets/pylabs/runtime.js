@@ -36,12 +36,19 @@ export function startRuntime(onProgress) {
     booting = Promise.reject(new Error(reason));
     return booting;
   }
-  const script = new URL("worker.js", import.meta.url);
-  // `?pylabs-boot=full` on a page starts Python without the memory snapshot (tests, benchmark).
-  if (new URLSearchParams(window.location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
-  worker = new Worker(script, { type: "module" });
-  worker.onmessage = (event) => {
-    const message = event.data;
+  // The lab page's inline script (build_scripts/early_inline.js) may have started the worker
+  // already, keeping what it said meanwhile; otherwise start it here.
+  const early = window.__pylabsWorker;
+  if (early && !early.failed) {
+    worker = early;
+  } else {
+    const script = new URL("worker.js", import.meta.url);
+    // `?pylabs-boot=full` on a page starts Python without the memory snapshot (tests, benchmark).
+    if (new URLSearchParams(window.location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
+    worker = new Worker(script, { type: "module" });
+    window.__pylabsWorker = worker;
+  }
+  const receive = (message) => {
     if (message.progress) {
       lastProgress = message;
       listeners.forEach((listener) => listener(message));
@@ -53,6 +60,8 @@ export function startRuntime(onProgress) {
     if (message.ok) pending.resolve(message.result);
     else pending.reject(new Error(message.error));
   };
+  worker.onmessage = (event) => receive(event.data);
+  (worker.early || []).splice(0).forEach(receive);
   worker.onerror = (event) => {
     const error = new Error(event.message || "the Python worker failed to start");
     waiting.forEach((pending) => pending.reject(error));

@@ -10,10 +10,13 @@ import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/py
 
 const BASE = new URL("../../", import.meta.url);
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
+const IDLE_INSTALL_MS = 1500;  // after a call, how long the worker waits before unpacking what it deferred
 const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
+/** After a snapshot boot the wheels' files are unpacked later: see installLater. */
+let later = null;
 
 /** Why the snapshot cannot be used here, or null when it can. */
 function snapshotRefusal(config) {
@@ -89,8 +92,14 @@ async function boot() {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
   }
   progress("Loading the lab physics…", 2);
-  // Even after a snapshot: its memory holds the imported modules, not the files a later import reads.
-  for (const download of wheels) await installWheel(pyodide, download);
+  if (how === "snapshot") {
+    // The snapshot's memory holds pylabs and the warmed labs already imported, but not the files a
+    // later import reads (a lab the build did not warm). Unpacking them takes a few hundred ms, so
+    // it waits until an import needs them or the worker is idle.
+    later = { pyodide, wheels, done: null };
+  } else {
+    for (const download of wheels) await installWheel(pyodide, download);
+  }
   const module = pyodide.pyimport("pylabs.bridge");
   const version = module.version();
   if (version !== config.pylabs_version) {
@@ -100,6 +109,31 @@ async function boot() {
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
   progress("Ready", 3);
   return { pylabs: version, pyodide: pyodide.version, boot: how, note };
+}
+
+/** Unpack the wheels a snapshot boot left for later (once; every caller waits for the same work). */
+function installLater() {
+  if (!later) return Promise.resolve(false);
+  later.done ||= (async () => {
+    for (const download of later.wheels) await installWheel(later.pyodide, download);
+    later.pyodide.runPython("import importlib; importlib.invalidate_caches()");
+    later = null;
+    return true;
+  })();
+  return later.done;
+}
+
+/** Call a bridge function; an import that needs files not unpacked yet unpacks them and retries. */
+async function callBridge(fn, args) {
+  // JS null would arrive as JsNull; undefined arrives as Python None.
+  const pyArgs = args.map((arg) => (arg === null ? undefined : arg));
+  try {
+    return fn(...pyArgs);
+  } catch (error) {
+    if (!later || !/ModuleNotFoundError/.test(String(error && error.message))) throw error;
+    await installLater();
+    return fn(...pyArgs);
+  }
 }
 
 function progress(message, step) {
@@ -118,8 +152,8 @@ self.onmessage = async (event) => {
     }
     const fn = bridge[op];
     if (!fn) throw new Error(`unknown runtime call ${op}`);
-    // JS null would arrive as JsNull; undefined arrives as Python None.
-    self.postMessage({ id, ok: true, result: fn(...args.map((arg) => (arg === null ? undefined : arg))) });
+    self.postMessage({ id, ok: true, result: await callBridge(fn, args) });
+    if (later) setTimeout(installLater, IDLE_INSTALL_MS);
   } catch (error) {
     self.postMessage({ id, ok: false, error: String(error && error.message ? error.message : error) });
   }
