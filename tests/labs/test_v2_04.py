@@ -12,6 +12,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_04 as lab
+from pylabs.labs.vol2 import v2_04_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, rendered
 
@@ -32,7 +33,7 @@ def metric(html: str, name: str) -> float:
 
 def test_v2_04_3_demand_is_80_MBps_per_gpu_and_consistent_with_the_story():
     """§V2-04.2 error 2 corrected: the simulator consumes what the prose says, 80 MB/s per GPU."""
-    assert lab.DEMAND == pytest.approx(80e6, rel=1e-12)
+    assert model.DEMAND == pytest.approx(80e6, rel=1e-12)
     html = rendered(LAB, all_open())
     assert metric(html, "a1_demand") == pytest.approx(80e6)
 
@@ -71,14 +72,14 @@ def test_v2_04_4_512_gpus_warn_at_61_percent():
 
 def test_v2_04_4_4096_gpus():
     """§V2-04.4: N = 4,096 → F = 81,920/s, D = 245,760 (4.9×), 5 MDTs, 327.7 of 1,344 GB/s, 15 prefixes."""
-    c = lab.SCENARIO_CLUSTER
+    c = model.SCENARIO_CLUSTER
     assert c.files == pytest.approx(81920)
     assert c.meta_ops == pytest.approx(245760)
     assert c.meta_util == pytest.approx(4.9152)
     assert c.needed == 5
-    assert c.gpus * lab.DEMAND == pytest.approx(327.68e9)
+    assert c.gpus * model.DEMAND == pytest.approx(327.68e9)
     assert c.aggregate == pytest.approx(1344e9)
-    objects = lab.Cluster(4096, False, 1, 50e3, 8, 48, True)
+    objects = model.Cluster(4096, False, 1, 50e3, 8, 48, True)
     assert objects.needed == 15
 
 
@@ -99,14 +100,14 @@ def test_workers_do_not_change_the_file_rate():
 
 
 def test_act1_key_is_the_loader_and_only_the_loader_binds():
-    headroom = lab.act1_headroom()
+    headroom = model.act1_headroom()
     assert headroom["B"] < 1 < min(headroom["A"], headroom["C"])
     assert headroom["A"] == pytest.approx(672e9 / 10.24e9)
     assert lab.ACT1_PREDICTION.answer() == "B"
 
 
 def test_act2_key_is_metadata_with_a_4x_bandwidth_margin():
-    headroom = lab.SCENARIO_CLUSTER.headroom()
+    headroom = model.SCENARIO_CLUSTER.headroom()
     assert headroom["metadata"] < 1 < headroom["bandwidth"] < headroom["loader"]
     assert headroom["bandwidth"] == pytest.approx(1344 / 327.68)
     assert lab.ACT2_PREDICTION.answer() == "B"
@@ -114,10 +115,10 @@ def test_act2_key_is_metadata_with_a_4x_bandwidth_margin():
 
 def test_act2_key_moves_with_the_physics(monkeypatch):
     """decide() is not typed in: with enough MDTs and few OSTs the binding limit becomes bandwidth."""
-    monkeypatch.setattr(lab, "SCENARIO_CLUSTER", lab.Cluster(4096, False, 8, 50e3, 8, 8, False))
-    assert lab.act2_answer() == "A"
-    monkeypatch.setattr(lab, "SCENARIO_CLUSTER", lab.Cluster(4096, True, 1, 50e3, 8, 48, False))
-    assert lab.act2_answer() == "C"
+    monkeypatch.setattr(model, "SCENARIO_CLUSTER", model.Cluster(4096, False, 8, 50e3, 8, 8, False))
+    assert model.act2_answer() == "A"
+    monkeypatch.setattr(model, "SCENARIO_CLUSTER", model.Cluster(4096, True, 1, 50e3, 8, 48, False))
+    assert model.act2_answer() == "C"
 
 
 def test_reflection_keys():
@@ -204,9 +205,9 @@ def test_failure_callouts_render_only_while_active():
 
 def test_context_preset_moves_the_latency_and_changes_both_acts():
     state = LAB.parse({"controls": {"storage_type": "object"}}, changed="storage_type")
-    assert state["a1_latency"] == pytest.approx(lab.S.object_latency_s)
+    assert state["a1_latency"] == pytest.approx(model.S.object_latency_s)
     back = LAB.parse({"controls": {"storage_type": "lustre", "a1_latency": 0.02}}, changed="storage_type")
-    assert back["a1_latency"] == pytest.approx(lab.S.lustre_latency_s)
+    assert back["a1_latency"] == pytest.approx(model.S.lustre_latency_s)
     answers = {"answers": {q: {"choice": c, "locked_at": "2026-01-01T00:00:00Z"} for q, c in RIGHT.items()}}
     lustre = str(render_lab(LAB, LAB.parse({**answers, "controls": {}})))
     objects = str(render_lab(LAB, LAB.parse({**answers, "controls": {"storage_type": "object"}},
@@ -217,9 +218,9 @@ def test_context_preset_moves_the_latency_and_changes_both_acts():
 
 
 def test_object_store_has_no_open_cost():
-    lustre = lab.Loader(1, 4e6, 0.4e-3, lab.S.open_close_s, 24, 128)
+    lustre = model.Loader(1, 4e6, 0.4e-3, model.S.open_close_s, 24, 128)
     assert lab.loader(all_open(storage_type="object", a1_latency=0.4e-3, a1_pattern="whole")).sample_s == \
-        pytest.approx(lustre.sample_s - lab.S.open_close_s)
+        pytest.approx(lustre.sample_s - model.S.open_close_s)
 
 
 # ---- edge values of every instrument -----------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_06 as lab
+from pylabs.labs.vol2 import v2_06_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -16,8 +17,8 @@ NDR = lab.C.IB_NDR_BW
 
 
 def test_act1_answer_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(71.120381 / 0.556006, rel=1e-6)  # AUDIT §2c, 14 GB row
-    assert lab.act1_truth() == pytest.approx(127.913, abs=1e-3)
+    assert model.act1_truth() == pytest.approx(71.120381 / 0.556006, rel=1e-6)  # AUDIT §2c, 14 GB row
+    assert model.act1_truth() == pytest.approx(127.913, abs=1e-3)
     assert_key_proven(lab.ACT1_PREDICTION, "D")
 
 
@@ -28,13 +29,13 @@ def test_naive_over_ring_is_exactly_n_without_latency_and_halves_when_pipelined(
         piped = c.naive_master_allreduce_s(14e9, p, NDR, pipelined=True) / c.ring_allreduce_s(14e9, p, NDR)
         assert serial == pytest.approx(p, rel=1e-12)
         assert piped == pytest.approx(p / 2, rel=1e-12)
-    assert lab.PIPELINED == pytest.approx(63.956, abs=1e-3)
+    assert model.PIPELINED == pytest.approx(63.956, abs=1e-3)
 
 
 def test_act1_stakeholder_times_match_the_audit():
-    assert lab.naive_s(14e9, 128, NDR) == pytest.approx(71.120381, rel=1e-9)
-    assert lab.ring_s(14e9, 128, NDR) == pytest.approx(0.556006, rel=1e-9)
-    assert lab.naive_s(14e9, 8, NDR) == pytest.approx(3.920021, rel=1e-9)
+    assert model.naive_s(14e9, 128, NDR) == pytest.approx(71.120381, rel=1e-9)
+    assert model.ring_s(14e9, 128, NDR) == pytest.approx(0.556006, rel=1e-9)
+    assert model.naive_s(14e9, 8, NDR) == pytest.approx(3.920021, rel=1e-9)
 
 
 def test_busbw_stays_at_the_link_while_algbw_falls_to_half():
@@ -46,13 +47,13 @@ def test_busbw_stays_at_the_link_while_algbw_falls_to_half():
 
 
 def test_act2_answer_is_proven_by_the_physics():
-    assert lab.act2_truth() == pytest.approx(1_498_050, abs=1)  # AUDIT §2c
+    assert model.act2_truth() == pytest.approx(1_498_050, abs=1)  # AUDIT §2c
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 
 def test_crossover_depends_on_n():
-    assert lab.crossover(8) == pytest.approx(141_176, abs=1)
-    assert lab.crossover(1024) == pytest.approx(8_440_750, abs=1)
+    assert model.crossover(8) == pytest.approx(141_176, abs=1)
+    assert model.crossover(1024) == pytest.approx(8_440_750, abs=1)
 
 
 def test_algorithm_times_match_the_audit_golden_vectors():
@@ -60,12 +61,12 @@ def test_algorithm_times_match_the_audit_golden_vectors():
               14e9: (0.556006, 0.555646, 1.9600105, 3.920021),
               1e6: (420.6875e-6, 60.6875e-6, 150.5e-6, 301e-6)}
     for size, expected in golden.items():
-        x = lab.Sync(size)
+        x = model.Sync(size)
         assert tuple(x.time(k) for k in ("ring", "rab", "rd", "tree")) == pytest.approx(expected, rel=1e-6)
 
 
 def test_ring_ties_halving_doubling_for_large_messages_and_loses_at_1_mb():
-    big, small = lab.Sync(350e9), lab.Sync(1e6)
+    big, small = model.Sync(350e9), model.Sync(1e6)
     assert big.time("ring") / big.time("rab") - 1 < 4e-5
     assert small.fastest() == "rab"
     assert small.time("ring") / small.time("rab") == pytest.approx(6.932, abs=1e-3)
@@ -79,7 +80,7 @@ def test_workloads_set_the_message_sizes():
 
 
 def test_compute_comes_from_six_n_d_at_dense_peak():
-    x = lab.Sync(350e9)
+    x = model.Sync(350e9)
     assert x.compute_s == pytest.approx(6 * 175e9 * 8192 / (989.4e12 * 0.45), rel=1e-12)
 
 
@@ -88,7 +89,7 @@ def test_compute_comes_from_six_n_d_at_dense_peak():
 
 def test_reflection_facts_are_computed():
     facts = lab.act2_facts()
-    assert facts["x_mid"] == lab.fmt(lab.crossover(128), "B") == "1.5 MB"
+    assert facts["x_mid"] == lab.fmt(model.crossover(128), "B") == "1.5 MB"
     assert facts["small_rab"] == "60.7 µs"
     assert lab.act1_facts()["master_bytes"] == lab.fmt(2 * 127 * 14e9, "B")
 
@@ -152,7 +153,7 @@ def test_moving_the_custom_slider_selects_the_custom_workload():
 
 def test_custom_slider_reaches_the_latency_regime():
     assert lab.A2_CUSTOM.min <= 1024
-    tiny = lab.Sync(lab.A2_CUSTOM.min)
+    tiny = model.Sync(lab.A2_CUSTOM.min)
     assert tiny.fastest() == "rd"
 
 
@@ -160,8 +161,8 @@ def test_record_holds_answers_results_and_failures():
     rec = record(LAB, all_open(a2_workload="small"))
     assert rec["complete"] is True
     assert all(a["correct"] for a in rec["answers"].values())
-    assert rec["results"]["a1_ratio"] == pytest.approx(lab.act1_truth())
-    assert rec["results"]["a2_crossover"] == pytest.approx(lab.act2_truth())
+    assert rec["results"]["a1_ratio"] == pytest.approx(model.act1_truth())
+    assert rec["results"]["a2_crossover"] == pytest.approx(model.act2_truth())
     assert "a2_comm_bound" in rec["failures_active"]
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_08 as lab
+from pylabs.labs.vol2 import v2_08_model as model
 from pylabs.physics import queueing as q
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -25,13 +26,13 @@ def all_open(**controls):
 
 
 def test_section4_act1_scenario_wait():
-    assert lab.SCENARIO.slots == 16 and lab.SCENARIO.rho == pytest.approx(0.95, rel=1e-12)
-    assert lab.SCENARIO.p_wait == pytest.approx(0.7802, abs=5e-5)
-    assert lab.SCENARIO.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)
+    assert model.SCENARIO.slots == 16 and model.SCENARIO.rho == pytest.approx(0.95, rel=1e-12)
+    assert model.SCENARIO.p_wait == pytest.approx(0.7802, abs=5e-5)
+    assert model.SCENARIO.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)
 
 
 def test_section4_added_gpus_wait():
-    more = lab.MORE_GPUS
+    more = model.MORE_GPUS
     assert more.slots == 20 and more.rho == pytest.approx(0.76, rel=1e-12)
     assert more.mean_wait_s() / H == pytest.approx(0.1199, abs=5e-5)
 
@@ -47,44 +48,44 @@ def test_section4_one_server_model_overstates_by_hundreds():
     state = LAB.parse({"controls": {"context": "small"}}, changed="context")
     c = lab.cluster(state)
     assert q.mm1_mean_wait_s(0.95 / H, H) / H == pytest.approx(19.0, rel=1e-12)
-    assert lab.one_server_wait_s(c) / c.mean_wait_s() > 260
+    assert model.one_server_wait_s(c) / c.mean_wait_s() > 260
 
 
 def test_section4_knee():
-    assert lab.knee() == pytest.approx(0.8378, abs=5e-5)
+    assert model.knee() == pytest.approx(0.8378, abs=5e-5)
 
 
 def test_section4_pools():
-    a, c = lab.LAYOUTS["A"], lab.LAYOUTS["C"]
+    a, c = model.LAYOUTS["A"], model.LAYOUTS["C"]
     assert a.interactive.slots == 4 and a.interactive_late() == pytest.approx(0.2491, abs=5e-5)
     assert c.interactive.slots == 8 and c.interactive_late() == pytest.approx(0.0018, abs=5e-5)
     assert c.training.slots == 3 and c.training.rho == pytest.approx(0.75, rel=1e-12)
     assert c.training.mean_wait_s() / H == pytest.approx(13.63, abs=5e-3)
     assert c.training_late() == pytest.approx(0.0768, abs=5e-5)
-    assert lab.Layout(64, 128, 768).search.mean_wait_s() / H == pytest.approx(0.0878, abs=5e-5)
+    assert model.Layout(64, 128, 768).search.mean_wait_s() / H == pytest.approx(0.0878, abs=5e-5)
 
 
 def test_section3_gpu_utilisation_is_62_percent():
-    assert lab.gpu_utilization() == pytest.approx(15304 / 24576, rel=1e-12)
+    assert model.gpu_utilization() == pytest.approx(15304 / 24576, rel=1e-12)
 
 
 # ---- answer keys ------------------------------------------------------------------------
 
 
 def test_act1_key_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(3.1695 / 0.1199, rel=1e-3)
+    assert model.act1_truth() == pytest.approx(3.1695 / 0.1199, rel=1e-3)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_act2_pick_is_proven_by_the_physics():
-    verdicts = {k: lay.meets_limits() for k, lay in lab.LAYOUTS.items()}
+    verdicts = {k: lay.meets_limits() for k, lay in model.LAYOUTS.items()}
     assert verdicts == {"A": False, "B": False, "C": True, "D": True}
-    assert lab.LAYOUTS["C"].search_gpus > lab.LAYOUTS["D"].search_gpus
+    assert model.LAYOUTS["C"].search_gpus > model.LAYOUTS["D"].search_gpus
     assert lab.ACT2_PICK.answer() == "C"
 
 
 def test_each_wrong_layout_fails_for_its_own_reason():
-    a, b = lab.LAYOUTS["A"], lab.LAYOUTS["B"]
+    a, b = model.LAYOUTS["A"], model.LAYOUTS["B"]
     assert a.interactive_late() > 0.05 and a.training_late() <= 0.2
     assert not b.training.stable and b.training_late() == 1.0 and b.interactive_late() <= 0.05
 
@@ -92,7 +93,7 @@ def test_each_wrong_layout_fails_for_its_own_reason():
 def test_smallest_passing_notebook_pool_is_48_gpus():
     facts = lab.act2_facts()
     assert facts["smallest_pool"] == "48"
-    assert lab.Layout(48, 208, 768).meets_limits() and not lab.Layout(40, 216, 768).meets_limits()
+    assert model.Layout(48, 208, 768).meets_limits() and not model.Layout(40, 216, 768).meets_limits()
 
 
 # ---- feedback for every option ---------------------------------------------------------------
@@ -124,7 +125,7 @@ def test_default_page_gives_no_answer_away():
     """The Act I truth, its after-wait, the knee and the Act II pool numbers stay hidden until locked."""
     html = rendered(LAB, LAB.default_state())
     facts = lab.act1_facts()
-    for secret in (lab.fmt(lab.act1_truth(), "x"), facts["wait_more"], facts["knee"], "75 %", "31.2 %"):
+    for secret in (lab.fmt(model.act1_truth(), "x"), facts["wait_more"], facts["knee"], "75 %", "31.2 %"):
         assert secret not in html, secret
 
 
@@ -195,7 +196,7 @@ def test_extremes_show_finite_non_negative_numbers(controls):
 def test_act1_utilisation_stays_below_one_for_every_setting():
     for job in (8, 16, 32, 64, 128, 256):
         for added in range(0, 1025, 64):
-            c = lab.act1_pool(job, 7200, 0.99, added, 2.25)
+            c = model.act1_pool(job, 7200, 0.99, added, 2.25)
             assert c.rho < 1 and math.isfinite(c.mean_wait_s())
 
 
@@ -222,7 +223,7 @@ def test_record_holds_the_spec_ledger_fields():
     assert results["rho_training"] == pytest.approx(0.75)
     assert results["interactive_p_wait_gt_5min"] == pytest.approx(0.2491, abs=5e-5)
     assert results["train_p_wait_gt_48h"] == pytest.approx(0.0768, abs=5e-5)
-    assert results["gpu_util"] == pytest.approx(lab.gpu_utilization())
+    assert results["gpu_util"] == pytest.approx(model.gpu_utilization())
     assert rec["answers"]["a1_predict"] == {"choice": "A", "locked_at": rec["answers"]["a1_predict"]["locked_at"],
                                             "correct": False}
     assert rec["answers"]["a2_pick"]["choice"] == "C" and rec["answers"]["a2_pick"]["correct"] is True

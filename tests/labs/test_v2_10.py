@@ -12,10 +12,11 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_10 as lab
+from pylabs.labs.vol2 import v2_10_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-S = lab.S
+S = model.S
 
 
 def all_open(**controls):
@@ -27,7 +28,7 @@ def all_open(**controls):
 
 def test_act1_answer_is_proven_by_the_physics():
     """§V2-10.3 Act I at 32K: ~40 users, option B."""
-    assert lab.act1_truth() == 40
+    assert model.act1_truth() == 40
     assert_key_proven(lab.ACT1_PREDICTION, "B")
 
 
@@ -61,25 +62,25 @@ def test_act1_fp8_kv_and_the_8b_model():
 
 def test_act2_decision_is_proven_by_the_physics():
     """§V2-10.3: answer B; exactly one configuration meets both promises."""
-    assert [k for k, c in lab.CONFIGS.items() if c.meets()] == ["B"]
+    assert [k for k, c in model.CONFIGS.items() if c.meets()] == ["B"]
     assert lab.ACT2_PREDICTION.answer() == "B"
 
 
 def test_act2_configurations_match_the_spec_table():
     """§V2-10.3 Act II table and §V2-10.4: 153 ms, 4.33 s, 601 and 8,302 tokens/s."""
-    a, b, c, d = (lab.CONFIGS[k] for k in "ABCD")
+    a, b, c, d = (model.CONFIGS[k] for k in "ABCD")
     assert b.ttft == pytest.approx(0.1532, abs=0.00005) and b.ttft < S.ttft_slo_s
     assert a.ttft == pytest.approx(4.333, abs=0.0005)
     assert d.tokens_per_s == pytest.approx(601, abs=0.5) and d.tokens_per_s < S.tput_target
     assert b.tokens_per_s == pytest.approx(8302, abs=0.5)
-    assert lab.Serving("continuous", 16, 4, 16).tokens_per_s == pytest.approx(2331, abs=0.5)
+    assert model.Serving("continuous", 16, 4, 16).tokens_per_s == pytest.approx(2331, abs=0.5)
 
 
 def test_act2_capacity_checks_catch_the_batchers_that_cannot_keep_up():
-    c, d = lab.CONFIGS["C"], lab.CONFIGS["D"]
+    c, d = model.CONFIGS["C"], model.CONFIGS["D"]
     assert c.capacity < S.arrival and c.ttft == math.inf
     assert d.capacity < S.arrival and d.ttft == math.inf
-    assert lab.CONFIGS["B"].capacity > S.arrival and lab.CONFIGS["A"].capacity > S.arrival
+    assert model.CONFIGS["B"].capacity > S.arrival and model.CONFIGS["A"].capacity > S.arrival
 
 
 # ---- feedback for every option ----------------------------------------------------------

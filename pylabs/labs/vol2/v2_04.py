@@ -29,48 +29,17 @@ failure states reached (constraint_hit).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, SCENARIO_CLUSTER, SCENARIO_LOADER, Cluster, Loader, S,
+                                          act1_answer, act1_headroom, act2_answer)
 from pylabs.physics import constants as C
-from pylabs.physics import storage as io
 from pylabs.physics.references import cite
 
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs and labelled assumptions (spec §V2-04.3, [A])."""
-
-    act1_gpus: int = 128
-    act1_osts: int = 24
-    ost_bytes_per_s: float = 28e9        # per OST, as the platform team quotes it
-    act2_gpus: int = 4096
-    act2_osts: int = 48
-    sample_bytes: float = 4e6            # one training sample (a high-resolution image)
-    samples_per_step: int = 16
-    step_s: float = 0.8                  # compute time per step on one H100
-    record_bytes: float = 4096.0         # the record format's read size (4 KiB)
-    lustre_latency_s: float = 0.4e-3     # per request, client to OST and back [A]
-    object_latency_s: float = 20e-3      # first byte of a small GET: "tens of ms" per AWS [A]
-    stream_bytes_per_s: float = 2e9      # what one request stream can move [A]
-    open_close_s: float = 1e-3           # open + close of one file on Lustre [A]
-    ops_per_file: float = 3.0            # open, stat, close [A]
-    mdt_ops_per_s: float = 50e3          # metadata operations one MDT sustains [A]
-    samples_per_shard: int = 10_000      # a 40 GB tar shard (WebDataset)
-    act2_workers: int = 8
-    storage_ports_per_node: int = 1      # one 200 Gb/s HDR port per node for storage [A]
-    warn_share: float = 0.6              # metadata utilisation that deserves a warning
-
-    @property
-    def record_label(self) -> str:
-        return f"{self.record_bytes / 1024:g} KiB"
-
-
-S = Scenario()
-DEMAND = io.pipeline_demand_bytes_per_s(S.samples_per_step, S.sample_bytes, S.step_s)
 
 # ---- context ------------------------------------------------------------------------
 
@@ -102,72 +71,12 @@ A1_OSTS = Slider("a1_osts", "Lustre object storage targets (OSTs)", unit="OSTs",
                  help=f"Each OST streams {fmt(S.ost_bytes_per_s, 'B/s')}.")
 
 
-@dataclass(frozen=True)
-class Loader:
-    """One GPU's input pipeline against the shared storage of ``gpus`` GPUs."""
-
-    workers: float
-    request_bytes: float
-    latency_s: float
-    open_s: float
-    osts: float
-    gpus: float
-
-    @property
-    def sample_s(self) -> float:
-        return io.sample_read_s(S.sample_bytes, self.request_bytes, self.latency_s, S.stream_bytes_per_s,
-                                self.open_s)
-
-    @property
-    def supply(self) -> float:
-        return io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, self.sample_s)
-
-    @property
-    def aggregate(self) -> float:
-        return io.aggregate_bandwidth_bytes_per_s(self.osts, S.ost_bytes_per_s)
-
-    @property
-    def util(self) -> float:
-        return io.gpu_utilization(self.supply, DEMAND, self.aggregate, self.gpus)
-
-    @property
-    def storage_util(self) -> float:
-        """Share of the OSTs' bandwidth the GPUs would use at full speed."""
-        return io.storage_utilization(self.gpus, DEMAND, self.aggregate)
-
-    @property
-    def requests(self) -> int:
-        return io.requests_per_sample(S.sample_bytes, self.request_bytes)
-
-    @property
-    def wait_share(self) -> float:
-        """Share of a sample's read time spent waiting on latency."""
-        return self.requests * self.latency_s / self.sample_s
-
-
 def loader(s: State, workers: float | None = None, pattern: str | None = None) -> Loader:
     pattern = pattern or s["a1_pattern"]
     request = S.record_bytes if pattern == "records" else S.sample_bytes
     open_s = 0.0 if object_store(s) else S.open_close_s
     return Loader(s["a1_workers"] if workers is None else workers, request, s["a1_latency"], open_s,
                   s["a1_osts"], S.act1_gpus)
-
-
-SCENARIO_LOADER = Loader(1, S.record_bytes, S.lustre_latency_s, S.open_close_s, S.act1_osts, S.act1_gpus)
-NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
-
-
-def act1_headroom() -> dict[str, float]:
-    """Supply ÷ demand of each resource at the scenario's inputs (below 1 = the bottleneck)."""
-    ld = SCENARIO_LOADER
-    return {"A": ld.aggregate / (S.act1_gpus * DEMAND), "B": ld.supply / DEMAND,
-            "C": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
-
-
-def act1_answer() -> str:
-    headroom = act1_headroom()
-    letter = min(headroom, key=headroom.get)
-    return letter if headroom[letter] < 1 else "D"
 
 
 def act1_facts() -> dict[str, str]:
@@ -375,69 +284,9 @@ A2_WORKERS = Slider("a2_workers", "Loader workers per GPU", unit="workers", min=
 A2_OSTS = Slider("a2_osts", "Lustre OSTs", unit="OSTs", min=4, max=96, step=4, default=S.act2_osts, fmt="int")
 
 
-@dataclass(frozen=True)
-class Cluster:
-    """The whole job's demand on storage: bandwidth, files opened, and the service that opens them."""
-
-    gpus: float
-    shards: bool
-    servers: float
-    mdt_ops: float
-    workers: float
-    osts: float
-    objects: bool
-
-    @property
-    def files(self) -> float:
-        file_bytes = S.sample_bytes * (S.samples_per_shard if self.shards else 1)
-        return io.files_per_s(self.gpus, DEMAND, file_bytes)
-
-    @property
-    def meta_ops(self) -> float:
-        """Lustre: open, stat, close per file. Object store: one GET per object."""
-        return self.files if self.objects else io.metadata_ops_per_s(self.files, S.ops_per_file)
-
-    @property
-    def per_server(self) -> float:
-        return C.S3_GET_PER_PREFIX_PER_S if self.objects else self.mdt_ops
-
-    @property
-    def meta_util(self) -> float:
-        return self.meta_ops / (self.servers * self.per_server)
-
-    @property
-    def needed(self) -> int:
-        return io.servers_needed(self.meta_ops, self.per_server)
-
-    @property
-    def aggregate(self) -> float:
-        return io.aggregate_bandwidth_bytes_per_s(self.osts, S.ost_bytes_per_s)
-
-    def headroom(self) -> dict[str, float]:
-        """Supply ÷ demand per resource; each loader reads whole samples (Act I's fix)."""
-        latency, open_s = (S.object_latency_s, 0.0) if self.objects else (S.lustre_latency_s, S.open_close_s)
-        read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream_bytes_per_s, open_s)
-        return {"bandwidth": self.aggregate / (self.gpus * DEMAND), "metadata": 1 / self.meta_util,
-                "loader": io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read) / DEMAND}
-
-    @property
-    def util(self) -> float:
-        return min(1.0, *self.headroom().values())
-
-
 def cluster(s: State) -> Cluster:
     return Cluster(s["a2_gpus"], s["a2_layout"] == "shards", s["a2_servers"], s["a2_mdt_ops"], s["a2_workers"],
                    s["a2_osts"], object_store(s))
-
-
-SCENARIO_CLUSTER = Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, False)
-ACT2_LETTERS = {"bandwidth": "A", "metadata": "B", "loader": "D"}
-
-
-def act2_answer() -> str:
-    headroom = SCENARIO_CLUSTER.headroom()
-    worst = min(headroom, key=headroom.get)
-    return ACT2_LETTERS[worst] if headroom[worst] < 1 else "C"
 
 
 def act2_facts() -> dict[str, str]:

@@ -17,38 +17,16 @@ naive/ring ratio, the ring/tree crossover, the all-reduce share of the step, fai
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
-from pylabs.physics import collectives, training
+from pylabs.labs.vol2.v2_06_model import (ALGORITHMS, ALPHA, GPU_COUNTS, PIPELINED, S, Sync, act1_truth, act2_truth,
+                                          crossover, grad_bytes, naive_ratio, naive_s, ring_s)
+from pylabs.physics import collectives
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    gpus: int = 128                  # the research cluster: 16 DGX nodes, one NIC per GPU
-    small_gpus: int = 8              # where the homegrown all-reduce "was fine"
-    frontier_gpus: int = 1024        # the other context
-    act1_params: float = 7e9         # a 7B model: 14 GB of BF16 gradients
-    small_params: float = 5e5        # a 0.5 M-parameter model: a 1 MB message
-    tokens_per_gpu: float = 8192.0   # tokens each GPU processes per step (Act II compute)
-    mfu: float = 0.45                # utilisation of the compute phases
-    comm_limit: float = 0.5          # the failure line: all-reduce share of the step
-    tie: float = 1e-3                # two algorithms within 0.1 % of each other count as tied
-
-
-S = Scenario()
-ALPHA = C.IB_ALPHA_S
-
-
-def grad_bytes(params: float) -> float:
-    return params * C.BYTES_PER_BF16
 
 
 # ---- context ----------------------------------------------------------------------
@@ -80,25 +58,6 @@ A1_SIZE = Slider("a1_size", "Gradient size", unit="B", min=1e9, max=700e9, step=
                  default=grad_bytes(S.act1_params), fmt="B",
                  help=f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} is a 175B model in BF16.")
 A1_LINK = link_choice("a1_link")
-
-
-def naive_s(size: float, p: int, bw: float, pipelined: bool = False) -> float:
-    return collectives.naive_master_allreduce_s(size, p, bw, ALPHA, pipelined)
-
-
-def ring_s(size: float, p: int, bw: float) -> float:
-    return collectives.ring_allreduce_s(size, p, bw, ALPHA)
-
-
-def naive_ratio(size: float, p: int, bw: float, pipelined: bool = False) -> float:
-    return naive_s(size, p, bw, pipelined) / ring_s(size, p, bw)
-
-
-def act1_truth() -> float:
-    return naive_ratio(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW)
-
-
-PIPELINED = naive_ratio(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW, pipelined=True)
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
@@ -205,9 +164,6 @@ def act1_instruments(s: State) -> list:
         f"which a bandwidth-optimal all-reduce holds at the link speed for any N: here {bus} on a "
         f"{fmt(bw, 'GB/s')} link.")))
     return parts
-
-
-GPU_COUNTS = [2 ** k for k in range(1, 11)]
 
 
 def tidy(figure: dict) -> dict:
@@ -335,12 +291,6 @@ ACT1 = Act(
 
 # ---- Act II · Choosing the algorithm ------------------------------------------------
 
-ALGORITHMS = {
-    "ring": ("Ring", collectives.ring_allreduce_s, "series1"),
-    "rab": ("Halving + doubling", collectives.rabenseifner_allreduce_s, "series2"),
-    "rd": ("Recursive doubling", collectives.recursive_doubling_allreduce_s, "series3"),
-    "tree": ("Binomial tree", collectives.binomial_tree_allreduce_s, "series4"),
-}
 WORKLOADS = {
     "175b": ("175B model gradient", C.GPT3_PARAMS),
     "7b": ("7B model gradient", S.act1_params),
@@ -364,50 +314,10 @@ A2_TOKENS = Slider("a2_tokens", "Tokens per GPU per step", unit="tokens", min=10
                    help="The compute each all-reduce must be paid for by.")
 
 
-@dataclass(frozen=True)
-class Sync:
-    """One all-reduce of ``message`` bytes over ``gpus`` GPUs, and the step it belongs to."""
-
-    message: float
-    gpus: int = S.gpus
-    bw: float = C.IB_NDR_BW
-    algorithm: str = "ring"
-    tokens: float = S.tokens_per_gpu
-
-    def time(self, key: str | None = None) -> float:
-        return ALGORITHMS[key or self.algorithm][1](self.message, self.gpus, self.bw, ALPHA)
-
-    @property
-    def compute_s(self) -> float:
-        """6 FLOP per parameter per token for the model whose BF16 gradient is the message."""
-        params = self.message / C.BYTES_PER_BF16
-        return training.compute_time_s(params, self.tokens, C.H100_PEAK_BF16_DENSE, S.mfu)
-
-    @property
-    def share(self) -> float:
-        return self.time() / (self.time() + self.compute_s)
-
-    @property
-    def crossover(self) -> float:
-        return crossover(self.gpus, self.bw)
-
-    def fastest(self) -> str:
-        return min(ALGORITHMS, key=self.time)
-
-
 def sync(s: State) -> Sync:
     workload = s["a2_workload"]
     message = s["a2_custom"] if workload == "custom" else grad_bytes(WORKLOADS[workload][1])
     return Sync(message, int(s["a2_gpus"]), LINKS[s["a2_link"]][1], s["a2_algorithm"], s["a2_tokens"])
-
-
-def crossover(gpus: int = S.gpus, bw: float = C.IB_NDR_BW) -> float:
-    """The message size above which the ring beats the binomial tree."""
-    return collectives.ring_binomial_crossover_bytes(gpus, ALPHA, bw)
-
-
-def act2_truth() -> float:
-    return crossover()
 
 
 ACT2_PREDICTION = Prediction(

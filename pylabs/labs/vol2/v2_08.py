@@ -31,55 +31,17 @@ P(wait > 5 min), training P(wait > 48 h), GPU utilisation, every answer with its
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
                               metric_grid, chart)
 from pylabs.framework import charts as ch
+from pylabs.labs.vol2.v2_08_model import (LAYOUTS, MORE_GPUS, NOTEBOOK_BUSY_GPUS, SCENARIO, Layout, S, act1_pool,
+                                          act1_truth, act2_decide, gpu_utilization, hours, knee, one_server_wait_s,
+                                          wait_curve_s)
 from pylabs.physics import constants as C
 from pylabs.physics import queueing as q
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs [A]: the spec's scenario, not hardware facts."""
-
-    hour_s: float = 3600.0
-    cluster_gpus: int = 1024
-    job_gpus: int = 64                 # Act I: a mix dominated by 64-GPU training gangs
-    service_s: float = 2 * 3600.0
-    utilization: float = 0.95
-    service_scv: float = 2.25          # C_s = 1.5: short and long jobs mixed
-    added_gpus: int = 256
-    wait_target_s: float = 1800.0      # the reflection's half-hour promise
-    cautious_utilization: float = 0.6
-    chart_floor_h: float = 1e-3        # waits below 3.6 s leave the log chart
-    negligible_wait_s: float = 1.0     # the wait-cut metric is capped below this
-    max_wait_cut: float = 1e4
-    small_job_gpus: int = 8            # the "small jobs" context
-    small_service_s: float = 3600.0
-    small_service_scv: float = 1.0
-    # Act II job classes: (GPUs per job, mean length, arrivals per second)
-    interactive: tuple = (8, 1800.0, 5 / 3600.0)          # 5 an hour at peak
-    interactive_per_day: float = 50.0
-    search: tuple = (32, 7200.0, 20 / 86400.0)            # 20 a day
-    training: tuple = (256, 18 * 3600.0, 3 / 86400.0)     # 3 a day
-    day_s: float = 86400.0
-    interactive_wait_s: float = 300.0
-    interactive_max_late: float = 0.05
-    training_wait_s: float = 48 * 3600.0
-    training_max_late: float = 0.2
-    # the four layouts of the Act II pick: (interactive, search, training) GPUs
-    layouts: tuple = ((32, 224, 768), (64, 448, 512), (64, 192, 768), (128, 128, 768))
-
-
-S = Scenario()
-
-
-def hours(seconds: float) -> float:
-    return seconds / S.hour_s
 
 
 # ---- context ----------------------------------------------------------------------
@@ -109,34 +71,9 @@ A1_SCV = Slider("a1_service_scv", "Job-length variability Cₛ²", unit="1", min
                 help="0: every job the same length. 1: exponential lengths. Above 1: a few very long jobs.")
 
 
-def act1_pool(job_gpus: float, service_s: float, today_utilization: float, added_gpus: float,
-              service_scv: float) -> q.Pool:
-    """Act I: one queue of equal gangs; the demand is fixed by today's utilisation of the cluster."""
-    arrival = today_utilization * S.cluster_gpus / (job_gpus * service_s)
-    return q.Pool(S.cluster_gpus + added_gpus, job_gpus, arrival, service_s, service_scv)
-
-
-def one_server_wait_s(c: q.Pool) -> float:
-    """The upstream model: the whole cluster as one server at the same ρ (Kingman's formula)."""
-    return q.ggc_mean_wait_s(c.rho / c.service_s, c.service_s, 1, 1.0, c.service_scv)
-
-
-SCENARIO = act1_pool(S.job_gpus, S.service_s, S.utilization, 0, S.service_scv)
-MORE_GPUS = act1_pool(S.job_gpus, S.service_s, S.utilization, S.added_gpus, S.service_scv)
-
-
 def cluster(s: State) -> q.Pool:
     return act1_pool(s["a1_job_gpus"], s["a1_service_s"], s["a1_utilization"], s["a1_added_gpus"],
                      s["a1_service_scv"])
-
-
-def act1_truth() -> float:
-    return SCENARIO.mean_wait_s() / MORE_GPUS.mean_wait_s()
-
-
-def knee() -> float:
-    """The largest ρ that keeps the scenario's mean wait under the half-hour target."""
-    return q.max_utilization_for_wait(SCENARIO.slots, S.service_s, S.wait_target_s, 1.0, S.service_scv)
 
 
 ACT1_PREDICTION = Prediction(
@@ -246,10 +183,6 @@ def act1_instruments(s: State) -> list:
     return parts
 
 
-def wait_curve_s(c: q.Pool, slots: int, rhos: list[float]) -> list[float]:
-    return [q.ggc_mean_wait_s(r * slots / c.service_s, c.service_s, slots, 1.0, c.service_scv) for r in rhos]
-
-
 def on_log_chart_h(waits_s: list[float]) -> list[float | None]:
     """Waits in hours; those below the chart's floor become gaps."""
     return [hours(w) if hours(w) >= S.chart_floor_h else None for w in waits_s]
@@ -341,63 +274,9 @@ A2_TRAINING = Slider("a2_training_gpus", f"Training pool ({S.training[0]}-GPU ga
                      help=f"The sweep pool gets whatever the other two leave of the {S.cluster_gpus:,} GPUs.")
 
 
-def class_pool(gpus: float, job_class: tuple) -> q.Pool:
-    """A dedicated pool for one job class (GPUs per job, mean length, arrivals per second), M/M/c."""
-    job_gpus, service_s, arrival_per_s = job_class
-    return q.Pool(gpus, job_gpus, arrival_per_s, service_s)
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The cluster split into three dedicated pools, one per job class."""
-
-    interactive_gpus: float
-    search_gpus: float
-    training_gpus: float
-
-    @property
-    def interactive(self) -> q.Pool:
-        return class_pool(self.interactive_gpus, S.interactive)
-
-    @property
-    def search(self) -> q.Pool:
-        return class_pool(self.search_gpus, S.search)
-
-    @property
-    def training(self) -> q.Pool:
-        return class_pool(self.training_gpus, S.training)
-
-    def interactive_late(self) -> float:
-        return self.interactive.wait_tail(S.interactive_wait_s)
-
-    def training_late(self) -> float:
-        return self.training.wait_tail(S.training_wait_s)
-
-    def meets_limits(self) -> bool:
-        return (self.interactive_late() <= S.interactive_max_late and self.training_late() <= S.training_max_late
-                and self.search.stable)
-
-
-LAYOUTS = {letter: Layout(*gpus) for letter, gpus in zip("ABCD", S.layouts)}
-
-
 def layout(s: State) -> Layout:
     i, t = s["a2_interactive_gpus"], s["a2_training_gpus"]
     return Layout(i, max(0.0, S.cluster_gpus - i - t), t)
-
-
-def gpu_utilization() -> float:
-    """Busy GPU-hours per day ÷ GPU-hours per day (notebooks counted at their daily volume)."""
-    g_i, s_i, _ = S.interactive
-    busy = g_i * s_i * S.interactive_per_day / S.day_s
-    busy += sum(g * s_len * rate for g, s_len, rate in (S.search, S.training))
-    return busy / S.cluster_gpus
-
-
-def act2_decide() -> str:
-    """The layout that meets both limits and leaves the most GPUs to the sweeps."""
-    passing = [k for k, lay in LAYOUTS.items() if lay.meets_limits()]
-    return max(passing, key=lambda k: LAYOUTS[k].search_gpus)
 
 
 def layout_text(letter: str) -> str:
@@ -405,8 +284,6 @@ def layout_text(letter: str) -> str:
     return (f"Notebooks {fmt(lay.interactive_gpus, 'int')} · sweeps {fmt(lay.search_gpus, 'int')} · "
             f"training {fmt(lay.training_gpus, 'int')} GPUs")
 
-
-NOTEBOOK_BUSY_GPUS = class_pool(0, S.interactive).load_erlangs * S.interactive[0]
 
 ACT2_PICK = Pick(
     id="a2_pick", act=2,

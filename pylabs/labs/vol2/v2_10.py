@@ -38,86 +38,20 @@ constraint_hit; the answers hold act1_prediction, act1_correct and act2_decision
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.labs.vol2.v2_10_model import (CONFIGS, MODELS, SEVENTY, Memory, S, Serving, act1_truth, act2_decide,
+                                          budget, kv_token, users, weights)
 from pylabs.physics import constants as C
-from pylabs.physics import serving as sv
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs and the spec's serving assumptions (VOL2 §V2-10.3 [A])."""
-
-    gpus: int = 8
-    window: float = 32768.0            # Act I: the context window each conversation reserves
-    used_chat: float = 4096.0          # tokens a chat conversation holds on average
-    used_docs: float = 32768.0         # document Q&A fills the window
-    prefill_mfu: float = 0.5           # u_pf: utilisation of compute during prefill
-    bw_efficiency: float = 0.8         # eta: share of HBM bandwidth decode reaches
-    prompt: float = 1024.0             # Act II prompt tokens (chat)
-    prompt_docs: float = 4096.0
-    output: float = 256.0              # reply tokens
-    arrival: float = 4.0               # chat requests per second
-    ttft_slo_s: float = 0.2            # chat promise: P99 TTFT under 200 ms
-    tput_target: float = 1000.0        # bulk tier: decode tokens per second
-    small_batch: float = 16.0          # the decision's configurations
-    large_batch: float = 64.0
-    huge_batch: float = 128.0
-    tiny_batch: float = 4.0
-    kilo_tokens: int = 1024            # "32K" on the chart's axis
-    gb: float = 1e9                    # the ledger's kv_per_user_gb and ttft_p99_ms units
-    ms: float = 1e-3
-
-
-S = Scenario()
-
-
-@dataclass(frozen=True)
-class Model:
-    label: str
-    params: float
-    layers: float
-    kv_heads: float
-    query_heads: float
-    d_model: float
-
-
-MODELS = {
-    "70b": Model("Llama-3-70B", C.LLAMA3_70B_PARAMS_COUNTED, C.LLAMA3_70B_LAYERS, C.LLAMA3_70B_KV_HEADS,
-                 C.LLAMA3_70B_QUERY_HEADS, C.LLAMA3_70B_D_MODEL),
-    "8b": Model("Llama-3-8B", C.LLAMA3_8B_PARAMS_COUNTED, C.LLAMA3_8B_LAYERS, C.LLAMA3_8B_KV_HEADS,
-                C.LLAMA3_8B_D_MODEL / C.LLAMA3_HEAD_DIM, C.LLAMA3_8B_D_MODEL),
-}
-KV_BYTES = {"bf16": C.BYTES_PER_BF16, "fp8": C.BYTES_PER_FP8}
-SEVENTY = MODELS["70b"]
 
 
 def span(tokens: float) -> str:
     """A token count as an adjective: "32,768-token"."""
     return f"{fmt(tokens, 'int')}-token"
-
-
-def kv_token(m: Model, dtype: str = "bf16", heads: float | None = None) -> float:
-    return sv.kv_bytes_per_token(m.layers, m.kv_heads if heads is None else heads, C.LLAMA3_HEAD_DIM,
-                                 KV_BYTES[dtype])
-
-
-def weights(m: Model) -> float:
-    return m.params * C.BYTES_PER_BF16
-
-
-def budget(m: Model, gpus: float = S.gpus) -> float:
-    return sv.kv_budget_bytes(gpus, C.H100_HBM_BYTES, C.VLLM_GPU_MEMORY_UTILIZATION, weights(m))
-
-
-def users(m: Model, tokens_reserved: float, dtype: str = "bf16", gpus: float = S.gpus,
-          heads: float | None = None) -> int:
-    return sv.max_sequences(budget(m, gpus), kv_token(m, dtype, heads) * tokens_reserved)
 
 
 # ---- context ----------------------------------------------------------------------
@@ -145,52 +79,9 @@ A1_USED = Slider("a1_used", "Tokens a conversation actually holds", unit="tokens
                       "allocator reserves the whole window however short the conversation.")
 
 
-@dataclass(frozen=True)
-class Memory:
-    """Act I's server: what a conversation reserves and how many fit."""
-
-    model: Model
-    dtype: str
-    gpus: int
-    window: float
-    paged: bool
-    used: float
-
-    @property
-    def held(self) -> float:
-        return min(self.used, self.window)
-
-    @property
-    def reserved_tokens(self) -> float:
-        return sv.allocated_tokens(self.held, self.window, self.paged, C.VLLM_BLOCK_TOKENS)
-
-    @property
-    def per_user(self) -> float:
-        return kv_token(self.model, self.dtype) * self.reserved_tokens
-
-    @property
-    def budget(self) -> float:
-        return budget(self.model, self.gpus)
-
-    @property
-    def users(self) -> int:
-        return sv.max_sequences(self.budget, self.per_user)
-
-    @property
-    def waste(self) -> float:
-        return sv.allocation_waste_fraction(self.held, self.reserved_tokens)
-
-    def users_without_gqa(self) -> int:
-        return users(self.model, self.reserved_tokens, self.dtype, self.gpus, heads=self.model.query_heads)
-
-
 def memory(s: State) -> Memory:
     return Memory(MODELS[s["a1_model"]], s["a1_dtype"], int(s["a1_gpus"]), s["a1_window"],
                   s["a1_alloc"] == "paged", s["a1_used"])
-
-
-def act1_truth() -> float:
-    return float(users(SEVENTY, S.window))
 
 
 def act1_facts() -> dict[str, str]:
@@ -394,80 +285,8 @@ A2_PROMPT = Slider("a2_prompt", "Prompt length", unit="tokens", min=256, max=819
                    fmt="tokens", scale="log2")
 
 
-@dataclass(frozen=True)
-class Serving:
-    """Act II: a chat server and a bulk server (8 H100s each, Llama-3-70B, paged KV), one prompt length."""
-
-    mode: str
-    lat_batch: float
-    arrival: float
-    tput_batch: float
-    prompt: float = S.prompt
-
-    @property
-    def prefill(self) -> float:
-        return sv.prefill_s(sv.prefill_flop(SEVENTY.params, self.prompt, SEVENTY.layers, SEVENTY.d_model),
-                            S.gpus, C.H100_PEAK_BF16_DENSE, S.prefill_mfu)
-
-    def roofline(self, batch: float) -> tuple[float, float]:
-        """The memory and compute times of one decode step (mean context: prompt + half the reply)."""
-        mean_context = self.prompt + S.output / 2
-        return (sv.decode_memory_s(weights(SEVENTY), batch * kv_token(SEVENTY) * mean_context, S.gpus,
-                                   C.H100_HBM_BW, S.bw_efficiency),
-                sv.decode_compute_s(SEVENTY.params, batch, S.gpus, C.H100_PEAK_BF16_DENSE, S.prefill_mfu))
-
-    def step(self, batch: float) -> float:
-        return sv.decode_step_s(*self.roofline(batch))
-
-    def bound(self, batch: float) -> str:
-        memory_s, compute_s = self.roofline(batch)
-        return "bandwidth-bound" if memory_s >= compute_s else "compute-bound"
-
-    @property
-    def capacity(self) -> float:
-        rate = sv.continuous_capacity_per_s if self.mode == "continuous" else sv.static_capacity_per_s
-        return rate(self.lat_batch, S.output, self.step(self.lat_batch), self.prefill)
-
-    @property
-    def ttft(self) -> float:
-        if self.arrival >= self.capacity:
-            return math.inf
-        if self.mode == "continuous":
-            return sv.continuous_ttft_p99_s(self.prefill, self.arrival)
-        return sv.static_ttft_s(S.output, self.step(self.lat_batch), self.lat_batch, self.prefill)
-
-    @property
-    def tokens_per_s(self) -> float:
-        return sv.decode_tokens_per_s(self.tput_batch, self.step(self.tput_batch))
-
-    @property
-    def kv_used(self) -> float:
-        """KV of the larger batch: each product has its own server."""
-        return max(self.lat_batch, self.tput_batch) * kv_token(SEVENTY) * (self.prompt + S.output)
-
-    @property
-    def kv_oom(self) -> bool:
-        return self.kv_used > budget(SEVENTY)
-
-    def meets(self) -> bool:
-        return self.ttft < S.ttft_slo_s and self.tokens_per_s > S.tput_target and not self.kv_oom
-
-
 def serving(s: State) -> Serving:
     return Serving(s["a2_lat_mode"], s["a2_lat_batch"], s["a2_arrival"], s["a2_tput_batch"], s["a2_prompt"])
-
-
-CONFIGS = {
-    "A": Serving("static", S.large_batch, S.arrival, S.large_batch),
-    "B": Serving("continuous", S.small_batch, S.arrival, S.large_batch),
-    "C": Serving("static", 1, S.arrival, S.huge_batch),
-    "D": Serving("continuous", S.tiny_batch, S.arrival, S.tiny_batch),
-}
-
-
-def act2_decide() -> str:
-    (letter,) = [k for k, c in CONFIGS.items() if c.meets()]
-    return letter
 
 
 def act2_facts() -> dict[str, str]:
