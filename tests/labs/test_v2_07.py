@@ -11,6 +11,7 @@ import pytest
 from pylabs.framework.formats import fmt
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_07 as lab
+from pylabs.labs.vol2 import v2_07_model as model
 from pylabs.physics import reliability as rel
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -27,32 +28,32 @@ def all_open(**controls):
 
 def test_spec_v2_07_4_act1_scenario_golden_values():
     """§V2-07 (4): delta 240 s, M 28,800 s: T_Y 61.97 min, T_D 59.33 min, W(30 min) 0.1854, W(T_Y) 0.1499."""
-    assert lab.TEAM.mtbf_s == 28800 and lab.TEAM.stall_s == 240 and lab.TEAM.restart_s == 600
-    assert lab.TEAM.young_s / 60 == pytest.approx(61.97, abs=0.005)
-    assert lab.TEAM.daly_s / 60 == pytest.approx(59.33, abs=0.005)
-    assert lab.TEAM.waste == pytest.approx(0.1854, abs=5e-5)
-    assert lab.TEAM.at(lab.TEAM.young_s).waste == pytest.approx(0.1499, abs=5e-5)
+    assert model.TEAM.mtbf_s == 28800 and model.TEAM.stall_s == 240 and model.TEAM.restart_s == 600
+    assert model.TEAM.young_s / 60 == pytest.approx(61.97, abs=0.005)
+    assert model.TEAM.daly_s / 60 == pytest.approx(59.33, abs=0.005)
+    assert model.TEAM.waste == pytest.approx(0.1854, abs=5e-5)
+    assert model.TEAM.at(model.TEAM.young_s).waste == pytest.approx(0.1499, abs=5e-5)
 
 
 def test_spec_v2_07_4_act2_cluster_and_checkpoint():
     """§V2-07 (4): M = 3.052 h, 14 TB, C_w = 35 s, sync T_Y = 877.0 s, async stall 0.01709 s."""
-    assert lab.PLANS["A"].mtbf_s / 3600 == pytest.approx(3.052, abs=5e-4)
-    assert lab.BASE.state_bytes == pytest.approx(14e12, rel=1e-12)
-    assert lab.PLANS["A"].write_s == pytest.approx(35.0, rel=1e-12)
-    assert lab.PLANS["sync_opt"].interval_s == pytest.approx(877.0, abs=0.05)
-    assert lab.PLANS["C"].stall_s == pytest.approx(0.01709, abs=5e-6)
+    assert model.PLANS["A"].mtbf_s / 3600 == pytest.approx(3.052, abs=5e-4)
+    assert model.BASE.state_bytes == pytest.approx(14e12, rel=1e-12)
+    assert model.PLANS["A"].write_s == pytest.approx(35.0, rel=1e-12)
+    assert model.PLANS["sync_opt"].interval_s == pytest.approx(877.0, abs=0.05)
+    assert model.PLANS["C"].stall_s == pytest.approx(0.01709, abs=5e-6)
 
 
 @pytest.mark.parametrize("letter, waste", [("A", 0.185), ("B", 0.140), ("C", 0.0599), ("D", 0.228),
                                            ("sync_opt", 0.134)])
 def test_spec_v2_07_3_act2_option_table(letter, waste):
     """§V2-07 (3) Act II table: 18.5 / 14.0 / 6.0 / 22.8 %, and 13.4 % for the synchronous optimum."""
-    assert lab.PLANS[letter].waste_frac == pytest.approx(waste, abs=5e-4)
+    assert model.PLANS[letter].waste_frac == pytest.approx(waste, abs=5e-4)
 
 
 def test_spec_v2_07_4_100_gbs_synchronous():
     """§V2-07 (4): at 100 GB/s synchronous, T_Y = 1,753.9 s and W = 0.2143."""
-    slow = lab.Cluster(16384, lab.S.gpu_mtbf_s, 100e9, lab.S.cold_restart_s).plans()["sync_opt"]
+    slow = model.Cluster(16384, model.S.gpu_mtbf_s, 100e9, model.S.cold_restart_s).plans()["sync_opt"]
     assert slow.interval_s == pytest.approx(1753.9, abs=0.05)
     assert slow.waste_frac == pytest.approx(0.2143, abs=5e-5)
 
@@ -61,20 +62,20 @@ def test_instruments_at_act2_defaults_show_the_golden_values():
     state = all_open(a2_mode="async", a2_interval=45)
     _, plan = lab.act2_setting(state)
     assert plan.stall_s == pytest.approx(0.01709, abs=5e-6)
-    assert plan.goodput_frac > lab.GOODPUT_TARGET
+    assert plan.goodput_frac > model.GOODPUT_TARGET
 
 
 def test_upstream_planning_sheet_figure_is_44_seconds():
     """§V2-07 (2), error 1: the page shows 44 s where the upstream sheet said 44 min."""
-    assert lab.UPSTREAM_MTBF_S == pytest.approx(43.95, abs=0.005)
+    assert model.UPSTREAM_MTBF_S == pytest.approx(43.95, abs=0.005)
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
-    assert fmt(lab.UPSTREAM_MTBF_S, "s") in html
+    assert fmt(model.UPSTREAM_MTBF_S, "s") in html
 
 
 def test_llama3_per_gpu_mtbf_is_the_spec_check():
     """§V2-07 (4): Llama 3 check, 50,677 h per GPU; the default 50,000 h is its rounding."""
-    assert lab.LLAMA3_GPU_MTBF_S / 3600 == pytest.approx(50_677, abs=0.5)
-    assert abs(lab.S.gpu_mtbf_s / lab.LLAMA3_GPU_MTBF_S - 1) < 0.02
+    assert model.LLAMA3_GPU_MTBF_S / 3600 == pytest.approx(50_677, abs=0.5)
+    assert abs(model.S.gpu_mtbf_s / model.LLAMA3_GPU_MTBF_S - 1) < 0.02
 
 
 # ---- answer keys --------------------------------------------------------------------
@@ -82,29 +83,29 @@ def test_llama3_per_gpu_mtbf_is_the_spec_check():
 
 def test_act1_key_is_the_young_optimum_and_daly_agrees():
     assert_key_proven(lab.ACT1_PREDICTION, "C")
-    assert lab.ACT1_PREDICTION.option("C").holds(lab.TEAM.daly_s)
+    assert lab.ACT1_PREDICTION.option("C").holds(model.TEAM.daly_s)
 
 
 def test_act1_optimum_is_the_minimum_of_the_plotted_waste():
-    best = lab.TEAM.at(lab.TEAM.young_s).waste
-    assert all(lab.TEAM.at(lab.TEAM.young_s * f).waste > best for f in (0.8, 0.95, 1.05, 1.25))
+    best = model.TEAM.at(model.TEAM.young_s).waste
+    assert all(model.TEAM.at(model.TEAM.young_s * f).waste > best for f in (0.8, 0.95, 1.05, 1.25))
 
 
 def test_act1_reflection_fact_halves_the_optimum_at_four_times_the_gpus():
-    state = all_open(a1_gpus=4 * lab.S.a1_gpus)
-    assert lab.act1_interval(state).young_s == pytest.approx(lab.TEAM.young_s / 2, rel=1e-12)
-    assert lab.act1_facts()["young_4x"] == fmt(lab.TEAM.young_s / 2, "s")
+    state = all_open(a1_gpus=4 * model.S.a1_gpus)
+    assert lab.act1_interval(state).young_s == pytest.approx(model.TEAM.young_s / 2, rel=1e-12)
+    assert lab.act1_facts()["young_4x"] == fmt(model.TEAM.young_s / 2, "s")
 
 
 def test_act2_key_is_the_only_plan_that_meets_the_target():
-    passing = [k for k in "ABCD" if lab.PLANS[k].goodput_frac >= lab.GOODPUT_TARGET]
+    passing = [k for k in "ABCD" if model.PLANS[k].goodput_frac >= model.GOODPUT_TARGET]
     assert passing == ["C"] and lab.ACT2_PREDICTION.answer() == "C"
-    assert lab.PLANS["sync_opt"].goodput_frac < lab.GOODPUT_TARGET  # even Young's synchronous optimum fails
+    assert model.PLANS["sync_opt"].goodput_frac < model.GOODPUT_TARGET  # even Young's synchronous optimum fails
 
 
 def test_act2_async_interval_is_the_write_time():
-    assert lab.PLANS["C"].interval_s == lab.PLANS["C"].write_s
-    assert lab.PLANS["C"].optimal_interval_s == lab.PLANS["C"].write_s
+    assert model.PLANS["C"].interval_s == model.PLANS["C"].write_s
+    assert model.PLANS["C"].optimal_interval_s == model.PLANS["C"].write_s
 
 
 # ---- feedback quotes computed numbers -----------------------------------------------------
@@ -129,7 +130,7 @@ def test_act2_pick_feedback_states_each_plans_goodput():
 def test_wrong_act1_prediction_says_by_how_much():
     html = rendered(LAB, answered(LAB, {"a1_predict": "B"}, through="a1_predict"))
     option = lab.ACT1_PREDICTION.option("B")
-    miss = lab.TEAM.young_s / option.high
+    miss = model.TEAM.young_s / option.high
     assert f"a factor of {fmt(miss, 'num')} above the top of your range" in html
 
 
@@ -138,7 +139,7 @@ def test_wrong_act1_prediction_says_by_how_much():
 
 def test_default_page_does_not_state_the_act1_answer():
     html = rendered(LAB, LAB.default_state())
-    for value in (lab.TEAM.young_s, lab.TEAM.daly_s):
+    for value in (model.TEAM.young_s, model.TEAM.daly_s):
         assert fmt(value, "s") not in html.split('class="pl-takeaways"')[0]
 
 
@@ -146,7 +147,7 @@ def test_act2_page_before_its_prediction_does_not_state_plan_goodputs():
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     act2 = html.split('data-act="2"')[1].split('class="pl-takeaways"')[0]
     for key in ("A", "B", "C", "D"):
-        assert fmt(lab.PLANS[key].goodput_frac, "pct") not in act2
+        assert fmt(model.PLANS[key].goodput_frac, "pct") not in act2
 
 
 # ---- failure states, reached and left through the instruments --------------------------------
@@ -209,14 +210,14 @@ def test_worst_cluster_reports_zero_goodput_not_negative():
 
 def test_context_moves_the_restart_sliders_in_both_acts():
     state = LAB.parse({"controls": {"context": "warm"}}, changed="context")
-    assert state["a1_restart"] == lab.S.warm_restart_s and state["a2_restart"] == lab.S.warm_restart_s
-    cold, warm = lab.act2_setting(all_open())[1], lab.act2_setting(all_open(a2_restart=lab.S.warm_restart_s))[1]
+    assert state["a1_restart"] == model.S.warm_restart_s and state["a2_restart"] == model.S.warm_restart_s
+    cold, warm = lab.act2_setting(all_open())[1], lab.act2_setting(all_open(a2_restart=model.S.warm_restart_s))[1]
     assert warm.waste_frac < cold.waste_frac
 
 
 def test_warm_spares_let_the_synchronous_optimum_meet_the_target():
-    warm = lab.Cluster(16384, lab.S.gpu_mtbf_s, lab.S.storage_bw, lab.S.warm_restart_s).plans()["sync_opt"]
-    assert warm.goodput_frac >= lab.GOODPUT_TARGET
+    warm = model.Cluster(16384, model.S.gpu_mtbf_s, model.S.storage_bw, model.S.warm_restart_s).plans()["sync_opt"]
+    assert warm.goodput_frac >= model.GOODPUT_TARGET
 
 
 # ---- the ledger record ---------------------------------------------------------------------
@@ -230,7 +231,7 @@ def test_record_holds_the_fields_the_spec_lists():
     assert rec["answers"]["a1_predict"] == {"choice": "C", "locked_at": "2026-01-01T00:00:00Z", "correct": True}
     assert rec["answers"]["a2_predict"]["choice"] == "C"
     res = rec["results"]
-    expected = rel.checkpoint_costs(14e12, 16384, lab.S.gpu_mtbf_s, 400e9, 50e9, 600, 45, True)
+    expected = rel.checkpoint_costs(14e12, 16384, model.S.gpu_mtbf_s, 400e9, 50e9, 600, 45, True)
     assert res["cluster_gpus"] == 16384 and res["cluster_mtbf_h"] == pytest.approx(3.0518, abs=1e-4)
     assert res["ckpt_bytes"] == pytest.approx(14e12) and res["write_s"] == pytest.approx(35.0)
     assert res["stall_s"] == pytest.approx(expected.stall_s) and res["interval_s"] == 45

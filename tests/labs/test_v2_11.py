@@ -11,12 +11,13 @@ import pytest
 from pylabs import ledger
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_11 as lab
+from pylabs.labs.vol2 import v2_11_model as model
 from pylabs.physics import constants as C
 from pylabs.physics import privacy
 from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-S = lab.S
+S = model.S
 
 
 def all_open(**controls):
@@ -32,7 +33,7 @@ def all_open(**controls):
 def test_spec_4_act1_traffic_rows(clients, compression, tb, ratio):
     t = lab.traffic(all_open(a1_clients=clients, a1_compression=compression))
     assert t.per_day == pytest.approx(tb * 1e12, rel=1e-12)
-    assert lab.ratio(t.per_day) == pytest.approx(ratio, rel=1e-12)
+    assert model.ratio(t.per_day) == pytest.approx(ratio, rel=1e-12)
 
 
 def test_spec_4_gboard_row_is_the_gboard_context():
@@ -40,39 +41,39 @@ def test_spec_4_gboard_row_is_the_gboard_context():
     t = lab.traffic(state)
     assert t.params == C.GBOARD_CIFG_PARAMS and t.bytes_per_param == 4.0
     assert t.per_day == pytest.approx(2.688e12, rel=1e-12)
-    assert lab.ratio(t.per_day) == pytest.approx(5.376, rel=1e-12)
+    assert model.ratio(t.per_day) == pytest.approx(5.376, rel=1e-12)
 
 
 @pytest.mark.parametrize("clients, z, eps, acc_pp", [
     (1e3, 1.0, 0.9427, 8.0), (1e4, 1.0, 1.2197, 0.8), (1e4, 1.09, 1.013, None), (1e5, 1.0, 1.7513, None),
 ])
 def test_spec_4_act2_rows(clients, z, eps, acc_pp):
-    d = lab.Deployment(clients, z)
+    d = model.Deployment(clients, z)
     assert d.epsilon == pytest.approx(eps, abs=6e-4)
     if acc_pp is not None:
         assert d.acc_drop * 100 == pytest.approx(acc_pp, rel=1e-12)
 
 
 def test_spec_4_noise_needed_for_epsilon_one_at_ten_thousand_clients():
-    assert lab.Deployment(1e4, 1.0).z_needed == pytest.approx(1.092, abs=5e-4)
+    assert model.Deployment(1e4, 1.0).z_needed == pytest.approx(1.092, abs=5e-4)
 
 
 # ---- answer keys -------------------------------------------------------------------
 
 
 def test_act1_answer_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(96.0, rel=1e-12)
+    assert model.act1_truth() == pytest.approx(96.0, rel=1e-12)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_act2_answer_is_the_only_deployment_within_the_policy():
-    within = [k for k, eps in lab.CANDIDATE_EPS.items() if eps() <= S.eps_target]
+    within = [k for k, eps in model.CANDIDATE_EPS.items() if eps() <= S.eps_target]
     assert within == ["C"] == [lab.ACT2_PREDICTION.answer()]
-    assert lab.TEAM.epsilon == pytest.approx(0.9427, abs=6e-4)
+    assert model.TEAM.epsilon == pytest.approx(0.9427, abs=6e-4)
 
 
 def test_act2_team_setting_meets_privacy_but_not_utility():
-    assert lab.TEAM.epsilon <= S.eps_target and lab.TEAM.acc_drop > S.acc_limit
+    assert model.TEAM.epsilon <= S.eps_target and model.TEAM.acc_drop > S.acc_limit
 
 
 def test_a_setting_meets_every_act2_limit():
@@ -81,7 +82,7 @@ def test_a_setting_meets_every_act2_limit():
 
 
 def test_tight_conversion_is_below_classic_and_named_on_the_page():
-    classic, tight = lab.Deployment(1e4, 1.0), lab.Deployment(1e4, 1.0, "tight")
+    classic, tight = model.Deployment(1e4, 1.0), model.Deployment(1e4, 1.0, "tight")
     assert tight.epsilon < S.eps_target < classic.epsilon
     html = rendered(LAB, all_open(a2_conversion="tight"))
     assert "Balle et al. 2020" in html and "Mironov 2017" in html
@@ -124,12 +125,12 @@ def before_takeaways(html: str) -> str:
 
 def test_default_page_does_not_state_the_act1_answer():
     html = before_takeaways(rendered(LAB, LAB.default_state()))
-    assert lab.fmt(lab.act1_truth(), "x") not in html
+    assert lab.fmt(model.act1_truth(), "x") not in html
 
 
 def test_act2_page_before_its_prediction_does_not_state_the_team_epsilon():
     html = before_takeaways(rendered(LAB, answered(LAB, {}, through="a1_reflect")))
-    assert lab.fmt(lab.TEAM.epsilon, "num") not in html.split('data-act="2"')[1]
+    assert lab.fmt(model.TEAM.epsilon, "num") not in html.split('data-act="2"')[1]
 
 
 # ---- failure states -------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_12 as lab
+from pylabs.labs.vol2 import v2_12_model as model
 from pylabs.physics import latency as L
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -32,7 +33,7 @@ def test_section4_fanout_5_and_100_by_1pct():
 
 def test_section4_budget_and_per_hop_p998():
     assert lab.results(all_open())["per_svc_budget"] == pytest.approx(0.0020080, abs=5e-8)
-    assert lab.HOPS["lognormal"].sigma == pytest.approx(0.39388, abs=5e-6)
+    assert model.HOPS["lognormal"].sigma == pytest.approx(0.39388, abs=5e-6)
     assert lab.act1_facts()["budget_ms"] == "124 ms"
 
 
@@ -47,8 +48,8 @@ def test_section4_serial_sum_of_five_hops():
 def test_section4_storm_at_defaults():
     st = lab.storm(all_open())
     assert st.t_collapse_s == pytest.approx(4.0) and st.amplification == 16.0
-    assert st.load(lab.HPA_LAG_S) == pytest.approx(24.0) and st.goodput_frac(lab.HPA_LAG_S) == 0.0
-    assert lab.HPA_LAG_S == pytest.approx(35.0) and not st.rescued(lab.HPA_LAG_S)
+    assert st.load(model.HPA_LAG_S) == pytest.approx(24.0) and st.goodput_frac(model.HPA_LAG_S) == 0.0
+    assert model.HPA_LAG_S == pytest.approx(35.0) and not st.rescued(model.HPA_LAG_S)
 
 
 def test_section4_mild_overload_collapses_at_20s():
@@ -57,33 +58,33 @@ def test_section4_mild_overload_collapses_at_20s():
 
 def test_section4_circuit_breaker_on():
     st = lab.storm(all_open(a2_shedding=True))
-    assert st.goodput_frac(lab.HPA_LAG_S) == pytest.approx(0.667, abs=5e-4) and st.load(lab.HPA_LAG_S) == pytest.approx(1.65)
+    assert st.goodput_frac(model.HPA_LAG_S) == pytest.approx(0.667, abs=5e-4) and st.load(model.HPA_LAG_S) == pytest.approx(1.65)
 
 
 # ---- answer keys ---------------------------------------------------------------------------------
 
 
 def test_act1_key_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(1 - 0.99 ** 5, rel=1e-12)
+    assert model.act1_truth() == pytest.approx(1 - 0.99 ** 5, rel=1e-12)
     assert_key_proven(lab.ACT1_PREDICTION, "B")
 
 
 def test_act1_reflection_budget_is_the_inverse_of_the_fanout():
-    budget = L.per_service_budget(lab.S.page_target, lab.S.shards)
-    assert L.fanout_slow_fraction(budget, lab.S.shards) == pytest.approx(lab.S.page_target, rel=1e-12)
+    budget = L.per_service_budget(model.S.page_target, model.S.shards)
+    assert L.fanout_slow_fraction(budget, model.S.shards) == pytest.approx(model.S.page_target, rel=1e-12)
     assert lab.ACT1_REFLECTION.answer() == "B"
 
 
 def test_act2_pick_is_proven_by_the_physics():
-    goodputs = {k: lab.fix_goodput(k) for k in "ABCD"}
+    goodputs = {k: model.fix_goodput(k) for k in "ABCD"}
     assert goodputs["B"] == pytest.approx(1 / 1.5) and all(goodputs[k] == 0.0 for k in "ACD")
-    assert lab.FIXES["D"][1] > lab.SCENARIO_STORM.t_collapse_s  # the autoscaler comes after the collapse
+    assert model.FIXES["D"][1] > model.SCENARIO_STORM.t_collapse_s  # the autoscaler comes after the collapse
     assert lab.ACT2_PICK.answer() == "B"
 
 
 def test_act2_reflection_amplification_multiplies():
-    assert lab.SCENARIO_STORM.amplification == (1 + lab.S.retries) ** lab.S.layers
-    assert lab.SCENARIO_STORM.amplification > 1 + lab.S.retries * lab.S.layers
+    assert model.SCENARIO_STORM.amplification == (1 + model.S.retries) ** model.S.layers
+    assert model.SCENARIO_STORM.amplification > 1 + model.S.retries * model.S.layers
     assert lab.ACT2_REFLECTION.answer() == "A"
 
 
@@ -168,8 +169,8 @@ def test_context_changes_latencies_but_not_the_fanout_share():
     assert expo.violation == pytest.approx(logn.violation, rel=1e-12)
     assert expo.sampled().quantile(0.99) > logn.sampled().quantile(0.99)
     assert expo.threshold_s == pytest.approx(logn.threshold_s, rel=1e-9)  # both P99 = 100 ms
-    chain = lab.Composition(lab.HOPS["exponential"], "serial", 5, 0.01, 0.0)
-    lam = lab.HOPS["exponential"].rate_per_s
+    chain = model.Composition(model.HOPS["exponential"], "serial", 5, 0.01, 0.0)
+    lam = model.HOPS["exponential"].rate_per_s
     assert chain.sampled().quantile(0.99) == pytest.approx(L.erlang_quantile_s(0.99, 5, lam), rel=0.03)
 
 

@@ -11,11 +11,12 @@ import pytest
 from pylabs import ledger
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_13 as lab
+from pylabs.labs.vol2 import v2_13_model as model
 from pylabs.physics import privacy
 from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-S = lab.S
+S = model.S
 
 
 def all_open(**controls):
@@ -53,7 +54,7 @@ def test_spec_4_act2_rows(records, z, steps, eps, acc):
 
 
 def test_spec_4_z_0_8_violates_the_policy():
-    assert not lab.Training(1e6, 0.8).policy_ok
+    assert not model.Training(1e6, 0.8).policy_ok
 
 
 # ---- answer keys -------------------------------------------------------------------
@@ -61,29 +62,29 @@ def test_spec_4_z_0_8_violates_the_policy():
 
 def test_act1_answer_is_the_dp_bound_at_epsilon_one():
     """VOL2 §V2-13 §2 error 3: the bound at ε = 1 is 73.1 %, not 50–55 %; ≤ 55 % needs ε ≤ 0.2."""
-    assert lab.act1_truth() == pytest.approx(0.7311, abs=5e-5)
+    assert model.act1_truth() == pytest.approx(0.7311, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
     assert privacy.epsilon_for_attack_accuracy(S.vendor_cap, S.delta) == pytest.approx(0.2007, abs=1e-4)
 
 
 def test_act2_answer_is_the_only_plan_meeting_both_limits():
-    meets = [k for k, t in lab.CANDIDATES.items() if t is not None and t.policy_ok and t.clinical_ok]
+    meets = [k for k, t in model.CANDIDATES.items() if t is not None and t.policy_ok and t.clinical_ok]
     assert meets == ["B"] == [lab.ACT2_PREDICTION.decide()]
-    a, c = lab.CANDIDATES["A"], lab.CANDIDATES["C"]
+    a, c = model.CANDIDATES["A"], model.CANDIDATES["C"]
     assert a.policy_ok and not a.clinical_ok          # the current run: private, not useful
     assert c.clinical_ok and not c.policy_ok          # less noise: useful, not private
-    assert lab.CANDIDATES["D"] is None                # no noise: nothing bounds ε
+    assert model.CANDIDATES["D"] is None                # no noise: nothing bounds ε
 
 
 def test_the_single_release_bound_is_not_the_accountant():
     """Spec §2 error 4: comparing z with the single-release σ = 5.30 would call the default run non-private,
     but the accountant gives ε < 1 at z = 1.15."""
     assert privacy.gaussian_single_release_sigma(1.0, S.delta, S.clip) > S.z * S.clip
-    assert lab.TEAM.epsilon < S.policy_eps
+    assert model.TEAM.epsilon < S.policy_eps
 
 
 def test_tight_conversion_is_below_classic_and_named_on_the_page():
-    classic, tight = lab.Training(1e6, 1.15), lab.Training(1e6, 1.15, "tight")
+    classic, tight = model.Training(1e6, 1.15), model.Training(1e6, 1.15, "tight")
     assert tight.epsilon < classic.epsilon
     html = rendered(LAB, all_open(a2_conversion="tight"))
     assert "Balle et al. 2020" in html and "Mironov 2017" in html
@@ -117,7 +118,7 @@ def test_wrong_act1_prediction_says_by_how_much():
 
 def test_default_page_does_not_state_the_act1_answer():
     html = rendered(LAB, LAB.default_state()).split('data-block="takeaways"')[0]
-    assert lab.fmt(lab.act1_truth(), "pct") not in html
+    assert lab.fmt(model.act1_truth(), "pct") not in html
 
 
 # ---- failure states -------------------------------------------------------------------
@@ -176,9 +177,9 @@ def test_context_changes_training_time_and_the_attack_note_only():
 
 
 def test_epsilon_falls_with_records_and_rises_as_noise_falls():
-    eps = [lab.Training(n, 1.15).epsilon for n in S.record_options]
+    eps = [model.Training(n, 1.15).epsilon for n in S.record_options]
     assert eps == sorted(eps, reverse=True)
-    assert lab.Training(1e6, 0.8).epsilon > lab.Training(1e6, 1.15).epsilon > lab.Training(1e6, 2.0).epsilon
+    assert model.Training(1e6, 0.8).epsilon > model.Training(1e6, 1.15).epsilon > model.Training(1e6, 2.0).epsilon
 
 
 # ---- the ledger record --------------------------------------------------------------

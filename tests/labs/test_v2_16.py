@@ -11,11 +11,12 @@ import pytest
 from pylabs import ledger
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_16 as lab
+from pylabs.labs.vol2 import v2_16_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import LOCKED_AT, answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-S = lab.S
+S = model.S
 
 
 def all_open(**controls):
@@ -26,7 +27,7 @@ def all_open(**controls):
 
 
 def test_spec_4_demographic_parity_at_six_percent():
-    g = lab.SCENARIO_DP
+    g = model.SCENARIO_DP
     assert (g.a.fpr, g.a.tpr, g.a.ppv) == pytest.approx((0.0457, 0.7617, 0.2539), abs=5e-5)
     assert (g.b.fpr, g.b.tpr, g.b.ppv) == pytest.approx((0.0092, 0.5171, 0.8619), abs=5e-5)
     assert g.a.selection_rate == pytest.approx(0.06) and g.b.selection_rate == pytest.approx(0.06)
@@ -34,7 +35,7 @@ def test_spec_4_demographic_parity_at_six_percent():
 
 
 def test_spec_4_single_threshold_is_act2_design_a():
-    g = lab.DESIGNS["A"].us
+    g = model.DESIGNS["A"].us
     assert g.t_a == g.t_b == S.threshold
     assert g.a.fpr == g.b.fpr == pytest.approx(0.0359, abs=5e-5)
     assert (g.a.selection_rate, g.b.selection_rate) == pytest.approx((0.0497, 0.1049), abs=5e-5)
@@ -43,7 +44,7 @@ def test_spec_4_single_threshold_is_act2_design_a():
 
 
 def test_spec_4_four_fifths_fix_is_act2_design_b_in_the_us():
-    g = lab.DESIGNS["B"].us
+    g = model.DESIGNS["B"].us
     assert g.a.selection_rate == pytest.approx(0.0839, abs=5e-5)
     assert g.impact == pytest.approx(C.UGESP_FOUR_FIFTHS, rel=1e-9)
     assert g.a.fpr == pytest.approx(0.0689, abs=5e-5)
@@ -52,7 +53,7 @@ def test_spec_4_four_fifths_fix_is_act2_design_b_in_the_us():
 
 def test_spec_4_scale_is_five_million_screens_a_day():
     assert S.evaluations_per_day == 5e6
-    d = lab.DESIGNS["A"]
+    d = model.DESIGNS["A"]
     fnr = d.us.a.fnr
     expected = S.evaluations_per_day * fnr * (S.base_a + S.base_b) * S.group_share
     assert d.rejected_per_day == pytest.approx(expected, rel=1e-12)
@@ -62,32 +63,32 @@ def test_spec_4_scale_is_five_million_screens_a_day():
 
 
 def test_act1_answer_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(4.96, abs=5e-3)
+    assert model.act1_truth() == pytest.approx(4.96, abs=5e-3)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_act2_answer_is_the_only_design_passing_both_checks():
-    passing = [k for k, d in lab.DESIGNS.items() if d.us_ok and d.eu_ok]
+    passing = [k for k, d in model.DESIGNS.items() if d.us_ok and d.eu_ok]
     assert passing == ["B"] == [lab.ACT2_PREDICTION.answer()]
-    assert not lab.DESIGNS["A"].us_ok and lab.DESIGNS["A"].eu_ok          # one threshold: US fails
-    assert lab.DESIGNS["C"].us_ok and not lab.DESIGNS["C"].eu_ok          # parity everywhere: EU fails
-    assert not lab.DESIGNS["D"].us_ok and not lab.DESIGNS["D"].eu_ok      # PPV parity: both fail
+    assert not model.DESIGNS["A"].us_ok and model.DESIGNS["A"].eu_ok          # one threshold: US fails
+    assert model.DESIGNS["C"].us_ok and not model.DESIGNS["C"].eu_ok          # parity everywhere: EU fails
+    assert not model.DESIGNS["D"].us_ok and not model.DESIGNS["D"].eu_ok      # PPV parity: both fail
 
 
 def test_no_single_rule_passes_both_checks_at_the_scenario_threshold():
     """The point of design B: the four-fifths fix opens a gap over the EU tolerance."""
     for rule in lab.RULES:
-        d = lab.Deployment(rule, rule)
+        d = model.Deployment(rule, rule)
         assert not (d.us_ok and d.eu_ok), rule
 
 
 def test_equal_base_rates_let_one_threshold_meet_every_criterion():
-    g = lab.act1_pair("single", S.base_equal, S.base_equal, S.flag_rate)
+    g = model.act1_pair("single", S.base_equal, S.base_equal, S.flag_rate)
     assert g.a.fpr == g.b.fpr and g.a.ppv == g.b.ppv and g.a.selection_rate == g.b.selection_rate
 
 
 def test_predictive_parity_equalises_ppv_and_splits_fpr():
-    g = lab.act1_pair("ppv", S.base_a, S.base_b, S.flag_rate)
+    g = model.act1_pair("ppv", S.base_a, S.base_b, S.flag_rate)
     assert g.a.ppv == pytest.approx(g.b.ppv, rel=1e-9) and g.a.tpr < g.b.tpr
     assert not lab.held(g.a.fpr, g.b.fpr)
 
@@ -210,7 +211,7 @@ def test_record_holds_the_spec_ledger_fields():
     assert r["criterion"] == "dp" and r["fpr_a"] == pytest.approx(0.0457, abs=5e-5)
     assert r["impact_ratio"] == pytest.approx(0.474, abs=5e-4)
     assert r["us_ok"] is False and r["eu_ok"] is True
-    assert r["qualified_rejected_per_day"] == pytest.approx(lab.DESIGNS["A"].rejected_per_day)
+    assert r["qualified_rejected_per_day"] == pytest.approx(model.DESIGNS["A"].rejected_per_day)
     assert rec["answers"]["a1_predict"]["choice"] == "C" and rec["answers"]["a1_predict"]["correct"] is True
     assert rec["answers"]["a2_predict"]["choice"] == "B"                          # act2_decision
     assert rec["failures_active"] == ["a2_us_adverse_impact"]                     # constraint_hit

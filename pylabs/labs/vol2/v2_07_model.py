@@ -1,0 +1,126 @@
+"""The scenario and model of V2-07 (The Checkpoint Reckoning): the stakeholders' inputs, the Act I
+job checkpointing at an interval, and the Act II cluster that prices each checkpoint plan. The lab
+module (``v2_07``) reads like its page; this is its model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylabs.physics import constants as C
+from pylabs.physics import reliability as rel
+from pylabs.physics import scaling, training
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (assumptions of the story, not hardware facts)."""
+
+    a1_params: float = 70e9
+    a1_gpus: int = 1024
+    a1_cluster_mtbf_s: float = 8 * 3600.0     # the team's measured 8 h between failures
+    a1_stall_s: float = 240.0                 # each checkpoint stops training for 4 min
+    a1_interval_s: float = 1800.0             # the team checkpoints every 30 min
+    cold_restart_s: float = 600.0             # requeue, reschedule and reload: 10 min (assumed)
+    warm_restart_s: float = 120.0             # standby node, reload from peers' memory: 2 min (assumed)
+    a2_params: float = 1e12
+    a2_gpus: int = 16384
+    gpu_mtbf_s: float = 50_000 * 3600.0       # rounded from the Llama 3 run's 50,677 h per GPU
+    storage_bw: float = 400e9                 # the shared file system's write bandwidth
+    d2h_bw: float = 50e9                      # achieved GPU-to-host copy (PCIe Gen5 x16 peaks at 63 GB/s)
+    a2_interval_s: float = 600.0              # today's plan: synchronous every 10 min
+    option_intervals_s: tuple[float, float, float] = (300.0, 600.0, 3600.0)
+    tokens: float = 10e12                     # the run's token budget
+    mfu: float = 0.40
+    collapse_waste: float = 0.5               # Act I alarm: half the cluster's time lost
+    upstream_gpu_mtbf_s: float = 200 * 3600.0  # the upstream planning sheet's per-GPU figure
+    chart_ticks_min: tuple[float, ...] = (5, 10, 15, 30, 60, 120, 240)
+    hour_s: float = 3600.0
+    minute_s: float = 60.0
+
+
+S = Scenario()
+HOUR, MINUTE = S.hour_s, S.minute_s
+STATE_BYTES_PER_PARAM = C.BYTES_PER_BF16 + C.ADAM_OPTIMIZER_BYTES_PER_PARAM  # 2 + 12: no gradients
+GOODPUT_TARGET = C.LLAMA3_405B_EFFECTIVE_TRAINING
+A1_GPU_MTBF_S = S.a1_cluster_mtbf_s * S.a1_gpus
+UPSTREAM_MTBF_S = rel.cluster_mtbf_s(S.upstream_gpu_mtbf_s, S.a2_gpus)  # 44 s, read upstream as minutes
+LLAMA3_GPU_MTBF_S = rel.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
+                                            C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
+
+
+# ---- Act I · The interval ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Interval:
+    """A job with a fixed checkpoint stall, checkpointing every ``interval_s`` (synchronous)."""
+
+    interval_s: float
+    stall_s: float
+    mtbf_s: float
+    restart_s: float
+
+    @property
+    def waste(self) -> float:
+        return rel.waste_fraction(self.interval_s, self.stall_s, self.mtbf_s, self.restart_s)
+
+    @property
+    def young_s(self) -> float:
+        return rel.young_interval_s(self.stall_s, self.mtbf_s)
+
+    @property
+    def daly_s(self) -> float:
+        return rel.daly_interval_s(self.stall_s, self.mtbf_s)
+
+    def at(self, interval_s: float) -> "Interval":
+        return Interval(interval_s, self.stall_s, self.mtbf_s, self.restart_s)
+
+
+TEAM = Interval(S.a1_interval_s, S.a1_stall_s, S.a1_cluster_mtbf_s, S.cold_restart_s)
+
+
+def act1_truth() -> float:
+    return TEAM.young_s
+
+
+# ---- Act II · Fleet scale ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cluster:
+    """The Act II job's cluster; ``plan`` prices a checkpoint mode and interval on it."""
+
+    gpus: float
+    gpu_mtbf_s: float
+    storage_bw: float
+    restart_s: float
+
+    @property
+    def state_bytes(self) -> float:
+        return STATE_BYTES_PER_PARAM * S.a2_params
+
+    def plan(self, mode: str, interval_s: float) -> rel.CheckpointCosts:
+        return rel.checkpoint_costs(self.state_bytes, self.gpus, self.gpu_mtbf_s, self.storage_bw, S.d2h_bw,
+                                    self.restart_s, interval_s, asynchronous=mode == "async")
+
+    def plans(self) -> dict[str, rel.CheckpointCosts]:
+        """The four plans of the Act II question (A-D), and the synchronous optimum."""
+        five, ten, hour = S.option_intervals_s
+        sync_opt = self.plan("sync", five).optimal_interval_s
+        return {"A": self.plan("sync", five), "B": self.plan("sync", ten),
+                "C": self.plan("async", self.plan("async", five).write_s), "D": self.plan("sync", hour),
+                "sync_opt": self.plan("sync", sync_opt)}
+
+
+BASE = Cluster(S.a2_gpus, S.gpu_mtbf_s, S.storage_bw, S.cold_restart_s)
+PLANS = BASE.plans()
+
+
+def act2_answer() -> str:
+    passing = [k for k in "ABCD" if PLANS[k].goodput_frac >= GOODPUT_TARGET]
+    assert len(passing) == 1, f"the Act II question needs exactly one passing plan, got {passing}"
+    return passing[0]
+
+
+def compute_s() -> float:
+    """The run's pure compute time on the scenario's GPUs (6ND at the stated MFU)."""
+    flops = training.train_flops(S.a2_params, S.tokens)
+    return scaling.time_to_train_s(flops, S.a2_gpus, C.H100_PEAK_BF16_DENSE, S.mfu)

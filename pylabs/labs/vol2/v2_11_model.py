@@ -1,0 +1,125 @@
+"""The scenario and model of V2-11 (The Federation Paradox): the keyboard team's inputs, a day of
+federated traffic against uploading the text, and the DP-FedAvg deployments the accountant rates.
+The lab module (``v2_11``) reads like its page; this is its model."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pylabs.physics import constants as C
+from pylabs.physics import federated, privacy
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The keyboard team's stated inputs; [A] marks the spec's scenario assumptions."""
+
+    users: float = 1e8                   # phones that could take part
+    raw_bytes_per_user_day: float = 5e3  # [A] typed text a user would upload per day
+    clients: float = 1e4                 # Act I: clients per round K
+    rounds_per_day: float = 24.0
+    params: float = 50e6                 # a server-class keyboard LM (not the upstream's 1B)
+    compression: float = 1.0
+    downlink_bytes_per_s: float = 2.5e6  # [A] 20 Mb/s to a phone on Wi-Fi
+    uplink_bytes_per_s: float = 1.25e6   # [A] 10 Mb/s from it
+    team_clients: float = 1e3            # Act II: the team's current DP-FedAvg setting
+    team_z: float = 1.0
+    rounds_total: float = 2000.0         # T
+    delta: float = 1e-9                  # ≈ 1/N^1.1, below 1/N
+    eps_target: float = 1.0              # the privacy policy
+    acc_anchor: float = 0.08             # heuristic: 8 pp accuracy drop at the anchor setting
+    acc_limit: float = 0.05              # 5 pp is the product team's limit
+    daily_budget_bytes: float = 50e12    # 50 TB/day is the network team's budget
+    client_options: tuple = (1e2, 1e3, 1e4, 1e5, 1e6)
+    model_options: tuple = (("10m", 10e6), ("50m", 50e6), ("200m", 200e6), ("1b", 1e9))
+    curve_clients: tuple = (1e3, 1e4, 1e5)  # the ε-against-z curves always drawn
+    bytes_per_tb: float = 1e12             # the ledger keeps TB/day, as the spec names it
+    pp_per_unit: float = 100.0             # percentage points per unit fraction
+    reflect_compression: float = 10.0      # Act I reflection: top-K plus int8 on every upload
+
+
+S = Scenario()
+MODELS = {"gboard": C.GBOARD_CIFG_PARAMS, **dict(S.model_options)}
+PRECISIONS = {"4": ("fp32", C.BYTES_PER_FP32), "2": ("bf16", C.BYTES_PER_BF16), "1": ("int8", C.BYTES_PER_INT8)}
+CENTRAL = federated.central_bytes_per_day(S.users, S.raw_bytes_per_user_day)
+CONTEXT_MODEL = {"server": (S.params, C.BYTES_PER_BF16), "gboard": (C.GBOARD_CIFG_PARAMS, C.BYTES_PER_FP32)}
+
+
+# ---- Act I · the bandwidth paradox -------------------------------------------------
+
+def fl_day(clients: float, params: float, bytes_per_param: float, rounds: float = S.rounds_per_day,
+           compression: float = S.compression) -> float:
+    return federated.fl_bytes_per_day(rounds, clients, params, bytes_per_param, compression)
+
+
+def ratio(fl_bytes: float) -> float:
+    return federated.transfer_ratio(fl_bytes, CENTRAL)
+
+
+@dataclass(frozen=True)
+class Traffic:
+    clients: float
+    rounds: float
+    params: float
+    bytes_per_param: float
+    compression: float
+
+    @property
+    def per_day(self) -> float:
+        return fl_day(self.clients, self.params, self.bytes_per_param, self.rounds, self.compression)
+
+    @property
+    def download_share(self) -> float:
+        down = self.rounds * federated.round_download_bytes(self.clients, self.params, self.bytes_per_param)
+        return down / self.per_day
+
+
+SCENARIO_TRAFFIC = Traffic(S.clients, S.rounds_per_day, S.params, C.BYTES_PER_BF16, S.compression)
+
+
+def act1_truth() -> float:
+    return ratio(SCENARIO_TRAFFIC.per_day)
+
+
+# ---- Act II · the privacy budget -------------------------------------------------
+
+@dataclass(frozen=True)
+class Deployment:
+    clients: float
+    z: float
+    conversion: str = "classic"
+
+    @property
+    def q(self) -> float:
+        return self.clients / S.users
+
+    @property
+    def epsilon(self) -> float:
+        return privacy.epsilon(self.q, self.z, S.rounds_total, S.delta, self.conversion)
+
+    @property
+    def best_order(self) -> int:
+        return privacy.epsilon_and_order(self.q, self.z, S.rounds_total, S.delta, self.conversion)[1]
+
+    @property
+    def acc_drop(self) -> float:
+        """Labelled heuristic: Δacc ∝ z/K, anchored at 8 pp for the team's K = 1,000, z = 1."""
+        return S.acc_anchor * (self.z / self.clients) / (S.team_z / S.team_clients)
+
+    @property
+    def z_needed(self) -> float:
+        return privacy.noise_multiplier_for_epsilon(self.q, S.rounds_total, S.delta, S.eps_target, self.conversion)
+
+
+TEAM = Deployment(S.team_clients, S.team_z)
+NO_DP = math.inf  # no noise, no accountant: nothing bounds ε
+CANDIDATE_EPS = {"A": lambda: NO_DP, "B": lambda: NO_DP, "C": lambda: TEAM.epsilon, "D": lambda: NO_DP}
+
+
+def act2_answer() -> str:
+    """The one deployment whose accountant gives ε within the policy (a test proves it is unique)."""
+    return next(k for k, eps in CANDIDATE_EPS.items() if eps() <= S.eps_target)
+
+
+Z_GRID = tuple(0.5 + 0.25 * i for i in range(11))  # the noise multipliers the ε chart draws
