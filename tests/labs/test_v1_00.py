@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_00 as lab
 from pylabs.labs.vol1 import v1_00_model as model
 from pylabs.physics import constants as C
