@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_00 as lab
+from pylabs.labs.vol1 import v1_00_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -22,46 +23,46 @@ def all_open(**controls):
 
 def test_act1_key_is_the_fibre_round_trip_of_the_spec():
     """§V1-00 (4): 2,000 km of fibre → 19.587 ms, half the measured 40 ms (spec error 1)."""
-    assert lab.act1_truth() == pytest.approx(19.587e-3, abs=5e-7)
+    assert model.act1_truth() == pytest.approx(19.587e-3, abs=5e-7)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_the_vacuum_estimate_and_the_upstream_claim_fall_in_other_options():
     """A student using the vacuum speed lands in B; the upstream "all 40 ms is light" in D."""
-    vacuum = lab.rtt_s(lab.S.distance_m, "vacuum")
+    vacuum = model.rtt_s(model.S.distance_m, "vacuum")
     assert vacuum == pytest.approx(13.343e-3, abs=5e-7)
     assert [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(vacuum)] == ["B"]
-    assert [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(lab.S.measured_rtt_s)] == ["D"]
+    assert [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(model.S.measured_rtt_s)] == ["D"]
 
 
 def test_check2_key_is_the_set_of_fixes_that_work():
     """§V1-00 (3): Check 2 → {move closer (< ~1,000 km), on the vehicle}; the reach is 1,021.1 km."""
-    assert lab.REACH_M == pytest.approx(1021.1e3, abs=50)
-    assert {f for f in lab.FIXES if lab.fix_works(f)} == {"closer", "vehicle"}
-    assert lab.ACT1_REFLECTION.answer() == "B" and lab.COMBOS["B"] == ("closer", "vehicle")
+    assert model.REACH_M == pytest.approx(1021.1e3, abs=50)
+    assert {f for f in model.FIXES if model.fix_works(f)} == {"closer", "vehicle"}
+    assert lab.ACT1_REFLECTION.answer() == "B" and model.COMBOS["B"] == ("closer", "vehicle")
 
 
 def test_check3_key_is_tinyml_and_unique():
     """§V1-00 (3): Check 3 → D TinyML, on a 2×AA-class battery (4.07 years); only one regime passes."""
-    passing = [r.letter for r in lab.REGIMES.values() if r.meets]
+    passing = [r.letter for r in model.REGIMES.values() if r.meets]
     assert passing == ["D"] and lab.ACT2_PREDICTION.answer() == "D"
-    assert lab.REGIMES["D"].life_s / (365.25 * DAY) == pytest.approx(4.07, abs=0.01)
-    assert not lab.REGIMES["A"].on_premises and lab.REGIMES["A"].response_s > lab.S.result_s
-    assert lab.REGIMES["B"].life_s < lab.S.required_life_s and lab.REGIMES["C"].life_s < lab.S.required_life_s
+    assert model.REGIMES["D"].life_s / (365.25 * DAY) == pytest.approx(4.07, abs=0.01)
+    assert not model.REGIMES["A"].on_premises and model.REGIMES["A"].response_s > model.S.result_s
+    assert model.REGIMES["B"].life_s < model.S.required_life_s and model.REGIMES["C"].life_s < model.S.required_life_s
 
 
 @pytest.mark.parametrize("mcu_w", [0.1, 0.2, 0.3])
 def test_check3_key_holds_across_the_assumed_mcu_power(monkeypatch, mcu_w):
     """ERRATA V1-00: the MCU's active power is an estimate (0.1–0.3 W); the answer stays D."""
-    monkeypatch.setitem(lab.REGIMES, "D", lab.Regime("D", "TinyML", mcu_w, True))
-    assert lab.act2_answer() == "D"
+    monkeypatch.setitem(model.REGIMES, "D", model.Regime("D", "TinyML", mcu_w, True))
+    assert model.act2_answer() == "D"
 
 
 def test_a_coin_cell_falls_short_of_six_months_at_one_reading_a_second():
     """§V1-00 (2b) error 3: CR2032 at 1 Hz lasts 133.9 days; always on only 6.75 h."""
-    assert lab.life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W) / DAY == pytest.approx(133.9, abs=0.05)
-    assert lab.life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W, 1.0, 1.0) == pytest.approx(6.75 * 3600)
-    assert lab.S.required_life_s / DAY == pytest.approx(182.6, abs=0.05)
+    assert model.life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W) / DAY == pytest.approx(133.9, abs=0.05)
+    assert model.life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W, 1.0, 1.0) == pytest.approx(6.75 * 3600)
+    assert model.S.required_life_s / DAY == pytest.approx(182.6, abs=0.05)
 
 
 def test_check1_key_is_serving_and_monitoring():
@@ -70,8 +71,8 @@ def test_check1_key_is_serving_and_monitoring():
 
 def test_the_car_travels_half_a_metre_while_light_alone_makes_the_trip():
     """§V1-00 (4): 60 mph × 5 ms = 0.1341 m; at the 19.6 ms floor, 0.525 m."""
-    assert lab.dep.travel_m(lab.CAR_SPEED, 5e-3) == pytest.approx(0.1341, abs=5e-5)
-    assert lab.dep.travel_m(lab.CAR_SPEED, lab.act1_truth()) == pytest.approx(0.5254, abs=5e-4)
+    assert model.dep.travel_m(model.CAR_SPEED, 5e-3) == pytest.approx(0.1341, abs=5e-5)
+    assert model.dep.travel_m(model.CAR_SPEED, model.act1_truth()) == pytest.approx(0.5254, abs=5e-4)
 
 
 # ---- feedback quotes the physics --------------------------------------------------------
@@ -158,7 +159,7 @@ def test_record_keeps_the_checks_and_the_chosen_fixes():
     assert rec["complete"] is True
     assert all(rec["answers"][q]["correct"] for q in ("a1_predict", "a1_reflect", "a2_predict", "a2_reflect"))
     assert rec["results"]["check2_fixes"] == "closer,vehicle"
-    assert rec["results"]["a1_rtt"] == pytest.approx(lab.act1_truth())
+    assert rec["results"]["a1_rtt"] == pytest.approx(model.act1_truth())
     assert record(LAB, LAB.default_state())["results"]["check2_fixes"] is None
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_02 as lab
+from pylabs.labs.vol1 import v1_02_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -25,44 +26,44 @@ def all_open(context: str = "cloud", **controls):
 
 def test_act1_key_is_b_and_only_b():
     """§V1-02 (3)/(4): speedup 1.6175 at D 2 GB, AI 5, L 0.05 ms; one option holds it (upstream keyed two)."""
-    assert lab.act1_truth() == pytest.approx(1.6175, abs=5e-5)
+    assert model.act1_truth() == pytest.approx(1.6175, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "B")
-    holding = [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(lab.act1_truth())]
+    holding = [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(model.act1_truth())]
     assert holding == ["B"]
 
 
 def test_act1_upstream_keys_are_both_wrong():
     """§V1-02 (2b) #2: neither "10-15 %" nor "no effect" holds the physics' gain (38.2 % lower latency)."""
-    cut = lab.SCENARIO_UPGRADE.cut
+    cut = model.SCENARIO_UPGRADE.cut
     assert cut == pytest.approx(0.3818, abs=5e-5)
     assert not 0.10 <= cut <= 0.15 and cut > 0
 
 
 def test_act1_compute_ratio_is_dense_3_17_and_ridges_are_dense():
-    u = lab.SCENARIO_UPGRADE
+    u = model.SCENARIO_UPGRADE
     assert u.compute_ratio == pytest.approx(3.171, abs=5e-4)
     assert (u.old.ridge, u.new.ridge) == (pytest.approx(153.02, abs=0.005), pytest.approx(295.34, abs=0.005))
 
 
 def test_act2_key_is_c_and_only_c():
     """§V1-02 (4): RTT 29.380 ms at 3,000 km; with the H100's inference the frame takes 29.45 ms."""
-    assert lab.SCENARIO_SERVICE.rtt_s / MS == pytest.approx(29.380, abs=5e-4)
-    assert lab.act2_truth() / MS == pytest.approx(29.454, abs=5e-3)
+    assert model.SCENARIO_SERVICE.rtt_s / MS == pytest.approx(29.380, abs=5e-4)
+    assert model.act2_truth() / MS == pytest.approx(29.454, abs=5e-3)
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 
 def test_act2_key_holds_with_the_routed_fibre_of_the_spec():
     """§V1-02 (4): k = 1.5 gives 44.07 ms, still in C; the key does not hang on a rounding."""
-    routed = lab.service("cloud", 3_000e3, 1.5, 1)
+    routed = model.service("cloud", 3_000e3, 1.5, 1)
     assert routed.rtt_s / MS == pytest.approx(44.070, abs=5e-4)
     assert lab.ACT2_PREDICTION.option("C").holds(routed.total_s)
 
 
-# ---- the model through the lab ---------------------------------------------------------
+# ---- the model -------------------------------------------------------------------------
 
 
 def test_upgrade_terms_match_the_golden_vector():
-    u = lab.SCENARIO_UPGRADE
+    u = model.SCENARIO_UPGRADE
     assert (u.after.memory_s / MS, u.after.compute_s / MS) == (pytest.approx(0.5970, abs=5e-5),
                                                                pytest.approx(0.01011, abs=5e-6))
     assert (u.before.memory_s / MS, u.before.compute_s / MS) == (pytest.approx(0.9809, abs=5e-5),
@@ -72,12 +73,12 @@ def test_upgrade_terms_match_the_golden_vector():
 
 def test_the_8_percent_anecdote_needs_4_06_ms_of_overhead():
     assert lab.act1_facts()["anecdote_overhead"] == "4.06 ms"
-    u = lab.upgrade("cloud", 2e9, 5, 4.06 * MS)
+    u = model.upgrade("cloud", 2e9, 5, 4.06 * MS)
     assert u.cut == pytest.approx(0.080, abs=5e-4)
 
 
 def test_edge_context_compares_the_orin_dense_paths_not_100_tops():
-    u = lab.upgrade("edge", 2e9, 5, 0.05 * MS)
+    u = model.upgrade("edge", 2e9, 5, 0.05 * MS)
     assert u.old.peak_ops == C.ORIN_NX_PEAK_FP16_DENSE and u.new.peak_ops == C.ORIN_NX_PEAK_INT8_DENSE
     assert u.compute_ratio == pytest.approx(2.0, rel=1e-3) and u.bandwidth_ratio == 1.0
     assert u.speedup < 1.02  # twice the compute, the same memory: almost nothing
@@ -88,13 +89,13 @@ def test_edge_context_compares_the_orin_dense_paths_not_100_tops():
 
 def test_intensity_rises_with_batch_because_weights_are_read_once():
     """§V1-02 (2b) #6: weights once per batch; activations assumed on chip (a lower bound)."""
-    assert lab.perception_intensity(1) == pytest.approx(8.2e9 / (2 * 25_557_032), rel=1e-9)
-    assert lab.perception_intensity(64) == pytest.approx(64 * lab.perception_intensity(1), rel=1e-9)
+    assert model.perception_intensity(1) == pytest.approx(8.2e9 / (2 * 25_557_032), rel=1e-9)
+    assert model.perception_intensity(64) == pytest.approx(64 * model.perception_intensity(1), rel=1e-9)
 
 
 def test_in_vehicle_orin_meets_the_budget_and_ignores_distance():
-    edge = lab.service("edge", 5_000e3, 2.0, 1)
-    assert edge.rtt_s == 0 and edge.total_s < lab.S.sla_s
+    edge = model.service("edge", 5_000e3, 2.0, 1)
+    assert edge.rtt_s == 0 and edge.total_s < model.S.sla_s
     html = rendered(LAB, all_open("edge"))
     start = html.index('data-control="a2_distance"')
     assert " disabled" in html[html.rindex("<input", 0, start):start + 200]
@@ -103,7 +104,7 @@ def test_in_vehicle_orin_meets_the_budget_and_ignores_distance():
 
 def test_max_distance_matches_the_golden_vector():
     """§V1-02 (4): SLA 10 ms, t_inf 2 ms → 816.9 km."""
-    assert lab.ironlaw.max_distance_m(10 * MS, 2 * MS) / 1e3 == pytest.approx(816.9, abs=0.05)
+    assert model.ironlaw.max_distance_m(10 * MS, 2 * MS) / 1e3 == pytest.approx(816.9, abs=0.05)
 
 
 # ---- failure states -------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def test_extremes_render_finite_numbers(context, controls):
 
 
 def test_compute_bound_at_high_intensity():
-    u = lab.upgrade("cloud", 2e9, 1000, 0)
+    u = model.upgrade("cloud", 2e9, 1000, 0)
     assert u.after.bound == "compute" and u.speedup == pytest.approx(u.compute_ratio, rel=0.25)
 
 

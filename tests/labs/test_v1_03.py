@@ -9,6 +9,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_03 as lab
+from pylabs.labs.vol1 import v1_03_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -23,15 +24,15 @@ def all_open(**controls):
 
 
 def test_spec_v1_03_act1_key_is_16x_at_stage_5():
-    assert lab.act1_truth() == 16
+    assert model.act1_truth() == 16
     assert_key_proven(lab.ACT1_PREDICTION, "C")
-    t = lab.SCENARIO_TAX
-    assert t.redone_s / lab.DAY == pytest.approx(140) and t.found_s / lab.DAY == pytest.approx(135)
-    assert t.project_s / lab.DAY == pytest.approx(150)
+    t = model.SCENARIO_TAX
+    assert t.redone_s / model.DAY == pytest.approx(140) and t.found_s / model.DAY == pytest.approx(135)
+    assert t.project_s / model.DAY == pytest.approx(150)
 
 
 def test_spec_v1_03_act2_key_is_c_because_the_crossover_is_real_at_r_0_999():
-    r = lab.SCENARIO_RACE
+    r = model.SCENARIO_RACE
     assert r.crossover_s == 52 * HOUR
     assert r.final(r.small) == pytest.approx(0.99) and r.final(r.large) == pytest.approx(0.98852, abs=5e-6)
     assert r.to_target_s(r.small) == 73 * HOUR and r.to_target_s(r.large) == 2352 * HOUR
@@ -40,7 +41,7 @@ def test_spec_v1_03_act2_key_is_c_because_the_crossover_is_real_at_r_0_999():
 
 def test_spec_v1_03_error_1_upstream_decay_has_no_crossover():
     """At r = 0.95 the small model's ceiling is 92 % < 95 %: the key would be A, not C."""
-    r = lab.UPSTREAM_RACE
+    r = model.UPSTREAM_RACE
     assert math.isinf(r.crossover_s)
     assert lab.w.accuracy_ceiling(r.small) == pytest.approx(0.92)
     assert r.final(r.large) == pytest.approx(0.97209, abs=5e-6)
@@ -80,8 +81,8 @@ def test_spec_v1_03_energy_against_the_budget(cycle, ratio, over):
 
 
 def test_daily_retraining_on_a_phone_still_catches_up_within_the_window():
-    r = lab.DAILY_RACE
-    assert 9 * 7 * lab.DAY < r.crossover_s < r.window_s
+    r = model.DAILY_RACE
+    assert 9 * 7 * model.DAY < r.crossover_s < r.window_s
 
 
 # ---- failure states reached and left ---------------------------------------------------------------

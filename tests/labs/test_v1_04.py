@@ -7,6 +7,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_04 as lab
+from pylabs.labs.vol1 import v1_04_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -21,7 +22,7 @@ def all_open(**controls):
 
 def test_act1_key_is_data_loading_section_4():
     """§V1-04 (4): at the defaults the A100 is busy 23.65 %, CPU-decode-bound, storage close behind."""
-    pipe = lab.SCENARIO_LOADER.pipeline()
+    pipe = model.SCENARIO_LOADER.pipeline()
     assert pipe.gpu_per_s == pytest.approx(5073.2, abs=0.05)
     assert pipe.gpu_utilization == pytest.approx(0.2365, abs=5e-5)
     assert pipe.bottleneck == "cpu_decode"
@@ -32,35 +33,35 @@ def test_act1_key_is_data_loading_section_4():
 def test_act1_reflection_both_fixes_are_needed_section_4():
     """§V1-04 (3): NVMe alone stays CPU-bound; 16 workers on the disk stay storage-bound (26.88 %);
     NVMe with 16 workers gives 63.08 %, with 32 workers 100 %."""
-    assert lab.Loader(storage="nvme").pipeline().gpu_utilization == pytest.approx(0.2365, abs=5e-5)
-    assert lab.Loader(workers=16).pipeline().gpu_utilization == pytest.approx(0.2688, abs=5e-5)
-    assert lab.Loader(storage="nvme", workers=16).pipeline().gpu_utilization == pytest.approx(0.6308, abs=5e-5)
-    assert lab.Loader(storage="nvme", workers=32).pipeline().gpu_utilization == 1.0
+    assert model.Loader(storage="nvme").pipeline().gpu_utilization == pytest.approx(0.2365, abs=5e-5)
+    assert model.Loader(workers=16).pipeline().gpu_utilization == pytest.approx(0.2688, abs=5e-5)
+    assert model.Loader(storage="nvme", workers=16).pipeline().gpu_utilization == pytest.approx(0.6308, abs=5e-5)
+    assert model.Loader(storage="nvme", workers=32).pipeline().gpu_utilization == 1.0
     assert lab.ACT1_REFLECTION.answer() == "C"
 
 
 def test_more_gpus_on_the_same_loader_only_wait_longer():
-    assert lab.util_with(lab.SCENARIO_LOADER, 4) == pytest.approx(0.2365 / 4, abs=5e-5)
-    assert lab.Loader(gpu="h100").pipeline().gpu_per_s == pytest.approx(16087.8, abs=0.05)
+    assert model.util_with(model.SCENARIO_LOADER, 4) == pytest.approx(0.2365 / 4, abs=5e-5)
+    assert model.Loader(gpu="h100").pipeline().gpu_per_s == pytest.approx(16087.8, abs=0.05)
 
 
 def test_random_small_files_on_a_disk_section_4():
     """§V1-04 (4): HDD random, 150 IOPS, 16 workers: 150 images/s, 2.96 %."""
-    pipe = lab.Loader(storage="hdd_random", workers=16).pipeline()
+    pipe = model.Loader(storage="hdd_random", workers=16).pipeline()
     assert pipe.storage_per_s == 150 and pipe.gpu_utilization == pytest.approx(0.0296, abs=5e-5)
 
 
 def test_act2_key_is_about_an_hour_section_4():
     """§V1-04 (4): 50 TB at 100 Gb/s, η = 1: 4,000 s (66.7 min), $1,000 at $0.02/GB."""
-    assert lab.act2_truth() == pytest.approx(4000.0)
-    assert lab.SCENARIO_MOVE.fee_usd == pytest.approx(1000.0)
+    assert model.act2_truth() == pytest.approx(4000.0)
+    assert model.SCENARIO_MOVE.fee_usd == pytest.approx(1000.0)
     assert_key_proven(lab.ACT2_PREDICTION, "B")
 
 
 def test_act2_reflection_facts_section_4():
     """§V1-04 (4): 1 PB at 100 Gb/s is 22.22 h and $20,000, past the 6 h budget."""
-    assert lab.PETABYTE_MOVE.time_s / 3600 == pytest.approx(22.22, abs=5e-3)
-    assert lab.PETABYTE_MOVE.fee_usd == pytest.approx(20000.0) and lab.PETABYTE_MOVE.too_slow
+    assert model.PETABYTE_MOVE.time_s / 3600 == pytest.approx(22.22, abs=5e-3)
+    assert model.PETABYTE_MOVE.fee_usd == pytest.approx(20000.0) and model.PETABYTE_MOVE.too_slow
     facts = lab.act2_facts()
     assert facts["pb_time"] == "22.2 h" and facts["pb_fee"] == "$20k" and facts["lan_time"] == "4.63 days"
     assert lab.ACT2_REFLECTION.answer() == "B"

@@ -10,6 +10,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_08 as lab
+from pylabs.labs.vol1 import v1_08_model as model
 from pylabs.labs.vol1.contexts import device
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -25,7 +26,7 @@ def all_open(**controls):
 
 def test_act1_key_is_112_gb_of_static_state():
     """§V1-08: 7B in FP32 with Adam is 16 B/param = 112 GB; the key D holds."""
-    assert lab.act1_truth() == pytest.approx(112e9, rel=1e-12)
+    assert model.act1_truth() == pytest.approx(112e9, rel=1e-12)
     assert_key_proven(lab.ACT1_PREDICTION, "D")
 
 
@@ -37,22 +38,22 @@ def test_act1_reflection_fact_mixed_precision_is_also_112_gb():
 
 def test_act2_key_is_slightly_slower():
     """§V1-08 (4): ratio 0.9772 on the H100 (upstream displayed 0.51 against its own key)."""
-    assert lab.act2_truth() == pytest.approx(0.9772, abs=5e-5)
+    assert model.act2_truth() == pytest.approx(0.9772, abs=5e-5)
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 
 def test_act2_key_holds_on_the_phone_too():
     """A mobile-track student's instruments start at GPT-2, micro-batch 4 × 64: the same option."""
-    assert lab.PHONE.memory.fits
-    assert lab.ACT2_PREDICTION.option("C").holds(lab.PHONE.ratio)
-    assert lab.PHONE.ratio < lab.act2_truth()  # the phone's bandwidth is small beside its compute
+    assert model.PHONE.memory.fits
+    assert lab.ACT2_PREDICTION.option("C").holds(model.PHONE.ratio)
+    assert model.PHONE.ratio < model.act2_truth()  # the phone's bandwidth is small beside its compute
 
 
 def test_act2_native_batch_is_far_over_the_h100():
     """ERRATA (24 heads): 256 sequences at once need 1,231.98 GB; micro-batches of 8 need 58.65 GB."""
-    assert lab.SCENARIO.native.total / 1e9 == pytest.approx(1231.98, abs=0.005)
-    assert lab.SCENARIO.memory.total / 1e9 == pytest.approx(58.65, abs=0.005)
-    assert lab.SCENARIO.memory.fits and not lab.SCENARIO.native.fits
+    assert model.SCENARIO.native.total / 1e9 == pytest.approx(1231.98, abs=0.005)
+    assert model.SCENARIO.memory.total / 1e9 == pytest.approx(58.65, abs=0.005)
+    assert model.SCENARIO.memory.fits and not model.SCENARIO.native.fits
 
 
 def test_act2_reflection_facts_are_the_errata_rows():

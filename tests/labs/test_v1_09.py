@@ -11,6 +11,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_09 as lab
+from pylabs.labs.vol1 import v1_09_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -29,23 +30,23 @@ def metric(html: str, name: str) -> float:
 
 def test_act1_key_is_a_no_gain_on_clean_data_trained_to_convergence():
     """§V1-09 (2) error 1 and (3): with clean data and a full budget the evidence-backed answer is ~1×."""
-    assert lab.act1_truth() == 1.0
+    assert model.act1_truth() == 1.0
     assert_key_proven(lab.ACT1_PREDICTION, "A")
 
 
 def test_act2_key_is_c_active_learning_to_the_bar():
     """§V1-09 (3) and (4): AL reaches 70 % for $10,802 (216,039 labels); random $18,000; all $50K; 10 % misses."""
-    plans = lab.scenario_plans()
+    plans = model.scenario_plans()
     assert plans["C"][0] == pytest.approx(10_802, abs=0.5)
     assert plans["D"][0] == pytest.approx(18_000)
     assert plans["A"] == pytest.approx((50_000, 0.76))
-    assert plans["B"][1] == pytest.approx(0.5654, abs=5e-5) and plans["B"][1] < lab.S.bar
+    assert plans["B"][1] == pytest.approx(0.5654, abs=5e-5) and plans["B"][1] < model.S.bar
     assert lab.ACT2_PREDICTION.answer() == "C"
 
 
 def test_act2_key_depends_on_the_claim_only_through_its_size():
     """Without any AL gain (k = 1), AL and 'random, just enough' tie: the answer rests on k > 1."""
-    assert lab.cost_to_bar(lab.S.bar, lab.S.usd_per_label, 1.0) == pytest.approx(lab.scenario_plans()["D"][0])
+    assert model.cost_to_bar(model.S.bar, model.S.usd_per_label, 1.0) == pytest.approx(model.scenario_plans()["D"][0])
 
 
 def test_reflection_keys_are_b():
@@ -63,8 +64,8 @@ def test_facts_quote_the_spec_numbers():
 
 def test_scenario_run_takes_hours_on_the_h100_and_days_on_the_orin():
     """§V1-09 (2) error 3: not '6 weeks'; 3.66 h on an H100, 240.5 h on the Orin NX (within 0.5 %: torchvision's 4.09 G multiply-adds, not 4.1)."""
-    assert lab.scenario_hours("cloud") / 3600 == pytest.approx(3.66, rel=5e-3)
-    assert lab.scenario_hours("edge") / 3600 == pytest.approx(240.5, rel=5e-3)
+    assert model.scenario_hours("cloud") / 3600 == pytest.approx(3.66, rel=5e-3)
+    assert model.scenario_hours("edge") / 3600 == pytest.approx(240.5, rel=5e-3)
 
 
 def test_default_instruments_show_no_gain_and_the_noisy_short_corner_a_modest_one():

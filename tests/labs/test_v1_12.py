@@ -12,6 +12,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_12 as lab
+from pylabs.labs.vol1 import v1_12_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -31,14 +32,14 @@ def metric(html: str, name: str) -> float:
 
 def test_act1_key_is_c_6_12x_not_64x():
     """§V1-12 (3): key C, "≈6.1×, ≈16.3 h" (upstream's 6.4× / 15.6 h needs s = 0.143, error 1)."""
-    assert lab.act1_truth() == pytest.approx(6.1244, abs=5e-5)
+    assert model.act1_truth() == pytest.approx(6.1244, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
-    assert lab.serial_for(6.4) == pytest.approx(0.143, abs=5e-4)
+    assert model.serial_for(6.4) == pytest.approx(0.143, abs=5e-4)
 
 
 def test_act2_key_is_b_the_vendors_tie_at_batch_9_4():
     """§V1-12 (3)-(4): crossover b* = 9.418; key B (a small batch)."""
-    assert lab.act2_truth() == pytest.approx(9.418, abs=5e-4)
+    assert model.act2_truth() == pytest.approx(9.418, abs=5e-4)
     assert_key_proven(lab.ACT2_PREDICTION, "B")
 
 
@@ -49,7 +50,7 @@ def test_reflection_keys_are_c_and_b():
 
 def test_gustafson_answer_sits_in_option_b_not_the_key():
     """§V1-12 (2) error 2: 54.55 is a scaled job's speedup; option B holds it, so the confusion is testable."""
-    scaled = lab.Run(lab.S.serial, lab.S.workers, 1.0, True).speedup
+    scaled = model.Run(model.S.serial, model.S.workers, 1.0, True).speedup
     assert scaled == pytest.approx(54.55)
     assert lab.ACT1_PREDICTION.option("B").holds(scaled)
 
@@ -103,8 +104,8 @@ def test_energy_is_workers_times_wall_clock_times_rated_power():
 
 def test_reflection_claims_hold_in_the_physics():
     """A: 128 GPUs leave the ceiling; C: halving s is the lever that lifts it."""
-    assert lab.Run(0.15, 64, 1.0, False).speedup < lab.Run(0.15, 128, 1.0, False).speedup < 1 / 0.15
-    assert lab.Run(0.075, 64, 1.0, False).speedup > 1 / 0.15
+    assert model.Run(0.15, 64, 1.0, False).speedup < model.Run(0.15, 128, 1.0, False).speedup < 1 / 0.15
+    assert model.Run(0.075, 64, 1.0, False).speedup > 1 / 0.15
 
 
 # ---- Act II: the rank inversion ------------------------------------------------------------
@@ -112,11 +113,11 @@ def test_reflection_claims_hold_in_the_physics():
 
 def test_vendor_rates_match_the_golden_vectors():
     """§V1-12 (4): b=1 A 476.2/s, B 571.4/s; b=32 A 6,153.8/s, B 5,212.7/s (A/B = 85/72)."""
-    assert lab.throughput("A", 1) == pytest.approx(476.19, abs=5e-3)
-    assert lab.throughput("B", 1) == pytest.approx(571.43, abs=5e-3)
-    assert lab.throughput("A", 32) == pytest.approx(6153.85, abs=5e-3)
-    assert lab.throughput("B", 32) == pytest.approx(5212.67, abs=5e-3)
-    assert lab.throughput("A", 32) / lab.throughput("B", 32) == pytest.approx(85 / 72)
+    assert model.throughput("A", 1) == pytest.approx(476.19, abs=5e-3)
+    assert model.throughput("B", 1) == pytest.approx(571.43, abs=5e-3)
+    assert model.throughput("A", 32) == pytest.approx(6153.85, abs=5e-3)
+    assert model.throughput("B", 32) == pytest.approx(5212.67, abs=5e-3)
+    assert model.throughput("A", 32) / model.throughput("B", 32) == pytest.approx(85 / 72)
 
 
 def test_the_default_benchmark_ranks_backwards_and_single_stream_fixes_it():

@@ -26,13 +26,14 @@ distance_km, sla_violated.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 
 from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Prediction, Range,
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek, metric_grid,
                               prose)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_02_model import (PAIRS, RESNET50_FLOP, SCENARIO_SERVICE, SCENARIO_UPGRADE, S, Service,
+                                          act1_truth, act2_truth, perception_intensity, service, upgrade)
 from pylabs.physics import constants as C
 from pylabs.physics import devices, ironlaw
 from pylabs.physics.devices import Device
@@ -40,66 +41,16 @@ from pylabs.physics.ironlaw import Upgrade
 from pylabs.physics.references import cite
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    bytes_per_weight: float = 2.0        # BF16 / FP16 weights
-    decode_params: float = 1e9           # Act I: a 1B-parameter model in BF16, every weight read once per decoding step
-    users: float = 5.0                   # requests decoded together in one step
-    flop_per_param: float = 2.0          # one multiply-add per parameter per token (Kaplan et al. 2020)
-    overhead_s: float = 0.05e-3          # launches and framework per request
-    upgrade_usd: float = 2e6
-    wasted_cut: float = 0.10             # Act I warning: the upgrade removes less than this share of latency
-    anecdote_cut: float = 0.08           # the upstream story's "8 % gain"
-    distance_m: float = 3_000e3          # Act II: the data centre's distance from the cars
-    route_factor: float = 1.0            # fibre path over straight line
-    batch: float = 1.0                   # camera frames per inference
-    sla_s: float = 10e-3                 # frame to answer
-    activation_bytes: float = 0.0        # per image: assumed to stay on chip (a lower bound on D)
-    ms_per_s: float = 1e3                # charts plot milliseconds
-    m_per_km: float = 1e3
-    tera: float = 1e12                   # the roofline plots TFLOP/s
-    waterfall_height_px: int = 240       # two bars need less height than a full chart
-    chart_distances_km: tuple[float, ...] = (0, 250, 500, 750, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000)
-
-    @property
-    def bytes_moved(self) -> float:
-        """Bytes read per decoding step: every weight once."""
-        return self.decode_params * self.bytes_per_weight
-
-    @property
-    def intensity(self) -> float:
-        """FLOP per byte of one step: each user's token costs 2 FLOP per 2-byte weight."""
-        return self.users * self.flop_per_param / self.bytes_per_weight
-
-
-S = Scenario()
-RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate
-
 # ---- context: which devices the instruments compare --------------------------------------
 
 CONTEXT = deployment(("cloud", "edge"), default="cloud", help=(
     "Cloud compares the A100 and H100 in Act I and serves Act II from a remote H100. Edge compares the "
     "Jetson Orin NX's FP16 and INT8 paths in Act I and runs Act II in the vehicle."))
 
-ORIN_INT8 = replace(devices.ORIN_NX, peak_ops=C.ORIN_NX_PEAK_INT8_DENSE, precision="INT8 dense (GPU)")
-PAIRS: dict[str, tuple[Device, Device, str, str]] = {
-    "cloud": (devices.A100, devices.H100, "A100", "H100"),
-    "edge": (devices.ORIN_NX, ORIN_INT8, "Orin NX FP16", "Orin NX INT8"),
-}
 ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE / S.tera, 'num')} TFLOP/s BF16 with "
                                                  "2:4 sparsity"),
               "edge": (C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, f"{fmt(C.ORIN_NX_PEAK_INT8_SPARSE_TOTAL, 'OP/s')}, INT8 with "
                                                          "2:4 sparsity summed over the GPU and two DLAs")}
-
-
-def upgrade(context: str, d_bytes: float, intensity: float, overhead_s: float) -> Upgrade:
-    old, new, _, _ = PAIRS[context]
-    return ironlaw.compare(old, new, d_bytes, intensity * d_bytes, overhead_s)
-
-
-SCENARIO_UPGRADE = upgrade("cloud", S.bytes_moved, S.intensity, S.overhead_s)
 
 # ---- Act I · The memory wall --------------------------------------------------------
 
@@ -113,10 +64,6 @@ A1_INTENSITY = Slider("a1_intensity", "Arithmetic intensity", unit="FLOP/B", min
                            f"{fmt(S.flop_per_param / S.bytes_per_weight, 'num')} per byte for each user in the step.")
 A1_OVERHEAD = Slider("a1_overhead", "Fixed overhead per request", unit="s", min=0, max=5e-3, step=0.01e-3,
                      default=S.overhead_s, fmt="ms", help="Kernel launches, framework and scheduling, the same on both.")
-
-
-def act1_truth() -> float:
-    return SCENARIO_UPGRADE.speedup
 
 
 ACT1_PREDICTION = Prediction(
@@ -353,44 +300,8 @@ A2_BATCH = Slider("a2_batch", "Camera frames per inference", unit="images", min=
 A2_SLA = Slider("a2_sla", "Latency budget (SLA)", unit="s", min=5e-3, max=50e-3, step=1e-3, default=S.sla_s, fmt="ms")
 
 
-@dataclass(frozen=True)
-class Service:
-    """One perception request: the network round trip and the inference on a device."""
-
-    rtt_s: float
-    inference: ironlaw.IronLaw
-    batch: float
-
-    @property
-    def total_s(self) -> float:
-        return self.rtt_s + self.inference.total_s
-
-
-def perception_bytes(batch: float) -> float:
-    return C.RESNET50_PARAMS * S.bytes_per_weight + batch * S.activation_bytes
-
-
-def perception(dev: Device, batch: float) -> ironlaw.IronLaw:
-    return ironlaw.iron_law(perception_bytes(batch), batch * RESNET50_FLOP, dev.mem_bw, dev.peak_ops,
-                            S.overhead_s)
-
-
-def service(context: str, distance_m: float, route: float, batch: float) -> Service:
-    """Cloud: a remote H100 at ``distance_m``; edge: the Orin NX in the vehicle, no network."""
-    if context == "edge":
-        return Service(0.0, perception(devices.ORIN_NX, batch), batch)
-    return Service(ironlaw.fibre_rtt_s(distance_m, route), perception(devices.H100, batch), batch)
-
-
 def act2_service(s: State) -> Service:
     return service(s["context"], s["a2_distance"], s["a2_route"], s["a2_batch"])
-
-
-SCENARIO_SERVICE = service("cloud", S.distance_m, S.route_factor, S.batch)
-
-
-def act2_truth() -> float:
-    return SCENARIO_SERVICE.total_s
 
 
 ACT2_PREDICTION = Prediction(
@@ -476,11 +387,6 @@ def act2_instruments(s: State) -> list:
 
 def device_name(context: str) -> str:
     return "H100" if context == "cloud" else "Orin NX"
-
-
-def perception_intensity(batch: float) -> float:
-    """FLOP per byte of one batched ResNet-50 inference: weights are read once per batch."""
-    return batch * RESNET50_FLOP / perception_bytes(batch)
 
 
 def sla_failure(svc: Service, sla: float):

@@ -22,63 +22,19 @@ r, crossover_h, gates, energy_fail.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose)
+                              math_peek, metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import bullets
-from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
+                                          SCENARIO_TAX, SMALL_CYCLES, UPSTREAM_RACE, S, Race, act1_truth,
+                                          act2_decide, learners, race_times)
 from pylabs.physics import constants as C
 from pylabs.physics import workflow as w
 from pylabs.physics.references import cite
-
-DAY = w.SECONDS_PER_DAY
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    # Act I: the clinic project, six stages of the ML lifecycle (days each, spec V1-03 §3)
-    stage_names: tuple[str, ...] = ("Problem definition", "Data collection", "Model development",
-                                    "Evaluation", "Deployment", "Monitoring")
-    # two short lines each, so six categories fit side by side on a 375 px phone
-    stage_short: tuple[str, ...] = ("1<br>Define", "2<br>Data", "3<br>Train", "4<br>Eval", "5<br>Ship",
-                                    "6<br>Monitor")
-    stage_days: tuple[float, ...] = (5.0, 30.0, 60.0, 40.0, 10.0, 5.0)
-    discovery_stage: int = 5
-    validation_accuracy: float = 0.96
-    model_bytes: float = 4e9
-    tablet_bytes: float = 512e6
-    # Act II: the iteration race (spec V1-03 §1 and §3)
-    large_start: float = 0.95
-    large_gain: float = 0.0015       # +0.15 points per iteration
-    large_cycle_h: str = "168"
-    small_start: float = 0.90
-    small_gain: float = 0.0010       # +0.10 points per iteration
-    small_cycle_h: str = "1"
-    decay: float = 0.999             # each iteration gains r times the previous one
-    cap: float = 0.99                # no model here passes 99 %
-    window_s: float = 26 * 7 * 86400.0
-    target: float = 0.97
-    # mobile retraining (spec V1-03 §3; power and budget are estimates, so they are instruments)
-    train_s: float = 0.5 * 3600.0
-    train_power_w: float = 4.5
-    budget_j: float = 2.5 * 3600.0   # per day, about a fifth of a phone battery
-    hour_s: float = 3600.0
-    week_s: float = 7 * 86400.0
-    # the race chart: points on its log time axis, its ticks (hours) and its accuracy range
-    chart_points: int = 240
-    tick_hours: tuple[tuple[float, str], ...] = ((1, "1 h"), (24, "1 day"), (168, "1 wk"), (672, "4 wk"),
-                                                 (4368, "26 wk"), (8736, "52 wk"))
-    accuracy_axis: tuple[float, float] = (0.895, 0.995)
-    axis_pad: float = 0.12  # decades of room right of the window, for its tick label
-
-
-S = Scenario()
-HOUR = S.hour_s
 
 CONTEXT = deployment(("cloud", "mobile"), default="cloud",
                      help="Where the small model is retrained: in a datacentre, or on each user's phone.")
@@ -101,18 +57,8 @@ def stage_durations(s: State) -> list[float]:
     return [S.stage_days[0] * DAY, *middle, S.stage_days[5] * DAY]
 
 
-SCENARIO_STAGES = [d * DAY for d in S.stage_days]
-
-
 def tax(s: State) -> w.ConstraintTax:
     return w.constraint_tax(stage_durations(s), int(s["a1_stage"]))
-
-
-SCENARIO_TAX = w.constraint_tax(SCENARIO_STAGES, S.discovery_stage)
-
-
-def act1_truth() -> float:
-    return SCENARIO_TAX.multiplier
 
 
 ACT1_PREDICTION = Prediction(
@@ -285,18 +231,12 @@ ACT1 = Act(
 
 def cycle_label(hours: str) -> str:
     h = float(hours)
-    per_week = S.week_s / HOUR
-    if h % per_week == 0:
-        weeks = h / per_week
-        return f"{fmt(weeks, 'num')} week{'s' if weeks != 1 else ''} ({fmt(h * HOUR, 'h')})"
-    if h % 24 == 0:
-        days = h / 24
-        return f"{fmt(days, 'num')} day{'s' if days != 1 else ''} ({fmt(h * HOUR, 'h')})"
+    for unit, per_unit in (("week", S.week_s / HOUR), ("day", 24)):
+        if h % per_unit == 0:
+            n = h / per_unit
+            return f"{fmt(n, 'num')} {unit}{'s' if n != 1 else ''} ({fmt(h * HOUR, 'h')})"
     return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
 
-
-SMALL_CYCLES = ("1", "2", "4", "8", "12", "24", "48", "168")
-LARGE_CYCLES = ("1", "4", "12", "24", "72", "168", "336")
 
 A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
                         tuple(Option(v, cycle_label(v)) for v in SMALL_CYCLES), default=S.small_cycle_h,
@@ -304,9 +244,9 @@ A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
 A2_LARGE_CYCLE = Choice("a2_large_cycle", "Large model: one iteration every",
                         tuple(Option(v, cycle_label(v)) for v in LARGE_CYCLES), default=S.large_cycle_h,
                         widget="select", unit="h")
-A2_DECAY = Slider("a2_decay", "Diminishing returns, r", unit="1", min=0.95, max=1.0, step=0.001, default=S.decay,
-                  fmt="num", help="Each iteration gains r times what the one before gained; 1 means no "
-                                  "diminishing returns (the chapter's linear race).")
+A2_DECAY = Slider("a2_decay", "Diminishing returns, r", unit="1", min=S.upstream_decay, max=1.0, step=0.001,
+                  default=S.decay, fmt="num", help="Each iteration gains r times what the one before gained; "
+                                                   "1 means no diminishing returns (the chapter's linear race).")
 A2_WINDOW = Slider("a2_window", "Project window", unit="s", min=4 * 604800, max=52 * 604800, step=604800,
                    default=S.window_s, fmt="weeks")
 A2_POWER = Slider("a2_power", "Training power (assumed)", unit="W", min=1, max=6, step=0.5,
@@ -318,38 +258,9 @@ A2_BUDGET = Slider("a2_budget", "Daily energy budget (assumed)", unit="J", min=3
                         f"{fmt(S.budget_j / C.PHONE_BATTERY_J, 'pct')} of a {fmt(C.PHONE_BATTERY_J, 'Wh')} battery.")
 
 
-def learners(small_cycle_s: float, large_cycle_s: float, decay: float) -> tuple[w.Learner, w.Learner]:
-    small = w.Learner(S.small_start, S.small_gain, decay, small_cycle_s, S.cap)
-    large = w.Learner(S.large_start, S.large_gain, decay, large_cycle_s, S.cap)
-    return small, large
-
-
-@dataclass(frozen=True)
-class Race:
-    small: w.Learner
-    large: w.Learner
-    window_s: float
-
-    @property
-    def crossover_s(self) -> float:
-        return w.crossover_s(self.small, self.large, self.window_s)
-
-    def final(self, learner: w.Learner) -> float:
-        return w.accuracy_at_s(learner, self.window_s)
-
-    def to_target_s(self, learner: w.Learner) -> float:
-        return w.time_to_reach_s(learner, S.target)
-
-
 def race(s: State) -> Race:
     return Race(*learners(float(s["a2_small_cycle"]) * HOUR, float(s["a2_large_cycle"]) * HOUR, s["a2_decay"]),
                 s["a2_window"])
-
-
-SCENARIO_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
-UPSTREAM_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycle_h) * HOUR, A2_DECAY.min),
-                     S.window_s)
-DAILY_RACE = Race(*learners(24 * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
 
 
 def energy_j(s: State) -> float:
@@ -358,16 +269,6 @@ def energy_j(s: State) -> float:
 
 def energy_over(s: State) -> bool:
     return s["context"] == "mobile" and energy_j(s) > s["a2_budget"]
-
-
-def act2_decide() -> str:
-    """The race at the scenario's inputs: who leads, and does the small model catch up?"""
-    r = SCENARIO_RACE
-    if r.small.start >= r.large.start:
-        return "B"
-    if r.final(r.small) >= S.cap and r.final(r.large) >= S.cap:
-        return "D"
-    return "C" if math.isfinite(r.crossover_s) else "A"
 
 
 ACT2_PREDICTION = Pick(
@@ -396,14 +297,12 @@ ACT2_PREDICTION = Pick(
 
 def act2_facts() -> dict[str, str]:
     r, low = SCENARIO_RACE, UPSTREAM_RACE
-    weeks = r.window_s / r.large.cycle_s
     return {
         "r": fmt(S.decay, "num"), "r_low": fmt(A2_DECAY.min, "num"), "crossover": fmt(r.crossover_s, "h"),
         "ceiling_low": fmt(w.accuracy_ceiling(low.small), "pct1"), "small_final": fmt(r.final(r.small), "pct1"),
         "large_final": fmt(r.final(r.large), "pct1"), "cap": fmt(S.cap, "pct"),
         "head_start": fmt(S.large_start - S.small_start, "pp"), "small_gain": fmt(S.small_gain, "pp"),
-        "large_iters": fmt(math.floor(weeks), "int"),
-        "daily_crossover": fmt(DAILY_RACE.crossover_s, "weeks"),
+        "large_iters": fmt(math.floor(r.window_s / r.large.cycle_s), "int"),
     }
 
 
@@ -497,26 +396,16 @@ def act2_instruments(s: State) -> list:
     return parts
 
 
-def sample_times(window_s: float) -> list[float]:
-    """Hours from one to the end of the window, evenly spaced on a log axis."""
-    top, last = math.log10(window_s / HOUR), S.chart_points - 1
-    return [10 ** (top * i / last) * HOUR for i in range(S.chart_points)]
-
-
 def act2_chart(r: Race):
-    times = sample_times(r.window_s)
-    if math.isfinite(r.crossover_s) and r.crossover_s > 0:
-        times = sorted({*times, r.crossover_s})
+    times = race_times(r)
     hours = [t / HOUR for t in times]
     small = ch.line("Small model", hours, [w.accuracy_at_s(r.small, t) for t in times], "series2")
     large = ch.line("Large model", hours, [w.accuracy_at_s(r.large, t) for t in times], "series1")
     for trace in (small, large):
         trace["line"]["shape"] = "hv"
-    shapes, notes = [], []
     target_line, target_note = ch.hline(S.target, "muted", f"target {fmt(S.target, 'pct')}")
     target_note.update(x=0, xanchor="left")  # the left end: the curves are still below the target there
-    shapes.append(target_line)
-    notes.append(target_note)
+    shapes, notes = [target_line], [target_note]
     if math.isfinite(r.crossover_s) and r.crossover_s > 0:
         # Plotly places shapes in data units but annotations on a log axis in log10 units
         line, note = ch.vline(math.log10(r.crossover_s / HOUR), "accent", f"catches up · {fmt(r.crossover_s, 'h')}")

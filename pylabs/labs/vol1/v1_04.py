@@ -32,89 +32,23 @@ dataset_tb, transfer_h, egress_usd, gravity_triggered.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose, tone)
+                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              metric_grid, tone)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_04_model import (FLOP_PER_IMAGE, GPUS, LINKS, PETABYTE_MOVE, PRICES, SCENARIO_LOADER,
+                                          SCENARIO_MOVE, STORAGE, Loader, Move, S, act1_answer, act2_truth,
+                                          util_with)
 from pylabs.physics import constants as C
 from pylabs.physics import storage as io
 from pylabs.physics import transfer
-from pylabs.physics.devices import A100, H100
 from pylabs.physics.references import cite
-from pylabs.physics.training import cnn_train_flop_per_sample
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs and the instruments' labelled defaults (spec §V1-04.3)."""
-
-    act1_dataset_bytes: float = 10e12     # the team's 10 TB of JPEG images
-    image_bytes: float = 110e3            # one stored JPEG (VOL1 §0.1: 110 to 117 KB for ImageNet)
-    mfu: float = 0.40
-    workers: int = 6
-    decode_per_worker: float = 200.0      # images/s one worker decodes and crops (est)
-    more_gpus: int = 4                    # "we want 4x more GPUs"
-    fixed_workers: int = 32               # the reflection's "enough workers"
-    disk_workers: int = 16
-    act2_dataset_bytes: float = 50e12     # 50 TB in us-east-1
-    act2_link_bits: float = 100e9         # the inter-region link, bit/s
-    lan_bits: float = 1e9                 # the edge site's LAN, bit/s
-    pb_bytes: float = 1e15                # the reflection's petabyte
-    budget_s: float = 6 * 3600.0          # the run must start within 6 hours
-    compute_usd_per_h: float = 20.0       # premium for GPUs next to the data (scenario)
-    starved_below: float = 0.5            # Act I failure: GPU busy less than half the time
-    links_bits: tuple[tuple[str, float], ...] = (("1", 1e9), ("10", 10e9), ("100", 100e9))
-    tb: float = 1e12                      # bytes in a terabyte, for the ledger's dataset_tb
-    hour_s: float = 3600.0
-    axis_pad: float = 0.06                # decades of margin either side of the dataset axis
-    time_ticks: tuple[tuple[float, str], ...] = ((60.0, "1 min"), (3600.0, "1 h"), (86400.0, "1 day"),
-                                                 (7 * 86400.0, "1 week"), (30 * 86400.0, "30 days"))
-
-
-S = Scenario()
-FLOP_PER_IMAGE = cnn_train_flop_per_sample(C.RESNET50_MACS)
-GPUS = {"a100": A100, "h100": H100}
-STORAGE = {  # key: (label, bandwidth B/s, reads one small file per image?)
-    "hdd_seq": ("Hard disk, sharded files read in order", C.HDD_SEQ_BW, False),
-    "hdd_random": ("Hard disk, one small file per image", C.HDD_SEQ_BW, True),
-    "sata": ("SATA SSD", C.SATA_SSD_BW, False),
-    "nvme": ("NVMe Gen4 SSD", C.NVME_GEN4_BW, False),
-    "ram": ("Page cache in RAM", C.PAGE_CACHE_BW, False),
-}
 STAGE_NAMES = {"gpu": "the GPU", "storage": "storage", "cpu_decode": "CPU decode"}
 STAGE_SUBJECTS = {"gpu": "The GPU", "storage": "Storage", "cpu_decode": "CPU decode"}
-
-
-@dataclass(frozen=True)
-class Loader:
-    """One GPU's input pipeline: its accelerator, storage and decode workers."""
-
-    gpu: str = "a100"
-    mfu: float = S.mfu
-    storage: str = "hdd_seq"
-    iops: float = C.HDD_RANDOM_IOPS
-    image_bytes: float = S.image_bytes
-    workers: float = S.workers
-    per_worker: float = S.decode_per_worker
-
-    def pipeline(self) -> io.Pipeline:
-        _, bandwidth, random = STORAGE[self.storage]
-        read = (io.random_read_samples_per_s(bandwidth, self.image_bytes, self.iops) if random
-                else io.storage_samples_per_s(bandwidth, self.image_bytes))
-        return io.Pipeline(io.gpu_samples_per_s(GPUS[self.gpu].peak_ops, self.mfu, FLOP_PER_IMAGE), read,
-                           io.decode_samples_per_s(self.workers, self.per_worker))
-
-
-SCENARIO_LOADER = Loader()
-
-
-def util_with(loader: Loader, gpus: float) -> float:
-    """GPU utilisation when ``gpus`` GPUs share one loader's storage and CPUs."""
-    pipe = loader.pipeline()
-    return pipe.samples_per_s / (gpus * pipe.gpu_per_s)
 
 
 # ---- context ------------------------------------------------------------------------
@@ -160,10 +94,6 @@ def a1_overridden(s: State) -> dict[str, str]:
         return {}
     return {"a1_iops": "Not used: only a hard disk reading one small file per image is limited by "
                        "its random reads."}
-
-
-def act1_answer() -> str:
-    return "A" if SCENARIO_LOADER.pipeline().bottleneck == "gpu" else "B"
 
 
 def act1_facts() -> dict[str, str]:
@@ -359,8 +289,6 @@ ACT1 = Act(
 
 # ---- Act II · Data gravity ------------------------------------------------------------
 
-LINKS = dict(S.links_bits)
-PRICES = {"inter": C.AWS_INTER_REGION_USD_PER_GB, "internet": C.AWS_INTERNET_EGRESS_USD_PER_GB}
 PRICE_LABELS = {"inter": "Between AWS regions", "internet": "Out to the internet", "lan": "Own network, no fee"}
 
 A2_DATASET = Slider("a2_dataset", "Dataset to move", unit="B", min=1e12, max=1e15, step=1, default=S.act2_dataset_bytes,
@@ -380,30 +308,6 @@ A2_COMPUTE = Slider("a2_compute", "Extra cost of GPUs next to the data", unit="U
                     help="What renting GPUs in the data's region (or on the site) costs above the ones you have.")
 
 
-@dataclass(frozen=True)
-class Move:
-    """Copying a dataset to the GPUs: its size, the link, the price and the deadline."""
-
-    data_bytes: float
-    link_bits: float
-    efficiency: float
-    usd_per_gb: float
-    budget_s: float
-    compute_usd_per_h: float
-
-    @property
-    def time_s(self) -> float:
-        return transfer.transfer_time_s(self.data_bytes, self.link_bits, self.efficiency)
-
-    @property
-    def fee_usd(self) -> float:
-        return transfer.transfer_cost_usd(self.data_bytes, self.usd_per_gb)
-
-    @property
-    def too_slow(self) -> bool:
-        return self.time_s > self.budget_s
-
-
 def price_of(s: State) -> float:
     """Per-GB fee; on the edge site's own LAN nobody bills per GB."""
     return 0.0 if s["context"] == "edge" or s["a2_price"] == "lan" else PRICES[s["a2_price"]]
@@ -417,15 +321,6 @@ def a2_overridden(s: State) -> dict[str, str]:
     if s["context"] != "edge":
         return {}
     return {"a2_price": "Not used at the edge: nobody bills per GB on the site's own LAN, so the fee is $0."}
-
-
-SCENARIO_MOVE = Move(S.act2_dataset_bytes, S.act2_link_bits, 1.0, C.AWS_INTER_REGION_USD_PER_GB, S.budget_s,
-                     S.compute_usd_per_h)
-PETABYTE_MOVE = Move(S.pb_bytes, S.act2_link_bits, 1.0, C.AWS_INTER_REGION_USD_PER_GB, S.budget_s, S.compute_usd_per_h)
-
-
-def act2_truth() -> float:
-    return SCENARIO_MOVE.time_s
 
 
 ACT2_PREDICTION = Prediction(

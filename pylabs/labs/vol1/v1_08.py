@@ -31,88 +31,24 @@ whether the Act I setup fits the device.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.v1_08_model import (BATCHES, MODELS, PHONE, SCENARIO, Accumulation, Budget, S, act1_truth,
+                                          act2_truth, budget)
 from pylabs.physics import constants as C
 from pylabs.physics import training
 from pylabs.physics.devices import Device
 from pylabs.physics.references import cite
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    act1_params: float = 7e9            # "a 7B model", as the junior engineer put it
-    act1_seq: float = 1024.0            # tokens per sequence
-    act1_batch: float = 8.0             # sequences per step
-    act2_model: str = "gpt3xl"
-    act2_seq: float = 1024.0
-    act2_batch: float = 8.0             # the micro-batch that fits
-    act2_accum: float = 32.0            # micro-batches per optimizer step
-    act2_effective: float = 256.0       # sequences per optimizer step the team wants
-    mfu: float = 0.4                    # utilisation of the forward and backward passes
-    phone_model: str = "gpt2"           # on-device fine-tuning starts with a small model
-    phone_batch: float = 4.0            # the largest power-of-two micro-batch that fits 8 GB
-    phone_accum: float = 64.0
-    bytes_per_gb: float = 1e9           # chart axes in GB
-
-
-S = Scenario()
-
-
-@dataclass(frozen=True)
-class Model:
-    label: str
-    params: float
-    layers: float
-    hidden: float
-    heads: float
-
-
-MODELS = {
-    "gpt2": Model("GPT-2 (124M)", C.GPT2_SMALL_PARAMS, C.GPT2_SMALL_LAYERS, C.GPT2_SMALL_HIDDEN, C.GPT2_SMALL_HEADS),
-    "gpt3xl": Model("GPT-3 XL (1.3B, 24 heads)", C.GPT3_XL_PARAMS, C.GPT3_XL_LAYERS, C.GPT3_XL_HIDDEN,
-                    C.GPT3_XL_HEADS),
-    "gpt2xl": Model("GPT-2 XL (1.56B)", C.GPT2_XL_PARAMS, C.GPT2_XL_LAYERS, C.GPT2_XL_HIDDEN, C.GPT2_XL_HEADS),
-    "7b": Model("7B (7.0B, Llama 2 7B shape)", S.act1_params, C.LLAMA2_7B_LAYERS, C.LLAMA2_7B_HIDDEN,
-                C.LLAMA2_7B_HEADS),
-}
 PRECISIONS = {"fp32": "FP32 throughout", "mixed": "Mixed (BF16 compute, FP32 master)", "bf16": "Pure BF16"}
 OPTIMIZERS = {"sgd": "SGD", "momentum": "SGD + momentum", "adam": "Adam"}
 MODES = {"none": "None (keep everything)", "selective": "Selective (or FlashAttention)",
          "full": "Full checkpointing"}
-
-
-@dataclass(frozen=True)
-class Budget:
-    """One training setup's memory on one device."""
-
-    static: float
-    activations: float
-    capacity: float
-
-    @property
-    def total(self) -> float:
-        return self.static + self.activations
-
-    @property
-    def fits(self) -> bool:
-        return self.total <= self.capacity
-
-
-def budget(model: Model, precision: str, optimizer: str, batch: float, seq: float, mode: str,
-           dev: Device) -> Budget:
-    static = model.params * training.static_bytes_per_param(precision, optimizer).total_b
-    act = training.model_activation_bytes(seq, batch, model.hidden, model.heads, model.layers, mode,
-                                          training.activation_bytes_per_value(precision))
-    return Budget(static, act, dev.mem_bytes)
 
 
 def capacity_note(dev: Device) -> str:
@@ -149,10 +85,6 @@ A1_BATCH = Slider("a1_batch", "Sequences per step", unit="sequences", min=1, max
                   default=S.act1_batch, fmt="int", scale="log2")
 A1_SEQ = Slider("a1_seq", "Sequence length", unit="tokens", min=512, max=8192, step=1,
                 default=S.act1_seq, fmt="tokens", scale="log2")
-
-
-def act1_truth() -> float:
-    return S.act1_params * training.static_bytes_per_param("fp32", "adam").total_b
 
 
 ACT1_PREDICTION = Prediction(
@@ -350,61 +282,9 @@ A2_MFU = Slider("a2_mfu", "Utilisation (MFU)", unit="fraction", min=0.1, max=0.8
                                 f"passes reach. The lab starts at {fmt(S.mfu, 'pct')}.")
 
 
-@dataclass(frozen=True)
-class Accumulation:
-    """Micro-batches of ``batch`` accumulated ``steps`` times on one device, mixed-precision Adam."""
-
-    model: Model
-    batch: float
-    steps: float
-    mode: str
-    seq: float
-    mfu: float
-    dev: Device
-
-    @property
-    def memory(self) -> Budget:
-        return budget(self.model, "mixed", "adam", self.batch, self.seq, self.mode, self.dev)
-
-    @property
-    def native(self) -> Budget:
-        return budget(self.model, "mixed", "adam", self.batch * self.steps, self.seq, "none", self.dev)
-
-    @property
-    def factor(self) -> float:
-        return training.recompute_compute_factor(self.mode, self.seq, self.model.hidden)
-
-    @property
-    def ratio(self) -> float:
-        return training.accumulation_throughput_ratio(self.model.params, self.batch, self.seq, self.steps,
-                                                      self.dev.peak_ops, self.mfu, self.dev.mem_bw, self.factor)
-
-    @property
-    def micro_step_s(self) -> float:
-        return training.micro_step_s(self.model.params, self.batch, self.seq, self.dev.peak_ops, self.mfu)
-
-    @property
-    def accumulate_s(self) -> float:
-        return training.accumulate_s(self.model.params, self.dev.mem_bw)
-
-    @property
-    def step_s(self) -> float:
-        """One optimizer step: K recomputed passes and K - 1 accumulates."""
-        return self.steps * self.factor * self.micro_step_s + (self.steps - 1) * self.accumulate_s
-
-
 def accumulation(s: State) -> Accumulation:
     return Accumulation(MODELS[s["a2_model"]], s["a2_batch"], s["a2_accum"], s["a2_mode"], s["a2_seq"],
                         s["a2_mfu"], device(s["context"]))
-
-
-SCENARIO = Accumulation(MODELS[S.act2_model], S.act2_batch, S.act2_accum, "none", S.act2_seq, S.mfu, device("cloud"))
-PHONE = Accumulation(MODELS[S.phone_model], S.phone_batch, S.phone_accum, "none", S.act2_seq, S.mfu,
-                     device("mobile"))
-
-
-def act2_truth() -> float:
-    return SCENARIO.ratio
 
 
 ACT2_PREDICTION = Prediction(
@@ -488,7 +368,6 @@ def act2_instruments(s: State) -> list:
     return parts
 
 
-BATCHES = tuple(2.0 ** k for k in range(10))
 MODE_COLOURS = {"none": "series1", "selective": "series2", "full": "series3"}
 
 

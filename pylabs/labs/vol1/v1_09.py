@@ -27,56 +27,17 @@ Ledger fields: context, ordering, speedup, budget_usd, strategy, labels, acc, co
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose)
+                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.v1_09_model import (RESNET50_FLOP, Plan, Run, S, accuracy, act1_truth, act2_decide,
+                                          cost_to_bar, efficiency, plan, scenario_hours, scenario_plans, throughput)
 from pylabs.physics import constants as C
 from pylabs.physics import data_selection as ds
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs and the lab's surrogate parameters (not hardware facts)."""
-
-    images: float = 1e6                 # the research lead's dataset
-    epochs: float = 90.0                # a standard ImageNet-style schedule
-    utilisation: float = 0.17           # assumed share of the dense peak (ERRATA: an assumption)
-    vendor_claim: float = 3.0           # the curriculum vendor's promised speedup
-    week_s: float = 7 * 86400.0         # the team's limit for one experiment
-    h100_usd_per_h: float = 3.00        # scenario price (VOL1 §0.1), shown as an assumption
-    hour_s: float = 3600.0
-    pool: float = 1e6                   # unlabelled images on hand
-    usd_per_label: float = 0.05         # scenario price (VOL1 §0.1), shown as an assumption
-    budget_usd: float = 50_000.0        # the CTO's label budget
-    bar: float = 0.70                   # the accuracy the product needs
-    al_claimed: float = 1.85            # the AL vendor's claimed label efficiency (unsourced)
-    al_sceptical: float = 1.2           # a sceptical value, nearer strong-baseline studies
-    random_share: float = 0.10          # the "label a random 10 %" plan
-    curve_ceiling: float = 0.85         # surrogate learning curve: a_max − k/√n ...
-    curve_coefficient: float = 90.0     # ... with 1M labels giving 0.76 (about ResNet-50's top-1)
-
-
-S = Scenario()
-RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate (torchvision counts MACs)
-
-
-def throughput(context: str, utilisation: float) -> float:
-    """Training images per second on the context's device."""
-    return ds.training_samples_per_s(device(context).peak_ops, utilisation,
-                                     ds.training_flop_per_sample(RESNET50_FLOP))
-
-
-def accuracy(labels: float) -> float:
-    return ds.accuracy_from_labels(labels, S.curve_ceiling, S.curve_coefficient)
-
-
-def cost_to_bar(bar: float, usd_per_label: float, efficiency: float = 1.0) -> float:
-    return ds.cost_to_accuracy_usd(bar, usd_per_label, S.pool, S.curve_ceiling, S.curve_coefficient, efficiency)
 
 
 def usd(value: float) -> str:
@@ -108,29 +69,6 @@ A1_UTIL = Slider("a1_util", "Utilisation of the peak, u (assumed)", unit="1", mi
                       "step sustains. Small convolutions, normalisation and data loading keep it far below 1.")
 
 
-@dataclass(frozen=True)
-class Run:
-    """One training run on the context's device with the chosen ordering."""
-
-    images_per_s: float
-    full_s: float        # E·N/Θ, random order, trained to convergence
-    budget: float        # β
-    speedup: float       # S (teaching surrogate)
-
-    @property
-    def budget_s(self) -> float:
-        return self.budget * self.full_s
-
-    @property
-    def time_s(self) -> float:
-        """Time this ordering needs to reach the quality random order reaches within the budget."""
-        return self.budget_s / self.speedup
-
-    @property
-    def saved_share(self) -> float:
-        return 1 - 1 / self.speedup
-
-
 def run(s: State) -> Run:
     rate = throughput(s["context"], s["a1_util"])
     return Run(rate, ds.training_time_s(s["a1_epochs"], s["a1_images"], rate), s["a1_budget"],
@@ -143,14 +81,6 @@ def a1_overridden(s: State) -> dict[str, str]:
         return {}
     return {"a1_noise": "Not used with random order: its speedup is 1 at any noise. Pick an ordering to see "
                         "what wrong labels do to it."}
-
-
-def act1_truth() -> float:
-    return ds.ordering_speedup("curriculum", 0.0, 1.0)
-
-
-def scenario_hours(context: str) -> float:
-    return ds.training_time_s(S.epochs, S.images, throughput(context, S.utilisation))
 
 
 ACT1_PREDICTION = Prediction(
@@ -361,32 +291,6 @@ A2_BAR = Slider("a2_bar", "Accuracy the product needs", unit="1", min=0.5, max=0
                 fmt="pct")
 
 
-@dataclass(frozen=True)
-class Plan:
-    """What a budget buys with a strategy."""
-
-    labels: float
-    effective: float
-    usd_per_label: float
-
-    @property
-    def acc(self) -> float:
-        return accuracy(self.effective)
-
-    @property
-    def spend(self) -> float:
-        return self.labels * self.usd_per_label
-
-
-def efficiency(strategy: str, gain: float) -> float:
-    return gain if strategy == "al" else 1.0
-
-
-def plan(budget: float, usd_per_label: float, strategy: str, gain: float) -> Plan:
-    n = ds.labels_bought(budget, usd_per_label, S.pool)
-    return Plan(n, ds.al_effective_labels(n, S.pool, efficiency(strategy, gain)), usd_per_label)
-
-
 def a2_plan(s: State) -> Plan:
     return plan(s["a2_budget"], s["a2_cost"], s["a2_strategy"], s["a2_gain"])
 
@@ -395,26 +299,6 @@ def a2_overridden(s: State) -> dict[str, str]:
     if s["a2_strategy"] == "random":
         return {"a2_gain": "Not used for a random sample: every label counts once."}
     return {}
-
-
-def scenario_plans() -> dict[str, tuple[float, float]]:
-    """(cost, accuracy) of the four plans the CTO weighs, at the scenario's prices and claimed k."""
-    c = S.usd_per_label
-    al_cost = cost_to_bar(S.bar, c, S.al_claimed)
-    random_cost = cost_to_bar(S.bar, c)
-    return {
-        "A": (S.pool * c, accuracy(S.pool)),
-        "B": (S.random_share * S.pool * c, accuracy(S.random_share * S.pool)),
-        "C": (al_cost, plan(al_cost, c, "al", S.al_claimed).acc),
-        "D": (random_cost, accuracy(random_cost / c)),
-    }
-
-
-def act2_decide() -> str:
-    """The cheapest plan whose accuracy meets the bar (a tolerance absorbs the inversion's rounding)."""
-    plans = scenario_plans()
-    meeting = [k for k, (_, acc) in plans.items() if acc > S.bar or math.isclose(acc, S.bar)]
-    return min(meeting, key=lambda k: plans[k][0])
 
 
 def act2_facts() -> dict[str, str]:

@@ -26,56 +26,22 @@ Ledger fields: s, n, speedup, efficiency (S/N), b_bench, b_prod, crossover_b, ra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Run, S, act1_truth, act2_truth,
+                                          crossover, rank_valid, ratio_b_over_a, serial_for, throughput)
 from pylabs.physics import amdahl
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    one_worker_s: float = 100 * 3600.0   # the job on one device
-    serial: float = 0.15                 # share of the one-device time that stays on rank 0
-    workers: float = 64.0
-    a_fixed_s: float = 2.0e-3            # vendor A: fixed time per batch
-    a_per_sample_s: float = 0.100e-3     # vendor A: time per sample
-    b_lead_at_one: float = 1.2           # production pilot: B serves 20 % more at batch 1
-    score_a: float = 85.0                # the synthetic benchmark's scores (Offline, batch 32)
-    score_b: float = 72.0
-    bench_batch: float = 32.0
-    prod_batch: float = 1.0
-    hour_s: float = 3600.0               # seconds per hour, for the chart's axis
-    curve_px: int = 340                  # chart heights
-    bars_px: int = 220
-
-
-S = Scenario()
-WORKER_TICKS = [2.0 ** k for k in range(11)]     # 1 … 1,024 workers
-BATCH_TICKS = [2.0 ** k for k in range(9)]       # 1 … 256 samples per batch
-
-
 def padded(ticks: list[float]) -> list[float]:
     """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
     return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
-
-
-def vendor_b_costs() -> tuple[float, float]:
-    """B's (fixed, per-sample) seconds: the line through the two stated measurements."""
-    a1 = amdahl.batch_latency_s(S.prod_batch, S.a_fixed_s, S.a_per_sample_s)
-    a32 = amdahl.batch_latency_s(S.bench_batch, S.a_fixed_s, S.a_per_sample_s)
-    return amdahl.batch_costs_through(S.prod_batch, a1 / S.b_lead_at_one,
-                                      S.bench_batch, a32 * S.score_a / S.score_b)
-
-
-VENDORS = {"A": (S.a_fixed_s, S.a_per_sample_s), "B": vendor_b_costs()}
 
 
 def rated_power_w(context: str) -> float:
@@ -107,62 +73,11 @@ A1_MODE = Choice("a1_mode", "What grows with N", (
 ), default="fixed", help="In Gustafson's mode the slider's s is the serial share of the N-worker run.")
 
 
-@dataclass(frozen=True)
-class Run:
-    """The job on N workers, in the chosen mode."""
-
-    serial: float
-    workers: float
-    efficiency: float
-    scaled: bool
-
-    @property
-    def e(self) -> float:
-        return 1.0 if self.workers == 1 else self.efficiency
-
-    @property
-    def amdahl(self) -> float:
-        return amdahl.parallel_speedup(self.serial, self.workers, self.e)
-
-    @property
-    def gustafson(self) -> float:
-        return amdahl.gustafson_speedup(self.serial, self.workers, self.e)
-
-    @property
-    def speedup(self) -> float:
-        return self.gustafson if self.scaled else self.amdahl
-
-    @property
-    def wall_s(self) -> float:
-        """Wall clock of the N-worker run: the fixed job shrinks; the scaled job keeps its time."""
-        return S.one_worker_s if self.scaled else S.one_worker_s / self.amdahl
-
-    @property
-    def run_serial_share(self) -> float:
-        """The serial share of the N-worker run's wall clock (Gustafson's s)."""
-        return self.serial if self.scaled else amdahl.serial_share_of_parallel_run(self.serial, self.workers, self.e)
-
-    def hours(self) -> tuple[tuple[float, float], tuple[float, float]]:
-        """(serial, parallel) seconds on one device and on N devices, for the same work."""
-        serial = self.serial * S.one_worker_s
-        one = S.one_worker_s * (self.speedup if self.scaled else 1.0)
-        return (serial, one - serial), (serial, self.wall_s - serial)
-
-
 def run(s: State) -> Run:
     return Run(s["a1_serial"], s["a1_workers"], s["a1_efficiency"], s["a1_mode"] == "scaled")
 
 
-def act1_truth() -> float:
-    return amdahl.parallel_speedup(S.serial, S.workers)
-
-
 B_LOW, D_HIGH = 12.0, 4.0  # the edges of options B and D (speedups), quoted in feedback
-
-
-def serial_for(speedup: float, workers: float = S.workers) -> float:
-    """The serial share that gives ``speedup`` on ``workers`` (Amdahl solved for s)."""
-    return (1 / speedup - 1 / workers) / (1 - 1 / workers)
 
 
 def act1_facts() -> dict[str, str]:
@@ -404,27 +319,6 @@ def a2_overridden(s: State) -> dict[str, str]:
         return {}
     return {"a2_batch_bench": f"Not used: this scenario runs at batch {fmt(bench_batch(s), 'int')}. "
                               "Choose Server to set the batch."}
-
-
-def throughput(vendor: str, batch: float) -> float:
-    return amdahl.batch_throughput_per_s(batch, *VENDORS[vendor])
-
-
-def ratio_b_over_a(batch: float) -> float:
-    return throughput("B", batch) / throughput("A", batch)
-
-
-def crossover() -> float:
-    return amdahl.throughput_crossover_batch(*VENDORS["A"], *VENDORS["B"])
-
-
-def rank_valid(bench: float, prod: float) -> bool:
-    """Does the benchmark's batch put the same vendor ahead as production's batch does?"""
-    return (ratio_b_over_a(bench) > 1) == (ratio_b_over_a(prod) > 1)
-
-
-def act2_truth() -> float:
-    return crossover()
 
 
 def act2_facts() -> dict[str, str]:

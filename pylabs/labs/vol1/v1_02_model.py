@@ -1,0 +1,117 @@
+"""The scenario and model of V1-02 (The Iron Law): the device pairs an upgrade compares and the upgrade's
+Iron Law, and the perception service's round trip and inference. The lab module (``v1_02``) reads like its
+page; this is its model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pylabs.physics import constants as C
+from pylabs.physics import devices, ironlaw
+from pylabs.physics.devices import Device
+from pylabs.physics.ironlaw import Upgrade
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
+
+    bytes_per_weight: float = 2.0        # BF16 / FP16 weights
+    decode_params: float = 1e9           # Act I: a 1B-parameter model in BF16, every weight read once per decoding step
+    users: float = 5.0                   # requests decoded together in one step
+    flop_per_param: float = 2.0          # one multiply-add per parameter per token (Kaplan et al. 2020)
+    overhead_s: float = 0.05e-3          # launches and framework per request
+    upgrade_usd: float = 2e6
+    wasted_cut: float = 0.10             # Act I warning: the upgrade removes less than this share of latency
+    anecdote_cut: float = 0.08           # the upstream story's "8 % gain"
+    distance_m: float = 3_000e3          # Act II: the data centre's distance from the cars
+    route_factor: float = 1.0            # fibre path over straight line
+    batch: float = 1.0                   # camera frames per inference
+    sla_s: float = 10e-3                 # frame to answer
+    activation_bytes: float = 0.0        # per image: assumed to stay on chip (a lower bound on D)
+    ms_per_s: float = 1e3                # charts plot milliseconds
+    m_per_km: float = 1e3
+    tera: float = 1e12                   # the roofline plots TFLOP/s
+    waterfall_height_px: int = 240       # two bars need less height than a full chart
+    chart_distances_km: tuple[float, ...] = (0, 250, 500, 750, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000)
+
+    @property
+    def bytes_moved(self) -> float:
+        """Bytes read per decoding step: every weight once."""
+        return self.decode_params * self.bytes_per_weight
+
+    @property
+    def intensity(self) -> float:
+        """FLOP per byte of one step: each user's token costs 2 FLOP per 2-byte weight."""
+        return self.users * self.flop_per_param / self.bytes_per_weight
+
+
+S = Scenario()
+RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate
+
+# ---- context: which devices the instruments compare --------------------------------------
+
+ORIN_INT8 = replace(devices.ORIN_NX, peak_ops=C.ORIN_NX_PEAK_INT8_DENSE, precision="INT8 dense (GPU)")
+PAIRS: dict[str, tuple[Device, Device, str, str]] = {
+    "cloud": (devices.A100, devices.H100, "A100", "H100"),
+    "edge": (devices.ORIN_NX, ORIN_INT8, "Orin NX FP16", "Orin NX INT8"),
+}
+
+
+def upgrade(context: str, d_bytes: float, intensity: float, overhead_s: float) -> Upgrade:
+    old, new, _, _ = PAIRS[context]
+    return ironlaw.compare(old, new, d_bytes, intensity * d_bytes, overhead_s)
+
+
+SCENARIO_UPGRADE = upgrade("cloud", S.bytes_moved, S.intensity, S.overhead_s)
+
+# ---- Act I · The memory wall --------------------------------------------------------
+
+
+def act1_truth() -> float:
+    return SCENARIO_UPGRADE.speedup
+
+
+# ---- Act II · The light barrier -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Service:
+    """One perception request: the network round trip and the inference on a device."""
+
+    rtt_s: float
+    inference: ironlaw.IronLaw
+    batch: float
+
+    @property
+    def total_s(self) -> float:
+        return self.rtt_s + self.inference.total_s
+
+
+def perception_bytes(batch: float) -> float:
+    return C.RESNET50_PARAMS * S.bytes_per_weight + batch * S.activation_bytes
+
+
+def perception(dev: Device, batch: float) -> ironlaw.IronLaw:
+    return ironlaw.iron_law(perception_bytes(batch), batch * RESNET50_FLOP, dev.mem_bw, dev.peak_ops,
+                            S.overhead_s)
+
+
+def service(context: str, distance_m: float, route: float, batch: float) -> Service:
+    """Cloud: a remote H100 at ``distance_m``; edge: the Orin NX in the vehicle, no network."""
+    if context == "edge":
+        return Service(0.0, perception(devices.ORIN_NX, batch), batch)
+    return Service(ironlaw.fibre_rtt_s(distance_m, route), perception(devices.H100, batch), batch)
+
+
+SCENARIO_SERVICE = service("cloud", S.distance_m, S.route_factor, S.batch)
+
+
+def act2_truth() -> float:
+    return SCENARIO_SERVICE.total_s
+
+
+def perception_intensity(batch: float) -> float:
+    """FLOP per byte of one batched ResNet-50 inference: weights are read once per batch."""
+    return batch * RESNET50_FLOP / perception_bytes(batch)
