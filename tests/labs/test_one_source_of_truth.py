@@ -1,7 +1,7 @@
 """Principle 1: change a registry constant and every lab page follows (nothing typed in).
 
 Each lab is checked with a constant it reads: the H100 peak where the lab uses it, otherwise
-the first registry name the module refers to as ``C.<NAME>``."""
+the first registry name the module (or its ``<lab>_model`` module) refers to as ``C.<NAME>``."""
 
 import ast
 import importlib
@@ -18,10 +18,16 @@ LABS_DIR = Path(__file__).resolve().parents[2] / "pylabs" / "labs"
 PREFERRED = "H100_PEAK_BF16_DENSE"
 
 
+def sources(lab_id: str) -> list[Path]:
+    """The lab's module and, when it has one, its model module."""
+    folder = LABS_DIR / f"vol{lab_id[1]}"
+    return [p for p in (folder / f"{lab_id}.py", folder / f"{lab_id}_model.py") if p.exists()]
+
+
 def constant_read_by(lab_id: str) -> str:
-    tree = ast.parse((LABS_DIR / f"vol{lab_id[1]}" / f"{lab_id}.py").read_text())
-    names = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-             and isinstance(node.value, ast.Name) and node.value.id == "C" and node.attr in constants.REGISTRY]
+    names = [node.attr for path in sources(lab_id) for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "C"
+             and node.attr in constants.REGISTRY]
     assert names, f"{lab_id} reads no registry constant through C.<NAME>"
     return PREFERRED if PREFERRED in names else sorted(names, key=lambda n: (n.startswith("BYTES_PER"), n))[0]
 
@@ -31,6 +37,10 @@ CONSTANT_READ = {"v2_03": "IB_NDR_BW"}
 
 
 def page(lab_id: str) -> str:
+    """The lab rendered after reloading its model (values computed at import) and then the lab."""
+    model = LAB_MODULES[lab_id] + "_model"
+    if (LABS_DIR / f"vol{lab_id[1]}" / f"{lab_id}_model.py").exists():
+        importlib.reload(importlib.import_module(model))
     lab = importlib.reload(importlib.import_module(LAB_MODULES[lab_id])).LAB
     return str(render_lab(lab, answered(lab, {}, through=lab.questions[-1].id)))
 
