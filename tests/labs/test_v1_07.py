@@ -10,6 +10,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_07 as lab
+from pylabs.labs.vol1 import v1_07_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -31,15 +32,15 @@ def metric(html: str, name: str) -> float:
 
 def test_act1_key_is_b_half_busy_with_asynchronous_launches():
     """§V1-07 (2b) #1-2: upstream keyed 33 % (C) and its model gave 7.7 %; asynchronous launches give 50 %."""
-    assert lab.act1_truth() == pytest.approx(0.5)
+    assert model.act1_truth() == pytest.approx(0.5)
     assert_key_proven(lab.ACT1_PREDICTION, "B")
-    assert lab.stream("kws", lab.S.cloud_cpu_s, "sync", False).busy == pytest.approx(1 / 3)
+    assert model.stream("kws", model.S.cloud_cpu_s, "sync", False).busy == pytest.approx(1 / 3)
     assert lab.ACT1_PREDICTION.option("A").holds(1 / 3)  # the synchronous misconception has its own option
 
 
 def test_act2_key_is_c_breakeven_133607_images():
     """§V1-07 (4): t_c 30 s, 1,450 → 2,150 images/s: N* = 133,607."""
-    assert lab.act2_truth() == pytest.approx(133_607, abs=1)
+    assert model.act2_truth() == pytest.approx(133_607, abs=1)
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 
@@ -81,7 +82,7 @@ def test_graph_mode_overrides_the_dispatch_slider_and_says_so():
 def test_fusion_panel_golden_vector_on_the_a100():
     """§V1-07 (4): 3 ops, S = 1,572,864 B at 2.039 TB/s; 10 µs dispatch: 30 → 10 µs (3.0×)."""
     html = rendered(LAB, all_open())
-    assert lab.TENSOR_BYTES == 1_572_864
+    assert model.TENSOR_BYTES == 1_572_864
     assert metric(html, "a2_unfused_s") == pytest.approx(30e-6)
     assert metric(html, "a2_fused_s") == pytest.approx(10e-6)
     assert metric(html, "a2_fusion_speedup") == pytest.approx(3.0)
@@ -110,7 +111,7 @@ def test_compile_golden_vectors_on_the_page():
 
 def test_cloud_breakeven_is_reached_in_minutes():
     """§V1-07 (4): 19.2 min at 10 M requests a day."""
-    assert lab.CLOUD.breakeven_s / 60 == pytest.approx(19.2, abs=0.05)
+    assert model.CLOUD.breakeven_s / 60 == pytest.approx(19.2, abs=0.05)
 
 
 # ---- failure states ------------------------------------------------------------------

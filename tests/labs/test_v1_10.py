@@ -12,6 +12,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_10 as lab
+from pylabs.labs.vol1 import v1_10_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -28,7 +29,7 @@ def all_open(**controls):
 
 def test_act1_key_is_b_resnet50_per_channel_int8_loses_0_2_pp():
     """§V1-10 (3): R50 INT8 PTQ per-channel 0.2 pp; contiguous bands, B = (0, 0.5] is correct."""
-    assert lab.act1_truth() == pytest.approx(0.002)
+    assert model.act1_truth() == pytest.approx(0.002)
     assert_key_proven(lab.ACT1_PREDICTION, "B")
 
 
@@ -41,7 +42,7 @@ def test_act1_bands_are_contiguous_and_cover_the_spec_bands():
 
 def test_act2_key_is_c_int4_3bit_and_a_1b_model():
     """§V1-10 (3): key 'flagship INT4, mid-range 3-bit, budget tier a 1B-class model at INT4'."""
-    assert lab.act2_answer() == "C"
+    assert model.act2_answer() == "C"
     assert lab.ACT2_PREDICTION.answer() == "C"
 
 
@@ -49,7 +50,7 @@ def test_act2_key_is_c_int4_3bit_and_a_1b_model():
                                           ("C", [True, True, True]), ("D", [True, False, False])])
 def test_every_design_is_checked_against_every_tier(letter, fits):
     """§V1-10 (2) error 6: the upstream key B is out of memory on all three tiers."""
-    assert lab.design_fits(lab.DESIGNS[letter]) == fits
+    assert model.design_fits(model.DESIGNS[letter]) == fits
 
 
 def test_reflection_keys_are_b():
@@ -90,8 +91,8 @@ def test_mobilenetv2_is_memory_bound_on_the_phone_so_int4_helps():
 
 def test_cloud_int8_is_the_dense_rate_not_the_sparse_one():
     """§V1-10 (2) error 9: 1,978.9 dense, not 3,958; no INT4 tensor rate on Hopper."""
-    assert lab.peak_ops("cloud", "int8") == C.H100_PEAK_INT8_DENSE == 1978.9e12
-    assert lab.peak_ops("cloud", "int4") == lab.peak_ops("cloud", "int8")
+    assert model.peak_ops("cloud", "int8") == C.H100_PEAK_INT8_DENSE == 1978.9e12
+    assert model.peak_ops("cloud", "int4") == model.peak_ops("cloud", "int8")
 
 
 def test_phone_bandwidth_is_51_2_and_labelled_assumed():
@@ -136,22 +137,22 @@ def test_a_longer_context_pushes_the_mid_tier_out_of_memory():
 def test_quality_warning_for_two_bits_and_for_pruning_without_retraining():
     assert "a2_quality" in LAB.failures_now(all_open(a2_budget="8b_int2"))
     assert "a2_quality" in LAB.failures_now(all_open(a2_mid="8b_int4_u50m"))
-    for key, v in lab.VARIANTS.items():
+    for key, v in model.VARIANTS.items():
         assert v.acceptable == (key in {"8b_fp16", "8b_int8", "8b_int4", "8b_int3", "3b_int4", "1b_int8",
                                         "1b_int4"})
 
 
 def test_unstructured_pruning_stored_dense_saves_nothing():
     """§V1-10 (2) error 7: 50 % unstructured stored dense is the dense size; a bitmask adds 1 bit/weight."""
-    dense, pruned = lab.VARIANTS["8b_int4"], lab.VARIANTS["8b_int4_u50"]
+    dense, pruned = model.VARIANTS["8b_int4"], model.VARIANTS["8b_int4_u50"]
     assert pruned.weights == dense.weights
-    assert lab.VARIANTS["8b_int4_u50m"].weights > dense.weights / 2
+    assert model.VARIANTS["8b_int4_u50m"].weights > dense.weights / 2
 
 
 def test_decode_rate_follows_the_bytes():
     html = rendered(LAB, all_open(a2_flagship="8b_int4"))
     rate = float(re.search(r'data-metric="a2_rate_flagship" data-value="([^"]+)"', html).group(1))
-    v = lab.VARIANTS["8b_int4"]
+    v = model.VARIANTS["8b_int4"]
     assert rate == pytest.approx(C.A17_PRO_MEM_BW / (v.weights + v.kv(2048)))
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_11 as lab
+from pylabs.labs.vol1 import v1_11_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -38,14 +39,14 @@ def figure(html: str, name: str) -> dict:
 
 def test_act1_key_is_a_the_kernel_is_already_at_2_7_pct():
     """§V1-11.3: 'projection kernel at 26.7 TF = 2.7 % of peak'; memory-bound, AI ≈ 8 ≪ 295."""
-    assert lab.act1_truth() == pytest.approx(0.02698, abs=5e-6)
+    assert model.act1_truth() == pytest.approx(0.02698, abs=5e-6)
     assert_key_proven(lab.ACT1_PREDICTION, "A")
-    assert lab.SCENARIO_KERNEL.regime == "memory"
+    assert model.SCENARIO_KERNEL.regime == "memory"
 
 
 def test_act2_key_is_c_batch_64_gives_42x():
     """§V1-11.4: 206.9 → 8,698 tok/s at context 1,024, BF16, H100: 42.0×."""
-    assert lab.act2_truth() == pytest.approx(8698 / 206.9, rel=1e-3)
+    assert model.act2_truth() == pytest.approx(8698 / 206.9, rel=1e-3)
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 

@@ -12,6 +12,7 @@ import pytest
 from pylabs.framework import charts as ch
 from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_13 as lab
+from pylabs.labs.vol1 import v1_13_model as model
 from pylabs.physics import queueing as q
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -31,7 +32,7 @@ def metric(html: str, name: str) -> float:
 
 def test_section4_act1_scenario_mm1():
     """§4: M/M/1 λ = 78, μ = 100: W 45.455 ms; P99 209.33 ms; L 3.545; P(T > 100 ms) 0.1108."""
-    srv = lab.SCENARIO
+    srv = model.SCENARIO
     assert srv.arrival_per_s == pytest.approx(78, rel=1e-12)
     assert srv.mean_s * 1e3 == pytest.approx(45.455, abs=5e-4)
     assert srv.percentile_s(0.99) * 1e3 == pytest.approx(209.33, abs=5e-3)
@@ -41,15 +42,15 @@ def test_section4_act1_scenario_mm1():
 
 def test_section4_act2_spike_backlog_wait_drain():
     """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; wait 440 s; drain at c = 300: 264 s."""
-    assert lab.SPIKE.backlog == pytest.approx(528_000)
-    assert lab.SPIKE.worst_wait_s == pytest.approx(440)
+    assert model.SPIKE.backlog == pytest.approx(528_000)
+    assert model.SPIKE.worst_wait_s == pytest.approx(440)
     state = all_open(a2_replicas=300)
     assert lab.spike(state).drain_s == pytest.approx(264)
 
 
 def test_section4_minimum_replicas_251_and_26():
-    assert lab.min_replicas(0.025, 10_000, 0.2) == 251
-    assert lab.min_replicas(0.025, 1000, 0.2) == 26
+    assert model.min_replicas(0.025, 10_000, 0.2) == 251
+    assert model.min_replicas(0.025, 1000, 0.2) == 26
 
 
 @pytest.mark.parametrize("replicas,p99_ms", [(251, 164.00), (260, 116.27), (300, 115.13)])
@@ -69,9 +70,9 @@ def test_section4_250_replicas_are_unstable():
 
 @pytest.mark.parametrize("service,rho", [(0.01, 0.78), (0.001, 0.05), (0.1, 0.99), (0.025, 0.5)])
 def test_histogram_percentiles_match_the_closed_form(service, rho):
-    srv = lab.Server(service, rho)
+    srv = model.Server(service, rho)
     samples = srv.sample_ms()
-    assert len(samples) == lab.S.draws // lab.S.thin
+    assert len(samples) == model.S.draws // model.S.thin
     for k in (50, 90, 99):
         assert ch.percentile(samples, k) / 1e3 == pytest.approx(srv.percentile_s(k / 100), rel=0.03)
 
@@ -86,19 +87,19 @@ def test_sampled_p99_metric_is_the_histogram_line():
 
 
 def test_act1_key_is_proven_by_the_physics():
-    assert lab.act1_truth() == pytest.approx(math.log(100) * lab.SCENARIO.mean_s, rel=1e-12)
+    assert model.act1_truth() == pytest.approx(math.log(100) * model.SCENARIO.mean_s, rel=1e-12)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_act2_key_is_proven_by_the_physics():
-    assert lab.act2_truth() == pytest.approx(440)
+    assert model.act2_truth() == pytest.approx(440)
     assert_key_proven(lab.ACT2_PREDICTION, "D")
 
 
 def test_doubling_the_fleet_is_still_unstable():
     """Spec option C ("2× replicas suffices") is wrong: 60 replicas at 10,000 req/s carry ρ = 4.2."""
-    assert lab.SPIKE.rho_after == pytest.approx(10_000 * 0.025 / 60)
-    assert math.isinf(lab.SPIKE.drain_s) and math.isinf(lab.SPIKE.p99_after_s())
+    assert model.SPIKE.rho_after == pytest.approx(10_000 * 0.025 / 60)
+    assert math.isinf(model.SPIKE.drain_s) and math.isinf(model.SPIKE.p99_after_s())
 
 
 # ---- feedback ------------------------------------------------------------------------------------

@@ -12,10 +12,11 @@ import pytest
 from pylabs.framework.formats import fmt
 from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_14 as lab
+from pylabs.labs.vol1 import v1_14_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-WEEK, DAY = lab.WEEK, lab.DAY
+WEEK, DAY = model.WEEK, model.DAY
 
 
 def all_open(**controls):
@@ -31,13 +32,13 @@ def after_act1(**controls):
 
 def test_act1_key_is_c_amount_crosses_at_3_53_weeks():
     """§V1-14 (4): δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8)."""
-    assert lab.act1_truth() / WEEK == pytest.approx(3.53, abs=0.005)
+    assert model.act1_truth() / WEEK == pytest.approx(3.53, abs=0.005)
     assert_key_proven(lab.ACT1_PREDICTION, "C")
 
 
 def test_act2_key_is_b_weekly_monthly_quarterly():
     """§V1-14 (4): T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile)."""
-    ops = {c: lab.scenario_product(c).t_op / DAY for c in ("cloud", "edge", "mobile")}
+    ops = {c: model.scenario_product(c).t_op / DAY for c in ("cloud", "edge", "mobile")}
     assert ops == pytest.approx({"cloud": 5.657, "edge": 30.0, "mobile": 87.83}, abs=0.005)
     assert lab.ACT2_PREDICTION.answer() == "B"
 
@@ -45,7 +46,7 @@ def test_act2_key_is_b_weekly_monthly_quarterly():
 @pytest.mark.parametrize("context,t_star,t_max,annual", [
     ("cloud", 5.66, 8.0, 1_032_376), ("edge", 49.86, 30.0, 961_167), ("mobile", 87.83, 231.4, 249_342)])
 def test_section4_product_goldens(context, t_star, t_max, annual):
-    p = lab.scenario_product(context)
+    p = model.scenario_product(context)
     assert p.t_star / DAY == pytest.approx(t_star, abs=0.005)
     assert p.t_max / DAY == pytest.approx(t_max, abs=0.05)
     assert p.annual(p.t_op) == pytest.approx(annual, abs=1)
@@ -53,7 +54,7 @@ def test_section4_product_goldens(context, t_star, t_max, annual):
 
 def test_edge_retrain_is_the_whole_fleet_not_one_device():
     """§V1-14 (2) error 10: 1,000 devices × $50 + $8,000 = $58,000 per retrain."""
-    assert lab.scenario_product("edge").retrain_usd == 58_000
+    assert model.scenario_product("edge").retrain_usd == 58_000
 
 
 def test_reflection_keys_are_b():
@@ -61,9 +62,9 @@ def test_reflection_keys_are_b():
 
 
 def test_every_pick_pattern_is_distinct_and_the_physics_matches_one():
-    assert len(set(lab.PATTERNS.values())) == 4
-    found = tuple(lab.nearest_cadence(lab.scenario_product(c).t_op) for c in ("cloud", "edge", "mobile"))
-    assert found == lab.PATTERNS["B"]
+    assert len(set(model.PATTERNS.values())) == 4
+    found = tuple(model.nearest_cadence(model.scenario_product(c).t_op) for c in ("cloud", "edge", "mobile"))
+    assert found == model.PATTERNS["B"]
 
 
 # ---- Act I: the sampled monitor -----------------------------------------------------------------
@@ -76,7 +77,7 @@ def test_weekly_checks_alarm_in_the_week_after_the_crossing(feature, week):
     assert state["a1_drift"] == lab.FEATURES[feature][1]
     det = lab.monitor(state).run()
     assert det.alarm_s == pytest.approx(week * WEEK)
-    assert math.ceil(lab.crossing_s(lab.FEATURES[feature][1]) / WEEK) == week
+    assert math.ceil(model.crossing_s(lab.FEATURES[feature][1]) / WEEK) == week
 
 
 def test_the_alarm_comes_while_accuracy_is_still_92_9_pct():
@@ -133,7 +134,7 @@ def test_context_presets_set_each_products_inputs():
         state = LAB.parse({"controls": {"context": context}}, changed="context")
         assert (state["a2_drift_days"], state["a2_value"], state["a2_floor"], state["a2_retrain"]) == \
             (p["drift_days"], p["value"], p["floor"], p["retrain"])
-        assert lab.product(state).t_star == pytest.approx(lab.scenario_product(context).t_star)
+        assert lab.product(state).t_star == pytest.approx(model.scenario_product(context).t_star)
 
 
 def test_device_count_is_disabled_with_a_reason_outside_the_edge():
@@ -168,12 +169,12 @@ def test_act2_answer_is_not_on_the_page_before_its_lock():
     act2 = html[html.index('data-act="2"'):]
     # the edge fleet's answer is its stated drift time by design (its floor is the 7 points it loses)
     for c in ("cloud", "mobile"):
-        assert fmt(lab.scenario_product(c).t_op, "days") not in act2
+        assert fmt(model.scenario_product(c).t_op, "days") not in act2
 
 
 def test_act1_answer_is_not_in_the_act1_text_before_its_lock():
     html = rendered(LAB, LAB.default_state())
-    assert fmt(lab.act1_truth(), "weeks") not in html and "0.458" not in html
+    assert fmt(model.act1_truth(), "weeks") not in html and "0.458" not in html
 
 
 # ---- edge values of every instrument ------------------------------------------------------------------
@@ -232,7 +233,7 @@ def test_record_holds_the_spec_fields():
 
 def test_total_at_the_optimum_is_twice_the_retraining_spend():
     """§V1-14 (2) error 9: the annual cost counts staleness too; at T* it is twice the retraining spend."""
-    p = lab.scenario_product("cloud")
+    p = model.scenario_product("cloud")
     assert p.annual(p.t_star) == pytest.approx(2 * lab.D.retrain_usd_per_year(p.t_star, p.retrain_usd))
 
 

@@ -27,68 +27,23 @@ breakeven and roi_positive.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction, Range,
-                              Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
-                              metric_grid, prose)
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
+                              Range, Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
+                              metric_grid, prose, tone)
 from pylabs.framework import charts as ch
-from pylabs.framework.components import tone
-from pylabs.framework.controls import Choice
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_07_model import (CLOUD, DEVICES, DISPATCH_S, EDGE, MODELS, REQUESTS_PER_S, S, SCENARIO_STREAM,
+                                          TENSOR_BYTES, act1_truth, act2_truth, busy_sweep, chain_s, chain_speedup,
+                                          gemm_s, stream, volume_sweep)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
-from pylabs.physics.devices import A100, ORIN_NX, Device
+from pylabs.physics.devices import A100, Device
 from pylabs.physics.kernels import CompiledDeployment as Deployment
 from pylabs.physics.kernels import KernelStream
 from pylabs.physics.references import cite
 
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (VOL1 §V1-07); hardware facts come from the device table."""
-
-    # Act I: each model as a stream of identical kernels: (key, name, kernels, GPU time per kernel)
-    models: tuple[tuple[str, str, int, float], ...] = (
-        ("kws", "Keyword spotting", 1000, 5e-6),
-        ("resnet", "ResNet-50", 200, 50e-6),
-        ("gpt2", "GPT-2 layer", 20, 500e-6),
-    )
-    cloud_cpu_s: float = 10e-6        # the chapter's 5–20 µs range (HTA confirms it)
-    edge_cpu_s: float = 50e-6         # assumed: slower Arm cores; no published figure
-    fused_fraction: float = 0.5       # the "fused" mode merges half the kernels away
-    fast_gpu: float = 2.0             # the faster GPU's speed-up
-    # Act II: fusion panel, LayerNorm → Dropout → ReLU on a 1024 × 768 FP16 activation
-    chain_ops: int = 3
-    tensor_rows: int = 1024
-    tensor_cols: int = 768
-    gemm_dim: float = 4096.0          # one large square FP16 GEMM, for contrast
-    fp16_bytes: float = 2.0
-    # Act II: compile break-even (ResNet-50 with torch.compile)
-    compile_s: float = 30.0
-    cloud_eager_rate: float = 1450.0  # images/s, the chapter's A100 figures
-    cloud_compiled_rate: float = 2150.0
-    edge_eager_rate: float = 150.0    # assumed (spec estimate for the Orin NX)
-    edge_compiled_rate: float = 222.0
-    cloud_requests_per_s: float = 10e6 / 86400.0   # 10 M requests a day
-    edge_requests_per_s: float = 100 / 3600      # 100 requests an hour
-    deployment_s: float = 86400.0     # one day between recompilations
-    replicas_example: int = 4
-    upstream_fusion_x: float = 5.0    # upstream's reflection key: "~5× wall-clock" for 3 ops fused
-    # display units for charts and prose
-    ms_per_s: float = 1e3
-    us_per_s: float = 1e6
-    day_s: float = 86400.0
-    hour_s: float = 3600.0
-
-
-S = Scenario()
-TENSOR_BYTES = S.tensor_rows * S.tensor_cols * S.fp16_bytes
 CHAIN_X = fmt(S.chain_ops, "x")
-MODELS = {key: (name, n, gpu_s) for key, name, n, gpu_s in S.models}
-DEVICES: dict[str, Device] = {"cloud": A100, "edge": ORIN_NX}
-REQUESTS_PER_S = {"cloud": S.cloud_requests_per_s, "edge": S.edge_requests_per_s}
-DISPATCH_S = {"cloud": S.cloud_cpu_s, "edge": S.edge_cpu_s}  # the context's eager dispatch per kernel
 
 # ---- context ------------------------------------------------------------------------
 
@@ -124,25 +79,8 @@ A1_MODE = Choice("a1_mode", "How the kernels are launched", tuple(Option(k, v) f
 A1_FAST = Toggle("a1_fast", f"A GPU {fmt(S.fast_gpu, 'x')} as fast (every kernel takes half the time)")
 
 
-def stream(model: str, cpu_s: float, mode: str, fast: bool) -> KernelStream:
-    """One inference of ``model`` launched in ``mode``."""
-    _, n, gpu_s = MODELS[model]
-    gpu_s = gpu_s / S.fast_gpu if fast else gpu_s
-    if mode == "graphs":
-        cpu_s = C.CUDA_GRAPH_PER_KERNEL_S
-    base = KernelStream(n, cpu_s, gpu_s, synchronous=mode == "sync")
-    return kernels.fused_stream(base, S.fused_fraction) if mode == "fused" else base
-
-
 def act1_stream(s: State) -> KernelStream:
     return stream(s["a1_model"], s["a1_cpu_s"], s["a1_mode"], s["a1_fast"])
-
-
-SCENARIO_STREAM = stream("kws", S.cloud_cpu_s, "async", False)
-
-
-def act1_truth() -> float:
-    return SCENARIO_STREAM.busy
 
 
 ACT1_PREDICTION = Prediction(
@@ -282,12 +220,11 @@ def act1_chart(s: State):
 def act1_sweep(s: State):
     """Busy share against dispatch time: flat while the kernels cover the dispatch, then t_gpu / t_cpu.
     A CUDA graph is the asynchronous curve at its own per-kernel cost, so its point sits on that curve."""
-    cpus = [c / S.us_per_s for c in range(1, 51)]
     model, fast, mode = s["a1_model"], s["a1_fast"], s["a1_mode"]
     curves = {"async": ("Asynchronous", "series1", "solid"), "sync": ("Synchronised", "series2", "dash")}
     if mode == "fused":
         curves["fused"] = ("Fused", "good", "dot")
-    busy = {m: [stream(model, c, m, fast).busy for c in cpus] for m in curves}
+    cpus, busy = busy_sweep(model, tuple(curves), fast)
     st = act1_stream(s)
     traces = [ch.line(name, [c * S.us_per_s for c in cpus], busy[m], color, dash=dash)
               for m, (name, color, dash) in curves.items()]
@@ -380,18 +317,6 @@ def deployment_of(s: State) -> Deployment:
                       REQUESTS_PER_S[s["context"]])
 
 
-CLOUD = Deployment(S.compile_s, S.cloud_eager_rate, S.cloud_compiled_rate, 1, S.deployment_s, S.cloud_requests_per_s)
-EDGE = Deployment(S.compile_s, S.edge_eager_rate, S.edge_compiled_rate, 1, S.deployment_s, S.edge_requests_per_s)
-
-
-def act2_truth() -> float:
-    return CLOUD.breakeven
-
-
-def chain_s(device: Device, ops: int, cpu_s: float, fused: bool) -> float:
-    return kernels.elementwise_chain_seconds(TENSOR_BYTES, ops, device.mem_bw, cpu_s, fused)
-
-
 def act2_facts() -> dict[str, str]:
     saved = 1 / S.cloud_eager_rate - 1 / S.cloud_compiled_rate
     ops = S.chain_ops
@@ -406,7 +331,7 @@ def act2_facts() -> dict[str, str]:
         "t_f": fmt(chain_s(A100, ops, S.cloud_cpu_s, True), "us"),
         "g_un": fmt(chain_s(A100, ops, C.CUDA_GRAPH_PER_KERNEL_S, False), "us"),
         "g_f": fmt(chain_s(A100, ops, C.CUDA_GRAPH_PER_KERNEL_S, True), "us"),
-        "speedup": fmt(chain_s(A100, ops, S.cloud_cpu_s, False) / chain_s(A100, ops, S.cloud_cpu_s, True), "x"),
+        "speedup": fmt(chain_speedup(A100, ops, S.cloud_cpu_s), "x"),
         "ops": fmt(ops, "int"),
     }
 
@@ -489,9 +414,7 @@ def no_payback_text(d: Deployment) -> str:
 
 
 def act2_chart(d: Deployment):
-    marks = [v for v in (d.volume, d.breakeven) if math.isfinite(v)]
-    low, high = min(marks) / 30, max(marks) * 30
-    xs = [low * (high / low) ** (i / 60) for i in range(61)]
+    xs, low, high = volume_sweep(d)
     eager = ch.line("Eager", xs, [d.gpu_s(x, False) for x in xs], "series2")
     compiled = ch.line("Compiled (compile time included)", xs, [d.gpu_s(x, True) for x in xs], "series1")
     shapes, notes = [], []
@@ -517,8 +440,7 @@ def act2_chart(d: Deployment):
 
 def fusion_speedup(s: State) -> float:
     """The chain's time with one kernel per op over its time fused, on the context's device."""
-    device, ops, cpu = DEVICES[s["context"]], int(s["a2_ops"]), DISPATCH_S[s["context"]]
-    return chain_s(device, ops, cpu, False) / chain_s(device, ops, cpu, True)
+    return chain_speedup(DEVICES[s["context"]], int(s["a2_ops"]), DISPATCH_S[s["context"]])
 
 
 def fusion_panel(s: State) -> list:
@@ -550,8 +472,7 @@ def fusion_panel(s: State) -> list:
 
 
 def gemm_note(device: Device, cpu_s: float):
-    n = S.gemm_dim
-    t = kernels.gemm_seconds(n, n, n, S.fp16_bytes, device.peak_ops, device.mem_bw)
+    n, t = S.gemm_dim, gemm_s(device)
     return callout("info", "Nothing to fuse in one large GEMM",
                    prose(f"A {fmt(n, 'int')}³ FP16 matrix multiply does about {fmt(n / 3, 'int')} FLOP per byte, "
                          f"above the {device.name}'s ridge point of {fmt(device.ridge, 'int')}: it runs at the compute "
@@ -626,7 +547,6 @@ def results(s: State) -> dict[str, float | bool]:
 def lab_takeaways() -> list[str]:
     facts, f2 = act1_facts(), act2_facts()
     sync = stream("kws", S.cloud_cpu_s, "sync", False)
-    edge = EDGE
     return [
         f"CUDA launches are asynchronous: each kernel costs max(dispatch, work). {facts['gpu']} kernels behind "
         f"{facts['cpu']} dispatches keep the GPU busy {facts['busy']} of the time; {fmt(sync.busy, 'pct')} holds "
@@ -637,7 +557,7 @@ def lab_takeaways() -> list[str]:
         f"{f2['bytes_un']} → {f2['bytes_f']}, {f2['t_un']} → {f2['t_f']} on the A100.",
         f"Compiling ResNet-50 pays back after {f2['breakeven']} images ({f2['breakeven_time']} of cloud traffic); "
         f"{f2['replicas']} replicas need {f2['replicas_breakeven']}. On the edge box it takes "
-        f"{fmt(edge.breakeven, 'int')} images, {fmt(edge.breakeven_s, 's')} of its traffic.",
+        f"{fmt(EDGE.breakeven, 'int')} images, {fmt(EDGE.breakeven_s, 's')} of its traffic.",
     ]
 
 

@@ -24,58 +24,16 @@ Ledger fields: context, model, fmt, granularity, drop_pp, tier_configs, tier_foo
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.v1_10_model import (DESIGNS, FORMATS, GRANULARITY, MODELS, P8, SCHEMES, TIER_NAMES, VARIANTS,
+                                          Config, S, act1_points, act1_truth, act2_answer, peak_ops)
 from pylabs.physics import compression as cp
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    size_budget_bytes: float = 25e6     # the mobile team's own download target (not an App Store rule)
-    utilisation: float = 0.3            # share of peak the convolutions reach at batch 1 (spec §V1-10 (3))
-    phone_fp16_share: float = 0.5       # assumed: FP16 at half the Neural Engine's INT8 rate
-    collapse_drop: float = 0.10         # a top-1 loss of 10 points or more is a collapse
-    context_tokens: float = 2048.0
-    kv_bytes: float = 2.0               # FP16 KV cache
-    runtime_bytes: float = 0.3e9        # the inference runtime's own memory (spec §V1-10 (3))
-    group_size: float = 128.0
-    tiers: tuple[tuple[str, str, float], ...] = (
-        ("flagship", "Flagship", 8e9), ("mid", "Mid-range", 4e9), ("budget", "Budget", 2e9))
-    perplexity_limit: float = 10.0      # the product team's quality floor for an 8B variant
-    gb: float = 1e9                     # bytes per GB, for the ledger
-    pp: float = 100.0                   # percentage points per unit fraction, for the ledger
-
-
-S = Scenario()
-RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate (torchvision counts MACs)
-
-MODELS = {"resnet50": ("ResNet-50", C.RESNET50_PARAMS, RESNET50_FLOP, C.RESNET50_TOP1),
-          "mobilenetv2": ("MobileNetV2", C.MOBILENETV2_PARAMS, C.MOBILENETV2_FLOP, C.MOBILENETV2_TOP1)}
-FORMATS = {"fp16": ("FP16", 16.0), "int8": ("INT8", 8.0), "int4": ("INT4", 4.0)}
-GRANULARITY = {"per_channel": "Per channel (one scale per output channel)",
-               "per_tensor": "Per tensor (one scale per weight tensor)"}
-SCHEMES = {"ptq": "Post-training (PTQ, with calibration data)", "qat": "Quantization-aware training (QAT)"}
-
-
-def peak_ops(context: str, fmt_key: str) -> float:
-    """The device's dense rate for a format; INT4 weights run at the INT8 rate (no INT4 tensor rate)."""
-    integer = fmt_key != "fp16"
-    if context == "cloud":
-        return C.H100_PEAK_INT8_DENSE if integer else C.H100_PEAK_BF16_DENSE
-    if context == "edge":
-        return C.ORIN_NX_PEAK_INT8_DENSE if integer else C.ORIN_NX_PEAK_FP16_DENSE
-    return C.A17_PRO_NPU_OPS * (1.0 if integer else S.phone_fp16_share)
-
 
 # ---- context ----------------------------------------------------------------------
 
@@ -93,50 +51,8 @@ A1_GRANULARITY = Choice("a1_granularity", "Scale granularity", tuple(Option(k, v
 A1_SCHEME = Choice("a1_scheme", "Scheme", tuple(Option(k, v) for k, v in SCHEMES.items()), default="ptq")
 
 
-@dataclass(frozen=True)
-class Config:
-    """One quantized vision model on the context's device."""
-
-    model: str
-    fmt: str
-    granularity: str
-    scheme: str
-    context: str
-
-    @property
-    def params(self) -> float:
-        return MODELS[self.model][1]
-
-    @property
-    def size(self) -> float:
-        return cp.weight_bytes(self.params, FORMATS[self.fmt][1])
-
-    @property
-    def drop(self) -> float:
-        return cp.top1_drop(self.model, self.fmt, self.granularity, self.scheme)
-
-    @property
-    def top1(self) -> float:
-        return MODELS[self.model][3] - self.drop
-
-    def latency_s(self, fmt_key: str | None = None) -> float:
-        f = fmt_key or self.fmt
-        dev = device(self.context)
-        return cp.batch1_latency_s(cp.weight_bytes(self.params, FORMATS[f][1]), MODELS[self.model][2],
-                                   dev.mem_bw, peak_ops(self.context, f), S.utilisation)
-
-    @property
-    def memory_bound(self) -> bool:
-        dev = device(self.context)
-        return self.size / dev.mem_bw >= MODELS[self.model][2] / (peak_ops(self.context, self.fmt) * S.utilisation)
-
-
 def config(s: State) -> Config:
     return Config(s["a1_model"], s["a1_format"], s["a1_granularity"], s["a1_scheme"], s["context"])
-
-
-def act1_truth() -> float:
-    return cp.top1_drop("resnet50", "int8", "per_channel", "ptq")
 
 
 ACT1_PREDICTION = Prediction(
@@ -270,17 +186,6 @@ def act1_callout(cfg: Config, speedup: float):
 SIZE_TICKS = (0.08, 0.2, 0.4, 1.0, 2.0)  # x-axis ticks as multiples of the budget: 2, 5, 10, 25, 50 MB
 
 
-def act1_points() -> list[tuple[str, str, str, str, float, float]]:
-    rows = []
-    for model in MODELS:
-        for f in FORMATS:
-            keys = [("per_channel", "ptq")] if f == "fp16" else [(g, sc) for g in GRANULARITY for sc in SCHEMES]
-            for g, sc in keys:
-                c = Config(model, f, g, sc, "mobile")
-                rows.append((model, f, g, sc, c.size, c.top1))
-    return rows
-
-
 def act1_chart(cfg: Config):
     rows = act1_points()
     label = {"per_channel": "per channel", "per_tensor": "per tensor"}
@@ -361,69 +266,7 @@ ACT1 = Act(
 
 # ---- Act II · Three memory tiers ------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Variant:
-    """One way to ship the assistant: a model, its bits per weight and how it is stored."""
-
-    label: str
-    params: float
-    bits: float
-    group: float
-    shape: tuple[float, float, float]   # layers, KV heads, head dimension
-    ppl_key: str = ""                   # row of the perplexity table (8B quantized variants)
-    density: float = 1.0                # share of weights kept by pruning
-    storage: str = "dense"              # dense, structured (weights removed) or bitmask
-    note: str = ""
-
-    @property
-    def weights(self) -> float:
-        if self.storage == "bitmask":
-            return cp.bitmask_sparse_bytes(self.params, self.bits, self.density, self.group)
-        kept = self.params * (self.density if self.storage == "structured" else 1.0)
-        return cp.weight_bytes(kept, self.bits, self.group)
-
-    def kv(self, tokens: float) -> float:
-        return cp.kv_cache_bytes(*self.shape, S.kv_bytes, tokens)
-
-    def footprint(self, tokens: float) -> float:
-        return cp.footprint_bytes(self.weights, self.kv(tokens), S.runtime_bytes)
-
-    @property
-    def perplexity(self) -> float | None:
-        return cp.perplexity(self.ppl_key) if self.ppl_key else None
-
-    @property
-    def acceptable(self) -> bool:
-        if self.ppl_key:
-            return self.perplexity <= S.perplexity_limit
-        return self.density == 1.0   # a smaller model is acceptable; pruning without retraining is not
-
-
-L8 = (C.LLAMA3_8B_LAYERS, C.LLAMA3_8B_KV_HEADS, C.LLAMA3_HEAD_DIM)
-L3 = (C.LLAMA32_3B_LAYERS, C.LLAMA32_3B_KV_HEADS, C.LLAMA3_HEAD_DIM)
-L1 = (C.LLAMA32_1B_LAYERS, C.LLAMA32_1B_KV_HEADS, C.LLAMA32_1B_HEAD_DIM)
-P8, G = C.LLAMA3_8B_PARAMS_COUNTED, S.group_size
-VARIANTS = {
-    "8b_fp16": Variant("8B FP16", P8, 16.0, 0.0, L8, "fp16"),
-    "8b_int8": Variant("8B INT8 (per channel)", P8, 8.0, 0.0, L8, "int8"),
-    "8b_int4": Variant("8B INT4 (group 128)", P8, 4.0, G, L8, "int4"),
-    "8b_int3": Variant("8B 3-bit (group 128)", P8, 3.0, G, L8, "int3"),
-    "8b_int2": Variant("8B 2-bit (group 128)", P8, 2.0, G, L8, "int2"),
-    "8b_int4_s50": Variant("8B INT4 + 50 % structured pruning", P8, 4.0, G, L8, density=0.5, storage="structured",
-                           note="no retraining: quality unmeasured"),
-    "8b_int4_u50": Variant("8B INT4 + 50 % unstructured, stored dense", P8, 4.0, G, L8, density=0.5,
-                           note="the zeros are still stored"),
-    "8b_int4_u50m": Variant("8B INT4 + 50 % unstructured, bitmask format", P8, 4.0, G, L8, density=0.5,
-                            storage="bitmask", note="needs sparse kernels; quality unmeasured"),
-    "3b_int4": Variant("3B-class INT4 (Llama 3.2 3B)", C.LLAMA32_3B_PARAMS, 4.0, G, L3),
-    "1b_int8": Variant("1B-class INT8 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 8.0, 0.0, L1),
-    "1b_int4": Variant("1B-class INT4 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 4.0, G, L1),
-}
-TIER_NAMES = tuple(t[0] for t in S.tiers)
 TIER_LABEL_STEP = 0.08  # paper units between the staggered budget labels of the frontier chart
-DESIGNS = {"A": ("8b_int8", "8b_int8", "8b_int8"), "B": ("8b_int8", "8b_int4", "8b_int4_s50"),
-           "C": ("8b_int4", "8b_int3", "1b_int4"), "D": ("8b_int4", "8b_int4", "3b_int4")}
 
 
 def tier_control(name: str, label: str, default: str) -> Choice:
@@ -434,16 +277,6 @@ def tier_control(name: str, label: str, default: str) -> Choice:
 A2_TIERS = tuple(tier_control(n, lab, d) for (n, lab, _), d in zip(S.tiers, DESIGNS["B"]))
 A2_CONTEXT = Slider("a2_context", "Context window (KV cache kept in memory)", unit="tokens", min=256, max=8192,
                     step=256, default=S.context_tokens, fmt="int")
-
-
-def design_fits(keys: tuple[str, ...], tokens: float = S.context_tokens) -> list[bool]:
-    return [VARIANTS[k].footprint(tokens) <= budget for k, (_, _, budget) in zip(keys, S.tiers)]
-
-
-def act2_answer() -> str:
-    good = [letter for letter, keys in DESIGNS.items()
-            if all(design_fits(keys)) and all(VARIANTS[k].acceptable for k in keys)]
-    return good[0] if len(good) == 1 else "none"
 
 
 def gb(key: str) -> str:

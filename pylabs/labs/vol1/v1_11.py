@@ -34,46 +34,22 @@ Ledger fields: device, precision, m, k, n, ai, attainable_tflops, mfu, regime, f
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol1.contexts import LABELS, TRACK, deployment, device
+from pylabs.labs.vol1.contexts import TRACK, deployment, device
+from pylabs.labs.vol1.v1_11_model import (PEAKS, PRECISIONS, SCENARIO_DECODE, SCENARIO_KERNEL, Decode, S, act1_truth,
+                                          act2_truth, chain, decode, gemm)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
-from pylabs.physics import serving
 from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 from pylabs.physics.references import cite
 
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    act1_m: float = 8.0              # tokens per call of the decode projection
-    act1_hidden: float = 4096.0      # K = N, Llama-3-8B's hidden size
-    chain_ops: int = 4               # norm, residual add, activation, gate multiply: separate kernels
-    ops_per_element: float = 2.0     # assumed: a few operations per element for each op of the chain
-    act2_context: float = 1024.0     # tokens of context per sequence
-    act2_batch_low: float = 1.0
-    act2_batch_high: float = 64.0
-    big_m: float = 64.0              # the reflection's "batch more tokens" setting
-    square_n: float = 512.0          # the takeaway's square GEMM (VOL1 §V1-11.4)
-    roof_span: tuple[float, float] = (0.1, 1e4)  # intensities the roofline charts cover, op/B
-    per_tera: float = 1e12           # the ledger keeps the ceiling in TFLOP/s, as the spec names it
-
-
-S = Scenario()
-PRECISIONS = {"fp32": ("FP32", C.BYTES_PER_FP32), "bf16": ("BF16 / FP16", C.BYTES_PER_BF16),
-              "int8": ("INT8", C.BYTES_PER_INT8)}
 PRECISION_SHORT = {"fp32": "FP32", "bf16": "16-bit", "int8": "INT8"}
-PEAKS = {
-    "cloud": {"fp32": C.H100_PEAK_FP32, "bf16": C.H100_PEAK_BF16_DENSE, "int8": C.H100_PEAK_INT8_DENSE},
-    "edge": {"fp32": C.ORIN_NX_PEAK_FP32, "bf16": C.ORIN_NX_PEAK_FP16_DENSE, "int8": C.ORIN_NX_PEAK_INT8_DENSE},
-}
 SHORT = {"cloud": "H100", "edge": "Orin NX"}
 OTHER = {"cloud": "edge", "edge": "cloud"}
 
@@ -108,19 +84,6 @@ A1_SQUARE = Toggle("a1_square", "Square GEMM: M = K = N")
 A1_FUSED = Toggle("a1_fused", f"Fuse the {S.chain_ops}-op elementwise chain into one kernel")
 
 
-def gemm(context: str, precision: str, m: float, k: float, n: float) -> Kernel:
-    b = PRECISIONS[precision][1]
-    return Kernel(K.gemm_flop(m, k, n), K.gemm_bytes(m, k, n, b), PEAKS[context][precision],
-                  device(context).mem_bw)
-
-
-def chain(context: str, precision: str, elements: float, fused: bool) -> Kernel:
-    b = PRECISIONS[precision][1]
-    return Kernel(S.chain_ops * S.ops_per_element * elements,
-                  K.elementwise_chain_bytes(elements, b, S.chain_ops, fused), PEAKS[context][precision],
-                  device(context).mem_bw)
-
-
 def shape(s: State) -> tuple[float, float, float]:
     n = s["a1_hidden"]
     return (n, n, n) if s["a1_square"] else (s["a1_m"], n, n)
@@ -134,13 +97,6 @@ def a1_overridden(s: State) -> dict[str, str]:
     if not s["a1_square"]:
         return {}
     return {"a1_m": f"Not used while the GEMM is square: M = K = N = {fmt(s['a1_hidden'], 'int')}."}
-
-
-SCENARIO_KERNEL = gemm("cloud", "bf16", S.act1_m, S.act1_hidden, S.act1_hidden)
-
-
-def act1_truth() -> float:
-    return SCENARIO_KERNEL.mfu
 
 
 ACT1_PREDICTION = Prediction(
@@ -350,64 +306,24 @@ ACT1 = Act(
 
 # ---- Act II · Decode on the roofline --------------------------------------------------------
 
-WEIGHTS = {
-    "bf16": ("BF16 weights", C.BYTES_PER_BF16),
-    "int8": ("INT8 weights (weight-only)", C.BYTES_PER_INT8),
-    "int4": (f"INT4 weights, an FP16 scale per {fmt(C.QUANT_GROUP_WEIGHTS, 'int')}",
-             K.quantized_bytes_per_param(4, C.QUANT_GROUP_WEIGHTS, C.QUANT_SCALE_BYTES)),
+WEIGHTS = {  # the weight formats' names; their bytes per weight are the model's WEIGHT_BYTES
+    "bf16": "BF16 weights",
+    "int8": "INT8 weights (weight-only)",
+    "int4": f"INT4 weights, an FP16 scale per {fmt(C.QUANT_GROUP_WEIGHTS, 'int')}",
 }
 A2_BATCH = Slider("a2_batch", "Sequences decoded together, B", unit="sequences", min=1, max=512, step=1,
                   default=S.act2_batch_high, fmt="int", scale="log2")
 A2_CONTEXT = Slider("a2_context", "Context per sequence, L", unit="tokens", min=128, max=32768, step=1,
                     default=S.act2_context, fmt="tokens", scale="log2")
-A2_WEIGHTS = Choice("a2_weights", "Weight format", tuple(Option(k, v[0]) for k, v in WEIGHTS.items()),
+A2_WEIGHTS = Choice("a2_weights", "Weight format", tuple(Option(k, v) for k, v in WEIGHTS.items()),
                     default="bf16", unit="bytes per weight",
                     help="Weight-only quantisation: the multiplies still run in 16-bit, so the compute roof "
                          "stays the 16-bit peak; the KV cache stays BF16.")
 A2_MHA = Toggle("a2_mha", "Without grouped-query attention: one K/V head per query head")
 
 
-@dataclass(frozen=True)
-class Decode(K.DecodeStep):
-    """A Llama-3-8B decode step on one device, with its K/V head count and the device's memory."""
-
-    kv_heads: float = 0.0
-    mem_bytes: float = 0.0
-
-    @property
-    def attention_ai(self) -> float:
-        return K.attention_decode_intensity(C.LLAMA3_8B_QUERY_HEADS, self.kv_heads, C.BYTES_PER_BF16)
-
-    @property
-    def memory(self) -> float:
-        """Weights, KV caches and one activation row per sequence (transient, reused layer by layer)."""
-        return self.weight_bytes + self.kv_bytes + self.batch * C.LLAMA3_8B_D_MODEL * C.BYTES_PER_BF16
-
-    @property
-    def oom(self) -> bool:
-        return self.memory > self.mem_bytes
-
-    def at(self, batch: float) -> "Decode":
-        return replace(self, batch=batch)
-
-
-def decode(context: str, batch: float, tokens: float, weights: str, mha: bool = False) -> Decode:
-    dev = device(context)
-    heads = C.LLAMA3_8B_QUERY_HEADS if mha else C.LLAMA3_8B_KV_HEADS
-    kv = serving.kv_bytes_per_token(C.LLAMA3_8B_LAYERS, heads, C.LLAMA3_HEAD_DIM, C.BYTES_PER_BF16)
-    return Decode(C.LLAMA3_8B_PARAMS_COUNTED, batch, tokens, C.LLAMA3_8B_PARAMS_COUNTED * WEIGHTS[weights][1], kv,
-                  dev.peak_ops, dev.mem_bw, kv_heads=heads, mem_bytes=dev.mem_bytes)
-
-
 def act2_decode(s: State) -> Decode:
     return decode(s["context"], s["a2_batch"], s["a2_context"], s["a2_weights"], s["a2_mha"])
-
-
-SCENARIO_DECODE = decode("cloud", S.act2_batch_low, S.act2_context, "bf16")
-
-
-def act2_truth() -> float:
-    return SCENARIO_DECODE.at(S.act2_batch_high).tok_s / SCENARIO_DECODE.tok_s
 
 
 ACT2_PREDICTION = Prediction(
@@ -544,10 +460,7 @@ def act2_roofline_chart(d: Decode, context: str):
     span = S.roof_span
     dev = device(context)
     b_w = d.weight_bytes / C.LLAMA3_8B_PARAMS_COUNTED
-    weights = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, d.batch), d.weight_bytes, d.peak_ops, d.mem_bw)
-    attention = Kernel(d.attention_ai * d.kv_bytes, d.kv_bytes, d.peak_ops, d.mem_bw)
-    step = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, d.batch),
-                  K.decode_bytes(d.weight_bytes, d.kv_bytes_per_token, d.context_tokens, d.batch), d.peak_ops, d.mem_bw)
+    weights, attention, step = d.kernels()
     roofs = [ch.roof(f"{SHORT[context]} · 16-bit", d.peak_ops, d.mem_bw, span, "series1")]
     points = [marker("Weight matmuls", weights, "series3", "diamond"),
               marker("Attention (KV cache)", attention, "warn", "triangle-up"),

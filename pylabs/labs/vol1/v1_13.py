@@ -31,51 +31,19 @@ backlog_req, slo_met (Act II's instruments), and a1_p99_ms.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import lru_cache
 
 from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec, Prediction, Range,
                               Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, SCENARIO, SPIKE, Server, act1_truth, act2_truth,
+                                          backlog_timeline, load_curve, min_replicas, replica_curve,
+                                          replica_span, service_curve)
 from pylabs.physics import constants as C
-from pylabs.physics import latency as L
 from pylabs.physics import queueing as q
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    service_s: float = 0.01            # Act I: μ = 100 requests/s
-    rho: float = 0.78                  # Act I: λ = 78 requests/s
-    slo_s: float = 0.1                 # Act I: P99 ≤ 100 ms
-    quantile: float = 0.99
-    npu_service_s: float = 0.025       # one on-device inference on a phone NPU (assumed)
-    replica_service_s: float = 0.025   # Act II: μ = 40 requests/s per replica
-    replicas: int = 30
-    base_rps: float = 1000.0
-    spike_rps: float = 10_000.0
-    lag_s: float = 60.0                # the new replicas serve a minute after the spike starts
-    act2_slo_s: float = 0.2
-    scaled_replicas: int = 60          # the autoscaler's plan: double the fleet
-    npu_spike_rps: float = 60.0        # a burst of on-device requests (assumed)
-    admit_max_rho: float = 0.9         # admission control sheds above 90 % of capacity
-    seed: int = 12
-    draws: int = 20_000
-    thin: int = 5                      # the histogram shows every 5th sorted draw
-    bins: int = 40
-    ms: float = 1e3
-    timeline_s: float = 900.0          # the backlog chart's horizon
-    percent: float = 100.0
-    table_percentiles: tuple = (50, 90, 99, 99.9)
-
-
-S = Scenario()
-MIN_SLO_HEADROOM = -math.log1p(-S.quantile)   # ln 100: P99 ÷ mean of an exponential
-
 
 # ---- context ----------------------------------------------------------------------
 
@@ -93,42 +61,8 @@ A1_RHO = Slider("a1_rho", "Load ρ = λ/μ (share of time the server is busy)", 
 A1_SLO = Slider("a1_slo_s", "P99 target (SLO)", unit="s", min=0.02, max=0.5, step=0.01, default=S.slo_s, fmt="ms")
 
 
-@dataclass(frozen=True)
-class Server:
-    """One M/M/1 server: Poisson arrivals at λ, exponential service of mean S."""
-
-    service_s: float
-    rho: float
-
-    @property
-    def arrival_per_s(self) -> float:
-        return self.rho / self.service_s
-
-    @property
-    def mean_s(self) -> float:
-        return q.mm1_sojourn_mean_s(self.arrival_per_s, self.service_s)
-
-    def percentile_s(self, quantile: float) -> float:
-        return q.mm1_sojourn_percentile_s(quantile, self.arrival_per_s, self.service_s)
-
-    def exceed(self, t_s: float) -> float:
-        return q.mm1_sojourn_exceed(t_s, self.arrival_per_s, self.service_s)
-
-    def sample_ms(self) -> list[float]:
-        """Every ``thin``-th of the seeded draws, sorted, in ms (the histogram's data)."""
-        draws = L.sample_mmc_sojourn(self.arrival_per_s, self.service_s, 1, S.seed, S.draws).values
-        return [round(v * S.ms, 3) for v in draws[S.thin // 2::S.thin]]
-
-
-SCENARIO = Server(S.service_s, S.rho)
-
-
 def server(s: State) -> Server:
     return Server(s["a1_service_s"], s["a1_rho"])
-
-
-def act1_truth() -> float:
-    return SCENARIO.percentile_s(S.quantile)
 
 
 ACT1_PREDICTION = Prediction(
@@ -257,8 +191,7 @@ def act1_histogram(srv: Server, samples: list[float], slo: float):
 
 
 def act1_curve(srv: Server, slo: float):
-    rhos = [0.05 + 0.94 * k / 60 for k in range(61)]
-    curve = [Server(srv.service_s, r) for r in rhos]
+    rhos, curve = load_curve(srv.service_s)
     ms = S.ms
     traces = [ch.line("P99", rhos, [c.percentile_s(S.quantile) * ms for c in curve], "danger"),
               ch.line("Mean", rhos, [c.mean_s * ms for c in curve], "series1"),
@@ -353,13 +286,6 @@ def a2_overridden(s: State) -> dict[str, str]:
             "a2_lag_s": "Not used on a phone: no autoscaler adds capacity."}
 
 
-SPIKE = q.Spike(S.spike_rps, S.replica_service_s, S.replicas, S.scaled_replicas, S.lag_s)
-
-
-def act2_truth() -> float:
-    return SPIKE.worst_wait_s
-
-
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
     prompt=f"At launch, traffic jumps from {fmt(S.base_rps, 'req/s')} to {fmt(S.spike_rps, 'req/s')}. The "
@@ -384,11 +310,6 @@ ACT2_PREDICTION = Prediction(
     ),
     truth=act2_truth,
 )
-
-
-def min_replicas(service_s: float, arrival_per_s: float, slo_s: float) -> float:
-    found = q.min_servers_for_sojourn(arrival_per_s, service_s, slo_s, S.quantile)
-    return math.inf if found is None else float(found)
 
 
 def act2_facts() -> dict[str, str]:
@@ -431,7 +352,8 @@ def act2_instruments(s: State) -> list:
         M["a2_p99_s"].show(p99, "danger" if p99 > slo else "good", f"SLO {fmt(slo, 'ms')}" if stable
                            else "unstable: the queue grows without end"),
         M["a2_rho_after"].show(sp.rho_after, "danger" if not stable else None,
-                               f"{plural_servers(sp.servers_after, mobile)}, {fmt(sp.admitted_after_per_s, 'req/s')} admitted"),
+                               f"{'1 NPU' if mobile else plural(sp.servers_after, 'replica', count_fmt='int')}, "
+                               f"{fmt(sp.admitted_after_per_s, 'req/s')} admitted"),
         M["a2_worst_wait_s"].show(sp.worst_wait_s, "warn" if sp.worst_wait_s > slo else None,
                                   "no autoscaler on a phone" if mobile else f"{S.replicas} replicas for {fmt(sp.lag_s, 's')}"),
         M["a2_backlog"].show(sp.backlog),
@@ -452,10 +374,6 @@ def act2_instruments(s: State) -> list:
             f"{fmt(S.npu_spike_rps, 'req/s')} burst and the {fmt(S.npu_service_s, 'ms')} inference are this "
             "scenario's assumptions, not measurements.")))
     return parts
-
-
-def plural_servers(count: int, mobile: bool) -> str:
-    return "1 NPU" if mobile else f"{count} replica" + ("" if count == 1 else "s")
 
 
 def act2_failures(sp: q.Spike, p99: float, slo: float) -> list:
@@ -487,17 +405,8 @@ def ms_axis(title: str, values_ms: list[float]) -> dict:
     return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / S.ms, "ms")))
 
 
-@lru_cache(maxsize=32)
-def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int) -> tuple[list[int], list[float]]:
-    """P99 (ms) at about 60 replica counts from ``first`` to ``last`` (cached: Act I's sliders redraw it)."""
-    cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
-    return cs, [q.mmc_sojourn_percentile_s(S.quantile, arrival_per_s, service_s, c) * S.ms for c in cs]
-
-
 def act2_replica_chart(sp: q.Spike, slo: float):
-    load = q.offered_load(sp.admitted_after_per_s, sp.service_s)
-    first = math.floor(load) + 1
-    last = max(first + 40, int(1.6 * first), sp.servers_after + 10)
+    first, last = replica_span(sp.admitted_after_per_s, sp.service_s, sp.servers_after)
     cs, p99s = replica_curve(sp.admitted_after_per_s, sp.service_s, first, last)
     traces = [ch.line(f"P99 at {fmt(sp.admitted_after_per_s, 'req/s')}", cs, p99s, "series1")]
     slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
@@ -521,9 +430,7 @@ def act2_replica_chart(sp: q.Spike, slo: float):
 
 def act2_service_chart(sp: q.Spike, slo: float):
     low, high = A2_SERVICE.min, A2_SERVICE.max
-    services = [low + (high - low) * k / 45 for k in range(46)]
-    stable = [t for t in services if t * sp.admitted_after_per_s < 1]
-    p99s = [q.mm1_sojourn_percentile_s(S.quantile, sp.admitted_after_per_s, t) * S.ms for t in stable]
+    stable, p99s = service_curve(sp.admitted_after_per_s, low, high)
     traces = [ch.line("P99 on one NPU", [t * S.ms for t in stable], p99s, "series1")] if stable else []
     if sp.rho_after < 1:
         traces.append(ch.point("Your setting", sp.service_s * S.ms, sp.p99_after_s() * S.ms, "accent"))
@@ -540,10 +447,7 @@ def act2_service_chart(sp: q.Spike, slo: float):
 
 
 def act2_timeline(sp: q.Spike):
-    ts = [S.timeline_s * k / 90 for k in range(91)]
-    if 0 < sp.lag_s < S.timeline_s:
-        ts = sorted(set(ts) | {sp.lag_s})
-    queue = [sp.queued_at(t) for t in ts]
+    ts, queue = backlog_timeline(sp)
     traces = [ch.area("Requests queued", ts, queue, "danger")]
     shapes, notes = [], []
     if 0 < sp.lag_s < S.timeline_s:

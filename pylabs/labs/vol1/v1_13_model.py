@@ -1,0 +1,131 @@
+"""The scenario and the model of V1-13 (The Tail Latency Trap): the M/M/1 server of Act I, the launch
+spike on the replica fleet of Act II, and the replica sweep behind its chart. The lab module (``v1_13``)
+reads like its page; this is its model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pylabs.physics import latency as L
+from pylabs.physics import queueing as q
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
+
+    service_s: float = 0.01            # Act I: μ = 100 requests/s
+    rho: float = 0.78                  # Act I: λ = 78 requests/s
+    slo_s: float = 0.1                 # Act I: P99 ≤ 100 ms
+    quantile: float = 0.99
+    npu_service_s: float = 0.025       # one on-device inference on a phone NPU (assumed)
+    replica_service_s: float = 0.025   # Act II: μ = 40 requests/s per replica
+    replicas: int = 30
+    base_rps: float = 1000.0
+    spike_rps: float = 10_000.0
+    lag_s: float = 60.0                # the new replicas serve a minute after the spike starts
+    act2_slo_s: float = 0.2
+    scaled_replicas: int = 60          # the autoscaler's plan: double the fleet
+    npu_spike_rps: float = 60.0        # a burst of on-device requests (assumed)
+    admit_max_rho: float = 0.9         # admission control sheds above 90 % of capacity
+    seed: int = 12
+    draws: int = 20_000
+    thin: int = 5                      # the histogram shows every 5th sorted draw
+    bins: int = 40
+    ms: float = 1e3
+    timeline_s: float = 900.0          # the backlog chart's horizon
+    percent: float = 100.0
+    table_percentiles: tuple = (50, 90, 99, 99.9)
+
+
+S = Scenario()
+MIN_SLO_HEADROOM = -math.log1p(-S.quantile)   # ln 100: P99 ÷ mean of an exponential
+
+
+# ---- Act I · The 45 ms mean --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Server:
+    """One M/M/1 server: Poisson arrivals at λ, exponential service of mean S."""
+
+    service_s: float
+    rho: float
+
+    @property
+    def arrival_per_s(self) -> float:
+        return self.rho / self.service_s
+
+    @property
+    def mean_s(self) -> float:
+        return q.mm1_sojourn_mean_s(self.arrival_per_s, self.service_s)
+
+    def percentile_s(self, quantile: float) -> float:
+        return q.mm1_sojourn_percentile_s(quantile, self.arrival_per_s, self.service_s)
+
+    def exceed(self, t_s: float) -> float:
+        return q.mm1_sojourn_exceed(t_s, self.arrival_per_s, self.service_s)
+
+    def sample_ms(self) -> list[float]:
+        """Every ``thin``-th of the seeded draws, sorted, in ms (the histogram's data)."""
+        draws = L.sample_mmc_sojourn(self.arrival_per_s, self.service_s, 1, S.seed, S.draws).values
+        return [round(v * S.ms, 3) for v in draws[S.thin // 2::S.thin]]
+
+
+SCENARIO = Server(S.service_s, S.rho)
+
+
+def act1_truth() -> float:
+    return SCENARIO.percentile_s(S.quantile)
+
+
+def load_curve(service_s: float) -> tuple[list[float], list[Server]]:
+    """The load curve's data: one server at 61 loads from 5 % to 99 %."""
+    rhos = [0.05 + 0.94 * k / 60 for k in range(61)]
+    return rhos, [Server(service_s, r) for r in rhos]
+
+
+# ---- Act II · The launch spike --------------------------------------------------------------
+
+SPIKE = q.Spike(S.spike_rps, S.replica_service_s, S.replicas, S.scaled_replicas, S.lag_s)
+
+
+def act2_truth() -> float:
+    return SPIKE.worst_wait_s
+
+
+def min_replicas(service_s: float, arrival_per_s: float, slo_s: float) -> float:
+    found = q.min_servers_for_sojourn(arrival_per_s, service_s, slo_s, S.quantile)
+    return math.inf if found is None else float(found)
+
+
+def replica_span(arrival_per_s: float, service_s: float, servers: int) -> tuple[int, int]:
+    """The replica counts the curve spans: from the fewest that keep the queue stable to well past ``servers``."""
+    load = q.offered_load(arrival_per_s, service_s)
+    first = math.floor(load) + 1
+    return first, max(first + 40, int(1.6 * first), servers + 10)
+
+
+@lru_cache(maxsize=32)
+def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int) -> tuple[list[int], list[float]]:
+    """P99 (ms) at about 60 replica counts from ``first`` to ``last`` (cached: Act I's sliders redraw it)."""
+    cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
+    return cs, [q.mmc_sojourn_percentile_s(S.quantile, arrival_per_s, service_s, c) * S.ms for c in cs]
+
+
+def service_curve(arrival_per_s: float, low_s: float, high_s: float) -> tuple[list[float], list[float]]:
+    """One NPU's P99 (ms) at 46 service times from ``low_s`` to ``high_s``, the stable ones only."""
+    services = [low_s + (high_s - low_s) * k / 45 for k in range(46)]
+    stable = [t for t in services if t * arrival_per_s < 1]
+    return stable, [q.mm1_sojourn_percentile_s(S.quantile, arrival_per_s, t) * S.ms for t in stable]
+
+
+def backlog_timeline(sp: q.Spike) -> tuple[list[float], list[float]]:
+    """The queue during the spike (fluid model) over the chart's horizon, with a point where the lag ends."""
+    ts = [S.timeline_s * k / 90 for k in range(91)]
+    if 0 < sp.lag_s < S.timeline_s:
+        ts = sorted(set(ts) | {sp.lag_s})
+    return ts, [sp.queued_at(t) for t in ts]
