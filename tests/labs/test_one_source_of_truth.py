@@ -1,7 +1,8 @@
 """Principle 1: change a registry constant and every lab page follows (nothing typed in).
 
 Each lab is checked with a constant it reads: the H100 peak where the lab uses it, otherwise
-the first registry name the module refers to as ``C.<NAME>``."""
+the first registry name the module, or its model module (``vN_NN_model.py``), refers to as
+``C.<NAME>``."""
 
 import ast
 import importlib
@@ -18,9 +19,15 @@ LABS_DIR = Path(__file__).resolve().parents[2] / "pylabs" / "labs"
 PREFERRED = "H100_PEAK_BF16_DENSE"
 
 
+def sources(lab_id: str) -> list[Path]:
+    """The lab module and, when the lab has one, its model module."""
+    folder = LABS_DIR / f"vol{lab_id[1]}"
+    return [p for p in (folder / f"{lab_id}.py", folder / f"{lab_id}_model.py") if p.exists()]
+
+
 def constant_read_by(lab_id: str) -> str:
-    tree = ast.parse((LABS_DIR / f"vol{lab_id[1]}" / f"{lab_id}.py").read_text())
-    names = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+    trees = [ast.parse(path.read_text()) for path in sources(lab_id)]
+    names = [node.attr for tree in trees for node in ast.walk(tree) if isinstance(node, ast.Attribute)
              and isinstance(node.value, ast.Name) and node.value.id == "C" and node.attr in constants.REGISTRY]
     assert names, f"{lab_id} reads no registry constant through C.<NAME>"
     return PREFERRED if PREFERRED in names else sorted(names, key=lambda n: (n.startswith("BYTES_PER"), n))[0]
@@ -31,6 +38,8 @@ CONSTANT_READ = {"v2_03": "IB_NDR_BW"}
 
 
 def page(lab_id: str) -> str:
+    if len(sources(lab_id)) > 1:  # the model first, so the lab imports what it computes now
+        importlib.reload(importlib.import_module(f"{LAB_MODULES[lab_id]}_model"))
     lab = importlib.reload(importlib.import_module(LAB_MODULES[lab_id])).LAB
     return str(render_lab(lab, answered(lab, {}, through=lab.questions[-1].id)))
 
