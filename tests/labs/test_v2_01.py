@@ -8,6 +8,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_01 as lab
+from pylabs.labs.vol2 import v2_01_model as model
 from pylabs.physics import collectives, scaling, training
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -30,8 +31,8 @@ def test_act1_key_is_not_near_a_range_boundary():
 
 
 def test_single_gpu_and_linear_plan_match_the_audit():
-    assert lab.SINGLE_GPU_S / (86400 * 365) == pytest.approx(448.69, abs=0.01)
-    assert lab.PLAN_S / 86400 == pytest.approx(448.6932 * 365 / 1024, rel=1e-4)
+    assert model.SINGLE_GPU_S / (86400 * 365) == pytest.approx(448.69, abs=0.01)
+    assert model.PLAN_S / 86400 == pytest.approx(448.6932 * 365 / 1024, rel=1e-4)
     assert scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, 1000, C.H100_PEAK_BF16_DENSE, 0.45) / 86400 == \
         pytest.approx(163.77, abs=0.01)  # the audit's 1,000 GPUs: 0.449 years
 
@@ -46,19 +47,19 @@ def test_strong_scaling_matches_the_audit_13b_vector():
 
 
 def test_model_size_cancels_so_the_70b_run_scales_like_the_13b_vector():
-    assert lab.SCENARIO_RUN.speedup(1024) == pytest.approx(167.03, abs=0.005)
-    assert lab.BIG_RUN.speedup(1024) == pytest.approx(775.37, abs=0.005)
+    assert model.SCENARIO_RUN.speedup(1024) == pytest.approx(167.03, abs=0.005)
+    assert model.BIG_RUN.speedup(1024) == pytest.approx(775.37, abs=0.005)
 
 
 def test_efficiency_falls_with_gpu_count_by_itself():
-    eff = [lab.SCENARIO_RUN.speedup(n) / n for n in lab.GPU_AXIS]
+    eff = [model.SCENARIO_RUN.speedup(n) / n for n in model.GPU_AXIS]
     assert all(a > b for a, b in zip(eff, eff[1:]))
-    assert max(lab.SCENARIO_RUN.speedup(n) for n in lab.GPU_AXIS) < lab.SCENARIO_RUN.ceiling()
+    assert max(model.SCENARIO_RUN.speedup(n) for n in model.GPU_AXIS) < model.SCENARIO_RUN.ceiling()
 
 
 def test_one_gpu_has_no_communication_and_unit_speedup():
-    assert lab.SCENARIO_RUN.allreduce_s(1) == 0.0
-    assert lab.SCENARIO_RUN.speedup(1) == pytest.approx(1.0)
+    assert model.SCENARIO_RUN.allreduce_s(1) == 0.0
+    assert model.SCENARIO_RUN.speedup(1) == pytest.approx(1.0)
 
 
 def test_reflection_facts_show_the_allreduce_is_flat_and_compute_shrinks():
@@ -79,12 +80,12 @@ def test_act2_answer_is_one_minus_the_discount():
 
 
 def test_reserved_and_on_demand_really_tie_at_the_breakeven():
-    f = replace(lab.SCENARIO_FLEET, utilization=lab.act2_truth())
+    f = replace(model.SCENARIO_FLEET, utilization=model.act2_truth())
     assert f.on_demand() == pytest.approx(f.reserved(), rel=1e-12)
 
 
 def test_tco_matches_the_audit_at_1000_gpus():
-    f = replace(lab.SCENARIO_FLEET, gpus=1000, utilization=0.6)
+    f = replace(model.SCENARIO_FLEET, gpus=1000, utilization=0.6)
     assert f.on_demand() == pytest.approx(33_112_800)
     assert f.reserved() == pytest.approx(35_872_200)
     assert f.on_prem() == pytest.approx(64.02e6, rel=1e-3)  # corrected on-prem model, U = 0.6
@@ -93,16 +94,16 @@ def test_tco_matches_the_audit_at_1000_gpus():
 
 
 def test_default_verdicts_reserved_cheapest_and_owning_never_pays_back():
-    f = lab.SCENARIO_FLEET
+    f = model.SCENARIO_FLEET
     assert f.cheapest() == "reserved"
     assert f.breakeven_on_prem() > 1
     assert f.on_demand() > f.budget() > f.reserved()
-    assert lab.HYPERSCALER_FLEET.breakeven_on_prem() < 1
-    assert lab.HYPERSCALER_FLEET.cheapest() == "on_prem"
+    assert model.HYPERSCALER_FLEET.breakeven_on_prem() < 1
+    assert model.HYPERSCALER_FLEET.cheapest() == "on_prem"
 
 
 def test_own_vs_reserved_crossing_is_where_the_costs_tie():
-    f = replace(lab.SCENARIO_FLEET, price=3.7)
+    f = replace(model.SCENARIO_FLEET, price=3.7)
     u = f.breakeven_own_vs_reserved()
     assert 0 < u < 1
     assert f.on_prem(u) == pytest.approx(f.reserved(), rel=1e-12)
@@ -110,8 +111,8 @@ def test_own_vs_reserved_crossing_is_where_the_costs_tie():
 
 def test_on_prem_breakeven_is_finite_anywhere_on_the_sliders():
     a2 = lab.A2
-    f = lab.Fleet(price=a2["a2_price"].min, load_w=a2["a2_load_w"].max, idle_w=a2["a2_idle_w"].min,
-                  pue=a2["a2_pue"].max, kwh=a2["a2_kwh"].max)
+    f = model.Fleet(price=a2["a2_price"].min, load_w=a2["a2_load_w"].max, idle_w=a2["a2_idle_w"].min,
+                    pue=a2["a2_pue"].max, kwh=a2["a2_kwh"].max)
     assert f.breakeven_on_prem() < float("inf")
 
 

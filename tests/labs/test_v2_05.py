@@ -6,6 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_05 as lab
+from pylabs.labs.vol2 import v2_05_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -16,12 +17,12 @@ GB = 1e9
 
 
 def test_act1_mfu_matches_the_audit_at_8_64_512_gpus():
-    mfu = [lab.scenario_run(n).mfu for n in (8, 64, 512)]
+    mfu = [model.scenario_run(n).mfu for n in (8, 64, 512)]
     assert mfu == pytest.approx([0.5148, 0.4433, 0.2101], abs=5e-4)  # AUDIT §4d: 51.5 / 44.3 / 21.0 %
 
 
 def test_act1_single_node_step_matches_the_audit_golden_vector():
-    run = lab.scenario_run(8)  # 65,536 tokens per GPU: T_comp 5.350 s, T_AR 54.44 ms
+    run = model.scenario_run(8)  # 65,536 tokens per GPU: T_comp 5.350 s, T_AR 54.44 ms
     assert run.compute_s == pytest.approx(5.350, abs=5e-4)
     assert run.allreduce_s == pytest.approx(0.054444, rel=1e-4)
 
@@ -31,8 +32,8 @@ def test_act1_answer_is_proven_by_the_physics():
 
 
 def test_act1_memory_is_zero1_model_state():
-    assert lab.scenario_run(8).memory == pytest.approx(38.5 * GB)  # (4 + 12/8) B × 7e9
-    assert lab.DPRun(7e9, 8, 524288, 8, lab.C.IB_NDR_BW, 0).memory == pytest.approx(112 * GB)
+    assert model.scenario_run(8).memory == pytest.approx(38.5 * GB)  # (4 + 12/8) B × 7e9
+    assert model.DPRun(7e9, 8, 524288, 8, model.C.IB_NDR_BW, 0).memory == pytest.approx(112 * GB)
 
 
 def test_act1_prediction_does_not_depend_on_the_ledger():
@@ -79,14 +80,14 @@ def test_ledger_fabric_is_named_on_the_page():
 
 
 def test_overlap_hides_at_most_the_backward_pass():
-    run = lab.DPRun(7e9, 512, 524288, 8, lab.C.IB_NDR_BW, 1, overlap=True)
+    run = model.DPRun(7e9, 512, 524288, 8, model.C.IB_NDR_BW, 1, overlap=True)
     assert run.hidden_s == pytest.approx(run.compute_s * 4 / 6)
-    assert lab.scenario_run(512).mfu < run.mfu < lab.S.mfu
+    assert model.scenario_run(512).mfu < run.mfu < model.S.mfu
 
 
 def test_model_size_and_sequences_refuse_runs():
-    assert not lab.DPRun(70e9, 8, 524288, 8, lab.C.IB_NDR_BW, 1).fits
-    assert not lab.DPRun(7e9, 1024, 524288, 8, lab.C.IB_NDR_BW, 1).splits  # 512 sequences
+    assert not model.DPRun(70e9, 8, 524288, 8, model.C.IB_NDR_BW, 1).fits
+    assert not model.DPRun(7e9, 1024, 524288, 8, model.C.IB_NDR_BW, 1).splits  # 512 sequences
 
 
 # ---- Act II: every candidate evaluated with the physics ------------------------------------
@@ -94,10 +95,10 @@ def test_model_size_and_sequences_refuse_runs():
 
 def test_exactly_one_candidate_meets_all_three_limits():
     verdicts = {k: (lay.memory <= 80 * GB, lay.bubble <= 0.10, lay.tp <= 8, not lay.problem())
-                for k, lay in lab.CANDIDATES.items()}
+                for k, lay in model.CANDIDATES.items()}
     assert verdicts == {"A": (False, True, True, True), "B": (True, True, False, True),
                         "C": (True, True, True, True), "D": (True, False, True, True)}
-    assert [k for k, lay in lab.CANDIDATES.items() if lay.satisfies] == ["C"]
+    assert [k for k, lay in model.CANDIDATES.items() if lay.satisfies] == ["C"]
 
 
 def test_act2_answer_is_megatrons_layout_and_proven_by_the_physics():
@@ -112,14 +113,14 @@ def test_act2_feedback_names_each_layouts_numbers():
 
 
 def test_megatron_layout_matches_the_audit():
-    lay = lab.MEGATRON
+    lay = model.MEGATRON
     assert lay.m == 192 and lay.bubble == pytest.approx(0.078125)
     assert lay.state == pytest.approx(21.875 * GB) and lay.activations == pytest.approx(10.2677 * GB, rel=1e-4)
     assert lay.memory == pytest.approx(32.14 * GB, rel=1e-3)
 
 
 def test_distributed_optimizer_makes_tp8_pp4_fit():
-    off, on = lab.Layout(8, 4), lab.Layout(8, 4, distopt=True)
+    off, on = model.Layout(8, 4), model.Layout(8, 4, distopt=True)
     assert off.memory == pytest.approx((87.5 + 10.2677) * GB, rel=1e-4)
     assert on.memory == pytest.approx((23.9258 + 10.2677) * GB, rel=1e-4)
     assert on.m == 48 and on.bubble == pytest.approx(0.0625) and on.satisfies
@@ -128,11 +129,11 @@ def test_distributed_optimizer_makes_tp8_pp4_fit():
 def test_tp_traffic_inside_and_across_nodes_matches_the_audit():
     """AUDIT §4b row 16 (corrected): a TP 16 group spans two DGX nodes and uses all 8 rails,
     0.322 ms per all-reduce, 1.29 ms per layer, 1.6× TP 8 over NVLink; MFU 41.8 % → 34.0 %."""
-    inside, across = lab.Layout(8, 16), lab.Layout(16, 8)
+    inside, across = model.Layout(8, 16), model.Layout(16, 8)
     assert inside.layer_tp_s == pytest.approx(0.782937e-3, rel=1e-5)
     assert across.layer_tp_s == pytest.approx(4 * 0.321563e-3, rel=1e-5)
     assert across.layer_tp_s / inside.layer_tp_s == pytest.approx(1.6428, rel=1e-4)
-    assert inside.layer_compute_s == pytest.approx(5.78219e-3 * 0.5 / lab.S.mfu, rel=1e-5)
+    assert inside.layer_compute_s == pytest.approx(5.78219e-3 * 0.5 / model.S.mfu, rel=1e-5)
     assert (round(inside.mfu, 3), round(across.mfu, 3)) == (0.418, 0.340)
 
 
@@ -152,14 +153,14 @@ def test_tp_across_nodes_failure_and_reflection_state_the_rail_physics():
     (32, 128, 1536, "equal stages"),
 ])
 def test_invalid_layouts_say_why(tp, pp, batch, reason):
-    assert reason in lab.Layout(tp, pp, batch=batch).problem()
+    assert reason in model.Layout(tp, pp, batch=batch).problem()
 
 
 def test_step_time_model_is_documented_arithmetic():
-    lay = lab.MEGATRON
+    lay = model.MEGATRON
     ideal = lay.m * 96 / lay.pp * (lay.layer_compute_s + lay.layer_tp_s)
     assert lay.step_s == pytest.approx(ideal * (1 + lay.bubble) + lay.dp_allreduce_s)
-    assert lay.mfu == pytest.approx(lab.S.mfu * lay.m * 6 * lay.layer_compute_s / lay.step_s)
+    assert lay.mfu == pytest.approx(model.S.mfu * lay.m * 6 * lay.layer_compute_s / lay.step_s)
 
 
 # ---- feedback for every option ------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_09 as lab
+from pylabs.labs.vol2 import v2_09_model as model
 from pylabs.physics import amdahl, pipeline
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -16,10 +17,10 @@ LAB = lab.LAB
 
 
 def test_act1_golden_vectors():
-    assert lab.gain("attention", 3) == pytest.approx(0.086957, abs=1e-6)
-    assert lab.TIME_CUT == pytest.approx(0.08, rel=1e-12)
-    assert lab.gain("allreduce", 3) == pytest.approx(0.428571, abs=1e-6)
-    assert lab.ceiling_gain("attention") == pytest.approx(0.136364, abs=1e-6)  # the ceiling, not k = 3
+    assert model.gain("attention", 3) == pytest.approx(0.086957, abs=1e-6)
+    assert model.TIME_CUT == pytest.approx(0.08, rel=1e-12)
+    assert model.gain("allreduce", 3) == pytest.approx(0.428571, abs=1e-6)
+    assert model.ceiling_gain("attention") == pytest.approx(0.136364, abs=1e-6)  # the ceiling, not k = 3
 
 
 def test_act1_uses_one_k_for_both_parts():
@@ -35,8 +36,8 @@ def test_act1_answer_is_proven_by_the_physics():
 
 
 def test_the_largest_part_of_the_profile_is_the_allreduce():
-    assert lab.HOTSPOT == "allreduce" and lab.A1_SHARES[lab.HOTSPOT] == 0.45
-    assert sum(lab.A1_SHARES.values()) == pytest.approx(1.0, rel=1e-12)
+    assert model.HOTSPOT == "allreduce" and model.A1_SHARES[model.HOTSPOT] == 0.45
+    assert sum(model.A1_SHARES.values()) == pytest.approx(1.0, rel=1e-12)
 
 
 def test_act1_text_follows_the_chosen_target():
@@ -50,57 +51,57 @@ def test_act1_text_follows_the_chosen_target():
 
 
 def test_act2_profile_is_megatron_consistent():
-    base = lab.BASE
+    base = model.BASE
     assert base["bubble"] == pytest.approx(0.15, rel=1e-12)
     assert 0.45 * pipeline.bubble_over_ideal(8, 42) == pytest.approx(0.075, rel=1e-12)
     assert 0.45 * pipeline.bubble_over_ideal(8, 4) == pytest.approx(0.7875, rel=1e-12)  # the seed's m = 4
     assert sum(base.values()) == pytest.approx(1.0, rel=1e-12)
-    assert lab.Plan().mfu == pytest.approx(0.35, rel=1e-12)
+    assert model.Plan().mfu == pytest.approx(0.35, rel=1e-12)
 
 
 def test_act2_mfu_golden_vectors():
-    assert lab.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # AUDIT: 41.18 %
-    assert lab.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # AUDIT: 37.84 %
-    assert lab.Plan(m=42).mfu == pytest.approx(lab.Plan(v=2).mfu, rel=1e-12)
-    assert lab.Plan(k=4).mfu == pytest.approx(0.4516, abs=5e-5)
-    assert lab.Plan(workers=16).mfu == pytest.approx(0.3684, abs=5e-5)
-    assert lab.S.mfu * lab.C.H100_PEAK_BF16_DENSE == pytest.approx(346.29e12, rel=1e-4)  # dense peak
+    assert model.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # AUDIT: 41.18 %
+    assert model.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # AUDIT: 37.84 %
+    assert model.Plan(m=42).mfu == pytest.approx(model.Plan(v=2).mfu, rel=1e-12)
+    assert model.Plan(k=4).mfu == pytest.approx(0.4516, abs=5e-5)
+    assert model.Plan(workers=16).mfu == pytest.approx(0.3684, abs=5e-5)
+    assert model.S.mfu * model.C.H100_PEAK_BF16_DENSE == pytest.approx(346.29e12, rel=1e-4)  # dense peak
 
 
 def test_one_cost_function_prices_every_lever():
-    assert lab.lever_weeks("interleave", 2) == 1.0 and lab.lever_weeks("interleave", 4) == 2.0
-    assert lab.lever_weeks("microbatches", 42) == 1.5
-    assert lab.lever_weeks("compression", 2) == 3.5 and lab.lever_weeks("compression", 4) == 6.5
-    assert lab.lever_weeks("prefetch", 16) == 4.0
-    assert lab.Plan(v=3, k=3).weeks == lab.lever_weeks("interleave", 3) + lab.lever_weeks("compression", 3)
+    assert model.lever_weeks("interleave", 2) == 1.0 and model.lever_weeks("interleave", 4) == 2.0
+    assert model.lever_weeks("microbatches", 42) == 1.5
+    assert model.lever_weeks("compression", 2) == 3.5 and model.lever_weeks("compression", 4) == 6.5
+    assert model.lever_weeks("prefetch", 16) == 4.0
+    assert model.Plan(v=3, k=3).weeks == model.lever_weeks("interleave", 3) + model.lever_weeks("compression", 3)
     with pytest.raises(ValueError, match="unknown lever 'gpus'"):
-        lab.lever_weeks("gpus", 2)
+        model.lever_weeks("gpus", 2)
 
 
 def test_roi_is_gain_over_the_same_cost():
-    p = lab.Plan(v=2)
-    assert p.roi == pytest.approx((p.mfu - 0.35) / lab.lever_weeks("interleave", 2), rel=1e-12)
-    assert lab.HALF_BUBBLE.roi > lab.HALF_ALLREDUCE.roi  # best return per week: the bubble
-    assert lab.HALF_ALLREDUCE.mfu > lab.HALF_BUBBLE.mfu  # biggest gain: the all-reduce
+    p = model.Plan(v=2)
+    assert p.roi == pytest.approx((p.mfu - 0.35) / model.lever_weeks("interleave", 2), rel=1e-12)
+    assert model.HALF_BUBBLE.roi > model.HALF_ALLREDUCE.roi  # best return per week: the bubble
+    assert model.HALF_ALLREDUCE.mfu > model.HALF_BUBBLE.mfu  # biggest gain: the all-reduce
     facts = lab.act2_facts()
-    assert facts["roi_v"] == lab.fmt(lab.HALF_BUBBLE.roi, "pp") and facts["weeks_k"] == "3.5"
+    assert facts["roi_v"] == lab.fmt(model.HALF_BUBBLE.roi, "pp") and facts["weeks_k"] == "3.5"
 
 
 def test_act2_answer_is_proven_by_the_physics():
     """Issue 10: 'any lever at any setting' searches past the slider: the budget, 8 engineer-weeks,
     buys 5× compression (46.1 %), not the slider's old 4× (45.2 %). The key stays C."""
-    best = lab.best_single_fix()
+    best = model.best_single_fix()
     assert (best.k, best.v, best.m, best.workers) == (5.0, 1, 21, 4) and best.weeks == 8.0
-    assert lab.act2_truth() == pytest.approx(0.35 / 0.76, rel=1e-12)
+    assert model.act2_truth() == pytest.approx(0.35 / 0.76, rel=1e-12)
     assert_key_proven(lab.ACT2_PREDICTION, "C")
 
 
 def test_no_setting_of_any_single_lever_beats_the_answer_within_budget():
-    grid = ([lab.Plan(k=1 + i / 100) for i in range(1, 1000)] + [lab.Plan(v=v) for v in lab.V_OPTIONS]
-            + [lab.Plan(m=21 * 2 ** d) for d in range(1, 20)] + [lab.Plan(workers=w) for w in range(5, 200)])
-    inside = [p for p in grid if p.weeks <= lab.S.budget_weeks]
-    assert max(p.mfu for p in inside) == pytest.approx(lab.act2_truth(), rel=1e-12)
-    assert max(p.mfu for p in inside) < lab.S.target_mfu
+    grid = ([model.Plan(k=1 + i / 100) for i in range(1, 1000)] + [model.Plan(v=v) for v in model.V_OPTIONS]
+            + [model.Plan(m=21 * 2 ** d) for d in range(1, 20)] + [model.Plan(workers=w) for w in range(5, 200)])
+    inside = [p for p in grid if p.weeks <= model.S.budget_weeks]
+    assert max(p.mfu for p in inside) == pytest.approx(model.act2_truth(), rel=1e-12)
+    assert max(p.mfu for p in inside) < model.S.target_mfu
 
 
 def test_option_d_feedback_names_the_budget_not_a_vanished_allreduce():

@@ -12,10 +12,11 @@ import pytest
 from pylabs import ledger
 from pylabs.framework.render import record
 from pylabs.labs.vol2 import v2_17 as lab
+from pylabs.labs.vol2 import v2_17_model as model
 from tests.labs.helpers import LOCKED_AT, answered, rendered
 
 LAB = lab.LAB
-Design = lab.Design
+Design = model.Design
 
 
 def all_open(earlier=None, **controls):
@@ -31,7 +32,7 @@ def all_open(earlier=None, **controls):
 
 
 def test_spec_4_the_draft_training_checks():
-    d = lab.DRAFT
+    d = model.DRAFT
     assert d.dp == 128 and d.memory / 1e9 == pytest.approx(51.98, abs=0.01)
     assert d.days * d.goodput == pytest.approx(10.71, abs=0.01)             # the spec's 10.71 days at goodput 1
     assert Design(moe=True).days * Design(moe=True).goodput == pytest.approx(1.071, abs=0.001)
@@ -39,9 +40,9 @@ def test_spec_4_the_draft_training_checks():
 
 def test_spec_4_serving_busy_gpus_and_ttft():
     assert Design(moe=True).busy_gpus == pytest.approx(24_566, abs=1)
-    assert lab.DRAFT.busy_gpus == pytest.approx(245_660, abs=5)
+    assert model.DRAFT.busy_gpus == pytest.approx(245_660, abs=5)
     assert Design(moe=True).ttft * 1e3 == pytest.approx(191.6, abs=0.3)
-    assert lab.DRAFT.ttft * 1e3 == pytest.approx(1916, rel=2e-3)
+    assert model.DRAFT.ttft * 1e3 == pytest.approx(1916, rel=2e-3)
     assert Design(load=0.3).ttft * 1e3 == pytest.approx(740, rel=2e-3)
 
 
@@ -53,8 +54,8 @@ def test_spec_4_availability_and_carbon():
 
 
 def test_the_goodput_is_the_v2_07_model_at_the_llama3_failure_rate():
-    assert lab.GPU_MTBF_S / 3600 == pytest.approx(50_677, rel=1e-3)
-    assert lab.DRAFT.goodput == pytest.approx(0.94, abs=0.005)
+    assert model.GPU_MTBF_S / 3600 == pytest.approx(50_677, rel=1e-3)
+    assert model.DRAFT.goodput == pytest.approx(0.94, abs=0.005)
     assert Design(gpus=32768).goodput < 0.9
 
 
@@ -62,20 +63,20 @@ def test_the_goodput_is_the_v2_07_model_at_the_llama3_failure_rate():
 
 
 def test_act1_key_the_draft_passes_three_of_nine():
-    assert [k for k, ok in lab.DRAFT.checks().items() if ok] == ["memory", "days", "goodput"]
+    assert [k for k, ok in model.DRAFT.checks().items() if ok] == ["memory", "days", "goodput"]
     assert LAB.question("a1_predict").answer() == "B"
 
 
 def test_act2_key_is_the_only_feasible_design_of_the_four():
-    feasible = [k for k, d in lab.DESIGNS.items() if d.feasible]
+    feasible = [k for k, d in model.DESIGNS.items() if d.feasible]
     assert feasible == ["C"] == [LAB.question("a2_pick").answer()]
-    failing = {k: [c for c, ok in d.checks().items() if not ok] for k, d in lab.DESIGNS.items()}
+    failing = {k: [c for c, ok in d.checks().items() if not ok] for k, d in model.DESIGNS.items()}
     assert failing == {"A": ["ttft", "budget"], "B": ["availability"], "C": [], "D": ["privacy", "fairness"]}
 
 
 SPACE = {
-    "moe": (False, True), "gpus": (4096, 16384, 32768), "sharding": tuple(lab.SHARDINGS),
-    "cloud_fraction": (0.3, 1.0), "load": (0.1, 0.7, 0.9), "regions": tuple(lab.REGIONS),
+    "moe": (False, True), "gpus": (4096, 16384, 32768), "sharding": tuple(model.SHARDINGS),
+    "cloud_fraction": (0.3, 1.0), "load": (0.1, 0.7, 0.9), "regions": tuple(model.REGIONS),
     "noise": (0.5, 1.2), "fairness": ("single", "ppv"), "cfe": (0.4, 0.9),
 }
 

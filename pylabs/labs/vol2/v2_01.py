@@ -13,54 +13,16 @@ efficiency and time to train, the three costs and breakevens, failure states rea
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
-from pylabs.physics import collectives, economics, scaling, training
+from pylabs.labs.vol2.v2_01_model import (BIG_RUN, FABRICS, GPN, GPU_AXIS, GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W,
+                                         NODES, PLAN_S, PLANS, SCENARIO_FLEET, SCENARIO_RUN, SINGLE_GPU_S,
+                                         UTIL_AXIS, Fleet, Run, S, act1_truth, act2_truth)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs. Act II's money inputs are assumptions, not sourced facts:
-    they follow the corrected cost model of AUDIT §3c/§3d and the page says so."""
-
-    mfu: float = 0.45                      # utilisation of the compute phases (scaling book, ~40 %+)
-    gpus: float = 1024.0                   # the VP's fleet: 128 DGX H100 nodes
-    global_batch_tokens: float = 262144.0  # 2^18 tokens per optimizer step, the batch tuned on one node
-    big_batch_tokens: float = 4194304.0    # 2^22: the lever the reflection quotes
-    bytes_per_grad: float = 2.0            # bf16 gradients
-    schedule_slack: float = 2.0            # failure: the run takes more than this × the plan
-    # ---- Act II: stated assumptions ----
-    years: float = 3.0
-    utilization: float = 0.80              # "runs continuously": busy 80 % of wall-clock hours
-    startup_utilization: float = 0.40      # bursty experiments
-    usd_per_gpu_hour: float = 2.10         # mid-market on-demand H100 price (assumption)
-    hyperscaler_usd_per_gpu_hour: float = 4.00  # list-price clouds (assumption)
-    reserved_discount: float = 0.35        # 1-year reservation, renewed at the same price
-    capex_per_gpu: float = 55_000.0        # GPU plus its share of server, NICs, switches, storage
-    idle_w: float = 300.0                  # per GPU with its server share, no job running
-    pue: float = 1.3
-    usd_per_kwh: float = 0.10
-    staff_usd_per_gpu_year: float = 2_000.0
-    budget_usd: float = 40e6               # the board's budget for the default three years
-    watts_per_kw: float = 1e3              # the economics API takes power in kW
-    tco_chart_px: int = 420                # room for a legend of up to eight entries on a phone
-    axis_pad: float = 0.03                 # utilization axis padding, a share of the axis
-    chart_right_px: int = 28               # room for the last tick label ("16,384", "100 %") at 375 px
-
-
-S = Scenario()
-PARAMS = C.LLAMA3_70B_PARAMS
-GRAD_BYTES = PARAMS * S.bytes_per_grad
-GPN = int(C.DGX_H100_GPUS_PER_NODE)
-LOAD_W = C.DGX_H100_SYSTEM_POWER_W / C.DGX_H100_GPUS_PER_NODE  # one GPU's share of a busy DGX
 
 
 # ---- context ----------------------------------------------------------------------
@@ -71,13 +33,6 @@ CONTEXT = Choice("context", "Organisation", (
 ), default="frontier", help="Sets Act I's fabric and Act II's utilization.")
 
 # ---- Act I · The scale illusion -----------------------------------------------------
-
-FABRICS = {
-    "ndr8": ("8 × NDR 400G rails", 8, C.IB_NDR_BW),
-    "hdr8": ("8 × HDR 200G rails", 8, C.IB_HDR_BW),
-    "ndr1": ("1 × NDR 400G NIC", 1, C.IB_NDR_BW),
-    "eth100": ("1 × 100 GbE NIC", 1, C.ETH_100G_BW),
-}
 
 
 def fabric_label(key: str) -> str:
@@ -94,49 +49,6 @@ A1_BATCH = Slider("a1_batch", "Global batch per step", unit="tokens", min=65536,
 A1_FABRIC = Choice("a1_fabric", "Network between nodes",
                    tuple(Option(k, fabric_label(k)) for k in FABRICS), default="ndr8", widget="select",
                    unit="B/s per node per direction")
-
-
-@dataclass(frozen=True)
-class Run:
-    """The Llama-3-70B-class run, data-parallel with a fixed global batch."""
-
-    batch: float
-    fabric: str
-
-    @property
-    def one_gpu_step_s(self) -> float:
-        """T1: one optimizer step of the whole global batch on one GPU."""
-        return training.compute_time_s(PARAMS, self.batch, C.H100_PEAK_BF16_DENSE, S.mfu)
-
-    def allreduce_s(self, gpus: float) -> float:
-        if gpus <= 1:
-            return 0.0
-        _, nics, bw = FABRICS[self.fabric]
-        return collectives.hierarchical_allreduce_s(GRAD_BYTES, min(gpus, GPN), max(1, gpus // GPN),
-                                                    C.NVLINK4_BW, bw, nics)
-
-    def speedup(self, gpus: float) -> float:
-        return scaling.strong_scaling_speedup(gpus, self.one_gpu_step_s, self.allreduce_s(gpus))
-
-    def ceiling(self) -> float:
-        """T1 / T_comm as nodes → ∞ (the inter-node ring's 2(n−1)/n tends to 2)."""
-        _, nics, bw = FABRICS[self.fabric]
-        limit = collectives.ring_allreduce_s(GRAD_BYTES, GPN, C.NVLINK4_BW) + 2 * GRAD_BYTES / (nics * bw)
-        return self.one_gpu_step_s / limit
-
-    def train_s(self, gpus: float) -> float:
-        return SINGLE_GPU_S / self.speedup(gpus)
-
-
-SINGLE_GPU_S = scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, 1, C.H100_PEAK_BF16_DENSE, S.mfu)
-PLAN_S = scaling.time_to_train_s(C.LLAMA3_70B_TRAIN_FLOPS, S.gpus, C.H100_PEAK_BF16_DENSE, S.mfu)
-SCENARIO_RUN = Run(S.global_batch_tokens, "ndr8")
-BIG_RUN = Run(S.big_batch_tokens, "ndr8")
-NODES = S.gpus / GPN
-
-
-def act1_truth() -> float:
-    return SCENARIO_RUN.speedup(S.gpus)
 
 
 _F = {"compute": fmt(SCENARIO_RUN.one_gpu_step_s / S.gpus, "s"),
@@ -227,7 +139,7 @@ def act1_instruments(s: State) -> list:
     late = train / PLAN_S
     parts = [metric_grid(
         M["a1_speedup"].show(speedup, note=f"ideal {fmt(gpus, 'x')}"),
-        M["a1_efficiency"].show(efficiency, tone_for(efficiency)),
+        M["a1_efficiency"].show(efficiency, tone(efficiency)),
         M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
                              f"plan {fmt(PLAN_S, 's')}"),
         M["a1_vs_plan"].show(late, "danger" if late > S.schedule_slack else None),
@@ -262,14 +174,10 @@ def sequence_note(tokens_per_gpu: float) -> str:
     return f"{fmt(tokens_per_gpu / C.LLAMA3_SEQ, 'num')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
 
 
-GPU_AXIS = [2 ** k for k in range(15)]
-
-
 def act1_chart(run: Run, gpus: float):
     physics = [run.speedup(n) for n in GPU_AXIS]
     ceiling = run.ceiling()
-    shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}")
-    note["y"] = math.log10(ceiling)  # Plotly places annotations on a log axis in log10 units
+    shape, note = ch.hline(ceiling, "danger", f"ceiling {fmt(ceiling, 'x')}", log=True)
     # every fifth power of two (with the scenario's fleet) and the axis end: four labels that fit
     # unrotated on a 375 px phone, where eight rotated and dropped "16,384"
     ticks = sorted({*GPU_AXIS[::5], int(S.gpus), GPU_AXIS[-1]})
@@ -364,8 +272,6 @@ ACT1 = Act(
 
 # ---- Act II · The fleet bill ----------------------------------------------------------
 
-PLANS = {"on_demand": "On-demand cloud", "reserved": "Reserved cloud (one-year terms)",
-         "on_prem": "Buy and run on-prem"}
 
 A2_PLAN = Choice("a2_plan", "The plan you put to the board",
                  tuple(Option(k, v) for k, v in PLANS.items()), default="on_demand")
@@ -392,75 +298,8 @@ A2_SLIDERS = (  # each sets the ``Fleet`` field named after its "a2_" prefix
 A2 = {c.name: c for c in A2_SLIDERS}
 
 
-@dataclass(frozen=True)
-class Fleet:
-    """The fleet's three ways to pay, over the planning horizon."""
-
-    utilization: float = S.utilization
-    price: float = S.usd_per_gpu_hour
-    discount: float = S.reserved_discount
-    years: float = S.years
-    capex: float = S.capex_per_gpu
-    load_w: float = LOAD_W
-    idle_w: float = S.idle_w
-    pue: float = S.pue
-    kwh: float = S.usd_per_kwh
-    staff: float = S.staff_usd_per_gpu_year
-    gpus: float = S.gpus
-
-    def on_demand(self, u: float | None = None) -> float:
-        return economics.tco_on_demand_usd(self.gpus, self.u(u), self.years, self.price)
-
-    def reserved(self) -> float:
-        return economics.tco_reserved_usd(self.gpus, self.years, self.price, self.discount)
-
-    def on_prem(self, u: float | None = None) -> float:
-        return economics.tco_on_prem_usd(self.gpus, self.u(u), self.years, *self._prem())
-
-    def _prem(self) -> tuple[float, ...]:
-        kw = S.watts_per_kw
-        return (self.capex, self.load_w / kw, min(self.idle_w, self.load_w) / kw, self.pue, self.kwh, self.staff)
-
-    def energy(self) -> float:
-        return economics.on_prem_energy_usd(self.gpus, self.utilization, self.years, *self._prem()[1:5])
-
-    def u(self, u: float | None) -> float:
-        return self.utilization if u is None else u
-
-    def breakeven_reserved(self) -> float:
-        return economics.breakeven_reserved_vs_on_demand(self.discount)
-
-    def breakeven_on_prem(self) -> float:
-        return economics.breakeven_on_prem_vs_on_demand(self.gpus, self.years, self.price, *self._prem())
-
-    def breakeven_own_vs_reserved(self) -> float:
-        """Utilization where on-prem (linear in U) costs what reserved costs."""
-        idle, busy = self.on_prem(0.0), self.on_prem(1.0)
-        return (self.reserved() - idle) / (busy - idle)
-
-    def cost(self, plan: str) -> float:
-        return {"on_demand": self.on_demand(), "reserved": self.reserved(), "on_prem": self.on_prem()}[plan]
-
-    def cheapest(self) -> str:
-        return min(PLANS, key=self.cost)
-
-    def budget(self) -> float:
-        return S.budget_usd * self.years / S.years
-
-    def per_useful_hour(self, u: float | None = None) -> float:
-        return self.on_prem(u) / (self.gpus * self.u(u) * C.HOURS_PER_YEAR * self.years)
-
-
 def fleet(s: State) -> Fleet:
     return Fleet(**{c.name[3:]: s[c.name] for c in A2_SLIDERS})
-
-
-SCENARIO_FLEET = Fleet()
-HYPERSCALER_FLEET = Fleet(price=S.hyperscaler_usd_per_gpu_hour)
-
-
-def act2_truth() -> float:
-    return SCENARIO_FLEET.breakeven_reserved()
 
 
 _D = fmt(S.reserved_discount, "pct")
@@ -560,9 +399,6 @@ def cost_metrics(f: Fleet, plan: str) -> list:
             M["a2_plan_usd"].show(f.cost(plan), "danger" if over else "good", f"budget {fmt(f.budget(), 'usd')}")]
 
 
-UTIL_AXIS = [k / 20 for k in range(21)]
-
-
 def act2_chart(f: Fleet, plan: str):
     top = 1.05 * max(f.on_demand(1.0), f.reserved(), f.on_prem(1.0), f.budget())
     marks = [(f.breakeven_reserved(), "series2", "Reserved = on-demand"),
@@ -656,10 +492,6 @@ ACT2 = Act(
 )
 
 # ---- the whole lab -------------------------------------------------------------------
-
-
-def tone_for(efficiency: float) -> str:
-    return tone(efficiency)
 
 
 def active_failures(s: State) -> frozenset[str]:

@@ -19,46 +19,17 @@ MFU of both acts, memory and bubble of the Act II layout, failure states reached
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
-from pylabs.physics import collectives, pipeline, training
+from pylabs.labs.vol2.v2_05_model import (CANDIDATES, DEFAULT_FABRIC, DGX_RAILS, GB, GPT3_BATCH, HBM, HEADS,
+                                         INSIDE_TP_S, LAYERS, MBS, MEASURED, MEGATRON, MODEL_SIZES, PCT, SEQ,
+                                         STEP, TP_CALLS, WARMUP_BATCH, DPRun, Layout, S, act1_truth,
+                                         act2_answer, mfu_or_none, scenario_run)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
-
-    mfu: float = 0.52                    # utilisation of the compute phases (the seed's 52 %)
-    gpus_per_node: int = 8
-    act1_params: float = 7e9
-    act1_zero: int = 1
-    act1_seq: float = 1024.0             # tokens per sequence in Act I
-    act1_batch: float = 524288.0         # global batch, tokens (512K)
-    act1_measured: tuple = (8, 64)       # GPU counts the stakeholder has measured
-    act1_target: int = 512               # the GPU count the prediction asks about
-    act2_gpus: int = 1024
-    bubble_limit: float = 0.10           # the stakeholder's ceiling on (p−1)/m
-    warmup_share: float = 0.25           # batch warm-up: a quarter of the global batch
-    model_sizes: tuple = (("7b", 7e9), ("13b", 13e9), ("70b", 70e9))
-    chart_bytes: float = 1e9             # charts plot memory in GB ...
-    chart_percent: float = 100.0         # ... and fractions in per cent
-    chart_height: int = 380              # pixels: the Act II chart has two axes and bar labels
-
-
-S = Scenario()
-PEAK, HBM = C.H100_PEAK_BF16_DENSE, C.H100_HBM_BYTES
-MODEL_SIZES = dict(S.model_sizes)
-GB, PCT = S.chart_bytes, S.chart_percent
-NICS = {"hdr": ("InfiniBand HDR 200G", C.IB_HDR_BW), "ndr": ("InfiniBand NDR 400G", C.IB_NDR_BW)}
-GPT3_BATCH = int(C.MEGATRON_GPT3_GLOBAL_BATCH)
-WARMUP_BATCH = int(GPT3_BATCH * S.warmup_share)
 
 # ---- context ----------------------------------------------------------------------
 
@@ -70,10 +41,10 @@ CONTEXT = Choice("context", "Training phase", (
 
 # ---- Act I · The data-parallel wall ---------------------------------------------------
 
+NICS = {"hdr": ("InfiniBand HDR 200G", C.IB_HDR_BW), "ndr": ("InfiniBand NDR 400G", C.IB_NDR_BW)}
 FABRICS = {"8ndr": "8 × NDR 400G per node (DGX rails, the scenario)", "v2_02": "From your V2-02 ledger",
            "4ndr": "4 × NDR 400G per node",
            "1ndr": "1 × NDR 400G per node", "1hdr": "1 × HDR 200G per node"}
-DEFAULT_FABRIC = (int(C.DGX_H100_NICS), "ndr")
 
 A1_GPUS = Slider("a1_gpus", "Data-parallel GPUs", unit="GPUs", min=8, max=1024, step=1, default=8,
                  fmt="int", scale="log2")
@@ -107,77 +78,11 @@ def fabric_text(nics: int, nic: str) -> str:
     return f"{nics} × {NICS[nic][0]} per node ({fmt(nics * NICS[nic][1], 'GB/s')} out of each node)"
 
 
-@dataclass(frozen=True)
-class DPRun:
-    """Data-parallel training with a fixed global batch on DGX H100 nodes."""
-
-    params: float
-    gpus: int
-    batch: float      # tokens per step, whole cluster
-    nics: int
-    nic_bw: float
-    zero: int
-    overlap: bool = False
-
-    @property
-    def tokens_per_gpu(self) -> float:
-        return self.batch / self.gpus
-
-    @property
-    def splits(self) -> bool:
-        """Every GPU needs at least one whole sequence."""
-        return self.gpus <= self.batch / S.act1_seq
-
-    @property
-    def memory(self) -> float:
-        return training.model_state_bytes(self.params, 1, 1, self.gpus, self.zero)
-
-    @property
-    def fits(self) -> bool:
-        return self.memory <= HBM
-
-    @property
-    def compute_s(self) -> float:
-        return training.compute_time_s(self.params, self.tokens_per_gpu, PEAK, S.mfu)
-
-    @property
-    def allreduce_s(self) -> float:
-        g = min(self.gpus, S.gpus_per_node)
-        t = collectives.hierarchical_allreduce_s(self.params * C.BYTES_PER_BF16, g, self.gpus // g,
-                                                 C.NVLINK4_BW, self.nic_bw, self.nics)
-        return t * 3 / 2 if self.zero == 3 else t   # ZeRO-3: three ring phases instead of two
-
-    @property
-    def hidden_s(self) -> float:
-        """The part of the all-reduce hidden behind the backward pass (4 of the 6 FLOP per token)."""
-        return min(self.allreduce_s, self.compute_s * 4 / 6) if self.overlap else 0.0
-
-    @property
-    def exposed_s(self) -> float:
-        return self.allreduce_s - self.hidden_s
-
-    @property
-    def mfu(self) -> float:
-        overlap = self.hidden_s / self.allreduce_s if self.allreduce_s else 0.0
-        return training.mfu_with_exposed_comm(S.mfu, self.compute_s, self.allreduce_s, overlap)
-
-
-def scenario_run(gpus: int) -> DPRun:
-    return DPRun(S.act1_params, gpus, S.act1_batch, DEFAULT_FABRIC[0], C.IB_NDR_BW, S.act1_zero)
-
-
-def act1_truth() -> float:
-    return scenario_run(S.act1_target).mfu
-
-
 def act1_run(s: State, gpus: int | None = None) -> DPRun:
     nics, nic, _ = resolve_fabric(s)
     return DPRun(MODEL_SIZES[s["a1_model"]], int(gpus or s["a1_gpus"]), s["a1_batch"], nics, NICS[nic][1],
                  int(s["a1_zero"]), s["a1_overlap"])
 
-
-MEASURED = tuple(scenario_run(n) for n in S.act1_measured)
-STEP = S.act1_target // S.act1_measured[1]   # the same factor as from the first to the second measurement
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
@@ -323,10 +228,6 @@ def act1_instruments(s: State) -> list:
 TOP_LEGEND = {"y": 1.02, "yanchor": "bottom", "x": 0, "xanchor": "left"}
 
 
-def mfu_or_none(run: DPRun) -> float | None:
-    return run.mfu if run.fits and run.splits else None
-
-
 def act1_chart(s: State, run: DPRun):
     counts = [2 ** k for k in range(3, 11)]
     yours = [mfu_or_none(act1_run(s, n)) for n in counts]
@@ -417,11 +318,6 @@ ACT1 = Act(
 
 # ---- Act II · 3D parallelism ----------------------------------------------------------
 
-LAYERS, HIDDEN, HEADS, SEQ = int(C.GPT3_LAYERS), C.GPT3_HIDDEN, int(C.GPT3_HEADS), C.GPT3_SEQ
-MBS = int(C.MEGATRON_GPT3_MICRO_BATCH)
-# all-reduces per layer per microbatch, read back from the physics (one ring of 2 bytes over 2 GPUs at 1 B/s = 1 s)
-TP_CALLS = round(pipeline.tp_comm_per_layer_s(1, 1, 1, 2, 1) / collectives.ring_allreduce_s(2, 2, 1))
-
 A2_TP = Slider("a2_tp", "Tensor parallelism, TP", unit="GPUs", min=1, max=64, step=1, default=8, fmt="int",
                scale="log2", help=f"A DGX H100 node has {S.gpus_per_node} GPUs on NVLink.")
 A2_PP = Slider("a2_pp", "Pipeline parallelism, PP", unit="stages", min=1, max=128, step=1, default=4,
@@ -433,110 +329,8 @@ A2_BATCH = Choice("a2_batch", "Global batch", tuple(Option(str(b), f"{b:,} seque
                   help=f"Micro-batch {MBS} sequence; m = global batch ÷ (DP × micro-batch).")
 
 
-@dataclass(frozen=True)
-class Layout:
-    """GPT-3 175B on 1,024 H100s cut into TP × PP × DP (Megatron-LM, 1F1B schedule)."""
-
-    tp: int
-    pp: int
-    distopt: bool = False
-    batch: int = GPT3_BATCH
-
-    @property
-    def dp(self) -> int:
-        return max(1, S.act2_gpus // (self.tp * self.pp))
-
-    def problem(self) -> str:
-        """Why the layout cannot run at all ('' when it can)."""
-        if HEADS % self.tp:
-            return f"TP = {self.tp} does not divide the {HEADS} attention heads."
-        if self.pp > LAYERS or LAYERS % self.pp:
-            return f"PP = {self.pp} cannot split {LAYERS} layers into equal stages."
-        if self.tp * self.pp > S.act2_gpus:
-            return f"TP × PP = {self.tp * self.pp} is more than the {S.act2_gpus:,} GPUs."
-        if self.batch % (self.dp * MBS):
-            return f"{self.batch:,} sequences do not split evenly over {self.dp} replicas."
-        return ""
-
-    @property
-    def m(self) -> int:
-        return pipeline.microbatch_count(self.batch, self.dp, MBS)
-
-    @property
-    def state(self) -> float:
-        return training.model_state_bytes(C.GPT3_PARAMS, self.tp, self.pp, self.dp, 1 if self.distopt else 0)
-
-    @property
-    def weights_grads(self) -> float:
-        return C.GPT3_PARAMS / (self.tp * self.pp) * 2 * C.BYTES_PER_BF16
-
-    @property
-    def activations(self) -> float:
-        return training.first_stage_activation_bytes(SEQ, MBS, HIDDEN, HEADS, LAYERS, self.tp, "selective_tp_sp")
-
-    @property
-    def memory(self) -> float:
-        return self.state + self.activations
-
-    @property
-    def bubble(self) -> float:
-        return pipeline.bubble_over_ideal(self.pp, self.m)
-
-    @property
-    def crosses_nodes(self) -> bool:
-        return self.tp > S.gpus_per_node
-
-    @property
-    def layer_compute_s(self) -> float:
-        return pipeline.compute_time_per_layer_s(SEQ, MBS, HIDDEN, self.tp, PEAK, S.mfu)
-
-    @property
-    def layer_tp_s(self) -> float:
-        """Across nodes a tensor group spans whole DGX nodes and uses all their rails."""
-        return pipeline.tp_comm_per_layer_multinode_s(SEQ, MBS, HIDDEN, self.tp, S.gpus_per_node, C.NVLINK4_BW,
-                                                      C.IB_NDR_BW, C.DGX_H100_NICS)
-
-    @property
-    def dp_allreduce_s(self) -> float:
-        """Exposed gradient all-reduce of each GPU's shard, one 400G rail per GPU."""
-        shard = C.GPT3_PARAMS / (self.tp * self.pp) * C.BYTES_PER_BF16
-        return collectives.ring_allreduce_s(shard, self.dp, C.IB_NDR_BW)
-
-    @property
-    def step_s(self) -> float:
-        """Each stage runs m microbatches through its L/p layers, stretched by the bubble, then syncs."""
-        ideal = self.m * LAYERS / self.pp * (self.layer_compute_s + self.layer_tp_s)
-        return ideal * (1 + self.bubble) + self.dp_allreduce_s
-
-    @property
-    def mfu(self) -> float:
-        return S.mfu * self.m * LAYERS / self.pp * self.layer_compute_s / self.step_s
-
-    def limits(self) -> dict[str, bool]:
-        """Which of the stakeholder's three limits the layout breaks."""
-        return {"a2_out_of_memory": self.memory > HBM, "a2_tp_across_nodes": self.crosses_nodes,
-                "a2_bubble": self.bubble > S.bubble_limit}
-
-    @property
-    def satisfies(self) -> bool:
-        return not self.problem() and not any(self.limits().values())
-
-
-DGX_RAILS = int(C.DGX_H100_NICS)
-INSIDE_TP_S = pipeline.tp_comm_per_layer_s(SEQ, MBS, HIDDEN, S.gpus_per_node, C.NVLINK4_BW)
-
-
 def layout_name(lay: Layout) -> str:
     return f"TP {lay.tp} × PP {lay.pp} × DP {lay.dp}"
-
-
-CANDIDATES = {"A": Layout(8, 4), "B": Layout(16, 8), "C": Layout(8, 16), "D": Layout(4, 32)}
-MEGATRON = Layout(int(C.MEGATRON_GPT3_TP), int(C.MEGATRON_GPT3_PP))
-
-
-def act2_answer() -> str:
-    """The candidate that satisfies all three limits (a test proves it is unique)."""
-    return next(letter for letter, lay in CANDIDATES.items() if lay.satisfies)
 
 
 def verdict_line(lay: Layout) -> str:
@@ -664,7 +458,7 @@ def act2_chart(lay: Layout):
              ("Activations", "series3", lambda x: x.activations))
     traces = [ch.bars(label, names, [part(x) / GB for x in rows], color) for label, color, part in parts]
     bubble = ch.line("Bubble (right axis)", names, [PCT * x.bubble for x in rows], "ink", markers=True)
-    traces.append({**bubble, "yaxis": "y2"})
+    traces.append(ch.on_right(bubble))
     top = max([HBM] + [x.memory for x in rows]) / GB * 1.15  # the tallest bar and its label fit
     hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'GB')} HBM")
     # the ceiling sits halfway up (right axis), well clear of the 80 GB line and its label
@@ -677,11 +471,9 @@ def act2_chart(lay: Layout):
     figure = ch.figure(traces, x=ch.axis(f"Pipeline stages, PP (at TP {lay.tp})", "category"),
                        y=ch.axis("GB per GPU", range=[0, top]), stacked=True, shapes=[hbm, limit],
                        annotations=[hbm_note, limit_note, *totals], height=S.chart_height)
-    figure["layout"]["yaxis2"] = {"title": {"text": f"Bubble (%), ceiling {fmt(S.bubble_limit, 'pct')}"},
-                                  "overlaying": "y", "side": "right", "range": [0, top2], "dtick": top2 / 4,
-                                  "tickformat": ".0f", "showgrid": False, "zeroline": False}
+    figure = ch.with_right_axis(figure, {"title": {"text": f"Bubble (%), ceiling {fmt(S.bubble_limit, 'pct')}"},
+                                         "range": [0, top2], "dtick": top2 / 4, "tickformat": ".0f", "zeroline": False})
     figure["layout"]["legend"].update(TOP_LEGEND, traceorder="normal")
-    figure["layout"]["margin"]["r"] = 56
     bubbles = [x.bubble for x in rows] or [0.0]
     summary = (f"At TP {lay.tp} the {len(rows)} valid pipeline depths need from {fmt(rows[-1].memory, 'GB')} "
                f"to {fmt(rows[0].memory, 'GB')} per GPU; the bubble ranges from {fmt(min(bubbles), 'pct')} "

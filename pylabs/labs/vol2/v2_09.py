@@ -22,8 +22,7 @@ return per week and number of fixes, failure states reached.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import product
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
@@ -31,51 +30,19 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework.formats import plural
 from pylabs.framework import charts as ch
+from pylabs.labs.vol2.v2_09_model import (A1_SHARES, BASE, BEST, GROUP, HALF_ALLREDUCE, HALF_BUBBLE, HOTSPOT,
+                                         K0, LAYERS, OTHERS, PARTS, PER_STAGE, TIME_CUT, V_OPTIONS, Plan, S,
+                                         act1_truth, act2_truth, ceiling_gain, combination_path, gain,
+                                         lever_weeks)
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs. The cost model is a pedagogical estimate, not a measurement."""
-
-    # Act I: the attention team's profiler trace (shares of one training step)
-    a1_profile: tuple = (("attention", 0.12), ("allreduce", 0.45), ("optimizer", 0.18),
-                         ("data", 0.15), ("launch", 0.10))
-    kernel_speedup: float = 3.0      # the new attention kernel, benchmarked alone
-    kernel_weeks: float = 3.0
-    # Act II: the foundation-model run
-    gpus: int = 512
-    params_billions: float = 70.0
-    mfu: float = 0.35                # measured, with the dense BF16 peak
-    compute_share: float = 0.45      # shares of one step in the Nsight trace
-    allreduce_share: float = 0.30
-    data_share: float = 0.10
-    pp: int = 8                      # pipeline stages
-    microbatches: int = 21           # per step; with PP = 8 the bubble is 15 % of the step
-    prefetch_workers: int = 4
-    budget_weeks: float = 8.0
-    max_fixes: int = 2
-    target_mfu: float = 0.50
-    # The cost model in engineer-weeks (pedagogical estimates; a real team measures its own)
-    interleave_weeks: float = 1.0        # switch to the interleaved schedule, v = 2, and validate
-    interleave_step_weeks: float = 0.5   # each further virtual stage: rebalance layers, more P2P
-    microbatch_weeks: float = 1.0        # larger global batch: re-tune the learning rate, check loss
-    microbatch_doubling_weeks: float = 0.5
-    compression_weeks: float = 2.0       # integrate gradient compression and validate convergence
-    compression_step_weeks: float = 1.5  # per unit of compression ratio beyond 1×
-    prefetch_weeks: float = 1.0          # a parallel loader (e.g. DALI) and its tests
-    prefetch_worker_weeks: float = 0.25  # per worker beyond the first four (storage tuning)
-
-
-S = Scenario()
-A1_SHARES = dict(S.a1_profile)
 A1_LABELS = {"attention": "Attention kernel", "allreduce": "Gradient all-reduce", "optimizer": "Optimizer step",
              "data": "Data loading", "launch": "Kernel launch and sync"}
 A1_COLORS = {"attention": "series1", "allreduce": "series2", "optimizer": "series3", "data": "accent",
              "launch": "muted"}  # series4 equals series1 in the dark palette, so it is not used
-HOTSPOT = max(A1_SHARES, key=A1_SHARES.get)
 
 # ---- context ----------------------------------------------------------------------
 
@@ -88,25 +55,8 @@ CONTEXT = Choice("context", "Global batch", (
 # ---- Act I · The profiling revelation ------------------------------------------------
 
 
-def gain(part: str, k: float) -> float:
-    """Throughput gain (speed-up − 1) when ``part`` becomes k times faster."""
-    return amdahl.amdahl_speedup(A1_SHARES[part], k) - 1
-
-
-def ceiling_gain(part: str) -> float:
-    return amdahl.amdahl_ceiling(A1_SHARES[part]) - 1
-
-
 def share_text(part: str) -> str:
     return f"{A1_LABELS[part].lower()} ({fmt(A1_SHARES[part], 'pct')})"
-
-
-K0 = S.kernel_speedup
-TIME_CUT = amdahl.time_reduction(A1_SHARES["attention"], K0)
-
-
-def act1_truth() -> float:
-    return gain(HOTSPOT, K0)
 
 
 A1_TARGET = Choice("a1_target", "Part of the step to speed up",
@@ -302,10 +252,6 @@ ACT1 = Act(
 
 # ---- Act II · Distributed performance analysis ----------------------------------------
 
-LAYERS = int(C.LLAMA3_70B_LAYERS)
-PER_STAGE = LAYERS // S.pp
-V_OPTIONS = pipeline.interleave_degrees(LAYERS, S.pp)   # v that cut each stage into equal chunks
-GROUP = pipeline.interleaved_group_size(S.pp, S.microbatches)
 A2_V = Choice("a2_v", "Interleaved schedule: virtual stages per GPU, v",
               tuple(Option(str(v), "1 · plain 1F1B" if v == 1 else f"{v} · {plural(PER_STAGE // v, 'layer')} per chunk")
                     for v in V_OPTIONS), default="1", unit="stages",
@@ -322,82 +268,8 @@ A2_W = Slider("a2_workers", "Data prefetch workers per GPU", unit="workers", min
               default=S.prefetch_workers, fmt="int", help="Loader throughput grows as the square root of the workers.")
 
 
-def lever_weeks(lever: str, setting: float) -> float:
-    """Engineer-weeks one lever costs at one setting: the lab's single cost model (pedagogical estimates)."""
-    if lever == "interleave":
-        return 0.0 if setting <= 1 else S.interleave_weeks + S.interleave_step_weeks * (setting - 2)
-    if lever == "microbatches":
-        doublings = math.log2(setting / S.microbatches)
-        return 0.0 if doublings <= 0 else S.microbatch_weeks + S.microbatch_doubling_weeks * doublings
-    if lever == "compression":
-        return 0.0 if setting <= 1 else S.compression_weeks + S.compression_step_weeks * (setting - 1)
-    if lever == "prefetch":
-        extra = setting - S.prefetch_workers
-        return 0.0 if extra <= 0 else S.prefetch_weeks + S.prefetch_worker_weeks * extra
-    raise ValueError(f"unknown lever {lever!r}; use interleave, microbatches, compression or prefetch")
-
-
-PARTS = ("compute", "allreduce", "bubble", "data")
 PART_LABELS = {"compute": "Compute", "allreduce": "All-reduce", "bubble": "Pipeline bubble", "data": "Data loading"}
 PART_COLORS = {"compute": "series1", "allreduce": "series2", "bubble": "danger", "data": "series3"}
-
-
-BASE = {"compute": S.compute_share, "allreduce": S.allreduce_share,
-        "bubble": S.compute_share * pipeline.bubble_over_ideal(S.pp, S.microbatches), "data": S.data_share}
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A set of lever settings; everything else follows from the profile and the one cost model."""
-
-    v: int = 1
-    m: int = S.microbatches
-    k: float = 1.0
-    workers: int = S.prefetch_workers
-
-    @cached_property
-    def factors(self) -> dict[str, float]:
-        return {"compute": 1.0, "allreduce": self.k, "bubble": BASE["bubble"] / self.bubble_share(),
-                "data": math.sqrt(self.workers / S.prefetch_workers)}
-
-    def bubble_share(self) -> float:
-        return S.compute_share * pipeline.bubble_over_ideal(S.pp, self.m, self.v)
-
-    def shares(self) -> dict[str, float]:
-        return {p: f / self.factors[p] for p, f in BASE.items()}
-
-    @cached_property
-    def speedup(self) -> float:
-        return amdahl.amdahl_multi(list(BASE.values()), [self.factors[p] for p in BASE])
-
-    @property
-    def mfu(self) -> float:
-        return S.mfu * self.speedup
-
-    @cached_property
-    def costs(self) -> dict[str, float]:
-        return {"bubble": lever_weeks("interleave", self.v) + lever_weeks("microbatches", self.m),
-                "allreduce": lever_weeks("compression", self.k), "data": lever_weeks("prefetch", self.workers)}
-
-    @property
-    def weeks(self) -> float:
-        return math.fsum(self.costs.values())
-
-    @property
-    def fixes(self) -> int:
-        return sum(1 for w in self.costs.values() if w > 0)
-
-    @property
-    def roi(self) -> float:
-        return (self.mfu - S.mfu) / self.weeks if self.weeks else 0.0
-
-    def meets_target(self) -> bool:
-        high = self.mfu > S.target_mfu or math.isclose(self.mfu, S.target_mfu)
-        return high and self.fixes <= S.max_fixes and self.weeks <= S.budget_weeks
-
-    def alone(self) -> list["Plan"]:
-        """Each fix of this plan on its own."""
-        return [q for q in (Plan(v=self.v, m=self.m), Plan(k=self.k), Plan(workers=self.workers)) if q.weeks > 0]
 
 
 def a2_overridden(s: State) -> dict[str, str]:
@@ -424,25 +296,6 @@ def all_plans(fresh: bool) -> tuple[Plan, ...]:
     return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, steps(A2_K), steps(A2_W)))
 
 
-def deepest_fixes() -> list[Plan]:
-    """Each lever alone at the largest setting the budget pays for, at any setting (not only the
-    sliders'): compression and prefetching invert the cost model, micro-batches double as far as the
-    budget goes, interleaving takes the deepest v Megatron-LM would run. MFU rises with every
-    lever's setting, so these are the best single fixes (a test checks it on a fine grid)."""
-    spare = {"compression": (S.budget_weeks - S.compression_weeks) / S.compression_step_weeks,
-             "prefetch": (S.budget_weeks - S.prefetch_weeks) / S.prefetch_worker_weeks,
-             "microbatches": (S.budget_weeks - S.microbatch_weeks) / S.microbatch_doubling_weeks}
-    v = max(x for x in V_OPTIONS if lever_weeks("interleave", x) <= S.budget_weeks)
-    return [Plan(v=v), Plan(m=int(S.microbatches * 2 ** spare["microbatches"])),
-            Plan(k=1 + spare["compression"]), Plan(workers=S.prefetch_workers + int(spare["prefetch"]))]
-
-
-@lru_cache(maxsize=None)
-def best_single_fix() -> Plan:
-    """The one-lever plan with the highest MFU inside the budget, any lever at any setting."""
-    return max(deepest_fixes(), key=lambda p: p.mfu)
-
-
 @lru_cache(maxsize=None)
 def cheapest_target_plan(fresh: bool = False) -> Plan:
     """The plan that meets the target (MFU, at most two fixes, inside the budget) for the fewest weeks."""
@@ -466,14 +319,6 @@ def deepest_phrase(p: Plan) -> str:
         return f"compression ({fmt(p.k, 'x')}) gives"
     return f"prefetching ({p.workers} workers) gives"
 
-
-def act2_truth() -> float:
-    return best_single_fix().mfu
-
-
-HALF_BUBBLE, HALF_ALLREDUCE = Plan(v=2), Plan(k=2)
-BEST = best_single_fix()
-OTHERS = [q for q in deepest_fixes() if q != BEST]
 
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
@@ -605,16 +450,6 @@ def lever_paths(fresh: bool) -> dict[str, list[Plan]]:
     if fresh:
         paths["Micro-batches, m"] = [Plan(m=int(m)) for m in steps(A2_M)]
     return paths
-
-
-def combination_path(p: Plan) -> list[tuple[float, float]]:
-    """The plan built one fix at a time, the best return per week first."""
-    alone = sorted(p.alone(), key=lambda q: -q.roi)
-    points, done = [(0.0, S.mfu)], Plan()
-    for q in alone:
-        done = Plan(max(done.v, q.v), max(done.m, q.m), max(done.k, q.k), max(done.workers, q.workers))
-        points.append((done.weeks, done.mfu))
-    return points
 
 
 def act2_roi_chart(p: Plan, fresh: bool):
