@@ -117,7 +117,7 @@ def test_interleaving_offers_only_schedules_megatron_runs():
     assert all((80 // 8) % int(v) == 0 for v in lab.A2_V.values)
     assert not pipeline.interleaved_schedule_runs(8, 21, 8)   # the default group leaves 5 < p
     assert lab.GROUP == 11 and pipeline.interleaved_schedule_runs(8, 21, 11)
-    for m in lab.steps(lab.A2_M):
+    for m in model.M_GRID:
         assert pipeline.interleaved_group_size(8, int(m)) > 0
     assert "groups of 11" in lab.A2_V.help
 

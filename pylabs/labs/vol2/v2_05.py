@@ -28,6 +28,7 @@ from pylabs.labs.vol2.v2_05_model import (CANDIDATES, DEFAULT_FABRIC, DGX_RAILS,
                                          INSIDE_TP_S, LAYERS, MBS, MEASURED, MEGATRON, MODEL_SIZES, PCT, SEQ,
                                          STEP, TP_CALLS, WARMUP_BATCH, DPRun, Layout, S, act1_truth,
                                          act2_answer, mfu_or_none, scenario_run)
+from pylabs.labs.vol2.v2_05_network import FABRICS, NICS, ledger_note, resolve_fabric
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -40,11 +41,6 @@ CONTEXT = Choice("context", "Training phase", (
                         "over the first billions of tokens (Brown et al. 2020, App. B).")
 
 # ---- Act I · The data-parallel wall ---------------------------------------------------
-
-NICS = {"hdr": ("InfiniBand HDR 200G", C.IB_HDR_BW), "ndr": ("InfiniBand NDR 400G", C.IB_NDR_BW)}
-FABRICS = {"8ndr": "8 × NDR 400G per node (DGX rails, the scenario)", "v2_02": "From your V2-02 ledger",
-           "4ndr": "4 × NDR 400G per node",
-           "1ndr": "1 × NDR 400G per node", "1hdr": "1 × HDR 200G per node"}
 
 A1_GPUS = Slider("a1_gpus", "Data-parallel GPUs", unit="GPUs", min=8, max=1024, step=1, default=8,
                  fmt="int", scale="log2")
@@ -60,22 +56,6 @@ A1_ZERO = Choice("a1_zero", "ZeRO stage", (
 ), default=str(S.act1_zero))
 A1_OVERLAP = Toggle("a1_overlap", "Overlap the all-reduce with the backward pass (bucketed DDP)",
                     help="The next forward pass needs the reduced gradients, so only the backward pass can hide it.")
-
-
-def resolve_fabric(s: State) -> tuple[int, str, str]:
-    """(NICs per node, NIC type, where it came from) for Act I."""
-    choice = s["a1_fabric"]
-    if choice != "v2_02":
-        return int(choice[0]), choice[1:], "chosen"
-    nics, nic = s.earlier_control("v2_02", "a2_nics"), s.earlier_control("v2_02", "a2_nic")
-    if nics is None and nic is None:
-        return DEFAULT_FABRIC + ("default",)
-    nics_ok = str(nics) in ("1", "2", "4", "8")
-    return (int(nics) if nics_ok else DEFAULT_FABRIC[0]), (nic if nic in NICS else "ndr"), "ledger"
-
-
-def fabric_text(nics: int, nic: str) -> str:
-    return f"{nics} × {NICS[nic][0]} per node ({fmt(nics * NICS[nic][1], 'GB/s')} out of each node)"
 
 
 def act1_run(s: State, gpus: int | None = None) -> DPRun:
@@ -170,26 +150,6 @@ F = {f.name: f for f in FAILURES}
 def tone_for(mfu: float) -> str:
     """Measured against the compute phases' own utilisation, the best the step can do."""
     return tone(mfu / S.mfu)
-
-
-def ledger_note(s: State) -> list:
-    """Where Act I's network comes from; the question's scenario always has the DGX rails."""
-    nics, nic, source = resolve_fabric(s)
-    scenario = f"the question's scenario has {DEFAULT_FABRIC[0]} NDR rails per node"
-    if source == "ledger":
-        return [callout("info", "From your V2-02 ledger",
-                        prose(f"From your V2-02 ledger: {fabric_text(nics, nic)}; {scenario}. Pick another "
-                              "network above to compare."))]
-    if source == "default":
-        return [callout("info", "Network",
-                        prose(f"No V2-02 entry in your ledger: using {DEFAULT_FABRIC[0]} NDR rails per node, "
-                              "as in the question's scenario."))]
-    nics_then, nic_then = s.earlier_control("v2_02", "a2_nics"), s.earlier_control("v2_02", "a2_nic")
-    if nics_then is not None or nic_then is not None:
-        return [callout("info", "Your V2-02 network",
-                        prose("Your V2-02 ledger holds another cluster: pick “From your V2-02 ledger” above to "
-                              f"run this data-parallel job on it ({scenario})."))]
-    return []
 
 
 def act1_instruments(s: State) -> list:

@@ -22,8 +22,6 @@ return per week and number of fixes, failure states reached.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from itertools import product
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
@@ -31,9 +29,9 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework.formats import plural
 from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_09_model import (A1_SHARES, BASE, BEST, GROUP, HALF_ALLREDUCE, HALF_BUBBLE, HOTSPOT,
-                                         K0, LAYERS, OTHERS, PARTS, PER_STAGE, TIME_CUT, V_OPTIONS, Plan, S,
-                                         act1_truth, act2_truth, ceiling_gain, combination_path, gain,
-                                         lever_weeks)
+                                         K0, K_GRID, LAYERS, M_GRID, OTHERS, PARTS, PER_STAGE, TIME_CUT, V_OPTIONS,
+                                         W_GRID, Plan, S, act1_truth, act2_truth, ceiling_gain,
+                                         cheapest_target_plan, combination_path, gain, lever_weeks)
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -261,10 +259,11 @@ A2_V = Choice("a2_v", "Interleaved schedule: virtual stages per GPU, v",
                    f"{S.microbatches % S.pp}, so it runs groups of {GROUP} "
                    "(--microbatch-group-size-per-virtual-pipeline-stage).")
 A2_M = Slider("a2_m", "Micro-batches per step, m", unit="micro-batches", min=S.microbatches,
-              max=8 * S.microbatches, step=S.microbatches, default=S.microbatches, fmt="int",
+              max=M_GRID[-1], step=S.microbatches, default=S.microbatches, fmt="int",
               help="New run only: in a run in flight the global batch, and so m, stays put.")
-A2_K = Slider("a2_k", "Gradient compression: all-reduce ÷ k", unit="1", min=1, max=6, step=0.5, default=1, fmt="x")
-A2_W = Slider("a2_workers", "Data prefetch workers per GPU", unit="workers", min=S.prefetch_workers, max=16, step=1,
+A2_K = Slider("a2_k", "Gradient compression: all-reduce ÷ k", unit="1", min=1, max=K_GRID[-1], step=S.compression_step,
+              default=1, fmt="x")
+A2_W = Slider("a2_workers", "Data prefetch workers per GPU", unit="workers", min=S.prefetch_workers, max=W_GRID[-1], step=1,
               default=S.prefetch_workers, fmt="int", help="Loader throughput grows as the square root of the workers.")
 
 
@@ -283,23 +282,6 @@ def a2_overridden(s: State) -> dict[str, str]:
 def plan(s: State) -> Plan:
     m = int(s["a2_m"]) if s["context"] == "fresh" else S.microbatches
     return Plan(int(s["a2_v"]), m, s["a2_k"], int(s["a2_workers"]))
-
-
-def steps(slider: Slider) -> list[float]:
-    n = round((slider.max - slider.min) / slider.step)
-    return [slider.min + i * slider.step for i in range(n + 1)]
-
-
-@lru_cache(maxsize=None)
-def all_plans(fresh: bool) -> tuple[Plan, ...]:
-    ms = steps(A2_M) if fresh else [S.microbatches]
-    return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, steps(A2_K), steps(A2_W)))
-
-
-@lru_cache(maxsize=None)
-def cheapest_target_plan(fresh: bool = False) -> Plan:
-    """The plan that meets the target (MFU, at most two fixes, inside the budget) for the fewest weeks."""
-    return min((p for p in all_plans(fresh) if p.meets_target()), key=lambda p: (p.weeks, -p.mfu))
 
 
 def describe(p: Plan) -> str:
@@ -445,10 +427,10 @@ def act2_profile_chart(p: Plan):
 
 def lever_paths(fresh: bool) -> dict[str, list[Plan]]:
     paths = {"Interleaving, v": [Plan(v=v) for v in V_OPTIONS],
-             "Compression, k": [Plan(k=k) for k in steps(A2_K)],
-             "Prefetch workers": [Plan(workers=int(w)) for w in steps(A2_W)]}
+             "Compression, k": [Plan(k=k) for k in K_GRID],
+             "Prefetch workers": [Plan(workers=int(w)) for w in W_GRID]}
     if fresh:
-        paths["Micro-batches, m"] = [Plan(m=int(m)) for m in steps(A2_M)]
+        paths["Micro-batches, m"] = [Plan(m=int(m)) for m in M_GRID]
     return paths
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import product
 
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
@@ -44,6 +45,11 @@ class Scenario:
     compression_step_weeks: float = 1.5  # per unit of compression ratio beyond 1×
     prefetch_weeks: float = 1.0          # a parallel loader (e.g. DALI) and its tests
     prefetch_worker_weeks: float = 0.25  # per worker beyond the first four (storage tuning)
+    # the levers' ranges: the Act II sliders and the search over every plan read the same grids
+    microbatch_factor_max: int = 8       # m up to 8× the profiled 21 (a new run only)
+    compression_max: float = 6.0
+    compression_step: float = 0.5
+    prefetch_workers_max: int = 16
 
 
 S = Scenario()
@@ -189,3 +195,28 @@ def combination_path(p: Plan) -> list[tuple[float, float]]:
         done = Plan(max(done.v, q.v), max(done.m, q.m), max(done.k, q.k), max(done.workers, q.workers))
         points.append((done.weeks, done.mfu))
     return points
+
+
+# ---- Act II · the search over every plan the sliders allow ---------------------------
+
+
+def grid(low: float, high: float, step: float) -> list[float]:
+    """The values a slider from ``low`` to ``high`` in steps of ``step`` can take."""
+    return [low + i * step for i in range(round((high - low) / step) + 1)]
+
+
+M_GRID = grid(S.microbatches, S.microbatch_factor_max * S.microbatches, S.microbatches)
+K_GRID = grid(1, S.compression_max, S.compression_step)
+W_GRID = grid(S.prefetch_workers, S.prefetch_workers_max, 1)
+
+
+@lru_cache(maxsize=None)
+def all_plans(fresh: bool) -> tuple[Plan, ...]:
+    ms = M_GRID if fresh else [S.microbatches]
+    return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, K_GRID, W_GRID))
+
+
+@lru_cache(maxsize=None)
+def cheapest_target_plan(fresh: bool = False) -> Plan:
+    """The plan that meets the target (MFU, at most two fixes, inside the budget) for the fewest weeks."""
+    return min((p for p in all_plans(fresh) if p.meets_target()), key=lambda p: (p.weeks, -p.mfu))
