@@ -130,7 +130,8 @@ async function callBridge(fn, args) {
   try {
     return fn(...pyArgs);
   } catch (error) {
-    if (!later || !/ModuleNotFoundError/.test(String(error && error.message))) throw error;
+    // ModuleNotFoundError, or ImportError for `from pylabs import ledger_view` (a submodule)
+    if (!later || !/(ModuleNotFoundError|ImportError)/.test(String(error && error.message))) throw error;
     await installLater();
     return fn(...pyArgs);
   }
