@@ -499,10 +499,32 @@ def render_multi(c: MultiChoice, value: tuple[str, ...], disabled: bool, reason:
              _help(c, reason))
 
 
+_RENDERED: dict[tuple, Markup] = {}
+_RENDERED_MAX = 512
+
+
 def render_control(c: Control, value: Any, disabled: bool = False, reason: str = "", entered: Any = None) -> Markup:
     """A control's markup. A ``reason`` (the state overrides this control) disables it and is shown
     in place of its help, so the student sees why it does not respond. ``entered``: what the student
-    typed or ticked in a number or multi-choice control that the lab did not take as given."""
+    typed or ticked in a number or multi-choice control that the lab did not take as given.
+
+    Controls are frozen and their markup depends only on these arguments, so it is kept: a slider
+    move re-renders the moved control, not the act's other controls."""
+    try:
+        key = (c, repr(value), disabled, reason, repr(entered))
+        cached = _RENDERED.get(key)
+    except TypeError:  # a control holding something unhashable: render it every time
+        key, cached = None, None
+    if cached is None:
+        cached = _render_control(c, value, disabled, reason, entered)
+        if key is not None:
+            if len(_RENDERED) >= _RENDERED_MAX:
+                _RENDERED.clear()
+            _RENDERED[key] = cached
+    return cached
+
+
+def _render_control(c: Control, value: Any, disabled: bool, reason: str, entered: Any) -> Markup:
     disabled = disabled or bool(reason)
     if isinstance(c, Slider):
         return render_slider(c, value, disabled, reason)

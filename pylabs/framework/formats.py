@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
+from functools import lru_cache
 from typing import Callable
 
 
@@ -16,6 +17,7 @@ class UnknownFormat(ValueError):
     """A format name that is not in FORMATS."""
 
 
+@lru_cache(maxsize=4096)  # the same values recur on every slider move (tables, axes, unchanged metrics)
 def _sig(value: float, digits: int = 3) -> str:
     """``value`` with ``digits`` significant figures, thousands separated, no trailing zeros."""
     if value == 0 or not math.isfinite(value):

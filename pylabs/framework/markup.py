@@ -37,23 +37,22 @@ def _attr(name: str, value: object) -> str:
 def render_attrs(attrs: Mapping[str, object] | None) -> str:
     if not attrs:
         return ""
-    return "".join(
-        _attr(name, value)
-        for name, value in attrs.items()
-        if value is not None and value is not False
-    )
+    # A list, not a generator: str.join builds one anyway (this runs on every slider move).
+    return "".join([_attr(name, value) for name, value in attrs.items() if value is not None and value is not False])
 
 
 def render_child(child: Child) -> str:
+    if type(child) is Markup:  # the common case first: already HTML
+        return child
     if child is None or child is False:
         return ""
     if isinstance(child, Markup):
-        return str(child)
+        return child
     if isinstance(child, str):
         return escape(child, quote=False)
     if isinstance(child, (int, float)):
         return escape(str(child), quote=False)
-    return "".join(render_child(c) for c in child)
+    return "".join([render_child(c) for c in child])
 
 
 def h(tag: str, attrs: Mapping[str, object] | None = None, *children: Child) -> Markup:

@@ -81,7 +81,7 @@ def _act_block(lab: Lab, act: Act, state: State, memo: dict) -> Markup:
     key = act_inputs(lab, act, state)
     cached = memo.get(act.number)
     if cached is None or cached[0] != key:
-        cached = memo[act.number] = (key, render_act(lab, act, state))
+        cached = memo[act.number] = (key, render_act(lab, act, state, memo))
     return cached[1]
 
 
@@ -135,7 +135,9 @@ def context_picker(lab: Lab, state: State) -> Markup:
 # ---- acts -----------------------------------------------------------------------
 
 
-def render_act(lab: Lab, act: Act, state: State) -> Markup:
+def render_act(lab: Lab, act: Act, state: State, memo: dict | None = None) -> Markup:
+    """An act. With a ``memo`` the parts that depend only on the act's answers (the message, the
+    scenario, the questions and their feedback) are reused while only the instruments move."""
     unlocked = lab.act_unlocked(state, act.number)
     banner = h("div", {"class": "pl-act__banner"},
                h("span", {"class": "pl-act__badge"}, f"Act {ACT_NUMERALS[act.number]}"),
@@ -151,16 +153,30 @@ def render_act(lab: Lab, act: Act, state: State) -> Markup:
                          h("p", None, f"Act {ACT_NUMERALS[act.number]} opens when you have locked "
                                       f"the prediction and the reflection of Act {previous}.")))
     predicted = state.locked(act.prediction.id)
-    facts = act.facts() if predicted else {}
+    head, reflection = _question_parts(act, state, predicted, {} if memo is None else memo)
     # Feedback sits right under its question; the instruments follow it.
-    return h("section", attrs, banner,
-             stakeholder(act.stakeholder_role, act.stakeholder()),
-             prose(*act.scenario()),
-             question(act.prediction, state, facts),
-             verdict(act.prediction, state, facts) if predicted else None,
+    return h("section", attrs, banner, head,
              instruments(act, state, predicted),
-             question(act.reflection, state, facts) if predicted else None,
+             reflection,
              act.math_peek(state) if predicted else None)
+
+
+def _question_parts(act: Act, state: State, predicted: bool, memo: dict) -> tuple[Markup, Markup | None]:
+    """The act's message, scenario, prediction with its verdict, and reflection: they read the
+    act's answers and the scenario's facts, never its controls."""
+    ids = (act.prediction.id, act.reflection.id)
+    key = repr([(state.answers[q].choice, state.answers[q].locked_at) if q in state.answers
+                else state.pending.get(q) for q in ids])
+    cached = memo.get(("questions", act.number))
+    if cached is None or cached[0] != key:
+        facts = act.facts() if predicted else {}
+        head = join([stakeholder(act.stakeholder_role, act.stakeholder()),
+                     prose(*act.scenario()),
+                     question(act.prediction, state, facts),
+                     verdict(act.prediction, state, facts) if predicted else None])
+        cached = memo[("questions", act.number)] = (key, (head, question(act.reflection, state, facts)
+                                                          if predicted else None))
+    return cached[1]
 
 
 def instruments(act: Act, state: State, unlocked: bool) -> Markup:
