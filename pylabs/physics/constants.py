@@ -607,6 +607,10 @@ REGISTRY.update({
         0.10, "1", "Beyer et al. 2016, Site Reliability Engineering, ch. 21 'Handling Overload': a per-client "
         "retry budget keeps retries below 10 % of requests", _SRE_OVERLOAD_URL,
         "the same chapter caps each request at three attempts", label="Per-client retry budget (Google SRE)"),
+    "SRE_RETRY_ATTEMPTS_PER_REQUEST": Spec(
+        3.0, "1", "Beyer et al. 2016, Site Reliability Engineering, ch. 21 'Handling Overload': a per-request "
+        "retry budget of up to three attempts; a request that failed three times bubbles up to the caller",
+        _SRE_OVERLOAD_URL, label="Per-request retry budget, attempts (Google SRE)"),
     "K8S_HPA_SYNC_PERIOD": Spec(
         15.0, "s", "Kubernetes documentation, Horizontal Pod Autoscaling: the controller runs every 15 s by "
         "default (--horizontal-pod-autoscaler-sync-period)",
@@ -618,6 +622,7 @@ TAIL_AT_SCALE_LEAVES = REGISTRY["TAIL_AT_SCALE_LEAVES"].value
 TAIL_AT_SCALE_LEAF_SLOW = REGISTRY["TAIL_AT_SCALE_LEAF_SLOW"].value
 TAIL_AT_SCALE_SLOW_REQUESTS = REGISTRY["TAIL_AT_SCALE_SLOW_REQUESTS"].value
 SRE_RETRY_BUDGET_RATIO = REGISTRY["SRE_RETRY_BUDGET_RATIO"].value
+SRE_RETRY_ATTEMPTS_PER_REQUEST = REGISTRY["SRE_RETRY_ATTEMPTS_PER_REQUEST"].value
 K8S_HPA_SYNC_PERIOD = REGISTRY["K8S_HPA_SYNC_PERIOD"].value
 # ---- Volume I: the device table (VOL1_00-08 §0.1, VOL1_09-16 §0.1) ----
 # One "peak" per device: the dense rate on its main ML path. Values the vendor does not publish

@@ -23,6 +23,7 @@ from typing import Iterable
 
 ORDERS: tuple[int, ...] = tuple(range(2, 257))  # the integer orders the accountant searches
 CONVERSIONS = ("classic", "tight")
+CONVERSION_NAMES = {"classic": "Mironov 2017", "tight": "Balle et al. 2020"}  # whose bound each one is
 
 
 class PrivacyError(ValueError):

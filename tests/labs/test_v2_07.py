@@ -3,8 +3,10 @@ physics, feedback for every option, gating, every failure state reached and left
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -94,7 +96,28 @@ def test_act1_optimum_is_the_minimum_of_the_plotted_waste():
 def test_act1_reflection_fact_halves_the_optimum_at_four_times_the_gpus():
     state = all_open(a1_gpus=4 * model.S.a1_gpus)
     assert lab.act1_interval(state).young_s == pytest.approx(model.TEAM.young_s / 2, rel=1e-12)
-    assert lab.act1_facts()["young_4x"] == fmt(model.TEAM.young_s / 2, "s")
+    assert lab.act1_facts()["young_scaled"] == fmt(model.TEAM.young_s / 2, "s")
+
+
+def test_act1_reflection_follows_the_scenario_scale_up(monkeypatch):
+    """The reflection's "4× as many GPUs", its "halves" and "half, not a quarter" come from
+    S.a1_scale_up: at 9× the optimum falls to a third."""
+    default = lab.ACT1_REFLECTION
+    assert "4× as many GPUs" in default.prompt and default.text_of("B").startswith("It halves:")
+    assert "half, not a quarter" in default.option("A").feedback.format(**lab.act1_facts())
+    try:
+        monkeypatch.setattr(model, "S", replace(model.S, a1_scale_up=9.0))
+        nine = importlib.reload(lab)
+        reflection, facts = nine.ACT1_REFLECTION, nine.act1_facts()
+        assert "9× as many GPUs" in reflection.prompt
+        assert reflection.text_of("A").startswith("It shrinks 9×: failures come 9× as often")
+        assert reflection.text_of("B").startswith("It shrinks 3×:")
+        assert facts["young_scaled"] == fmt(model.TEAM.young_s / 3, "s")
+        assert facts["gpus_scaled"] == fmt(9 * model.S.a1_gpus, "int")
+        assert "a third, not 11.1 %" in reflection.option("A").feedback.format(**facts)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(lab)
 
 
 def test_act2_key_is_the_only_plan_that_meets_the_target():

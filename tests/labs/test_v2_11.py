@@ -3,6 +3,7 @@ physics, feedback for every option, every failure reached and left, the ledger r
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 
@@ -22,6 +23,20 @@ S = model.S
 
 def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def reloaded_with_orders(monkeypatch, orders):
+    """The lab re-imported while the accountant searches ``orders``; the caller restores it."""
+    monkeypatch.setattr(privacy, "ORDERS", orders)
+    return importlib.reload(lab)
+
+
+def restore(monkeypatch):
+    monkeypatch.undo()
+    importlib.reload(lab)
+    for cached in vars(privacy).values():  # nothing computed with the patched orders may stay cached
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
 
 
 # ---- golden vectors: VOL2 §V2-11 §4 ---------------------------------------------------
@@ -86,6 +101,27 @@ def test_tight_conversion_is_below_classic_and_named_on_the_page():
     assert tight.epsilon < S.eps_target < classic.epsilon
     html = rendered(LAB, all_open(a2_conversion="tight"))
     assert "Balle et al. 2020" in html and "Mironov 2017" in html
+
+
+def test_act1_sources_quote_the_registry(monkeypatch):
+    """The FedAvg round reduction and Gboard's model size in the sources are registry constants."""
+    before = str(lab.act1_math(all_open()))
+    assert "10–100× fewer rounds" in before and "1.4M parameters, trained" in before
+    monkeypatch.setattr(C, "FEDAVG_ROUND_REDUCTION_HIGH", 1000.0)
+    monkeypatch.setattr(C, "GBOARD_CIFG_PARAMS", 2.8e6)
+    after = str(lab.act1_math(all_open()))
+    assert "10–1,000× fewer rounds" in after and "2.8M parameters, trained" in after
+
+
+def test_act2_math_names_the_accountants_orders_and_conversion(monkeypatch):
+    html = str(lab.act2_math(all_open(a2_conversion="tight")))
+    assert "α = 2…256" in html and "<strong>Balle et al. 2020</strong> conversion" in html
+    monkeypatch.setitem(privacy.CONVERSION_NAMES, "tight", "Canonne et al. 2020")
+    assert "<strong>Canonne et al. 2020</strong> conversion" in str(lab.act2_math(all_open(a2_conversion="tight")))
+    try:
+        assert reloaded_with_orders(monkeypatch, tuple(range(2, 129))).ORDER_RANGE == "2…128"
+    finally:
+        restore(monkeypatch)
 
 
 def test_act1_reflection_facts_are_computed():

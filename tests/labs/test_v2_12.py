@@ -4,15 +4,18 @@ context, edges and the ledger record (§3)."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_12 as lab
 from pylabs.labs.vol2 import v2_12_model as model
+from pylabs.physics import constants as C
 from pylabs.physics import latency as L
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
@@ -125,6 +128,36 @@ def test_act2_question_states_no_goodput_or_collapse_time():
     assert "66.7 %" not in question and "4 s" not in question
 
 
+def test_act1_reflection_option_c_follows_the_scenario_quantile(monkeypatch):
+    """Option C's "P95" and the share of slow pages it gives both read S.reflect_quantile."""
+    assert lab.ACT1_REFLECTION.text_of("C").startswith("P95 ≤ 100 ms")
+    assert lab.act1_facts()["reflect_fan"] == lab.fmt(1 - 0.95 ** model.S.shards, "pct")
+    try:
+        monkeypatch.setattr(model, "S", replace(model.S, reflect_quantile=0.9))
+        ninety = importlib.reload(lab)
+        assert ninety.ACT1_REFLECTION.text_of("C").startswith("P90 ≤ 100 ms")
+        assert "At P90 per shard" in ninety.ACT1_REFLECTION.option("C").feedback
+        assert ninety.act1_facts()["reflect_fan"] == lab.fmt(1 - 0.9 ** model.S.shards, "pct")
+    finally:
+        monkeypatch.undo()
+        importlib.reload(lab)
+
+
+def test_sources_quote_the_registry(monkeypatch):
+    """The math peeks' source notes read the tail-at-scale, retry-budget and HPA constants."""
+    state = all_open()
+    act1, act2 = str(lab.act1_math(state)), str(lab.act2_math(state))
+    assert "fan-out of 100 leaves, each slow 1 % of the time: 63 % of requests slow" in act1
+    assert "3 attempts per request and 10 % per client" in act2 and "15 s sync period" in act2
+    for name, value in (("TAIL_AT_SCALE_LEAVES", 200.0), ("TAIL_AT_SCALE_LEAF_SLOW", 0.02),
+                        ("TAIL_AT_SCALE_SLOW_REQUESTS", 0.98), ("SRE_RETRY_ATTEMPTS_PER_REQUEST", 4.0),
+                        ("SRE_RETRY_BUDGET_RATIO", 0.2), ("K8S_HPA_SYNC_PERIOD", 30.0)):
+        monkeypatch.setattr(C, name, value)
+    act1, act2 = str(lab.act1_math(state)), str(lab.act2_math(state))
+    assert "fan-out of 200 leaves, each slow 2 % of the time: 98 % of requests slow" in act1
+    assert "4 attempts per request and 20 % per client" in act2 and "30 s sync period" in act2
+
+
 # ---- failure states ------------------------------------------------------------------------------------
 
 
@@ -132,6 +165,17 @@ def test_act1_tail_is_typical_reached_and_left():
     assert "a1_tail_is_typical" in LAB.failures_now(all_open(a1_services=100))
     assert "a1_tail_is_typical" not in LAB.failures_now(all_open(a1_services=5))
     assert "a1_tail_is_typical" not in LAB.failures_now(all_open(a1_services=100, a1_topology="serial"))
+
+
+def test_act1_tail_is_typical_follows_the_scenario_threshold(monkeypatch):
+    """"Most requests miss the SLO" is S.typical_violation: the card, the callout and the ledger agree."""
+    state = all_open(a1_services=100)  # 63 % of requests over the SLO
+    monkeypatch.setattr(lab, "S", replace(lab.S, typical_violation=0.7))
+    assert "a1_tail_is_typical" not in LAB.failures_now(state)
+    assert 'data-failure="a1_tail_is_typical"' not in rendered(LAB, state)
+    monkeypatch.setattr(lab, "S", replace(lab.S, typical_violation=0.6))
+    assert "a1_tail_is_typical" in LAB.failures_now(state)
+    assert 'data-failure="a1_tail_is_typical"' in rendered(LAB, state)
 
 
 def test_cascade_reached_at_defaults_and_left_by_shedding():

@@ -3,6 +3,7 @@ physics, feedback for every option, every failure reached and left, the ledger r
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 
@@ -21,6 +22,20 @@ S = model.S
 
 def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
+
+
+def reloaded_with_orders(monkeypatch, orders):
+    """The lab re-imported while the accountant searches ``orders``; the caller restores it."""
+    monkeypatch.setattr(privacy, "ORDERS", orders)
+    return importlib.reload(lab)
+
+
+def restore(monkeypatch):
+    monkeypatch.undo()
+    importlib.reload(lab)
+    for cached in vars(privacy).values():  # nothing computed with the patched orders may stay cached
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
 
 
 # ---- golden vectors: VOL2 §V2-13 §4 ---------------------------------------------------
@@ -88,6 +103,18 @@ def test_tight_conversion_is_below_classic_and_named_on_the_page():
     assert tight.epsilon < classic.epsilon
     html = rendered(LAB, all_open(a2_conversion="tight"))
     assert "Balle et al. 2020" in html and "Mironov 2017" in html
+
+
+def test_act2_math_names_the_accountants_orders_and_conversion(monkeypatch):
+    """The order range and the conversion's name come from the accountant (physics.privacy)."""
+    html = str(lab.act2_math(all_open(a2_conversion="tight")))
+    assert "α = 2…256" in html and "<strong>Balle et al. 2020</strong> conversion" in html
+    monkeypatch.setitem(privacy.CONVERSION_NAMES, "tight", "Canonne et al. 2020")
+    assert "<strong>Canonne et al. 2020</strong> conversion" in str(lab.act2_math(all_open(a2_conversion="tight")))
+    try:
+        assert reloaded_with_orders(monkeypatch, tuple(range(2, 129))).ORDER_RANGE == "2…128"
+    finally:
+        restore(monkeypatch)
 
 
 def test_act1_facts_are_computed():

@@ -33,6 +33,8 @@ a1_waste_frac.
 
 from __future__ import annotations
 
+import math
+
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid)
@@ -70,16 +72,34 @@ def act1_interval(s: State) -> Interval:
     return Interval(s["a1_interval"], s["a1_stall"], mtbf, s["a1_restart"])
 
 
+FRACTION_WORDS = {2: "half", 3: "a third", 4: "a quarter"}
+
+
+def in_words(fraction: float) -> str:
+    """A simple fraction as a student says it ("half", "a quarter"); any other as a percentage."""
+    n = round(1 / fraction)
+    return FRACTION_WORDS[n] if n in FRACTION_WORDS and math.isclose(n * fraction, 1) else fmt(fraction, "pct")
+
+
+def shrinks(factor: float) -> str:
+    """What a quantity does when divided by ``factor``: "halves", or "shrinks 3×"."""
+    return "halves" if factor == 2 else f"shrinks {fmt(factor, 'x')}"
+
+
+SCALE_UP, ROOT_SCALE_UP = S.a1_scale_up, math.sqrt(S.a1_scale_up)
+
+
 def act1_facts() -> dict[str, str]:
-    four = Interval(S.a1_interval_s, S.a1_stall_s, S.a1_cluster_mtbf_s / 4, S.cold_restart_s)
+    scaled = Interval(S.a1_interval_s, S.a1_stall_s, S.a1_cluster_mtbf_s / SCALE_UP, S.cold_restart_s)
     return {
         "mtbf": fmt(TEAM.mtbf_s, "s"), "stall": fmt(TEAM.stall_s, "s"),
         "stall_share": fmt(TEAM.stall_s / TEAM.interval_s, "pct"), "team_interval": fmt(TEAM.interval_s, "s"),
         "rework": fmt(TEAM.interval_s / 2, "s"),
         "young": fmt(TEAM.young_s, "s"), "daly": fmt(TEAM.daly_s, "s"),
         "waste_team": fmt(TEAM.waste, "pct"), "waste_opt": fmt(TEAM.at(TEAM.young_s).waste, "pct"),
-        "gpus_4x": fmt(4 * S.a1_gpus, "int"), "mtbf_4x": fmt(four.mtbf_s, "s"),
-        "young_4x": fmt(four.young_s, "s"),
+        "scale_up": fmt(SCALE_UP, "x"), "gpus_scaled": fmt(SCALE_UP * S.a1_gpus, "int"),
+        "mtbf_scaled": fmt(scaled.mtbf_s, "s"), "young_scaled": fmt(scaled.young_s, "s"),
+        "root_share": in_words(1 / ROOT_SCALE_UP), "scale_share": in_words(1 / SCALE_UP),
         "long": fmt(ACT1_PREDICTION.option("D").guess, "s"),
         "long_loss": fmt(TEAM.at(ACT1_PREDICTION.option("D").guess).waste, "pct"),
     }
@@ -110,19 +130,21 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The same job moves to 4× as many GPUs, each as reliable as before, with the same checkpoint stall. "
-           "What happens to the best interval?",
+    prompt=f"The same job moves to {fmt(SCALE_UP, 'x')} as many GPUs, each as reliable as before, with the same "
+           "checkpoint stall. What happens to the best interval?",
     options=(
-        Claim("A", "It shrinks 4×: failures come 4× as often.",
-              "Failures do come 4× as often, but the optimum grows with the square root of M: "
-              "{young_4x} at {gpus_4x} GPUs against {young}, half, not a quarter."),
-        Claim("B", "It halves: the optimum is √(2δM) and M falls as 1/N, so the optimum falls as 1/√N.",
-              "At {gpus_4x} GPUs the job fails every {mtbf_4x} and T* = {young_4x}, half of {young}."),
+        Claim("A", f"It {shrinks(SCALE_UP)}: failures come {fmt(SCALE_UP, 'x')} as often.",
+              "Failures do come {scale_up} as often, but the optimum grows with the square root of M: "
+              "{young_scaled} at {gpus_scaled} GPUs against {young}, {root_share}, not {scale_share}."),
+        Claim("B", f"It {shrinks(ROOT_SCALE_UP)}: the optimum is √(2δM) and M falls as 1/N, so the optimum falls "
+                   "as 1/√N.",
+              "At {gpus_scaled} GPUs the job fails every {mtbf_scaled} and T* = {young_scaled}, {root_share} of "
+              "{young}."),
         Claim("C", "It stays the same: the checkpoint stall did not change.",
-              "The stall is the same, the failure rate is not: T* = √(2δM) falls to {young_4x}."),
+              "The stall is the same, the failure rate is not: T* = √(2δM) falls to {young_scaled}."),
         Claim("D", "It grows: with more GPUs each one writes a smaller shard, so checkpoints get cheaper.",
               "The shards shrink, but they all go through the same storage: its bandwidth, not the GPU count, "
-              "sets the write time. T* falls to {young_4x}."),
+              "sets the write time. T* falls to {young_scaled}."),
     ),
     answer_letter="B",
 )
@@ -143,7 +165,7 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_collapse", "More than half of the cluster's time is lost", act=1),
+    FailureSpec("a1_collapse", f"More than {in_words(S.collapse_waste)} of the cluster's time is lost", act=1),
     FailureSpec("a2_below_target", "Goodput below the target", act=2),
     FailureSpec("a2_writes_overlap", "Checkpoints overlap: the next starts before the last is on storage", act=2),
 )

@@ -20,6 +20,7 @@ class Scenario:
     a1_cluster_mtbf_s: float = 8 * 3600.0     # the team's measured 8 h between failures
     a1_stall_s: float = 240.0                 # each checkpoint stops training for 4 min
     a1_interval_s: float = 1800.0             # the team checkpoints every 30 min
+    a1_scale_up: float = 4.0                  # the Act I reflection: the same job on 4× as many GPUs
     cold_restart_s: float = 600.0             # requeue, reschedule and reload: 10 min (assumed)
     warm_restart_s: float = 120.0             # standby node, reload from peers' memory: 2 min (assumed)
     a2_params: float = 1e12

@@ -39,6 +39,7 @@ from pylabs.physics import federated, privacy
 from pylabs.physics.references import cite
 
 DELTA = ch.power_label(S.delta)  # "10⁻⁹"
+ORDER_RANGE = f"{fmt(privacy.ORDERS[0], 'int')}…{fmt(privacy.ORDERS[-1], 'int')}"  # the orders the accountant searches
 R10 = fmt(S.reflect_compression, "x")
 
 
@@ -208,8 +209,11 @@ def act1_math(s: State):
         ("Centralised per day, *N·d*", fmt(CENTRAL, "B")),
         ("Ratio", fmt(ratio(t.per_day), "x")),
     ), sources=(
-        cite("mcmahan2017", "FedAvg: broadcast the model, average client updates; 10–100× fewer rounds than FedSGD"),
-        cite("hard2018", "Gboard's CIFG next-word model, 1.4 M parameters, trained with FedAvg"),
+        cite("mcmahan2017", "FedAvg: broadcast the model, average client updates; "
+                            f"{fmt(C.FEDAVG_ROUND_REDUCTION_LOW, 'num')}–{fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, 'x')} "
+                            "fewer rounds than FedSGD"),
+        cite("hard2018", f"Gboard's CIFG next-word model, {fmt(C.GBOARD_CIFG_PARAMS, 'params')} parameters, "
+                         "trained with FedAvg"),
         "Raw text per user per day and the phones' link speeds are scenario assumptions, marked [assumed].",
     ))
 
@@ -239,14 +243,13 @@ ACT1 = Act(
 
 # ---- Act II · The privacy budget -------------------------------------------------
 
-CONVERSION_NAMES = {"classic": "Mironov 2017", "tight": "Balle et al. 2020"}
 A2_CLIENTS = client_choice("a2_clients", "Clients per round, K", S.team_clients,
                            help="Sampling rate q = K / N; the noise on the average shrinks as 1/K.")
 A2_Z = Slider("a2_z", "Noise multiplier, z", unit="1", min=0.5, max=3.0, step=0.01, default=S.team_z, fmt="num",
               help="Noise standard deviation ÷ clipping norm of each client's update.")
 A2_CONVERSION = Choice("a2_conversion", "RDP → (ε, δ) conversion", (
-    Option("classic", "Mironov 2017, the classic bound"),
-    Option("tight", "Balle et al. 2020, the tighter bound"),
+    Option("classic", f"{privacy.CONVERSION_NAMES['classic']}, the classic bound"),
+    Option("tight", f"{privacy.CONVERSION_NAMES['tight']}, the tighter bound"),
 ), default="classic", help="Both are valid upper bounds; the tighter one is what TF-Privacy reports today.")
 
 
@@ -322,7 +325,8 @@ def act2_instruments(s: State) -> list:
     eps, acc, day = d.epsilon, d.acc_drop, act2_bytes(s, d.clients)
     parts = [metric_grid(
         M["a2_epsilon"].show(eps, "danger" if eps > S.eps_target else "good",
-                             f"target ≤ {fmt(S.eps_target, 'num')}; {CONVERSION_NAMES[d.conversion]} conversion"),
+                             f"target ≤ {fmt(S.eps_target, 'num')}; "
+                             f"{privacy.CONVERSION_NAMES[d.conversion]} conversion"),
         M["a2_acc_drop"].show(acc, "danger" if acc > S.acc_limit else "good", f"limit {fmt(S.acc_limit, 'pp')}"),
         M["a2_fl_bytes_day"].show(day, "warn" if day > S.daily_budget_bytes else None,
                                   f"budget {fmt(S.daily_budget_bytes, 'B')}"),
@@ -362,7 +366,7 @@ def act2_chart(d: Deployment):
     figure = ch.figure(traces, x=ch.axis("Noise multiplier z"), y=ch.axis("ε after all rounds", "log", dtick=1),
                        shapes=[target_line], annotations=[target_note])
     summary = (f"ε falls as z grows and rises with K: at z = {fmt(d.z, 'num')} and K = {fmt(d.clients, 'int')} "
-               f"it is {fmt(d.epsilon, 'num')} ({CONVERSION_NAMES[d.conversion]} conversion); reaching "
+               f"it is {fmt(d.epsilon, 'num')} ({privacy.CONVERSION_NAMES[d.conversion]} conversion); reaching "
                f"ε = {fmt(S.eps_target, 'num')} needs z ≥ {fmt(d.z_needed, 'num')}.")
     rows = [(fmt(z, "num"), *(fmt(Deployment(k, z, d.conversion).epsilon, "num") for k in shown)) for z in Z_GRID]
     return chart("a2_epsilon", "Privacy loss against noise, per clients per round", figure, summary,
@@ -399,9 +403,9 @@ def act2_math(s: State):
         Equation(r"\varepsilon_{\text{RDP}}(\alpha) = \frac{1}{\alpha-1}\ln\sum_{k=0}^{\alpha}\binom{\alpha}{k}"
                  r"(1-q)^{\alpha-k}q^{k}\,e^{(k^2-k)/(2z^2)}",
                  "Rényi DP of one round of the subsampled Gaussian mechanism at integer order α, with q = K/N; "
-                 "computed in log space (log-sum-exp) for α = 2…256."),
+                 f"computed in log space (log-sum-exp) for α = {ORDER_RANGE}."),
         Equation(conversion, f"Compose *T* rounds (RDP adds) and convert to (ε, δ): this page uses the "
-                             f"**{CONVERSION_NAMES[d.conversion]}** conversion."),
+                             f"**{privacy.CONVERSION_NAMES[d.conversion]}** conversion."),
         Equation(r"\Pr[\text{attack right}] \le \frac{e^{\varepsilon} + \delta}{1 + e^{\varepsilon}}",
                  "The best membership-inference accuracy with a 50/50 prior, from the (ε, δ) hypothesis-testing region."),
         Equation(rf"\Delta\text{{acc}} = {S.acc_anchor * S.pp_per_unit:g}\,\text{{pp}}\cdot"
@@ -438,8 +442,8 @@ ACT2 = Act(
         "**DP-FedAvg** clips each phone's update to a fixed norm, sums the updates of the round, and adds "
         "Gaussian noise *z* times that norm. Sampling only *K* of *N* phones per round amplifies privacy.",
         "An **accountant** adds up the privacy loss of every round in Rényi DP and converts the total to "
-        f"(ε, δ). This page uses the classic conversion of Mironov 2017 by default; a control switches to the "
-        f"tighter one of Balle et al. 2020. δ = {DELTA} sits below 1/N = {ch.power_label(1 / S.users)} for {fmt(S.users, 'int')} users.",
+        f"(ε, δ). This page uses the classic conversion of {privacy.CONVERSION_NAMES['classic']} by default; a "
+        f"control switches to the tighter one of {privacy.CONVERSION_NAMES['tight']}. δ = {DELTA} sits below 1/N = {ch.power_label(1 / S.users)} for {fmt(S.users, 'int')} users.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_CLIENTS, A2_Z, A2_CONVERSION),

@@ -87,8 +87,9 @@ ACT1_PREDICTION = Prediction(
               "1 − (1 − p)^N = {truth}. No bug is needed."),
         Range("B", "{range}: the shards' tails compound; each page waits for the slowest", 0.015, 0.07, 0.05,
               "Right: P(no shard slow) = (1 − p)^N, so {truth} of pages are slow. At Google's scale of "
-              "{leaves} leaves the same 1 % gives {tail_100}."),
-        Range("C", "{range}: the 100 ms target is simply too tight for this service", 0.07, 0.2, 0.1,
+              "{leaves} leaves the same {leaf_slow} gives {tail_100}."),
+        Range("C", f"{{range}}: the {fmt(S.hop_p99_s, 'ms')} target is simply too tight for this service",
+              0.07, 0.2, 0.1,
               "The target is met by every shard; what grows is the chance that one of {n} is slow: {truth}, "
               "not more."),
         Range("D", "{range}: most pages; only the median (P50) is a meaningful target", 0.2, None, 0.5,
@@ -103,11 +104,14 @@ def act1_facts() -> dict[str, str]:
     budget = L.per_service_budget(S.page_target, S.shards)
     tail_100 = L.fanout_slow_fraction(C.TAIL_AT_SCALE_LEAF_SLOW, int(C.TAIL_AT_SCALE_LEAVES))
     return {"n": str(S.shards), "truth": fmt(act1_truth(), "pct"), "leaves": fmt(C.TAIL_AT_SCALE_LEAVES, "int"),
+            "leaf_slow": fmt(C.TAIL_AT_SCALE_LEAF_SLOW, "pct"),
             "tail_100": fmt(tail_100, "pct"), "budget": fmt(budget, "pct"), "target": fmt(S.page_target, "pct"),
             "budget_ms": fmt(HOPS["lognormal"].quantile(1 - budget), "ms"), "budget_q": fmt(1 - budget, "pct"), "slo": fmt(S.hop_p99_s, "ms"),
-            "p95_fan": fmt(L.fanout_slow_fraction(1 - 0.95, S.shards), "pct"),
+            "reflect_fan": fmt(L.fanout_slow_fraction(1 - S.reflect_quantile, S.shards), "pct"),
             "chain_p99": fmt(CHAIN.sampled().quantile(0.99), "ms"), "chain_slo": fmt(CHAIN.slo_s, "ms")}
 
+
+P_REFLECT = "P" + f"{S.reflect_quantile:.0%}".removesuffix("%")  # the percentile's name: "P95"
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
@@ -121,9 +125,9 @@ ACT1_REFLECTION = Reflection(
                    "about a fifth of the page's budget.",
               "Right: {budget} per shard, so each shard's {budget_q} quantile must be under {slo}. Today's "
               "shards reach {budget_ms} there, so they must get faster."),
-        Claim("C", f"P95 ≤ {fmt(S.hop_p99_s, 'ms')}: with {S.shards} shards the slow ones average out.",
-              "Nothing averages in a fan-out: the page takes the maximum. At P95 per shard {p95_fan} of pages "
-              "would be slow."),
+        Claim("C", f"{P_REFLECT} ≤ {fmt(S.hop_p99_s, 'ms')}: with {S.shards} shards the slow ones average out.",
+              f"Nothing averages in a fan-out: the page takes the maximum. At {P_REFLECT} per shard "
+              "{reflect_fan} of pages would be slow."),
         Claim("D", "No per-shard targets at all: only the page's P99 matters.",
               "The page's tail is made of the shards' tails; without a budget per shard of {budget} no team "
               "knows what to fix."),
@@ -159,7 +163,7 @@ def act1_instruments(s: State) -> list:
     budget = L.per_service_budget(S.page_target, c.n)
     exact = "exact for a fan-out" if c.topology == "fanout" else f"the chain's real share: {fmt(c.violation, 'pct')}"
     parts = [metric_grid(
-        M["a1_violation"].show(c.violation, "danger" if c.violation > 0.5 else None,
+        M["a1_violation"].show(c.violation, "danger" if c.violation > S.typical_violation else None,
                                f"SLO {fmt(c.slo_s, 'ms')}; sampled: {sample.count_above(c.slo_s):,} of {S.draws:,}"),
         M["a1_p99_s"].show(sample.quantile(0.99), "warn" if sample.quantile(0.99) > c.slo_s else "good",
                            f"closed form {fmt(c.p99_curve(c.n), 'ms')}"),
@@ -168,7 +172,7 @@ def act1_instruments(s: State) -> list:
         M["a1_threshold_s"].show(c.threshold_s, note=f"{c.n} services"),
         M["a1_p50_s"].show(sample.quantile(0.5)),
     )]
-    if c.violation > 0.5:
+    if c.violation > S.typical_violation:
         parts.append(failure(F["a1_tail_is_typical"],
                              f"{fmt(c.violation, 'pct')} of requests miss the {fmt(c.slo_s, 'ms')} SLO with {c.n} "
                              "services: the per-service tail has become the typical request. Fewer services in the "
@@ -220,7 +224,9 @@ def act1_math(s: State):
     ), rows=(("Hop σ (lognormal)", fmt(HOPS["lognormal"].sigma, "num")),
              ("Chain sum μ_S, σ_S", f"{fmt(mu, 'num')}, {fmt(sigma, 'num')}"),
              ("Samples", f"{S.draws:,}, seed {S.seed}")),
-        sources=(cite("dean2013", "fan-out of 100 leaves, each slow 1 % of the time: 63 % of requests slow"),
+        sources=(cite("dean2013", f"fan-out of {fmt(C.TAIL_AT_SCALE_LEAVES, 'int')} leaves, each slow "
+                                  f"{fmt(C.TAIL_AT_SCALE_LEAF_SLOW, 'pct')} of the time: "
+                                  f"{fmt(C.TAIL_AT_SCALE_SLOW_REQUESTS, 'pct')} of requests slow"),
                  cite("fenton1960", "the moment-matched lognormal sum")))
 
 
@@ -409,8 +415,9 @@ def act2_math(s: State):
              ("Autoscaler lag", f"{S.hpa_sync_periods} × {fmt(C.K8S_HPA_SYNC_PERIOD, 's')} + "
                                 f"{fmt(S.pod_start_s, 's')} = {fmt(HPA_LAG_S, 's')}"),
              ("Amplification", fmt(st.amplification, "x"))),
-        sources=(cite("sre_overload", "retry budgets of 3 attempts per request and 10 % per client"),
-                 cite("k8s_hpa", "the controller's 15 s sync period"),
+        sources=(cite("sre_overload", f"retry budgets of {fmt(C.SRE_RETRY_ATTEMPTS_PER_REQUEST, 'int')} attempts "
+                                      f"per request and {fmt(C.SRE_RETRY_BUDGET_RATIO, 'pct')} per client"),
+                 cite("k8s_hpa", f"the controller's {fmt(C.K8S_HPA_SYNC_PERIOD, 's')} sync period"),
                  cite("kleinrock1975", "fluid view of an overloaded queue")))
 
 
@@ -440,7 +447,7 @@ ACT2 = Act(
 
 
 def active_failures(s: State) -> frozenset[str]:
-    active = {"a1_tail_is_typical": composition(s).violation > 0.5,
+    active = {"a1_tail_is_typical": composition(s).violation > S.typical_violation,
               "a2_cascade": storm(s).goodput_frac(HPA_LAG_S) < S.goodput_floor}
     return frozenset(name for name, on in active.items() if on)
 

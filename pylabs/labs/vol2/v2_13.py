@@ -47,7 +47,7 @@ from pylabs.physics import privacy
 from pylabs.physics.references import cite
 
 DELTA = ch.power_label(S.delta)
-CONVERSION_NAMES = {"classic": "Mironov 2017", "tight": "Balle et al. 2020"}
+ORDER_RANGE = f"{fmt(privacy.ORDERS[0], 'int')}…{fmt(privacy.ORDERS[-1], 'int')}"  # the orders the accountant searches
 
 
 # ---- context ----------------------------------------------------------------------
@@ -249,8 +249,8 @@ A2_RECORDS = Choice("a2_records", "Training records, N", tuple(Option(f"{n:.0f}"
 A2_Z = Slider("a2_z", "Noise multiplier, z", unit="1", min=0.5, max=5.0, step=0.05, default=S.z, fmt="num",
               help="Noise standard deviation ÷ clip norm C; ε depends on z alone, not on C.")
 A2_CONVERSION = Choice("a2_conversion", "RDP → (ε, δ) conversion", (
-    Option("classic", "Mironov 2017, the classic bound"),
-    Option("tight", "Balle et al. 2020, the tighter bound"),
+    Option("classic", f"{privacy.CONVERSION_NAMES['classic']}, the classic bound"),
+    Option("tight", f"{privacy.CONVERSION_NAMES['tight']}, the tighter bound"),
 ), default="classic", help="Both are valid upper bounds; TF-Privacy reports the tighter one today.")
 
 
@@ -323,7 +323,7 @@ def act2_instruments(s: State) -> list:
     eps, acc = t.epsilon, t.accuracy
     parts = [metric_grid(
         M["a2_epsilon"].show(eps, "good" if t.policy_ok else "danger",
-                             f"limit {fmt(S.policy_eps, 'num')}; {CONVERSION_NAMES[t.conversion]} conversion"),
+                             f"limit {fmt(S.policy_eps, 'num')}; {privacy.CONVERSION_NAMES[t.conversion]} conversion"),
         M["a2_accuracy"].show(acc, "good" if t.clinical_ok else "warn",
                               f"floor {fmt(S.clinical_floor, 'pct')}; {fmt(S.acc_no_dp, 'pct')} without DP"),
         M["a2_mi_cap"].show(cap(eps), note=f"50/50 prior, δ = {DELTA}"),
@@ -357,7 +357,7 @@ def act2_epsilon_chart(t: Training):
                                  ticktext=[fmt(v, "num") for v in EPS_TICKS]))
     summary = (f"At fixed batch and epochs, ε falls as N grows: with z = {fmt(t.z, 'num')} and "
                f"{fmt(t.records, 'int')} records it is {fmt(t.epsilon, 'num')} "
-               f"({CONVERSION_NAMES[t.conversion]} conversion).")
+               f"({privacy.CONVERSION_NAMES[t.conversion]} conversion).")
     rows = [(fmt(n, "int"), *(fmt(Training(n, z, t.conversion).epsilon, "num") for z in zs)) for n in ns]
     return chart("a2_epsilon", "Privacy loss against training records", figure, summary,
                  table=(("Records", *(f"ε at z = {fmt(z, 'num')}" for z in zs)), rows))
@@ -397,9 +397,9 @@ def act2_math(s: State):
         Equation(r"\varepsilon_{\text{RDP}}(\alpha) = \frac{1}{\alpha-1}\ln\sum_{k=0}^{\alpha}\binom{\alpha}{k}"
                  r"(1-q)^{\alpha-k}q^{k}\,e^{(k^2-k)/(2z^2)}",
                  "Rényi DP of one DP-SGD step (Poisson sampling at q = B/N, noise z·C on the clipped sum), integer "
-                 "α = 2…256, in log space."),
+                 f"α = {ORDER_RANGE}, in log space."),
         Equation(conversion, f"Compose *T = E·N/B* steps and convert: this page uses the "
-                             f"**{CONVERSION_NAMES[t.conversion]}** conversion. A single-release Gaussian bound "
+                             f"**{privacy.CONVERSION_NAMES[t.conversion]}** conversion. A single-release Gaussian bound "
                              "σ ≥ C·√(2 ln(1.25/δ))/ε is not an accountant: it ignores composition and sampling."),
         Equation(rf"\text{{acc}} = {S.acc_no_dp:g} - {S.acc_drop_anchor:g}\cdot\frac{{10^{{{round(math.log10(S.anchor_records))}}}}}{{N}}\cdot\frac{{1}}{{\varepsilon}}",
                  "A labelled heuristic, not a measurement: the DP-ERM excess risk falls as 1/(Nε), anchored at "
@@ -434,8 +434,8 @@ ACT2 = Act(
     scenario=lambda: (
         "**DP-SGD** clips each example's gradient to norm *C*, sums a batch sampled with rate *q = B/N*, and adds "
         "Gaussian noise *z·C*. An **accountant** composes every step in Rényi DP and converts the total to (ε, δ).",
-        "This page uses the classic conversion of Mironov 2017 by default; a control switches to the tighter one "
-        f"of Balle et al. 2020. δ = {DELTA} sits well below 1/N.",
+        f"This page uses the classic conversion of {privacy.CONVERSION_NAMES['classic']} by default; a control "
+        f"switches to the tighter one of {privacy.CONVERSION_NAMES['tight']}. δ = {DELTA} sits well below 1/N.",
         "HIPAA's de-identification rule is Safe Harbor (remove "
         f"{fmt(C.HIPAA_SAFE_HARBOR_IDENTIFIERS, 'int')} kinds of identifiers) or an expert's determination that "
         "re-identification risk is very small; it names no ε, so the ε limit is the board's own rule.",
