@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 
 import pytest
@@ -10,6 +11,7 @@ from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_01 as lab
 from pylabs.labs.vol2 import v2_01_model as model
 from pylabs.physics import collectives, scaling, training
+from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -245,3 +247,28 @@ def test_charts_keep_their_end_ticks_at_375_px():
     tco = specs["a2_tco"]["layout"]
     assert tco["xaxis"]["range"][0] < 0 < 1 < tco["xaxis"]["range"][1] and tco["xaxis"]["tickvals"][-1] == 1
     assert tco["margin"]["r"] >= 24 and specs["a1_speedup"]["layout"]["margin"]["r"] >= 24
+
+
+def test_the_slack_the_fleet_and_the_dgx_in_the_text_follow_their_sources(monkeypatch):
+    """The failure title reads S.schedule_slack, the reflection's smaller fleet S.small_fleet_gpus, and one
+    GPU's share of a DGX and the rails per node the registry: the lab reloaded on other values says so."""
+    html = rendered(LAB, all_open())
+    assert "Schedule blown: the run takes more than 2× the plan" in html
+    assert "(1/8 of a DGX H100)" in html and "Default: 1/8 of a DGX H100" in html
+    assert lab.fabric_label("ndr8").startswith("8 × NDR 400G rails")
+    assert lab.act1_facts()["gpus_small"] == "128"
+    monkeypatch.setattr(C, "DGX_H100_GPUS_PER_NODE", 10.0)   # keeps 1/n of the DGX's power on the slider
+    monkeypatch.setattr(C, "DGX_H100_NICS", 4.0)
+    try:
+        importlib.reload(model)
+        monkeypatch.setattr(model, "S", replace(model.S, schedule_slack=3.0, small_fleet_gpus=256.0))
+        importlib.reload(lab)
+        html = rendered(lab.LAB, answered(lab.LAB, {}, through="a2_reflect", controls={"a1_gpus": 16}))
+        assert "Schedule blown: the run takes more than 3× the plan" in html
+        assert "(1/10 of a DGX H100)" in html and "Default: 1/10 of a DGX H100" in html
+        assert lab.fabric_label("ndr8").startswith("4 × NDR 400G rails") and lab.FABRICS["hdr8"][1] == 4
+        assert lab.act1_facts()["gpus_small"] == "256"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(model)
+        importlib.reload(lab)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_05 as lab
 from pylabs.labs.vol2 import v2_05_model as model
+from pylabs.labs.vol2 import v2_05_network as network
+from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -242,3 +246,51 @@ def _figure(markup):
     import json
     import re
     return json.loads(re.search(r'class="pl-chart__spec">(.*?)</script>', markup, re.S).group(1).replace("<\\/", "</"))
+
+
+def test_act2_text_reads_the_candidates_and_megatron_not_typed_layouts(monkeypatch):
+    """The reflection's 'at TP n' and the takeaways follow CANDIDATES and MEGATRON: change a candidate and
+    the sentences change with it."""
+    assert "at TP 16 they cost 1.29 ms" in lab.ACT2_REFLECTION.option("B").feedback.format_map(lab.act2_facts())
+    assert "TP 8 × PP 4 × DP 32 also fits" in lab.lab_takeaways()[2]
+    monkeypatch.setitem(lab.CANDIDATES, "B", model.Layout(32, 4))
+    monkeypatch.setitem(lab.CANDIDATES, "A", model.Layout(8, 8))
+    monkeypatch.setattr(lab, "MEGATRON", model.Layout(8, 32))
+    facts = lab.act2_facts()
+    assert facts["tp_across"] == lab.fmt(model.Layout(32, 4).layer_tp_s, "ms")
+    assert facts["mfu_in"] == lab.fmt(model.Layout(8, 32).mfu, "pct1")
+    assert "at TP 32 they cost" in lab.ACT2_REFLECTION.option("B").feedback.format_map(facts)
+    takeaways = lab.lab_takeaways()
+    assert "TP 8 × PP 8 × DP 16 also fits" in takeaways[2] and "TP 8 × PP 32 × DP 4" in takeaways[2]
+    assert lab.fmt(model.Layout(8, 32, batch=model.WARMUP_BATCH).bubble, "pct") in takeaways[3]
+
+
+def reload_lab():
+    for module in (model, network, lab):
+        importlib.reload(module)
+
+
+def test_act1_text_reads_the_scenario_and_the_registry(monkeypatch):
+    """HBM in the failure titles and the DGX rails in the prompt, the fabric option and the chart follow the
+    registry (the modules reloaded with other constants), and the GPU counts follow the Scenario."""
+    assert lab.F["a2_out_of_memory"].title == "Out of memory: the layout does not fit in 80 GB"
+    assert lab.ACT1_PREDICTION.prompt.startswith("Same 7B model")
+    assert lab.ACT1_PREDICTION.text_of("C").endswith("like the one from 8 to 64")
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect", controls={"a1_fabric": "1hdr"}))
+    assert '"name":"8 NDR rails per node"' in html and '<th scope="col">8 NDR rails</th>' in html
+    refused = rendered(LAB, answered(LAB, {}, through="a1_reflect", controls={"a1_model": "70b", "a1_zero": "0"}))
+    assert "No GPU count between 8 and 1,024 runs this model" in refused
+    monkeypatch.setattr(C, "H100_HBM_BYTES", 96e9)
+    monkeypatch.setattr(C, "DGX_H100_NICS", 16.0)
+    reload_lab()
+    try:
+        assert lab.F["a1_out_of_memory"].title == "Out of memory: the model state does not fit in 96 GB"
+        assert "ZeRO-1, 16 NDR rails per node" in lab.ACT1_PREDICTION.prompt
+        state = answered(lab.LAB, {}, through="a1_reflect", controls={"a1_fabric": "1hdr"})
+        assert lab.resolve_fabric(lab.LAB.default_state()) == (16, "ndr", "chosen")
+        html = rendered(lab.LAB, state)
+        assert "16 × NDR 400G per node (DGX rails, the scenario)" in html
+        assert '"name":"16 NDR rails per node"' in html and '<th scope="col">16 NDR rails</th>' in html
+    finally:
+        monkeypatch.undo()
+        reload_lab()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+
 import pytest
 
 from pylabs.framework.render import record, render_lab
@@ -206,3 +209,25 @@ def test_counts_agree_with_their_nouns():
     html = rendered(LAB, all_open(a2_v="2"))
     assert "1 engineer-weeks" not in html and "plan needs 1 engineer-week" not in html
     assert "for 1 engineer-week:" in " ".join(lab.lab_takeaways())
+
+
+def test_the_question_texts_follow_the_kernel_factor_and_the_cost_model(monkeypatch):
+    """Option B's cut follows k (two thirds only at k = 3) and reflection B's weeks come from the cost
+    model: the lab reloaded on another k and other prices says so."""
+    assert "cutting 66.7 % of the 45 % it takes leaves 70 % of the step" in lab.ACT1_PREDICTION.option("B").feedback
+    assert ("removes half of it for 1 engineer-week of work, while compression costs 3.5 engineer-weeks"
+            in lab.ACT2_REFLECTION.option("B").text)
+    monkeypatch.setattr(model, "S", dataclasses.replace(model.S, kernel_speedup=4.0, interleave_weeks=2.0,
+                                                        compression_weeks=4.0))
+    monkeypatch.setattr(model, "K0", 4.0)
+    monkeypatch.setattr(model, "AR_LEFT", 1 / amdahl.amdahl_speedup(model.A1_SHARES["allreduce"], 4.0))
+    monkeypatch.setattr(model, "HALF_BUBBLE", model.Plan(v=2))
+    monkeypatch.setattr(model, "HALF_ALLREDUCE", model.Plan(k=2))
+    importlib.reload(lab)
+    try:
+        assert "cutting 75 % of the 45 % it takes leaves 66.3 % of the step" in lab.ACT1_PREDICTION.option("B").feedback
+        assert ("removes half of it for 2 engineer-weeks of work, while compression costs 5.5 engineer-weeks"
+                in lab.ACT2_REFLECTION.option("B").text)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(lab)

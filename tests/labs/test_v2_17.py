@@ -4,6 +4,7 @@ fail, the ledger radar with an empty, partial and corrupt ledger, and the ledger
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -188,3 +189,36 @@ def test_the_record_has_every_check_and_the_verdict():
     assert results["annual_cost_b"] == pytest.approx(2.116, abs=0.001)
     ledger.validate_attempt("v2_17-test", {**rec, "id": "v2_17-test", "started_at": LOCKED_AT, "updated_at": LOCKED_AT,
                                         "archived_at": None, "failures_hit": []})
+
+
+# ---- the text follows the scenario ------------------------------------------------------
+
+
+def test_the_board_s_numbers_in_the_text_follow_the_scenario(monkeypatch):
+    """The scenario, the limits under the cards, the option feedback and the takeaways read the board's
+    requirements from the Scenario: change them and every sentence follows."""
+    board = dataclasses.replace(model.S, users=4e9, tokens_per_month=2e12, ttft_limit_s=0.3, availability_limit=0.999,
+                                budget_usd=8e9, days_limit=20.0, goodput_limit=0.85, carbon_limit=40.0,
+                                epsilon_limit=3.0, prompt_tokens=800.0, replica_gpus=32.0)
+    monkeypatch.setattr(lab, "S", board)
+    scenario = " ".join(lab.ACT1.scenario())
+    assert ("**4 billion users**" in scenario and "on 1 T tokens" not in scenario and "on 2 T tokens" in scenario
+            and "under 300 ms, 99.9 % availability" in scenario and "**$8 B a year**" in scenario)
+    html = rendered(LAB, all_open())
+    assert all(f"limit {v}" in html for v in ("20 days", "85 %", "40", "300 ms"))
+    assert "limit 30 days" not in html and "limit 90 %" not in html
+    facts = lab.act1_facts()
+    assert lab.ACT1_REFLECTION.option("A").feedback.format_map(facts).startswith(
+        "A dense 1 T model prefills a 800-token prompt in")
+    assert "on 32 GPUs; the queue at 70 % load" in lab.ACT1_REFLECTION.option("A").feedback.format_map(facts)
+    d = lab.ACT2_PREDICTION.option("D").feedback.format_map(lab.act2_facts())
+    assert "z = 0.8 gives" in d and "over the policy's 3," in d
+    assert "short of 99.9 %." in lab.ACT2_PREDICTION.option("B").feedback.format_map(lab.act2_facts())
+    assert "serve a P99 under 300 ms" in lab.lab_takeaways()[0]
+
+
+def test_availability_shows_the_decimals_its_nines_need():
+    assert lab.nines(0.9999) == "99.99 %" and lab.nines(0.999) == "99.9 %" and lab.nines(0.99) == "99.0 %"
+    assert lab.nines(model.DESIGNS["C"].availability) == "99.9997 %" and lab.nines(1.0) == "100 %"
+    assert lab.CHECK_TITLES["availability"] == "Availability at least 99.99 %"
+    assert lab.size(1e12) == "1 T" and lab.size(1e11) == "100 B"

@@ -121,7 +121,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_schedule_blown", "Schedule blown: the run takes more than twice the plan", act=1),
+    FailureSpec("a1_schedule_blown", f"Schedule blown: the run takes more than {fmt(S.schedule_slack, 'x')} the plan",
+                act=1),
     FailureSpec("a2_over_budget", "Over budget: your plan costs more than the board approved", act=2),
     FailureSpec("a2_never_pays_back", "Owning never pays back at this price", act=2),
 )
@@ -198,7 +199,7 @@ def act1_chart(run: Run, gpus: float):
 
 
 def act1_facts() -> dict[str, str]:
-    small = S.gpus / 8
+    small = S.small_fleet_gpus
     return {
         "gpus_small": fmt(small, "int"), "gpus_big": fmt(S.gpus, "int"),
         "ar_small": fmt(SCENARIO_RUN.allreduce_s(small), "s"), "ar_big": fmt(SCENARIO_RUN.allreduce_s(S.gpus), "s"),
@@ -286,7 +287,7 @@ A2_SLIDERS = (  # each sets the ``Fleet`` field named after its "a2_" prefix
     Slider("a2_capex", "Purchase cost per GPU", "USD", 20_000, 100_000, 1_000, S.capex_per_gpu, "usd",
            help="Assumption: the GPU plus its share of server, NICs, switches and storage."),
     Slider("a2_load_w", "Power per GPU at load", "W", 700, 1600, 25, LOAD_W, "W",
-           help=f"Default: one eighth of a DGX H100's {fmt(C.DGX_H100_SYSTEM_POWER_W, 'W')} (datasheet)."),
+           help=f"Default: 1/{GPN} of a DGX H100's {fmt(C.DGX_H100_SYSTEM_POWER_W, 'W')} (datasheet)."),
     Slider("a2_idle_w", "Power per GPU when idle", "W", 0, 600, 25, S.idle_w, "W",
            help="Assumption: server and GPU at rest still draw power."),
     Slider("a2_pue", "Facility PUE", "1", 1.05, 1.8, 0.05, S.pue, "num", help="Assumption: facility power ÷ IT power."),
@@ -456,7 +457,7 @@ def act2_math(s: State):
     ), sources=(
         "Barroso, Hölzle and Ranganathan, *The Datacenter as a Computer* (3rd ed.), ch. 6: capital and "
         "operating costs, PUE.",
-        C.REGISTRY["DGX_H100_SYSTEM_POWER_W"].source + " (default power at load: one eighth).",
+        C.REGISTRY["DGX_H100_SYSTEM_POWER_W"].source + f" (default power at load: 1/{GPN}, one GPU's share).",
         "Prices, discount, purchase cost, idle power, PUE, electricity and staff are stated assumptions of "
         "this lab, not quotes; move them to your own numbers.",
     ))
@@ -478,7 +479,7 @@ ACT2 = Act(
         f"The defaults are **stated assumptions**, not quotes: {fmt(S.utilization, 'pct')} utilization, "
         f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
-        f"{fmt(LOAD_W, 'W')} at load (one eighth of a DGX H100) and {fmt(S.idle_w, 'W')} idle, PUE "
+        f"{fmt(LOAD_W, 'W')} at load (1/{GPN} of a DGX H100) and {fmt(S.idle_w, 'W')} idle, PUE "
         f"{fmt(S.pue, 'num')}, ${S.usd_per_kwh:.2f} per kWh, {fmt(S.staff_usd_per_gpu_year, 'usd')} "
         "of staff per GPU-year. Every one of them is an instrument below.",
     ),

@@ -20,6 +20,7 @@ class Scenario:
     gpus: float = 1024.0                   # the VP's fleet: 128 DGX H100 nodes
     global_batch_tokens: float = 262144.0  # 2^18 tokens per optimizer step, the batch tuned on one node
     big_batch_tokens: float = 4194304.0    # 2^22: the lever the reflection quotes
+    small_fleet_gpus: float = 128.0        # the smaller fleet (16 nodes) the reflection compares with
     bytes_per_grad: float = 2.0            # bf16 gradients
     schedule_slack: float = 2.0            # failure: the run takes more than this × the plan
     # ---- Act II: stated assumptions ----
@@ -45,14 +46,15 @@ S = Scenario()
 PARAMS = C.LLAMA3_70B_PARAMS
 GRAD_BYTES = PARAMS * S.bytes_per_grad
 GPN = int(C.DGX_H100_GPUS_PER_NODE)
+RAILS = int(C.DGX_H100_NICS)           # one NIC per GPU on a DGX H100, rail-optimised
 LOAD_W = C.DGX_H100_SYSTEM_POWER_W / C.DGX_H100_GPUS_PER_NODE  # one GPU's share of a busy DGX
 
 
 # ---- Act I · the run and its speedup ---------------------------------------------
 
 FABRICS = {
-    "ndr8": ("8 × NDR 400G rails", 8, C.IB_NDR_BW),
-    "hdr8": ("8 × HDR 200G rails", 8, C.IB_HDR_BW),
+    "ndr8": (f"{RAILS} × NDR 400G rails", RAILS, C.IB_NDR_BW),
+    "hdr8": (f"{RAILS} × HDR 200G rails", RAILS, C.IB_HDR_BW),
     "ndr1": ("1 × NDR 400G NIC", 1, C.IB_NDR_BW),
     "eth100": ("1 × 100 GbE NIC", 1, C.ETH_100G_BW),
 }

@@ -19,6 +19,8 @@ MFU of both acts, memory and bubble of the Act II layout, failure states reached
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
@@ -47,7 +49,7 @@ A1_GPUS = Slider("a1_gpus", "Data-parallel GPUs", unit="GPUs", min=8, max=1024, 
 A1_BATCH = Slider("a1_batch", "Global batch (fixed across GPU counts)", unit="tokens", min=131072,
                   max=2097152, step=1, default=S.act1_batch, fmt="tokens", scale="log2")
 A1_FABRIC = Choice("a1_fabric", "Network between nodes", tuple(Option(k, v) for k, v in FABRICS.items()),
-                   default="8ndr", widget="select")
+                   default=f"{DEFAULT_FABRIC[0]}ndr", widget="select")
 A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, f"{fmt(v, 'params')} parameters") for k, v in MODEL_SIZES.items()),
                   default="7b")
 A1_ZERO = Choice("a1_zero", "ZeRO stage", (
@@ -66,7 +68,7 @@ def act1_run(s: State, gpus: int | None = None) -> DPRun:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"Same 7B model, same global batch, ZeRO-1, {DEFAULT_FABRIC[0]} NDR rails per node, and the "
+    prompt=f"Same {fmt(S.act1_params, 'params')} model, same global batch, ZeRO-1, {DEFAULT_FABRIC[0]} NDR rails per node, and the "
            f"all-reduce starts after the backward pass. What MFU will the run reach on {S.act1_target} GPUs?",
     quantity=f"MFU on {S.act1_target} GPUs", unit_fmt="pct1",
     options=(
@@ -75,7 +77,8 @@ ACT1_PREDICTION = Prediction(
         Range("B", "{range}: each GPU's work shrinks while the all-reduce stays put", 0.15, 0.30, 0.22,
               f"Each GPU computes {STEP}× less than on {S.act1_measured[1]} GPUs, while the all-reduce costs "
               "about the same."),
-        Range("C", "{range}: another step down, like the one from 8 to 64", 0.30, 0.40, 0.37,
+        Range("C", f"{{range}}: another step down, like the one from {S.act1_measured[0]} to {S.act1_measured[1]}",
+              0.30, 0.40, 0.37,
               f"The fall is not a fixed step per {STEP}× more GPUs: compute per GPU shrinks {STEP}× each time "
               "while the all-reduce barely moves, so each step down is bigger than the last."),
         Range("D", "{range}: past the node boundary, little changes", 0.40, None, 0.43,
@@ -138,9 +141,9 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_out_of_memory", "Out of memory: the model state does not fit in 80 GB", act=1),
+    FailureSpec("a1_out_of_memory", f"Out of memory: the model state does not fit in {fmt(HBM, 'GB')}", act=1),
     FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait longer than they compute", act=1),
-    FailureSpec("a2_out_of_memory", "Out of memory: the layout does not fit in 80 GB", act=2),
+    FailureSpec("a2_out_of_memory", f"Out of memory: the layout does not fit in {fmt(HBM, 'GB')}", act=2),
     FailureSpec("a2_tp_across_nodes", "Tensor parallelism crosses the node boundary", act=2),
     FailureSpec("a2_bubble", "Pipeline bubble above the ceiling", act=2),
 )
@@ -196,7 +199,7 @@ def act1_chart(s: State, run: DPRun):
     pct = [None if v is None else PCT * v for v in yours]
     traces = [ch.line("Your settings", counts, pct, "series1", markers=True)]
     if (run.nics, run.nic_bw) != (DEFAULT_FABRIC[0], C.IB_NDR_BW):
-        traces.append(ch.line("8 NDR rails per node", counts, [None if v is None else PCT * v for v in rails],
+        traces.append(ch.line(f"{DEFAULT_FABRIC[0]} NDR rails per node", counts, [None if v is None else PCT * v for v in rails],
                               "series2", dash="dash"))
     if mfu_or_none(run) is not None:
         traces.append(ch.point("Current setting", run.gpus, PCT * run.mfu, "accent"))
@@ -208,14 +211,14 @@ def act1_chart(s: State, run: DPRun):
     shown = [(n, v) for n, v in zip(counts, yours) if v is not None]
     summary = (f"With a fixed batch of {fmt(run.batch, 'tokens')}, MFU goes from {fmt(shown[0][1], 'pct1')} on "
                f"{shown[0][0]} GPUs to {fmt(shown[-1][1], 'pct1')} on {shown[-1][0]}." if shown else
-               "No GPU count between 8 and 1,024 runs this model with this ZeRO stage.")
+               f"No GPU count between {counts[0]:,} and {counts[-1]:,} runs this model with this ZeRO stage.")
     if shown and len(traces) > 1 and rails[counts.index(shown[-1][0])] is not None:
         summary += (f" With the scenario's {DEFAULT_FABRIC[0]} NDR rails per node it would be "
                     f"{fmt(rails[counts.index(shown[-1][0])], 'pct1')} there.")
     rows = [(str(n), "—" if v is None else fmt(v, "pct1"), "—" if r is None else fmt(r, "pct1"))
             for n, v, r in zip(counts, yours, rails)]
     return chart("a1_mfu_scaling", "MFU against data-parallel GPUs (fixed global batch)", figure, summary,
-                 table=(("GPUs", "Your settings", "8 NDR rails"), rows))
+                 table=(("GPUs", "Your settings", f"{DEFAULT_FABRIC[0]} NDR rails"), rows))
 
 
 def act1_math(s: State):
@@ -325,8 +328,8 @@ ACT2_PREDICTION = Pick(
 
 
 def act2_facts() -> dict[str, str]:
-    inside, across = Layout(8, 16), Layout(16, 8)
-    return {"tp_in": fmt(inside.layer_tp_s, "ms"), "tp_across": fmt(across.layer_tp_s, "ms"),
+    inside, across = MEGATRON, CANDIDATES["B"]
+    return {"tp_across_n": str(across.tp), "tp_in": fmt(inside.layer_tp_s, "ms"), "tp_across": fmt(across.layer_tp_s, "ms"),
             "compute_in": fmt(inside.layer_compute_s, "ms"), "compute_across": fmt(across.layer_compute_s, "ms"),
             "tp_ratio": fmt(across.layer_tp_s / inside.layer_tp_s, "x"),
             "mfu_in": fmt(inside.mfu, "pct1"), "mfu_across": fmt(across.mfu, "pct1"),
@@ -342,7 +345,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", f"Every layer does {TP_CALLS} all-reduces of its activations per microbatch, and across "
                    "nodes each one must also cross the slower InfiniBand rails between the nodes.",
               "That is {calls} all-reduces per microbatch through the whole model. Inside a node they cost "
-              "{tp_in} per layer against {compute_in} of compute; at TP 16 they cost {tp_across} against "
+              "{tp_in} per layer against {compute_in} of compute; at TP {tp_across_n} they cost {tp_across} against "
               "{compute_across}, {tp_ratio} more, and MFU falls from {mfu_in} to {mfu_across}."),
         Claim("C", "Tensor parallelism needs the GPUs to share one memory space.",
               "Each GPU keeps its own slice of every weight matrix and exchanges partial results by "
@@ -533,7 +536,7 @@ def results(s: State) -> dict[str, float]:
 
 def lab_takeaways() -> list[str]:
     few, mid, many = MEASURED[0], MEASURED[1], scenario_run(S.act1_target)
-    alt = Layout(8, 4, distopt=True)
+    alt = replace(CANDIDATES["A"], distopt=True)
     return [
         f"With a fixed global batch, data-parallel MFU falls from {fmt(few.mfu, 'pct1')} on {few.gpus} GPUs to "
         f"{fmt(mid.mfu, 'pct1')} on {mid.gpus} and {fmt(many.mfu, 'pct1')} on {many.gpus}: compute per GPU "
@@ -548,7 +551,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(MEGATRON.bubble, 'pct')} bubble; with the distributed optimizer, {layout_name(alt)} also fits "
         f"({fmt(alt.memory, 'GB')}, bubble {fmt(alt.bubble, 'pct')}).",
         f"The global batch sets the bubble: m = B ÷ DP, so a batch warm-up to {WARMUP_BATCH:,} sequences "
-        f"raises Megatron's bubble to {fmt(Layout(8, 16, batch=WARMUP_BATCH).bubble, 'pct')}.",
+        f"raises Megatron's bubble to {fmt(replace(MEGATRON, batch=WARMUP_BATCH).bubble, 'pct')}.",
         f"Tensor parallelism belongs inside the node: across nodes its per-layer traffic grows "
         f"{act2_facts()['tp_ratio']}.",
     ]

@@ -16,7 +16,7 @@ class Scenario:
     """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
 
     mfu: float = 0.52                    # utilisation of the compute phases (the seed's 52 %)
-    gpus_per_node: int = 8
+    gpus_per_node: int = int(C.DGX_H100_GPUS_PER_NODE)
     act1_params: float = 7e9
     act1_zero: int = 1
     act1_seq: float = 1024.0             # tokens per sequence in Act I

@@ -8,7 +8,8 @@ from pylabs.labs.vol2.v2_05_model import DEFAULT_FABRIC
 from pylabs.physics import constants as C
 
 NICS = {"hdr": ("InfiniBand HDR 200G", C.IB_HDR_BW), "ndr": ("InfiniBand NDR 400G", C.IB_NDR_BW)}
-FABRICS = {"8ndr": "8 × NDR 400G per node (DGX rails, the scenario)", "v2_02": "From your V2-02 ledger",
+FABRICS = {f"{DEFAULT_FABRIC[0]}ndr": f"{DEFAULT_FABRIC[0]} × NDR 400G per node (DGX rails, the scenario)",
+           "v2_02": "From your V2-02 ledger",
            "4ndr": "4 × NDR 400G per node",
            "1ndr": "1 × NDR 400G per node", "1hdr": "1 × HDR 200G per node"}
 
@@ -17,7 +18,7 @@ def resolve_fabric(s: State) -> tuple[int, str, str]:
     """(NICs per node, NIC type, where it came from) for Act I."""
     choice = s["a1_fabric"]
     if choice != "v2_02":
-        return int(choice[0]), choice[1:], "chosen"
+        return int(choice[:-3]), choice[-3:], "chosen"
     nics, nic = s.earlier_control("v2_02", "a2_nics"), s.earlier_control("v2_02", "a2_nic")
     if nics is None and nic is None:
         return DEFAULT_FABRIC + ("default",)

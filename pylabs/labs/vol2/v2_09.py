@@ -28,9 +28,9 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework.formats import plural
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_09_model import (A1_SHARES, BASE, BEST, GROUP, HALF_ALLREDUCE, HALF_BUBBLE, HOTSPOT,
-                                         K0, K_GRID, LAYERS, M_GRID, OTHERS, PARTS, PER_STAGE, TIME_CUT, V_OPTIONS,
-                                         W_GRID, Plan, S, act1_truth, act2_truth, ceiling_gain,
+from pylabs.labs.vol2.v2_09_model import (A1_SHARES, AR_LEFT, BASE, BEST, GROUP, HALF_ALLREDUCE, HALF_BUBBLE,
+                                         HOTSPOT, K0, K_GRID, LAYERS, M_GRID, OTHERS, PARTS, PER_STAGE, TIME_CUT,
+                                         V_OPTIONS, W_GRID, Plan, S, act1_truth, act2_truth, ceiling_gain,
                                          cheapest_target_plan, combination_path, gain, lever_weeks)
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
@@ -76,8 +76,8 @@ ACT1_PREDICTION = Prediction(
               f"What matters is the share of the step the part holds: the all-reduce holds "
               f"{fmt(A1_SHARES['allreduce'], 'pct')}, attention only {fmt(A1_SHARES['attention'], 'pct')}."),
         Range("B", "{range}: a few times the kernel's gain", 0.15, 0.30, 0.22,
-              f"The gain grows faster than the share: cutting two thirds of {fmt(A1_SHARES['allreduce'], 'pct')} "
-              f"leaves {fmt(1 / amdahl.amdahl_speedup(A1_SHARES['allreduce'], K0), 'pct')} of the step, so "
+              f"The gain grows faster than the share: cutting {fmt(1 - 1 / K0, 'pct')} of the "
+              f"{fmt(A1_SHARES['allreduce'], 'pct')} it takes leaves {fmt(AR_LEFT, 'pct')} of the step, so "
               "throughput rises by the inverse of that."),
         Range("C", f"{{range}}: a large share sped up, still far from {fmt(K0, 'x')}", 0.30, 0.60, 0.45,
               f"Amdahl gives {fmt(act1_truth(), 'pct')}: {fmt(act1_truth() / gain('attention', K0), 'x')} the "
@@ -349,8 +349,9 @@ ACT2_REFLECTION = Reflection(
     options=(
         Claim("A", "The bubble is a hardware fault, so fixing it returns GPUs the cluster had lost.",
               "The bubble is scheduled idle time: stages wait while the pipeline fills and drains. No GPU is broken."),
-        Claim("B", "The bubble is scheduled idle time: re-scheduling removes half of it for about a week of work, "
-                   "while compression costs several weeks of integration and validation.",
+        Claim("B", "The bubble is scheduled idle time: re-scheduling removes half of it for "
+                   f"{plural(HALF_BUBBLE.weeks, 'engineer-week')} of work, while compression costs "
+                   f"{plural(HALF_ALLREDUCE.weeks, 'engineer-week')} of integration and validation.",
               "Halving a part saves half its share, so the all-reduce ({allreduce}) gains more than the bubble "
               "({bubble}): {gain_k} against {gain_v}. But interleaving costs {weeks_v_text} and "
               "compression {weeks_k}, so the bubble returns **{roi_v}** per week and compression {roi_k}."),

@@ -71,6 +71,7 @@ def ceiling_gain(part: str) -> float:
 
 K0 = S.kernel_speedup
 TIME_CUT = amdahl.time_reduction(A1_SHARES["attention"], K0)
+AR_LEFT = 1 / amdahl.amdahl_speedup(A1_SHARES["allreduce"], K0)   # the step left with a K0× faster all-reduce
 
 
 def act1_truth() -> float:

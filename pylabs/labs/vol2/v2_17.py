@@ -32,6 +32,8 @@ annual_cost_b, the accuracy per domain; answers a1_predict, a2_pick (act2_decisi
 
 from __future__ import annotations
 
+import math
+
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek, metric_grid,
                               prose)
@@ -43,6 +45,21 @@ from pylabs.physics import system_design as sd
 from pylabs.physics.references import cite
 
 # ---- the Design Ledger's domains and the nine checks -----------------------------------
+
+
+def size(count: float) -> str:
+    """A parameter or token count as the page writes it: 1 T, 100 B."""
+    if count >= S.per_trillion:
+        return f"{fmt(count / S.per_trillion, 'num')} T"
+    return f"{fmt(count / S.per_billion, 'num')} B"
+
+
+def nines(availability: float) -> str:
+    """An availability with the decimals its nines need: 99.99 %, 99.9997 %."""
+    if availability >= 1:
+        return fmt(availability, "pct")
+    decimals = max(1, math.ceil(round(-math.log10(1 - availability), 6)) - 2)
+    return f"{availability * S.pct_per_unit:.{decimals}f} %"
 
 
 def domains(earlier: dict, reflections: bool, volumes: str) -> list[Tally]:
@@ -57,7 +74,7 @@ CHECK_TITLES = {
     "days": f"Retraining takes at most {fmt(S.days_limit * SECONDS_PER_DAY, 'days')}",
     "goodput": f"Training goodput at least {fmt(S.goodput_limit, 'pct')}",
     "ttft": f"P99 time to first token under {fmt(S.ttft_limit_s, 'ms')}",
-    "availability": "Availability at least 99.99 %", "privacy": f"Privacy: ε at most {fmt(S.epsilon_limit, 'num')}",
+    "availability": f"Availability at least {nines(S.availability_limit)}", "privacy": f"Privacy: ε at most {fmt(S.epsilon_limit, 'num')}",
     "fairness": f"Equal error rates within {fmt(S.fairness_tolerance, 'pp')}",
     "carbon": f"At most {fmt(S.carbon_limit, 'num')} g CO₂e/kWh, hour by hour",
     "budget": f"At most {fmt(S.budget_usd, 'usd')} a year"}
@@ -82,7 +99,9 @@ def act1_facts() -> dict[str, str]:
             "goodput": fmt(d.goodput, "pct"), "ttft": fmt(d.ttft, "ms"), "prefill": fmt(d.prefill_s, "ms"),
             "ttft_moe": fmt(Design(moe=True).ttft, "ms"), "avail": fmt(d.availability, "pct1"),
             "eps": fmt(d.epsilon, "num"), "carbon": fmt(d.carbon, "num"), "cost": fmt(d.cost, "usd"),
-            "passed": str(sum(d.checks().values())), "ratio": fmt(S.params / S.moe_active, "x")}
+            "passed": str(sum(d.checks().values())), "ratio": fmt(S.params / S.moe_active, "x"),
+            "params": size(S.params), "prompt": fmt(S.prompt_tokens, "int"), "replica": fmt(S.replica_gpus, "int"),
+            "load": fmt(d.load, "pct")}
 
 
 ACT1_PREDICTION = Pick(
@@ -94,7 +113,7 @@ ACT1_PREDICTION = Pick(
            f"{fmt(DRAFT.cfe, 'pct')} clean energy. Of the nine checks on the right, how many does it pass?",
     quantity="the number of the board's nine checks the draft passes",
     options=(
-        Claim("A", "None or one: a 1 T model breaks almost everything.",
+        Claim("A", f"None or one: a {size(S.params)} model breaks almost everything.",
               "Training is the part that works: {memory} per GPU fits, retraining takes {days} at {goodput} "
               "goodput. Serving, reliability, policy and money are where it fails."),
         Claim("B", "Two or three: training works, serving and policy do not.",
@@ -104,7 +123,7 @@ ACT1_PREDICTION = Pick(
               "Latency and cost fail, but so do availability ({avail} from one region), privacy (ε = {eps}), "
               "equal error rates and carbon ({carbon} g/kWh)."),
         Claim("D", "Six or more: a well-funded team can meet nearly all of it.",
-              "Only {passed} pass: money cannot buy a shorter prefill ({prefill} for a dense 1 T prompt), and "
+              "Only {passed} pass: money cannot buy a shorter prefill ({prefill} for a dense {params} prompt), and "
               "one region cannot be more available than itself."),
     ),
     decide=act1_truth,
@@ -118,8 +137,8 @@ ACT1_REFLECTION = Reflection(
     options=(
         Claim("A", "The parameters each token activates: the prompt costs 2 FLOP per active parameter per token, "
                    "on the replica's GPUs.",
-              "A dense 1 T model prefills a 500-token prompt in {prefill} on 16 GPUs; the queue at 70 % load "
-              "multiplies it to {ttft}. A mixture of experts with {ratio} fewer active parameters gets {ttft_moe}."),
+              "A dense {params} model prefills a {prompt}-token prompt in {prefill} on {replica} GPUs; the queue at "
+              "{load} load multiplies it to {ttft}. A mixture of experts with {ratio} fewer active parameters gets {ttft_moe}."),
         Claim("B", "HBM bandwidth: every token reads all the weights.",
               "That is decode, one token at a time. Prefill pushes the whole prompt through at once and is "
               "compute-bound: {prefill} for the dense model."),
@@ -127,7 +146,7 @@ ACT1_REFLECTION = Reflection(
               "A round trip is tens of milliseconds; the draft's P99 is {ttft}."),
         Claim("D", "The total parameter count, whatever the architecture.",
               "Memory scales with total parameters; compute per token scales with active ones. A mixture of "
-              "experts keeps 1 T parameters and gets {ttft_moe}."),
+              "experts keeps {params} parameters and gets {ttft_moe}."),
     ),
     answer_letter="A",
 )
@@ -240,9 +259,11 @@ ACT1 = Act(
         "these labs is in your Design Ledger, and it shows where your intuition is good and where it is not. "
         "Second, the board has sent a draft. Tell me how much of it survives contact with the physics."),
     scenario=lambda: (
-        "The board wants one assistant for **5 billion users**: a 1 T-parameter model retrained monthly on "
-        "1 T tokens, a P99 time to first token under 500 ms, 99.99 % availability, a privacy guarantee, equal "
-        "error rates across groups, clean power hour by hour and at most **$10 B a year**.",
+        f"The board wants one assistant for **{fmt(S.users / S.per_billion, 'num')} billion users**: a "
+        f"{size(S.params)}-parameter model retrained monthly on {size(S.tokens_per_month)} tokens, a P99 time to "
+        f"first token under {fmt(S.ttft_limit_s, 'ms')}, {nines(S.availability_limit)} availability, a privacy "
+        "guarantee, equal error rates across groups, clean power hour by hour and at most "
+        f"**${fmt(S.budget_usd / S.per_billion, 'num')} B a year**.",
         "Each of the nine checks is the corrected model of an earlier lab: training memory and time (V2-05), "
         "goodput (V2-07), time to first token (V2-10), regional redundancy, the DP accountant (V2-11), the "
         "fairness identity (V2-16) and clean-energy matching (V2-15).",
@@ -259,31 +280,32 @@ ACT1 = Act(
 # ---- Act II · One design, every constraint --------------------------------------------
 
 A2_ARCH = Choice("a2_arch", "Model", (
-    Option("dense", "Dense 1 T: every parameter works on every token"),
-    Option("moe", "Mixture of experts 1 T, 100 B active per token"),
-), default="dense")
+    Option("dense", f"Dense {size(S.params)}: every parameter works on every token"),
+    Option("moe", f"Mixture of experts {size(S.params)}, {size(S.moe_active)} active per token"),
+), default="moe" if DRAFT.moe else "dense")
 A2_GPUS = Choice("a2_gpus", "Training GPUs", tuple(Option(str(n), f"{n:,}") for n in (4096, 8192, 16384, 32768)),
-                 default="16384", widget="select")
-A2_SHARDING = Choice("a2_sharding", "Training parallelism", (
-    Option("tp8pp4", "TP 8 × PP 4"), Option("tp8pp8", "TP 8 × PP 8"), Option("tp8pp16", "TP 8 × PP 16"),
-    Option("tp8pp32", "TP 8 × PP 32"),
-), default="tp8pp16", widget="select", help="Data parallelism takes the rest of the GPUs, with ZeRO-1 Adam state.")
-A2_CLOUD = Slider("a2_cloud", "Requests answered in the cloud", unit="1", min=0.05, max=1.0, step=0.05, default=0.3,
-                  fmt="pct", help="The rest run on the user's device with a distilled model.")
-A2_LOAD = Slider("a2_load", "Prefill queue load per replica, ρ", unit="1", min=0.1, max=0.9, step=0.05, default=0.7,
-                 fmt="pct", help="Lower load: shorter queues, more GPUs (provisioned = busy ÷ ρ).")
+                 default=str(DRAFT.gpus), widget="select")
+A2_SHARDING = Choice("a2_sharding", "Training parallelism", tuple(
+    Option(key, f"TP {tp} × PP {pp}") for key, (tp, pp) in SHARDINGS.items()
+), default=DRAFT.sharding, widget="select", help="Data parallelism takes the rest of the GPUs, with ZeRO-1 Adam state.")
+A2_CLOUD = Slider("a2_cloud", "Requests answered in the cloud", unit="1", min=0.05, max=1.0, step=0.05,
+                  default=DRAFT.cloud_fraction, fmt="pct", help="The rest run on the user's device with a distilled model.")
+A2_LOAD = Slider("a2_load", "Prefill queue load per replica, ρ", unit="1", min=0.1, max=0.9, step=0.05,
+                 default=DRAFT.load, fmt="pct", help="Lower load: shorter queues, more GPUs (provisioned = busy ÷ ρ).")
 A2_REGIONS = Choice("a2_regions", "Regions", (
     Option("r1", "1 region"), Option("r2m2", "2 regions, both needed at the peak"),
     Option("r2m1", "2 regions, either carries the peak"), Option("r3m2", "3 regions, any 2 carry the peak"),
     Option("r5m4", "5 regions, any 4 carry the peak"),
-), default="r1", widget="select", help=f"Each region is up {fmt(S.region_availability, 'pct1')} of the time [assumed].")
-A2_NOISE = Slider("a2_noise", "DP-SGD noise multiplier, z", unit="1", min=0.5, max=3.0, step=0.01, default=1.0,
+), default=DRAFT.regions, widget="select",
+    help=f"Each region is up {fmt(S.region_availability, 'pct1')} of the time [assumed].")
+A2_NOISE = Slider("a2_noise", "DP-SGD noise multiplier, z", unit="1", min=0.5, max=3.0, step=0.01, default=DRAFT.noise,
                   fmt="num", help="Noise standard deviation ÷ clipping norm, as in V2-11.")
 A2_FAIR = Choice("a2_fair", "Fairness rule", (
     Option("single", "One threshold: equal error rates (equalized odds)"),
     Option("ppv", "Equal precision (PPV) in each group"),
-), default="ppv", help="Base rates differ (20 % and 35 %), so both cannot hold (V2-16).")
-A2_CFE = Slider("a2_cfe", "Clean supply matched hour by hour", unit="1", min=0.0, max=1.0, step=0.05, default=0.4,
+), default=DRAFT.fairness, help=f"Base rates differ ({fmt(S.base_a, 'pct')} and {fmt(S.base_b, 'pct')}), so both cannot "
+                          "hold (V2-16).")
+A2_CFE = Slider("a2_cfe", "Clean supply matched hour by hour", unit="1", min=0.0, max=1.0, step=0.05, default=DRAFT.cfe,
                 fmt="pct")
 
 REGION_LABELS = {o.value: o.label for o in A2_REGIONS.options}
@@ -297,12 +319,14 @@ def design(s: State) -> Design:
 def act2_facts() -> dict[str, str]:
     a, b, c, d = (DESIGNS[k] for k in "ABCD")
     return {"ttft_a": fmt(a.ttft, "ms"), "cost_a": fmt(a.cost, "usd"), "avail_b": fmt(b.availability, "pct1"),
-            "avail_c": f"{c.availability * S.pct_per_unit:.4f} %", "cost_c": fmt(c.cost, "usd"), "ttft_c": fmt(c.ttft, "ms"),
+            "avail_c": nines(c.availability), "cost_c": fmt(c.cost, "usd"), "ttft_c": fmt(c.ttft, "ms"),
             "eps_c": fmt(c.epsilon, "num"), "eps_d": fmt(d.epsilon, "num"), "gap_d": fmt(d.fairness_gap, "pp"),
             "ppv_gap": fmt(c.ppv_gap, "pp"), "carbon_c": fmt(c.carbon, "num"), "days_dense": fmt(a.days * SECONDS_PER_DAY, "days"),
             "days_moe": fmt(c.days * SECONDS_PER_DAY, "days"), "gpus_c": fmt(c.serving_gpus, "int"),
             "cost_cloud": fmt(Design(moe=True, regions="r3m2", cloud_fraction=1.0).cost, "usd"),
-            "cfe_min": fmt((S.grid_g_per_kwh - S.carbon_limit) / (S.grid_g_per_kwh - S.clean_g_per_kwh), "pct")}
+            "cfe_min": fmt((S.grid_g_per_kwh - S.carbon_limit) / (S.grid_g_per_kwh - S.clean_g_per_kwh), "pct"),
+            "avail_limit": nines(S.availability_limit), "eps_limit": fmt(S.epsilon_limit, "num"),
+            "z_d": fmt(d.noise, "num"), "params": size(S.params)}
 
 
 ACT2_PREDICTION = Pick(
@@ -314,19 +338,21 @@ ACT2_PREDICTION = Pick(
            "passes all nine checks?",
     quantity="the design that passes every check",
     options=(
-        Claim("A", "Dense 1 T, three regions (any two carry the peak), z = 1.2, equal error rates.",
+        Claim("A", f"Dense {size(DESIGNS['A'].active)}, three regions (any two carry the peak), "
+                   f"z = {fmt(DESIGNS['A'].noise, 'num')}, equal error rates.",
               "The dense prefill puts the P99 at {ttft_a}, and three regions of dense replicas cost {cost_a} a "
               "year: both fail. Lower load would cut the queue and raise the bill further."),
-        Claim("B", "Mixture of experts (100 B active), one region, z = 1.2, equal error rates.",
-              "Latency, cost and policy pass, but one region is up {avail_b} of the time, short of 99.99 %."),
-        Claim("C", "Mixture of experts (100 B active), three regions (any two carry the peak), z = 1.2, equal "
-                   "error rates.",
+        Claim("B", f"Mixture of experts ({size(DESIGNS['B'].active)} active), one region, "
+                   f"z = {fmt(DESIGNS['B'].noise, 'num')}, equal error rates.",
+              "Latency, cost and policy pass, but one region is up {avail_b} of the time, short of {avail_limit}."),
+        Claim("C", f"Mixture of experts ({size(DESIGNS['C'].active)} active), three regions (any two carry the "
+                   f"peak), z = {fmt(DESIGNS['C'].noise, 'num')}, equal error rates.",
               "All nine pass: P99 {ttft_c}, availability {avail_c}, ε = {eps_c}, {carbon_c} g/kWh and {cost_c} "
               "a year. Equal error rates leave a precision gap of {ppv_gap}, which the policy accepts."),
-        Claim("D", "Mixture of experts (100 B active), three regions, z = 0.8 to keep more accuracy, equal "
-                   "precision across groups.",
-              "z = 0.8 gives ε = {eps_d}, over the policy's 2, and equal precision opens an error-rate gap of "
-              "{gap_d} with these base rates."),
+        Claim("D", f"Mixture of experts ({size(DESIGNS['D'].active)} active), three regions, "
+                   f"z = {fmt(DESIGNS['D'].noise, 'num')} to keep more accuracy, equal precision across groups.",
+              "z = {z_d} gives ε = {eps_d}, over the policy's {eps_limit}, and equal precision opens an error-rate "
+              "gap of {gap_d} with these base rates."),
     ),
     decide=act2_answer,
 )
@@ -364,11 +390,12 @@ def act2_instruments(s: State) -> list:
         M["a2_cost"].show(d.cost, tone["budget"], f"limit {fmt(S.budget_usd, 'usd')}"),
         M["a2_availability"].show(d.availability, tone["availability"], REGION_LABELS[d.regions]),
         M["a2_memory"].show(d.memory, tone["memory"], f"DP {d.dp}"),
-        M["a2_days"].show(d.days * SECONDS_PER_DAY, tone["days"], "limit 30 days"),
-        M["a2_goodput"].show(d.goodput, tone["goodput"], "limit 90 %"),
+        M["a2_days"].show(d.days * SECONDS_PER_DAY, tone["days"],
+                          f"limit {fmt(S.days_limit * SECONDS_PER_DAY, 'days')}"),
+        M["a2_goodput"].show(d.goodput, tone["goodput"], f"limit {fmt(S.goodput_limit, 'pct')}"),
         M["a2_epsilon"].show(d.epsilon, tone["privacy"], f"policy ≤ {fmt(S.epsilon_limit, 'num')}"),
         M["a2_fair_gap"].show(d.fairness_gap, tone["fairness"], f"precision gap {fmt(d.ppv_gap, 'pp')}"),
-        M["a2_carbon"].show(d.carbon, tone["carbon"], "limit 50"),
+        M["a2_carbon"].show(d.carbon, tone["carbon"], f"limit {fmt(S.carbon_limit, 'num')}"),
         M["a2_serving_gpus"].show(d.serving_gpus, note=f"{fmt(d.busy_gpus, 'int')} busy at full load"),
     )]
     verdict = sum(ok.values())
@@ -436,7 +463,8 @@ ACT2 = Act(
         "We have heard what fails. Now give us a design that passes every one of the nine checks, or tell us "
         "which requirement to drop. We will not accept a plan that fails a check we set."),
     scenario=lambda: (
-        "Nine controls, nine checks. A mixture of experts keeps 1 T parameters but activates 100 B per token. "
+        f"Nine controls, nine checks. A mixture of experts keeps {size(S.params)} parameters but activates "
+        f"{size(S.moe_active)} per token. "
         "Requests not answered in the cloud run on the user's device. Regions are independent; capacity is "
         "provisioned so that the regions that must stay up can carry the peak.",
         "Privacy and fairness limits are the company's policy; no law sets an ε or a fairness metric.",
@@ -462,7 +490,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     ok = d.checks()
     values = {"memory_gb": d.memory / S.bytes_per_gb, "retrain_days": d.days, "goodput": d.goodput, "ttft_p99_ms": d.ttft * S.ms_per_s,
               "availability": d.availability, "epsilon": d.epsilon, "fairness_gap": d.fairness_gap,
-              "carbon_g_per_kwh": d.carbon, "annual_cost_b": d.cost / S.usd_per_billion}
+              "carbon_g_per_kwh": d.carbon, "annual_cost_b": d.cost / S.per_billion}
     record = {**values, **{f"{k}_ok": v for k, v in ok.items()}, "system_valid": d.feasible,
               "serving_gpus": d.serving_gpus}
     for row in domains(dict(s.earlier), s["context"] == "all", s["a1_volumes"]):
@@ -473,9 +501,10 @@ def results(s: State) -> dict[str, float | str | bool | None]:
 def lab_takeaways() -> list[str]:
     f, g = act1_facts(), act2_facts()
     return [
-        f"The board's draft passes {f['passed']} of nine checks: training works, but a dense 1 T model cannot "
-        f"serve a P99 under 500 ms ({f['ttft']}) or fit the budget ({f['cost']}).",
-        f"Compute per token follows active parameters: a mixture of experts keeps 1 T parameters, retrains in "
+        f"The board's draft passes {f['passed']} of nine checks: training works, but a dense {f['params']} model "
+        f"cannot serve a P99 under {fmt(S.ttft_limit_s, 'ms')} ({f['ttft']}) or fit the budget ({f['cost']}).",
+        f"Compute per token follows active parameters: a mixture of experts keeps {f['params']} parameters, "
+        f"retrains in "
         f"{g['days_moe']} and answers at {g['ttft_c']} P99.",
         f"Availability is bought with regions, and regions multiply the fleet: three regions of which two carry "
         f"the peak give {g['avail_c']} for {g['gpus_c']} serving GPUs.",

@@ -63,7 +63,8 @@ class Scenario:
     pct_per_unit: float = 100.0
     bytes_per_gb: float = 1e9
     ms_per_s: float = 1e3
-    usd_per_billion: float = 1e9
+    per_billion: float = 1e9             # the page writes 5 billion users, 100 B parameters, $10 B
+    per_trillion: float = 1e12           # ... and 1 T parameters, 1 T tokens
 
 
 S = Scenario()
