@@ -150,6 +150,34 @@ def test_failure_callouts_render_only_while_active():
     assert 'data-failure="a1_uplink_bound"' in rendered(LAB, all_open(a1_oversub="4"))
 
 
+
+def test_uplink_failure_line_is_the_scenario_field(monkeypatch):
+    """The default ring keeps 2/3 of its link: clear of a 50 % line, below a 70 % one; the title says the line."""
+    assert lab.F["a1_uplink_bound"].title.endswith(f"less than {fmt(model.S.uplink_floor, 'pct')} of its link")
+    assert 'data-failure="a1_uplink_bound"' not in rendered(LAB, all_open())
+    monkeypatch.setattr(lab, "S", replace(model.S, uplink_floor=0.7))
+    assert "a1_uplink_bound" in LAB.failures_now(all_open())
+    assert 'data-failure="a1_uplink_bound"' in rendered(LAB, all_open())
+
+
+def test_link_rates_and_fabric_names_follow_the_link_and_the_oversubscription(monkeypatch):
+    assert [name for name, _ in lab.LINKS.values()] == [
+        "InfiniBand HDR, 200 Gb/s", "InfiniBand NDR, 400 Gb/s", "100 GbE", "400 GbE"]
+    eth, torus = model.FABRICS["eth"], model.FABRICS["torus"]
+    assert lab.fabric_name(eth) == "400 GbE leaf-spine, 2:1 oversubscribed"
+    assert lab.fabric_name(replace(eth, link=C.ETH_100G_BW, oversub=4.0), short=True) == "100 GbE 4:1"
+    assert lab.fabric_name(model.FABRICS["ib"], short=True) == "IB NDR 1:1"
+    faster = replace(torus, link=2 * C.IB_NDR_BW)
+    assert lab.fabric_name(faster) == "3D torus: six 800 Gb/s links per GPU, no switches"
+
+    def reflection_b():
+        html = rendered(LAB, answered(LAB, {**RIGHT, "a2_reflect": "B"}, through="a2_reflect"))
+        return html.split('data-feedback="a2_reflect"')[1].split("</div>")[0]
+    assert "Here both run at 400 Gb/s per link" in reflection_b()
+    monkeypatch.setattr(lab, "FABRICS", {**model.FABRICS, "torus": faster})
+    assert "Here the torus links run at 800 Gb/s and the switch ports at 400 Gb/s" in reflection_b()
+
+
 # ---- the context --------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ Golden vectors: curriculum VOL2_03-17.md §V2-04.4 (corrected model §V2-04.3)."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -175,6 +176,16 @@ def test_act1_starved_reached_at_defaults_and_left_with_workers_or_whole_reads()
     assert "a1_starved" not in LAB.failures_now(all_open(a1_workers=4))
     assert "a1_starved" not in LAB.failures_now(all_open(a1_pattern="whole"))
 
+
+def test_starved_line_is_the_scenario_field(monkeypatch):
+    """The default loader keeps the GPUs 12.7 % busy: starved against a 50 % line, not against a 10 % one;
+    the title states the line."""
+    assert lab.F["a1_starved"].title.endswith(f"more than {lab.fmt(1 - model.S.starved_util, 'pct')} of the time")
+    monkeypatch.setattr(lab, "S", dataclasses.replace(model.S, starved_util=0.1))
+    assert "a1_starved" not in LAB.failures_now(all_open())
+    assert 'data-failure="a1_starved"' not in render_lab(LAB, all_open())
+    monkeypatch.setattr(lab, "S", dataclasses.replace(model.S, starved_util=0.2))
+    assert 'data-failure="a1_starved"' in render_lab(LAB, all_open())
 
 def test_metadata_saturated_reached_and_left_with_mdts_or_shards():
     assert "a2_metadata_saturated" in LAB.failures_now(all_open())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pylabs.framework.render import record, render_lab
@@ -92,6 +94,29 @@ def test_reflection_facts_are_computed():
     assert facts["x_mid"] == lab.fmt(model.crossover(128), "B") == "1.5 MB"
     assert facts["small_rab"] == "60.7 µs"
     assert lab.act1_facts()["master_bytes"] == lab.fmt(2 * 127 * 14e9, "B")
+
+
+
+def test_act1_reflection_quotes_the_scenario_gpu_count(monkeypatch):
+    def feedback():
+        html = rendered(LAB, answered(LAB, {"a1_reflect": "B"}, through="a1_reflect"))
+        return html.split('data-feedback="a1_reflect"')[1].split("</div>")[0]
+    assert "At 128 GPUs the master's port moves <strong>3.56 TB</strong>" in feedback()
+    monkeypatch.setattr(lab, "S", dataclasses.replace(model.S, gpus=64))
+    assert "At 64 GPUs the master's port moves <strong>1.76 TB</strong>" in feedback()
+
+
+def test_link_rates_model_sizes_and_fp32_bytes_come_from_the_registry():
+    """Line rates are the registry's bytes/s in bits; model sizes and FP32 bytes are computed."""
+    assert lab.line_rate(NDR) == "400 Gb/s" and lab.line_rate(lab.C.IB_HDR_BW) == "200 Gb/s"
+    assert lab.line_rate(2 * NDR) == "800 Gb/s"
+    for key in ("ndr", "hdr"):
+        label, bw = lab.LINKS[key]
+        assert label.endswith(lab.line_rate(bw))
+    assert f"one {lab.line_rate(NDR)} NDR port each" in lab.ACT1_PREDICTION.prompt
+    assert [label for label, _ in lab.WORKLOADS.values()][:2] == ["175B model gradient", "7B model gradient"]
+    assert lab.params(13e9) == "13B"
+    assert lab.act2_facts()["fp32"] == lab.fmt(lab.C.GPT3_PARAMS * lab.C.BYTES_PER_FP32, "B") == "700 GB"
 
 
 # ---- gating ------------------------------------------------------------------------

@@ -3,6 +3,7 @@ physics, feedback for every option, failure states reached and left, presets, th
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -116,6 +117,18 @@ def test_act2_pick_feedback_quotes_each_layouts_numbers():
     html = rendered(LAB, answered(LAB, {"a2_pick": "A"}, through="a2_pick"))
     feedback = html.split('data-feedback="a2_pick"')[1].split("</div>")[0]
     assert "24.9 %" in feedback and "The physics picks C" in feedback
+
+
+def test_gang_and_notebook_sizes_in_the_text_follow_the_scenario(monkeypatch):
+    """The takeaway's slot size and the math peek's node count read the Scenario's job classes."""
+    state = all_open()
+    assert "few 256-GPU slots" in " ".join(lab.lab_takeaways())
+    assert "the 8-GPU notebook job is one node" in str(lab.act2_math(state))
+    patched = dataclasses.replace(model.S, training=(128,) + model.S.training[1:],
+                                  interactive=(16,) + model.S.interactive[1:])
+    monkeypatch.setattr(lab, "S", patched)
+    assert "few 128-GPU slots" in " ".join(lab.lab_takeaways())
+    assert "the 16-GPU notebook job is 2 nodes" in str(lab.act2_math(state))
 
 
 # ---- nothing given away before its question is locked ---------------------------------------

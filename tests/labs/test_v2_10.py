@@ -3,6 +3,7 @@ feedback for every option, failure states reached and left, edges, presets, the 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -94,6 +95,20 @@ def test_act1_feedback_quotes_the_physics(letter, needles):
     html = rendered(LAB, answered(LAB, {"a1_predict": letter}, through="a1_predict"))
     feedback = html.split('data-feedback="a1_predict"')[1].split("</div>")[0]
     assert all(n in feedback for n in needles), feedback
+
+
+def test_act1_feedback_follows_the_model_shape(monkeypatch):
+    """Option A's head counts and the reflection's parameter count are the model's, not typed."""
+    def feedback(qid, letter):
+        html = rendered(LAB, answered(LAB, {qid: letter}, through=qid))
+        return html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
+    assert "each of the 64 query heads" in feedback("a1_predict", "A")
+    assert "shares 8 KV heads among its 64 query heads" in feedback("a1_predict", "A")
+    assert "the 70.6B parameters" in feedback("a1_reflect", "A")
+    monkeypatch.setattr(lab, "SEVENTY", dataclasses.replace(lab.SEVENTY, query_heads=32.0, kv_heads=4.0, params=65e9))
+    assert "each of the 32 query heads" in feedback("a1_predict", "A")
+    assert "shares 4 KV heads among its 32 query heads" in feedback("a1_predict", "A")
+    assert "the 65B parameters" in feedback("a1_reflect", "A")
 
 
 @pytest.mark.parametrize("letter,needles", [

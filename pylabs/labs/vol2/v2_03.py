@@ -35,14 +35,35 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid, tone)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_03_model import (FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCENARIO_JOB, LeafSpine,
-                                          S, Step, act1_truth, act2_answer, scenario_step, step)
+from pylabs.labs.vol2.v2_03_model import (FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCENARIO_JOB, Fabric,
+                                          LeafSpine, S, Step, act1_truth, act2_answer, scenario_step, step)
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
+from pylabs.physics.transfer import BITS_PER_BYTE
 
 
-RATIO = f"{S.act1_oversub}:1"
+def ratio(oversub: float) -> str:
+    """An oversubscription as it is quoted: 2 is "2:1"."""
+    return f"{fmt(oversub, 'num')}:1"
+
+
+def line_rate(bw: float) -> str:
+    """A port's bandwidth as its line rate, the way it is sold: 50 GB/s is "400 Gb/s"."""
+    return fmt(bw * BITS_PER_BYTE, "bit/s")
+
+
+def ethernet(bw: float) -> str:
+    """An Ethernet port by its name, the line rate: 50 GB/s is "400 GbE"."""
+    return line_rate(bw).replace("b/s", "bE")
+
+
+def fabric_name(f: Fabric, short: bool = False) -> str:
+    return (f.short if short else f.name).format(rate=line_rate(f.link), ethernet=ethernet(f.link),
+                                                 ratio=ratio(f.oversub) if f.oversub else "")
+
+
+RATIO = ratio(float(S.act1_oversub))
 
 # ---- context ----------------------------------------------------------------------
 
@@ -53,8 +74,9 @@ CONTEXT = Choice("context", "Workload on the cluster", (
 
 # ---- Act I · Oversubscription meets locality ------------------------------------------
 
-LINKS = {"hdr": ("InfiniBand HDR, 200 Gb/s", C.IB_HDR_BW), "ndr": ("InfiniBand NDR, 400 Gb/s", C.IB_NDR_BW),
-         "eth100": ("100 GbE", C.ETH_100G_BW), "eth400": ("400 GbE", C.ETH_400G_BW)}
+LINKS = {"hdr": (f"InfiniBand HDR, {line_rate(C.IB_HDR_BW)}", C.IB_HDR_BW),
+         "ndr": (f"InfiniBand NDR, {line_rate(C.IB_NDR_BW)}", C.IB_NDR_BW),
+         "eth100": (ethernet(C.ETH_100G_BW), C.ETH_100G_BW), "eth400": (ethernet(C.ETH_400G_BW), C.ETH_400G_BW)}
 PATTERN_NAMES = {"ring_aware": "Ring, ordered leaf by leaf",
                  "ring_random": "Ring, scattered by the scheduler",
                  "all_to_all": "All-to-all (MoE experts)"}
@@ -146,7 +168,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_uplink_bound", "Uplink-bound: each GPU keeps less than half its link", act=1),
+    FailureSpec("a1_uplink_bound", f"Uplink-bound: each GPU keeps less than {fmt(S.uplink_floor, 'pct')} of its link",
+                act=1),
     FailureSpec("a2_over_budget", f"Over the {fmt(S.budget_s, 's')} budget: communication stalls every step", act=2),
 )
 F = {f.name: f for f in FAILURES}
@@ -169,7 +192,7 @@ def act1_instruments(s: State) -> list:
     job = leaf_spine(s)
     seconds, what = act1_collective_s(job)
     metrics = [
-        M["a1_kept"].show(job.kept, tone(job.kept), f"1/r = {fmt(1 / job.oversub, 'pct')}"),
+        M["a1_kept"].show(job.kept, tone(job.kept, warn=S.uplink_floor), f"1/r = {fmt(1 / job.oversub, 'pct')}"),
         M["a1_rate"].show(job.rate, note=f"of {fmt(job.eta * job.link, 'GB/s')} inside one leaf"),
         M["a1_cross"].show(job.cross, note=leaves_note(job.gpus)),
         M["a1_time"].show(seconds, note=what),
@@ -178,7 +201,7 @@ def act1_instruments(s: State) -> list:
     if s["context"] == "moe" and job.pattern != "all_to_all":
         metrics.append(M["a1_a2a_kept"].show(replace(job, pattern="all_to_all").kept, note="same fabric, same GPUs"))
     parts = [metric_grid(*metrics)]
-    if job.kept < 0.5:
+    if job.kept < S.uplink_floor:
         parts.append(failure(F["a1_uplink_bound"],
                              f"{fmt(job.cross, 'pct')} of the traffic leaves its leaf and shares uplinks worth 1/"
                              f"{fmt(job.oversub, 'num')} of the leaf's ports, so each GPU gets {fmt(job.rate, 'GB/s')} "
@@ -274,7 +297,7 @@ ACT1 = Act(
 def offer(letter: str, blurb: str, why: str) -> Claim:
     fab = FABRICS[LETTERS[letter]]
     key = fab.key
-    return Claim(letter, f"**{fab.name}** ({fmt(fab.cost, 'usd')}): {blurb}",
+    return Claim(letter, f"**{fabric_name(fab)}** ({fmt(fab.cost, 'usd')}): {blurb}",
                  f"{{{key}_ar}} all-reduce + {{{key}_a2a}} all-to-all = **{{{key}_total}}** per step, "
                  f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why)
 
@@ -304,6 +327,13 @@ ACT2_PREDICTION = Pick(
 )
 
 
+def links_compared(torus: Fabric, switched: Fabric) -> str:
+    """The reflection's premise: torus links against switch ports, at their line rates."""
+    if torus.link == switched.link:
+        return f"Here both run at {line_rate(torus.link)} per link"
+    return f"Here the torus links run at {line_rate(torus.link)} and the switch ports at {line_rate(switched.link)}"
+
+
 def act2_facts() -> dict[str, str]:
     out = {}
     for key in FABRICS:
@@ -312,9 +342,10 @@ def act2_facts() -> dict[str, str]:
                 f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over"}
     small, big = (step(FABRICS["torus"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
     return out | {
-        "dense": " / ".join(f"{FABRICS[k].short} {out[k + '_ar']}" for k in FABRICS),
+        "dense": " / ".join(f"{fabric_name(FABRICS[k], short=True)} {out[k + '_ar']}" for k in FABRICS),
+        "links": links_compared(FABRICS["torus"], FABRICS["ib"]),
         "eth_share": fmt(S.cost_eth_usd / S.cost_ib_usd, "pct"),
-        "eth_kept": fmt(scenario_step("eth").a2a_rate / (S.eta * C.ETH_400G_BW), "pct"),
+        "eth_kept": fmt(scenario_step("eth").a2a_rate / (S.eta * FABRICS["eth"].link), "pct"),
         "torus_rate_small": fmt(small.a2a_rate, "GB/s"), "torus_rate_big": fmt(big.a2a_rate, "GB/s"),
         "ft_rate_big": fmt(step(FABRICS["ib"], S.torus_big_gpus, S.eta, S.act2_a2a_bytes).a2a_rate, "GB/s"),
         "cut_small": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_small_gpus)), "int"),
@@ -330,7 +361,7 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "Every extra hop adds latency to each message.",
               "A hop costs well under a microsecond; moving gigabytes per GPU is a bandwidth problem."),
         Claim("B", "Torus links are slower than switch ports.",
-              "Here both run at 400 Gb/s per link; the torus even has six of them per GPU."),
+              "{links}; the torus even has six of them per GPU."),
         Claim("C", "The torus's bisection grows as N^(2/3) while the all-to-all traffic across the cut grows "
                    "as N, so each GPU's share falls as N^(-1/3).",
               "The cut grows from {cut_small} to {cut_big} links for {growth} the GPUs, so the all-to-all rate per GPU "
@@ -342,7 +373,7 @@ ACT2_REFLECTION = Reflection(
     answer_letter="C",
 )
 
-A2_FABRIC = Choice("a2_fabric", "Fabric", tuple(Option(k, f"{f.name} · {fmt(f.cost, 'usd')}")
+A2_FABRIC = Choice("a2_fabric", "Fabric", tuple(Option(k, f"{fabric_name(f)} · {fmt(f.cost, 'usd')}")
                                                  for k, f in FABRICS.items()), default="eth")
 A2_GPUS = Slider("a2_gpus", "GPUs (8 per DGX H100 node)", unit="GPUs", min=64, max=4096, step=1,
                  default=S.act2_gpus, fmt="int", scale="log2")
@@ -365,7 +396,7 @@ def act2_instruments(s: State) -> list:
         M["a2_allreduce_s"].show(st.allreduce_s, note=f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients"),
         M["a2_a2a_s"].show(st.a2a_s, note=f"{fmt(s['a2_a2a'], 'GB')} per GPU"),
         M["a2_bisection"].show(st.bisection,
-                               note=f"{shape} torus" if torus else f"{fmt(st.fabric.oversub, 'num')}:1 uplinks"),
+                               note=f"{shape} torus" if torus else f"{ratio(st.fabric.oversub)} uplinks"),
         M["a2_a2a_rate"].show(st.a2a_rate, note=f"of {fmt(s['a2_eta'] * st.fabric.link, 'GB/s')} per link"),
         M["a2_cost"].show(st.fabric.cost, note=f"budget {fmt(S.budget_usd, 'usd')} (quotes assumed)"),
     )]
@@ -380,15 +411,16 @@ def act2_instruments(s: State) -> list:
 
 def act2_bars(s: State):
     steps = [step(f, int(s["a2_gpus"]), s["a2_eta"], s["a2_a2a"]) for f in FABRICS.values()]
-    names = [("▶ " if x.fabric.key == s["a2_fabric"] else "") + x.fabric.short for x in steps]
+    names = [("▶ " if x.fabric.key == s["a2_fabric"] else "") + fabric_name(x.fabric, short=True) for x in steps]
     line, note = ch.hline(S.budget_s, "danger", f"budget {fmt(S.budget_s, 's')}")
     figure = ch.figure(
         [ch.bars("Gradient all-reduce", names, [x.allreduce_s for x in steps], "series1"),
          ch.bars("MoE all-to-all", names, [x.a2a_s for x in steps], "series2")],
         x=ch.axis("", "category"), y=ch.axis("Seconds per step", rangemode="tozero"), stacked=True,
         shapes=[line], annotations=[note])
-    summary = "; ".join(f"{x.fabric.short} {fmt(x.allreduce_s, 's')} + {fmt(x.a2a_s, 's')}" for x in steps)
-    rows = [(x.fabric.name, fmt(x.allreduce_s, "s"), fmt(x.a2a_s, "s"), fmt(x.total_s, "s")) for x in steps]
+    summary = "; ".join(f"{fabric_name(x.fabric, short=True)} {fmt(x.allreduce_s, 's')} + {fmt(x.a2a_s, 's')}"
+                        for x in steps)
+    rows = [(fabric_name(x.fabric), fmt(x.allreduce_s, "s"), fmt(x.a2a_s, "s"), fmt(x.total_s, "s")) for x in steps]
     return chart("a2_fabrics", "Communication per step by fabric", figure,
                  f"At {int(s['a2_gpus']):,} GPUs: {summary} (all-reduce + all-to-all).",
                  table=(("Fabric", "All-reduce", "All-to-all", "Total"), rows))
@@ -400,16 +432,16 @@ def act2_scaling(s: State):
     totals = {k: [step(f, n, s["a2_eta"], s["a2_a2a"]).total_s for n in sizes] for k, f in FABRICS.items()}
     line, note = ch.hline(S.budget_s, "danger", "budget")
     figure = ch.figure(
-        [ch.line(FABRICS[k].short, sizes, totals[k], colors[k], markers=True) for k in FABRICS],
+        [ch.line(fabric_name(FABRICS[k], short=True), sizes, totals[k], colors[k], markers=True) for k in FABRICS],
         x=ch.axis("GPUs", "log", tickvals=sizes[::2], ticktext=[f"{n:,}" for n in sizes[::2]]),
         y=ch.axis("Seconds per step", rangemode="tozero"), shapes=[line], annotations=[note])
     summary = (f"From {sizes[0]} to {sizes[-1]:,} GPUs the torus goes from {fmt(totals['torus'][0], 's')} to "
-               f"{fmt(totals['torus'][-1], 's')} per step, the 2:1 Ethernet from {fmt(totals['eth'][0], 's')} to "
+               f"{fmt(totals['torus'][-1], 's')} per step, the {ratio(FABRICS['eth'].oversub)} Ethernet from {fmt(totals['eth'][0], 's')} to "
                f"{fmt(totals['eth'][-1], 's')}, the non-blocking fat tree from {fmt(totals['ib'][0], 's')} to "
                f"{fmt(totals['ib'][-1], 's')}.")
     rows = [(f"{n:,}", *(fmt(totals[k][i], "s") for k in FABRICS)) for i, n in enumerate(sizes)]
     return chart("a2_scaling", "Communication per step as the cluster grows", figure, summary,
-                 table=(("GPUs", *(FABRICS[k].short for k in FABRICS)), rows))
+                 table=(("GPUs", *(fabric_name(FABRICS[k], short=True) for k in FABRICS)), rows))
 
 
 def act2_math(s: State):
@@ -436,7 +468,7 @@ def act2_math(s: State):
     ), sources=(
         cite("dally_towles2004", "torus bisection 4N/k channels and uniform-traffic channel load k/8, ch. 5"),
         cite("thakur2005", "ring all-reduce and all-to-all bandwidth terms"),
-        cite("scaling_book", "8 × 400G rails per DGX H100 node"),
+        cite("scaling_book", f"{RAILS} × {line_rate(C.IB_NDR_BW)} rails per DGX H100 node"),
         C.REGISTRY["ETH_400G_BW"].source,
         C.REGISTRY["NVLINK4_BW"].source,
     ))
@@ -470,7 +502,7 @@ ACT2 = Act(
 
 
 def active_failures(s: State) -> frozenset[str]:
-    active = {"a1_uplink_bound": leaf_spine(s).kept < 0.5, "a2_over_budget": act2_step(s).total_s > S.budget_s}
+    active = {"a1_uplink_bound": leaf_spine(s).kept < S.uplink_floor, "a2_over_budget": act2_step(s).total_s > S.budget_s}
     return frozenset(name for name, on in active.items() if on)
 
 

@@ -24,6 +24,7 @@ class Scenario:
     act2_gradient_bytes: float = 32e9     # dense gradients per step
     act2_a2a_bytes: float = 20e9          # MoE all-to-all per GPU per step (roadmap)
     budget_s: float = 1.0                 # communication per step
+    uplink_floor: float = 0.5             # Act I's failure line: a GPU keeping less of its link is uplink-bound
     budget_usd: float = 50e6
     cost_torus_usd: float = 5e6           # quotes carried over from the upstream lab [A]
     cost_eth_usd: float = 8e6
@@ -75,6 +76,9 @@ def act1_truth() -> float:
 
 @dataclass(frozen=True)
 class Fabric:
+    """A quoted fabric. ``name`` and ``short`` are templates the lab fills from the numbers: {rate} the
+    link's line rate, {ethernet} its Ethernet name, {ratio} the r:1 oversubscription."""
+
     key: str
     name: str
     short: str
@@ -84,10 +88,12 @@ class Fabric:
 
 
 FABRICS = {f.key: f for f in (
-    Fabric("torus", "3D torus: six 400 Gb/s links per GPU, no switches", "3D torus", C.IB_NDR_BW, None,
+    Fabric("torus", "3D torus: six {rate} links per GPU, no switches", "3D torus", C.IB_NDR_BW, None,
            S.cost_torus_usd),
-    Fabric("eth", "400GbE leaf-spine, 2:1 oversubscribed", "400GbE 2:1", C.ETH_400G_BW, 2.0, S.cost_eth_usd),
-    Fabric("ib", "InfiniBand NDR leaf-spine, 1:1 non-blocking", "IB NDR 1:1", C.IB_NDR_BW, 1.0, S.cost_ib_usd),
+    Fabric("eth", "{ethernet} leaf-spine, {ratio} oversubscribed", "{ethernet} {ratio}", C.ETH_400G_BW, 2.0,
+           S.cost_eth_usd),
+    Fabric("ib", "InfiniBand NDR leaf-spine, {ratio} non-blocking", "IB NDR {ratio}", C.IB_NDR_BW, 1.0,
+           S.cost_ib_usd),
 )}
 LETTERS = {"A": "torus", "B": "eth", "C": "ib"}
 

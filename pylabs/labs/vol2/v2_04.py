@@ -153,7 +153,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_starved", "Data-starved: the GPUs wait for input more than they compute", act=1),
+    FailureSpec("a1_starved", f"Data-starved: the GPUs wait for input more than {fmt(1 - S.starved_util, 'pct')} "
+                "of the time", act=1),
     FailureSpec("a2_metadata_saturated", "Metadata server saturated: opens queue behind each other", act=2),
     FailureSpec("a2_requests_throttled", "Request limit exceeded: the object store answers 503 Slow Down", act=2),
 )
@@ -163,7 +164,7 @@ F = {f.name: f for f in FAILURES}
 def act1_instruments(s: State) -> list:
     ld = loader(s)
     parts = [metric_grid(
-        M["a1_gpu_util"].show(ld.util, tone(ld.util)),
+        M["a1_gpu_util"].show(ld.util, tone(ld.util, warn=S.starved_util)),
         M["a1_supply"].show(ld.supply, "danger" if ld.supply < DEMAND else None,
                             f"{fmt(s['a1_workers'], 'int')} × {fmt(S.sample_bytes / ld.sample_s, 'B/s')}"),
         M["a1_demand"].show(DEMAND, note=f"{S.samples_per_step} × {fmt(S.sample_bytes, 'B')} per "
@@ -172,7 +173,7 @@ def act1_instruments(s: State) -> list:
         M["a1_sample_s"].show(ld.sample_s),
         M["a1_wait_share"].show(ld.wait_share, note=f"{fmt(ld.requests, 'int')} requests per sample"),
     )]
-    if ld.util < 0.5:
+    if ld.util < S.starved_util:
         need = DEMAND * ld.sample_s / S.sample_bytes
         parts.append(failure(F["a1_starved"],
                              f"Each worker delivers {fmt(S.sample_bytes / ld.sample_s, 'B/s')}; the GPU "
@@ -464,7 +465,7 @@ ACT2 = Act(
 
 def active_failures(s: State) -> frozenset[str]:
     c = cluster(s)
-    active = {"a1_starved": loader(s).util < 0.5,
+    active = {"a1_starved": loader(s).util < S.starved_util,
               "a2_metadata_saturated": c.meta_util > 1 and not c.objects,
               "a2_requests_throttled": c.meta_util > 1 and c.objects}
     return frozenset(name for name, on in active.items() if on)

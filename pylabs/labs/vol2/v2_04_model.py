@@ -35,6 +35,7 @@ class Scenario:
     act2_workers: int = 8
     storage_ports_per_node: int = 1      # one 200 Gb/s HDR port per node for storage [A]
     warn_share: float = 0.6              # metadata utilisation that deserves a warning
+    starved_util: float = 0.5            # Act I's failure line: below it the GPUs wait for input most of the time
 
     @property
     def record_label(self) -> str:

@@ -27,6 +27,7 @@ from pylabs.labs.vol2.v2_06_model import (ALGORITHMS, ALPHA, GPU_COUNTS, PIPELIN
 from pylabs.physics import collectives
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
+from pylabs.physics.transfer import BITS_PER_BYTE
 
 
 # ---- context ----------------------------------------------------------------------
@@ -38,9 +39,19 @@ CONTEXT = Choice("context", "Cluster", (
 
 # ---- Act I · The master bottleneck ----------------------------------------------------
 
+def line_rate(bw: float) -> str:
+    """A port's bandwidth as its line rate, the way it is sold: 50 GB/s is "400 Gb/s"."""
+    return fmt(bw * BITS_PER_BYTE, "bit/s")
+
+
+def params(count: float) -> str:
+    """A model's size as it is named: "7B", "175B"."""
+    return fmt(count, "params")
+
+
 LINKS = {
-    "ndr": ("InfiniBand NDR, 400 Gb/s", C.IB_NDR_BW),
-    "hdr": ("InfiniBand HDR, 200 Gb/s", C.IB_HDR_BW),
+    "ndr": (f"InfiniBand NDR, {line_rate(C.IB_NDR_BW)}", C.IB_NDR_BW),
+    "hdr": (f"InfiniBand HDR, {line_rate(C.IB_HDR_BW)}", C.IB_HDR_BW),
     "nvlink": ("NVLink 4", C.NVLINK4_BW),
 }
 
@@ -56,13 +67,14 @@ A1_GPUS = Slider("a1_gpus", "GPUs in the all-reduce", unit="GPUs", min=2, max=10
                  default=S.gpus, fmt="int", scale="log2")
 A1_SIZE = Slider("a1_size", "Gradient size", unit="B", min=1e9, max=700e9, step=1e9,
                  default=grad_bytes(S.act1_params), fmt="B",
-                 help=f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} is a 175B model in BF16.")
+                 help=f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} is a {params(C.GPT3_PARAMS)} model in BF16.")
 A1_LINK = link_choice("a1_link")
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"{S.gpus} GPUs, one 400G NDR port each, all-reduce the {fmt(grad_bytes(S.act1_params), 'B')} "
-           "gradient of a 7B model. How many times longer does the gather-then-broadcast master take "
+    prompt=f"{S.gpus} GPUs, one {line_rate(C.IB_NDR_BW)} NDR port each, all-reduce the "
+           f"{fmt(grad_bytes(S.act1_params), 'B')} gradient of a {params(S.act1_params)} model. How many times "
+           "longer does the gather-then-broadcast master take "
            "than a ring?",
     quantity=f"naive master time ÷ ring time at {S.gpus} GPUs",
     unit_fmt="x",
@@ -89,7 +101,7 @@ def act1_facts() -> dict[str, str]:
         "master_bytes": fmt(2 * (p - 1) * size, "B"),
         "ring_bytes": fmt(2 * (p - 1) / p * size, "B"),
         "hbm_over_nic": fmt(C.H100_HBM_BW / C.IB_NDR_BW, "x"),
-        "hbm": fmt(C.H100_HBM_BW, "B/s"),
+        "hbm": fmt(C.H100_HBM_BW, "B/s"), "gpus": fmt(p, "int"),
     }
 
 
@@ -102,7 +114,7 @@ ACT1_REFLECTION = Reflection(
               "what to whom differs."),
         Claim("B", "The master's port carries 2(N−1) whole gradients one after another; in the ring "
                    "every port carries 2(N−1)/N of one gradient, all at the same time.",
-              "At 128 GPUs the master's port moves **{master_bytes}** while each ring GPU sends "
+              "At {gpus} GPUs the master's port moves **{master_bytes}** while each ring GPU sends "
               "**{ring_bytes}**, and all the ring's ports work in parallel."),
         Claim("C", "Summing N−1 gradients on one GPU is slow; the ring spreads the additions.",
               "The additions run from HBM at {hbm}, {hbm_over_nic} faster than the NIC delivers the "
@@ -267,7 +279,7 @@ ACT1 = Act(
     stakeholder_role="Systems Researcher",
     stakeholder=lambda: (
         "Our homegrown all-reduce gathers every gradient on rank 0, sums them there and broadcasts the "
-        f"result. On {S.small_gpus} GPUs the 7B model's gradient sync took "
+        f"result. On {S.small_gpus} GPUs the {params(S.act1_params)} model's gradient sync took "
         f"{fmt(naive_s(grad_bytes(S.act1_params), S.small_gpus, C.IB_NDR_BW), 's')}. On {S.gpus} GPUs, with "
         f"the same NDR ports, it takes {fmt(naive_s(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW), 's')}. "
         "Leadership asks whether switching to a ring is worth a sprint."),
@@ -292,9 +304,9 @@ ACT1 = Act(
 # ---- Act II · Choosing the algorithm ------------------------------------------------
 
 WORKLOADS = {
-    "175b": ("175B model gradient", C.GPT3_PARAMS),
-    "7b": ("7B model gradient", S.act1_params),
-    "small": ("0.5 M-parameter model", S.small_params),
+    "175b": (f"{params(C.GPT3_PARAMS)} model gradient", C.GPT3_PARAMS),
+    "7b": (f"{params(S.act1_params)} model gradient", S.act1_params),
+    "small": (f"{params(S.small_params)}-parameter model", S.small_params),
 }
 CUSTOM_SIZES = [2.0 ** k for k in range(10, 41)]
 
@@ -357,7 +369,8 @@ def act2_facts() -> dict[str, str]:
         "n_small": str(S.small_gpus), "n_mid": str(S.gpus), "n_big": f"{S.frontier_gpus:,}",
         "small_msg": fmt(small.message, "B"), "small_rab": fmt(small.time("rab"), "us"),
         "small_ring": fmt(small.time("ring"), "us"),
-        "fp32": fmt(C.GPT3_PARAMS * 4, "B"), "bf16": fmt(grad_bytes(C.GPT3_PARAMS), "B"),
+        "fp32": fmt(C.GPT3_PARAMS * C.BYTES_PER_FP32, "B"), "bf16": fmt(grad_bytes(C.GPT3_PARAMS), "B"),
+        "big_model": params(C.GPT3_PARAMS),
     }
 
 
@@ -375,7 +388,7 @@ ACT2_REFLECTION = Reflection(
               "ring {small_ring}); above it the bytes decide."),
         Claim("C", "Look at the gradient precision: the ring needs FP32 sums.",
               "Any precision reduces on a ring. Precision changes the message size ({bf16} in BF16, {fp32} "
-              "in FP32 for 175B), which moves it relative to the crossover, nothing more."),
+              "in FP32 for {big_model}), which moves it relative to the crossover, nothing more."),
         Claim("D", "Look at the cabling: a ring needs GPUs wired in a physical ring.",
               "The ring is logical. NCCL builds rings over NVLink and fat-tree InfiniBand, choosing an order "
               "that keeps neighbours on fast paths."),
@@ -492,8 +505,8 @@ ACT2 = Act(
     number=2, title="Choosing the Algorithm", minutes="20–25 min",
     stakeholder_role="MLOps Lead",
     stakeholder=lambda: (
-        f"Three jobs share our {S.gpus}-GPU NDR cluster: a 175B model syncing "
-        f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} of gradients per step, a 7B model syncing "
+        f"Three jobs share our {S.gpus}-GPU NDR cluster: a {params(C.GPT3_PARAMS)} model syncing "
+        f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} of gradients per step, a {params(S.act1_params)} model syncing "
         f"{fmt(grad_bytes(S.act1_params), 'B')}, and a small model whose whole gradient is "
         f"{fmt(grad_bytes(S.small_params), 'B')}. The engineers want the ring for all three because "
         "'the ring is bandwidth-optimal'. Is it the right call for each?"),
@@ -502,7 +515,7 @@ ACT2 = Act(
         "takes 2(N−1) steps. **Halving + doubling** (Rabenseifner) sends the same bytes in 2·log₂N steps. "
         "**Recursive doubling** exchanges the whole message in log₂N steps, and a **binomial tree** "
         "reduces to one GPU and broadcasts back in 2·log₂N steps of the whole message.",
-        "(A real 175B job also splits the model with tensor and pipeline parallelism, so each data-parallel "
+        f"(A real {params(C.GPT3_PARAMS)} job also splits the model with tensor and pipeline parallelism, so each data-parallel "
         "all-reduce carries a slice of it; every slice that large ranks the algorithms the same way.)",
     ),
     prediction=ACT2_PREDICTION,
@@ -533,7 +546,7 @@ def lab_takeaways() -> list[str]:
     facts = act2_facts()
     return [
         f"A master that gathers and broadcasts is N times slower than a ring when latency is negligible: "
-        f"{fmt(act1_truth(), 'x')} at {S.gpus} GPUs for a 7B gradient, {fmt(PIPELINED, 'x')} if it pipelines.",
+        f"{fmt(act1_truth(), 'x')} at {S.gpus} GPUs for a {params(S.act1_params)} gradient, {fmt(PIPELINED, 'x')} if it pipelines.",
         "Ring busbw stays at the link bandwidth for any N; algbw falls towards half of it because every GPU "
         "sends almost two copies of its data.",
         f"The ring/tree crossover depends on N: {facts['x_small']} at {S.small_gpus} GPUs, {facts['x_mid']} "

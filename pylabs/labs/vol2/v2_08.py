@@ -454,7 +454,14 @@ def act2_math(s: State):
                   for name, pool in (("Notebook", lay.interactive), ("Sweep", lay.search),
                                      ("Training", lay.training))),
         sources=(cite("kleinrock1975", "the M/M/c waiting-time distribution"),
-                 C.REGISTRY["DGX_H100_GPUS_PER_NODE"].source + " (the 8-GPU notebook job is one node)"))
+                 C.REGISTRY["DGX_H100_GPUS_PER_NODE"].source + f" (the {S.interactive[0]}-GPU notebook job is "
+                 f"{notebook_nodes()})"))
+
+
+def notebook_nodes() -> str:
+    """How many DGX H100 nodes one notebook job fills: "one node" at the scenario's size."""
+    nodes = S.interactive[0] / C.DGX_H100_GPUS_PER_NODE
+    return "one node" if nodes == 1 else f"{fmt(nodes, 'num')} nodes"
 
 
 ACT2 = Act(
@@ -516,7 +523,7 @@ def lab_takeaways() -> list[str]:
         "Near ρ = 1 a modest amount of extra capacity cuts the wait far more than in proportion; plan for the "
         "knee of the curve, which more slots or steadier job lengths move to the right.",
         f"GPU utilisation hides gang queues: a cluster {fmt(gpu_utilization(), 'pct')} busy can still have a "
-        "few 256-GPU slots that are much busier.",
+        f"few {S.training[0]}-GPU slots that are much busier.",
         "Small pools need headroom: a pool that must start jobs within minutes has to sit mostly idle.",
     ]
 

@@ -93,7 +93,8 @@ def act1_facts() -> dict[str, str]:
         "mha_user": fmt(mha * S.window, "GB"), "mha_users": fmt(users(SEVENTY, S.window, heads=SEVENTY.query_heads), "int"),
         "users_chat": fmt(users(SEVENTY, S.used_chat), "int"), "chat_tokens": span(S.used_chat),
         "ratio": fmt(SEVENTY.query_heads / SEVENTY.kv_heads, "x"), "window": span(S.window),
-        "chat_ratio": fmt(S.window / S.used_chat, "x"),
+        "chat_ratio": fmt(S.window / S.used_chat, "x"), "params": fmt(SEVENTY.params, "params"),
+        "query_heads": fmt(SEVENTY.query_heads, "int"), "kv_heads": fmt(SEVENTY.kv_heads, "int"),
     }
 
 
@@ -105,9 +106,9 @@ ACT1_PREDICTION = Prediction(
     unit_fmt="int",
     options=(
         Range("A", "{range}: a handful, since each conversation's cache rivals the weights", None, 15, 5,
-              "That is the multi-head figure: with a K and a V for each of the 64 query heads a conversation "
-              "would need {mha_user} and only {mha_users} would fit. Llama-3 shares 8 KV heads among its 64 "
-              "query heads (grouped-query attention), {ratio} less."),
+              "That is the multi-head figure: with a K and a V for each of the {query_heads} query heads a "
+              "conversation would need {mha_user} and only {mha_users} would fit. Llama-3 shares {kv_heads} KV "
+              "heads among its {query_heads} query heads (grouped-query attention), {ratio} less."),
         Range("B", "{range}: a few dozen conversations", 15, 120, 40,
               "Each token keeps {kv_token} of keys and values across all layers, so a {window} window reserves "
               "{kv_user}; the {budget} left after the weights holds {users} of them."),
@@ -127,7 +128,7 @@ ACT1_REFLECTION = Reflection(
            "holds about half as many conversations, though the weights have not changed. Why?",
     options=(
         Claim("A", "A longer window needs larger weight matrices for the positions.",
-              "Rotary position embeddings add no weights: the 70B parameters are the same at any window."),
+              "Rotary position embeddings add no weights: the {params} parameters are the same at any window."),
         Claim("B", "Every token a conversation holds keeps a key and a value vector in every layer, so its "
                    "cache grows in proportion to its length.",
               "KV per token is 2 × layers × KV heads × head size × bytes = {kv_token}; a conversation's "
