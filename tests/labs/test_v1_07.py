@@ -3,12 +3,14 @@ spec's golden vectors through the lab, failures reached and left, presets, the l
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import math
 import re
 
 import pytest
 
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_07 as lab
 from pylabs.labs.vol1 import v1_07_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
@@ -215,3 +217,36 @@ def test_feedback_quotes_the_physics():
     html = rendered(LAB, answered(LAB, {"a2_reflect": "D"}, through="a2_reflect"))
     feedback = html.split('data-feedback="a2_reflect"')[1].split("</div>")[0]
     assert "3×" in feedback and "30 µs" in feedback
+
+
+# ---- the text follows its source (nothing typed) ---------------------------------------------------
+
+
+@pytest.fixture
+def relabelled(monkeypatch):
+    """The lab module reloaded over another Scenario (its labels are built at import), restored after."""
+    def load(**fields):
+        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **fields))
+        return importlib.reload(lab)
+    yield load
+    monkeypatch.undo()
+    importlib.reload(lab)
+
+
+def test_the_ratio_words_follow_the_scenario(relabelled):
+    assert lab.A1_FAST.label == "A GPU 2× as fast (every kernel takes half the time)"
+    assert lab.MODES["fused"] == "Fused: half the kernels merged into the others"
+    assert lab.A2_OPS.help.startswith("LayerNorm → Dropout → ReLU is three;")
+    new = relabelled(fast_gpu=3.0, fused_fraction=0.25, chain_ops=4)
+    assert new.A1_FAST.label == "A GPU 3× as fast (every kernel takes a third of the time)"
+    assert new.MODES["fused"] == "Fused: a quarter of the kernels merged into the others"
+    assert new.A2_OPS.help.startswith("LayerNorm → Dropout → ReLU is four;")
+    claims = {c.letter: c.text for c in new.ACT1_REFLECTION.options}
+    assert claims["A"].startswith("It takes a third of the time") and "busy share shrinks 3×" in claims["C"]
+    html = rendered(new.LAB, answered(new.LAB, {"a1_reflect": "A"}, through="a1_reflect"))
+    assert "The GPU's work shrinks 3×" in html
+
+
+def test_ratio_words_fall_back_to_figures():
+    assert model.share_in_words(0.4) == "40 % of" and model.share_in_words(1 / 3) == "a third of"
+    assert model.shrinks(1.5) == "shrinks 1.5×" and model.count_in_words(12) == "12"

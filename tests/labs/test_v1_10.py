@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from pylabs.framework.formats import fmt
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_10 as lab
 from pylabs.labs.vol1 import v1_10_model as model
@@ -205,3 +206,23 @@ def test_upstream_errors_do_not_reappear():
     html = rendered(LAB, all_open())
     for wrong in ("98 MB", "3,958", "App Store", "INT4 native", "68 GB/s"):
         assert wrong not in html
+
+
+# ---- the text follows its source (nothing typed) ---------------------------------------------------
+
+
+def test_the_level_counts_in_feedback_and_math_follow_the_physics(monkeypatch):
+    state = answered(LAB, {"a1_predict": "B", "a1_reflect": "C"}, through="a1_reflect")
+    html = rendered(LAB, state)
+    assert "255 levels cover" in html and "−127 to +127" in html and "127 levels each side at INT8, 7 at INT4" in html
+    monkeypatch.setattr(lab.cp, "symmetric_levels", lambda bits: 2 ** (bits - 1))  # a grid without the sign trick
+    html = rendered(LAB, state)
+    assert "257 levels cover" in html and "−128 to +128" in html and "128 levels each side at INT8, 8 at INT4" in html
+
+
+def test_variant_labels_follow_the_scenarios_group_and_pruned_share():
+    group, pruned = fmt(model.S.group_size, "int"), fmt(model.S.pruned_share, "pct")
+    assert model.VARIANTS["8b_int4"].label == f"8B INT4 (group {group})"
+    assert model.VARIANTS["8b_int4_s50"].label == f"8B INT4 + {pruned} structured pruning"
+    assert all(model.VARIANTS[k].density == 1 - model.S.pruned_share for k in ("8b_int4_s50", "8b_int4_u50"))
+    assert f"INT4 with {pruned} structured pruning" in lab.ACT2_PREDICTION.options[1].text

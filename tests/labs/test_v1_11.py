@@ -4,6 +4,7 @@ left, context, edges and the ledger record."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import math
@@ -268,3 +269,22 @@ def test_throughput_summary_speaks_of_the_batches_that_fit():
     html = rendered(LAB, all_open())
     assert "at batch 256, the largest batch that fits" in html
     assert "No batch fits the Orin NX" in rendered(LAB, all_open(context="edge", a2_weights="bf16"))
+
+
+# ---- the text follows its source (nothing typed) ---------------------------------------------------
+
+
+def test_the_int8_claim_quotes_the_registrys_peak_ratio(monkeypatch):
+    """Reflection A's "twice the operations per second" is the H100's INT8 over BF16 tensor peak."""
+    assert lab.ACT1_REFLECTION.options[0].text == ("Run it in INT8: the tensor cores do twice the operations per "
+                                                   "second.")
+    monkeypatch.setattr(C, "H100_PEAK_INT8_DENSE", 2 * C.H100_PEAK_INT8_DENSE)
+    try:
+        importlib.reload(model)
+        text = importlib.reload(lab).ACT1_REFLECTION.options[0].text
+    finally:
+        monkeypatch.undo()
+        importlib.reload(model)
+        importlib.reload(lab)
+    assert text == "Run it in INT8: the tensor cores do 4× the operations per second."
+    assert lab.ACT1_REFLECTION.options[0].text.endswith("do twice the operations per second.")

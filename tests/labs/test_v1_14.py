@@ -242,3 +242,30 @@ def test_options_cover_every_combination_of_features_and_thresholds():
         state = LAB.parse({"controls": {"a1_feature": feature, "a1_threshold": threshold}}, changed="a1_feature")
         mon = lab.monitor(state)
         assert mon.crossing_s > 0 and mon.run().checks
+
+
+# ---- the text follows its source (nothing typed) ---------------------------------------------------
+
+
+def test_the_weekly_retrain_price_follows_the_scenarios_weekly_cadence(monkeypatch):
+    mobile, before = model.scenario_product("mobile"), lab.act2_facts()["mobile_weekly"]
+    assert before == fmt(mobile.annual(model.CADENCES["weekly"] * DAY), "usd")
+    monkeypatch.setitem(model.CADENCES, "weekly", 14.0)
+    assert lab.act2_facts()["mobile_weekly"] == fmt(mobile.annual(14 * DAY), "usd") != before
+
+
+def test_the_rule_of_thumb_takeaway_quotes_the_registry(monkeypatch):
+    assert any(f"{fmt(lab.C.PSI_MINOR_SHIFT, 'num')} / {fmt(lab.C.PSI_MAJOR_SHIFT, 'num')} rule of thumb" in t
+               for t in lab.lab_takeaways())
+    monkeypatch.setattr(lab.C, "PSI_MINOR_SHIFT", 0.15)
+    monkeypatch.setattr(lab.C, "PSI_MAJOR_SHIFT", 0.3)
+    assert any("0.15 / 0.3 rule of thumb" in t for t in lab.lab_takeaways())
+
+
+def test_act2_sliders_start_at_the_cloud_row_and_name_the_scenarios_drop():
+    cloud, edge = model.PRODUCTS["cloud"], model.PRODUCTS["edge"]
+    assert (lab.A2_DRIFT_DAYS.default, lab.A2_VALUE.default, lab.A2_FLOOR.default, lab.A2_RETRAIN.default,
+            lab.A2_DEVICES.default) == (cloud["drift_days"], cloud["value"], cloud["floor"], cloud["retrain"],
+                                        edge["devices"])
+    assert lab.A2_DRIFT_DAYS.label == f"Days to lose {fmt(model.S.drop / model.PP, 'num')} points of accuracy"
+    assert LAB.parse({})["a2_retrain"] == cloud["retrain"]

@@ -35,7 +35,7 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.physics import constants as C
 from pylabs.physics import magnitude as mag
-from pylabs.physics.devices import H100, STM32H743, attainable
+from pylabs.physics.devices import H100, STM32H743
 from pylabs.physics.references import cite
 
 

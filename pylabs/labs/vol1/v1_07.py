@@ -35,12 +35,11 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_07_model import (CLOUD, DEVICES, DISPATCH_S, EDGE, MODELS, REQUESTS_PER_S, S, SCENARIO_STREAM,
                                           TENSOR_BYTES, act1_truth, act2_truth, busy_sweep, chain_s, chain_speedup,
-                                          gemm_s, stream, volume_sweep)
+                                          count_in_words, gemm_s, share_in_words, shrinks, stream, volume_sweep)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
 from pylabs.physics.devices import A100, Device
-from pylabs.physics.kernels import CompiledDeployment as Deployment
-from pylabs.physics.kernels import KernelStream
+from pylabs.physics.kernels import CompiledDeployment as Deployment, KernelStream
 from pylabs.physics.references import cite
 
 CHAIN_X = fmt(S.chain_ops, "x")
@@ -56,7 +55,7 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud", labels={"cloud": "Cloud
 MODES = {
     "async": "Eager, asynchronous launches (CUDA's default)",
     "sync": "Eager, synchronise after every kernel",
-    "fused": "Fused: half the kernels merged into the others",
+    "fused": f"Fused: {share_in_words(S.fused_fraction)} the kernels merged into the others",
     "graphs": "CUDA graph: the whole stream replayed as one launch",
 }
 SHORT_MODES = {"async": "Async", "sync": "Sync", "fused": "Fused", "graphs": "Graph"}
@@ -76,7 +75,8 @@ A1_CPU = Slider("a1_cpu_s", "CPU dispatch per kernel", unit="s", min=1e-6, max=5
                      "is an assumption (assumed for the Jetson's slower Arm cores; no published figure).")
 A1_MODE = Choice("a1_mode", "How the kernels are launched", tuple(Option(k, v) for k, v in MODES.items()),
                  default="async", widget="select")
-A1_FAST = Toggle("a1_fast", f"A GPU {fmt(S.fast_gpu, 'x')} as fast (every kernel takes half the time)")
+A1_FAST = Toggle("a1_fast", f"A GPU {fmt(S.fast_gpu, 'x')} as fast (every kernel takes "
+                            f"{share_in_words(1 / S.fast_gpu)} the time)")
 
 
 def act1_stream(s: State) -> KernelStream:
@@ -113,7 +113,7 @@ ACT1_PREDICTION = Prediction(
 
 def act1_facts() -> dict[str, str]:
     fast = stream("kws", S.cloud_cpu_s, "async", True)
-    return {"cpu": fmt(S.cloud_cpu_s, "us"), "gpu": fmt(SCENARIO_STREAM.gpu_s, "us"),
+    return {"cpu": fmt(S.cloud_cpu_s, "us"), "gpu": fmt(SCENARIO_STREAM.gpu_s, "us"), "shrinks": shrinks(S.fast_gpu),
             "time": fmt(SCENARIO_STREAM.seconds, "ms"), "fast_time": fmt(fast.seconds, "ms"),
             "fast_busy": fmt(fast.busy, "pct"), "busy": fmt(SCENARIO_STREAM.busy, "pct")}
 
@@ -123,13 +123,14 @@ ACT1_REFLECTION = Reflection(
     prompt=f"Finance buys a GPU {fmt(S.fast_gpu, 'x')} as fast for the same keyword-spotting service, with the "
            "same asynchronous launches. What happens to each inference?",
     options=(
-        Claim("A", "It takes half the time: the GPU does all the work.",
-              "The GPU's work halves, but it was never the critical path: each kernel still waits for its "
+        Claim("A", f"It takes {share_in_words(1 / S.fast_gpu)} the time: the GPU does all the work.",
+              "The GPU's work {shrinks}, but it was never the critical path: each kernel still waits for its "
               "{cpu} dispatch, so an inference still takes {fast_time}."),
         Claim("B", "It gets a little faster, and the GPU's busy share rises.",
               "Nothing on the critical path changed: the time stays at {fast_time}, and the busy share "
               "falls, from {busy} to {fast_busy}."),
-        Claim("C", "It takes the same time and the GPU's busy share halves: the CPU's dispatch sets the pace.",
+        Claim("C", f"It takes the same time and the GPU's busy share {shrinks(S.fast_gpu)}: the CPU's dispatch "
+                   "sets the pace.",
               "Each kernel still costs its {cpu} dispatch, so an inference takes {fast_time} on either GPU, "
               "and the faster one is busy {fast_busy} of it instead of {busy}. Buy fewer launches, "
               "not a faster GPU."),
@@ -164,10 +165,9 @@ F = {f.name: f for f in FAILURES}
 
 
 def act1_overridden(s: State) -> dict[str, str]:
-    if s["a1_mode"] != "graphs":
-        return {}
-    return {"a1_cpu_s": f"Not used with a CUDA graph: the stream is launched once and each kernel in it "
-                        f"costs about {fmt(C.CUDA_GRAPH_PER_KERNEL_S, 'us')}."}
+    return {} if s["a1_mode"] != "graphs" else {
+        "a1_cpu_s": f"Not used with a CUDA graph: the stream is launched once and each kernel in it costs about "
+                    f"{fmt(C.CUDA_GRAPH_PER_KERNEL_S, 'us')}."}
 
 
 def act1_instruments(s: State) -> list:
@@ -293,9 +293,9 @@ ACT1 = Act(
 
 # ---- Act II · The compile break-even ------------------------------------------------
 
-A2_OPS = Slider("a2_ops", "Elementwise kernels in the chain", unit="1", min=1, max=8, step=1,
-                default=S.chain_ops, fmt="int",
-                help="LayerNorm → Dropout → ReLU is three; one is a lone kernel with nothing to fuse.")
+A2_OPS = Slider("a2_ops", "Elementwise kernels in the chain", unit="1", min=1, max=8, step=1, default=S.chain_ops,
+                fmt="int", help=f"LayerNorm → Dropout → ReLU is {count_in_words(S.chain_ops)}; one is a lone "
+                                "kernel with nothing to fuse.")
 A2_COMPILE = Slider("a2_compile_s", "Compile time, per compilation", unit="s", min=5, max=300, step=5,
                     default=S.compile_s, fmt="s")
 A2_EAGER = Slider("a2_eager", "Eager throughput (images/s)", unit="1/s", min=10, max=5000, step=1,

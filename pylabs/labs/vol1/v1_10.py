@@ -29,8 +29,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
-from pylabs.labs.vol1.v1_10_model import (DESIGNS, FORMATS, GRANULARITY, MODELS, P8, SCHEMES, TIER_NAMES, VARIANTS,
-                                          Config, S, act1_points, act1_truth, act2_answer, peak_ops)
+from pylabs.labs.vol1.v1_10_model import (DESIGNS, FORMATS, GRANULARITY, MODELS, P8, PRUNED, SCHEMES, TIER_NAMES,
+                                          VARIANTS, Config, S, act1_points, act1_truth, act2_answer, peak_ops)
 from pylabs.physics import compression as cp
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -67,7 +67,7 @@ ACT1_PREDICTION = Prediction(
               "INT8 is not bit-exact: every weight moves by up to half a quantization step, and the activations "
               "are rounded too. The loss is small but measurable."),
         Range("B", "{range}: a few tenths of a point", 0.0005, 0.005, 0.003,
-              "With a scale per channel, 255 levels cover each filter's own range, so the rounding noise is "
+              "With a scale per channel, {levels} levels cover each filter's own range, so the rounding noise is "
               "tiny next to the weights."),
         Range("C", "{range}: about a point", 0.005, 0.02, 0.01,
               "That is the loss of a harder network or a coarser scheme; per-channel scales keep ResNet-50 "
@@ -83,7 +83,7 @@ ACT1_PREDICTION = Prediction(
 def act1_facts() -> dict[str, str]:
     return {"bound": fmt(cp.rounding_error_of_range(8), "pct"),
             "coarser": fmt(cp.symmetric_levels(8) / cp.symmetric_levels(4), "x"),
-            "levels": fmt(2 * cp.symmetric_levels(8) + 1, "int"),
+            "levels": fmt(2 * cp.symmetric_levels(8) + 1, "int"), "q8": fmt(cp.symmetric_levels(8), "int"),
             "mnv2_pt": fmt(cp.top1_drop("mobilenetv2", "int8", "per_tensor", "ptq"), "pp"),
             "mnv2_pc": fmt(cp.top1_drop("mobilenetv2", "int8", "per_channel", "ptq"), "pp")}
 
@@ -102,7 +102,7 @@ ACT1_REFLECTION = Reflection(
               "the channel's own, ruinous when it is set by a channel many times wider. Per tensor it loses "
               "{mnv2_pt}; per channel {mnv2_pc}. INT4 is {coarser} coarser still."),
         Claim("C", "INT8 cannot hold the negative weights of depthwise filters.",
-              "Signed INT8 spans −127 to +127 with zero exact; the sign is not the problem."),
+              "Signed INT8 spans −{q8} to +{q8} with zero exact; the sign is not the problem."),
         Claim("D", "Its activations overflow INT8 and saturate.",
               "Calibration sets each activation's scale from data; the collapse comes from the weights' "
               "shared scale, and per-channel weights fix most of it."),
@@ -220,7 +220,8 @@ def act1_math(s: State):
                  "Batch-1 latency: stream the weights at bandwidth *B*, or do *F* operations at *u* of the "
                  "format's peak *R*, whichever is slower."),
         Equation(r"q_{\max} = 2^{b-1}-1,\qquad e_{\max} = \frac{1}{4\,q_{\max}}\ \text{of the range}",
-                 "Symmetric rounding: 127 levels each side at INT8, 7 at INT4; the worst error is half a step."),
+                 f"Symmetric rounding: {fmt(cp.symmetric_levels(8), 'int')} levels each side at INT8, "
+                 f"{fmt(cp.symmetric_levels(4), 'int')} at INT4; the worst error is half a step."),
     ), rows=(
         ("Parameters, *P*", fmt(cfg.params, "int")),
         ("Operations per image, *F*", fmt(MODELS[cfg.model][2], "FLOP")),
@@ -294,7 +295,7 @@ ACT2_PREDICTION = Pick(
         Claim("A", "INT8 everywhere: one model, the safest accuracy.",
               "INT8 weights alone are {w_int8}; with the cache and runtime, {int8} is over even the flagship's "
               "{flagship}."),
-        Claim("B", "INT8 on the flagship, INT4 on the mid-range, INT4 with 50 % structured pruning on the budget "
+        Claim("B", f"INT8 on the flagship, INT4 on the mid-range, INT4 with {PRUNED} structured pruning on the budget "
                    "tier.",
               "Every tier is out of memory: {int8} > {flagship}, {int4} > {mid}, {s50} > {budget}. And halving an "
               "8B model's structure without retraining is not a published result."),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pylabs.framework.formats import fmt
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import compression as cp
 from pylabs.physics import constants as C
@@ -24,6 +25,7 @@ class Scenario:
     kv_bytes: float = 2.0               # FP16 KV cache
     runtime_bytes: float = 0.3e9        # the inference runtime's own memory (spec §V1-10 (3))
     group_size: float = 128.0
+    pruned_share: float = 0.5           # the research team's plan: half the 8B model's weights pruned away
     tiers: tuple[tuple[str, str, float], ...] = (
         ("flagship", "Flagship", 8e9), ("mid", "Mid-range", 4e9), ("budget", "Budget", 2e9))
     perplexity_limit: float = 10.0      # the product team's quality floor for an 8B variant
@@ -153,17 +155,18 @@ L8 = (C.LLAMA3_8B_LAYERS, C.LLAMA3_8B_KV_HEADS, C.LLAMA3_HEAD_DIM)
 L3 = (C.LLAMA32_3B_LAYERS, C.LLAMA32_3B_KV_HEADS, C.LLAMA3_HEAD_DIM)
 L1 = (C.LLAMA32_1B_LAYERS, C.LLAMA32_1B_KV_HEADS, C.LLAMA32_1B_HEAD_DIM)
 P8, G = C.LLAMA3_8B_PARAMS_COUNTED, S.group_size
+GROUP, PRUNED, KEPT = f"group {fmt(G, 'int')}", fmt(S.pruned_share, "pct"), 1.0 - S.pruned_share
 VARIANTS = {
     "8b_fp16": Variant("8B FP16", P8, 16.0, 0.0, L8, "fp16"),
     "8b_int8": Variant("8B INT8 (per channel)", P8, 8.0, 0.0, L8, "int8"),
-    "8b_int4": Variant("8B INT4 (group 128)", P8, 4.0, G, L8, "int4"),
-    "8b_int3": Variant("8B 3-bit (group 128)", P8, 3.0, G, L8, "int3"),
-    "8b_int2": Variant("8B 2-bit (group 128)", P8, 2.0, G, L8, "int2"),
-    "8b_int4_s50": Variant("8B INT4 + 50 % structured pruning", P8, 4.0, G, L8, density=0.5, storage="structured",
-                           note="no retraining: quality unmeasured"),
-    "8b_int4_u50": Variant("8B INT4 + 50 % unstructured, stored dense", P8, 4.0, G, L8, density=0.5,
+    "8b_int4": Variant(f"8B INT4 ({GROUP})", P8, 4.0, G, L8, "int4"),
+    "8b_int3": Variant(f"8B 3-bit ({GROUP})", P8, 3.0, G, L8, "int3"),
+    "8b_int2": Variant(f"8B 2-bit ({GROUP})", P8, 2.0, G, L8, "int2"),
+    "8b_int4_s50": Variant(f"8B INT4 + {PRUNED} structured pruning", P8, 4.0, G, L8, density=KEPT,
+                           storage="structured", note="no retraining: quality unmeasured"),
+    "8b_int4_u50": Variant(f"8B INT4 + {PRUNED} unstructured, stored dense", P8, 4.0, G, L8, density=KEPT,
                            note="the zeros are still stored"),
-    "8b_int4_u50m": Variant("8B INT4 + 50 % unstructured, bitmask format", P8, 4.0, G, L8, density=0.5,
+    "8b_int4_u50m": Variant(f"8B INT4 + {PRUNED} unstructured, bitmask format", P8, 4.0, G, L8, density=KEPT,
                             storage="bitmask", note="needs sparse kernels; quality unmeasured"),
     "3b_int4": Variant("3B-class INT4 (Llama 3.2 3B)", C.LLAMA32_3B_PARAMS, 4.0, G, L3),
     "1b_int8": Variant("1B-class INT8 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 8.0, 0.0, L1),

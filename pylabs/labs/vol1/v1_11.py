@@ -41,8 +41,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
-from pylabs.labs.vol1.v1_11_model import (PEAKS, PRECISIONS, SCENARIO_DECODE, SCENARIO_KERNEL, Decode, S, act1_truth,
-                                          act2_truth, chain, decode, gemm)
+from pylabs.labs.vol1.v1_11_model import (INT8_OVER_BF16, PEAKS, PRECISIONS, SCENARIO_DECODE, SCENARIO_KERNEL, Decode,
+                                          S, act1_truth, act2_truth, chain, decode, gemm, times_in_words)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
 from pylabs.physics.devices import ridge_point
@@ -138,7 +138,7 @@ ACT1_REFLECTION = Reflection(
     prompt="The product team wants this projection several times faster on the same H100. Which change "
            "raises its ceiling the most?",
     options=(
-        Claim("A", "Run it in INT8: the tensor cores do twice the operations per second.",
+        Claim("A", f"Run it in INT8: the tensor cores do {times_in_words(INT8_OVER_BF16)} the operations per second.",
               "The higher INT8 peak is out of reach below the ridge. What helps is the byte per value instead "
               "of two: the intensity doubles, a gain of {int8_gain}, and changes the model's numbers."),
         Claim("B", "Batch more tokens into each call: every weight read then serves more rows.",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from pylabs.framework import fmt
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
@@ -53,6 +54,14 @@ def chain(context: str, precision: str, elements: float, fused: bool) -> Kernel:
     return Kernel(S.chain_ops * S.ops_per_element * elements,
                   K.elementwise_chain_bytes(elements, b, S.chain_ops, fused), PEAKS[context][precision],
                   device(context).mem_bw)
+
+
+INT8_OVER_BF16 = PEAKS["cloud"]["int8"] / PEAKS["cloud"]["bf16"]  # the H100's INT8 tensor-core peak over its BF16
+
+
+def times_in_words(ratio: float) -> str:
+    """A ratio as a student says it before a noun: "twice" while it reads 2×, else "3×"."""
+    return "twice" if fmt(ratio, "x") == "2×" else fmt(ratio, "x")
 
 
 SCENARIO_KERNEL = gemm("cloud", "bf16", S.act1_m, S.act1_hidden, S.act1_hidden)

@@ -37,9 +37,9 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.questions import Pick
 from pylabs.labs.vol1.contexts import TRACK, deployment
-from pylabs.labs.vol1.v1_14_model import (ACC_RATE, DAY, FEATURES, HORIZON, PRODUCTS, THRESHOLDS, WEEK, WINDOWS,
-                                          Monitor, Product, S, accuracy_at, act1_truth, act2_answer, beyond,
-                                          cost_curve, nearest_cadence, retrain_usd, scenario_product)
+from pylabs.labs.vol1.v1_14_model import (ACC_RATE, CADENCES, CLOUD, DAY, FEATURES, HORIZON, PP, PRODUCTS, THRESHOLDS,
+                                          WEEK, WINDOWS, Monitor, Product, S, accuracy_at, act1_truth, act2_answer,
+                                          beyond, cost_curve, nearest_cadence, retrain_usd, scenario_product)
 from pylabs.physics import constants as C
 from pylabs.physics import drift as D
 from pylabs.physics.references import cite
@@ -61,7 +61,7 @@ A1_FEATURE = Choice("a1_feature", "Feature the monitor watches",
                     default="amount", widget="select", help="Choosing a feature sets the drift slider to its "
                                                            "measured shift per week.")
 A1_DRIFT = Slider("a1_drift", "Mean shift per week (training σ)", unit="σ/week", min=0, max=0.3, step=0.01,
-                  default=0.13, fmt="num")
+                  default=FEATURES["amount"][1], fmt="num")
 A1_CHECK = Slider("a1_check", "Check every (weeks)", unit="weeks", min=1, max=13, step=1, default=1, fmt="int")
 A1_THRESHOLD = Choice("a1_threshold", "Alarm when PSI reaches", (
     Option("t10", f"{fmt(C.PSI_MINOR_SHIFT, 'num')}: rule of thumb, moderate shift"),
@@ -69,7 +69,7 @@ A1_THRESHOLD = Choice("a1_threshold", "Alarm when PSI reaches", (
     Option("t25", f"{fmt(C.PSI_MAJOR_SHIFT, 'num')}: rule of thumb, significant shift"),
 ), default="t20")
 A1_WINDOW = Slider("a1_window", "Records sampled per check", unit="records", min=50, max=10000, step=1,
-                   default=5000, fmt="int", scale="log", sig_figs=2,
+                   default=WINDOWS["cloud"], fmt="int", scale="log", sig_figs=2,
                    help="The context sets how much production data reaches the monitor (an assumption).")
 A1_DRAW = Slider("a1_draw", "Sample draw", unit="draw", min=1, max=20, step=1, default=1, fmt="int",
                  help="Another random draw of the same production data: watch what moves with a small window.")
@@ -243,8 +243,8 @@ def act1_math(s: State):
         Equation(r"n\cdot\widehat{\mathrm{PSI}} \approx \chi^2_{B-1}\ \Rightarrow\ "
                  r"\mathbb{E}[\widehat{\mathrm{PSI}}\mid\Delta=0] \approx \frac{B-1}{n}",
                  "A window of *n* records reads some PSI from chance alone."),
-        Equation(r"A(t) = A_0\,e^{-\lambda t},\quad \lambda = \ln(A_0/A_{26})/26\ \text{wk}",
-                 "The accuracy the team measured, from launch to the complaint."),
+        Equation(rf"A(t) = A_0\,e^{{-\lambda t}},\quad \lambda = \ln(A_0/A_{{{HORIZON / WEEK:.0f}}})"
+                 rf"/{HORIZON / WEEK:.0f}\ \text{{wk}}", "The accuracy the team measured, from launch to the complaint."),
     ), rows=(
         ("Drift, *δ*", f"{fmt(mon.drift_per_week, 'num')} σ/week"),
         ("Shift at the threshold", f"{fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
@@ -253,8 +253,8 @@ def act1_math(s: State):
         ("Noise floor, (B − 1)/n", fmt(mon.noise_floor, "num")),
         ("Decay, *λ*", f"{fmt(ACC_RATE * WEEK, 'num')} per week"),
     ), sources=(
-        cite("yurdakul2018", "the PSI formula, the 0.10 / 0.25 rule of thumb, n·PSI ≈ χ² with B − 1 "
-                             "degrees of freedom"),
+        cite("yurdakul2018", f"the PSI formula, the {fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} "
+                             "rule of thumb, n·PSI ≈ χ² with B − 1 degrees of freedom"),
         cite("jeffreys1946", "the symmetric divergence"),
         cite("dupisanie2023", "PSI in credit-scorecard monitoring"),
         "The sampled monitor draws each check's records with a fixed seed (Python's Mersenne Twister), so the "
@@ -291,17 +291,17 @@ ACT1 = Act(
 
 A2_CADENCE = Slider("a2_cadence", "Retrain every (days)", unit="days", min=1, max=365, step=1,
                     default=S.cadence_days, fmt="int", scale="log", sig_figs=2)
-A2_DRIFT_DAYS = Slider("a2_drift_days", "Days to lose 7 points of accuracy", unit="days", min=3, max=365, step=1,
-                       default=14, fmt="int", scale="log", sig_figs=2,
+A2_DRIFT_DAYS = Slider("a2_drift_days", f"Days to lose {fmt(S.drop / PP, 'num')} points of accuracy", unit="days",
+                       min=3, max=365, step=1, default=CLOUD["drift_days"], fmt="int", scale="log", sig_figs=2,
                        help="How fast this product's world moves (assumed per product).")
 A2_VALUE = Slider("a2_value", "Value of one point of accuracy for one day", unit="USD per pp·day", min=10,
-                  max=10000, step=1, default=1000, fmt="usd", scale="log", sig_figs=2)
-A2_FLOOR = Slider("a2_floor", "Accuracy floor", unit="1", min=0.80, max=0.935, step=0.005, default=0.90,
+                  max=10000, step=1, default=CLOUD["value"], fmt="usd", scale="log", sig_figs=2)
+A2_FLOOR = Slider("a2_floor", "Accuracy floor", unit="1", min=0.80, max=0.935, step=0.005, default=CLOUD["floor"],
                   fmt="pct")
 A2_RETRAIN = Slider("a2_retrain", "Training and release, per retrain", unit="USD", min=1000, max=200000, step=1,
-                    default=8000, fmt="usd", scale="log", sig_figs=2)
+                    default=CLOUD["retrain"], fmt="usd", scale="log", sig_figs=2)
 A2_DEVICES = Slider("a2_devices", "Edge devices updated over the air", unit="devices", min=10, max=100000,
-                    step=1, default=1000, fmt="int", scale="log", sig_figs=2,
+                    step=1, default=PRODUCTS["edge"]["devices"], fmt="int", scale="log", sig_figs=2,
                     help=f"Each over-the-air update costs {fmt(S.ota_usd, 'usd')} per device (assumed).")
 
 
@@ -347,9 +347,9 @@ def act2_facts() -> dict[str, str]:
     prods = {c: scenario_product(c) for c in PRODUCTS}
     facts = {f"{c}_{k}": fmt(getattr(p, f"t_{k}"), "days") for c, p in prods.items() for k in ("op", "star", "max")}
     mob = prods["mobile"]
-    facts.update(mobile_weekly=fmt(mob.annual(7 * DAY), "usd"), mobile_annual=fmt(mob.annual(mob.t_op), "usd"),
-                 ota=fmt(S.ota_usd, "usd"), devices=fmt(PRODUCTS["edge"]["devices"], "int"),
-                 edge_cost=fmt(prods["edge"].retrain_usd, "usd"))
+    facts.update(mobile_weekly=fmt(mob.annual(CADENCES["weekly"] * DAY), "usd"),
+                 mobile_annual=fmt(mob.annual(mob.t_op), "usd"), ota=fmt(S.ota_usd, "usd"),
+                 devices=fmt(PRODUCTS["edge"]["devices"], "int"), edge_cost=fmt(prods["edge"].retrain_usd, "usd"))
     facts.update(act1_facts())
     return facts
 
@@ -544,7 +544,7 @@ def lab_takeaways() -> list[str]:
         f"At {fmt(FEATURES['amount'][1], 'num')} σ a week that is {f['cross']}: a weekly check alarms at week "
         f"{f['alarm_week']} with accuracy still {f['acc_alarm']}, {f['complaint']} weeks before the complaint.",
         "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
-        "0.10 / 0.25 rule of thumb ignores the sample size.",
+        f"{fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} rule of thumb ignores the sample size.",
         f"The cheapest retraining interval is T* = √(2C/(V·r)): a hundred times the cost is ten times the "
         f"interval, and at T* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
         "each per year for the cloud API).",

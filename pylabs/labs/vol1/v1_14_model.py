@@ -103,6 +103,8 @@ def act1_truth() -> float:
 
 PRODUCTS = {name: dict(zip(("retrain", "drift_days", "value", "floor", "devices"), rest))
             for name, *rest in S.products}
+CLOUD = PRODUCTS["cloud"]  # the default context's row: Act II's slider defaults
+CADENCES = dict(S.cadences)  # days
 
 
 @dataclass(frozen=True)
