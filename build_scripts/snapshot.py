@@ -1,6 +1,7 @@
 """A Pyodide memory snapshot with pylabs already imported, made at build time (issue 9).
 
-``make_snapshot(site_dir, wheel)`` runs ``snapshot.mjs`` in Node against the vendored Pyodide
+``make_snapshot(site_dir, wheel)`` runs ``snapshot.mjs`` in Node against the vendored Pyodide (every lab
+imported and rendered once)
 and the wheel just built, gzips the memory image and writes it into the site as
 ``assets/pylabs/snapshot-<key>.bin.gz``, where ``key`` hashes the Pyodide version, its build id
 and the wheel's bytes: a new Pyodide or a new pylabs gives a new name, and the worker checks the
@@ -26,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "snapshot"
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
+MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "snapshot-memory.js"  # how the restore grows the memory
 
 
 class SnapshotError(RuntimeError):
@@ -44,7 +46,7 @@ def pyodide_build_id(pyodide_dir: Path) -> str:
 
 def snapshot_key(pyodide_version: str, build_id: str, wheel: Path) -> str:
     digest = hashlib.sha256()
-    for part in (pyodide_version, build_id, SCRIPT.read_text()):
+    for part in (pyodide_version, build_id, SCRIPT.read_text(), MEMORY_JS.read_text()):
         digest.update(part.encode() + b"\0")
     digest.update(wheel.read_bytes())
     return digest.hexdigest()[:16]
@@ -75,7 +77,15 @@ def make_snapshot(site_dir: Path, wheel: Path, pyodide_version: str) -> dict | N
     name = f"snapshot-{key}.bin.gz"
     shutil.copy2(cached, site_dir / "assets" / "pylabs" / name)
     return {"url": f"assets/pylabs/{name}", "key": key, "pyodide": pyodide_version, "build_id": build_id,
-            "bytes": cached.stat().st_size}
+            "bytes": cached.stat().st_size, "memory": uncompressed_size(cached)}
+
+
+def uncompressed_size(path: Path) -> int:
+    """The image's size (gzip's ISIZE trailer; the image is far below 4 GiB): the memory the
+    worker grows Pyodide's to before restoring."""
+    with path.open("rb") as handle:
+        handle.seek(-4, os.SEEK_END)
+        return int.from_bytes(handle.read(4), "little")
 
 
 if __name__ == "__main__":

@@ -167,12 +167,13 @@ class LabDriver:
             arg=[lab_id, qid])
 
     def attempts(self, lab_id: str) -> list[dict]:
-        """The lab's attempts in storage, once every answer locked on the page has been saved
-        (saves are asynchronous: reading right after the last lock could miss it)."""
+        """The lab's attempts in storage, once every answer locked on the page and every control
+        change has been saved (saves are asynchronous: reading right after could miss the last)."""
         if self.page.locator("[data-lab]").count():
             self.page.wait_for_function(
                 """(lab) => { const root = document.querySelector('[data-lab]');
                      if (!root || root.dataset.lab !== lab) return true;
+                     if (Number(root.dataset.saving || 0) > 0) return false;  // a control change not yet saved
                      const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));
                      const locked = [...document.querySelectorAll('[data-question][data-locked="true"]')]
                        .map((q) => q.dataset.question);

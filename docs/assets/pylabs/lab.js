@@ -279,8 +279,14 @@ export async function mountLab(root, signal) {
     if (!control) return;
     state.controls[control.dataset.control] = controlValue(root, control);
     schedule(control.dataset.control);
+    // data-saving counts changes not yet in the ledger (tests and the curious can wait on it)
+    root.dataset.saving = String(Number(root.dataset.saving || 0) + 1);
     queueMicrotask(async () => {
-      await flushThenSave();
+      try {
+        await flushThenSave();
+      } finally {
+        root.dataset.saving = String(Number(root.dataset.saving) - 1);
+      }
       const act = control.closest("[data-instruments]")?.dataset.instruments;
       if (act) announce(root, act);
     });

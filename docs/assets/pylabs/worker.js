@@ -1,12 +1,13 @@
 // Python in a Web Worker: boots self-hosted Pyodide, installs the pylabs wheel,
 // and answers calls to pylabs.bridge with JSON strings. The page never blocks on Python.
 //
-// Boot (issue 9): when the build made a memory snapshot of Python with pylabs already imported
+// Boot (issue 9): when the build made a memory snapshot of Python with pylabs and every lab already imported
 // (runtime.json "snapshot"), Pyodide is restored from it, which skips most of its own start-up.
 // A snapshot for another Pyodide or another wheel, a browser without DecompressionStream, or
 // a snapshot that fails to load falls back to the usual boot, saying so in the console.
 // `worker.js?boot=full` (the page's `?pylabs-boot=full`) boots the usual way on purpose.
 import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/pyodide.mjs";
+import { growMemoryOnInstantiate } from "./snapshot-memory.js";
 
 const BASE = new URL("../../", import.meta.url);
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
@@ -56,7 +57,13 @@ async function startPython(config) {
       // A promise: Pyodide fetches its WebAssembly and standard library while the image downloads.
       const image = fetchSnapshot(config.snapshot);
       image.catch(() => {}); // reported below, through loadPyodide
-      const pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
+      const restore = growMemoryOnInstantiate(config.snapshot.memory || 0);
+      let pyodide;
+      try {
+        pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
+      } finally {
+        restore();
+      }
       return { pyodide, boot: "snapshot", note: `restored from snapshot ${config.snapshot.key}` };
     } catch (error) {
       const note = `the Python snapshot could not be used (${error && error.message ? error.message.split("\n")[0] : error}); starting Python the usual way`;
