@@ -673,6 +673,10 @@ REGISTRY.update({
         3.0, "W", "Assumed: a phone holds about 3 W (3 to 5 W) before it throttles; an engineering estimate, "
         "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption",
         label="Phone sustained power (assumed, 3 to 5 W)"),
+    "PHONE_SUSTAINED_POWER_HIGH_W": Spec(
+        5.0, "W", "Assumed: the top of the 3 to 5 W a phone holds before it throttles; an engineering estimate, "
+        "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption; the range V1-03's power help "
+        "quotes", label="Phone sustained power, top of the range (assumed)"),
     "PHONE_BATTERY_J": Spec(
         12.7 * 3600, "J", "iPhone 15 Pro battery, about 12.7 Wh as reported by teardowns (Apple does not publish Wh)",
         _A17_URL, label="iPhone 15 Pro battery energy (reported)"),
@@ -729,6 +733,7 @@ A17_PRO_NPU_OPS = REGISTRY["A17_PRO_NPU_OPS"].value
 A17_PRO_MEM_BW = REGISTRY["A17_PRO_MEM_BW"].value
 A17_PRO_MEM_BYTES = REGISTRY["A17_PRO_MEM_BYTES"].value
 PHONE_SUSTAINED_POWER_W = REGISTRY["PHONE_SUSTAINED_POWER_W"].value
+PHONE_SUSTAINED_POWER_HIGH_W = REGISTRY["PHONE_SUSTAINED_POWER_HIGH_W"].value
 PHONE_BATTERY_J = REGISTRY["PHONE_BATTERY_J"].value
 STM32H743_CLOCK_HZ = REGISTRY["STM32H743_CLOCK_HZ"].value
 STM32H743_PEAK_FP32 = REGISTRY["STM32H743_PEAK_FP32"].value
