@@ -138,7 +138,19 @@ def power_of_ten(value: float) -> str:
     return power if mantissa == "1" else f"{mantissa} × {power}"
 
 
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def words(value: float) -> str:
+    """A small whole count as prose writes it: ``6 -> 'six'``; any other value as a number
+    (``13 -> '13'``, ``1024 -> '1,024'``, ``2.5 -> '2.5'``), so a sentence follows its source past twelve."""
+    if value != int(value):
+        return _sig(value)
+    return _WORDS[int(value)] if 0 <= value < len(_WORDS) else integer(value)
+
+
 FORMATS.update({
+    "words": words,  # "the six workers", "six months": a count in a sentence
     "x10": power_of_ten,  # orders-of-magnitude ratios (V1-01)
     # binary sizes, as microcontroller datasheets state memory (512 KiB of SRAM, 2 MiB of flash)
     "iB": lambda v: _scaled(v, ((1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"), (1.0, "B"))),

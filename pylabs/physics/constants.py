@@ -678,6 +678,10 @@ REGISTRY.update({
         3.0, "W", "Assumed: a phone holds about 3 W (3 to 5 W) before it throttles; an engineering estimate, "
         "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption",
         label="Phone sustained power (assumed, 3 to 5 W)"),
+    "PHONE_SUSTAINED_POWER_HIGH_W": Spec(
+        5.0, "W", "Assumed: the top of the 3 to 5 W a phone holds before it throttles; an engineering estimate, "
+        "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption; the range V1-03's power help "
+        "quotes", label="Phone sustained power, top of the range (assumed)"),
     "PHONE_BATTERY_J": Spec(
         12.7 * 3600, "J", "iPhone 15 Pro battery, about 12.7 Wh as reported by teardowns (Apple does not publish Wh)",
         _A17_URL, label="iPhone 15 Pro battery energy (reported)"),
@@ -734,6 +738,7 @@ A17_PRO_NPU_OPS = REGISTRY["A17_PRO_NPU_OPS"].value
 A17_PRO_MEM_BW = REGISTRY["A17_PRO_MEM_BW"].value
 A17_PRO_MEM_BYTES = REGISTRY["A17_PRO_MEM_BYTES"].value
 PHONE_SUSTAINED_POWER_W = REGISTRY["PHONE_SUSTAINED_POWER_W"].value
+PHONE_SUSTAINED_POWER_HIGH_W = REGISTRY["PHONE_SUSTAINED_POWER_HIGH_W"].value
 PHONE_BATTERY_J = REGISTRY["PHONE_BATTERY_J"].value
 STM32H743_CLOCK_HZ = REGISTRY["STM32H743_CLOCK_HZ"].value
 STM32H743_PEAK_FP32 = REGISTRY["STM32H743_PEAK_FP32"].value
@@ -834,6 +839,16 @@ REGISTRY.update({
         "rotation, about 8 ms); the published range is 50 to 200", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
         "ERRATA: a labelled assumption (est), the top of the 50-200 IOPS range",
         label="Hard disk random reads per second (assumed)"),
+    "HDD_RANDOM_IOPS_LOW": Spec(
+        50.0, "1/s", "Hard disks complete 50 to 200 random reads per second (seek plus half a rotation): the bottom "
+        "of the published range", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
+        "V1-04's random-read slider spans this range and its help quotes it",
+        label="Hard disk random reads per second, bottom of the usual range"),
+    "HDD_RANDOM_IOPS_HIGH": Spec(
+        200.0, "1/s", "Hard disks complete 50 to 200 random reads per second (seek plus half a rotation): the top "
+        "of the published range", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
+        "V1-04's random-read slider spans this range and its help quotes it",
+        label="Hard disk random reads per second, top of the usual range"),
     "SATA_SSD_BW": Spec(
         550e6, "B/s", "SATA III SSD sequential read, about 550 MB/s: the 6 Gb/s link with 8b/10b coding carries "
         "600 MB/s and drives reach 550 to 560 MB/s", "https://sata-io.org/",
@@ -860,6 +875,8 @@ IMAGENET_TRAIN_IMAGES = REGISTRY["IMAGENET_TRAIN_IMAGES"].value
 IMAGENET_BYTES = REGISTRY["IMAGENET_BYTES"].value
 HDD_SEQ_BW = REGISTRY["HDD_SEQ_BW"].value
 HDD_RANDOM_IOPS = REGISTRY["HDD_RANDOM_IOPS"].value
+HDD_RANDOM_IOPS_LOW = REGISTRY["HDD_RANDOM_IOPS_LOW"].value
+HDD_RANDOM_IOPS_HIGH = REGISTRY["HDD_RANDOM_IOPS_HIGH"].value
 SATA_SSD_BW = REGISTRY["SATA_SSD_BW"].value
 NVME_GEN4_BW = REGISTRY["NVME_GEN4_BW"].value
 PAGE_CACHE_BW = REGISTRY["PAGE_CACHE_BW"].value

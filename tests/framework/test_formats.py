@@ -21,6 +21,8 @@ from pylabs.framework.formats import UnknownFormat, fmt
     (2_000e3, "km", "2,000 km"), (1_021_090.0, "length", "1,021 km"), (0.5253, "length", "52.5 cm"),
     (0.0, "length", "0 km"), (0.20998e-3, "watts", "210 µW"), (3.0, "watts", "3 W"), (1e-3, "watts", "1 mW"),
     (3_000e3, "km", "3,000 km"), (816_873.0, "km", "817 km"), (295.343, "FLOP/B", "295 FLOP/B"),
+    (6.0, "words", "six"), (0.0, "words", "zero"), (12.0, "words", "twelve"), (13.0, "words", "13"),
+    (2.5, "words", "2.5"), (1024.0, "words", "1,024"),
 ])
 def test_formats(value, name, text):
     assert fmt(value, name) == text

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+
 import pytest
 
 from pylabs.framework.render import record
@@ -191,3 +194,34 @@ def test_the_recorded_track_opens_a_later_lab_in_it(track):
     later = dataclasses.replace(get("v2_02"), context=contexts.deployment(), context_from=contexts.TRACK)
     rec = record(LAB, all_open(track=track))
     assert later.context_defaults({"v1_00": rec}) == {"context": track}
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+@pytest.fixture
+def relabelled(monkeypatch):
+    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
+    def reload(**changes):
+        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
+        return importlib.reload(lab)
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(lab)
+
+
+def test_the_required_life_and_the_reading_period_in_the_text_follow_the_scenario(relabelled):
+    """"six months" is S.required_life_s in months; "once a second", "every second" follow S.period_s."""
+    before = rendered(LAB, answered(LAB, {"a2_predict": "B"}, through="a2_reflect", controls={"a2_battery": "cr2032"}))
+    for text in ("run six months on two AA cells", "Battery flat before six months", "needed: six months (183 days)",
+                 "more often than every six months", "reads vital signs once a second", "for 2 ms every second",
+                 "awake 2 ms a second"):
+        assert text in before, text
+    changed = relabelled(required_life_s=365.25 * DAY, period_s=2.0)
+    page = answered(changed.LAB, {"a2_predict": "B"}, through="a2_reflect", controls={"a2_battery": "cr2032"})
+    after = rendered(changed.LAB, page)
+    for text in ("run twelve months on two AA cells", "Battery flat before twelve months",
+                 "needed: twelve months (365 days)", "more often than every twelve months",
+                 "reads vital signs once every 2 s", "for 2 ms every 2 s", "awake 2 ms every 2 s"):
+        assert text in after, text
+    assert "six months" not in after and "a second" not in after and "every second" not in after

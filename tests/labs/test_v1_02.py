@@ -3,6 +3,7 @@ golden vectors through the lab, contexts, gating, failure states, edges and the 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -189,3 +190,15 @@ def test_no_upstream_error_survives_on_the_page():
     for wrong in ("HBM3e", "590 FLOP/B", "6× compute", "6× the", "100 MB", "one-way", "one way", "12 ms"):
         assert wrong not in text
     assert "with 2:4 sparsity" in text
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+def test_the_weight_bytes_in_act2s_math_follow_the_scenario(monkeypatch):
+    """D = 2P_w and the table's "2P_w" are S.bytes_per_weight, the width the row's value is computed with."""
+    before = rendered(LAB, all_open())
+    assert "D = 2P_w" in before and "ResNet-50 weights, <em>2P_w</em>" in before
+    monkeypatch.setattr(lab, "S", dataclasses.replace(lab.S, bytes_per_weight=1.0))
+    after = rendered(LAB, all_open())
+    assert "D = 1P_w" in after and "ResNet-50 weights, <em>1P_w</em>" in after and "2P_w" not in after

@@ -3,6 +3,7 @@ feedback facts, failures reached and left, the context's energy gate, edges and 
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_03 as lab
 from pylabs.labs.vol1 import v1_03_model as model
+from pylabs.physics import constants
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -183,3 +185,20 @@ def test_record_holds_the_spec_ledger_fields():
 
 def test_no_crossover_is_kept_as_null_in_the_ledger():
     assert record(LAB, all_open(a2_decay=0.95))["results"]["crossover_h"] is None
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+def test_the_phone_power_range_in_the_help_follows_the_registry(monkeypatch):
+    """"3 to 5 W" is C.PHONE_SUSTAINED_POWER_W to C.PHONE_SUSTAINED_POWER_HIGH_W, read when the lab loads."""
+    assert "phones hold about 3 to 5 W before they throttle" in rendered(LAB, all_open(context="mobile"))
+    monkeypatch.setattr(constants, "PHONE_SUSTAINED_POWER_W", 2.0)
+    monkeypatch.setattr(constants, "PHONE_SUSTAINED_POWER_HIGH_W", 6.0)
+    try:
+        changed = importlib.reload(lab)
+        phone = answered(changed.LAB, {}, through="a2_reflect", controls={"context": "mobile"})
+        assert "phones hold about 2 to 6 W before they throttle" in rendered(changed.LAB, phone)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(lab)

@@ -3,11 +3,15 @@ gating, failure states, the context, and the ledger record."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+
 import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_04 as lab
 from pylabs.labs.vol1 import v1_04_model as model
+from pylabs.physics import constants
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -178,3 +182,42 @@ def test_upstream_errors_are_gone():
     html = rendered(LAB, all_open())
     assert "FP32" not in html and "$0.08" not in html and "0.841" not in html
     assert "multiply-adds" in html and "BF16 dense" in html
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+@pytest.fixture
+def relabelled(monkeypatch):
+    """The lab reloaded on a changed Scenario or registry, so the text built at import follows it; restored after."""
+    def reload(**changes):
+        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
+        return importlib.reload(lab)
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(lab)
+
+
+def test_workers_starvation_and_line_share_in_the_text_follow_the_scenario(relabelled):
+    """"the six workers", "more than half the time" and "about 80 %" are S.workers, S.starved_below and
+    S.sustained_share."""
+    before = rendered(LAB, answered(LAB, {"a1_reflect": "B"}, through="a2_reflect"))
+    assert "but the six workers still decode" in before and "sustained copies often reach about 80 %" in before
+    assert "GPU starved: it waits for data more than half the time" in before
+    changed = relabelled(workers=4, starved_below=0.4, sustained_share=0.9)
+    after = rendered(changed.LAB, answered(changed.LAB, {"a1_reflect": "B"}, through="a2_reflect"))
+    assert "but the four workers still decode" in after and "sustained copies often reach about 90 %" in after
+    assert changed.F["a1_gpu_starved"].title == "GPU starved: it waits for data more than 60 % of the time"
+    assert "six workers" not in after and "about 80 %" not in after
+
+
+def test_the_disk_read_range_follows_the_registry(relabelled, monkeypatch):
+    """The random-read slider spans C.HDD_RANDOM_IOPS_LOW to _HIGH, and its help quotes the same two."""
+    assert (lab.A1_IOPS.min, lab.A1_IOPS.max) == (50, 200)
+    assert "50 to 200 per second is the usual range" in rendered(LAB, all_open(a1_storage="hdd_random"))
+    monkeypatch.setattr(constants, "HDD_RANDOM_IOPS_LOW", 80.0)
+    monkeypatch.setattr(constants, "HDD_RANDOM_IOPS_HIGH", 250.0)
+    changed = relabelled()
+    assert (changed.A1_IOPS.min, changed.A1_IOPS.max) == (80, 250)
+    page = answered(changed.LAB, {}, through="a2_reflect", controls={"a1_storage": "hdd_random"})
+    assert "80 to 250 per second is the usual range" in rendered(changed.LAB, page)

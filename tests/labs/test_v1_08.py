@@ -3,6 +3,8 @@ failure states reached and left, the phone context and the ledger record."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import math
 import re
 
@@ -11,7 +13,7 @@ import pytest
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_08 as lab
 from pylabs.labs.vol1 import v1_08_model as model
-from pylabs.labs.vol1.contexts import device
+from pylabs.labs.vol1.contexts import BY_CONTEXT, device
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -178,3 +180,41 @@ def test_step_time_and_ratio_agree():
     native = a.steps * a.micro_step_s
     assert native / a.step_s == pytest.approx(a.ratio, rel=1e-12)
     assert lab.accumulation(all_open(a2_mfu=0.8)).step_s < lab.accumulation(all_open()).step_s
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+@pytest.fixture
+def relabelled(monkeypatch):
+    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
+    def reload(**changes):
+        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
+        return importlib.reload(lab)
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(lab)
+
+
+def test_memories_and_the_wanted_micro_batch_in_the_text_follow_their_sources(relabelled, monkeypatch):
+    """The context help reads each device's memory; the reflection's micro-batch is S.act2_big_batch."""
+    before = rendered(LAB, answered(LAB, {"a2_reflect": "A"}, through="a2_reflect"))
+    assert "an H100 with 80 GB, or a phone fine-tuning on device with 8 GB" in before
+    assert "micro-batches of 64 on the H100" in before and "64 sequences need" in before
+    monkeypatch.setitem(BY_CONTEXT, "cloud", dataclasses.replace(BY_CONTEXT["cloud"], mem_bytes=94e9))
+    monkeypatch.setitem(BY_CONTEXT, "mobile", dataclasses.replace(BY_CONTEXT["mobile"], mem_bytes=12e9))
+    changed = relabelled(act2_big_batch=32.0)
+    after = rendered(changed.LAB, answered(changed.LAB, {"a2_reflect": "A"}, through="a2_reflect"))
+    assert "an H100 with 94 GB, or a phone fine-tuning on device with 12 GB" in after
+    assert "micro-batches of 32 on the H100" in after and "32 sequences need" in after
+    assert "Nothing: 32 sequences of GPT-3 XL" in after and "at 32 sequences" in after
+    assert "of 64" not in after and "64 sequences" not in after
+
+
+def test_bytes_per_parameter_in_the_text_are_the_physics(monkeypatch):
+    """The 2 + 2 + 4 + 8 sum and SGD's saving are read from training.static_bytes_per_param."""
+    facts = lab.act1_facts()
+    assert [facts[k] for k in ("weights", "grads", "master", "adam", "mixed_bpp")] == ["2", "2", "4", "8", "16"]
+    assert lab.act2_facts()["sgd_saves"] == "8"
+    monkeypatch.setattr(lab, "ADAM_MIXED", dataclasses.replace(lab.ADAM_MIXED, optimizer_b=4.0))
+    assert lab.act1_facts()["adam"] == "4" and lab.act2_facts()["sgd_saves"] == "4"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -183,3 +184,20 @@ def test_record_holds_the_spec_ledger_fields():
 def test_nothing_answers_act2_in_act1s_instruments():
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     assert "$10.8k" not in html and "216,039" not in html
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+def test_the_noisy_and_short_runs_in_the_text_follow_the_scenario(monkeypatch):
+    """The reflection's feedback and the takeaway quote the noise, budget and claim act1_facts computes at."""
+    before = rendered(LAB, all_open())
+    assert "with 20 % wrong labels, " in before and "with 30 % of the time" in before
+    assert "never the claimed 3×" in before and "at 20 % wrong labels in this surrogate" in before
+    monkeypatch.setattr(lab, "S", dataclasses.replace(lab.S, noisy_labels=0.1, short_budget=0.5, vendor_claim=2.0))
+    facts = lab.act1_facts()
+    assert facts["noisy"] == "1.1×" and facts["short"] == "1.08×"
+    after = rendered(LAB, all_open())
+    assert "**1.1×** with 10 % wrong labels" in after.replace("<strong>", "**").replace("</strong>", "**")
+    assert "with 50 % of the time" in after and "never the claimed 2×" in after
+    assert "at 10 % wrong labels in this surrogate" in after and "20 % wrong" not in after

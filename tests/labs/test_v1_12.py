@@ -4,12 +4,15 @@ left, the context, edges and the ledger record."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import itertools
 import math
 import re
 
 import pytest
 
+from pylabs.framework import fmt
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_12 as lab
 from pylabs.labs.vol1 import v1_12_model as model
@@ -195,3 +198,38 @@ def test_record_holds_the_spec_ledger_fields():
 def test_nothing_answers_act2_in_act1s_instruments():
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     assert "9.42" not in html
+
+
+# ---- text follows its source -------------------------------------------------------------
+
+
+@pytest.fixture
+def relabelled(monkeypatch):
+    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
+    def reload(**changes):
+        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
+        return importlib.reload(lab)
+    yield reload
+    monkeypatch.undo()
+    importlib.reload(lab)
+
+
+def test_worker_count_in_the_text_follows_the_scenario(relabelled):
+    """The context help and the reflection's "double the cluster" are computed from S.workers."""
+    before = rendered(LAB, all_open())
+    assert "the 64 workers are" in before and "Double the cluster to 128 GPUs." in before
+    changed = relabelled(workers=32.0)
+    after = rendered(changed.LAB, answered(changed.LAB, {}, through="a2_reflect"))
+    assert "the 32 workers are" in after and "Double the cluster to 64 GPUs." in after
+    assert "the 64 workers" not in after and "128 GPUs" not in after
+
+
+def test_feedback_quotes_the_batches_and_efficiency_it_computes_at(monkeypatch):
+    facts = lab.act2_facts()
+    assert (facts["small"], facts["small_words"], facts["halfway"]) == ("2", "two", "16")
+    monkeypatch.setattr(lab, "SMALL_BATCH", 4.0)
+    monkeypatch.setattr(lab, "E_LOW", 0.8)
+    facts, one = lab.act2_facts(), lab.act1_facts()
+    assert (facts["small"], facts["small_words"]) == ("4", "four")
+    assert facts["ratio_small"] == fmt(model.ratio_b_over_a(4.0), "x")
+    assert one["e_low"] == "80 %" and one["e_low_speedup"] == fmt(model.Run(0.15, 64, 0.8, False).speedup, "x")

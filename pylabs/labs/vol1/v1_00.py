@@ -49,6 +49,15 @@ from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
 
 
+LIFE_MONTHS = f"{fmt(S.required_life_s / S.month_s, 'words')} months"  # "six months", the stated life
+LIFE_DAYS = fmt(S.required_life_s, "days")
+
+
+def per_reading(lead: str) -> str:
+    """The sensor's reading period in a sentence: "{lead} second" at one reading a second, else "every 2 s"."""
+    return f"{lead} second" if S.period_s == 1.0 else f"every {fmt(S.period_s, 's')}"
+
+
 # ---- context: the signal's medium -----------------------------------------------------
 
 CONTEXT = Choice("context", "Signal path (Act I)", (
@@ -133,7 +142,7 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_loop_missed", "Deadline missed: the answer cannot arrive in time", act=1),
-    FailureSpec("a2_battery_short", "Battery flat before six months", act=2, severity="warn"),
+    FailureSpec("a2_battery_short", f"Battery flat before {LIFE_MONTHS}", act=2, severity="warn"),
 )
 F = {f.name: f for f in FAILURES}
 
@@ -261,12 +270,10 @@ TRACK_CHOICE = deployment(name="track", label="Your track for Volume I", default
                         "in each lab before its first prediction). It is saved in your Design Ledger.")
 
 
-SIX_MONTHS = fmt(S.required_life_s, "days")
-
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
     prompt=f"The sensor must give a result within {fmt(S.result_s, 'ms')} of each reading, keep patient data "
-           f"on the hospital's premises, and run six months on two AA cells. Where should the model run?",
+           f"on the hospital's premises, and run {LIFE_MONTHS} on two AA cells. Where should the model run?",
     quantity="the regime that meets all three requirements",
     options=(
         Claim("A", f"**Cloud**: stream each reading to an H100 in the nearest cloud region, "
@@ -275,16 +282,16 @@ ACT2_PREDICTION = Pick(
               "beyond the {result} deadline."),
         Claim("B", f"**Edge**: a Jetson Orin NX box at each bed, at its lowest power mode "
                    f"({fmt(C.ORIN_NX_POWER_MIN_W, 'watts')}), asleep between readings.",
-              "Data stays and the answer is fast, but {edge_w} for {result} every second averages {edge_avg}: "
+              "Data stays and the answer is fast, but {edge_w} for {result} {every} averages {edge_avg}: "
               "two AA cells last {edge_life}, even granting it the microcontroller's sleep power."),
         Claim("C", f"**Mobile**: a phone-class processor on each patient (about "
                    f"{fmt(C.PHONE_SUSTAINED_POWER_W, 'watts')} while computing, assumed), asleep between readings.",
-              "Data stays and the answer is fast, but {mobile_w} for {result} every second averages "
+              "Data stays and the answer is fast, but {mobile_w} for {result} {every} averages "
               "{mobile_avg}: two AA cells last {mobile_life}."),
         Claim("D", f"**TinyML**: a Cortex-M7 microcontroller on the sensor (about "
                    f"{fmt(C.MCU_ACTIVE_POWER_W, 'watts')} while computing, assumed), asleep between readings.",
               "Awake {duty} of the time, it averages {tiny_avg}: two AA cells last {tiny_life}. On a CR2032 "
-              "coin cell it would last only {tiny_coin}, short of six months ({six}): the battery size is "
+              "coin cell it would last only {tiny_coin}, short of {months} ({life_days}): the battery size is "
               "part of the design."),
     ),
     decide=act2_answer,
@@ -292,7 +299,8 @@ ACT2_PREDICTION = Pick(
 
 
 def act2_facts() -> dict[str, str]:
-    facts = {"result": fmt(S.result_s, "ms"), "six": SIX_MONTHS,
+    facts = {"result": fmt(S.result_s, "ms"), "life_days": LIFE_DAYS, "months": LIFE_MONTHS,
+             "every": per_reading("every"),
              "cloud_rtt": fmt(rtt_s(S.cloud_region_m), "ms"),
              "duty": fmt(dep.duty_cycle(S.result_s, S.period_s), "pct"),
              "tiny_coin": fmt(life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W), "s"),
@@ -343,7 +351,7 @@ def act2_instruments(s: State) -> list:
     # The track's cards follow the battery's in the first grid, so the strip that stays in view on a
     # phone shows them change while the student picks a track at the foot of the controls.
     parts = [metric_grid(
-        M["a2_life"].show(b.life_s, "warn" if short else "good", f"needed: six months ({SIX_MONTHS})"),
+        M["a2_life"].show(b.life_s, "warn" if short else "good", f"needed: {LIFE_MONTHS} ({LIFE_DAYS})"),
         M["a2_avg_power"].show(b.avg_w),
         M["a2_duty"].show(b.duty),
         M["a2_always_on"].show(b.always_on_s),
@@ -365,14 +373,14 @@ def act2_chart(s: State, b: Budget):
                                      for p in periods], colours[k], "solid" if k == s["a2_battery"] else "dash")
              for k, (name, energy) in BATTERIES.items()]
     here = ch.point("Your setting", s["a2_period_s"], b.life_s / DAY, "accent")
-    line, note = ch.hline(S.required_life_s / DAY, "danger", "six months", log=True)
+    line, note = ch.hline(S.required_life_s / DAY, "danger", LIFE_MONTHS, log=True)
     values = [y for t in lines for y in t["y"]] + [S.required_life_s / DAY]
     figure = ch.figure(lines + [here], x=ch.axis("Time between readings (s)", "log", **ch.decade_ticks(periods)),
                        y=ch.axis("Battery life (days)", "log", **ch.decade_ticks(values)),
                        shapes=[line], annotations=[note])
     summary = (f"Battery life grows with the time between readings until sleep power dominates. At one reading "
                f"every {fmt(s['a2_period_s'], 's')}, the chosen battery ({BATTERIES[s['a2_battery']][0]}) lasts "
-               f"{fmt(b.life_s, 's')}; six months is {SIX_MONTHS}.")
+               f"{fmt(b.life_s, 's')}; {LIFE_MONTHS} is {LIFE_DAYS}.")
     rows = [(fmt(p, "s"), *(fmt(life_s(e, s["a2_active_w"], s["a2_awake_s"], p, s["a2_sleep_w"]), "s")
                             for _, e in BATTERIES.values())) for p in S.table_periods_s]
     return chart("a2_battery_life", "Battery life by time between readings", figure, summary,
@@ -431,10 +439,10 @@ ACT2 = Act(
     number=2, title="The Energy Wall", minutes="10–12 min",
     stakeholder_role="Clinical Engineering Lead",
     stakeholder=lambda: (
-        "We want a wearable sepsis-risk sensor on every ward patient. It reads vital signs once a second "
-        f"and must flag risk within {fmt(S.result_s, 'ms')} of each reading. Patient data may not leave the "
-        "hospital, and nobody will change batteries more often than every six months; two AA cells is the "
-        "most the strap can carry. Where does the model run?"),
+        f"We want a wearable sepsis-risk sensor on every ward patient. It reads vital signs once "
+        f"{per_reading('a')} and must flag risk within {fmt(S.result_s, 'ms')} of each reading. Patient data may "
+        f"not leave the hospital, and nobody will change batteries more often than every {LIFE_MONTHS}; two AA "
+        "cells is the most the strap can carry. Where does the model run?"),
     scenario=lambda: (
         "A battery holds a fixed energy; the device's *average* power decides how long it lasts. A device that "
         "computes for a moment and sleeps for the rest of the second averages far less than its active power.",
@@ -480,7 +488,8 @@ def lab_takeaways() -> list[str]:
         "distance, not the medium, is the lever.",
         f"A microcontroller at {fmt(C.MCU_ACTIVE_POWER_W, 'watts')} drains a CR2032 in "
         f"{fmt(life_s(C.CR2032_ENERGY_J, C.MCU_ACTIVE_POWER_W, 1.0, 1.0), 's')} if it never sleeps; awake "
-        f"{fmt(S.result_s, 'ms')} a second it averages {fmt(dep.average_power_w(tiny.active_w, S.sleep_w, S.result_s, S.period_s), 'watts')}: "
+        f"{fmt(S.result_s, 'ms')} {per_reading('a')} it averages "
+        f"{fmt(dep.average_power_w(tiny.active_w, S.sleep_w, S.result_s, S.period_s), 'watts')}: "
         f"{fmt(life_s(C.CR2032_ENERGY_J, tiny.active_w), 's')} on the coin cell, {fmt(tiny.life_s, 's')} on two AA cells.",
         "TinyML's \"microwatts\" is an *average*, reached only by sleeping; the power while computing is "
         f"{fmt(tiny.active_w / dep.average_power_w(tiny.active_w, S.sleep_w, S.result_s, S.period_s), 'x')} higher.",

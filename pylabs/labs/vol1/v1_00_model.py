@@ -24,6 +24,7 @@ class Scenario:
     period_s: float = 1.0                # one reading a second
     sleep_w: float = 10e-6               # asleep between readings
     required_life_s: float = 0.5 * 365.25 * 86400  # six months
+    month_s: float = 365.25 / 12 * 86400  # a twelfth of a Julian year, to say the life in months
     cloud_region_m: float = 500e3        # the hospital's nearest cloud region
     tiny_average_budget_w: float = 1e-3  # TinyML north star: average power via duty cycling
     validation_accuracy: float = 0.94    # Check 1: accuracy at validation ...

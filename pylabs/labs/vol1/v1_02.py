@@ -424,7 +424,7 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"T = \underbrace{\frac{2\,d\,k\,n_g}{c}}_{\text{RTT}} + \frac{D}{BW} + \frac{O}{R} + L",
                  "Light in fibre travels at c/n_g; *k* is the route's detour over the straight line."),
-        Equation(r"D = 2P_w + b\,A,\qquad O = b\cdot 2\,\text{MAC}",
+        Equation(f"D = {fmt(S.bytes_per_weight, 'num')}" + r"P_w + b\,A,\qquad O = b\cdot 2\,\text{MAC}",
                  "Weights are read once per batch of *b* frames; activations *A* are assumed to stay on chip "
                  "(a lower bound), so the intensity O/D grows with the batch."),
         Equation(r"d_{\max} = \frac{(\text{SLA} - t_{\text{inf}})\,c}{2\,k\,n_g}",
@@ -432,7 +432,8 @@ def act2_math(s: State):
     ), rows=(
         ("Fibre group index, *n_g*", fmt(C.FIBRE_GROUP_INDEX, "num")),
         ("Light in fibre, *c/n_g*", fmt(ironlaw.fibre_speed_m_per_s(), "m/s")),
-        ("ResNet-50 weights, *2P_w*", fmt(C.RESNET50_PARAMS * S.bytes_per_weight, "B")),
+        (f"ResNet-50 weights, *{fmt(S.bytes_per_weight, 'num')}P_w*",
+         fmt(C.RESNET50_PARAMS * S.bytes_per_weight, "B")),
         ("Operations per frame", fmt(RESNET50_FLOP, "FLOP")),
         ("Round trip, inference", f"{fmt(svc.rtt_s, 'ms')}, {fmt(svc.inference.total_s, 'ms')}"),
     ), sources=(

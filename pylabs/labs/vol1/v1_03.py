@@ -251,7 +251,8 @@ A2_WINDOW = Slider("a2_window", "Project window", unit="s", min=4 * 604800, max=
                    default=S.window_s, fmt="weeks")
 A2_POWER = Slider("a2_power", "Training power (assumed)", unit="W", min=1, max=6, step=0.5,
                   default=S.train_power_w, fmt="W",
-                  help="An estimate, not a vendor figure: phones hold about 3 to 5 W before they throttle.")
+                  help=f"An estimate, not a vendor figure: phones hold about {fmt(C.PHONE_SUSTAINED_POWER_W, 'num')} "
+                       f"to {fmt(C.PHONE_SUSTAINED_POWER_HIGH_W, 'W')} before they throttle.")
 A2_BUDGET = Slider("a2_budget", "Daily energy budget (assumed)", unit="J", min=3600, max=36000,
                    step=1800, default=S.budget_j, fmt="Wh",
                    help=f"Retraining energy allowed per phone per day; the default is "

@@ -51,6 +51,11 @@ STAGE_NAMES = {"gpu": "the GPU", "storage": "storage", "cpu_decode": "CPU decode
 STAGE_SUBJECTS = {"gpu": "The GPU", "storage": "Storage", "cpu_decode": "CPU decode"}
 
 
+def share_of_the_time(share: float) -> str:
+    """A share of the time as a sentence says it: "half the time", or "60 % of the time"."""
+    return "half the time" if share == 0.5 else f"{fmt(share, 'pct')} of the time"
+
+
 # ---- context ------------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "edge"), default="cloud", help=(
@@ -70,9 +75,10 @@ A1_STORAGE = Choice("a1_storage", "Where the JPEGs are read from", tuple(
     Option(k, f"{name} · {fmt(bw, 'B/s')}") for k, (name, bw, _) in STORAGE.items()),
     default="hdd_seq", widget="select", unit="B/s",
     help="Flash and RAM have no seek: reading a whole image at random runs near their bandwidth (assumed).")
-A1_IOPS = Slider("a1_iops", "Disk random reads/s (assumed)", unit="1/s", min=50, max=200, step=10,
-                 default=C.HDD_RANDOM_IOPS, fmt="num",
-                 help="Each small file costs a seek and half a rotation; 50 to 200 per second is the usual range.")
+A1_IOPS = Slider("a1_iops", "Disk random reads/s (assumed)", unit="1/s", min=C.HDD_RANDOM_IOPS_LOW,
+                 max=C.HDD_RANDOM_IOPS_HIGH, step=10, default=C.HDD_RANDOM_IOPS, fmt="num",
+                 help=f"Each small file costs a seek and half a rotation; {fmt(C.HDD_RANDOM_IOPS_LOW, 'num')} to "
+                      f"{fmt(C.HDD_RANDOM_IOPS_HIGH, 'num')} per second is the usual range.")
 A1_IMAGE = Slider("a1_image", "Stored JPEG per image", unit="B", min=50e3, max=500e3, step=10e3,
                   default=S.image_bytes, fmt="B",
                   help=f"ImageNet: {fmt(C.IMAGENET_BYTES, 'B')} for {fmt(C.IMAGENET_TRAIN_IMAGES, 'int')} training "
@@ -107,6 +113,7 @@ def act1_facts() -> dict[str, str]:
         "decode_rate": fmt(pipe.decode_per_s, "images/s"), "storage_rate": fmt(pipe.storage_per_s, "images/s"),
         "idle": fmt(1 - pipe.gpu_utilization, "pct"), "mfu": fmt(S.mfu, "pct"),
         "util_more": fmt(util_with(SCENARIO_LOADER, S.more_gpus), "pct"), "more": f"{S.more_gpus}×",
+        "workers": fmt(S.workers, "words"),
         "need": fmt(pipe.gpu_per_s * S.image_bytes, "B/s"),
         "h100_rate": fmt(h100.pipeline().gpu_per_s, "images/s"), "h100_util": fmt(h100.pipeline().gpu_utilization, "pct"),
         "nvme_rate": fmt(nvme6.pipeline().storage_per_s, "images/s"),
@@ -146,7 +153,7 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "Upgrade to H100s: faster GPUs finish each batch sooner.",
               "An H100 could train {h100_rate}, so it waits even longer for the same {rate}: busy {h100_util}."),
         Claim("B", "Replace the hard disk with an NVMe SSD.",
-              "NVMe streams {nvme_rate}, but the six workers still decode only {decode_rate}: busy "
+              "NVMe streams {nvme_rate}, but the {workers} workers still decode only {decode_rate}: busy "
               "{nvme6_util}. The bottleneck moved to the CPUs."),
         Claim("C", "Fast storage *and* enough decode workers: every stage must outrun the GPU.",
               "NVMe with {w32} workers decodes {w32_rate}: the GPU is busy {nvme32_util}. Either fix alone "
@@ -175,7 +182,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_gpu_starved", "GPU starved: it waits for data more than half the time", act=1, severity="warn"),
+    FailureSpec("a1_gpu_starved", f"GPU starved: it waits for data more than {share_of_the_time(1 - S.starved_below)}",
+                act=1, severity="warn"),
     FailureSpec("a2_data_gravity", "Data gravity: the data cannot arrive before the run must start", act=2),
 )
 F = {f.name: f for f in FAILURES}
@@ -297,7 +305,7 @@ A2_LINK = Choice("a2_link", "Link between the sites", tuple(
     Option(k, fmt(v, "bit/s")) for k, v in LINKS.items()), default="100", unit="bit/s")
 A2_EFFICIENCY = Slider("a2_efficiency", "Share of line rate achieved", unit="1", min=0.5, max=1.0,
                        step=0.05, default=1.0, fmt="pct", help="Protocol overhead, retries and other traffic; "
-                       "sustained copies often reach about 80 %.")
+                       f"sustained copies often reach about {fmt(S.sustained_share, 'pct')}.")
 A2_PRICE = Choice("a2_price", "Transfer price", (
     *(Option(k, f"{PRICE_LABELS[k]} · {fmt(v, 'usd/GB')}") for k, v in PRICES.items()),
     Option("lan", f"{PRICE_LABELS['lan']} · {fmt(0.0, 'usd/GB')}")), default="inter", widget="select", unit="USD/GB")
@@ -333,7 +341,7 @@ ACT2_PREDICTION = Prediction(
         Range("A", "{range}: a fast link makes it a coffee break", None, 900, 500,
               "A link's rate is in bits: {link} carries {link_bytes} of data, not {link_as_bytes}."),
         Range("B", "{range}: a long meeting", 900, 10800, 3600,
-              "Eight bits per byte: {data} is {bits}, and the link moves {link} of them."),
+              "{byte_bits} bits per byte: {data} is {bits}, and the link moves {link} of them."),
         Range("C", "{range}: most of a working day or more", 10800, 172800, 80000,
               "Hours are what a petabyte takes at this speed ({pb_time}), or {data} over a {ten_link} link "
               "({ten_time})."),
@@ -347,11 +355,12 @@ ACT2_PREDICTION = Prediction(
 def act2_facts() -> dict[str, str]:
     lan = Move(S.act2_dataset_bytes, S.lan_bits, 1.0, 0.0, S.budget_s, S.compute_usd_per_h)
     return {
-        "link": fmt(S.act2_link_bits, "bit/s"), "link_bytes": fmt(S.act2_link_bits / 8, "B/s"),
+        "link": fmt(S.act2_link_bits, "bit/s"), "link_bytes": fmt(S.act2_link_bits / transfer.BITS_PER_BYTE, "B/s"),
         "link_as_bytes": fmt(S.act2_link_bits, "B/s"), "ten_link": fmt(LINKS["10"], "bit/s"),
         "lan_link": fmt(S.lan_bits, "bit/s"),
         "ten_time": fmt(transfer.transfer_time_s(S.act2_dataset_bytes, LINKS["10"]), "s"),
-        "data": fmt(S.act2_dataset_bytes, "B"), "bits": f"{fmt(8 * S.act2_dataset_bytes / S.tb, 'num')} Tb",
+        "data": fmt(S.act2_dataset_bytes, "B"), "byte_bits": fmt(transfer.BITS_PER_BYTE, "words").capitalize(),
+        "bits": f"{fmt(transfer.BITS_PER_BYTE * S.act2_dataset_bytes / S.tb, 'num')} Tb",
         "pb": fmt(S.pb_bytes, "B"), "pb_time": fmt(PETABYTE_MOVE.time_s, "s"),
         "pb_fee": fmt(PETABYTE_MOVE.fee_usd, "usd"),
         "pb_internet": fmt(transfer.transfer_cost_usd(S.pb_bytes, C.AWS_INTERNET_EGRESS_USD_PER_GB), "usd"),
@@ -392,7 +401,7 @@ def act2_instruments(s: State) -> list:
         M["a2_fee_usd"].show(mv.fee_usd, note=f"{fmt(mv.usd_per_gb, 'usd/GB')} × {fmt(mv.data_bytes, 'B')}"),
         M["a2_budget_share"].show(share, "danger" if mv.too_slow else tone(1 - share, 0.5, 0.0),
                                   f"of {fmt(mv.budget_s, 'h')}"),
-        M["a2_goodput"].show(mv.link_bits * mv.efficiency / 8),
+        M["a2_goodput"].show(mv.link_bits * mv.efficiency / transfer.BITS_PER_BYTE),
         M["a2_bought_s"].show(transfer.time_bought_s(mv.fee_usd, mv.compute_usd_per_h),
                               note=f"at {fmt(mv.compute_usd_per_h, 'usd/h')}"),
     )]

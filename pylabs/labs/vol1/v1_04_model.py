@@ -33,6 +33,7 @@ class Scenario:
     budget_s: float = 6 * 3600.0          # the run must start within 6 hours
     compute_usd_per_h: float = 20.0       # premium for GPUs next to the data (scenario)
     starved_below: float = 0.5            # Act I failure: GPU busy less than half the time
+    sustained_share: float = 0.80         # the line-rate share sustained copies often reach (est, the help's hint)
     links_bits: tuple[tuple[str, float], ...] = (("1", 1e9), ("10", 10e9), ("100", 100e9))
     tb: float = 1e12                      # bytes in a terabyte, for the ledger's dataset_tb
     hour_s: float = 3600.0

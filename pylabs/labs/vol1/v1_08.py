@@ -51,6 +51,10 @@ MODES = {"none": "None (keep everything)", "selective": "Selective (or FlashAtte
          "full": "Full checkpointing"}
 
 
+ADAM_FP32 = training.static_bytes_per_param("fp32", "adam")    # bytes per parameter, Act I's setup
+ADAM_MIXED = training.static_bytes_per_param("mixed", "adam")  # and every setting of Act II
+
+
 def capacity_note(dev: Device) -> str:
     return f"of {fmt(dev.mem_bytes, 'GB')} on the {dev.name}"
 
@@ -70,8 +74,9 @@ def device_caveat(dev: Device) -> list:
 # ---- context ----------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "mobile"), default="cloud", label="Where the model trains",
-                     help="The device whose memory every budget is held against: an H100 with 80 GB, or a "
-                          "phone fine-tuning on device with 8 GB.")
+                     help=f"The device whose memory every budget is held against: an H100 with "
+                          f"{fmt(device('cloud').mem_bytes, 'GB')}, or a phone fine-tuning on device with "
+                          f"{fmt(device('mobile').mem_bytes, 'GB')}.")
 
 # ---- Act I · The 16-byte parameter ------------------------------------------------
 
@@ -110,11 +115,12 @@ ACT1_PREDICTION = Prediction(
 
 
 def act1_facts() -> dict[str, str]:
-    mixed = training.static_bytes_per_param("mixed", "adam")
+    mixed = ADAM_MIXED
     pure = training.static_bytes_per_param("bf16", "adam")
     return {"mixed_gb": fmt(S.act1_params * mixed.total_b, "GB"), "mixed_bpp": fmt(mixed.total_b, "num"),
-            "master": fmt(mixed.master_b, "num"), "pure_gb": fmt(S.act1_params * pure.total_b, "GB"),
-            "capacity": fmt(C.H100_HBM_BYTES, "GB")}
+            "weights": fmt(mixed.weights_b, "num"), "grads": fmt(mixed.grads_b, "num"),
+            "master": fmt(mixed.master_b, "num"), "adam": fmt(mixed.optimizer_b, "num"),
+            "pure_gb": fmt(S.act1_params * pure.total_b, "GB"), "capacity": fmt(C.H100_HBM_BYTES, "GB")}
 
 
 ACT1_REFLECTION = Reflection(
@@ -123,13 +129,13 @@ ACT1_REFLECTION = Reflection(
            "static state still not fit on the H100?",
     options=(
         Claim("A", "It does fit: BF16 halves every byte, weights, gradients and optimizer state alike.",
-              "Only the weights and gradients become 2 bytes. Mixed precision keeps the optimizer in FP32: "
-              "**{mixed_gb}**."),
+              "Only the weights and gradients become {weights} bytes. Mixed precision keeps the optimizer in "
+              "FP32: **{mixed_gb}**."),
         Claim("B", "Mixed precision adds an FP32 master copy of the weights, and Adam's moments stay FP32, so "
-                   "it is still 16 bytes per parameter.",
-              "2 (BF16 weights) + 2 (BF16 gradients) + {master} (FP32 master) + 8 (Adam) = {mixed_bpp} bytes: "
-              "**{mixed_gb}**, the same as FP32. Only pure BF16 Adam halves it, to {pure_gb}, at a cost in "
-              "update precision."),
+                   f"it is still {fmt(ADAM_MIXED.total_b, 'num')} bytes per parameter.",
+              "{weights} (BF16 weights) + {grads} (BF16 gradients) + {master} (FP32 master) + {adam} (Adam) = "
+              "{mixed_bpp} bytes: **{mixed_gb}**, the same as FP32. Only pure BF16 Adam halves it, to {pure_gb}, "
+              "at a cost in update precision."),
         Claim("C", "Gradients must stay in FP32 for numerical stability, so nothing is saved.",
               "Gradients can be BF16; the bytes that stay are the master weights and Adam's moments: "
               "{mixed_gb}."),
@@ -242,13 +248,13 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="The 16-Byte Parameter", minutes="10–12 min",
+    number=1, title=f"The {fmt(ADAM_FP32.total_b, 'num')}-Byte Parameter", minutes="10–12 min",
     stakeholder_role="Junior ML Engineer",
     stakeholder=lambda: (
         f"I tried to train our {fmt(S.act1_params, 'params')} model in FP32 with Adam on one H100 "
         f"({fmt(C.H100_HBM_BYTES, 'GB')}), {S.act1_batch:.0f} sequences of {fmt(S.act1_seq, 'tokens')} per step. "
-        "CUDA out of memory in the very first step. The weights are only 4 bytes a parameter; where did the "
-        "memory go?"),
+        f"CUDA out of memory in the very first step. The weights are only {fmt(ADAM_FP32.weights_b, 'num')} "
+        "bytes a parameter; where did the memory go?"),
     scenario=lambda: (
         "Training keeps more than the model. The backward pass writes a **gradient** for every weight; the "
         "optimizer keeps its own **state** (Adam: a running mean and variance of each gradient); and every "
@@ -312,10 +318,13 @@ ACT2_PREDICTION = Prediction(
 
 
 def act2_facts() -> dict[str, str]:
-    big = Accumulation(SCENARIO.model, 64.0, S.act2_effective / 64.0, "none", S.act2_seq, S.mfu, device("cloud"))
-    full = Accumulation(SCENARIO.model, 64.0, S.act2_effective / 64.0, "full", S.act2_seq, S.mfu, device("cloud"))
-    sgd = budget(SCENARIO.model, "mixed", "sgd", 64.0, S.act2_seq, "none", device("cloud"))
-    return {"big_gb": fmt(big.memory.total, "GB"), "full_gb": fmt(full.memory.total, "GB"),
+    b = S.act2_big_batch
+    big = Accumulation(SCENARIO.model, b, S.act2_effective / b, "none", S.act2_seq, S.mfu, device("cloud"))
+    full = Accumulation(SCENARIO.model, b, S.act2_effective / b, "full", S.act2_seq, S.mfu, device("cloud"))
+    sgd = budget(SCENARIO.model, "mixed", "sgd", b, S.act2_seq, "none", device("cloud"))
+    saved = ADAM_MIXED.total_b - training.static_bytes_per_param("mixed", "sgd").total_b
+    return {"big": fmt(b, "int"), "big_gb": fmt(big.memory.total, "GB"), "full_gb": fmt(full.memory.total, "GB"),
+            "sgd_saves": fmt(saved, "num"),
             "full_factor": fmt(full.factor, "x"), "sgd_gb": fmt(sgd.total, "GB"),
             "capacity": fmt(C.H100_HBM_BYTES, "GB"), "acts_gb": fmt(big.memory.activations, "GB"),
             "t_acc": fmt(SCENARIO.accumulate_s, "s"), "t_fb": fmt(SCENARIO.micro_step_s, "s"),
@@ -324,20 +333,20 @@ def act2_facts() -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="To cut the accumulation steps, the team wants micro-batches of 64 on the H100. What makes them "
-           "fit, and what does it cost?",
+    prompt=f"To cut the accumulation steps, the team wants micro-batches of {fmt(S.act2_big_batch, 'int')} on the "
+           "H100. What makes them fit, and what does it cost?",
     options=(
         Claim("A", "More accumulation steps: the memory is spread over more micro-batches.",
-              "Memory depends on one micro-batch, not on how many are accumulated: 64 sequences need "
+              "Memory depends on one micro-batch, not on how many are accumulated: {big} sequences need "
               "{big_gb} however many steps follow."),
         Claim("B", "Full activation checkpointing: keep each layer's input, recompute the rest in the "
                    "backward pass. It fits, for about a third more compute.",
               "{full_gb} instead of {big_gb}, for {full_factor} the compute (one more forward pass "
               "per step). Memory is traded for time."),
         Claim("C", "Switch Adam for SGD: the optimizer state is the biggest item.",
-              "SGD saves 8 bytes per parameter, but at this micro-batch the activations ({acts_gb}) dwarf it: "
-              "{sgd_gb}, still over {capacity}."),
-        Claim("D", "Nothing: 64 sequences of GPT-3 XL cannot fit in one H100.",
+              "SGD saves {sgd_saves} bytes per parameter, but at this micro-batch the activations ({acts_gb}) "
+              "dwarf it: {sgd_gb}, still over {capacity}."),
+        Claim("D", f"Nothing: {fmt(S.act2_big_batch, 'int')} sequences of GPT-3 XL cannot fit in one H100.",
               "They can, with recomputation: {full_gb}."),
     ),
     answer_letter="B",
@@ -437,7 +446,8 @@ ACT2 = Act(
         "the same as one big batch; what is added is the sum itself, a pass over the gradients in memory. "
         f"An H100 computes at up to {fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')} (BF16, dense) and reads or writes "
         f"its memory at {fmt(C.H100_HBM_BW, 'B/s')}.",
-        "Every setting in this act trains with mixed-precision Adam (16 bytes per parameter). "
+        f"Every setting in this act trains with mixed-precision Adam ({fmt(ADAM_MIXED.total_b, 'num')} bytes per "
+        "parameter). "
         "**Recomputation** is the other lever: keep fewer activations and compute them again in the "
         "backward pass.",
     ),
@@ -482,15 +492,17 @@ def lab_takeaways() -> list[str]:
     llama = budget(MODELS["7b"], "mixed", "adam", S.act1_batch, S.act1_seq, "none", device("cloud"))
     facts = act2_facts()
     return [
-        f"Training with Adam keeps 16 bytes per parameter in FP32 **and** in mixed precision (the FP32 master "
-        f"copy replaces the saving): {fmt(act1_truth(), 'GB')} for a 7B model before any activation.",
+        f"Training with Adam keeps {fmt(ADAM_FP32.total_b, 'num')} bytes per parameter in FP32 **and** in mixed "
+        f"precision (the FP32 master copy replaces the saving): {fmt(act1_truth(), 'GB')} for a 7B model before "
+        "any activation.",
         f"Activations are the other half of the budget: {fmt(llama.activations, 'GB')} for the 7B shape at "
         f"{S.act1_batch:.0f} × {fmt(S.act1_seq, 'tokens')} in BF16, and the attention scores grow with the "
         "square of the sequence.",
         f"Gradient accumulation costs little: {fmt(act2_truth(), 'pct')} of a native batch's throughput on the "
         f"H100 ({fmt(PHONE.ratio, 'pct')} on the phone, whose bandwidth is small beside its compute). The model "
         "size cancels.",
-        f"Recomputation trades time for memory: full checkpointing fits {SCENARIO.model.label} at 64 sequences "
+        f"Recomputation trades time for memory: full checkpointing fits {SCENARIO.model.label} at "
+        f"{facts['big']} sequences "
         f"({facts['full_gb']} instead of {facts['big_gb']}) for {facts['full_factor']} the compute.",
     ]
 

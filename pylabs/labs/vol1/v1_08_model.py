@@ -25,6 +25,7 @@ class Scenario:
     act2_batch: float = 8.0             # the micro-batch that fits
     act2_accum: float = 32.0            # micro-batches per optimizer step
     act2_effective: float = 256.0       # sequences per optimizer step the team wants
+    act2_big_batch: float = 64.0        # the micro-batch the team wants in Act II's reflection
     mfu: float = 0.4                    # utilisation of the forward and backward passes
     phone_model: str = "gpt2"           # on-device fine-tuning starts with a small model
     phone_batch: float = 4.0            # the largest power-of-two micro-batch that fits 8 GB

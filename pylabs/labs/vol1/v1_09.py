@@ -105,9 +105,11 @@ ACT1_PREDICTION = Prediction(
 
 
 def act1_facts() -> dict[str, str]:
-    noisy = ds.curriculum_speedup(0.2, 1.0)
-    short = ds.curriculum_speedup(0.0, 0.3)
-    return {"noisy": fmt(noisy, "x"), "short": fmt(short, "x"), "best": fmt(ds.curriculum_speedup(0.4, 0.1), "x")}
+    noisy = ds.curriculum_speedup(S.noisy_labels, 1.0)
+    short = ds.curriculum_speedup(0.0, S.short_budget)
+    best = ds.curriculum_speedup(A1_NOISE.max, A1_BUDGET.min)  # the sliders' noisiest, shortest corner
+    return {"noisy": fmt(noisy, "x"), "noisy_share": fmt(S.noisy_labels, "pct"), "short": fmt(short, "x"),
+            "short_share": fmt(S.short_budget, "pct"), "best": fmt(best, "x"), "claim": fmt(S.vendor_claim, "x")}
 
 
 ACT1_REFLECTION = Reflection(
@@ -120,9 +122,9 @@ ACT1_REFLECTION = Reflection(
               "advantage disappears."),
         Claim("B", "Easy-first spends the early steps on what the model can learn: a short run gets more out "
                    "of its few epochs, and with wrong labels the model fits the clean majority before the noise.",
-              "In the lab's surrogate: **{noisy}** with 20 % wrong labels, **{short}** with 30 % of the time, "
-              "{best} at the worst corner; never the claimed 3×. Trained to convergence on clean labels, every "
-              "image is seen many times and the order washes out."),
+              "In the lab's surrogate: **{noisy}** with {noisy_share} wrong labels, **{short}** with "
+              "{short_share} of the time, {best} at the worst corner; never the claimed {claim}. Trained to "
+              "convergence on clean labels, every image is seen many times and the order washes out."),
         Claim("C", "A curriculum drops the hard images, so each epoch processes fewer of them.",
               "That is filtering, not ordering. A curriculum reorders the same images; dropping images is a "
               "different decision with its own cost in accuracy."),
@@ -488,8 +490,8 @@ def lab_takeaways() -> list[str]:
     compute = ds.training_time_s(S.epochs, al_labels, throughput("cloud", S.utilisation)) / S.hour_s * S.h100_usd_per_h
     return [
         f"On clean labels trained to convergence, a curriculum buys {fmt(act1_truth(), 'x')}: the order washes "
-        f"out. Noisy labels or a short budget give a modest gain ({one['noisy']} at 20 % wrong labels in this "
-        f"surrogate), never the claimed {fmt(S.vendor_claim, 'x')}.",
+        f"out. Noisy labels or a short budget give a modest gain ({one['noisy']} at {one['noisy_share']} wrong "
+        f"labels in this surrogate), never the claimed {fmt(S.vendor_claim, 'x')}.",
         f"Training time is images × epochs ÷ throughput: {fmt(scenario_hours('cloud'), 's')} for "
         f"{fmt(S.images, 'int')} images × {fmt(S.epochs, 'int')} epochs on an H100 at "
         f"{fmt(S.utilisation, 'pct')} utilisation (assumed), {fmt(scenario_hours('edge'), 's')} on a Jetson Orin NX.",

@@ -21,6 +21,8 @@ class Scenario:
     epochs: float = 90.0                # a standard ImageNet-style schedule
     utilisation: float = 0.17           # assumed share of the dense peak (ERRATA: an assumption)
     vendor_claim: float = 3.0           # the curriculum vendor's promised speedup
+    noisy_labels: float = 0.2           # the reflection's noisy run: 20 % wrong labels, trained to convergence
+    short_budget: float = 0.3           # ... and its short run: clean labels, 30 % of a full run's time
     week_s: float = 7 * 86400.0         # the team's limit for one experiment
     h100_usd_per_h: float = 3.00        # scenario price (VOL1 §0.1), shown as an assumption
     hour_s: float = 3600.0

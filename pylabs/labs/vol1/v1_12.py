@@ -52,8 +52,8 @@ def rated_power_w(context: str) -> float:
 # ---- context ----------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "edge"), default="cloud",
-                     help="Sets the device the 64 workers are: its name and the power each draws, so the "
-                          "energy of the run. Amdahl's law is the same on both.")
+                     help=f"Sets the device the {fmt(S.workers, 'int')} workers are: its name and the power each "
+                          "draws, so the energy of the run. Amdahl's law is the same on both.")
 
 # ---- Act I · The speedup ceiling -------------------------------------------------------
 
@@ -78,13 +78,15 @@ def run(s: State) -> Run:
 
 
 B_LOW, D_HIGH = 12.0, 4.0  # the edges of options B and D (speedups), quoted in feedback
+DOUBLED = 2 * S.workers    # the reflection's option A: double the cluster
+E_LOW = 0.9                # the efficiency option B's feedback quotes
 
 
 def act1_facts() -> dict[str, str]:
     base = Run(S.serial, S.workers, 1.0, False)
     serial_s, parallel_s = base.hours()[1]
     half = Run(S.serial / 2, S.workers, 1.0, False)
-    double = Run(S.serial, 2 * S.workers, 1.0, False)
+    double = Run(S.serial, DOUBLED, 1.0, False)
     return {"serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"), "total_h": fmt(base.wall_s, "h"),
             "gustafson": fmt(amdahl.gustafson_speedup(S.serial, S.workers), "x"),
             "run_share": fmt(base.run_serial_share, "pct"), "ceiling": fmt(amdahl.parallel_ceiling(S.serial), "x"),
@@ -94,7 +96,7 @@ def act1_facts() -> dict[str, str]:
             "half_s": fmt(half.serial, "pct"), "half_speedup": fmt(half.speedup, "x"),
             "half_ceiling": fmt(amdahl.parallel_ceiling(half.serial), "x"),
             "double_n": fmt(double.workers, "int"), "double_speedup": fmt(double.speedup, "x"),
-            "e90": fmt(Run(S.serial, S.workers, 0.9, False).speedup, "x")}
+            "e_low": fmt(E_LOW, "pct"), "e_low_speedup": fmt(Run(S.serial, S.workers, E_LOW, False).speedup, "x")}
 
 
 ACT1_PREDICTION = Prediction(
@@ -126,11 +128,12 @@ ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
     prompt="The CTO still wants the job much faster. Which change raises its speedup ceiling?",
     options=(
-        Claim("A", "Double the cluster to 128 GPUs.",
+        Claim("A", f"Double the cluster to {fmt(DOUBLED, 'int')} GPUs.",
               "{double_n} GPUs give {double_speedup}: the run gets a little shorter, but the ceiling 1/s = "
               "{ceiling} does not move."),
         Claim("B", "A faster interconnect, so the parallel part keeps all its efficiency.",
-              "Efficiency only scales the parallel part (at 90 % the run gives {e90}); the ceiling is still 1/s."),
+              "Efficiency only scales the parallel part (at {e_low} the run gives {e_low_speedup}); the ceiling is "
+              "still 1/s."),
         Claim("C", "Cut the serial share: checkpoint asynchronously and spread evaluation over every rank.",
               "The ceiling is 1/s. Halving s to {half_s} lifts it to {half_ceiling} and the {n}-GPU speedup to "
               "{half_speedup}: the only lever that moves the ceiling."),
@@ -321,10 +324,16 @@ def a2_overridden(s: State) -> dict[str, str]:
                               "Choose Server to set the batch."}
 
 
+SMALL_BATCH = 2.0                 # the batch option A's feedback quotes
+HALFWAY_BATCH = S.bench_batch / 2  # option C: halfway to the benchmark's batch
+
+
 def act2_facts() -> dict[str, str]:
     (fa, pa), (fb, pb) = VENDORS["A"], VENDORS["B"]
     return {"fixed_gap": fmt(fa - fb, "us"), "per_gap": fmt(pb - pa, "us"),
-            "ratio_2": fmt(ratio_b_over_a(2.0), "x"), "ratio_16": fmt(1 / ratio_b_over_a(16.0), "x"),
+            "small": fmt(SMALL_BATCH, "int"), "small_words": fmt(SMALL_BATCH, "words"),
+            "ratio_small": fmt(ratio_b_over_a(SMALL_BATCH), "x"), "halfway": fmt(HALFWAY_BATCH, "int"),
+            "ratio_halfway": fmt(1 / ratio_b_over_a(HALFWAY_BATCH), "x"),
             "bench": fmt(S.bench_batch, "int"), "ceiling_a": fmt(1 / pa, "num"), "ceiling_b": fmt(1 / pb, "num"),
             "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
             "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms")}
@@ -339,13 +348,14 @@ ACT2_PREDICTION = Prediction(
     unit_fmt="num",
     options=(
         Range("A", "{range}: only a single query favours B", None, 3.0, 1.5,
-              "At batch 2 B still serves {ratio_2} A's rate: its smaller fixed cost is shared by only two samples."),
+              "At batch {small} B still serves {ratio_small} A's rate: its smaller fixed cost is shared by only "
+              "{small_words} samples."),
         Range("B", "{range}: a small batch", 3.0, 12.0, 6.0,
               "A's fixed cost is {fixed_gap} larger; B's per-sample cost is {per_gap} larger. The batch at which "
               "B's extra per-sample time has used up its fixed-cost head start is their ratio."),
         Range("C", "{range}: about halfway to the benchmark's batch", 12.0, 24.0, 16.0,
-              "Halfway assumes the advantage shifts in proportion to batch size. It shifts faster: at batch 16 "
-              "A already serves {ratio_16} B's rate."),
+              "Halfway assumes the advantage shifts in proportion to batch size. It shifts faster: at batch "
+              "{halfway} A already serves {ratio_halfway} B's rate."),
         Range("D", "{range}: near the benchmark's batch", 24.0, None, 32.0,
               "A's lead at batch {bench} is the per-sample cost's full effect; the tie comes much earlier, where "
               "the fixed-cost gap is used up."),
