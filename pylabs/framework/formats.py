@@ -149,8 +149,24 @@ def words(value: float) -> str:
     return _WORDS[int(value)] if 0 <= value < len(_WORDS) else integer(value)
 
 
+_FRACTIONS = {2: "half", 3: "a third", 4: "a quarter"}
+
+
+def fraction_words(share: float) -> str:
+    """A simple share as prose says it: ``0.5 -> 'half'``, ``1/3 -> 'a third'``, ``0.25 -> 'a quarter'``;
+    any other as a percentage (``0.4 -> '40 %'``), so a sentence follows its source."""
+    n = round(1 / share) if share > 0 else 0
+    return _FRACTIONS[n] if n in _FRACTIONS and math.isclose(n * share, 1) else FORMATS["pct"](share)
+
+
+def shrinks(factor: float) -> str:
+    """What a quantity does when divided by ``factor``: ``2 -> 'halves'``, ``3 -> 'shrinks 3×'``."""
+    return "halves" if math.isclose(factor, 2) else f"shrinks {FORMATS['x'](factor)}"
+
+
 FORMATS.update({
     "words": words,  # "the six workers", "six months": a count in a sentence
+    "fraction": fraction_words,  # "half the time", "a third of the kernels"
     "x10": power_of_ten,  # orders-of-magnitude ratios (V1-01)
     # binary sizes, as microcontroller datasheets state memory (512 KiB of SRAM, 2 MiB of flash)
     "iB": lambda v: _scaled(v, ((1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"), (1.0, "B"))),

@@ -71,3 +71,9 @@ def test_power_of_ten_shows_orders_of_magnitude():
     assert fmt(160.2, "x10") == "160×" and fmt(0.5, "x10") == "0.5×"
     assert fmt(8.2e9, "GFLOP") == "8.2 GFLOP"
     assert fmt(512 * 1024, "iB") == "512 KiB" and fmt(2 * 1024 ** 2, "iB") == "2 MiB" and fmt(80e9, "iB") == "74.5 GiB"
+
+
+def test_fractions_and_shrinking_read_as_prose_while_simple():
+    from pylabs.framework.formats import shrinks
+    assert [fmt(x, "fraction") for x in (0.5, 1 / 3, 0.25, 0.4, 0.2)] == ["half", "a third", "a quarter", "40 %", "20 %"]
+    assert (shrinks(2), shrinks(3), shrinks(1.5)) == ("halves", "shrinks 3×", "shrinks 1.5×")

@@ -199,11 +199,11 @@ def relabelled(monkeypatch):
 
 
 def test_workers_starvation_and_line_share_in_the_text_follow_the_scenario(relabelled):
-    """"the six workers", "more than half the time" and "about 80 %" are S.workers, S.starved_below and
+    """"the six workers", "more than half of the time" and "about 80 %" are S.workers, S.starved_below and
     S.sustained_share."""
     before = rendered(LAB, answered(LAB, {"a1_reflect": "B"}, through="a2_reflect"))
     assert "but the six workers still decode" in before and "sustained copies often reach about 80 %" in before
-    assert "GPU starved: it waits for data more than half the time" in before
+    assert "GPU starved: it waits for data more than half of the time" in before
     changed = relabelled(workers=4, starved_below=0.4, sustained_share=0.9)
     after = rendered(changed.LAB, answered(changed.LAB, {"a1_reflect": "B"}, through="a2_reflect"))
     assert "but the four workers still decode" in after and "sustained copies often reach about 90 %" in after

@@ -234,8 +234,8 @@ def relabelled(monkeypatch):
 
 
 def test_the_ratio_words_follow_the_scenario(relabelled):
-    assert lab.A1_FAST.label == "A GPU 2× as fast (every kernel takes half the time)"
-    assert lab.MODES["fused"] == "Fused: half the kernels merged into the others"
+    assert lab.A1_FAST.label == "A GPU 2× as fast (every kernel takes half of the time)"
+    assert lab.MODES["fused"] == "Fused: half of the kernels merged into the others"
     assert lab.A2_OPS.help.startswith("LayerNorm → Dropout → ReLU is three;")
     new = relabelled(fast_gpu=3.0, fused_fraction=0.25, chain_ops=4)
     assert new.A1_FAST.label == "A GPU 3× as fast (every kernel takes a third of the time)"
@@ -245,8 +245,3 @@ def test_the_ratio_words_follow_the_scenario(relabelled):
     assert claims["A"].startswith("It takes a third of the time") and "busy share shrinks 3×" in claims["C"]
     html = rendered(new.LAB, answered(new.LAB, {"a1_reflect": "A"}, through="a1_reflect"))
     assert "The GPU's work shrinks 3×" in html
-
-
-def test_ratio_words_fall_back_to_figures():
-    assert model.share_in_words(0.4) == "40 % of" and model.share_in_words(1 / 3) == "a third of"
-    assert model.shrinks(1.5) == "shrinks 1.5×" and model.count_in_words(12) == "12"

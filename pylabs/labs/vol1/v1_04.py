@@ -51,11 +51,6 @@ STAGE_NAMES = {"gpu": "the GPU", "storage": "storage", "cpu_decode": "CPU decode
 STAGE_SUBJECTS = {"gpu": "The GPU", "storage": "Storage", "cpu_decode": "CPU decode"}
 
 
-def share_of_the_time(share: float) -> str:
-    """A share of the time as a sentence says it: "half the time", or "60 % of the time"."""
-    return "half the time" if share == 0.5 else f"{fmt(share, 'pct')} of the time"
-
-
 # ---- context ------------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "edge"), default="cloud", help=(
@@ -182,7 +177,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_gpu_starved", f"GPU starved: it waits for data more than {share_of_the_time(1 - S.starved_below)}",
+    FailureSpec("a1_gpu_starved",
+                f"GPU starved: it waits for data more than {fmt(1 - S.starved_below, 'fraction')} of the time",
                 act=1, severity="warn"),
     FailureSpec("a2_data_gravity", "Data gravity: the data cannot arrive before the run must start", act=2),
 )

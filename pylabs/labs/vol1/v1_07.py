@@ -32,10 +32,11 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Range, Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import shrinks
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_07_model import (CLOUD, DEVICES, DISPATCH_S, EDGE, MODELS, REQUESTS_PER_S, S, SCENARIO_STREAM,
                                           TENSOR_BYTES, act1_truth, act2_truth, busy_sweep, chain_s, chain_speedup,
-                                          count_in_words, gemm_s, share_in_words, shrinks, stream, volume_sweep)
+                                          gemm_s, stream, volume_sweep)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
 from pylabs.physics.devices import A100, Device
@@ -55,7 +56,7 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud", labels={"cloud": "Cloud
 MODES = {
     "async": "Eager, asynchronous launches (CUDA's default)",
     "sync": "Eager, synchronise after every kernel",
-    "fused": f"Fused: {share_in_words(S.fused_fraction)} the kernels merged into the others",
+    "fused": f"Fused: {fmt(S.fused_fraction, 'fraction')} of the kernels merged into the others",
     "graphs": "CUDA graph: the whole stream replayed as one launch",
 }
 SHORT_MODES = {"async": "Async", "sync": "Sync", "fused": "Fused", "graphs": "Graph"}
@@ -76,7 +77,7 @@ A1_CPU = Slider("a1_cpu_s", "CPU dispatch per kernel", unit="s", min=1e-6, max=5
 A1_MODE = Choice("a1_mode", "How the kernels are launched", tuple(Option(k, v) for k, v in MODES.items()),
                  default="async", widget="select")
 A1_FAST = Toggle("a1_fast", f"A GPU {fmt(S.fast_gpu, 'x')} as fast (every kernel takes "
-                            f"{share_in_words(1 / S.fast_gpu)} the time)")
+                            f"{fmt(1 / S.fast_gpu, 'fraction')} of the time)")
 
 
 def act1_stream(s: State) -> KernelStream:
@@ -123,7 +124,7 @@ ACT1_REFLECTION = Reflection(
     prompt=f"Finance buys a GPU {fmt(S.fast_gpu, 'x')} as fast for the same keyword-spotting service, with the "
            "same asynchronous launches. What happens to each inference?",
     options=(
-        Claim("A", f"It takes {share_in_words(1 / S.fast_gpu)} the time: the GPU does all the work.",
+        Claim("A", f"It takes {fmt(1 / S.fast_gpu, 'fraction')} of the time: the GPU does all the work.",
               "The GPU's work {shrinks}, but it was never the critical path: each kernel still waits for its "
               "{cpu} dispatch, so an inference still takes {fast_time}."),
         Claim("B", "It gets a little faster, and the GPU's busy share rises.",
@@ -294,7 +295,7 @@ ACT1 = Act(
 # ---- Act II · The compile break-even ------------------------------------------------
 
 A2_OPS = Slider("a2_ops", "Elementwise kernels in the chain", unit="1", min=1, max=8, step=1, default=S.chain_ops,
-                fmt="int", help=f"LayerNorm → Dropout → ReLU is {count_in_words(S.chain_ops)}; one is a lone "
+                fmt="int", help=f"LayerNorm → Dropout → ReLU is {fmt(S.chain_ops, 'words')}; one is a lone "
                                 "kernel with nothing to fuse.")
 A2_COMPILE = Slider("a2_compile_s", "Compile time, per compilation", unit="s", min=5, max=300, step=5,
                     default=S.compile_s, fmt="s")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pylabs.framework import fmt
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
 from pylabs.physics.devices import A100, ORIN_NX, Device
@@ -60,27 +59,6 @@ MODELS = {key: (name, n, gpu_s) for key, name, n, gpu_s in S.models}
 DEVICES: dict[str, Device] = {"cloud": A100, "edge": ORIN_NX}
 REQUESTS_PER_S = {"cloud": S.cloud_requests_per_s, "edge": S.edge_requests_per_s}
 DISPATCH_S = {"cloud": S.cloud_cpu_s, "edge": S.edge_cpu_s}  # the context's eager dispatch per kernel
-
-
-# ---- Words for the scenario's simple ratios (the page says "half" while the ratio is a half) ----------
-
-
-def share_in_words(share: float) -> str:
-    """A simple share as a student says it before a noun ("half", "a third of"); any other as a percentage."""
-    words = {2: "half", 3: "a third of", 4: "a quarter of"}
-    n = round(1 / share)
-    return words[n] if n in words and math.isclose(n * share, 1) else f"{fmt(share, 'pct')} of"
-
-
-def shrinks(factor: float) -> str:
-    """What a quantity does when divided by ``factor``: "halves", or "shrinks 3×"."""
-    return "halves" if math.isclose(factor, 2) else f"shrinks {fmt(factor, 'x')}"
-
-
-def count_in_words(n: int) -> str:
-    """A small count as a word ("three"); a larger one in figures."""
-    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    return words[n] if 0 <= n < len(words) else fmt(n, "int")
 
 
 # ---- Act I · The launch tax ----------------------------------------------------------

@@ -39,6 +39,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import shrinks
 from pylabs.labs.vol2.v2_07_model import (A1_GPU_MTBF_S, BASE, GOODPUT_TARGET, HOUR, LLAMA3_GPU_MTBF_S, MINUTE,
                                           PLANS, STATE_BYTES_PER_PARAM, TEAM, UPSTREAM_MTBF_S, Cluster, Interval, S,
                                           act1_truth, act2_answer, compute_s)
@@ -72,20 +73,6 @@ def act1_interval(s: State) -> Interval:
     return Interval(s["a1_interval"], s["a1_stall"], mtbf, s["a1_restart"])
 
 
-FRACTION_WORDS = {2: "half", 3: "a third", 4: "a quarter"}
-
-
-def in_words(fraction: float) -> str:
-    """A simple fraction as a student says it ("half", "a quarter"); any other as a percentage."""
-    n = round(1 / fraction)
-    return FRACTION_WORDS[n] if n in FRACTION_WORDS and math.isclose(n * fraction, 1) else fmt(fraction, "pct")
-
-
-def shrinks(factor: float) -> str:
-    """What a quantity does when divided by ``factor``: "halves", or "shrinks 3×"."""
-    return "halves" if factor == 2 else f"shrinks {fmt(factor, 'x')}"
-
-
 SCALE_UP, ROOT_SCALE_UP = S.a1_scale_up, math.sqrt(S.a1_scale_up)
 
 
@@ -99,7 +86,7 @@ def act1_facts() -> dict[str, str]:
         "waste_team": fmt(TEAM.waste, "pct"), "waste_opt": fmt(TEAM.at(TEAM.young_s).waste, "pct"),
         "scale_up": fmt(SCALE_UP, "x"), "gpus_scaled": fmt(SCALE_UP * S.a1_gpus, "int"),
         "mtbf_scaled": fmt(scaled.mtbf_s, "s"), "young_scaled": fmt(scaled.young_s, "s"),
-        "root_share": in_words(1 / ROOT_SCALE_UP), "scale_share": in_words(1 / SCALE_UP),
+        "root_share": fmt(1 / ROOT_SCALE_UP, "fraction"), "scale_share": fmt(1 / SCALE_UP, "fraction"),
         "long": fmt(ACT1_PREDICTION.option("D").guess, "s"),
         "long_loss": fmt(TEAM.at(ACT1_PREDICTION.option("D").guess).waste, "pct"),
     }
@@ -165,7 +152,7 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_collapse", f"More than {in_words(S.collapse_waste)} of the cluster's time is lost", act=1),
+    FailureSpec("a1_collapse", f"More than {fmt(S.collapse_waste, 'fraction')} of the cluster's time is lost", act=1),
     FailureSpec("a2_below_target", "Goodput below the target", act=2),
     FailureSpec("a2_writes_overlap", "Checkpoints overlap: the next starts before the last is on storage", act=2),
 )
