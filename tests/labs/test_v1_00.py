@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 
 import pytest
 
@@ -197,17 +196,6 @@ def test_the_recorded_track_opens_a_later_lab_in_it(track):
 
 
 # ---- text follows its source -------------------------------------------------------------
-
-
-@pytest.fixture
-def relabelled(monkeypatch):
-    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
-    def reload(**changes):
-        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
-        return importlib.reload(lab)
-    yield reload
-    monkeypatch.undo()
-    importlib.reload(lab)
 
 
 def test_the_required_life_and_the_reading_period_in_the_text_follow_the_scenario(relabelled):

@@ -3,8 +3,6 @@ gating, failure states, the context, and the ledger record."""
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 
 import pytest
 
@@ -185,17 +183,6 @@ def test_upstream_errors_are_gone():
 
 
 # ---- text follows its source -------------------------------------------------------------
-
-
-@pytest.fixture
-def relabelled(monkeypatch):
-    """The lab reloaded on a changed Scenario or registry, so the text built at import follows it; restored after."""
-    def reload(**changes):
-        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
-        return importlib.reload(lab)
-    yield reload
-    monkeypatch.undo()
-    importlib.reload(lab)
 
 
 def test_workers_starvation_and_line_share_in_the_text_follow_the_scenario(relabelled):

@@ -3,8 +3,6 @@ spec's golden vectors through the lab, failures reached and left, presets, the l
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import math
 import re
 
@@ -220,17 +218,6 @@ def test_feedback_quotes_the_physics():
 
 
 # ---- the text follows its source (nothing typed) ---------------------------------------------------
-
-
-@pytest.fixture
-def relabelled(monkeypatch):
-    """The lab module reloaded over another Scenario (its labels are built at import), restored after."""
-    def load(**fields):
-        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **fields))
-        return importlib.reload(lab)
-    yield load
-    monkeypatch.undo()
-    importlib.reload(lab)
 
 
 def test_the_ratio_words_follow_the_scenario(relabelled):

@@ -4,7 +4,6 @@ failure states reached and left, the phone context and the ledger record."""
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 import re
 
@@ -183,17 +182,6 @@ def test_step_time_and_ratio_agree():
 
 
 # ---- text follows its source -------------------------------------------------------------
-
-
-@pytest.fixture
-def relabelled(monkeypatch):
-    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
-    def reload(**changes):
-        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
-        return importlib.reload(lab)
-    yield reload
-    monkeypatch.undo()
-    importlib.reload(lab)
 
 
 def test_memories_and_the_wanted_micro_batch_in_the_text_follow_their_sources(relabelled, monkeypatch):

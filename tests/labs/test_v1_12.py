@@ -4,8 +4,6 @@ left, the context, edges and the ledger record."""
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import itertools
 import math
 import re
@@ -201,17 +199,6 @@ def test_nothing_answers_act2_in_act1s_instruments():
 
 
 # ---- text follows its source -------------------------------------------------------------
-
-
-@pytest.fixture
-def relabelled(monkeypatch):
-    """The lab reloaded on a changed Scenario, so the text built at import follows it; restored after."""
-    def reload(**changes):
-        monkeypatch.setattr(model, "S", dataclasses.replace(model.S, **changes))
-        return importlib.reload(lab)
-    yield reload
-    monkeypatch.undo()
-    importlib.reload(lab)
 
 
 def test_worker_count_in_the_text_follows_the_scenario(relabelled):
