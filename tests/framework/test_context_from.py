@@ -7,7 +7,7 @@ import pytest
 import dataclasses
 
 from pylabs.framework.render import context_picker
-from pylabs.labs import get
+from pylabs.labs import all_labs, get
 from pylabs.labs.vol1 import contexts
 
 
@@ -100,3 +100,21 @@ def test_a_context_read_from_the_ledger_brings_its_presets():
     assert lab.earlier_defaults(earlier("tiny")) == {"context": "tiny", "a1_tokens": 1024.0}
     assert lab.earlier_defaults(earlier("cloud")) == {"context": "cloud"}
     assert lab.earlier_defaults({}) == {}
+
+
+
+TRACK_LABS = [lab for lab in all_labs() if lab.context_from == contexts.TRACK]
+TRACKS = get("v1_00").control("track").values
+
+
+def test_volume_one_opens_in_the_track():
+    assert len(TRACK_LABS) >= 12, [lab.id for lab in TRACK_LABS]
+
+
+@pytest.mark.parametrize("lab", TRACK_LABS, ids=lambda lab: lab.id)
+@pytest.mark.parametrize("track", TRACKS)
+def test_a_lab_opens_in_the_chosen_track_when_it_offers_it(lab, track):
+    """Every lab that reads the V1-00 track: a new attempt starts in it when the lab's context has it,
+    and in the lab's own default when it does not."""
+    expected = {"context": track} if track in lab.context.values else {}
+    assert lab.context_defaults(earlier(track)) == expected

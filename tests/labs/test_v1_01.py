@@ -166,7 +166,3 @@ def test_record_holds_the_spec_fields():
     assert set(rec["results"]) == {m.name for m in LAB.record_metrics}
 
 
-def test_context_starts_from_the_v1_00_track():
-    assert LAB.context_from == ("v1_00", "track")
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {"context": "tiny"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {}

@@ -166,12 +166,6 @@ def test_compute_bound_at_high_intensity():
 # ---- contexts, ledger ----------------------------------------------------------------------
 
 
-def test_context_opens_in_the_track_chosen_in_v1_00():
-    assert LAB.context_from == ("v1_00", "track")
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
-
-
 def test_record_holds_the_spec_ledger_fields():
     rec = record(LAB, all_open())
     assert rec["context"] == "cloud" and rec["complete"] is True

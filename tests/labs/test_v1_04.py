@@ -155,12 +155,6 @@ def test_edge_context_moves_data_over_a_free_lan():
     assert back["a2_link"] == "100" and back["a2_price"] == "inter"
 
 
-def test_context_comes_from_the_v1_00_track():
-    assert LAB.context_from == ("v1_00", "track")
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
-
-
 # ---- the ledger -----------------------------------------------------------------------------
 
 

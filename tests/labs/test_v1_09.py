@@ -163,11 +163,6 @@ def test_saved_share_is_negative_only_for_anti_curriculum():
 # ---- context and the ledger ------------------------------------------------------------------
 
 
-def test_context_follows_the_v1_00_track_when_it_is_an_option():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
-
-
 def test_record_holds_the_spec_ledger_fields():
     """§V1-09 ledger: ordering, speedup, budget_usd, strategy, labels, acc, cost_to_bar_usd."""
     rec = record(LAB, all_open())

@@ -183,11 +183,6 @@ def test_context_changes_the_act1_instruments():
     assert len(values) == 3
 
 
-def test_context_follows_the_v1_00_track():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
-
-
 def test_record_holds_the_spec_ledger_fields():
     """§V1-10 ledger: model, fmt, granularity, drop_pp, tier_configs, tier_footprints_gb, oom_tiers."""
     rec = record(LAB, all_open(a2_flagship="8b_int4", a2_mid="8b_int3", a2_budget="3b_int4"))

@@ -240,11 +240,6 @@ def test_extreme_settings_render_finite_numbers():
                        for v in re.findall(r'data-value="([^"]+)"', html))
 
 
-def test_context_follows_the_v1_00_track():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
-
-
 def test_context_preset_picks_a_weight_format_that_fits():
     edge = LAB.parse({"controls": {"context": "edge", "a2_weights": "bf16"}}, changed="context")
     cloud = LAB.parse({"controls": {"context": "cloud", "a2_weights": "int4"}}, changed="context")

@@ -176,11 +176,6 @@ def test_context_changes_the_energy_on_screen():
     assert "Jetson Orin NX" in edge
 
 
-def test_context_follows_the_v1_00_track():
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}) == {"context": "edge"}
-    assert LAB.context_defaults({"v1_00": {"controls": {"track": "mobile"}, "results": {}, "complete": True}}) == {}
-
-
 def test_record_holds_the_spec_ledger_fields():
     """§V1-12 ledger: s, N, speedup, efficiency, b_bench, b_prod, crossover_b, rank_valid."""
     rec = record(LAB, all_open())
