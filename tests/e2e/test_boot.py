@@ -111,6 +111,28 @@ def test_a_snapshot_that_cannot_be_used_falls_back_to_the_usual_boot(browser, si
     watch.assert_clean()
 
 
+def test_a_first_visit_over_a_slow_link_boots_the_usual_way(browser, base_url, watch):
+    """Over 20 Mbit/s the 11 MB snapshot would arrive after the usual boot is done: the worker
+    watches its download, stops it, says why (console.info), and boots the usual way."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8,
+                                                  "uploadThroughput": 20e6 / 8, "connectionType": "wifi"})
+    lab = LabDriver(page, base_url)
+    watch.attach(page)
+    console = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    lab.open("v2_02")
+    assert page.get_attribute("html", "data-pylabs-boot") == "full"
+    assert any(line.startswith("info: pylabs: the ") and "snapshot would take about" in line and
+               line.endswith("starting Python the usual way, which is sooner on this network") for line in console), console
+    lab.lock("a1_predict", "C")
+    assert lab.verdict("a1_predict") == "correct"
+    ctx.close()
+
+
 def _early_entry(lab: LabDriver):
     raw = lab.page.evaluate(f"() => localStorage.getItem('{EARLY_KEY}')")
     return json.loads(raw)["v2_02"] if raw else None

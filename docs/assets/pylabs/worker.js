@@ -11,6 +11,8 @@ import { growMemoryOnInstantiate } from "./snapshot-memory.js";
 
 const BASE = new URL("../../", import.meta.url);
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
+const PROBE_MS = 400;             // how long the snapshot's download is watched before deciding
+const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
 const IDLE_INSTALL_MS = 1500;  // after a call, how long the worker waits before unpacking what it deferred
 const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
@@ -30,10 +32,62 @@ function snapshotRefusal(config) {
   return null;
 }
 
-async function fetchSnapshot(entry) {
+/** The snapshot is not worth its download on this network: boot the usual way (not a failure). */
+class SlowNetwork extends Error {}
+
+/**
+ * Start downloading the image and decide, from its rate, whether to wait for it. The snapshot
+ * saves a few seconds of Pyodide's start-up; the files both boots need (7.5 MB) come after the
+ * decision, so only the image's own 11 MB count: over a slow link (a first visit at 20 Mbit/s)
+ * the usual boot is ready sooner. After PROBE_MS of data, an image that would take longer than
+ * WORTH_WAITING_MS in all is dropped (the service worker fetches it for the next visit, which
+ * then reads it from Cache Storage at once).
+ * @returns {Promise<{image: Promise<Uint8Array>}>} once decided: the image, still arriving
+ */
+async function startSnapshot(entry) {
   const response = await fetch(new URL(entry.url, BASE));
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const packed = new Blob([await response.arrayBuffer()]);
+  const total = Number(response.headers.get("Content-Length")) || entry.bytes || 0;
+  const reader = response.body.getReader();
+  const chunks = [];
+  let received = 0;
+  let first = null;
+  let decide;
+  const decided = new Promise((resolve) => { decide = resolve; });
+  const settle = (value) => {
+    if (!decide) return;
+    decide(value);
+    decide = null;
+  };
+  const image = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      first ??= { t: performance.now(), bytes: value.length };
+      const elapsed = performance.now() - first.t;
+      if (decide && elapsed >= PROBE_MS) {
+        const rate = (received - first.bytes) / elapsed;  // bytes per ms since the first chunk
+        if (total / rate > WORTH_WAITING_MS) {
+          reader.cancel().catch(() => {});
+          const mbits = (rate * 8 / 1000).toFixed(1);
+          throw new SlowNetwork(`the ${(total / 1e6).toFixed(1)} MB snapshot would take about ` +
+            `${(total / rate / 1000).toFixed(1)} s at ${mbits} Mbit/s`);
+        }
+        settle(true);
+      }
+    }
+    settle(true);
+    return decompress(new Blob(chunks));
+  })();
+  // A refusal or a failure before the decision is the decision; after it, loadPyodide reports it.
+  image.catch((error) => decide && settle(Promise.reject(error)));
+  await decided;
+  return { image };  // wrapped: an async function returning a promise would wait for it
+}
+
+async function decompress(packed) {
   try {
     return new Uint8Array(await new Response(packed.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
   } catch (error) {
@@ -54,8 +108,9 @@ async function startPython(config) {
   const refusal = snapshotRefusal(config);
   if (!refusal) {
     try {
-      // A promise: Pyodide fetches its WebAssembly and standard library while the image downloads.
-      const image = fetchSnapshot(config.snapshot);
+      // Once the image is worth waiting for, Pyodide fetches its WebAssembly and standard library
+      // while the rest of it downloads.
+      const { image } = await startSnapshot(config.snapshot);
       image.catch(() => {}); // reported below, through loadPyodide
       const restore = growMemoryOnInstantiate(config.snapshot.memory || 0);
       let pyodide;
@@ -66,8 +121,11 @@ async function startPython(config) {
       }
       return { pyodide, boot: "snapshot", note: `restored from snapshot ${config.snapshot.key}` };
     } catch (error) {
-      const note = `the Python snapshot could not be used (${error && error.message ? error.message.split("\n")[0] : error}); starting Python the usual way`;
-      console.warn(`pylabs: ${note}`);
+      const reason = error && error.message ? error.message.split("\n")[0] : String(error);
+      const slow = error instanceof SlowNetwork;
+      const note = slow ? `${reason}; starting Python the usual way, which is sooner on this network`
+        : `the Python snapshot could not be used (${reason}); starting Python the usual way`;
+      (slow ? console.info : console.warn)(`pylabs: ${note}`);
       return { pyodide: await loadPyodide(options), boot: "full", note };
     }
   }
