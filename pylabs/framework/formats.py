@@ -34,12 +34,13 @@ def _sig(value: float, digits: int = 3) -> str:
     return text.replace("-", "−")
 
 
+_NOUNS = {"years": "year", "days": "day"}  # units that are nouns: "1 day", "2 days"
+
+
 def _scaled(value: float, units: tuple[tuple[float, str], ...], digits: int = 3) -> str:
-    for factor, suffix in units:
-        if abs(value) >= factor:
-            return f"{_sig(value / factor, digits)} {suffix}"
-    factor, suffix = units[-1]
-    return f"{_sig(value / factor, digits)} {suffix}"
+    factor, suffix = next(((f, s) for f, s in units if abs(value) >= f), units[-1])
+    text = _sig(value / factor, digits)
+    return _count(text, _NOUNS[suffix]) if suffix in _NOUNS else f"{text} {suffix}"
 
 
 _SECONDS = ((86400.0 * 365, "years"), (86400.0, "days"), (3600.0, "h"), (60.0, "min"),
@@ -59,7 +60,7 @@ def _count(text: str, noun: str) -> str:
 def seconds(value: float) -> str:
     """Auto-scaled duration: ``0.5444 -> '544 ms'``, ``4.2e-5 -> '42 µs'``."""
     if value < 60 * 60 * 24 * 365 and value >= 60 * 60 * 24:
-        return f"{_sig(value / 86400.0)} days"
+        return _count(_sig(value / 86400.0), "day")
     return _scaled(value, _SECONDS)
 
 
@@ -80,9 +81,9 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "ms": lambda v: f"{_sig(v * 1e3)} ms",
     "us": lambda v: f"{_sig(v * 1e6)} µs",
     "h": lambda v: f"{_sig(v / 3600.0)} h",
-    "days": lambda v: f"{_sig(v / 86400.0)} days",
+    "days": lambda v: _count(_sig(v / 86400.0), "day"),
     "weeks": lambda v: _count(_sig(v / (86400.0 * 7)), "week"),
-    "years": lambda v: f"{_sig(v / (86400.0 * 365))} years",
+    "years": lambda v: _count(_sig(v / (86400.0 * 365)), "year"),
     "B": lambda v: _scaled(v, _BYTES),
     "GB": lambda v: f"{_sig(v / 1e9)} GB",
     "B/s": lambda v: _scaled(v, _RATE),
@@ -100,7 +101,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "pp": lambda v: f"{_sig(v * 100.0)} pp",
     "x": lambda v: f"{_sig(v)}×",
     "int": integer,
-    "tokens": lambda v: f"{integer(v)} tokens",
+    "tokens": lambda v: _count(integer(v), "token"),
     "tokens/s": lambda v: f"{integer(v)} tokens/s",
     "req/s": lambda v: f"{_sig(v)} requests/s",
     "images/s": lambda v: f"{integer(v)} images/s" if abs(v) >= 10 else f"{_sig(v)} images/s",

@@ -40,6 +40,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_11_model import (INT8_OVER_BF16, PEAKS, PRECISIONS, SCENARIO_DECODE, SCENARIO_KERNEL, Decode,
                                           S, act1_truth, act2_truth, chain, decode, gemm, times_in_words)
@@ -396,7 +397,7 @@ def act2_instruments(s: State) -> list:
     dev = device(s["context"])
     parts = [metric_grid(
         M["a2_tok_s"].show(0.0 if d.oom else d.tok_s, "danger" if d.oom else None,
-                           "does not fit" if d.oom else f"{fmt(d.batch, 'int')} sequences"),
+                           "does not fit" if d.oom else plural(d.batch, "sequence", count_fmt="int")),
         M["a2_speedup"].show(d.tok_s / one.tok_s, note=f"at batch {fmt(d.batch, 'int')}"),
         M["a2_step_s"].show(d.step_s),
         M["a2_memory"].show(d.memory, "danger" if d.oom else tone(1 - d.memory / d.mem_bytes, 0.2, 0.0),

@@ -31,6 +31,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Run, S, act1_truth, act2_truth,
                                           crossover, rank_valid, ratio_b_over_a, serial_for, throughput)
@@ -222,7 +223,7 @@ def act1_curve(r: Run):
 
 def act1_hours(r: Run):
     (serial_1, parallel_1), (serial_n, parallel_n) = r.hours()
-    labels = ["One device", f"{fmt(r.workers, 'int')} devices"]
+    labels = ["One device", plural(r.workers, "device", count_fmt="int")]
     traces = [ch.bars("Serial (rank 0 only)", labels, [serial_1 / S.hour_s, serial_n / S.hour_s], "danger",
                       horizontal=True),
               ch.bars("Parallel (split over N)", labels, [parallel_1 / S.hour_s, parallel_n / S.hour_s], "series1",

@@ -421,7 +421,7 @@ def act2_replica_chart(sp: q.Spike, slo: float):
     figure = ch.figure(traces, x=ch.axis("Replicas", range=[max(0.0, x_low - 0.05 * (last - x_low)), last]),
                        y=ms_axis("P99 time in system (ms)", p99s + [slo * S.ms]),
                        shapes=shapes, annotations=notes)
-    summary = (f"Below {first} replicas the queue is unstable (no P99 exists); the P99 falls steeply just above, to "
+    summary = (f"Below {plural(first, 'replica', count_fmt='int')} the queue is unstable (no P99 exists); the P99 falls steeply just above, to "
                f"{fmt(p99s[-1] / S.ms, 'ms')} at {cs[-1]} replicas, where the service time dominates.")
     rows = [(str(c), fmt(p / S.ms, "ms")) for c, p in list(zip(cs, p99s))[::6]]
     return chart("a2_replicas_curve", "P99 against replicas once scaled", figure, summary,

@@ -18,6 +18,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
+from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_01_model import (BIG_RUN, FABRICS, GPN, GPU_AXIS, GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W,
                                          NODES, PLAN_S, PLANS, SCENARIO_FLEET, SCENARIO_RUN, SINGLE_GPU_S,
                                          UTIL_AXIS, Fleet, Run, S, act1_truth, act2_truth)
@@ -165,14 +166,15 @@ def schedule_blown_text(train: float, gpus: float, compute: float, comm: float) 
     wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
             f"the all-reduce takes {fmt(comm, 's')}, {fmt(comm / (compute + comm), 'pct')} of the step")
     return late + (f"Compute dominates: each step computes for {fmt(compute, 's')} and {wait}. "
-                   f"{fmt(gpus, 'int')} GPUs are too few for a plan made for {fmt(S.gpus, 'int')}: add GPUs.")
+                   f"{plural(gpus, 'GPU', count_fmt='int')} are too few for a plan made for {fmt(S.gpus, 'int')}: "
+                   "add GPUs.")
 
 
 def sequence_note(tokens_per_gpu: float) -> str:
     """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
     if tokens_per_gpu < C.LLAMA3_SEQ:
         return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of a {fmt(C.LLAMA3_SEQ, 'int')}-token sequence"
-    return f"{fmt(tokens_per_gpu / C.LLAMA3_SEQ, 'num')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
+    return f"{plural(tokens_per_gpu / C.LLAMA3_SEQ, 'sequence')} of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
 
 
 def act1_chart(run: Run, gpus: float):
@@ -191,7 +193,7 @@ def act1_chart(run: Run, gpus: float):
         y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
     figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
-               f"{fmt(gpus, 'int')} GPUs against {fmt(gpus, 'x')} for linear scaling, and never passes "
+               f"{plural(gpus, 'GPU', count_fmt='int')} against {fmt(gpus, 'x')} for linear scaling, and never passes "
                f"{fmt(ceiling, 'x')} however many GPUs are added.")
     rows = [(fmt(n, "int"), fmt(float(n), "x"), fmt(p, "x"), fmt(p / n, "pct")) for n, p in zip(GPU_AXIS, physics)]
     return chart("a1_speedup", "Speedup against GPU count", figure, summary,
@@ -365,7 +367,7 @@ def act2_instruments(s: State) -> list:
     f = fleet(s)
     plan_cost, budget = f.cost(s["a2_plan"]), f.budget()
     never = f.breakeven_on_prem() > 1
-    cheapest = f.cheapest()
+    cheapest, horizon = f.cheapest(), plural(f.years, "year", count_fmt="int")
     parts = [metric_grid(*cost_metrics(f, s["a2_plan"]),
                          M["a2_breakeven_reserved"].show(f.breakeven_reserved(), note="reserving wins above it"),
                          M["a2_breakeven_on_prem"].show(f.breakeven_on_prem(), "danger" if never else None,
@@ -374,17 +376,17 @@ def act2_instruments(s: State) -> list:
                          M["a2_on_prem_per_hour"].show(f.per_useful_hour(), note=f"on-demand {fmt(f.price, 'usd/h')}"))]
     parts.append(callout("info", f"Cheapest at these inputs: {PLANS[cheapest]}",
                          prose(f"{PLANS[cheapest]} costs **{fmt(f.cost(cheapest), 'usd')}** over "
-                               f"{fmt(f.years, 'int')} years at {fmt(f.utilization, 'pct')} utilization; "
+                               f"{horizon} at {fmt(f.utilization, 'pct')} utilization; "
                                f"the budget is {fmt(budget, 'usd')}.")))
     if plan_cost > budget:
         parts.append(failure(F["a2_over_budget"],
-                             f"{PLANS[s['a2_plan']]} costs {fmt(plan_cost, 'usd')} over {fmt(f.years, 'int')} "
-                             f"years against a budget of {fmt(budget, 'usd')}. Pick another path, or change the "
-                             "utilization the fleet must run at."))
+                             f"{PLANS[s['a2_plan']]} costs {fmt(plan_cost, 'usd')} over "
+                             f"{horizon} against a budget of {fmt(budget, 'usd')}. Pick another path, or change "
+                             "the utilization the fleet must run at."))
     if never:
         parts.append(failure(F["a2_never_pays_back"],
                              f"Even busy every hour, the owned fleet costs {fmt(f.on_prem(1.0), 'usd')} against "
-                             f"{fmt(f.on_demand(1.0), 'usd')} on demand over {fmt(f.years, 'int')} years. Owning "
+                             f"{fmt(f.on_demand(1.0), 'usd')} on demand over {horizon}. Owning "
                              "pays back only with a higher cloud price, a longer horizon or a cheaper purchase."))
     parts.append(act2_chart(f, s["a2_plan"]))
     return parts
@@ -516,6 +518,7 @@ def results(s: State) -> dict[str, float]:
 def lab_takeaways() -> list[str]:
     truth, big = act1_truth(), BIG_RUN.speedup(S.gpus)
     f, hi = SCENARIO_FLEET, HYPERSCALER_FLEET
+    horizon = plural(f.years, "year", count_fmt="int")
     return [
         f"Linear scaling is the illusion: one H100 needs {fmt(SINGLE_GPU_S, 's')} for the "
         f"{fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run, and dividing by {fmt(S.gpus, 'int')} GPUs gives the "
@@ -528,7 +531,7 @@ def lab_takeaways() -> list[str]:
         f"Utilization decides pay-per-use against commitment: reserving at {_D} off beats on-demand only above "
         f"{fmt(f.breakeven_reserved(), 'pct')} busy.",
         f"Price, horizon and purchase cost decide renting against owning: at {fmt(f.price, 'usd/h')} owning "
-        f"never beats on-demand within {fmt(f.years, 'int')} years (breakeven {fmt(f.breakeven_on_prem(), 'pct')}); "
+        f"never beats on-demand within {horizon} (breakeven {fmt(f.breakeven_on_prem(), 'pct')}); "
         f"at {fmt(hi.price, 'usd/h')} it does above {fmt(hi.breakeven_on_prem(), 'pct')}.",
     ]
 

@@ -35,6 +35,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, SCENARIO_CLUSTER, SCENARIO_LOADER, Cluster, Loader, S,
                                           act1_answer, act1_headroom, act2_answer)
 from pylabs.physics import constants as C
@@ -356,7 +357,7 @@ def act2_instruments(s: State) -> list:
         M["a2_needed"].show(c.needed, note=servers_word(c, c.needed)),
         M["a2_gpu_util"].show(c.util, tone(c.util)),
         M["a2_bw_margin"].show(c.headroom()["bandwidth"], "danger" if c.headroom()["bandwidth"] < 1 else None),
-        M["a2_files"].show(c.files, note=f"{fmt(c.workers, 'int')} workers per GPU: no effect"),
+        M["a2_files"].show(c.files, note=f"{plural(c.workers, 'worker', count_fmt='int')} per GPU: no effect"),
         M["a2_bw_demand"].show(c.gpus * DEMAND, note=f"of {fmt(c.aggregate, 'B/s')}"),
     )]
     parts += act2_alerts(c)
