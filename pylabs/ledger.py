@@ -199,7 +199,14 @@ def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
         "results": record.get("results", {}), "failures_hit": record.get("failures_active", []),
         "complete": record.get("complete", False),
     })
-    return merge(ledger, {"attempts": {attempt_id: attempt}})
+    merged = merge(ledger, {"attempts": {attempt_id: attempt}})
+    if previous and _same_but_time(merged["attempts"][attempt_id], previous):
+        return ledger  # nothing new (a record stashed when leaving, saved already): the ledger stays as it is
+    return merged
+
+
+def _same_but_time(a: dict, b: dict) -> bool:
+    return {k: v for k, v in a.items() if k != "updated_at"} == {k: v for k, v in b.items() if k != "updated_at"}
 
 
 def archive(ledger: dict, attempt_id: str, now: str) -> dict:

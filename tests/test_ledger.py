@@ -117,3 +117,16 @@ def test_documented_schema_accepts_a_stored_ledger():
     schema = ledger.json_schema()
     assert schema["properties"]["schema"]["const"] == ledger.SCHEMA
     assert set(schema["properties"]["attempts"]["additionalProperties"]["properties"]) >= set(attempt())
+
+
+def test_committing_the_same_record_again_changes_nothing():
+    """A record stashed when a page is left and folded in after its save landed leaves the ledger as it
+    was, updated_at included (a later read sees no change that did not happen)."""
+    record = {"lab": "v2_02", "context": "pretrain", "controls": {"a1_tokens": 4096},
+              "answers": {"a1_predict": {"choice": "C", "locked_at": "2026-01-01T00:00:00Z", "correct": True}},
+              "results": {}, "failures_active": [], "complete": False}
+    once = ledger.commit(ledger.empty(), "v2_02-abc123", record, "2026-01-01T00:00:01Z")
+    again = ledger.commit(once, "v2_02-abc123", record, "2026-01-01T00:00:09Z")
+    assert again == once
+    moved = ledger.commit(once, "v2_02-abc123", {**record, "controls": {"a1_tokens": 8192}}, "2026-01-01T00:00:09Z")
+    assert moved["attempts"]["v2_02-abc123"]["updated_at"] == "2026-01-01T00:00:09Z"

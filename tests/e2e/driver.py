@@ -158,10 +158,12 @@ class LabDriver:
         return json.loads(raw) if raw else {}
 
     def wait_saved(self, lab_id: str, qid: str) -> None:
-        """Wait until the ledger in storage holds ``qid``'s locked answer (saves are asynchronous)."""
+        """Wait until the ledger in storage holds ``qid``'s locked answer and no save is in flight
+        (saves are asynchronous, and a lock can save twice: a failure state reached, then the lock)."""
         self.page.wait_for_function(
             """([lab, qid]) => { const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));
-                 if (!k) return false;
+                 const root = document.querySelector('[data-lab]');
+                 if (!k || (root && Number(root.dataset.saving || 0) > 0)) return false;  // a save still in flight
                  try { return Object.values(JSON.parse(localStorage.getItem(k)).attempts || {})
                    .some((a) => a.lab === lab && a.answers && a.answers[qid]); } catch { return false; } }""",
             arg=[lab_id, qid])
@@ -173,7 +175,7 @@ class LabDriver:
             self.page.wait_for_function(
                 """(lab) => { const root = document.querySelector('[data-lab]');
                      if (!root || root.dataset.lab !== lab) return true;
-                     if (Number(root.dataset.saving || 0) > 0) return false;  // a control change not yet saved
+                     if (Number(root.dataset.saving || 0) > 0) return false;  // a change or a save not yet in the ledger
                      const k = Object.keys(localStorage).find(k => k.startsWith('mlsys-labs:ledger:'));
                      const locked = [...document.querySelectorAll('[data-question][data-locked="true"]')]
                        .map((q) => q.dataset.question);

@@ -223,10 +223,12 @@ export async function mountLab(root, signal) {
 
   function save() {
     if (!record) return Promise.resolve();
+    root.dataset.saving = String(Number(root.dataset.saving || 0) + 1);  // saves in flight (tests wait on it)
     const saved = commit(attemptId, record);
     saved.then(() => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: { ...lastBlocks } }), () => {});
     return saved.catch((error) =>
-      showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }));
+      showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }))
+      .finally(() => { root.dataset.saving = String(Number(root.dataset.saving) - 1); });
   }
 
   async function lock(question) {

@@ -1,7 +1,7 @@
 // The Design Ledger page: a summary rendered by Python, export, import with a
 // preview of what will change, and clear with confirmation.
 import { call, startRuntime } from "./runtime.js";
-import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, LEDGER_KEY } from "./store.js";
+import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, settleLedger, LEDGER_KEY } from "./store.js";
 import { showNotice, clearNotice } from "./notices.js";
 import { drawCharts } from "./charts.js";
 
@@ -149,6 +149,7 @@ export async function mountLedgerPage(root, signal) {
     return;
   }
   clearNotice("boot");
+  await settleLedger().catch(() => {});  // a lock the last lab page had not saved yet
   await refresh();
   html.dataset.pylabs = "ready";
 }

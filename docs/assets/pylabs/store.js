@@ -127,6 +127,26 @@ function clearStash(text) {
   }
 }
 
+/** Fold in the record a page stashed while leaving (its save may not have landed). Call under withLock. */
+async function foldStashed() {
+  const pending = takeStash();
+  if (pending && pending.attemptId && pending.record) {
+    const folded = await call("ledger_commit", [readRaw(), pending.attemptId, JSON.stringify(pending.record), pending.at]);
+    quarantine(folded.quarantined);
+    writeRaw(folded.raw);
+    clearStash(pending.text);
+  }
+}
+
+/**
+ * The ledger page's first read: what a lab page stashed while leaving is folded in first, so a
+ * lock taken just before opening the ledger is in its view and its export.
+ * @returns {Promise<void>}
+ */
+export function settleLedger() {
+  return withLock(foldStashed);
+}
+
 /**
  * Validate the stored ledger and return the lab's active attempt (after folding in a record
  * the previous page stashed while leaving).
@@ -135,13 +155,7 @@ function clearStash(text) {
  */
 export function openLedger(labId) {
   return withLock(async () => {
-    const pending = takeStash();
-    if (pending && pending.attemptId && pending.record) {
-      const folded = await call("ledger_commit", [readRaw(), pending.attemptId, JSON.stringify(pending.record), pending.at]);
-      quarantine(folded.quarantined);
-      writeRaw(folded.raw);
-      clearStash(pending.text);
-    }
+    await foldStashed();
     const raw = readRaw();
     const result = await call("ledger_open", [raw, labId]);
     if (result.quarantined.length) {
