@@ -52,9 +52,9 @@ _FLOP = ((1e24, "×10²⁴ FLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFL
 _USD = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
-def _count(text: str, noun: str) -> str:
+def _count(text: str, noun: str, plural_form: str = "") -> str:
     """A formatted count and its noun, singular only for exactly one: '1 week', '3.53 weeks'."""
-    return f"{text} {noun if text == '1' else noun + 's'}"
+    return f"{text} {noun if text == '1' else (plural_form or noun + 's')}"
 
 
 def seconds(value: float) -> str:
@@ -178,9 +178,7 @@ def plural(count: float, singular: str, plural_form: str = "", count_fmt: str = 
     """A count with its noun in the right number: ``plural(1, "NIC") -> '1 NIC'``,
     ``plural(8, "NIC") -> '8 NICs'``, ``plural(0.5, "engineer-week") -> '0.5 engineer-weeks'``.
     Only exactly one takes the singular; ``plural_form`` defaults to the singular plus "s"."""
-    text = fmt(count, count_fmt)
-    noun = singular if text == "1" else (plural_form or singular + "s")
-    return f"{text} {noun}"
+    return _count(fmt(count, count_fmt), singular, plural_form)
 
 
 def fmt(value: float, name: str) -> str:

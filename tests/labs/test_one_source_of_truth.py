@@ -39,9 +39,8 @@ CONSTANT_READ = {"v2_03": "IB_NDR_BW", "v2_07": "H100_PEAK_BF16_DENSE"}
 
 def page(lab_id: str) -> str:
     """The lab rendered after reloading its model (values computed at import) and then the lab."""
-    model = LAB_MODULES[lab_id] + "_model"
-    if (LABS_DIR / f"vol{lab_id[1]}" / f"{lab_id}_model.py").exists():
-        importlib.reload(importlib.import_module(model))
+    if len(sources(lab_id)) > 1:
+        importlib.reload(importlib.import_module(LAB_MODULES[lab_id] + "_model"))
     lab = importlib.reload(importlib.import_module(LAB_MODULES[lab_id])).LAB
     return str(render_lab(lab, answered(lab, {}, through=lab.questions[-1].id)))
 
