@@ -1,24 +1,11 @@
 // Inlined after each lab by build_scripts/site_content.py (issue 9): a prediction can be chosen
 // and locked from the first paint, before the shell's modules have loaded. It writes the same
 // record the shell's early.js writes (store.js EARLY_KEY), and stands down once early.js mounts.
-// It also starts the Python worker at once, while the theme's and the shell's scripts still load:
-// runtime.js adopts it (window.__pylabsWorker) with the messages it sent meanwhile.
+// On a first visit it also starts the Python worker (worker_start.js, at the top of <head>).
 (() => {
+  if (window.__pylabsStartWorker) window.__pylabsStartWorker();
   const root = document.currentScript && document.currentScript.previousElementSibling;
   if (!root || !root.dataset.lab) return;
-  if (!window.__pylabsWorker && typeof Worker === "function" && typeof WebAssembly === "object") {
-    try {
-      const script = new URL("assets/pylabs/worker.js", new URL(root.dataset.siteRoot || "./", location.href));
-      if (new URLSearchParams(location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
-      const worker = new Worker(script, { type: "module" });
-      worker.early = [];
-      worker.onmessage = (event) => worker.early.push(event.data);
-      worker.onerror = (event) => { worker.failed = event.message || "the Python worker failed to start"; };
-      window.__pylabsWorker = worker;
-    } catch (error) {
-      // runtime.js starts it, and reports what went wrong
-    }
-  }
   const site = new URL(root.dataset.siteRoot || "./", location.href).pathname;
   const key = "mlsys-labs:early:" + site;
   const live = () => root.dataset.early !== "mounted";

@@ -81,13 +81,27 @@ def on_page_content(html: str, page, config, files) -> str:
     if not lab_id:
         return html
     placeholder = PLACEHOLDER.format(lab_id)
-    depth = page.url.count("/")  # pages are directories: vol2/02-x/ is two levels down
-    embedded = site_content.embedded_lab(lab_id, "../" * depth or "./")
+    embedded = site_content.embedded_lab(lab_id, _site_root(page))
     # Markdown wraps a lone placeholder in <p>; replace the paragraph with the lab.
     html = html.replace(f"<p>{placeholder}</p>", embedded)
     if placeholder in html:
         html = html.replace(placeholder, embedded)
     return html
+
+
+def on_post_page(output: str, page, config) -> str:
+    """A lab page starts its Python worker from its <head> (site_content.worker_start)."""
+    if not page.meta.get("pylabs_lab"):
+        return output
+    head = re.search(r"<head>\s*(<meta charset=[^>]*>)?", output)
+    if head is None:
+        raise ValueError(f"{page.file.src_uri}: the theme wrote no <head>")
+    return output[:head.end()] + site_content.worker_start(_site_root(page)) + output[head.end():]
+
+
+def _site_root(page) -> str:
+    depth = page.url.count("/")  # pages are directories: vol2/02-x/ is two levels down
+    return "../" * depth or "./"
 
 
 def on_post_build(config) -> None:

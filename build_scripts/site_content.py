@@ -52,6 +52,13 @@ def build_id() -> str:
 
 
 EARLY_INLINE = Path(__file__).with_name("early_inline.js")
+WORKER_START = Path(__file__).with_name("worker_start.js")
+
+
+def worker_start(site_root: str) -> str:
+    """The script at the top of a lab page's <head> that starts its Python worker (issue 9): at once
+    on a returning visit, else from the inline script after the lab (early_inline.js)."""
+    return f'<script data-site-root="{escape(site_root)}">{WORKER_START.read_text()}</script>'
 
 
 def embedded_lab(lab_id: str, site_root: str = "../../") -> str:

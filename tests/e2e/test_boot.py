@@ -234,6 +234,88 @@ def test_a_visited_lab_works_offline(browser, base_url, watch):
     ctx.close()
 
 
+KEPT_IMAGES = """async () => {
+  const root = await navigator.storage.getDirectory();
+  let folder;
+  try { folder = await root.getDirectoryHandle('mlsys-images'); } catch { return {}; }
+  const sizes = {};
+  for await (const [name, handle] of folder.entries()) sizes[name] = (await handle.getFile()).size;
+  return sizes;
+}"""
+
+WRITE_KEPT = """async ([name, size]) => {
+  const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('mlsys-images', { create: true });
+  const writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
+  await writable.write(new Uint8Array(size));
+  await writable.close();
+}"""
+
+
+def _snapshot_entry(lab: LabDriver) -> dict:
+    return lab.page.evaluate("(url) => fetch(url, { cache: 'no-store' }).then((r) => r.json())",
+                             lab.base_url + "assets/pylabs/runtime.json")["snapshot"]
+
+
+def _wait_kept(lab: LabDriver, entry: dict) -> str:
+    """The kept image's file name, once the worker has written it (image-cache.js names it)."""
+    name = f"%2Flabs%2F.{entry['key']}.bin"
+    for _ in range(150):
+        if lab.page.evaluate(KEPT_IMAGES).get(name) == entry["memory"]:
+            return name
+        lab.page.wait_for_timeout(100)
+    raise AssertionError(f"no kept image {name} after 15 s: {lab.page.evaluate(KEPT_IMAGES)}")
+
+
+def test_a_returning_visit_restores_the_image_kept_unpacked(browser, base_url, watch):
+    """The first visit downloads the gzipped image and keeps it unpacked; the next restores from
+    that copy and renders exactly what the first did."""
+    ctx = browser.new_context()
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    lab.open("v2_02")
+    assert lab.page.get_attribute("html", "data-pylabs-image") == "downloaded"
+    first = renders(lab, ["v2_02"])
+    name = _wait_kept(lab, _snapshot_entry(lab))
+    lab.page.reload()
+    lab.wait_ready()
+    assert lab.page.get_attribute("html", "data-pylabs-boot") == "snapshot"
+    assert lab.page.get_attribute("html", "data-pylabs-image") == "kept"
+    assert renders(lab, ["v2_02"]) == first
+    lab.lock("a1_predict", "C")
+    assert lab.verdict("a1_predict") == "correct"
+    assert list(lab.page.evaluate(KEPT_IMAGES)) == [name]  # one image per site
+    ctx.close()
+
+
+def test_a_kept_image_that_is_wrong_is_dropped_and_replaced(browser, base_url, watch):
+    """A kept file of the wrong size is deleted unread (the gzipped image is used); one of the right
+    size that does not restore falls back to the usual boot, visibly, and is deleted too."""
+    ctx = browser.new_context()
+    lab = LabDriver(ctx.new_page(), base_url)
+    watch.attach(lab.page)
+    console = []
+    lab.page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    lab.open("v2_02")
+    entry = _snapshot_entry(lab)
+    name = _wait_kept(lab, entry)
+
+    lab.page.evaluate(WRITE_KEPT, [name, 1000])  # cut short
+    lab.page.reload()
+    lab.wait_ready()
+    assert lab.page.get_attribute("html", "data-pylabs-image") == "downloaded"
+    _wait_kept(lab, entry)  # and kept again, whole
+
+    lab.page.evaluate(WRITE_KEPT, [name, entry["memory"]])  # the right size, but zeros
+    lab.page.reload()
+    lab.wait_ready()
+    assert lab.page.get_attribute("html", "data-pylabs-boot") == "full"
+    assert any(line.startswith("warning: pylabs: the Python snapshot could not be used") for line in console), console
+    assert name not in lab.page.evaluate(KEPT_IMAGES)
+    lab.lock("a1_predict", "C")
+    assert lab.verdict("a1_predict") == "correct"
+    ctx.close()
+
+
 def _lock_early(lab: LabDriver, qid: str, letter: str) -> None:
     question = lab.question(qid)
     question.locator(f'input[value="{letter}"]').check()

@@ -36,7 +36,7 @@ export function startRuntime(onProgress) {
     booting = Promise.reject(new Error(reason));
     return booting;
   }
-  // The lab page's inline script (build_scripts/early_inline.js) may have started the worker
+  // The lab page's inline script (build_scripts/worker_start.js) may have started the worker
   // already, keeping what it said meanwhile; otherwise start it here.
   const early = window.__pylabsWorker;
   if (early && !early.failed) {
@@ -68,8 +68,10 @@ export function startRuntime(onProgress) {
     waiting.clear();
   };
   booting = send("boot", []).then((versions) => {
-    // How Python started ("snapshot" or "full"), for tests and the curious.
+    // How Python started ("snapshot" or "full"), and where a snapshot's image came from ("kept" in
+    // this browser by an earlier visit, or "downloaded"), for tests and the curious.
     document.documentElement.dataset.pylabsBoot = versions.boot;
+    if (versions.image) document.documentElement.dataset.pylabsImage = versions.image;
     return versions;
   });
   return booting;

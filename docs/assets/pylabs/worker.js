@@ -8,18 +8,22 @@
 // `worker.js?boot=full` (the page's `?pylabs-boot=full`) boots the usual way on purpose.
 import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/pyodide.mjs";
 import { growMemoryOnInstantiate } from "./snapshot-memory.js";
+import { dropImage, keepImage, keptImage } from "./image-cache.js";
 
 const BASE = new URL("../../", import.meta.url);
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
 const PROBE_MS = 400;             // how long the snapshot's download is watched before deciding
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
 const IDLE_INSTALL_MS = 1500;  // after a call, how long the worker waits before unpacking what it deferred
+const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep the image for the next visit
 const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
 /** After a snapshot boot the wheels' files are unpacked later: see installLater. */
 let later = null;
+/** An image unpacked from the gzipped file, to keep for the next visit (image-cache.js). */
+let keeping = null;
 
 /** Why the snapshot cannot be used here, or null when it can. */
 function snapshotRefusal(config) {
@@ -96,8 +100,19 @@ async function decompress(packed) {
 }
 
 /**
+ * Compile Pyodide's WebAssembly now, rather than once the snapshot image is in (where Pyodide
+ * starts it): with the image read from this browser's cache, both take about as long.
+ * @returns {Promise<WebAssembly.Module|null>} null when it cannot (Pyodide then compiles it itself)
+ */
+function compileWasm(indexURL) {
+  if (typeof WebAssembly.compileStreaming !== "function") return null;
+  const compiled = WebAssembly.compileStreaming(fetch(new URL("pyodide.asm.wasm", indexURL)));
+  return compiled.catch(() => null);
+}
+
+/**
  * Start Pyodide, from the snapshot when it fits, else the usual way.
- * @returns {Promise<{pyodide: object, boot: "snapshot"|"full", note: string}>}
+ * @returns {Promise<{pyodide: object, boot: "snapshot"|"full", image?: "kept"|"downloaded", note: string}>}
  */
 async function startPython(config) {
   const options = {
@@ -107,20 +122,27 @@ async function startPython(config) {
   };
   const refusal = snapshotRefusal(config);
   if (!refusal) {
+    const entry = config.snapshot;
+    // A returning visit reads the image this browser kept, unpacked, while Pyodide compiles its
+    // WebAssembly; a first one downloads the gzipped image.
+    const kept = await keptImage(BASE, entry);
     try {
       // Once the image is worth waiting for, Pyodide fetches its WebAssembly and standard library
       // while the rest of it downloads.
-      const { image } = await startSnapshot(config.snapshot);
+      const { image } = kept || await startSnapshot(entry);
       image.catch(() => {}); // reported below, through loadPyodide
-      const restore = growMemoryOnInstantiate(config.snapshot.memory || 0);
+      const compiled = kept ? compileWasm(options.indexURL) : null;
+      const restore = growMemoryOnInstantiate(entry.memory || 0, compiled);
       let pyodide;
       try {
         pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
       } finally {
         restore();
       }
-      return { pyodide, boot: "snapshot", note: `restored from snapshot ${config.snapshot.key}` };
+      if (!kept) keeping = { entry, image };
+      return { pyodide, boot: "snapshot", image: kept ? "kept" : "downloaded", note: `restored from snapshot ${entry.key}` };
     } catch (error) {
+      if (kept) await dropImage(BASE, entry);
       const reason = error && error.message ? error.message.split("\n")[0] : String(error);
       const slow = error instanceof SlowNetwork;
       const note = slow ? `${reason}; starting Python the usual way, which is sooner on this network`
@@ -145,14 +167,14 @@ async function installWheel(pyodide, download) {
 
 /**
  * Boot Python and load our wheel.
- * @returns {Promise<{pylabs: string, pyodide: string, boot: string, note: string}>} what is running
+ * @returns {Promise<{pylabs: string, pyodide: string, boot: string, image: string, note: string}>} what is running
  */
 async function boot() {
   const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
   // The wheels download while Python starts.
   const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => fetch(new URL(url, BASE)));
   progress("Starting Python (WebAssembly)…", 1);
-  const { pyodide, boot: how, note } = await startPython(config);
+  const { pyodide, boot: how, image = "", note } = await startPython(config);
   if (pyodide.version !== config.pyodide_version) {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
   }
@@ -173,7 +195,7 @@ async function boot() {
   // The module proxy lives as long as the worker; its functions are borrowed from it.
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
   progress("Ready", 3);
-  return { pylabs: version, pyodide: pyodide.version, boot: how, note };
+  return { pylabs: version, pyodide: pyodide.version, boot: how, image, note };
 }
 
 /** Unpack the wheels a snapshot boot left for later (once; every caller waits for the same work). */
@@ -186,6 +208,13 @@ function installLater() {
     return true;
   })();
   return later.done;
+}
+
+/** Keep the image unpacked at boot for the next visit (once, when the worker is idle). */
+async function keepLater() {
+  const job = keeping;
+  keeping = null;
+  if (job) await keepImage(BASE, job.entry, await job.image);
 }
 
 /** Call a bridge function; an import that needs files not unpacked yet unpacks them and retries. */
@@ -220,6 +249,7 @@ self.onmessage = async (event) => {
     if (!fn) throw new Error(`unknown runtime call ${op}`);
     self.postMessage({ id, ok: true, result: await callBridge(fn, args) });
     if (later) setTimeout(installLater, IDLE_INSTALL_MS);
+    if (keeping) setTimeout(keepLater, KEEP_AFTER_MS);
   } catch (error) {
     self.postMessage({ id, ok: false, error: String(error && error.message ? error.message : error) });
   }
