@@ -1,9 +1,12 @@
 """The one entry point the browser calls: JSON strings in, JSON strings out.
 
 ``update(lab_id, state_json, changed, full)`` parses the state, renders the
-lab, and returns the blocks that differ from the last ones it sent for this
-lab (all of them when ``full``), the normalised controls and the ledger
-record. The ``ledger_*`` functions validate and merge the stored ledger.
+lab, and returns what differs from the blocks it last sent for this lab (all of
+them, whole, when ``full``): a block's changed parts where its structure is the
+same (``markup.changed_parts``), else the whole block; then the normalised
+controls and the ledger record. ``view`` returns the last blocks whole (the
+browser keeps them for a returning student's first paint). The ``ledger_*``
+functions validate and merge the stored ledger.
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ from __future__ import annotations
 import json
 
 from pylabs import __version__, ledger
+from pylabs.framework.markup import Markup, changed_parts
 from pylabs.framework.render import block_hash, record, render_blocks
 from pylabs.labs import get
 
-_sent: dict[str, dict[str, str]] = {}
+_sent: dict[str, dict[str, Markup]] = {}
 _memo: dict[str, dict] = {}
 
 
@@ -25,18 +29,33 @@ def version() -> str:
 def update(lab_id: str, state_json: str, changed: str | None = None, full: bool = False) -> str:
     lab = get(lab_id)
     state = lab.parse(json.loads(state_json), changed)
-    blocks = {key: str(html) for key, html in render_blocks(lab, state, _memo.setdefault(lab_id, {}))}
+    blocks = dict(render_blocks(lab, state, _memo.setdefault(lab_id, {})))
     previous = {} if full else _sent.get(lab_id, {})
     _sent[lab_id] = blocks
-    changed_blocks = {k: v for k, v in blocks.items() if previous.get(k) != v}
+    whole, parts = {}, {}
+    for key, html in blocks.items():
+        before = previous.get(key)
+        if before == html:
+            continue
+        ops = changed_parts(before, html) if before is not None else [[[]]]
+        if ops and ops[0][0]:  # not the block's root: only some of its parts
+            parts[key] = ops
+        else:
+            whole[key] = html
     return json.dumps({
-        "blocks": changed_blocks,
-        "hashes": {k: block_hash(v) for k, v in changed_blocks.items()},
+        "blocks": whole,
+        "parts": parts,
+        "hashes": {k: block_hash(blocks[k]) for k in (*whole, *parts)},
         "order": list(blocks),
         # what the student entered stays in the browser's state until they change it
         "controls": {**state.controls, **state.entered},
         "record": record(lab, state),
     }, allow_nan=False)
+
+
+def view(lab_id: str) -> str:
+    """The blocks last sent for this lab, whole (key -> HTML)."""
+    return json.dumps(_sent.get(lab_id, {}))
 
 
 def link_settings(lab_id: str, params_json: str, locked: bool = False) -> str:

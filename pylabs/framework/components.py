@@ -15,7 +15,7 @@ from html import escape
 from typing import Iterable, Sequence
 
 from .formats import fmt
-from .markup import Child, Markup, classes, h, raw
+from .markup import Child, Markup, Parted, classes, h, parted, raw
 
 # ---- inline text -----------------------------------------------------------------
 
@@ -160,11 +160,16 @@ class MetricCard(Markup):
         return card
 
 
-class MetricGrid(Markup):
-    """A grid of metric cards; the first ones are the act's key numbers."""
+class MetricGrid(Parted):
+    """A grid of metric cards; the first ones are the act's key numbers. Parted: a card whose
+    number changed is sent to the browser alone."""
 
     def __new__(cls, cards: Sequence[Markup]) -> "MetricGrid":
-        grid = super().__new__(cls, h("div", {"class": "pl-metrics"}, cards))
+        element = parted("div", {"class": "pl-metrics"}, cards)
+        grid = super().__new__(cls, element)
+        # a grid holding text is sent whole: its head is then all of it
+        grid.tag, grid.head, grid.kids = (("div", element.head, element.kids) if isinstance(element, Parted)
+                                          else ("div", str(element), ()))
         grid.cards = tuple(c for c in cards if isinstance(c, MetricCard))
         return grid
 
@@ -184,12 +189,11 @@ def key_strip(readout: Sequence[object]) -> Markup | None:
     grid = next((part for part in readout if isinstance(part, MetricGrid)), None)
     if grid is None or not grid.cards:
         return None
-    return h("div", {"class": "pl-strip", "aria-hidden": "true"},
-             h("div", {"class": "pl-strip__inner"},
-               [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}"),
-                           "data-strip-of": c.name},
-                  h("span", {"class": "pl-strip__label"}, c.label), h("span", {"class": "pl-strip__value"}, c.text))
-                for c in grid.cards[:STRIP_SIZE]]))
+    items = [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}"),
+                        "data-strip-of": c.name},
+               h("span", {"class": "pl-strip__label"}, c.label), h("span", {"class": "pl-strip__value"}, c.text))
+             for c in grid.cards[:STRIP_SIZE]]
+    return parted("div", {"class": "pl-strip", "aria-hidden": "true"}, parted("div", {"class": "pl-strip__inner"}, items))
 
 
 # ---- charts -------------------------------------------------------------------
@@ -212,12 +216,12 @@ def chart(name: str, title: str, figure: dict, summary: str,
                     h("table", None,
                       h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in head])),
                       h("tbody", None, [h("tr", None, [h("td", None, c) for c in row]) for row in rows])))
-    return h("figure", {"class": "pl-chart", "data-chart": name},
-             h("figcaption", {"class": "pl-chart__title"}, title),
-             h("div", {"class": "pl-chart__plot", "role": "img", "aria-label": f"{title}. {summary}"}),
-             h("script", {"type": "application/json", "class": "pl-chart__spec"}, raw(spec)),
-             h("p", {"class": "pl-chart__summary"}, rich(summary)),
-             details)
+    return parted("figure", {"class": "pl-chart", "data-chart": name},
+                  h("figcaption", {"class": "pl-chart__title"}, title),
+                  h("div", {"class": "pl-chart__plot", "role": "img", "aria-label": f"{title}. {summary}"}),
+                  h("script", {"type": "application/json", "class": "pl-chart__spec"}, raw(spec)),
+                  h("p", {"class": "pl-chart__summary"}, rich(summary)),
+                  details)
 
 
 # ---- math peek ----------------------------------------------------------------
@@ -247,8 +251,7 @@ def math_peek(title: str, equations: Sequence[Equation], rows: Sequence[tuple[st
                                     for k, v in rows]))
     cites = h("div", {"class": "pl-mathpeek__sources"}, h("p", None, h("strong", None, "Sources")),
               bullets(sources)) if sources else None
-    return h("details", {"class": "pl-mathpeek"},
-             h("summary", None, title), body, table, cites)
+    return parted("details", {"class": "pl-mathpeek"}, h("summary", None, title), body, table, cites)
 
 
 # ---- page furniture ------------------------------------------------------------

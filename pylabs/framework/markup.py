@@ -64,6 +64,77 @@ def h(tag: str, attrs: Mapping[str, object] | None = None, *children: Child) -> 
     return Markup(f"{opening}{render_child(children)}</{tag}>")
 
 
+class Parted(Markup):
+    """An element whose children are elements, each kept apart: when it changes, the browser is sent
+    only the children that differ (``changed_parts``), not the whole element (issue 9: a slider move
+    changes a few numbers of an act, not the act). Every child renders exactly one element, so the
+    browser finds it as the element child with the same index."""
+
+    tag: str
+    head: str
+    kids: tuple[Markup, ...]
+
+
+def parted(tag: str, attrs: Mapping[str, object] | None, *children: Child) -> Markup:
+    """``h(tag, attrs, *children)`` that remembers its children (``None`` skipped, lists flattened).
+    Each child must be one element's markup; with a text child it is a plain ``h`` element."""
+    kids: list[Markup] = []
+    if not _elements(children, kids):
+        return h(tag, attrs, *children)
+    head = f"<{tag}{render_attrs(attrs)}>"
+    element = Parted(f"{head}{''.join(kids)}</{tag}>")
+    element.tag, element.head, element.kids = tag, head, tuple(kids)
+    return element
+
+
+def _elements(children, into: list[Markup]) -> bool:
+    """Collect markup children into ``into``; False when one is text."""
+    for child in children:
+        if child is None or child is False:
+            continue
+        if isinstance(child, Markup):
+            into.append(child)
+        elif isinstance(child, (list, tuple)):
+            if not _elements(child, into):
+                return False
+        else:
+            return False
+    return True
+
+
+def _tag(markup: str) -> str:
+    end = len(markup)
+    for stop in (" ", ">"):
+        found = markup.find(stop, 1)
+        if found != -1:
+            end = min(end, found)
+    return markup[1:end]
+
+
+def changed_parts(old: Markup, new: Markup) -> list[list]:
+    """What the browser must patch to turn ``old`` into ``new``: ``[path, tag, html, siblings]`` per
+    changed element, where ``path`` is the element-child indexes from the root (``[]``: the root
+    itself), ``tag`` and ``siblings`` (its parent's element count) let the browser check that its
+    page has the structure the path was made for. Unchanged children are not sent."""
+    ops: list[list] = []
+    _diff(old, new, [], 1, ops)
+    return ops
+
+
+def _diff(old: Markup, new: Markup, path: list[int], siblings: int, ops: list[list]) -> None:
+    if old == new:
+        return
+    if (isinstance(old, Parted) and isinstance(new, Parted) and old.head == new.head
+            and len(old.kids) == len(new.kids)):
+        count, sent = len(new.kids), len(ops)
+        for index, (before, after) in enumerate(zip(old.kids, new.kids)):
+            _diff(before, after, path + [index], count, ops)
+        if len(ops) > sent:
+            return
+        # the same head and children, yet other markup: not built by parted(); sent whole below
+    ops.append([path, new.tag if isinstance(new, Parted) else _tag(new), new, siblings])
+
+
 def join(*children: Child) -> Markup:
     """Concatenate children (escaping text) without a wrapping element."""
     return Markup(render_child(children))

@@ -19,7 +19,7 @@ from .components import (bullets, callout, key_strip, prose, rich, section_title
 from .controls import render_control, stored_controls
 from .formats import fmt
 from .lab import Act, Lab
-from .markup import Markup, classes, h, join
+from .markup import Markup, classes, h, join, parted
 from .questions import Pick, Prediction, Question, Range, Reflection, fill
 from .state import State
 
@@ -154,14 +154,15 @@ def render_act(lab: Lab, act: Act, state: State, memo: dict | None = None) -> Ma
                                       f"the prediction and the reflection of Act {previous}.")))
     predicted = state.locked(act.prediction.id)
     head, reflection = _question_parts(act, state, predicted, {} if memo is None else memo)
-    # Feedback sits right under its question; the instruments follow it.
-    return h("section", attrs, banner, head,
-             instruments(act, state, predicted),
-             reflection,
-             act.math_peek(state) if predicted else None)
+    # Feedback sits right under its question; the instruments follow it. Parted: a slider move
+    # sends the browser the instruments' changed parts, not the act.
+    return parted("section", attrs, banner, head,
+                  instruments(act, state, predicted),
+                  reflection,
+                  act.math_peek(state) if predicted else None)
 
 
-def _question_parts(act: Act, state: State, predicted: bool, memo: dict) -> tuple[Markup, Markup | None]:
+def _question_parts(act: Act, state: State, predicted: bool, memo: dict) -> tuple[tuple[Markup, ...], Markup | None]:
     """The act's message, scenario, prediction with its verdict, and reflection: they read the
     act's answers and the scenario's facts, never its controls."""
     ids = (act.prediction.id, act.reflection.id)
@@ -170,10 +171,10 @@ def _question_parts(act: Act, state: State, predicted: bool, memo: dict) -> tupl
     cached = memo.get(("questions", act.number))
     if cached is None or cached[0] != key:
         facts = act.facts() if predicted else {}
-        head = join([stakeholder(act.stakeholder_role, act.stakeholder()),
-                     prose(*act.scenario()),
-                     question(act.prediction, state, facts),
-                     verdict(act.prediction, state, facts) if predicted else None])
+        head = tuple(part for part in (stakeholder(act.stakeholder_role, act.stakeholder()),
+                                       prose(*act.scenario()),
+                                       question(act.prediction, state, facts),
+                                       verdict(act.prediction, state, facts) if predicted else None) if part)
         cached = memo[("questions", act.number)] = (key, (head, question(act.reflection, state, facts)
                                                           if predicted else None))
     return cached[1]
@@ -186,11 +187,11 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     # that its labels and help belong to inactive controls. A control the state overrides is
     # disabled with its reason.
     reasons = act.overridden(state) if unlocked else {}
-    controls = h("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
-                         "aria-disabled": "true" if not unlocked else None},
-                 [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""),
-                                 entered=state.entered.get(c.name))
-                  for c in act.controls])
+    controls = parted("div", {"class": "pl-controls", "role": "group" if not unlocked else None,
+                              "aria-disabled": "true" if not unlocked else None},
+                      [render_control(c, state[c.name], disabled=not unlocked, reason=reasons.get(c.name, ""),
+                                      entered=state.entered.get(c.name))
+                       for c in act.controls])
     if not unlocked:
         return h("section", attrs, section_title(act.instruments_title), controls,
                  h("p", {"class": "pl-instruments__lock"},
@@ -202,10 +203,10 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
     readout = list(act.instruments(state))
     # Wide screens: controls and readout side by side, whichever is shorter stays in view.
     # Phones: the act's key numbers in a strip that sticks under the header while you slide.
-    return h("section", attrs, section_title(act.instruments_title), key_strip(readout),
-             h("div", {"class": "pl-instruments__body"},
-               h("div", {"class": "pl-instruments__controls"}, controls, share),
-               h("div", {"class": "pl-readout"}, readout)))
+    return parted("section", attrs, section_title(act.instruments_title), key_strip(readout),
+                  parted("div", {"class": "pl-instruments__body"},
+                         parted("div", {"class": "pl-instruments__controls"}, controls, share),
+                         parted("div", {"class": "pl-readout"}, readout)))
 
 
 # ---- questions ------------------------------------------------------------------

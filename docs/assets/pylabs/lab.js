@@ -3,7 +3,7 @@
 // changed blocks, draw charts and math, and write the ledger through on every
 // locked answer and decision.
 import { call, startRuntime, stopListening } from "./runtime.js";
-import { patchBlock } from "./morph.js";
+import { patchBlock, patchParts } from "./morph.js";
 import { preloadCharts, scheduleCharts } from "./charts.js";
 import { preloadMath, renderMath } from "./math.js";
 import { LEDGER_KEY, archive, commit, newAttemptId, openLedger, stash } from "./store.js";
@@ -128,7 +128,9 @@ export async function mountLab(root, signal) {
   // 1. Controls wait, visibly, until Python is ready; predictions can be locked meanwhile.
   html.dataset.pylabs = "loading";
   const early = mountEarly(root, labId, signal);
-  const lastBlocks = {}; // block key -> inner HTML, as last rendered (kept for the next visit's first paint)
+  // block key -> inner HTML as last rendered, kept for the next visit's first paint; null once
+  // only parts of the block were sent (the whole is then asked for when it is kept)
+  const lastBlocks = {};
   const onProgress = ({ progress, step, steps }) => setBoot(root, `${progress} (${step} of ${steps})`);
   try {
     await startRuntime(onProgress);
@@ -184,6 +186,20 @@ export async function mountLab(root, signal) {
       }
       lastBlocks[key] = blockHtml;
     }
+    // A slider move: only the parts that changed. A page whose structure differs (it should not)
+    // is rendered whole instead.
+    let whole = false;
+    for (const [key, ops] of Object.entries(view.parts || {})) {
+      const block = root.querySelector(`[data-block="${key}"]`);
+      if (!block) continue;
+      if (patchParts(block, ops)) block.dataset.hash = view.hashes[key];
+      else whole = true;
+      lastBlocks[key] = null;
+    }
+    if (whole) {
+      await render(null, true);
+      return;
+    }
     state.controls = view.controls;
     record = view.record;
     root.dataset.renders = String(Number(root.dataset.renders || 0) + 1);
@@ -225,10 +241,16 @@ export async function mountLab(root, signal) {
     if (!record) return Promise.resolve();
     root.dataset.saving = String(Number(root.dataset.saving || 0) + 1);  // saves in flight (tests wait on it)
     const saved = commit(attemptId, record);
-    saved.then(() => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: { ...lastBlocks } }), () => {});
+    saved.then(async () => writeView(labId, { build: root.dataset.build || "", attemptId, blocks: await wholeBlocks() }), () => {});
     return saved.catch((error) =>
       showNotice("danger", `Saving to the ledger failed: ${error.message}`, { id: "save" }))
       .finally(() => { root.dataset.saving = String(Number(root.dataset.saving) - 1); });
+  }
+
+  /** The page's blocks as last rendered, whole (asked of Python when only parts were sent). */
+  async function wholeBlocks() {
+    if (Object.values(lastBlocks).some((html) => html === null)) Object.assign(lastBlocks, await call("view", [labId]));
+    return { ...lastBlocks };
   }
 
   async function lock(question) {

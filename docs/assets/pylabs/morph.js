@@ -119,3 +119,33 @@ export function patchBlock(block, html) {
   const fresh = template.content.firstElementChild;
   morph(block, fresh);
 }
+
+/**
+ * Patch only the parts of a block that changed: `[path, tag, html, siblings]` per part, from the
+ * bridge (pylabs/framework/markup.py changed_parts), where `path` is the element-child indexes
+ * from the block's root element. Every part is found and checked (its tag, and its parent's
+ * element count) before any is patched.
+ * @param {Element} block the live `[data-block]` element
+ * @param {Array<[number[], string, string, number]>} ops the changed parts
+ * @returns {boolean} false, with nothing patched, when the page's structure is not the one the
+ *   parts were cut from (the caller then renders the block whole)
+ */
+export function patchParts(block, ops) {
+  const targets = [];
+  for (const [path, tag, html, siblings] of ops) {
+    let parent = block;
+    let element = block.firstElementChild;
+    for (const index of path) {
+      parent = element;
+      element = element ? element.children[index] : null;
+    }
+    if (!element || element.localName !== tag || parent.children.length !== siblings) return false;
+    targets.push([element, html]);
+  }
+  for (const [element, html] of targets) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    morph(element, template.content.firstElementChild);
+  }
+  return true;
+}

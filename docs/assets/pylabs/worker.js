@@ -16,7 +16,7 @@ const PROBE_MS = 400;             // how long the snapshot's download is watched
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
 const IDLE_INSTALL_MS = 1500;  // after a call, how long the worker waits before unpacking what it deferred
 const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep the image for the next visit
-const BRIDGE_FUNCTIONS = ["update", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
+const BRIDGE_FUNCTIONS = ["update", "view", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
