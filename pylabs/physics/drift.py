@@ -111,9 +111,11 @@ def continuous_psi(shift_sigma: float) -> float:
     return shift_sigma ** 2
 
 
+@lru_cache(maxsize=64)
 def shift_for_psi(target: float, bins: int = DEFAULT_BINS) -> float:
     """The shift Δ ≥ 0 (σ) at which the binned PSI reaches ``target`` (bisection; PSI grows with Δ).
-    Source: inverting ``binned_psi``."""
+    Source: inverting ``binned_psi``. Kept per (target, bins): a slider move asks for the same few
+    thresholds many times, and the bisection is ~90 PSI evaluations."""
     if target <= 0:
         raise ValueError(f"a PSI threshold must be positive, got {target}")
     lo, hi = 0.0, 1.0
@@ -202,12 +204,14 @@ class Detection:
         return next((p for t, p in self.checks if t == self.alarm_s), None)
 
 
+@lru_cache(maxsize=256)
 def detect(drift_sigma_per_s: float, check_interval_s: float, horizon_s: float, threshold: float,
            window: int, seed: int, bins: int = DEFAULT_BINS) -> Detection:
     """Checks every ``check_interval_s`` up to ``horizon_s``: each draws a window of records at the
     current shift δ·t and computes the sampled PSI; the alarm is the first check at or above
     ``threshold``. Each check's uniforms are seeded by its whole week, so a check at week 4 sees the
-    same records whatever the interval. Source: VOL1 spec V1-14 §3 (detection week)."""
+    same records whatever the interval. Source: VOL1 spec V1-14 §3 (detection week). Seeded, so
+    kept per arguments (a page asks for the same monitors on every move)."""
     if check_interval_s <= 0:
         raise ValueError(f"the check interval must be positive, got {check_interval_s}")
     checks, alarm, k = [], None, 1
