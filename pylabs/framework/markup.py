@@ -63,12 +63,10 @@ def render_child(child: Child) -> str:
         return child
     if kind is str:
         return _escape_text(child)
+    if isinstance(child, str):  # Markup's subclasses (parted elements, metric cards), str's
+        return child if isinstance(child, Markup) else _escape_text(child)
     if child is None or child is False:
         return ""
-    if isinstance(child, Markup):
-        return child
-    if isinstance(child, str):
-        return _escape_text(child)
     if isinstance(child, (int, float)):
         return _escape_text(str(child))
     return "".join([render_child(c) for c in child])
@@ -76,11 +74,13 @@ def render_child(child: Child) -> str:
 
 def h(tag: str, attrs: Mapping[str, object] | None = None, *children: Child) -> Markup:
     """Build one element. ``h("p", {"class": "x"}, "a < b")`` -> ``<p class="x">a &lt; b</p>``."""
-    opening = f"<{tag}{render_attrs(attrs)}>"
+    opening = f"<{tag}{render_attrs(attrs)}>" if attrs else f"<{tag}>"
     if tag in VOID_TAGS:
         assert not children, f"<{tag}> cannot have children"
         return Markup(opening)
-    return Markup(f"{opening}{render_child(children)}</{tag}>")
+    if len(children) == 1:
+        return Markup(f"{opening}{render_child(children[0])}</{tag}>")
+    return Markup(f"{opening}{''.join([render_child(c) for c in children])}</{tag}>")
 
 
 class Parted(Markup):

@@ -10,7 +10,7 @@ explanation is right, declared once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .formats import fmt
@@ -65,6 +65,9 @@ class Prediction:
     options: tuple[Range, ...]
     truth: Callable[[], float]  # physics at the scenario's stated inputs
     kind: str = "prediction"
+    # the truth, once computed: it reads the scenario, never the state (hud and record ask for the
+    # key on every slider move)
+    _kept: list = field(default_factory=list, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -84,13 +87,19 @@ class Prediction:
         o = self.option(letter)
         return o.text.format(range=o.range_text(self.unit_fmt))
 
+    def value(self) -> float:
+        """``truth()``, computed once."""
+        if not self._kept:
+            self._kept.append(self.truth())
+        return self._kept[0]
+
     def answer(self) -> str:
-        value = self.truth()
+        value = self.value()
         return next(o.letter for o in self.options if o.holds(value))
 
     def miss(self, letter: str) -> float:
         """How far the chosen option's guess is from the truth, as truth ÷ guess."""
-        return self.truth() / self.option(letter).guess
+        return self.value() / self.option(letter).guess
 
 
 @dataclass(frozen=True)
@@ -132,6 +141,8 @@ class Pick:
     options: tuple[Claim, ...]
     decide: Callable[[], str]
     kind: str = "prediction"
+    # the decision, once made: it reads the scenario, never the state (see Prediction)
+    _kept: list = field(default_factory=list, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -143,7 +154,9 @@ class Pick:
         return self.option(letter).text
 
     def answer(self) -> str:
-        return self.decide()
+        if not self._kept:
+            self._kept.append(self.decide())
+        return self._kept[0]
 
 
 Question = Prediction | Pick | Reflection

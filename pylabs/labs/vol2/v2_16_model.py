@@ -5,6 +5,7 @@ US and EU rules. The lab module (``v2_16``) reads like its page; this is its mod
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
@@ -76,8 +77,10 @@ def group_a_threshold(rule: str, p_a: float, p_b: float, t_b: float, d_prime: fl
     return t_b
 
 
+@lru_cache(maxsize=64)
 def act1_pair(criterion: str, p_a: float, p_b: float, flag_rate: float, d_prime: float = S.d_prime) -> Pair:
-    """Group B flags ``flag_rate`` of its members; group A's threshold follows the criterion."""
+    """Group B flags ``flag_rate`` of its members; group A's threshold follows the criterion.
+    Kept per arguments: the page asks for the same pair several times per move (two bisections)."""
     t_b = F.threshold_for_selection(p_b, flag_rate, d_prime)
     t_a = (F.threshold_for_selection(p_a, flag_rate, d_prime) if criterion == "dp"
            else group_a_threshold(criterion, p_a, p_b, t_b, d_prime))
