@@ -184,7 +184,11 @@ def measure_warm(page, url: str, lab_id: str) -> dict:
     page.goto(url)
     ready = wait_ready(page, lab_id)
     page.wait_for_timeout(500)  # a shift just after "ready" counts too
-    return {"ready_warm": ready["t"], "cls_warm": layout_shift(page)}
+    # how this visit started: the image kept by the first visit or downloaded, and whether the
+    # service worker served the page (then the worker starts from the top of <head>)
+    how = page.evaluate("() => ({ image: document.documentElement.dataset.pylabsImage || null, "
+                        "controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller) })")
+    return {"ready_warm": ready["t"], "cls_warm": layout_shift(page), "_warm": how}
 
 
 def p50_p95(values: list[float]) -> tuple[float, float]:

@@ -40,6 +40,14 @@ class HeldPython:
             self.held.pop().continue_()
 
 
+def watched(page, base_url: str, watch) -> tuple[LabDriver, list[str]]:
+    """A driver on ``page``, watched, with the console lines the page and its worker write."""
+    watch.attach(page)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    return LabDriver(page, base_url), console
+
+
 def renders(lab: LabDriver, lab_ids: list[str]) -> dict:
     out = {}
     for lab_id in lab_ids:
@@ -97,10 +105,7 @@ def test_a_snapshot_that_cannot_be_used_falls_back_to_the_usual_boot(browser, si
     watch = PageWatch(url)
     try:
         ctx = browser.new_context()
-        lab = LabDriver(ctx.new_page(), url)
-        watch.attach(lab.page)
-        console = []
-        lab.page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        lab, console = watched(ctx.new_page(), url, watch)
         lab.open("v2_02")
         assert lab.page.get_attribute("html", "data-pylabs-boot") == "full"
         assert any(line.startswith(said) for line in console), console
@@ -121,10 +126,7 @@ def test_a_first_visit_over_a_slow_link_boots_the_usual_way(browser, base_url, w
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8,
                                                   "uploadThroughput": 20e6 / 8, "connectionType": "wifi"})
-    lab = LabDriver(page, base_url)
-    watch.attach(page)
-    console = []
-    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    lab, console = watched(page, base_url, watch)
     lab.open("v2_02")
     assert page.get_attribute("html", "data-pylabs-boot") == "full"
     assert any(line.startswith("info: pylabs: the ") and "snapshot would take about" in line and
@@ -292,10 +294,7 @@ def test_a_kept_image_that_is_wrong_is_dropped_and_replaced(browser, base_url, w
     """A kept file of the wrong size is deleted unread (the gzipped image is used); one of the right
     size that does not restore falls back to the usual boot, visibly, and is deleted too."""
     ctx = browser.new_context()
-    lab = LabDriver(ctx.new_page(), base_url)
-    watch.attach(lab.page)
-    console = []
-    lab.page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    lab, console = watched(ctx.new_page(), base_url, watch)
     lab.open("v2_02")
     entry = _snapshot_entry(lab)
     name = _wait_kept(lab, entry)

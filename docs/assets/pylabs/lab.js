@@ -353,10 +353,13 @@ export async function mountLab(root, signal) {
   await applyLink(labId, state);
   await render(null, true);
   if (signal.aborted) return;
-  await save();
-  early.done();
+  // The instruments answer from here; the attempt's first save goes on beside them (data-saving
+  // counts it), and the early record is cleared once the ledger holds what it kept.
+  const saved = save();
   setBoot(root, "");
   html.dataset.pylabs = "ready";
+  await saved;
+  early.done();
   // 5. Warm the chart and math libraries while the student reads (not on the critical path).
   (window.requestIdleCallback || window.setTimeout)(() => { preloadCharts(); preloadMath(); });
 }
