@@ -202,3 +202,11 @@ def test_the_phone_power_range_in_the_help_follows_the_registry(monkeypatch):
     finally:
         monkeypatch.undo()
         importlib.reload(lab)
+
+
+def test_the_daily_energy_budget_in_the_scenario_follows_its_source(relabelled):
+    """The Mobile scenario states the budget and its share of the battery, both computed."""
+    text = " ".join(lab.LAB.acts[1].scenario())
+    assert "by default 2.5 Wh, 19.7 % of a 12.7 Wh battery" in text
+    changed = relabelled(budget_j=5 * 3600.0)
+    assert "by default 5 Wh, 39.4 % of a 12.7 Wh battery" in " ".join(changed.LAB.acts[1].scenario())

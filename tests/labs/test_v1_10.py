@@ -221,3 +221,10 @@ def test_variant_labels_follow_the_scenarios_group_and_pruned_share():
     assert model.VARIANTS["8b_int4_s50"].label == f"8B INT4 + {pruned} structured pruning"
     assert all(model.VARIANTS[k].density == 1 - model.S.pruned_share for k in ("8b_int4_s50", "8b_int4_u50"))
     assert f"INT4 with {pruned} structured pruning" in lab.ACT2_PREDICTION.options[1].text
+
+
+def test_how_many_times_fewer_parameters_follows_the_registry():
+    """Reflection A's "seven times fewer parameters" is ResNet-50's count over MobileNetV2's (7.3)."""
+    ratio = C.RESNET50_PARAMS / C.MOBILENETV2_PARAMS
+    assert 7 <= ratio < 7.5
+    assert LAB.question("a1_reflect").option("A").text.startswith("It has seven times fewer parameters")

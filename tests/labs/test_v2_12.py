@@ -266,3 +266,12 @@ def test_record_holds_the_spec_ledger_fields():
     assert rec["failures_active"] == ["a2_cascade"]
     shed = record(LAB, all_open(a2_shedding=True))["results"]
     assert shed["t_collapse_s"] is None and shed["goodput_frac"] == pytest.approx(1 / 1.5)
+
+
+def test_the_per_shard_share_of_the_page_budget_follows_the_shard_count(relabelled):
+    """Reflection B's "about 1/N of the page's budget" is 1 − (1 − p)^(1/N) over p, for the scenario's N."""
+    claim = lambda module: module.LAB.question("a1_reflect").option("B").text  # noqa: E731
+    assert "about 1/5 of the page's budget" in claim(lab)
+    p, n = model.S.page_target, model.S.shards
+    assert math.isclose((1 - (1 - p) ** (1 / n)) / p, 1 / n, rel_tol=0.01)
+    assert "about 1/4 of the page's budget" in claim(relabelled(shards=4))

@@ -471,8 +471,8 @@ ACT2 = Act(
         f"Returns diminish: each run gains *r* = {fmt(S.decay, 'num')} times what the previous one gained, "
         f"and no model passes {fmt(S.cap, 'pct')}. The target is {fmt(S.target, 'pct')}.",
         f"In the Mobile context the small model retrains on each user's phone: a {fmt(S.train_s, 'h')} run "
-        f"per cycle, against a daily energy budget (by default about a fifth of a "
-        f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery, an assumption).",
+        f"per cycle, against a daily energy budget (by default {fmt(S.budget_j, 'Wh')}, "
+        f"{fmt(S.budget_j / C.PHONE_BATTERY_J, 'pct')} of a {fmt(C.PHONE_BATTERY_J, 'Wh')} battery, an assumption).",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_SMALL_CYCLE, A2_LARGE_CYCLE, A2_DECAY, A2_WINDOW, A2_POWER, A2_BUDGET),

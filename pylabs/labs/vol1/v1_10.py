@@ -93,7 +93,8 @@ ACT1_REFLECTION = Reflection(
     prompt="Per-channel INT8 costs MobileNetV2 about a point, but with one scale per tensor the same network "
            "collapses, while ResNet-50 barely notices either. What breaks MobileNetV2?",
     options=(
-        Claim("A", "It has seven times fewer parameters, so each rounded weight matters more.",
+        Claim("A", f"It has {fmt(round(C.RESNET50_PARAMS / C.MOBILENETV2_PARAMS), 'words')} times fewer "
+                   "parameters, so each rounded weight matters more.",
               "Size alone does not decide it: per channel, the same small network keeps most of its accuracy "
               "({mnv2_pc} lost)."),
         Claim("B", "One scale per tensor is set by the widest channel; in its depthwise layers many channels "

@@ -122,7 +122,7 @@ ACT1_REFLECTION = Reflection(
                    "page at the same rate.",
               "That is today's promise, and it gives {truth} slow pages: the shards' tails compound."),
         Claim("B", "A tighter tail: each shard may be slow on at most 1 − (1 − p)^(1/N) of requests, "
-                   "about a fifth of the page's budget.",
+                   f"about 1/{fmt(S.shards, 'int')} of the page's budget.",
               "Right: {budget} per shard, so each shard's {budget_q} quantile must be under {slo}. Today's "
               "shards reach {budget_ms} there, so they must get faster."),
         Claim("C", f"{P_REFLECT} ≤ {fmt(S.hop_p99_s, 'ms')}: with {S.shards} shards the slow ones average out.",
