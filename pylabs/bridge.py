@@ -37,8 +37,8 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
         before = previous.get(key)
         if before == html:
             continue
-        ops = changed_parts(before, html) if before is not None else [[[]]]
-        if ops and ops[0][0]:  # not the block's root: only some of its parts
+        ops = None if before is None else changed_parts(before, html)
+        if ops and ops[0][0]:  # below the block's root: only some of its parts changed
             parts[key] = ops
         else:
             whole[key] = html

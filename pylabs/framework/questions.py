@@ -10,7 +10,8 @@ explanation is right, declared once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Mapping
 
 from .formats import fmt
@@ -65,9 +66,6 @@ class Prediction:
     options: tuple[Range, ...]
     truth: Callable[[], float]  # physics at the scenario's stated inputs
     kind: str = "prediction"
-    # the truth, once computed: it reads the scenario, never the state (hud and record ask for the
-    # key on every slider move)
-    _kept: list = field(default_factory=list, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -87,19 +85,18 @@ class Prediction:
         o = self.option(letter)
         return o.text.format(range=o.range_text(self.unit_fmt))
 
+    @cached_property
     def value(self) -> float:
-        """``truth()``, computed once."""
-        if not self._kept:
-            self._kept.append(self.truth())
-        return self._kept[0]
+        """``truth()``, computed once: it reads the scenario, never the state (the HUD and the
+        ledger record ask for the key on every slider move)."""
+        return self.truth()
 
     def answer(self) -> str:
-        value = self.value()
-        return next(o.letter for o in self.options if o.holds(value))
+        return next(o.letter for o in self.options if o.holds(self.value))
 
     def miss(self, letter: str) -> float:
         """How far the chosen option's guess is from the truth, as truth ÷ guess."""
-        return self.value() / self.option(letter).guess
+        return self.value / self.option(letter).guess
 
 
 @dataclass(frozen=True)
@@ -141,8 +138,6 @@ class Pick:
     options: tuple[Claim, ...]
     decide: Callable[[], str]
     kind: str = "prediction"
-    # the decision, once made: it reads the scenario, never the state (see Prediction)
-    _kept: list = field(default_factory=list, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -153,10 +148,13 @@ class Pick:
     def text_of(self, letter: str) -> str:
         return self.option(letter).text
 
+    @cached_property
+    def _decision(self) -> str:
+        """``decide()``, made once: it reads the scenario, never the state (see Prediction.value)."""
+        return self.decide()
+
     def answer(self) -> str:
-        if not self._kept:
-            self._kept.append(self.decide())
-        return self._kept[0]
+        return self._decision
 
 
 Question = Prediction | Pick | Reflection

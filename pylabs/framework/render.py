@@ -261,7 +261,7 @@ def verdict(p: Prediction | Pick, state: State, facts: Mapping[str, str]) -> Mar
     if isinstance(p, Pick):
         return pick_verdict(p, state, facts)
     chosen = state.answers[p.id].choice
-    truth = p.value()
+    truth = p.value
     answer = p.answer()
     right = chosen == answer
     said = f"You predicted {chosen} ({p.text_of(chosen)}). The physics gives **{fmt(truth, p.unit_fmt)}**"

@@ -210,7 +210,7 @@ function installLater() {
   return later.done;
 }
 
-/** Keep the image unpacked at boot for the next visit (once, when the worker is idle). */
+/** Keep the image unpacked at boot for the next visit (once, shortly after the first call has drawn the page). */
 async function keepLater() {
   const job = keeping;
   keeping = null;
