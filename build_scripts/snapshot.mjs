@@ -27,10 +27,16 @@ async function start(options) {
 
 const pyodide = await start({ _makeSnapshot: true });
 pyodide.unpackArchive(new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength), "wheel");
-// Import and render every lab once (lazy tables), the ledger and its page, then forget what was
-// rendered and "sent", so a page's first full update is computed as usual.
+// Import every module of the wheel (a snapshot boot then never needs the wheel's files), render every
+// lab once (lazy tables), then forget what was rendered and "sent", so a page's first full update
+// is computed as usual.
 pyodide.runPython(`
 import gc
+import importlib
+import pkgutil
+import pylabs
+for module in pkgutil.walk_packages(pylabs.__path__, "pylabs."):
+    importlib.import_module(module.name)
 import pylabs.bridge as bridge
 from pylabs import ledger, ledger_view
 from pylabs.framework import controls, formats
@@ -41,7 +47,7 @@ for lab_id in LAB_MODULES:
     bridge._sent.clear()
 controls._RENDERED.clear()
 formats._sig.cache_clear()
-del lab_id
+del lab_id, module
 gc.collect()
 `);
 const warm = pyodide.runPython("len(LAB_MODULES)");

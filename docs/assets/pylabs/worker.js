@@ -14,7 +14,6 @@ const BASE = new URL("../../", import.meta.url);
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
 const PROBE_MS = 400;             // how long the snapshot's download is watched before deciding
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
-const IDLE_INSTALL_MS = 1500;  // after a call, how long the worker waits before unpacking what it deferred
 const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep the image for the next visit
 const BRIDGE_FUNCTIONS = ["update", "view", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
@@ -180,9 +179,9 @@ async function boot() {
   }
   progress("Loading the lab physics…", 2);
   if (how === "snapshot") {
-    // The snapshot's memory holds pylabs and the warmed labs already imported, but not the files a
-    // later import reads (a lab the build did not warm). Unpacking them takes a few hundred ms, so
-    // it waits until an import needs them or the worker is idle.
+    // The snapshot's memory holds every pylabs module already imported (build_scripts/snapshot.mjs),
+    // but not the wheels' files. Unpacking them costs the worker 0.2-0.3 s, so it only happens when
+    // an import needs them (an extra wheel's module): never during a student's first slider moves.
     later = { pyodide, wheels, done: null };
   } else {
     for (const download of wheels) await installWheel(pyodide, download);
@@ -248,7 +247,6 @@ self.onmessage = async (event) => {
     const fn = bridge[op];
     if (!fn) throw new Error(`unknown runtime call ${op}`);
     self.postMessage({ id, ok: true, result: await callBridge(fn, args) });
-    if (later) setTimeout(installLater, IDLE_INSTALL_MS);
     if (keeping) setTimeout(keepLater, KEEP_AFTER_MS);
   } catch (error) {
     self.postMessage({ id, ok: false, error: String(error && error.message ? error.message : error) });
