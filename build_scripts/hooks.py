@@ -90,12 +90,14 @@ def on_page_content(html: str, page, config, files) -> str:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """A lab page starts its Python worker from its <head> (site_content.worker_start)."""
+    """A lab page starts its Python worker from its <head> (site_content.worker_start), and builds
+    its search index once the lab has started (site_content.search_later)."""
     if not page.meta.get("pylabs_lab"):
         return output
     head = re.search(r"<head>\s*(<meta charset=[^>]*>)?", output)
     if head is None:
         raise ValueError(f"{page.file.src_uri}: the theme wrote no <head>")
+    output = site_content.search_later(output)
     return output[:head.end()] + site_content.worker_start(_site_root(page)) + output[head.end():]
 
 

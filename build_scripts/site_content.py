@@ -6,6 +6,7 @@ import functools
 import hashlib
 import json
 import posixpath
+import re
 from html import escape
 from pathlib import Path
 
@@ -59,6 +60,18 @@ def worker_start(site_root: str) -> str:
     """The script at the top of a lab page's <head> that starts its Python worker (issue 9): at once
     on a returning visit, else from the inline script after the lab (early_inline.js)."""
     return f'<script data-site-root="{escape(site_root)}">{WORKER_START.read_text()}</script>'
+
+
+MATERIAL_SEARCH = re.compile(r'("search": ")([^"]*)assets/javascripts/workers/(search\.[0-9a-f]+\.min\.js)"')
+
+
+def search_later(page_html: str) -> str:
+    """A lab page names docs/assets/pylabs/search-later.js as Material's search worker: Material's own
+    worker, whose index is built once the lab has started rather than beside its boot (issue 9)."""
+    changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/search-later.js?material=\3"', page_html, count=1)
+    if count != 1:
+        raise ValueError("the theme's config names no search worker (assets/javascripts/workers/search.*.min.js)")
+    return changed
 
 
 def embedded_lab(lab_id: str, site_root: str = "../../") -> str:

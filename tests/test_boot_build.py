@@ -1,11 +1,14 @@
 """Build pieces of issue 9 without a browser: the snapshot's name follows Pyodide and the wheel,
-the snapshot can be switched off, and the service worker lists the runtime and carries the build id."""
+the snapshot can be switched off, the service worker lists the runtime and carries the build id, and
+a lab page names the search worker that waits for the lab."""
 
 from __future__ import annotations
 
 import json
 
-from build_scripts import offline, snapshot
+import pytest
+
+from build_scripts import offline, site_content, snapshot
 
 
 def test_snapshot_key_follows_pyodide_and_the_wheel(tmp_path):
@@ -55,3 +58,13 @@ def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
     assert offline.write_service_worker(site, runtime) == build  # sw.js itself is not part of the id
     (site / "vol2/02/index.html").write_text("a new page")
     assert offline.write_service_worker(site, runtime) != build
+
+
+def test_a_lab_page_names_the_held_search_worker_and_only_it():
+    page = ('<script id="__config" type="application/json">{"base": "../..", "search": '
+            '"../../assets/javascripts/workers/search.a7633da7.min.js", "tags": null}</script>')
+    held = site_content.search_later(page)
+    assert '"search": "../../assets/pylabs/search-later.js?material=search.a7633da7.min.js"' in held
+    assert held.replace("assets/pylabs/search-later.js?material=", "assets/javascripts/workers/") == page
+    with pytest.raises(ValueError, match="names no search worker"):
+        site_content.search_later(page.replace("search.a7633da7", "other"))

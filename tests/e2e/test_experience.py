@@ -154,6 +154,34 @@ def test_ledger_page_follows_another_tab(context, base_url, watch):
     ledger_tab.page.wait_for_selector("[data-attempt]")
 
 
+def search_for(page, words: str) -> list[str]:
+    """Type into Material's search box; the links of the results it lists."""
+    page.locator(".md-search__input").click()
+    page.locator(".md-search__input").press_sequentially(words)  # keys, as Material listens for keyup
+    page.wait_for_selector(".md-search-result__item > a", state="attached", timeout=5000)
+    return page.locator(".md-search-result__item > a").evaluate_all("(links) => links.map((a) => a.href)")
+
+
+def test_a_lab_pages_search_finds_other_labs_once_the_lab_has_started(lab_page):
+    """A lab page's search index is built after the lab (search-later.js), and then answers."""
+    page = lab_page.open("v2_02").page
+    assert "search-later.js?material=search." in page.locator("#__config").text_content()
+    assert any("vol2/03-bisection-bandwidth/" in href for href in search_for(page, "bisection"))
+
+
+def test_searching_before_python_has_started_is_answered_at_once(context, base_url, watch):
+    """The index is held only until the student reaches for the search box (here: Python never
+    starts, and the hold's 10 s fallback is not what answers)."""
+    context.route("**/assets/pylabs/runtime.json", lambda route: None)  # never answered
+    page = context.new_page()
+    watch.attach(page)
+    page.goto(base_url + "vol2/02-interconnect-wall/")
+    page.wait_for_selector("html[data-pylabs=loading]")
+    assert any("vol2/03-bisection-bandwidth/" in href for href in search_for(page, "bisection"))
+    assert page.evaluate("document.documentElement.dataset.pylabs") == "loading"
+    page.close()
+
+
 def test_charts_follow_the_palette_toggle(lab_page):
     page = lab_page.open("v2_02")
     page.lock("a1_predict", "C")

@@ -12,7 +12,8 @@ function pageFiles() {
   return [here, ...loaded].filter((url) => url.startsWith(BASE.origin));
 }
 
-/** Register once per tab; later pages (instant navigation) are cached as they are fetched. */
+/** Register once per tab (the shell calls it once the page has settled: settled.js); later pages
+ * (instant navigation) are cached as they are fetched. */
 export function keepOffline() {
   if (started || !("serviceWorker" in navigator) || !window.isSecureContext) return;
   started = true;
@@ -23,21 +24,4 @@ export function keepOffline() {
     .then(() => navigator.serviceWorker.ready)
     .then((registration) => registration.active.postMessage({ cache: pageFiles() }))
     .catch((error) => console.info(`pylabs: no offline copy of the site (${error.message})`));
-}
-
-/** Call `keepOffline` once Python is ready or has failed (static pages: when idle). */
-export function keepOfflineWhenSettled() {
-  const html = document.documentElement;
-  const settled = () => html.dataset.pylabs !== "loading"; // static pages, or Python ready or failed
-  const idle = (fn) => (window.requestIdleCallback || window.setTimeout)(fn);
-  if (settled()) {
-    idle(keepOffline);
-    return;
-  }
-  const observer = new MutationObserver(() => {
-    if (!settled()) return;
-    observer.disconnect();
-    idle(keepOffline);
-  });
-  observer.observe(html, { attributes: true, attributeFilter: ["data-pylabs"] });
 }

@@ -11,7 +11,9 @@ import { progressByLab, readRaw } from "./store.js";
 import { renderMath } from "./math.js";
 import { drawCharts } from "./charts.js";
 import { call } from "./runtime.js";
-import { keepOfflineWhenSettled } from "./offline.js";
+import { keepOffline } from "./offline.js";
+import { releaseOnSearch, releaseSearch } from "./search.js";
+import { whenSettled } from "./settled.js";
 
 const LABELS = { "complete": "Complete", "in-progress": "In progress", "not-started": "Not started" };
 let current = null;
@@ -47,9 +49,14 @@ function mountPage() {
   showProgress();
   window.addEventListener("storage", showProgress, { signal });
   renderMath(document.body).catch(() => {});
-  // 4. After one visit the site works offline (service worker, registered once the page settles).
-  keepOfflineWhenSettled();
+  // 4. After one visit the site works offline (service worker, registered once the page settles),
+  // and a lab page's search index is built (search-later.js).
+  whenSettled(keepOffline);
+  whenSettled(releaseSearch);
 }
+
+// A student who reaches for the search box gets its index at once.
+document.addEventListener("focusin", releaseOnSearch);
 
 // 5. Re-theme charts when the palette toggle changes the colour scheme.
 new MutationObserver(() => {
