@@ -5,7 +5,8 @@ lab, and returns what differs from the blocks it last sent for this lab (all of
 them, whole, when ``full``): a block's changed parts where its structure is the
 same (``markup.changed_parts``), else the whole block; then the normalised
 controls and the ledger record. ``view`` returns the last blocks whole (the
-browser keeps them for a returning student's first paint). The ``ledger_*``
+browser keeps them for a returning student's first paint); ``warm`` does a
+move's work and keeps none of it (after a snapshot boot). The ``ledger_*``
 functions validate and merge the stored ledger.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 
 from pylabs import __version__, ledger
+from pylabs.framework.controls import Slider
 from pylabs.framework.markup import Markup, changed_parts
 from pylabs.framework.render import block_hash, record, render_blocks
 from pylabs.labs import get
@@ -51,6 +53,32 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
         "controls": {**state.controls, **state.entered},
         "record": record(lab, state),
     }, allow_nan=False)
+
+
+# Where the first slider sits on each warm-up turn (fractions of its range).
+_WARM_AT = (0.25, 0.75, 0.5, 0.1, 0.9, 0.4, 0.6, 0.3)
+
+
+def warm(lab_id: str, state_json: str, turn: int) -> None:
+    """The work of one slider move, kept nowhere and sent nowhere. After a snapshot boot the
+    browser's optimising compiler has not yet seen the code a move runs, so the first moves took
+    about 1.5 times as long as later ones; the worker runs a few of these turns while the student
+    reads (docs/assets/pylabs/worker.js warmLater; ``turn`` picks where the lab's first slider sits)."""
+    lab = get(lab_id)
+    raw = json.loads(state_json)
+    slider = next((c for c in lab.controls if isinstance(c, Slider)), None)
+    if slider is not None and isinstance(raw, dict):
+        at = _WARM_AT[turn % len(_WARM_AT)]
+        low, high = slider.min, slider.max
+        value = low + (high - low) * at if slider.scale == "linear" else low * (high / low) ** at
+        raw = {**raw, "controls": {**(raw.get("controls") or {}), slider.name: value}}
+    state = lab.parse(raw, slider.name if slider is not None else None)
+    blocks = dict(render_blocks(lab, state, {}))
+    sent = _sent.get(lab_id, {})
+    for key, html in blocks.items():
+        if key in sent and sent[key] != html:
+            changed_parts(sent[key], html)
+    json.dumps({"blocks": blocks, "controls": {**state.controls, **state.entered}, "record": record(lab, state)})
 
 
 def view(lab_id: str) -> str:

@@ -1,4 +1,5 @@
-"""Issue 9: a slider move sends the browser only the parts of an act that changed.
+"""Issue 9: a slider move sends the browser only the parts of an act that changed (and warming a
+lab after a snapshot boot changes none of it).
 
 The browser finds a part by element-child indexes (morph.js patchParts), so every child of a
 parted element must be exactly one element, and applying the parts to the old block must give
@@ -14,6 +15,7 @@ from html.parser import HTMLParser
 import pytest
 
 from pylabs import bridge
+from pylabs.framework.controls import Slider
 from pylabs.framework.markup import Markup, Parted, changed_parts, h, parted
 from pylabs.framework.render import render_blocks
 from pylabs.labs import LAB_MODULES, get
@@ -141,3 +143,29 @@ def test_a_changed_structure_is_sent_whole():
 def test_text_children_make_a_plain_element():
     element = parted("p", None, "some text", h("b", None, "bold"))
     assert not isinstance(element, Parted) and element == h("p", None, "some text", h("b", None, "bold"))
+
+
+def _wire(lab_id: str, controls: dict) -> str:
+    """A state as the browser sends it: every question locked, these controls."""
+    lab = get(lab_id)
+    answers = {q.id: {"choice": q.answer(), "locked_at": "2026-01-01T00:00:00Z"} for q in lab.questions}
+    return json.dumps({"answers": answers, "controls": controls})
+
+
+@pytest.mark.parametrize("lab_id", sorted(LAB_MODULES))
+def test_warming_a_lab_changes_nothing_the_browser_is_sent(lab_id):
+    """bridge.warm runs a move's work after a snapshot boot (worker.js warmLater); the next real
+    update must send exactly what it would have sent without it."""
+    lab = get(lab_id)
+    rng = random.Random(lab_id)
+    opened, moved = _wire(lab_id, {}), _wire(lab_id, random_controls(lab, rng))
+    slider = next((c.name for c in lab.controls if isinstance(c, Slider)), None)
+    sent = []
+    for warm_turns in (0, 6):
+        bridge._sent.pop(lab_id, None)
+        bridge._memo.pop(lab_id, None)
+        bridge.update(lab_id, opened, None, True)
+        for turn in range(warm_turns):
+            bridge.warm(lab_id, opened, turn)
+        sent.append(bridge.update(lab_id, moved, slider, False))
+    assert sent[0] == sent[1]

@@ -15,7 +15,10 @@ const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "f
 const PROBE_MS = 400;             // how long the snapshot's download is watched before deciding
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
 const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep the image for the next visit
-const BRIDGE_FUNCTIONS = ["update", "view", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
+const WARM_AFTER_MS = 400;     // after a lab's first update (its page is drawn), warm its slider moves
+const WARM_TURNS = 24;         // moves' work per lab, or
+const WARM_BUDGET_MS = 150;    // this much of the worker's time, whichever comes first
+const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
@@ -23,6 +26,8 @@ let bridge = null;
 let later = null;
 /** An image unpacked from the gzipped file, to keep for the next visit (image-cache.js). */
 let keeping = null;
+/** After a snapshot boot: the labs whose slider moves are warmed already (see warmLater). */
+let warmed = null;
 
 /** Why the snapshot cannot be used here, or null when it can. */
 function snapshotRefusal(config) {
@@ -179,6 +184,7 @@ async function boot() {
   }
   progress("Loading the lab physics…", 2);
   if (how === "snapshot") {
+    warmed = new Set();
     // The snapshot's memory holds every pylabs module already imported (build_scripts/snapshot.mjs),
     // but not the wheels' files. Unpacking them costs the worker 0.2-0.3 s, so it only happens when
     // an import needs them (an extra wheel's module): never during a student's first slider moves.
@@ -216,6 +222,32 @@ async function keepLater() {
   if (job) await keepImage(BASE, job.entry, await job.image);
 }
 
+/**
+ * Warm a lab's slider moves while the student reads (once per lab, after a snapshot boot). The
+ * restored Python runs WebAssembly the browser has not yet optimised, so the first moves took
+ * about 1.5 times as long as later ones (Python's share of a move, V1-11 and V2-02: 3.2-6.5 ms
+ * against 2.3-2.9 from the second 40 moves on). The worker runs a few moves' work
+ * (pylabs.bridge.warm: nothing kept or sent), one per task, so a real move waits for one turn at most.
+ */
+function warmLater(labId, stateJson) {
+  if (!warmed || warmed.has(labId)) return;
+  warmed.add(labId);
+  let turn = 0;
+  let spent = 0;
+  const next = () => {
+    const start = performance.now();
+    try {
+      bridge.warm(labId, stateJson, turn);
+    } catch (error) {
+      console.info(`pylabs: warming ${labId} stopped (${String(error && error.message).split("\n")[0]})`);
+      return;
+    }
+    spent += performance.now() - start;
+    if (++turn < WARM_TURNS && spent < WARM_BUDGET_MS) setTimeout(next, 0);
+  };
+  setTimeout(next, WARM_AFTER_MS);
+}
+
 /** Call a bridge function; an import that needs files not unpacked yet unpacks them and retries. */
 async function callBridge(fn, args) {
   // JS null would arrive as JsNull; undefined arrives as Python None.
@@ -248,6 +280,7 @@ self.onmessage = async (event) => {
     if (!fn) throw new Error(`unknown runtime call ${op}`);
     self.postMessage({ id, ok: true, result: await callBridge(fn, args) });
     if (keeping) setTimeout(keepLater, KEEP_AFTER_MS);
+    if (op === "update") warmLater(args[0], args[1]);
   } catch (error) {
     self.postMessage({ id, ok: false, error: String(error && error.message ? error.message : error) });
   }
