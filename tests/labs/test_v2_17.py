@@ -217,6 +217,23 @@ def test_the_board_s_numbers_in_the_text_follow_the_scenario(monkeypatch):
     assert "serve a P99 under 300 ms" in lab.lab_takeaways()[0]
 
 
+def test_the_counts_in_the_text_follow_the_checks_and_the_regions(monkeypatch):
+    """"Nine checks", "nine controls" and the designs' regions are counted, not typed: give the designs
+    other region settings and the options, their feedback and the takeaways say so."""
+    assert lab.CHECKS == "nine" == ("nine" if len(model.DRAFT.checks()) == 9 else "")
+    assert "Of the nine checks on the right" in lab.ACT1_PREDICTION.prompt
+    assert " ".join(lab.ACT2.scenario()).startswith("Nine controls, nine checks.")
+    assert lab.region_count("r1") == "one region" and lab.regions("r1") == "one region"
+    assert lab.regions("r3m2") == "three regions (any two carry the peak)"
+    assert lab.regions("r2m1") == "two regions (either carries the peak)"
+    assert lab.regions("r2m2") == "two regions (both needed at the peak)"
+    designs = {**model.DESIGNS, "A": dataclasses.replace(model.DESIGNS["A"], regions="r5m4"),
+               "C": dataclasses.replace(model.DESIGNS["C"], regions="r2m1")}
+    monkeypatch.setattr(lab, "DESIGNS", designs)
+    assert "five regions of dense replicas" in lab.ACT2_PREDICTION.option("A").feedback.format_map(lab.act2_facts())
+    assert "regions multiply the fleet: two regions (either carries the peak) give" in lab.lab_takeaways()[2]
+
+
 def test_availability_shows_the_decimals_its_nines_need():
     assert lab.nines(0.9999) == "99.99 %" and lab.nines(0.999) == "99.9 %" and lab.nines(0.99) == "99.0 %"
     assert lab.nines(model.DESIGNS["C"].availability) == "99.9997 %" and lab.nines(1.0) == "100 %"

@@ -39,12 +39,14 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.earlier import Tally, tally
-from pylabs.labs.vol2.v2_17_model import (DESIGNS, DOMAINS, DRAFT, GPU_MTBF_S, READS, SECONDS_PER_DAY,
+from pylabs.labs.vol2.v2_17_model import (DESIGNS, DOMAINS, DRAFT, GPU_MTBF_S, READS, REGIONS, SECONDS_PER_DAY,
                                          SHARDINGS, Design, S, act1_truth, act2_answer, usage)
 from pylabs.physics import system_design as sd
 from pylabs.physics.references import cite
 
 # ---- the Design Ledger's domains and the nine checks -----------------------------------
+
+CHECKS = fmt(len(DRAFT.checks()), "words")  # how many checks a design faces, as the page says it
 
 
 def size(count: float) -> str:
@@ -52,6 +54,26 @@ def size(count: float) -> str:
     if count >= S.per_trillion:
         return f"{fmt(count / S.per_trillion, 'num')} T"
     return f"{fmt(count / S.per_billion, 'num')} B"
+
+
+def region_count(key: str) -> str:
+    """How many regions a setting has, as a sentence says it: 'one region', 'three regions'."""
+    n = REGIONS[key][0]
+    return "one region" if n == 1 else f"{fmt(n, 'words')} regions"
+
+
+def regions(key: str) -> str:
+    """A regions setting with how many carry the peak: 'three regions (any two carry the peak)'."""
+    n, m = REGIONS[key]
+    if n == 1:
+        return region_count(key)
+    if m == n:
+        carry = "both needed at the peak" if n == 2 else "all needed at the peak"
+    elif m == 1:
+        carry = "either carries the peak" if n == 2 else "any one carries the peak"
+    else:
+        carry = f"any {fmt(m, 'words')} carry the peak"
+    return f"{region_count(key)} ({carry})"
 
 
 def nines(availability: float) -> str:
@@ -110,8 +132,8 @@ ACT1_PREDICTION = Pick(
            f"{fmt(DRAFT.gpus, 'int')} H100s (TP {SHARDINGS[DRAFT.sharding][0]} × PP {SHARDINGS[DRAFT.sharding][1]}), "
            f"served from one region at {fmt(DRAFT.load, 'pct')} load with {fmt(DRAFT.cloud_fraction, 'pct')} of "
            f"requests in the cloud, DP noise z = {fmt(DRAFT.noise, 'num')}, equal precision across groups, "
-           f"{fmt(DRAFT.cfe, 'pct')} clean energy. Of the nine checks on the right, how many does it pass?",
-    quantity="the number of the board's nine checks the draft passes",
+           f"{fmt(DRAFT.cfe, 'pct')} clean energy. Of the {CHECKS} checks on the right, how many does it pass?",
+    quantity=f"the number of the board's {CHECKS} checks the draft passes",
     options=(
         Claim("A", f"None or one: a {size(S.params)} model breaks almost everything.",
               "Training is the part that works: {memory} per GPU fits, retraining takes {days} at {goodput} "
@@ -211,7 +233,7 @@ def draft_table():
     rows = [(CHECK_TITLES[k], shown[k], "passes" if ok else "fails") for k, ok in checks.items()]
     figure = check_figure(d)
     summary = f"The board's draft passes {sum(checks.values())} of {len(checks)} checks."
-    return chart("a1_draft", "The board's draft against the nine checks", figure, summary,
+    return chart("a1_draft", f"The board's draft against the {CHECKS} checks", figure, summary,
                  table=(("Check", "Draft", "Verdict"), rows))
 
 
@@ -264,7 +286,7 @@ ACT1 = Act(
         f"first token under {fmt(S.ttft_limit_s, 'ms')}, {nines(S.availability_limit)} availability, a privacy "
         "guarantee, equal error rates across groups, clean power hour by hour and at most "
         f"**${fmt(S.budget_usd / S.per_billion, 'num')} B a year**.",
-        "Each of the nine checks is the corrected model of an earlier lab: training memory and time (V2-05), "
+        f"Each of the {CHECKS} checks is the corrected model of an earlier lab: training memory and time (V2-05), "
         "goodput (V2-07), time to first token (V2-10), regional redundancy, the DP accountant (V2-11), the "
         "fairness identity (V2-16) and clean-energy matching (V2-15).",
     ),
@@ -308,6 +330,7 @@ A2_FAIR = Choice("a2_fair", "Fairness rule", (
 A2_CFE = Slider("a2_cfe", "Clean supply matched hour by hour", unit="1", min=0.0, max=1.0, step=0.05, default=DRAFT.cfe,
                 fmt="pct")
 
+A2_CONTROLS = (A2_ARCH, A2_GPUS, A2_SHARDING, A2_CLOUD, A2_LOAD, A2_REGIONS, A2_NOISE, A2_FAIR, A2_CFE)
 REGION_LABELS = {o.value: o.label for o in A2_REGIONS.options}
 
 
@@ -326,7 +349,8 @@ def act2_facts() -> dict[str, str]:
             "cost_cloud": fmt(Design(moe=True, regions="r3m2", cloud_fraction=1.0).cost, "usd"),
             "cfe_min": fmt((S.grid_g_per_kwh - S.carbon_limit) / (S.grid_g_per_kwh - S.clean_g_per_kwh), "pct"),
             "avail_limit": nines(S.availability_limit), "eps_limit": fmt(S.epsilon_limit, "num"),
-            "z_d": fmt(d.noise, "num"), "params": size(S.params)}
+            "z_d": fmt(d.noise, "num"), "params": size(S.params), "checks": CHECKS,
+            "regions_a": region_count(a.regions)}
 
 
 ACT2_PREDICTION = Pick(
@@ -335,21 +359,21 @@ ACT2_PREDICTION = Pick(
            f"× PP {SHARDINGS[DESIGNS['C'].sharding][1]}), runs the prefill queues at {fmt(DESIGNS['C'].load, 'pct')} "
            f"load, answers {fmt(DESIGNS['C'].cloud_fraction, 'pct')} of requests in the cloud and matches "
            f"{fmt(DESIGNS['C'].cfe, 'pct')} of every hour with clean supply. Which one "
-           "passes all nine checks?",
+           f"passes all {CHECKS} checks?",
     quantity="the design that passes every check",
     options=(
-        Claim("A", f"Dense {size(DESIGNS['A'].active)}, three regions (any two carry the peak), "
+        Claim("A", f"Dense {size(DESIGNS['A'].active)}, {regions(DESIGNS['A'].regions)}, "
                    f"z = {fmt(DESIGNS['A'].noise, 'num')}, equal error rates.",
-              "The dense prefill puts the P99 at {ttft_a}, and three regions of dense replicas cost {cost_a} a "
+              "The dense prefill puts the P99 at {ttft_a}, and {regions_a} of dense replicas cost {cost_a} a "
               "year: both fail. Lower load would cut the queue and raise the bill further."),
-        Claim("B", f"Mixture of experts ({size(DESIGNS['B'].active)} active), one region, "
+        Claim("B", f"Mixture of experts ({size(DESIGNS['B'].active)} active), {region_count(DESIGNS['B'].regions)}, "
                    f"z = {fmt(DESIGNS['B'].noise, 'num')}, equal error rates.",
               "Latency, cost and policy pass, but one region is up {avail_b} of the time, short of {avail_limit}."),
-        Claim("C", f"Mixture of experts ({size(DESIGNS['C'].active)} active), three regions (any two carry the "
-                   f"peak), z = {fmt(DESIGNS['C'].noise, 'num')}, equal error rates.",
-              "All nine pass: P99 {ttft_c}, availability {avail_c}, ε = {eps_c}, {carbon_c} g/kWh and {cost_c} "
+        Claim("C", f"Mixture of experts ({size(DESIGNS['C'].active)} active), {regions(DESIGNS['C'].regions)}, "
+                   f"z = {fmt(DESIGNS['C'].noise, 'num')}, equal error rates.",
+              "All {checks} pass: P99 {ttft_c}, availability {avail_c}, ε = {eps_c}, {carbon_c} g/kWh and {cost_c} "
               "a year. Equal error rates leave a precision gap of {ppv_gap}, which the policy accepts."),
-        Claim("D", f"Mixture of experts ({size(DESIGNS['D'].active)} active), three regions, "
+        Claim("D", f"Mixture of experts ({size(DESIGNS['D'].active)} active), {region_count(DESIGNS['D'].regions)}, "
                    f"z = {fmt(DESIGNS['D'].noise, 'num')} to keep more accuracy, equal precision across groups.",
               "z = {z_d} gives ε = {eps_d}, over the policy's {eps_limit}, and equal precision opens an error-rate "
               "gap of {gap_d} with these base rates."),
@@ -460,17 +484,18 @@ ACT2 = Act(
     number=2, title="One Design, Every Constraint", minutes="20–25 min",
     stakeholder_role="Board of Directors",
     stakeholder=lambda: (
-        "We have heard what fails. Now give us a design that passes every one of the nine checks, or tell us "
+        f"We have heard what fails. Now give us a design that passes every one of the {CHECKS} checks, or tell us "
         "which requirement to drop. We will not accept a plan that fails a check we set."),
     scenario=lambda: (
-        f"Nine controls, nine checks. A mixture of experts keeps {size(S.params)} parameters but activates "
+        f"{fmt(len(A2_CONTROLS), 'words').capitalize()} controls, {CHECKS} checks. A mixture of experts keeps "
+        f"{size(S.params)} parameters but activates "
         f"{size(S.moe_active)} per token. "
         "Requests not answered in the cloud run on the user's device. Regions are independent; capacity is "
         "provisioned so that the regions that must stay up can carry the peak.",
         "Privacy and fairness limits are the company's policy; no law sets an ε or a fairness metric.",
     ),
     prediction=ACT2_PREDICTION,
-    controls=(A2_ARCH, A2_GPUS, A2_SHARDING, A2_CLOUD, A2_LOAD, A2_REGIONS, A2_NOISE, A2_FAIR, A2_CFE),
+    controls=A2_CONTROLS,
     instruments=act2_instruments,
     reflection=ACT2_REFLECTION,
     math_peek=act2_math,
@@ -501,13 +526,13 @@ def results(s: State) -> dict[str, float | str | bool | None]:
 def lab_takeaways() -> list[str]:
     f, g = act1_facts(), act2_facts()
     return [
-        f"The board's draft passes {f['passed']} of nine checks: training works, but a dense {f['params']} model "
+        f"The board's draft passes {f['passed']} of {CHECKS} checks: training works, but a dense {f['params']} model "
         f"cannot serve a P99 under {fmt(S.ttft_limit_s, 'ms')} ({f['ttft']}) or fit the budget ({f['cost']}).",
         f"Compute per token follows active parameters: a mixture of experts keeps {f['params']} parameters, "
         f"retrains in "
         f"{g['days_moe']} and answers at {g['ttft_c']} P99.",
-        f"Availability is bought with regions, and regions multiply the fleet: three regions of which two carry "
-        f"the peak give {g['avail_c']} for {g['gpus_c']} serving GPUs.",
+        f"Availability is bought with regions, and regions multiply the fleet: {regions(DESIGNS['C'].regions)} "
+        f"give {g['avail_c']} for {g['gpus_c']} serving GPUs.",
         "Privacy, fairness and carbon limits are policies you set and then meet with physics: noise, one "
         f"threshold (with a precision gap of {g['ppv_gap']}), hour-matched clean supply.",
         "Your ledger's radar shows where your intuition was weakest: that is where a design review should "
