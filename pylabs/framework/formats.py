@@ -53,8 +53,8 @@ _USD = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
 def _count(text: str, noun: str, plural_form: str = "") -> str:
-    """A formatted count and its noun, singular only for exactly one: '1 week', '3.53 weeks'."""
-    return f"{text} {noun if text == '1' else (plural_form or noun + 's')}"
+    """A formatted count and its noun, singular only for exactly one: '1 week', 'one week', '3.53 weeks'."""
+    return f"{text} {noun if text in ('1', 'one') else (plural_form or noun + 's')}"
 
 
 def seconds(value: float) -> str:

@@ -61,6 +61,8 @@ def test_plural_agrees_with_the_count():
     assert plural(0.9, "engineer-week") == "0.9 engineer-weeks"
     assert plural(2, "fix", "fixes") == "2 fixes"
     assert plural(1024, "GPU", count_fmt="int") == "1,024 GPUs"
+    assert plural(1, "byte", count_fmt="words") == "one byte"
+    assert plural(2, "byte", count_fmt="words") == "two bytes"
 
 
 def test_power_of_ten_shows_orders_of_magnitude():

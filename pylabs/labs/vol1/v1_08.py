@@ -340,7 +340,8 @@ ACT2_REFLECTION = Reflection(
               "Memory depends on one micro-batch, not on how many are accumulated: {big} sequences need "
               "{big_gb} however many steps follow."),
         Claim("B", "Full activation checkpointing: keep each layer's input, recompute the rest in the "
-                   "backward pass. It fits, for about a third more compute.",
+                   f"backward pass. It fits, for about {fmt(training.recompute_compute_factor('full') - 1, 'fraction')} "
+                   "more compute.",
               "{full_gb} instead of {big_gb}, for {full_factor} the compute (one more forward pass "
               "per step). Memory is traded for time."),
         Claim("C", "Switch Adam for SGD: the optimizer state is the biggest item.",

@@ -134,14 +134,21 @@ def act1_facts() -> dict[str, str]:
             "bw": fmt(C.H100_HBM_BW, "GB/s")}
 
 
+def grows(ratio: float) -> str:
+    """How a quantity changes by ``ratio``, as a sentence says it: 'doubles', 'grows 4×'."""
+    return "doubles" if fmt(ratio, "x") == "2×" else f"grows {fmt(ratio, 'x')}"
+
+
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
     prompt="The product team wants this projection several times faster on the same H100. Which change "
            "raises its ceiling the most?",
     options=(
         Claim("A", f"Run it in INT8: the tensor cores do {times_in_words(INT8_OVER_BF16)} the operations per second.",
-              "The higher INT8 peak is out of reach below the ridge. What helps is the byte per value instead "
-              "of two: the intensity doubles, a gain of {int8_gain}, and changes the model's numbers."),
+              "The higher INT8 peak is out of reach below the ridge. What helps is "
+              f"{plural(C.BYTES_PER_INT8, 'byte', count_fmt='words')} per value instead of "
+              f"{fmt(C.BYTES_PER_BF16, 'words')}: the intensity {grows(C.BYTES_PER_BF16 / C.BYTES_PER_INT8)}, a gain "
+              "of {int8_gain}, and changes the model's numbers."),
         Claim("B", "Batch more tokens into each call: every weight read then serves more rows.",
               "For M ≪ K the intensity is about 2M/b, so it grows with the tokens per call: at {big_m} tokens "
               "the ceiling is **{big_rate}**, {big_gain} today's. Serving systems batch requests for "

@@ -207,7 +207,7 @@ def time_chart(size: float, p: int, bw: float):
         x=gpu_axis(), y=ch.axis("All-reduce time", "log",
                                 **log_ticks([10.0 ** k for k in range(-2, 4)], "seconds")))
     summary = (f"For {fmt(size, 'B')} on {fmt(bw, 'GB/s')} links the ring takes {fmt(ring[0], 's')} at "
-               f"2 GPUs and {fmt(ring[-1], 's')} at {GPU_COUNTS[-1]:,}; the serial master grows from "
+               f"{GPU_COUNTS[0]:,} GPUs and {fmt(ring[-1], 's')} at {GPU_COUNTS[-1]:,}; the serial master grows from "
                f"{fmt(naive[0], 's')} to {fmt(naive[-1], 's')}.")
     rows = [(str(n), fmt(a, "s"), fmt(b, "s"), fmt(c, "s"), fmt(a / c, "x"))
             for n, a, b, c in zip(GPU_COUNTS, naive, piped, ring)]

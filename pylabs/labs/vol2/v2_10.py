@@ -43,8 +43,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_10_model import (CONFIGS, MODELS, SEVENTY, Memory, S, Serving, act1_truth, act2_decide,
-                                          budget, kv_token, users, weights)
+from pylabs.labs.vol2.v2_10_model import (CONFIGS, KV_BYTES, MODELS, SEVENTY, Memory, S, Serving, act1_truth,
+                                          act2_decide, budget, kv_token, users, weights)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -64,7 +64,14 @@ CONTEXT = Choice("context", "Workload", (
 # ---- Act I · How many users fit? ------------------------------------------------------
 
 A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, m.label) for k, m in MODELS.items()), default="70b")
-A1_DTYPE = Choice("a1_dtype", "KV cache precision", (Option("bf16", "BF16, 2 bytes"), Option("fp8", "FP8, 1 byte")),
+def dtype_label(name: str, key: str) -> str:
+    """A precision as its option reads: 'BF16, 2 bytes' (the registry's bytes per element)."""
+    size = KV_BYTES[key]
+    return f"{name}, {fmt(size, 'int')} byte{'' if size == 1 else 's'}"
+
+
+A1_DTYPE = Choice("a1_dtype", "KV cache precision", (Option("bf16", dtype_label("BF16", "bf16")),
+                                                      Option("fp8", dtype_label("FP8", "fp8"))),
                   default="bf16", unit="B per element")
 A1_GPUS = Choice("a1_gpus", "H100 GPUs", (Option("8", "8 (one server)"), Option("1", "1")), default="8", unit="GPUs")
 A1_WINDOW = Slider("a1_window", "Context window", unit="tokens", min=512, max=131072, step=1, default=S.window,

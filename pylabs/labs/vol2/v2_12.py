@@ -152,7 +152,7 @@ M = {m.name: m for m in (
 FAILURES = (
     FailureSpec("a1_tail_is_typical", "Slow is the norm: most requests miss the end-to-end SLO", act=1,
                 severity="warn"),
-    FailureSpec("a2_cascade", "CASCADE: goodput below half of the demand", act=2),
+    FailureSpec("a2_cascade", f"CASCADE: goodput below {fmt(S.goodput_floor, 'fraction')} of the demand", act=2),
 )
 F = {f.name: f for f in FAILURES}
 
