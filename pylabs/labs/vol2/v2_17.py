@@ -392,7 +392,7 @@ ACT2_REFLECTION = Reflection(
                    "serving bill at once.",
               "Retraining drops from {days_dense} to {days_moe}, the P99 to {ttft_c} and the bill to {cost_c}. "
               "Edge offload helps but is not what makes it feasible: all in the cloud costs {cost_cloud}."),
-        Claim("C", "Three regions: availability is the hardest constraint.",
+        Claim("C", f"{region_count(DESIGNS['C'].regions).capitalize()}: availability is the hardest constraint.",
               "Regions are needed ({avail_b} from one), but they multiply the fleet; without a sparse model the "
               "bill is {cost_a}."),
         Claim("D", "The clean-energy share: carbon decides everything.",
