@@ -43,7 +43,7 @@ from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_11_model import (INT8_OVER_BF16, PEAKS, PRECISIONS, SCENARIO_DECODE, SCENARIO_KERNEL, Decode,
-                                          S, act1_truth, act2_truth, chain, decode, gemm, times_in_words)
+                                          S, act1_truth, act2_truth, chain, decode, gemm, grows, times_in_words)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
 from pylabs.physics.devices import ridge_point
@@ -132,11 +132,6 @@ def act1_facts() -> dict[str, str]:
             "m": fmt(S.act1_m, "int"), "big_m": fmt(S.big_m, "int"), "big_rate": fmt(big.rate, "FLOP/s"),
             "big_gain": fmt(big.rate / k.rate, "x"), "int8_gain": fmt(int8.rate / k.rate, "x"),
             "bw": fmt(C.H100_HBM_BW, "GB/s")}
-
-
-def grows(ratio: float) -> str:
-    """How a quantity changes by ``ratio``, as a sentence says it: 'doubles', 'grows 4×'."""
-    return "doubles" if fmt(ratio, "x") == "2×" else f"grows {fmt(ratio, 'x')}"
 
 
 ACT1_REFLECTION = Reflection(

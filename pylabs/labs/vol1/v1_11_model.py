@@ -64,6 +64,11 @@ def times_in_words(ratio: float) -> str:
     return "twice" if fmt(ratio, "x") == "2×" else fmt(ratio, "x")
 
 
+def grows(ratio: float) -> str:
+    """How a quantity changes by ``ratio``, as a sentence says it: "doubles" while it reads 2×, else "grows 4×"."""
+    return "doubles" if fmt(ratio, "x") == "2×" else f"grows {fmt(ratio, 'x')}"
+
+
 SCENARIO_KERNEL = gemm("cloud", "bf16", S.act1_m, S.act1_hidden, S.act1_hidden)
 
 
