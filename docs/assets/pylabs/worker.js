@@ -16,8 +16,8 @@ const PROBE_MS = 400;             // how long the snapshot's download is watched
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
 const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep the image for the next visit
 const WARM_AFTER_MS = 400;     // after a lab's first update (its page is drawn), warm its slider moves
-const WARM_TURNS = 24;         // moves' work per lab, or
-const WARM_BUDGET_MS = 150;    // this much of the worker's time, whichever comes first
+const WARM_TURNS = 80;         // moves' work per lab, or
+const WARM_BUDGET_MS = 450;    // this much of the worker's time (150 ms left the first moves half warmed)
 const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
@@ -28,6 +28,8 @@ let later = null;
 let keeping = null;
 /** After a snapshot boot: the labs whose slider moves are warmed already (see warmLater). */
 let warmed = null;
+/** The warm-up under way: an update from the page once it has begun stops it (the page comes first). */
+let warming = null;
 
 /** Why the snapshot cannot be used here, or null when it can. */
 function snapshotRefusal(config) {
@@ -227,14 +229,21 @@ async function keepLater() {
  * restored Python runs WebAssembly the browser has not yet optimised, so the first moves took
  * about 1.5 times as long as later ones (Python's share of a move, V1-11 and V2-02: 3.2-6.5 ms
  * against 2.3-2.9 from the second 40 moves on). The worker runs a few moves' work
- * (pylabs.bridge.warm: nothing kept or sent), one per task, so a real move waits for one turn at most.
+ * (pylabs.bridge.warm: nothing kept or sent), one per task. An update from the page after the
+ * first turn stops it: a real move then waits for one turn at most, and moving on to another lab
+ * does not wait for this one's warm-up.
  */
 function warmLater(labId, stateJson) {
   if (!warmed || warmed.has(labId)) return;
   warmed.add(labId);
+  if (warming) warming.stopped = true;  // the page has moved on to this lab
+  const job = { started: false, stopped: false };
+  warming = job;
   let turn = 0;
   let spent = 0;
   const next = () => {
+    if (job.stopped) return;
+    job.started = true;
     const start = performance.now();
     try {
       bridge.warm(labId, stateJson, turn);
@@ -270,6 +279,7 @@ const booted = boot();
 
 self.onmessage = async (event) => {
   const { id, op, args } = event.data;
+  if (op === "update" && warming && warming.started) warming.stopped = true;
   try {
     const versions = await booted;
     if (op === "boot") {
