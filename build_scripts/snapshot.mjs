@@ -38,7 +38,6 @@ import pylabs
 for module in pkgutil.walk_packages(pylabs.__path__, "pylabs."):
     importlib.import_module(module.name)
 import pylabs.bridge as bridge
-from pylabs import ledger, ledger_view
 from pylabs.framework import controls, formats
 from pylabs.labs import LAB_MODULES
 for lab_id in LAB_MODULES:

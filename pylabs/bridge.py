@@ -34,6 +34,11 @@ def update(lab_id: str, state_json: str, changed: str | None = None, full: bool 
     blocks = dict(render_blocks(lab, state, _memo.setdefault(lab_id, {})))
     previous = {} if full else _sent.get(lab_id, {})
     _sent[lab_id] = blocks
+    return _reply(lab, state, blocks, previous)
+
+
+def _reply(lab, state, blocks: dict[str, Markup], previous: dict[str, Markup]) -> str:
+    """What the browser is sent: ``blocks`` as changes from ``previous``, the controls, the record."""
     whole, parts = {}, {}
     for key, html in blocks.items():
         before = previous.get(key)
@@ -73,12 +78,7 @@ def warm(lab_id: str, state_json: str, turn: int) -> None:
         value = low + (high - low) * at if slider.scale == "linear" else low * (high / low) ** at
         raw = {**raw, "controls": {**(raw.get("controls") or {}), slider.name: value}}
     state = lab.parse(raw, slider.name if slider is not None else None)
-    blocks = dict(render_blocks(lab, state, {}))
-    sent = _sent.get(lab_id, {})
-    for key, html in blocks.items():
-        if key in sent and sent[key] != html:
-            changed_parts(sent[key], html)
-    json.dumps({"blocks": blocks, "controls": {**state.controls, **state.entered}, "record": record(lab, state)})
+    _reply(lab, state, dict(render_blocks(lab, state, {})), _sent.get(lab_id, {}))
 
 
 def view(lab_id: str) -> str:
