@@ -227,6 +227,8 @@ def test_the_counts_in_the_text_follow_the_checks_and_the_regions(monkeypatch):
     assert lab.regions("r3m2") == "three regions (any two carry the peak)"
     assert lab.regions("r2m1") == "two regions (either carries the peak)"
     assert lab.regions("r2m2") == "two regions (both needed at the peak)"
+    assert [o.label for o in lab.A2_REGIONS.options] == [lab.region_label(k) for k in model.REGIONS]
+    assert lab.region_label("r3m2") == "3 regions, any 2 carry the peak" and lab.region_label("r1") == "1 region"
     designs = {**model.DESIGNS, "A": dataclasses.replace(model.DESIGNS["A"], regions="r5m4"),
                "C": dataclasses.replace(model.DESIGNS["C"], regions="r2m1")}
     monkeypatch.setattr(lab, "DESIGNS", designs)

@@ -56,24 +56,34 @@ def size(count: float) -> str:
     return f"{fmt(count / S.per_billion, 'num')} B"
 
 
-def region_count(key: str) -> str:
-    """How many regions a setting has, as a sentence says it: 'one region', 'three regions'."""
+def region_count(key: str, count: str = "words") -> str:
+    """How many regions a setting has: 'one region', 'three regions' (``count="int"``: '3 regions')."""
     n = REGIONS[key][0]
-    return "one region" if n == 1 else f"{fmt(n, 'words')} regions"
+    return f"{fmt(n, count)} region" if n == 1 else f"{fmt(n, count)} regions"
+
+
+def carrying(key: str, count: str = "words") -> str | None:
+    """How many of a setting's regions carry the peak: 'any two carry the peak'; None for one region."""
+    n, m = REGIONS[key]
+    if n == 1:
+        return None
+    if m == n:
+        return "both needed at the peak" if n == 2 else "all needed at the peak"
+    if m == 1:
+        return "either carries the peak" if n == 2 else f"any {fmt(m, count)} carries the peak"
+    return f"any {fmt(m, count)} carry the peak"
 
 
 def regions(key: str) -> str:
-    """A regions setting with how many carry the peak: 'three regions (any two carry the peak)'."""
-    n, m = REGIONS[key]
-    if n == 1:
-        return region_count(key)
-    if m == n:
-        carry = "both needed at the peak" if n == 2 else "all needed at the peak"
-    elif m == 1:
-        carry = "either carries the peak" if n == 2 else "any one carries the peak"
-    else:
-        carry = f"any {fmt(m, 'words')} carry the peak"
-    return f"{region_count(key)} ({carry})"
+    """A regions setting in a sentence: 'three regions (any two carry the peak)'."""
+    carry = carrying(key)
+    return region_count(key) if carry is None else f"{region_count(key)} ({carry})"
+
+
+def region_label(key: str) -> str:
+    """A regions setting as its option reads: '3 regions, any 2 carry the peak'."""
+    carry = carrying(key, "int")
+    return region_count(key, "int") if carry is None else f"{region_count(key, 'int')}, {carry}"
 
 
 def nines(availability: float) -> str:
@@ -314,12 +324,9 @@ A2_CLOUD = Slider("a2_cloud", "Requests answered in the cloud", unit="1", min=0.
                   default=DRAFT.cloud_fraction, fmt="pct", help="The rest run on the user's device with a distilled model.")
 A2_LOAD = Slider("a2_load", "Prefill queue load per replica, ρ", unit="1", min=0.1, max=0.9, step=0.05,
                  default=DRAFT.load, fmt="pct", help="Lower load: shorter queues, more GPUs (provisioned = busy ÷ ρ).")
-A2_REGIONS = Choice("a2_regions", "Regions", (
-    Option("r1", "1 region"), Option("r2m2", "2 regions, both needed at the peak"),
-    Option("r2m1", "2 regions, either carries the peak"), Option("r3m2", "3 regions, any 2 carry the peak"),
-    Option("r5m4", "5 regions, any 4 carry the peak"),
-), default=DRAFT.regions, widget="select",
-    help=f"Each region is up {fmt(S.region_availability, 'pct1')} of the time [assumed].")
+A2_REGIONS = Choice("a2_regions", "Regions", tuple(Option(key, region_label(key)) for key in REGIONS),
+                    default=DRAFT.regions, widget="select",
+                    help=f"Each region is up {fmt(S.region_availability, 'pct1')} of the time [assumed].")
 A2_NOISE = Slider("a2_noise", "DP-SGD noise multiplier, z", unit="1", min=0.5, max=3.0, step=0.01, default=DRAFT.noise,
                   fmt="num", help="Noise standard deviation ÷ clipping norm, as in V2-11.")
 A2_FAIR = Choice("a2_fair", "Fairness rule", (
