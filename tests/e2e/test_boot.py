@@ -259,11 +259,26 @@ def _snapshot_entry(lab: LabDriver) -> dict:
                              lab.base_url + "assets/pylabs/runtime.json")["snapshot"]
 
 
+CLOSED = """async (name) => {
+  // Whether no one holds the file open: the worker's handle shows the whole size before it is flushed
+  // and closed, and a write then fails (NoModificationAllowedError). Opening to write, then abort.
+  const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('mlsys-images');
+  try {
+    await (await (await folder.getFileHandle(name)).createWritable({ keepExistingData: true })).abort();
+    return true;
+  } catch (error) {
+    if (error.name === 'NoModificationAllowedError') return false;
+    throw error;
+  }
+}"""
+
+
 def _wait_kept(lab: LabDriver, entry: dict) -> str:
-    """The kept image's file name, once the worker has written it (image-cache.js names it)."""
+    """The kept image's file name, once the worker has written it whole and closed it (image-cache.js
+    names it)."""
     name = f"%2Flabs%2F.{entry['key']}.bin"
     for _ in range(150):
-        if lab.page.evaluate(KEPT_IMAGES).get(name) == entry["memory"]:
+        if lab.page.evaluate(KEPT_IMAGES).get(name) == entry["memory"] and lab.page.evaluate(CLOSED, name):
             return name
         lab.page.wait_for_timeout(100)
     raise AssertionError(f"no kept image {name} after 15 s: {lab.page.evaluate(KEPT_IMAGES)}")
