@@ -29,10 +29,11 @@ a2_pick; failures.
 
 from __future__ import annotations
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
+from pylabs.framework import (Act, Choice, Claim, Equation, Lab, MetricSpec, Option, Pick,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, fmt,
                               math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.checks import Checks
 from pylabs.framework.earlier import Tally
 from pylabs.labs.vol1.audit import (CHECK_TITLES, FAMILIES, HBM_USABLE, KV, MEAN_CONTEXT, PRECISIONS, READS, SHORT,
                                     Cloud, Fleet, OnDevice, S, Tiny, families, mib, tiers_without_a_fit, weakest,
@@ -367,14 +368,13 @@ ACT2_REFLECTION = Reflection(
     answer_letter="A",
 )
 
-FAILURES = tuple(FailureSpec(f"a2_{k}", f"Check failed: {v}", act=2) for k, v in CHECK_TITLES.items())
-FAIL = {f.name: f for f in FAILURES}
+ACT2_CHECKS = Checks(CHECK_TITLES, act=2)
 
 
 def act2_instruments(s: State) -> list:
     f = fleet(s)
     ok = f.checks()
-    tone = {k: "good" if v else "danger" for k, v in ok.items()}
+    tone = ACT2_CHECKS.tones(ok)
     c, e, m, t = f.cloud, f.edge, f.mobile, f.tiny
     failing = sum(not v for v in ok.values())
     parts = [metric_grid(
@@ -392,10 +392,9 @@ def act2_instruments(s: State) -> list:
         M["a2_tiny_flash"].show(t.flash_b, tone["tiny_flash"], f"of {mib(C.STM32H743_FLASH_BYTES)}"),
         M["a2_tiny_ram"].show(t.ram_b, tone["tiny_ram"], f"of {mib(C.STM32H743_SRAM_BYTES)}"),
     )]
-    parts.append(callout("success" if f.feasible else "info",
-                         "Feasible: every tier passes" if f.feasible else f"{len(ok) - failing} of {len(ok)} checks pass",
-                         prose("The fleet meets the Chief Architect's checks on all four tiers." if f.feasible else
-                               "Each failing check below names the lever that moves it.")))
+    parts.append(ACT2_CHECKS.verdict(ok, "Feasible: every tier passes",
+                                "The fleet meets the Chief Architect's checks on all four tiers.",
+                                "Each failing check below names the lever that moves it."))
     parts += act2_failures(f, ok)
     parts.append(check_chart(f))
     return parts
@@ -418,7 +417,7 @@ def act2_failures(f: Fleet, ok: dict[str, bool]) -> list:
                       "give the MCU a job its size.",
         "tiny_ram": f"{fmt(t.ram_b, 'B')} of working memory for {mib(C.STM32H743_SRAM_BYTES)} of SRAM.",
     }
-    return [failure(FAIL[f"a2_{k}"], levers[k]) for k, passed in ok.items() if not passed]
+    return ACT2_CHECKS.failing(ok, levers)
 
 
 def check_chart(f: Fleet):
@@ -546,7 +545,7 @@ LAB = Lab(
     context=CONTEXT,
     acts=(ACT1, ACT2),
     metrics=tuple(M.values()),
-    failures=FAILURES,
+    failures=ACT2_CHECKS.failures,
     active_failures=active_failures,
     results=results,
     takeaways=lab_takeaways,

@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import math
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Reflection, Slider, State, callout, chart, failure, fmt, math_peek, metric_grid,
+from pylabs.framework import (Act, Choice, Claim, Equation, Lab, MetricSpec, Option, Pick,
+                              Reflection, Slider, State, callout, chart, fmt, math_peek, metric_grid,
                               prose)
 from pylabs.framework import charts as ch
+from pylabs.framework.checks import Checks
 from pylabs.framework.earlier import Tally, tally
 from pylabs.labs.vol2.v2_17_model import (DESIGNS, DOMAINS, DRAFT, GPU_MTBF_S, READS, REGIONS, SECONDS_PER_DAY,
                                          SHARDINGS, Design, S, act1_truth, act2_answer, usage)
@@ -408,14 +409,13 @@ ACT2_REFLECTION = Reflection(
     answer_letter="B",
 )
 
-FAILURES = tuple(FailureSpec(f"a2_{k}", f"Check failed: {v}", act=2) for k, v in CHECK_TITLES.items())
-FAIL = {f.name: f for f in FAILURES}
+ACT2_CHECKS = Checks(CHECK_TITLES, act=2)
 
 
 def act2_instruments(s: State) -> list:
     d = design(s)
     ok = d.checks()
-    tone = {k: "good" if v else "danger" for k, v in ok.items()}
+    tone = ACT2_CHECKS.tones(ok)
     parts = [metric_grid(
         M["a2_ttft"].show(d.ttft, tone["ttft"], f"limit {fmt(S.ttft_limit_s, 'ms')}"),
         M["a2_cost"].show(d.cost, tone["budget"], f"limit {fmt(S.budget_usd, 'usd')}"),
@@ -429,14 +429,11 @@ def act2_instruments(s: State) -> list:
         M["a2_carbon"].show(d.carbon, tone["carbon"], f"limit {fmt(S.carbon_limit, 'num')}"),
         M["a2_serving_gpus"].show(d.serving_gpus, note=f"{fmt(d.busy_gpus, 'int')} busy at full load"),
     )]
-    verdict = sum(ok.values())
-    parts.append(callout("success" if d.feasible else "info",
-                         "Feasible: every check passes" if d.feasible else f"{verdict} of {len(ok)} checks pass",
-                         prose("This design meets the board's requirements." if d.feasible else
-                               "Each failing check names the lever that moves it.")))
+    parts.append(ACT2_CHECKS.verdict(ok, "Feasible: every check passes", "This design meets the board's requirements.",
+                                "Each failing check names the lever that moves it."))
     parts += act2_failures(d, ok)
     parts.append(chart("a2_checks", "Each check as a share of its limit", check_figure(d),
-                       f"{verdict} of {len(ok)} checks are at or under their limit.",
+                       f"{sum(ok.values())} of {len(ok)} checks are at or under their limit.",
                        table=(("Check", "Value", "Verdict"),
                               [(CHECK_TITLES[k], v, "passes" if ok[k] else "fails") for k, v in draft_values(d).items()])))
     return parts
@@ -454,7 +451,7 @@ def act2_failures(d: Design, ok: dict[str, bool]) -> list:
         "carbon": f"{fmt(d.carbon, 'num')} g/kWh: match more of every hour with clean supply.",
         "budget": f"{fmt(d.cost, 'usd')} a year: fewer FLOPs per request, fewer idle replicas, or more on device.",
     }
-    return [failure(FAIL[f"a2_{k}"], levers[k]) for k, passed in ok.items() if not passed]
+    return ACT2_CHECKS.failing(ok, levers)
 
 
 def act2_math(s: State):
@@ -560,7 +557,7 @@ LAB = Lab(
     context=CONTEXT,
     acts=(ACT1, ACT2),
     metrics=tuple(M.values()),
-    failures=FAILURES,
+    failures=ACT2_CHECKS.failures,
     active_failures=active_failures,
     results=results,
     takeaways=lab_takeaways,
