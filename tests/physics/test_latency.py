@@ -194,3 +194,12 @@ def test_v1_13_sojourn_sampler_is_deterministic_and_refuses_unstable_queues():
     assert L.sample_mmc_sojourn(78, 0.01, 1, 12, 1000) == a
     with pytest.raises(ValueError, match="unstable"):
         L.sample_mmc_sojourn(100, 0.01)
+
+
+def test_v1_13_mm1_draws_are_one_sorted_stream_scaled_by_the_mean_sojourn():
+    """One server: every load's draws are the same sorted Exp(1) draws times 1/(μ − λ), so a new
+    load rescales them (the order, and so each percentile's rank, never changes)."""
+    light, heavy = L.sample_mmc_sojourn(20, 0.01).values, L.sample_mmc_sojourn(95, 0.01).values
+    assert list(light) == sorted(light)
+    scale = Q.mm1_sojourn_mean_s(95, 0.01) / Q.mm1_sojourn_mean_s(20, 0.01)
+    assert all(h == pytest.approx(v * scale, rel=1e-12) for v, h in zip(light, heavy))
