@@ -31,6 +31,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from statistics import NormalDist
 
 from . import queueing
@@ -156,7 +157,10 @@ def serial_exceed(hop: Hop, n: int, t_s: float, common: float = 0.0) -> float:
 
     Source: ``fenton_wilkinson`` and the common-cause mixture.
     """
-    mu, sigma = fenton_wilkinson(hop, n)
+    return _serial_exceed(hop, n, t_s, common, *fenton_wilkinson(hop, n))
+
+
+def _serial_exceed(hop: Hop, n: int, t_s: float, common: float, mu: float, sigma: float) -> float:
     independent = 1 - _STD.cdf((math.log(t_s) - mu) / sigma) if t_s > 0 else 1.0
     return (1 - common) * independent + common * (1 - hop.cdf(t_s / n))
 
@@ -164,7 +168,7 @@ def serial_exceed(hop: Hop, n: int, t_s: float, common: float = 0.0) -> float:
 def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
     """Quantile of the chain's sum (Fenton–Wilkinson, with the common-cause mixture).
 
-    Source: ``serial_exceed`` inverted by bisection on log t.
+    Source: ``serial_exceed`` inverted by bisection on log t (the matched lognormal computed once).
     """
     mu, sigma = fenton_wilkinson(hop, n)
     if common == 0:
@@ -172,7 +176,7 @@ def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
     lo, hi = math.log(hop.quantile(1e-9)), math.log(n * hop.quantile(1 - 1e-9))
     for _ in range(60):
         mid = (lo + hi) / 2
-        if 1 - serial_exceed(hop, n, math.exp(mid), common) < q:
+        if 1 - _serial_exceed(hop, n, math.exp(mid), common, mu, sigma) < q:
             lo = mid
         else:
             hi = mid
@@ -270,11 +274,18 @@ def sample_serial(hop: Hop, n: int, common: float = 0.0, seed: int = 12, draws: 
 
 @lru_cache(maxsize=8)
 def _coin_split(seed: int, draws: int, common: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The stream's uniforms split by the common-cause coin, each part sorted (shared by every N and hop)."""
-    values, coins = _uniforms(seed, draws)
-    shared = sorted(u for u, c in zip(values, coins) if c < common)
-    independent = sorted(u for u, c in zip(values, coins) if c >= common)
-    return tuple(shared), tuple(independent)
+    """The stream's uniforms split by the common-cause coin, each part sorted (shared by every N and hop):
+    the stream sorted once, so a new ρ only filters it (coin < ρ: shared)."""
+    values, coins = _sorted_with_coins(seed, draws)
+    rho = float(common)  # a float's own comparison: an int's would answer NotImplemented, which is true
+    return tuple(compress(values, map(rho.__gt__, coins))), tuple(compress(values, map(rho.__le__, coins)))
+
+
+@lru_cache(maxsize=2)
+def _sorted_with_coins(seed: int, draws: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The stream's uniforms sorted, and each one's coin in that order."""
+    values, coins = zip(*sorted(zip(*_uniforms(seed, draws))))
+    return values, coins
 
 
 @dataclass(frozen=True)

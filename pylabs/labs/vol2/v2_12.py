@@ -194,18 +194,19 @@ def act1_chart(c: Composition, sample: L.Sampled | L.FanoutSampled):
     fan, chain = (c, other) if c.topology == "fanout" else (other, c)
     ns = list(N_AXIS)
     ms = S.ms_per_s
+    chain_p99 = {n: chain.p99_curve(n) for n in ns}
+    fan_p99 = {n: fan.p99_curve(n) for n in ns}
     traces = [ch.line("Chain: sum of per-service P99s", ns, [n * c.hop.quantile(0.99) * ms for n in ns],
                       "muted", dash="dash"),
-              ch.line("Chain: real P99", ns, [chain.p99_curve(n) * ms for n in ns], "series2"),
-              ch.line("Fan-out: real P99", ns, [fan.p99_curve(n) * ms for n in ns], "series1"),
+              ch.line("Chain: real P99", ns, [chain_p99[n] * ms for n in ns], "series2"),
+              ch.line("Fan-out: real P99", ns, [fan_p99[n] * ms for n in ns], "series1"),
               ch.point("Yours (sampled)", c.n, sample.quantile(0.99) * ms, "accent")]
     figure = ch.figure(traces, x=ch.axis("Services N", "log", **ch.ticks_at(S.n_ticks, int_label)),
                        y=ch.axis("End-to-end P99 (ms)", "log", **ch.ticks_at(S.ms_ticks, int_label)))
     summary = (f"Summing {c.n} P99s budgets {fmt(c.n * c.hop.quantile(0.99), 'ms')} for a chain whose real P99 is "
                f"{fmt(chain.p99_curve(c.n), 'ms')}; a fan-out of {c.n} has a P99 of {fmt(fan.p99_curve(c.n), 'ms')} "
                f"against one service's {fmt(c.hop.quantile(0.99), 'ms')}.")
-    rows = [(str(n), fmt(n * c.hop.quantile(0.99), "ms"), fmt(chain.p99_curve(n), "ms"), fmt(fan.p99_curve(n), "ms"))
-            for n in ns]
+    rows = [(str(n), fmt(n * c.hop.quantile(0.99), "ms"), fmt(chain_p99[n], "ms"), fmt(fan_p99[n], "ms")) for n in ns]
     return chart("a1_p99_curve", "End-to-end P99 against the number of services", figure, summary,
                  table=(("N", "Sum of P99s", "Chain P99", "Fan-out P99"), rows))
 
