@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import repeat
+from operator import add, sub
 from typing import Iterable
 
 ORDERS: tuple[int, ...] = tuple(range(2, 257))  # the integer orders the accountant searches
@@ -74,8 +76,9 @@ def sampled_gaussian_rdp(sampling_rate: float, noise_multiplier: float, order: i
         return alpha / (2.0 * z * z)
     log_q, log_1mq = math.log(q), math.log1p(-q)
     weights, top = _log_term_weights(log_q, log_1mq, z), _LOG_FACTORIAL[alpha]
-    # term k ÷ term 0 = exp(a_k + ln α! − ln (α−k)!); log1p keeps a tiny sum exact
-    ratios = [a + top - f for a, f in zip(weights[1:alpha + 1], _LOG_FACTORIAL[alpha - 1::-1])]
+    # term k ÷ term 0 = exp(a_k + ln α! − ln (α−k)!); log1p keeps a tiny sum exact. (The same sums
+    # as a comprehension, done by map: a slider move evaluates some hundreds of orders.)
+    ratios = list(map(sub, map(add, weights[1:alpha + 1], repeat(top)), _LOG_FACTORIAL[alpha - 1::-1]))
     peak = max(ratios)
     tail = math.log1p(sum(map(math.exp, ratios))) if peak < 0 else logsumexp([0.0, *ratios])
     return max(0.0, (alpha * log_1mq + tail) / (alpha - 1))
@@ -111,11 +114,13 @@ def _lower_bound_beyond(rdp: float, order: int, delta: float, conversion: str) -
 @lru_cache(maxsize=4096)
 def epsilon_and_order(sampling_rate: float, noise_multiplier: float, steps: float, delta: float,
                       conversion: str = "classic") -> tuple[float, int]:
-    """ε(δ) = min over integer α in 2…256 of the chosen conversion of T·ε_α, and the best α.
-    Stops early once T·ε_α alone (a floor on ε at every larger order) passes the best ε found.
-    Source: Mironov 2017 (RDP accountant); Abadi et al. 2016 (moments accountant for DP-SGD)."""
+    """ε(δ) = min over integer α in 2…256 of the chosen conversion of T·ε_α, and the best α (the
+    smallest, on a tie). Source: Mironov 2017 (RDP accountant); Abadi et al. 2016 (moments
+    accountant for DP-SGD)."""
+    if conversion == "classic":
+        return _classic_best(sampling_rate, noise_multiplier, steps, delta)
     best, best_order = math.inf, ORDERS[0]
-    for alpha in ORDERS:
+    for alpha in ORDERS:  # stops once T·ε_α alone (a floor on ε at every larger order) passes the best
         rdp = rdp_steps(sampling_rate, noise_multiplier, steps, alpha)
         eps = epsilon_at_order(rdp, alpha, delta, conversion)
         if eps < best:
@@ -123,6 +128,31 @@ def epsilon_and_order(sampling_rate: float, noise_multiplier: float, steps: floa
         if _lower_bound_beyond(rdp, alpha, delta, conversion) >= best:
             break
     return best, best_order
+
+
+def _classic_best(sampling_rate: float, noise_multiplier: float, steps: float, delta: float) -> tuple[float, int]:
+    """The classic conversion's best order, by bisection on the sign of ε(α+1) − ε(α).
+
+    ε(α) = (g(α) + ln(1/δ))/(α − 1), with g(α) = (α−1)·T·ε_α, is the slope from the point
+    (1, −ln(1/δ)) to (α, g(α)). g is convex in α: it is T·ln E_Q[(p/q)^α], a log-moment generating
+    function, convex by Hölder's inequality (van Erven and Harremoës 2014 treat this convexity in
+    the order). And g(1) = 0 lies above that point, so the slope falls and then rises: the best
+    order is the first α whose next order is no lower. Bisection finds it with about 16 orders
+    evaluated instead of every order up to the best (up to 256, each a sum of α terms; V2-13's
+    noise slider took about 19 ms a move in CPython). Ties keep the smaller order, as a scan from
+    α = 2 would.
+    """
+    def at(alpha: int) -> float:
+        return epsilon_at_order(rdp_steps(sampling_rate, noise_multiplier, steps, alpha), alpha, delta, "classic")
+
+    lo, hi = ORDERS[0], ORDERS[-1]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at(mid + 1) < at(mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    return at(lo), lo
 
 
 def epsilon(sampling_rate: float, noise_multiplier: float, steps: float, delta: float,
