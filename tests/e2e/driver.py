@@ -149,6 +149,15 @@ class LabDriver:
         self.page.locator(f'[data-chart="{name}"]').scroll_into_view_if_needed()
         self.page.wait_for_selector(f'[data-chart="{name}"] .main-svg', timeout=30_000)
 
+    def open_math(self, act: int, timeout_ms: int = 20_000):
+        """Open an act's governing equations, check that KaTeX typeset them with no error, and
+        return them (a locator)."""
+        peek = f'[data-act="{act}"] .pl-mathpeek'
+        self.page.locator(f"{peek} summary").click()
+        self.page.wait_for_selector(f"{peek} .katex", timeout=timeout_ms)
+        assert self.page.locator(f"{peek} .katex-error").count() == 0
+        return self.page.locator(peek)
+
     # ---- ledger ---------------------------------------------------------------
 
     def ledger(self) -> dict:

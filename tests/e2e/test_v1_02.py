@@ -35,8 +35,7 @@ def test_full_walkthrough(lab_page):
 
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    page.page.locator('[data-act="1"] .pl-mathpeek summary').click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the light barrier.
     assert page.act_unlocked(2)

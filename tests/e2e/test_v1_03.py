@@ -31,9 +31,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_redone"), 60 * 86400)
     page.lock("a1_reflect", "C")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the race; the crossover is there at r = 0.999 and gone at r = 0.95.
     assert page.act_unlocked(2)
@@ -48,10 +46,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_decay", 0.999)
     assert not page.failure_visible("a2_no_crossover")
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud

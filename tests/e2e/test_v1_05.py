@@ -37,10 +37,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a1_fused", False)
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="1"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(1)
 
     # Act II: the Memory Ledger.
     assert page.act_unlocked(2)
@@ -57,10 +54,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a2_out_of_memory")
     page.lock("a2_reflect", "A")
     assert page.verdict("a2_reflect") == "incorrect"
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud

@@ -38,9 +38,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_busy"), 0.25) and close(page.metric("a1_time_s"), 10e-3)
     page.lock("a1_reflect", "C")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the break-even, the failure reached and left, the fusion panel.
     assert page.act_unlocked(2)

@@ -36,9 +36,7 @@ def test_full_walkthrough(lab_page):
 
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: accumulation is only slightly slower; a bigger micro-batch runs out of memory.
     assert page.act_unlocked(2)

@@ -33,10 +33,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_images_per_s"), cloud_rate * 0.05 / lab.S.utilisation)
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="1"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(1)
 
     # Act II: active learning to the bar is the cheapest plan.
     assert page.act_unlocked(2)

@@ -11,12 +11,6 @@ from tests.e2e.driver import close
 pytestmark = pytest.mark.e2e
 
 
-def open_peek(page, act: int) -> None:
-    page.page.locator(f'[data-act="{act}"] .pl-mathpeek summary').click()
-    page.page.wait_for_selector(f'[data-act="{act}"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator(f'[data-act="{act}"] .pl-mathpeek .katex-error').count() == 0
-
-
 def test_full_walkthrough(lab_page):
     page = lab_page.open("v1_10")
     assert page.control_disabled("a1_format")
@@ -42,7 +36,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a1_collapse")
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    open_peek(page, 1)
+    page.open_math(1)
 
     # Act II: the research team's plan is out of memory everywhere; the key plan fits.
     assert page.act_unlocked(2)
@@ -63,7 +57,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_context", 2048)
     page.lock("a2_reflect", "B")
     assert page.verdict("a2_reflect") == "correct"
-    open_peek(page, 2)
+    page.open_math(2)
 
     assert "Complete" in page.page.inner_text("[data-hud]")
     (attempt,) = page.attempts("v1_10")

@@ -12,13 +12,6 @@ from tests.e2e.driver import close
 pytestmark = pytest.mark.e2e
 
 
-def open_mathpeek(page, act: int) -> None:
-    peek = page.page.locator(f'[data-act="{act}"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector(f'[data-act="{act}"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator(f'[data-act="{act}"] .pl-mathpeek .katex-error').count() == 0
-
-
 def test_full_walkthrough(lab_page):
     page = lab_page.open("v1_12")
     assert page.control_disabled("a1_serial")
@@ -42,7 +35,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_speedup"), 3.8208955223880596)
     page.lock("a1_reflect", "C")
     assert page.verdict("a1_reflect") == "correct"
-    open_mathpeek(page, 1)
+    page.open_math(1)
 
     # Act II: the benchmark at batch 32 ranks the vendors opposite to production at batch 1.
     assert page.act_unlocked(2)
@@ -63,7 +56,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a2_rank_inverted")
     page.lock("a2_reflect", "B")
     assert page.verdict("a2_reflect") == "correct"
-    open_mathpeek(page, 2)
+    page.open_math(2)
 
     assert "Complete" in page.page.inner_text("[data-hud]")
     (attempt,) = page.attempts("v1_12")

@@ -38,10 +38,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_p99_over_mean"), lab.MIN_SLO_HEADROOM)
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="1"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(1)
 
     # Act II: the spike planner.
     assert page.act_unlocked(2)
@@ -56,10 +53,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a2_unstable")
     assert close(page.metric("a2_p99_s"), 0.16400145982280117, rel=1e-6)
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud

@@ -61,10 +61,7 @@ def test_full_walkthrough(lab_page):
 
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="1"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(1)
 
     # Act II: the team's 28-day calendar breaks the cloud floor; retraining sooner leaves it.
     assert page.act_unlocked(2)
@@ -81,10 +78,7 @@ def test_full_walkthrough(lab_page):
     page.chart_drawn("a2_products")
     page.lock("a2_reflect", "A")
     assert page.verdict("a2_reflect") == "incorrect"
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud

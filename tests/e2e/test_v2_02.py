@@ -44,9 +44,7 @@ def test_full_walkthrough(lab_page):
     # Reflection and math peek.
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II unlocks only now.
     assert page.act_unlocked(2)

@@ -36,9 +36,7 @@ def test_full_walkthrough(lab_page):
 
     page.lock("a1_reflect", "C")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the default layout (the seed's TP8 × PP4) is out of memory until the optimizer is sharded.
     assert page.act_unlocked(2)

@@ -42,8 +42,7 @@ def test_full_walkthrough(lab_page):
 
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    page.page.locator('[data-act="1"] .pl-mathpeek summary').click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=60_000)
+    page.open_math(1, timeout_ms=60_000)
 
     # Act II: the plan that meets the target, checked against today's synchronous plan.
     assert page.act_unlocked(2)

@@ -38,8 +38,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a1_no_room")
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    page.page.locator('[data-act="1"] .pl-mathpeek summary').click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the proposal (static batches of 64) breaks the chat promise.
     assert page.act_unlocked(2)

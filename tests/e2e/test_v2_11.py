@@ -32,9 +32,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_fl_bytes_day"), 4.8e12 * 0.55)
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the team's DP setting meets ε but breaks the utility floor.
     assert page.act_unlocked(2)
@@ -51,10 +49,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_z", 1.1)
     assert not page.failure_visible("a2_privacy") and not page.failure_visible("a2_utility")
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    peek = page.open_math(2)
     assert "Mironov 2017" in peek.inner_text()
 
     hud = page.page.inner_text("[data-hud]")

@@ -30,9 +30,7 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a1_refuted")
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the current run meets the rule but not the floor; 10x the records meets both.
     assert page.act_unlocked(2)
@@ -49,10 +47,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a2_epsilon"), lab.CANDIDATES["B"].epsilon)
     assert not page.failure_visible("a2_policy") and not page.failure_visible("a2_clinical")
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    peek = page.open_math(2)
     assert "Mironov 2017" in peek.inner_text()
 
     assert "Complete" in page.page.inner_text("[data-hud]")

@@ -33,9 +33,7 @@ def test_full_walkthrough(lab_page):
     assert page.metric("a1_attacked_acc") < lab.CHANCE
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the team's trade-off fails security; published recipes each break one limit; a tuned one passes.
     assert page.act_unlocked(2)
@@ -52,10 +50,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_steps", 10)
     assert close(page.metric("a2_cost"), 11.0)
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud

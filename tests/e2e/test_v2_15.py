@@ -37,9 +37,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_net_change"), 0.4)
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: the upstream's answer (A) is wrong; the stated plan breaks the deadline and the target.
     assert page.act_unlocked(2)
@@ -54,10 +52,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_procure", 0.25)
     assert not page.failure_visible("a2_target")
     page.lock("a2_reflect", "C")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     assert "Complete" in page.page.inner_text("[data-hud]")
     (attempt,) = page.attempts("v2_15")

@@ -32,9 +32,7 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_ppv_a"), page.metric("a1_ppv_b"))
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
-    peek = page.page.locator('[data-act="1"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="1"] .pl-mathpeek .katex', timeout=20_000)
+    page.open_math(1)
 
     # Act II: one threshold everywhere fails the US screen; the four-fifths fix in the US passes both.
     assert page.act_unlocked(2)
@@ -51,10 +49,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_eu_rule", "single")
     assert not page.failure_visible("a2_eu_error_gap")
     page.lock("a2_reflect", "B")
-    peek = page.page.locator('[data-act="2"] .pl-mathpeek')
-    peek.locator("summary").click()
-    page.page.wait_for_selector('[data-act="2"] .pl-mathpeek .katex', timeout=20_000)
-    assert page.page.locator('[data-act="2"] .pl-mathpeek .katex-error').count() == 0
+    page.open_math(2)
 
     assert "Complete" in page.page.inner_text("[data-hud]")
     (attempt,) = page.attempts("v2_16")
