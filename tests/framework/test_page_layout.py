@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pylabs.framework.components import MetricSpec, key_strip, metric_grid, prose
-from pylabs.framework.formats import fmt
 from pylabs.framework.questions import Range
 from pylabs.framework.render import miss_text
 from pylabs.labs import get

@@ -186,8 +186,6 @@ def test_one_step_of_each_log_slider_changes_its_value(name):
 def test_the_recorded_track_opens_a_later_lab_in_it(track):
     """The whole hand-over: V1-00's ledger record, read as an earlier attempt by a lab declared with
     ``context_from=TRACK``, starts that lab's context in the chosen track."""
-    import dataclasses
-
     from pylabs.labs import get
     from pylabs.labs.vol1 import contexts
     later = dataclasses.replace(get("v2_02"), context=contexts.deployment(), context_from=contexts.TRACK)

@@ -162,8 +162,8 @@ def test_decode_rate_follows_the_bytes():
 
 @pytest.mark.parametrize("context", ["cloud", "edge", "mobile"])
 def test_every_setting_renders_finite_numbers(context):
-    for model, f, g, sc in itertools.product(lab.MODELS, lab.FORMATS, lab.GRANULARITY, lab.SCHEMES):
-        state = all_open(context=context, a1_model=model, a1_format=f, a1_granularity=g, a1_scheme=sc)
+    for name, f, g, sc in itertools.product(lab.MODELS, lab.FORMATS, lab.GRANULARITY, lab.SCHEMES):
+        state = all_open(context=context, a1_model=name, a1_format=f, a1_granularity=g, a1_scheme=sc)
         cfg = lab.config(state)
         assert 0 <= cfg.top1 <= 1 and cfg.latency_s() > 0
     for tier_keys in itertools.product(lab.VARIANTS, repeat=1):

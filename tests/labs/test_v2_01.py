@@ -15,7 +15,6 @@ from pylabs.physics import constants as C
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-C = lab.C
 
 
 # ---- Act I: answer key and the audit's golden vectors (AUDIT §3c, §3d) -------------------
