@@ -356,7 +356,7 @@ def sample_mmc_sojourn(arrival_per_s: float, service_s: float, servers: int = 1,
                          f"S = {service_s}, c = {servers}")
     if servers == 1:
         mean = 1.0 / (1.0 / service_s - arrival_per_s)
-        return Sampled(tuple(mean * e for e in _sorted_unit_exponentials(seed, draws)))
+        return Sampled(tuple(map(mean.__mul__, _sorted_unit_exponentials(seed, draws))))
     services, queued, coins = _unit_exponentials(seed, draws)
     waits = queueing.erlang_c(servers, queueing.offered_load(arrival_per_s, service_s))
     mean_wait = 1.0 / (servers / service_s - arrival_per_s)
