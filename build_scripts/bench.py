@@ -70,6 +70,7 @@ import traceback
 import urllib.request
 from pathlib import Path
 
+from build_scripts import move_cost
 from build_scripts.bench_js import BARE_JS, CLICK_JS, FLOOR_JS, INIT_SCRIPT, PROBE_JS, SLIDER_JS
 from build_scripts.serve import serve_in_thread
 
@@ -494,6 +495,8 @@ def main() -> None:
         print_ratios(f"== {mode}: issue 9 targets, ratios to the floors of the same run (medians per lab) ==",
                      data["summary"])
         print_notes(mode, data["runs"])
+    print()
+    move_cost.report([lab["id"] for lab in labs] if args.lab else None)  # every slider, new values
     print("\nJSON:\n" + json.dumps({m: d["summary"] for m, d in report["modes"].items()}))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, default=str))
