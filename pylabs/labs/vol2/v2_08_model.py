@@ -6,6 +6,7 @@ candidate layouts. The lab module (``v2_08``) reads like its page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.physics import queueing as q
 
@@ -76,7 +77,14 @@ def knee() -> float:
 
 
 def wait_curve_s(c: q.Pool, slots: int, rhos: list[float]) -> list[float]:
-    return [q.ggc_mean_wait_s(r * slots / c.service_s, c.service_s, slots, 1.0, c.service_scv) for r in rhos]
+    """The mean wait at each utilisation in ``rhos`` for ``slots`` slots of ``c``'s jobs. The curve does
+    not depend on ``c``'s own utilisation, so a utilisation move takes it from the cache."""
+    return list(_wait_curve_s(c.service_s, c.service_scv, slots, tuple(rhos)))
+
+
+@lru_cache(maxsize=16)
+def _wait_curve_s(service_s: float, service_scv: float, slots: int, rhos: tuple[float, ...]) -> tuple[float, ...]:
+    return tuple(q.ggc_mean_wait_s(r * slots / service_s, service_s, slots, 1.0, service_scv) for r in rhos)
 
 
 def class_pool(gpus: float, job_class: tuple) -> q.Pool:
