@@ -23,7 +23,6 @@ from pylabs import bridge
 from pylabs.framework.controls import Slider
 from pylabs.labs import all_labs
 
-POSITIONS = (0.25, 0.75, 0.5, 0.1, 0.9, 0.4, 0.6, 0.3)  # fractions of the range, as bridge.warm moves
 LOCKED_AT = "2026-01-01T00:00:00Z"
 
 
@@ -39,11 +38,6 @@ def floor_ms() -> float:
     return statistics.median(times)
 
 
-def at(slider: Slider, fraction: float) -> float:
-    low, high = slider.min, slider.max
-    return low + (high - low) * fraction if slider.scale == "linear" else low * (high / low) ** fraction
-
-
 def slider_moves(lab) -> list[tuple[str, list[float]]]:
     """Each slider's eight moves (ms), from a state with every question locked."""
     answers = {q.id: {"choice": q.answer(), "locked_at": LOCKED_AT} for q in lab.questions}
@@ -51,8 +45,8 @@ def slider_moves(lab) -> list[tuple[str, list[float]]]:
     moves = []
     for slider in (c for c in lab.controls if isinstance(c, Slider)):
         times = []
-        for fraction in POSITIONS:
-            state = json.dumps({"answers": answers, "controls": {slider.name: at(slider, fraction)}})
+        for fraction in bridge.WARM_AT:  # the places bridge.warm visits
+            state = json.dumps({"answers": answers, "controls": {slider.name: slider.at(fraction)}})
             start = time.perf_counter()
             bridge.update(lab.id, state, slider.name)
             times.append((time.perf_counter() - start) * 1e3)

@@ -60,8 +60,9 @@ def _reply(lab, state, blocks: dict[str, Markup], previous: dict[str, Markup]) -
     }, allow_nan=False)
 
 
-# Where the first slider sits on each warm-up turn (fractions of its range).
-_WARM_AT = (0.25, 0.75, 0.5, 0.1, 0.9, 0.4, 0.6, 0.3)
+# Where the first slider sits on each warm-up turn (fractions of its range; build_scripts/move_cost.py
+# times every slider at the same places).
+WARM_AT = (0.25, 0.75, 0.5, 0.1, 0.9, 0.4, 0.6, 0.3)
 
 
 def warm(lab_id: str, state_json: str, turn: int) -> None:
@@ -73,9 +74,7 @@ def warm(lab_id: str, state_json: str, turn: int) -> None:
     raw = json.loads(state_json)
     slider = next((c for c in lab.controls if isinstance(c, Slider)), None)
     if slider is not None and isinstance(raw, dict):
-        at = _WARM_AT[turn % len(_WARM_AT)]
-        low, high = slider.min, slider.max
-        value = low + (high - low) * at if slider.scale == "linear" else low * (high / low) ** at
+        value = slider.at(WARM_AT[turn % len(WARM_AT)])
         raw = {**raw, "controls": {**(raw.get("controls") or {}), slider.name: value}}
     state = lab.parse(raw, slider.name if slider is not None else None)
     _reply(lab, state, dict(render_blocks(lab, state, {})), _sent.get(lab_id, {}))

@@ -78,6 +78,12 @@ class Slider:
             return value
         return min(self.max, max(self.min, float(f"{value:.{self.sig_figs - 1}e}")))
 
+    def at(self, fraction: float) -> float:
+        """The value ``fraction`` of the way along the range (geometric on a log scale), before
+        ``parse`` snaps it: where a warm-up or a measurement puts the slider."""
+        low, high = self.min, self.max
+        return low + (high - low) * fraction if self.scale == "linear" else low * (high / low) ** fraction
+
     def parse(self, raw: Any) -> float:
         """Convert the browser's value: a number, clamped to [min, max] and snapped to the step."""
         try:
