@@ -43,6 +43,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_10_model import (CONFIGS, KV_BYTES, MODELS, SEVENTY, Memory, S, Serving, act1_truth,
                                           act2_decide, budget, kv_token, users, weights)
 from pylabs.physics import constants as C
@@ -63,13 +64,12 @@ CONTEXT = Choice("context", "Workload", (
 
 # ---- Act I · How many users fit? ------------------------------------------------------
 
-A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, m.label) for k, m in MODELS.items()), default="70b")
 def dtype_label(name: str, key: str) -> str:
     """A precision as its option reads: 'BF16, 2 bytes' (the registry's bytes per element)."""
-    size = KV_BYTES[key]
-    return f"{name}, {fmt(size, 'int')} byte{'' if size == 1 else 's'}"
+    return f"{name}, {plural(KV_BYTES[key], 'byte', count_fmt='int')}"
 
 
+A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, m.label) for k, m in MODELS.items()), default="70b")
 A1_DTYPE = Choice("a1_dtype", "KV cache precision", (Option("bf16", dtype_label("BF16", "bf16")),
                                                       Option("fp8", dtype_label("FP8", "fp8"))),
                   default="bf16", unit="B per element")

@@ -40,6 +40,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, Lab, MetricSpec, Opt
 from pylabs.framework import charts as ch
 from pylabs.framework.checks import Checks
 from pylabs.framework.earlier import Tally, tally
+from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_17_model import (DESIGNS, DOMAINS, DRAFT, GPU_MTBF_S, READS, REGIONS, SECONDS_PER_DAY,
                                          SHARDINGS, Design, S, act1_truth, act2_answer, usage)
 from pylabs.physics import system_design as sd
@@ -59,8 +60,7 @@ def size(count: float) -> str:
 
 def region_count(key: str, count: str = "words") -> str:
     """How many regions a setting has: 'one region', 'three regions' (``count="int"``: '3 regions')."""
-    n = REGIONS[key][0]
-    return f"{fmt(n, count)} region" if n == 1 else f"{fmt(n, count)} regions"
+    return plural(REGIONS[key][0], "region", count_fmt=count)
 
 
 def carrying(key: str, count: str = "words") -> str | None:
