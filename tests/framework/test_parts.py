@@ -19,7 +19,7 @@ from pylabs.framework.controls import Slider
 from pylabs.framework.markup import Markup, Parted, changed_parts, h, parted
 from pylabs.framework.render import render_blocks
 from pylabs.labs import LAB_MODULES, get
-from tests.labs.helpers import answered
+from tests.labs.helpers import LOCKED_AT, answered
 from tests.labs.test_figures import random_controls
 
 VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr"}
@@ -148,7 +148,7 @@ def test_text_children_make_a_plain_element():
 def _wire(lab_id: str, controls: dict) -> str:
     """A state as the browser sends it: every question locked, these controls."""
     lab = get(lab_id)
-    answers = {q.id: {"choice": q.answer(), "locked_at": "2026-01-01T00:00:00Z"} for q in lab.questions}
+    answers = {q.id: {"choice": q.answer(), "locked_at": LOCKED_AT} for q in lab.questions}
     return json.dumps({"answers": answers, "controls": controls})
 
 
