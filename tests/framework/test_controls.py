@@ -260,3 +260,10 @@ def test_controls_entered_names_only_refused_entries():
     assert controls_entered(controls, raw) == {"bw": "500"}
     assert controls_entered(controls, {"bw": "60", "faults": []}) == {"faults": ()}
     assert controls_entered(controls, "junk") == {}
+
+
+def test_a_place_along_a_slider_is_linear_or_geometric_with_its_scale():
+    linear = Slider("x", "X", unit="1", min=0, max=10, step=1, default=5)
+    logged = Slider("y", "Y", unit="1", min=1, max=10_000, step=1, default=100, scale="log")
+    assert linear.at(0.0) == 0 and linear.at(0.25) == 2.5 and linear.at(1.0) == 10
+    assert logged.at(0.5) == pytest.approx(100) and logged.at(0.25) == pytest.approx(10)
