@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from pylabs.ledger_letters import LETTERS_VERSION, migrate_answer
+
 from .components import FailureSpec, MetricSpec
 from .controls import Choice, Control, MultiChoice
-from .questions import Pick, Prediction, Question, Reflection
+from .questions import NO_TERMS, Pick, Prediction, Question, Reflection
 from .state import State, parse_state
 
 
@@ -36,6 +38,10 @@ def no_overrides(state: State) -> Mapping[str, str]:
     return {}
 
 
+def no_terms(context: str) -> Mapping[str, str]:
+    return NO_TERMS
+
+
 class LabError(ValueError):
     """A lab declared inconsistently (duplicate names, unknown controls)."""
 
@@ -48,14 +54,17 @@ class Act:
     title: str
     minutes: str
     stakeholder_role: str
-    stakeholder: Callable[[], str]
-    scenario: Callable[[], Sequence[str]]
+    stakeholder: Callable[..., str]              # stakeholder(context) or stakeholder()
+    scenario: Callable[..., Sequence[str]]       # scenario(context) or scenario()
     prediction: Prediction | Pick
     controls: tuple[Control, ...]
     instruments: Callable[[State], Sequence[Any]]
     reflection: Reflection
     math_peek: Callable[[State], Any]
-    facts: Callable[[], Mapping[str, str]] = dict  # formatted numbers that feedback text may quote
+    # formatted numbers that feedback text may quote: facts(context) or facts(). A fact named after
+    # one of the lab's metrics must read as that metric's card does at the scenario's inputs
+    # (tests/labs/test_questions_in_context.py)
+    facts: Callable[..., Mapping[str, str]] = dict
     instruments_title: str = "Instruments"
     # controls of this act that the current state overrides: name -> the reason, shown in the
     # control's help while it is disabled (e.g. a context that fixes the value the model uses)
@@ -94,8 +103,18 @@ class Lab:
     # control name -> (lab id, control name): a new attempt starts from the student's own decision
     # in that earlier lab (the capstones), when this control accepts the value as it is
     defaults_from: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # the words of each context that prompts and option texts name ("{device}"): terms(context)
+    terms: Callable[[str], Mapping[str, str]] = no_terms
+    # a Volume I lab that does not offer every track: track -> why, and which context it opens in
+    # instead (shown when the student's V1-00 track is one of them; never a silent switch)
+    track_notes: Mapping[str, str] = field(default_factory=dict)
+    # what the volume's index card says of the lab: its question or story hook (the invariant
+    # answers the lab's questions, so it waits for the last lock like the takeaways)
+    hook: str = ""
 
     def __post_init__(self) -> None:
+        for q in self.questions:  # a question asked without a context is asked in the lab's default
+            object.__setattr__(q, "default_context", self.context.default)
         sources = [self.context_from] if self.context_from else []
         sources += list(self.defaults_from.values())
         missing = tuple(dict.fromkeys(lab for lab, _ in sources if lab not in self.reads))
@@ -134,7 +153,11 @@ class Lab:
         return next(m for m in self.metrics if m.name == name)
 
     def parse(self, raw: Any, changed: str | None = None) -> State:
-        """Wire JSON -> State; ``changed`` names the control the student just moved (presets apply)."""
+        """Wire JSON -> State; ``changed`` names the control the student just moved (presets apply).
+        An answer that says its ``letters`` are older (a lock taken before Python on a page of an
+        earlier build) is read with today's letters (pylabs/ledger_letters.py)."""
+        if isinstance(raw, dict) and isinstance(raw.get("answers"), dict):
+            raw = {**raw, "answers": self._todays_letters(raw["answers"])}
         if changed and changed in self.presets and isinstance(raw, dict):
             controls = dict(raw.get("controls") or {})
             chosen = self.control(changed).parse(controls.get(changed))
@@ -142,6 +165,16 @@ class Lab:
             raw = {**raw, "controls": controls}
         return parse_state(self.controls, self.questions,
                            frozenset(f.name for f in self.failures), raw, self.reads)
+
+    def _todays_letters(self, answers: Mapping[str, Any]) -> dict[str, Any]:
+        moved = {}
+        for qid, answer in answers.items():
+            version = answer.get("letters", LETTERS_VERSION) if isinstance(answer, Mapping) else LETTERS_VERSION
+            if isinstance(version, int) and version < LETTERS_VERSION and isinstance(answer.get("choice"), str):
+                qid, letter = migrate_answer(self.id, qid, answer["choice"], version)
+                answer = {**answer, "choice": letter}
+            moved[qid] = answer
+        return moved
 
     def link_settings(self, raw: Mapping[str, Any], locked: bool = False) -> tuple[dict[str, Any], list[str]]:
         """Controls from a shared link: valid values are kept, anything else is named and ignored.
@@ -215,9 +248,13 @@ class Lab:
     def complete(self, state: State) -> bool:
         return all(state.locked(q.id) for q in self.questions)
 
+    def answer(self, state: State, qid: str) -> str:
+        """The key of ``qid`` in the state's context (fixed by the first lock)."""
+        return self.question(qid).answer(state[self.context.name])
+
     def correct(self, state: State, qid: str) -> bool | None:
         answer = state.answers.get(qid)
-        return None if answer is None else answer.choice == self.question(qid).answer()
+        return None if answer is None else answer.choice == self.answer(state, qid)
 
     def manifest(self) -> dict:
         """This lab's entry in ``labs.json`` (see TESTING.md)."""

@@ -5,14 +5,22 @@ Each option covers a range; the correct option is the one whose range holds
 the value the physics computes at the scenario's stated inputs, so the answer
 key is never typed in. A ``Reflection`` asks why; its key is the letter whose
 explanation is right, declared once.
+
+One context per question: a lab's context (a device, a workload) changes what the
+instruments compute, so the physics behind a key takes the context the student
+predicts in. ``truth``, ``decide`` (and an act's ``facts``, ``stakeholder`` and
+``scenario``) may take the context's value as their one argument; a function that
+takes none says that the question is the same in every context. Prompts and option
+texts may name context words (``{device}``) that the lab's ``terms`` fill in.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Mapping
 
 from .formats import fmt
 
@@ -21,6 +29,37 @@ LETTERS = ("A", "B", "C", "D")
 
 class QuestionError(ValueError):
     """A question declared with options that are not four, exclusive and complete."""
+
+
+NO_TERMS: Mapping[str, str] = {}
+
+
+@lru_cache(maxsize=None)
+def takes_context(fn: Callable) -> bool:
+    """Does ``fn`` take the context's value (one positional parameter), or nothing?"""
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+    except (TypeError, ValueError):  # a builtin such as ``dict``: called with nothing
+        return False
+    if len(params) > 1:
+        raise QuestionError(f"{getattr(fn, '__name__', fn)!r} takes {len(params)} arguments; "
+                            "give it the context's value or nothing")
+    return len(params) == 1
+
+
+def in_context(fn: Callable, context: str) -> Any:
+    """``fn(context)`` or ``fn()``, as ``fn`` is declared (see ``takes_context``)."""
+    return fn(context) if takes_context(fn) else fn()
+
+
+def worded(text: str, terms: Mapping[str, str]) -> str:
+    """A prompt or an option's text with the context's words filled in (``{device}``)."""
+    try:
+        return text.format_map(terms) if terms or "{" in text else text
+    except KeyError as missing:
+        raise QuestionError(f"text {text[:40]!r}… names {missing}, which the lab's terms do not give") from None
+
 
 
 @dataclass(frozen=True)
@@ -64,8 +103,13 @@ class Prediction:
     quantity: str               # what is being predicted, e.g. "NVLink throughput ÷ 100 GbE throughput"
     unit_fmt: str               # format of the quantity (see formats.FORMATS)
     options: tuple[Range, ...]
-    truth: Callable[[], float]  # physics at the scenario's stated inputs
+    truth: Callable[..., float]  # physics at the scenario's stated inputs: truth(context) or truth()
     kind: str = "prediction"
+    # the metric whose card shows the answer at the scenario's inputs (the protocol test checks
+    # that the feedback's number is the card's, in every context)
+    shown_by: str = ""
+    default_context: str = field(default="", compare=False)  # set by the Lab it belongs to
+    _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -81,22 +125,30 @@ class Prediction:
     def option(self, letter: str) -> Range:
         return next(o for o in self.options if o.letter == letter)
 
-    def text_of(self, letter: str) -> str:
+    def text_of(self, letter: str, terms: Mapping[str, str] = NO_TERMS) -> str:
         o = self.option(letter)
-        return o.text.format(range=o.range_text(self.unit_fmt))
+        return worded(o.text, {**terms, "range": o.range_text(self.unit_fmt)})
 
-    @cached_property
+    def value_in(self, context: str | None = None) -> float:
+        """The physics' answer in ``context`` (the lab's default when None), computed once per
+        context: it reads the scenario, never the state (the HUD and the ledger record ask for
+        the key on every slider move)."""
+        context = self.default_context if context is None else context
+        if context not in self._values:
+            self._values[context] = in_context(self.truth, context)
+        return self._values[context]
+
+    @property
     def value(self) -> float:
-        """``truth()``, computed once: it reads the scenario, never the state (the HUD and the
-        ledger record ask for the key on every slider move)."""
-        return self.truth()
+        return self.value_in(None)
 
-    def answer(self) -> str:
-        return next(o.letter for o in self.options if o.holds(self.value))
+    def answer(self, context: str | None = None) -> str:
+        value = self.value_in(context)
+        return next(o.letter for o in self.options if o.holds(value))
 
-    def miss(self, letter: str) -> float:
+    def miss(self, letter: str, context: str | None = None) -> float:
         """How far the chosen option's guess is from the truth, as truth ÷ guess."""
-        return self.value / self.option(letter).guess
+        return self.value_in(context) / self.option(letter).guess
 
 
 @dataclass(frozen=True)
@@ -109,6 +161,7 @@ class Reflection:
     options: tuple[Claim, ...]
     answer_letter: str
     kind: str = "reflection"
+    default_context: str = field(default="", compare=False)  # set by the Lab it belongs to
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -118,10 +171,11 @@ class Reflection:
     def option(self, letter: str) -> Claim:
         return next(o for o in self.options if o.letter == letter)
 
-    def text_of(self, letter: str) -> str:
-        return self.option(letter).text
+    def text_of(self, letter: str, terms: Mapping[str, str] = NO_TERMS) -> str:
+        return worded(self.option(letter).text, terms)
 
-    def answer(self) -> str:
+    def answer(self, context: str | None = None) -> str:
+        """A reflection asks why; its key is the same in every context."""
         return self.answer_letter
 
 
@@ -136,8 +190,10 @@ class Pick:
     prompt: str
     quantity: str                 # what is being chosen, e.g. "the layout that meets every limit"
     options: tuple[Claim, ...]
-    decide: Callable[[], str]
+    decide: Callable[..., str]   # decide(context) or decide()
     kind: str = "prediction"
+    default_context: str = field(default="", compare=False)  # set by the Lab it belongs to
+    _decisions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_letters(self.id, [o.letter for o in self.options])
@@ -145,16 +201,16 @@ class Pick:
     def option(self, letter: str) -> Claim:
         return next(o for o in self.options if o.letter == letter)
 
-    def text_of(self, letter: str) -> str:
-        return self.option(letter).text
+    def text_of(self, letter: str, terms: Mapping[str, str] = NO_TERMS) -> str:
+        return worded(self.option(letter).text, terms)
 
-    @cached_property
-    def _decision(self) -> str:
-        """``decide()``, made once: it reads the scenario, never the state (see Prediction.value)."""
-        return self.decide()
-
-    def answer(self) -> str:
-        return self._decision
+    def answer(self, context: str | None = None) -> str:
+        """``decide`` in ``context`` (the lab's default when None), made once per context: it
+        reads the scenario, never the state (see Prediction.value_in)."""
+        context = self.default_context if context is None else context
+        if context not in self._decisions:
+            self._decisions[context] = in_context(self.decide, context)
+        return self._decisions[context]
 
 
 Question = Prediction | Pick | Reflection

@@ -8,11 +8,13 @@ ones to the page, which patches them in place. Same function, same output.
 from __future__ import annotations
 
 import hashlib
-
 import math
 import posixpath
 import re
+from dataclasses import dataclass
 from typing import Any, Mapping
+
+from pylabs.ledger_letters import LETTERS_VERSION
 
 from .components import (bullets, callout, key_strip, prose, rich, section_title, stakeholder, takeaways,
                          takeaways_waiting)
@@ -20,7 +22,7 @@ from .controls import render_control, stored_controls
 from .formats import fmt
 from .lab import Act, Lab
 from .markup import Markup, classes, h, join, parted
-from .questions import Pick, Prediction, Question, Range, Reflection, fill
+from .questions import Pick, Prediction, Question, Range, Reflection, fill, in_context, worded
 from .state import State
 
 VOLUME_NUMERALS = {1: "I", 2: "II"}
@@ -153,7 +155,7 @@ def render_act(lab: Lab, act: Act, state: State, memo: dict | None = None) -> Ma
                          h("p", None, f"Act {ACT_NUMERALS[act.number]} opens when you have locked "
                                       f"the prediction and the reflection of Act {previous}.")))
     predicted = state.locked(act.prediction.id)
-    head, reflection = _question_parts(act, state, predicted, {} if memo is None else memo)
+    head, reflection = _question_parts(lab, act, state, predicted, {} if memo is None else memo)
     # Feedback sits right under its question; the instruments follow it. Parted: a slider move
     # sends the browser the instruments' changed parts, not the act.
     return parted("section", attrs, banner, head,
@@ -162,20 +164,21 @@ def render_act(lab: Lab, act: Act, state: State, memo: dict | None = None) -> Ma
                   act.math_peek(state) if predicted else None)
 
 
-def _question_parts(act: Act, state: State, predicted: bool, memo: dict) -> tuple[tuple[Markup, ...], Markup | None]:
+def _question_parts(lab: Lab, act: Act, state: State, predicted: bool, memo: dict) -> tuple[tuple[Markup, ...], Markup | None]:
     """The act's message, scenario, prediction with its verdict, and reflection: they read the
     act's answers and the scenario's facts, never its controls."""
     ids = (act.prediction.id, act.reflection.id)
-    key = repr([(state.answers[q].choice, state.answers[q].locked_at) if q in state.answers
-                else state.pending.get(q) for q in ids])
+    context = state[lab.context.name]
+    key = repr([context] + [(state.answers[q].choice, state.answers[q].locked_at) if q in state.answers
+                            else state.pending.get(q) for q in ids])
     cached = memo.get(("questions", act.number))
     if cached is None or cached[0] != key:
-        facts = act.facts() if predicted else {}
-        head = tuple(part for part in (stakeholder(act.stakeholder_role, act.stakeholder()),
-                                       prose(*act.scenario()),
-                                       question(act.prediction, state, facts),
-                                       verdict(act.prediction, state, facts) if predicted else None) if part)
-        cached = memo[("questions", act.number)] = (key, (head, question(act.reflection, state, facts)
+        ask = Asking(context, lab.terms(context), in_context(act.facts, context) if predicted else {})
+        head = tuple(part for part in (stakeholder(act.stakeholder_role, in_context(act.stakeholder, context)),
+                                       prose(*in_context(act.scenario, context)),
+                                       question(act.prediction, state, ask),
+                                       verdict(act.prediction, state, ask) if predicted else None) if part)
+        cached = memo[("questions", act.number)] = (key, (head, question(act.reflection, state, ask)
                                                           if predicted else None))
     return cached[1]
 
@@ -212,7 +215,17 @@ def instruments(act: Act, state: State, unlocked: bool) -> Markup:
 # ---- questions ------------------------------------------------------------------
 
 
-def question(q: Question, state: State, facts: Mapping[str, str]) -> Markup:
+@dataclass(frozen=True)
+class Asking:
+    """What a question is asked and answered in: the context the student predicts in, its words
+    (filled into prompts and options) and the facts its feedback quotes (computed in it)."""
+
+    context: str
+    terms: Mapping[str, str]
+    facts: Mapping[str, str]
+
+
+def question(q: Question, state: State, ask: Asking) -> Markup:
     locked = state.locked(q.id)
     chosen = state.choice(q.id)
     legend_id = f"q-{q.id}"
@@ -221,7 +234,7 @@ def question(q: Question, state: State, facts: Mapping[str, str]) -> Markup:
           h("input", {"type": "radio", "name": f"pl-q-{q.id}", "value": o.letter,
                       "checked": chosen == o.letter, "disabled": locked}),
           h("span", {"class": "pl-option__letter"}, o.letter),
-          h("span", {"class": "pl-option__text"}, rich(q.text_of(o.letter))))
+          h("span", {"class": "pl-option__text"}, rich(q.text_of(o.letter, ask.terms))))
         for o in q.options
     ]
     heading = "Your prediction" if q.kind == "prediction" else "Reflection"
@@ -237,42 +250,44 @@ def question(q: Question, state: State, facts: Mapping[str, str]) -> Markup:
                          "data-locked": "true" if locked else "false"},
              h("fieldset", None,
                h("legend", {"id": legend_id, "class": "pl-question__prompt"},
-                 h("span", {"class": "pl-question__kicker"}, heading), rich(q.prompt)),
+                 h("span", {"class": "pl-question__kicker"}, heading), rich(worded(q.prompt, ask.terms))),
                h("div", {"class": "pl-options"}, options)),
              status,
-             reflection_feedback(q, state, facts) if locked and isinstance(q, Reflection) else None)
+             reflection_feedback(q, state, ask) if locked and isinstance(q, Reflection) else None)
 
 
-def reflection_feedback(q: Reflection, state: State, facts: Mapping[str, str]) -> Markup:
+def reflection_feedback(q: Reflection, state: State, ask: Asking) -> Markup:
     chosen = state.answers[q.id].choice
-    right = chosen == q.answer()
-    parts = [h("p", None, rich(fill(q.option(chosen).feedback, facts)))]
+    key = q.answer(ask.context)
+    right = chosen == key
+    parts = [h("p", None, rich(fill(q.option(chosen).feedback, ask.facts)))]
     if not right:
-        parts.append(h("p", None, rich(f"**The answer is {q.answer()}.** "
-                                       + fill(q.option(q.answer()).feedback, facts))))
+        parts.append(h("p", None, rich(f"**The answer is {key}.** " + fill(q.option(key).feedback, ask.facts))))
     return callout("success" if right else "warn", "Correct" if right else "Not quite", *parts,
                    attrs={"data-feedback": q.id, "data-verdict": "correct" if right else "incorrect",
                           "tabindex": "-1"})
 
 
-def verdict(p: Prediction | Pick, state: State, facts: Mapping[str, str]) -> Markup:
-    """Prediction vs reality at the scenario's inputs: the student's range, the physics' value,
-    and for a miss how far outside the range it lies."""
+def verdict(p: Prediction | Pick, state: State, ask: Asking) -> Markup:
+    """Prediction vs reality at the scenario's inputs, in the context predicted in: the student's
+    range, the physics' value, and for a miss how far outside the range it lies."""
     if isinstance(p, Pick):
-        return pick_verdict(p, state, facts)
+        return pick_verdict(p, state, ask)
     chosen = state.answers[p.id].choice
-    truth = p.value
-    answer = p.answer()
+    truth = p.value_in(ask.context)
+    answer = p.answer(ask.context)
     right = chosen == answer
-    said = f"You predicted {chosen} ({p.text_of(chosen)}). The physics gives **{fmt(truth, p.unit_fmt)}**"
+    said = (f"You predicted {chosen} ({p.text_of(chosen, ask.terms)}). "
+            f"The physics gives **{fmt(truth, p.unit_fmt)}**")
     if right:
         summary = f"{said}, inside your range."
     else:
-        summary = f"{said}, {miss_text(p.option(chosen), truth, p.unit_fmt)}. The answer is {answer} ({p.text_of(answer)})."
+        summary = (f"{said}, {miss_text(p.option(chosen), truth, p.unit_fmt)}. "
+                   f"The answer is {answer} ({p.text_of(answer, ask.terms)}).")
     body = [h("p", None, rich(summary))]
     why = p.option(chosen).feedback
     if why:
-        body.append(h("p", None, rich(fill(why, facts))))
+        body.append(h("p", None, rich(fill(why, ask.facts))))
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
                           "data-value": repr(float(truth)), "tabindex": "-1"})
@@ -296,15 +311,15 @@ def miss_text(option: Range, truth: float, unit_fmt: str) -> str:
     return f"{gap} {where} of your range ({fmt(edge, unit_fmt)})"
 
 
-def pick_verdict(p: Pick, state: State, facts: Mapping[str, str]) -> Markup:
+def pick_verdict(p: Pick, state: State, ask: Asking) -> Markup:
     """A design choice checked against the physics: why the chosen one passes or fails."""
-    chosen, answer = state.answers[p.id].choice, p.answer()
+    chosen, answer = state.answers[p.id].choice, p.answer(ask.context)
     right = chosen == answer
-    body = [h("p", None, rich(f"You predicted {chosen}: {p.text_of(chosen)}")),
-            h("p", None, rich(fill(p.option(chosen).feedback, facts)))]
+    body = [h("p", None, rich(f"You predicted {chosen}: {p.text_of(chosen, ask.terms)}")),
+            h("p", None, rich(fill(p.option(chosen).feedback, ask.facts)))]
     if not right:
-        body += [h("p", None, rich(f"**The physics picks {answer}**: {p.text_of(answer)}")),
-                 h("p", None, rich(fill(p.option(answer).feedback, facts)))]
+        body += [h("p", None, rich(f"**The physics picks {answer}**: {p.text_of(answer, ask.terms)}")),
+                 h("p", None, rich(fill(p.option(answer).feedback, ask.facts)))]
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",
                           "tabindex": "-1"})
@@ -343,6 +358,7 @@ def record(lab: Lab, state: State) -> dict[str, Any]:
     """What the ledger keeps of this state (the browser merges it into the attempt)."""
     return {
         "lab": lab.id,
+        "letters": LETTERS_VERSION,  # what its letters mean (a stashed record may outlive its build)
         "context": state[lab.context.name],
         "controls": stored_controls(lab.controls, state.controls),
         "answers": {qid: {"choice": a.choice, "locked_at": a.locked_at,
