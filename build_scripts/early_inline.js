@@ -44,7 +44,9 @@
     try {
       const all = JSON.parse(localStorage.getItem(key) || "{}");
       const entry = all[root.dataset.lab] || { attemptId: "", answers: {} };
-      entry.answers[question.dataset.question] = { choice: chosen.value, locked_at: new Date().toISOString() };
+      entry.answers[question.dataset.question] = {
+        choice: chosen.value, locked_at: new Date().toISOString(), letters: Number(root.dataset.letters),
+      };
       all[root.dataset.lab] = entry;
       localStorage.setItem(key, JSON.stringify(all));
     } catch (error) {

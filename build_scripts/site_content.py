@@ -17,6 +17,7 @@ from pylabs.framework.lab import Lab
 from pylabs.framework.markup import h, raw
 from pylabs.framework.render import render_lab
 from pylabs.labs import LAB_MODULES, all_labs, get
+from pylabs.ledger_letters import LETTERS_VERSION
 from pylabs.physics import constants
 
 
@@ -85,7 +86,9 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
                    "instruments need JavaScript and WebAssembly.</p></noscript>")
     # data-build names the renderer that made the page: the shell repaints a returning student's
     # cached blocks only from the same build.
-    wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root},
+    # data-letters: the ledger version whose letters the options carry (an early lock records it)
+    wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root,
+                        "data-letters": str(LETTERS_VERSION)},
                 h("div", {"class": "pl-notices", "data-notices": ""}),
                 boot, noscript, render_lab(current, current.default_state()))
     return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"

@@ -1,7 +1,8 @@
 """The Design Ledger: schema, validation, merge. Nothing a student wrote is dropped.
 
-The browser stores one JSON document (schema ``mlsys-labs.ledger``, version 1)
-under one ``localStorage`` key. Every read validates it: content that is not
+The browser stores one JSON document (schema ``mlsys-labs.ledger``, version 2)
+under one ``localStorage`` key. A version-1 document (the site before 27 Nov 2026) is read
+through ``ledger_letters``: its answers move to the letters their options have now. Every read validates it: content that is not
 ours, or attempts that fail validation, are returned separately so the page
 can keep them under a quarantine key and tell the student. Merging is
 commutative and idempotent, so two tabs, or an imported file, never erase
@@ -16,8 +17,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pylabs.ledger_letters import LETTERS_VERSION, migrate_answer
+
 SCHEMA = "mlsys-labs.ledger"
-VERSION = 1
+VERSION = LETTERS_VERSION
+READS = (1, VERSION)  # the versions this site reads: 1 is migrated on reading
 MAX_IMPORT_BYTES = 2_000_000
 LAB_IDS = tuple(f"v1_{n:02d}" for n in range(17)) + tuple(f"v2_{n:02d}" for n in range(1, 18))
 
@@ -97,6 +101,28 @@ def validate_attempt(key: str, raw: Any) -> dict:
     }
 
 
+def migrated_answers(lab_id: Any, answers: Any, version: int) -> Any:
+    """An attempt's answers of ledger ``version`` with today's letters (see ledger_letters);
+    anything malformed is left for validation to name."""
+    if version >= VERSION or not isinstance(answers, dict):
+        return answers
+    moved = {}
+    for qid, answer in answers.items():
+        if isinstance(answer, dict) and isinstance(answer.get("choice"), str) and isinstance(qid, str):
+            where, letter = migrate_answer(str(lab_id), qid, answer["choice"], version)
+            moved[where] = {**answer, "choice": letter}
+        else:
+            moved[qid] = answer
+    return moved
+
+
+def migrated(raw: Any, version: int) -> Any:
+    """An attempt as ledger ``version`` stored it, read with today's letters."""
+    if version >= VERSION or not isinstance(raw, dict):
+        return raw
+    return {**raw, "answers": migrated_answers(raw.get("lab"), raw.get("answers", {}), version)}
+
+
 @dataclass
 class Loaded:
     """A validated ledger and whatever had to be set aside to get it."""
@@ -117,15 +143,18 @@ def parse_document(doc: Any) -> Loaded:
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise LedgerError("this is not an ML Systems labs ledger (the 'schema' field is missing or different)")
     version = doc.get("version")
-    if version != VERSION:
-        raise LedgerError(f"ledger version {version!r} is not version {VERSION}, the one this site reads")
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise LedgerError(f"this ledger was written by a newer version of the site (ledger version {version}); "
+                          f"this site reads versions up to {VERSION}: open it on the newer site")
+    if version not in READS or isinstance(version, bool):
+        raise LedgerError(f"ledger version {version!r} is not one this site reads ({', '.join(map(str, READS))})")
     attempts = doc.get("attempts")
     if not isinstance(attempts, dict):
         raise LedgerError("the ledger's 'attempts' field is not an object")
     result = Loaded(empty())
     for key, raw in attempts.items():
         try:
-            result.ledger["attempts"][key] = validate_attempt(key, raw)
+            result.ledger["attempts"][key] = validate_attempt(key, migrated(raw, version))
         except LedgerError as problem:
             result.quarantined.append({"reason": f"attempt set aside: {problem}",
                                        "raw": json.dumps({key: raw}, sort_keys=True)})
@@ -191,11 +220,13 @@ def latest_attempt(ledger: dict, lab_id: str) -> dict | None:
 def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
     """Fold a lab's record (see framework.render.record) into its attempt."""
     previous = ledger["attempts"].get(attempt_id)
+    # a record stashed by a page of an older build (a tab closed mid-save) has version-1 letters
+    answers = migrated_answers(record.get("lab"), record.get("answers", {}), record.get("letters", 1))
     attempt = validate_attempt(attempt_id, {
         "id": attempt_id, "lab": record["lab"],
         "started_at": previous["started_at"] if previous else now, "updated_at": now,
         "archived_at": None, "context": record.get("context"),
-        "controls": record.get("controls", {}), "answers": record.get("answers", {}),
+        "controls": record.get("controls", {}), "answers": answers,
         "results": record.get("results", {}), "failures_hit": record.get("failures_active", []),
         "complete": record.get("complete", False),
     })

@@ -25,7 +25,12 @@ def _answer_rows(lab_id: str, attempt: dict) -> list[Markup]:
     rows = []
     for qid, answer in sorted(attempt["answers"].items(), key=lambda kv: kv[1]["locked_at"]):
         question, chosen = qid, answer["choice"]
-        if lab is not None and qid in {q.id for q in lab.questions}:
+        earlier = qid.endswith("_v1") and lab is not None and qid[:-3] in {q.id for q in lab.questions}
+        if earlier:  # its option was rewritten since (pylabs/ledger_letters.py)
+            q = lab.question(qid[:-3])
+            question = f"Act {ACTS[q.act]} · {q.kind}, an earlier version of this question"
+            chosen = f"{answer['choice']} (an option since rewritten)"
+        elif lab is not None and qid in {q.id for q in lab.questions}:
             q = lab.question(qid)
             act = next(a for a in lab.acts if a.number == q.act)
             question = f"Act {ACTS[q.act]} · {act.title}: {q.kind}"

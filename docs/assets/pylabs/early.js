@@ -13,6 +13,7 @@ import { readView } from "./viewcache.js";
 import { reserveCharts } from "./charts.js";
 
 const RESTORE_WAIT_MS = 400;
+let LETTERS = 0; // the ledger version whose letters this page's options carry (data-letters)
 const WAITING_FOR_PYTHON = "Your prediction is locked and saved. The instruments start as soon as Python " +
   "has loaded (a few seconds on a first visit).";
 
@@ -76,6 +77,7 @@ async function restore(root, labId, attemptId) {
  * @returns {{attemptId: string|null, restored: Promise<boolean>, fold: Function, handOver: Function, done: Function}}
  */
 export function mountEarly(root, labId, signal) {
+  LETTERS = Number(root.dataset.letters);
   const known = looseAttempt(labId);
   const stored = readEarly(labId);
   const early = {
@@ -85,7 +87,7 @@ export function mountEarly(root, labId, signal) {
   };
   // Locks taken by the page's inline script (build_scripts/early_inline.js) when storage refused them.
   for (const [qid, choice] of Object.entries(window.__pylabsEarlyLocks || {})) {
-    early.answers[qid] ??= { choice, locked_at: new Date().toISOString() };
+    early.answers[qid] ??= { choice, locked_at: new Date().toISOString(), letters: LETTERS };
   }
   root.dataset.early = "mounted"; // the inline script stands down
 
@@ -119,7 +121,7 @@ export function mountEarly(root, labId, signal) {
     const chosen = question.querySelector("input[type=radio]:checked");
     if (!chosen || early.answers[qid] || question.dataset.locked === "true") return;
     early.attemptId ||= newAttemptId(labId);
-    early.answers[qid] = { choice: chosen.value, locked_at: new Date().toISOString() };
+    early.answers[qid] = { choice: chosen.value, locked_at: new Date().toISOString(), letters: LETTERS };
     writeEarly(labId, { attemptId: early.attemptId, answers: early.answers });
     showLocked(root, question, chosen.value);
   }
@@ -140,7 +142,11 @@ export function mountEarly(root, labId, signal) {
     /** Add the early answers (and a chosen, unlocked option) to the state Python will render. */
     fold(state) {
       for (const [qid, answer] of Object.entries(early.answers)) {
-        if (!state.answers[qid]) state.answers[qid] = { choice: answer.choice, locked_at: answer.locked_at };
+        // an answer kept from a page of an earlier build says nothing of its letters: version 1
+        // (Python reads it with today's letters, pylabs/ledger_letters.py)
+        if (!state.answers[qid]) {
+          state.answers[qid] = { choice: answer.choice, locked_at: answer.locked_at, letters: answer.letters || 1 };
+        }
       }
       for (const question of root.querySelectorAll("[data-question]")) {
         const chosen = question.querySelector("input[type=radio]:checked");

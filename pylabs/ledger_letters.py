@@ -1,0 +1,268 @@
+"""What a stored answer's letter means across versions of the Design Ledger.
+
+Answers are stored as letters. When a question's options are re-lettered (so that keys are
+spread over A-D) or rewritten, a ledger written before keeps its meaning through this table:
+for ledger version 1 (the site before 27 Nov 2026), each question lists the letter that each of
+its version-1 options A, B, C, D has now, or "-" where that option no longer exists (the claim or
+the range was rewritten). An answer whose option is gone is kept, not dropped, under
+``<question>_v1``: the ledger page shows it as an answer to an earlier version of the question,
+and the question is open again. ``tests/fixtures/questions_v1.json`` records what each
+version-1 letter said, and ``tests/test_ledger_letters.py`` checks the table against it.
+"""
+
+from __future__ import annotations
+
+LETTERS_VERSION = 2  # the ledger version whose letters are today's
+
+# lab -> question -> today's letter of each version-1 option (A, B, C, D in that order)
+FROM_V1: dict[str, dict[str, str]] = {
+    "v1_00": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_01": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_02": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_03": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_04": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_05": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_06": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_07": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_08": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_09": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_10": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_11": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_12": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_13": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_14": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_15": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_pick": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v1_16": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_pick": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_01": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_02": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_03": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_04": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_05": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_06": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_07": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_08": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_pick": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_09": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_10": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_11": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_12": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_pick": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_13": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_14": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_15": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_16": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_predict": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+
+    "v2_17": {
+        "a1_predict": "ABCD",
+        "a1_reflect": "ABCD",
+        "a2_pick": "ABCD",
+        "a2_reflect": "ABCD",
+    },
+}
+
+
+def migrate_answer(lab_id: str, qid: str, choice: str, version: int) -> tuple[str, str | None]:
+    """Where a ``version`` answer ``choice`` to ``qid`` lives today: (question id, letter), or the
+    question's ``_v1`` id with the old letter when its option no longer exists."""
+    if version >= LETTERS_VERSION:
+        return qid, choice
+    now = FROM_V1.get(lab_id, {}).get(qid)
+    if now is None or choice not in "ABCD":
+        return qid, choice
+    letter = now["ABCD".index(choice)]
+    return (qid, letter) if letter != "-" else (f"{qid}_v1", choice)
