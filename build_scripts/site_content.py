@@ -95,7 +95,8 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
 
 
 def catalog(volume: int, page_url: str) -> str:
-    """The labs of one volume: title, invariant, duration and the student's progress."""
+    """The labs of one volume: title, the lab's question (its hook: the invariant would answer
+    it), duration and the student's progress."""
     items = []
     for entry in sorted((x for x in all_labs() if x.volume == volume), key=lambda x: x.number):
         href = posixpath.relpath(entry.url, page_url or ".") + "/"
@@ -104,7 +105,7 @@ def catalog(volume: int, page_url: str) -> str:
                          f"Lab {entry.number:02d} · {entry.title}"),
                        h("span", {"class": "pl-catalog__meta"}, entry.minutes),
                        h("span", {"class": "pl-progress", "data-progress": entry.id}, "Not started"),
-                       h("p", {"class": "pl-catalog__invariant"}, raw(_inline(entry.invariant)))))
+                       h("p", {"class": "pl-catalog__hook"}, raw(_inline(entry.hook))) if entry.hook else None))
     if not items:
         return str(h("p", {"class": "pl-catalog__empty"}, "The labs of this volume are being written."))
     return str(h("ul", {"class": "pl-catalog"}, items))

@@ -261,9 +261,12 @@ def section_title(text: str) -> Markup:
     return h("h3", {"class": "pl-section-title"}, text)
 
 
-def takeaways(items: Sequence[str], connections: Sequence[str]) -> Markup:
+def takeaways(invariant: str, items: Sequence[str], connections: Sequence[str]) -> Markup:
+    """The lab's invariant and what it showed: they answer its questions, so they wait for the
+    last lock (``takeaways_waiting`` stands in their place)."""
     return h("section", {"class": "pl-takeaways"},
-             h("h2", None, "Key takeaways"), bullets(items),
+             h("h2", None, "Key takeaways"),
+             h("p", {"class": "pl-takeaways__invariant"}, rich(invariant)), bullets(items),
              h("h3", None, "Connections"), bullets(connections))
 
 
@@ -273,6 +276,6 @@ def takeaways_waiting(connections: Sequence[str]) -> Markup:
     return h("section", {"class": "pl-takeaways pl-takeaways--waiting"},
              h("h2", None, "Key takeaways"),
              h("p", {"class": "pl-takeaways__wait"},
-               "The takeaways appear here once you have locked every prediction and reflection: "
-               "they state the answers."),
+               "The lab's invariant and its takeaways appear here once you have locked every prediction "
+               "and reflection: they state the answers."),
              h("h3", None, "Connections"), bullets(connections))

@@ -35,12 +35,12 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tupl
     memo = {} if memo is None else memo
     if "static" not in memo:  # the header and both forms of the takeaways do not depend on the state
         connections = linked_connections(lab)
-        memo["static"] = (header(lab), takeaways(lab.takeaways(), connections),
+        memo["static"] = (header(lab), takeaways(lab.invariant, lab.takeaways(), connections),
                           takeaways_waiting(connections))
     top, done, waiting = memo["static"]
     blocks = [("header", top), ("context", context_picker(lab, state))]
     blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
-    # The takeaways state every answer, so they wait until the last question is locked.
+    # The invariant and the takeaways state every answer, so they wait until the last question is locked.
     blocks += [("takeaways", done if lab.complete(state) else waiting), ("hud", hud(lab, state))]
     return blocks
 
@@ -107,19 +107,28 @@ def block_hash(html: str) -> str:
 
 
 def header(lab: Lab) -> Markup:
+    """What the lab is and what to have read; its invariant answers the questions, so it waits
+    with the takeaways. The reading list folds away so the first question is on the first screen."""
     return h("header", {"class": "pl-header"},
              h("p", {"class": "pl-header__kicker"},
                f"Volume {VOLUME_NUMERALS[lab.volume]} · Lab {lab.number:02d} · {lab.minutes} · "
                f"Chapter: {lab.chapter}"),
-             h("p", {"class": "pl-header__invariant"}, rich(lab.invariant)),
-             h("div", {"class": "pl-reading"},
-               h("p", {"class": "pl-reading__title"}, "Recommended reading"),
+             h("details", {"class": "pl-reading"},
+               h("summary", {"class": "pl-reading__title"},
+                 f"Recommended reading: {', '.join(reading_topic(item) for item in lab.reading)}"),
                bullets(lab.reading)))
+
+
+def reading_topic(item: str) -> str:
+    """The topic of a reading item ("**Arithmetic intensity**: ..." -> "Arithmetic intensity")."""
+    head = item.split(":", 1)[0] if ":" in item else item
+    return head.replace("**", "").replace("*", "").strip()
 
 
 def context_picker(lab: Lab, state: State) -> Markup:
     """The context toggle; fixed once a prediction is locked, so the feedback and the
-    instruments always speak of the context the student predicted in."""
+    instruments always speak of the context the student predicted in. A Volume I lab that does
+    not offer the student's V1-00 track says which context it opens in instead, and why."""
     fixed = bool(state.answers)
     source = lab.context_from[0] if lab.context_from and lab.context_source(state) else None
     return h("section", {"class": "pl-context", "aria-label": "Context"},
@@ -127,11 +136,24 @@ def context_picker(lab: Lab, state: State) -> Markup:
              h("p", {"class": "pl-context__from"},
                f"From your Design Ledger: the context you chose in Lab {source.split('_')[1]}.")
              if source else None,
+             track_note(lab, state),
              # Always in the page, hidden until a lock: a lock taken before Python (early.js) shows
              # it at once, so the instruments below do not jump when Python renders the lock.
              h("p", {"class": "pl-context__fixed", "data-context-fixed": "", "hidden": not fixed},
                "Fixed for this attempt: your locked answers were made in this context. "
                "Restart the lab (at the bottom of the page) to try another."))
+
+
+def track_note(lab: Lab, state: State) -> Markup | None:
+    """Why this lab does not offer the track the student chose in an earlier lab (``track_notes``)."""
+    if not lab.context_from:
+        return None
+    lab_id, name = lab.context_from
+    chosen = state.earlier_control(lab_id, name)
+    attempt = state.earlier.get(lab_id, {})
+    if not attempt.get("complete") or chosen not in lab.track_notes:
+        return None
+    return h("p", {"class": "pl-context__from", "data-track-note": chosen}, rich(lab.track_notes[chosen]))
 
 
 # ---- acts -----------------------------------------------------------------------
@@ -164,6 +186,13 @@ def render_act(lab: Lab, act: Act, state: State, memo: dict | None = None) -> Ma
                   act.math_peek(state) if predicted else None)
 
 
+def lead(story: Markup, ask: Markup) -> Markup:
+    """The stakeholder's story beside the prediction on a wide screen (the question on the first
+    screen), one above the other on a narrow one."""
+    return h("div", {"class": "pl-lead"}, h("div", {"class": "pl-lead__story"}, story),
+             h("div", {"class": "pl-lead__ask"}, ask))
+
+
 def _question_parts(lab: Lab, act: Act, state: State, predicted: bool, memo: dict) -> tuple[tuple[Markup, ...], Markup | None]:
     """The act's message, scenario, prediction with its verdict, and reflection: they read the
     act's answers and the scenario's facts, never its controls."""
@@ -174,9 +203,9 @@ def _question_parts(lab: Lab, act: Act, state: State, predicted: bool, memo: dic
     cached = memo.get(("questions", act.number))
     if cached is None or cached[0] != key:
         ask = Asking(context, lab.terms(context), in_context(act.facts, context) if predicted else {})
-        head = tuple(part for part in (stakeholder(act.stakeholder_role, in_context(act.stakeholder, context)),
-                                       prose(*in_context(act.scenario, context)),
-                                       question(act.prediction, state, ask),
+        story = join([stakeholder(act.stakeholder_role, in_context(act.stakeholder, context)),
+                      prose(*in_context(act.scenario, context))])
+        head = tuple(part for part in (lead(story, question(act.prediction, state, ask)),
                                        verdict(act.prediction, state, ask) if predicted else None) if part)
         cached = memo[("questions", act.number)] = (key, (head, question(act.reflection, state, ask)
                                                           if predicted else None))
@@ -329,8 +358,9 @@ def pick_verdict(p: Pick, state: State, ask: Asking) -> Markup:
 
 
 def hud(lab: Lab, state: State) -> Markup:
-    """The status line that stays at the bottom of the window: answers, failure states, progress.
-    It is one short line on purpose (it sticks over the page); the ledger page has the details."""
+    """The lab's status at its end: answers, failure states, progress, and what to do next (hand
+    in once complete; restart once there is something to restart). It stays in the page's flow,
+    so it never covers the instruments; the ledger page has the details."""
     active = lab.failures_now(state)
     reached = sorted(state.failures_hit | active)
     items = [("Lab", f"V{lab.volume}-{lab.number:02d}")]
@@ -340,14 +370,22 @@ def hud(lab: Lab, state: State) -> Markup:
         items.append((label, "—" if ok is None else f"{state.answers[q.id].choice} · {'correct' if ok else 'review'}"))
     titles = {f.name: f.title for f in lab.failures}
     items.append(("Failure states", f"{len(reached)} of {len(lab.failures)}"))
-    items.append(("Status", "Complete" if lab.complete(state) else "In progress"))
+    complete = lab.complete(state)
+    items.append(("Status", "Complete" if complete else "In progress"))
+    started = bool(state.answers or state.failures_hit)
+    waiting = "Hand in opens when every prediction and reflection is locked."
     return h("footer", {"class": "pl-hud", "data-hud": "", "aria-label": "Lab status"},
+             h("h2", {"class": "pl-hud__title"}, "Your progress"),
              h("dl", {"class": "pl-hud__items"},
                [h("div", {"class": "pl-hud__item"}, h("dt", None, k), h("dd", None, v)) for k, v in items]),
              h("div", {"class": "pl-hud__actions"},
+               h("button", {"type": "button", "class": "pl-button pl-button--primary", "data-action": "hand-in",
+                            "disabled": not complete, "aria-describedby": None if complete else "pl-hand-in-why"},
+                 "Hand in"),
+               None if complete else h("span", {"class": "pl-hud__why", "id": "pl-hand-in-why"}, waiting),
                h("button", {"type": "button", "class": "pl-button pl-button--small", "data-action": "restart",
                             "title": "Reached: " + "; ".join(titles[n] for n in reached) if reached else None},
-                 "Restart lab"),
+                 "Restart lab") if started else None,
                h("span", {"class": "pl-hud__save", "data-ledger-status": ""}, "")))
 
 

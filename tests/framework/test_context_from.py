@@ -118,3 +118,12 @@ def test_a_lab_opens_in_the_chosen_track_when_it_offers_it(lab, track):
     and in the lab's own default when it does not."""
     expected = {"context": track} if track in lab.context.values else {}
     assert lab.context_defaults(earlier(track)) == expected
+
+
+def test_a_track_the_lab_does_not_offer_is_explained_on_the_page_never_silently():
+    note = "This lab compares two datacentre fabrics, so it opens in **Cloud**: an MCU has no network to scale."
+    lab = dataclasses.replace(lab_with_track(), track_notes={"mobile": note})
+    shown = str(context_picker(lab, lab.parse({"earlier": earlier("mobile")})))
+    assert 'data-track-note="mobile"' in shown and "<strong>Cloud</strong>" in shown
+    assert "data-track-note" not in str(context_picker(lab, lab.parse({"earlier": earlier("tiny")})))
+    assert "data-track-note" not in str(context_picker(lab, lab.parse({})))
