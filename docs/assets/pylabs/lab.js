@@ -9,6 +9,7 @@ import { preloadMath, renderMath } from "./math.js";
 import { LEDGER_KEY, archive, commit, newAttemptId, openLedger, stash } from "./store.js";
 import { showNotice } from "./notices.js";
 import { mountStrips } from "./strip.js";
+import { keepPlace } from "./place.js";
 // issue 9: the page before Python (early locks, a returning student's view) and the view cache.
 import { mountEarly } from "./early.js";
 import { writeView } from "./viewcache.js";
@@ -127,7 +128,9 @@ export async function mountLab(root, signal) {
 
   // 1. Controls wait, visibly, until Python is ready; predictions can be locked meanwhile.
   html.dataset.pylabs = "loading";
+  const returnThere = keepPlace(root, signal);
   const early = mountEarly(root, labId, signal);
+  early.restored.then(returnThere);
   // block key -> inner HTML as last rendered, kept for the next visit's first paint; null once
   // only parts of the block were sent (the whole is then asked for when it is kept)
   const lastBlocks = {};
@@ -209,6 +212,7 @@ export async function mountLab(root, signal) {
       save();
     }
     checkStrips();
+    returnThere();
     // Numbers are on the page now; charts follow after the next frame (latest figures only).
     scheduleCharts(root, (error) => showNotice("warn", `Charts are unavailable: ${error.message}`, { id: "charts" }));
     renderMath(root).catch(() => {});
