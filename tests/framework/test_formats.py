@@ -79,3 +79,53 @@ def test_fractions_and_shrinking_read_as_prose_while_simple():
     from pylabs.framework.formats import shrinks
     assert [fmt(x, "fraction") for x in (0.5, 1 / 3, 0.25, 0.4, 0.2)] == ["half", "a third", "a quarter", "40 %", "20 %"]
     assert (shrinks(2), shrinks(3), shrinks(1.5)) == ("halves", "shrinks 3×", "shrinks 1.5×")
+
+
+def test_a_rounding_that_reaches_a_thousand_moves_to_the_next_unit():
+    assert fmt(999.96e6, "B/s") == "1 GB/s" and fmt(999.7e6, "B") == "1 GB" and fmt(0.99996, "ms") == "1 s"
+
+
+def test_money_shows_cents_only_below_ten_dollars():
+    assert fmt(3.5, "usd") == "$3.50" and fmt(661.22, "usd") == "$661" and fmt(100.0, "usd/h") == "$100/h"
+    assert fmt(2.5, "usd/h") == "$2.50/h" and fmt(35_872_200, "usd") == "$35.9M"
+
+
+def test_units_scale_up_from_a_thousand():
+    """Issue 24: 103 TB, not 103,421 GB; 268 MFLOP, not 268,435,456 FLOP; 0.96 GFLOP/s as 960 MFLOP/s."""
+    assert fmt(103_421e9, "GB") == "103 TB" and fmt(2.443e15, "GB") == "2.44 PB"
+    assert fmt(80e9, "GB") == "80 GB" and fmt(0.5e9, "GB") == "0.5 GB" and fmt(999e9, "GB") == "999 GB"
+    assert fmt(3.35e12, "GB/s") == "3.35 TB/s" and fmt(900e9, "GB/s") == "900 GB/s"
+    assert fmt(1.334, "ms") == "1.33 s" and fmt(0.0998, "us") == "99.8 ms" and fmt(0.02, "ms") == "20 ms"
+    assert fmt(268_435_456, "FLOP") == "268 MFLOP" and fmt(274_877_906_944, "FLOP") == "275 GFLOP"
+    assert fmt(3.2e13, "FLOP") == "32 TFLOP" and fmt(512, "FLOP") == "512 FLOP"
+    assert fmt(9.6e8, "FLOP/s") == "960 MFLOP/s" and fmt(989.4e12, "FLOP/s") == "989 TFLOP/s"
+
+
+def test_no_measured_number_shows_more_than_four_figures():
+    assert fmt(14_487, "num") == "14,490" and fmt(103_421, "num") == "103,400"
+    assert fmt(1_763.2, "x") == "1,763×" and fmt(14_487, "tokens/s") == "14,490 tokens/s"
+    assert fmt(8_698.4, "tokens/s") == "8,698 tokens/s"
+    assert fmt(131_072, "int") == "131,072"  # a count keeps every figure
+
+
+def test_tiny_and_near_whole_shares_never_round_to_a_false_zero_or_hundred():
+    assert fmt(2.79e-10, "pct") == "< 0.001 %" and fmt(3.59e-7, "pct") == "< 0.001 %"
+    assert fmt(1.5e-5, "pct") == "0.0015 %" and fmt(0.0, "pct") == "0 %" and fmt(1.0, "pct") == "100 %"
+    assert fmt(0.999997, "pct") == "> 99.99 %" and fmt(0.999997, "pct1") == "> 99.99 %"
+    assert fmt(0.9995, "pct") == "99.95 %" and fmt(0.99995, "pct") == "> 99.99 %" and fmt(0.0548, "pct1") == "5.5 %"
+    assert fmt(1e-7, "pp") == "< 0.001 pp"
+
+
+def test_availability_shows_its_nines():
+    assert [fmt(v, "nines") for v in (0.9, 0.99, 0.999, 0.9995, 0.99999, 0.999997)] == \
+        ["90 %", "99 %", "99.9 %", "99.95 %", "99.999 %", "99.9997 %"]
+
+
+def test_no_time_reads_zero_nanoseconds():
+    assert fmt(0.0, "s") == "0 s" and fmt(1e-12, "s") == "< 1 ns" and fmt(2e-9, "s") == "2 ns"
+    assert fmt(60.0, "s") == "1 min" and fmt(29.167, "s") == "29.2 s"
+
+
+def test_numbers_far_from_one_read_in_scientific_notation():
+    assert fmt(1.62e-32, "sci") == "1.62 × 10⁻³²" and fmt(1e-5, "sci") == "10⁻⁵" and fmt(2e-10, "sci") == "2 × 10⁻¹⁰"
+    assert fmt(0.25, "sci") == "0.25" and fmt(9.996e-6, "sci") == "10⁻⁵" and fmt(3.3e-5, "sci") == "3.3 × 10⁻⁵"
