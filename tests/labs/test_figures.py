@@ -15,25 +15,13 @@ import plotly.graph_objects as go
 import pytest
 
 from build_scripts.plotly_bundle import bundle_traces
-from pylabs.framework.controls import Choice, Slider, Toggle
 from pylabs.labs import all_labs
 from tests.labs.helpers import answered, rendered
+from tests.labs.states import random_controls
 
 BUNDLE_TRACES = set(bundle_traces())  # what the vendored bundle draws: build_scripts/plotly_bundle.json
 SPEC = re.compile(r'<script type="application/json" class="pl-chart__spec">(.*?)</script>', re.S)
 TOKEN = re.compile(r'"token:[a-z0-9]+"')
-
-
-def random_controls(lab, rng: random.Random) -> dict:
-    values = {}
-    for c in lab.controls:
-        if isinstance(c, Slider):
-            values[c.name] = rng.choice([c.min, c.max, c.default, rng.uniform(c.min, c.max)])
-        elif isinstance(c, Choice):
-            values[c.name] = rng.choice(c.values)
-        elif isinstance(c, Toggle):
-            values[c.name] = rng.choice([True, False])
-    return values
 
 
 def figures(html: str) -> list[dict]:

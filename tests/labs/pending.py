@@ -1,0 +1,23 @@
+"""Labs whose rewrite for issues 20 and 24 (questions that test, numbers a teacher would sign) has
+not landed yet. The curriculum-wide tests those issues added are expected to fail for them, so
+they are marked ``xfail`` here, lab by lab; a lab leaves this set when its rewrite and its
+independent review land, and the issues are done when the set is empty."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+ALL_LABS = frozenset([f"v1_{n:02d}" for n in range(17)] + [f"v2_{n:02d}" for n in range(1, 18)])
+LANDED: frozenset[str] = frozenset()
+# PYLABS_LANDED=v1_11,v2_03: run those labs' tests as landed while their rewrite is in progress
+TRYING = frozenset(filter(None, os.environ.get("PYLABS_LANDED", "").split(",")))
+REWRITE_PENDING: frozenset[str] = ALL_LABS - LANDED - TRYING
+
+
+def per_lab(labs, ids=lambda lab: lab.id):
+    """``labs`` as pytest params, each pending lab marked as an expected failure."""
+    return [pytest.param(lab, id=ids(lab), marks=pytest.mark.xfail(
+        reason="rewrite for issues 20/24 not landed (tests/labs/pending.py)", strict=False))
+        if lab.id in REWRITE_PENDING else pytest.param(lab, id=ids(lab)) for lab in labs]
