@@ -186,14 +186,18 @@ def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
 def erlang_cdf(t_s: float, n: int, rate_per_s: float) -> float:
     """P(sum of N i.i.d. exponentials ≤ t) = 1 − Σ_{k<N} e^{−λt}(λt)^k/k!.
 
+    The terms are summed in log space: e^{−λt} underflows to zero once λt passes about 745, which
+    made the sum 0 and the probability 1 (``erlang_cdf(800, 800, 1)`` gave 1.0 for 0.5047).
+
     Source: the Erlang distribution (Erlang 1909; any queueing text, e.g. Kleinrock 1975).
     """
     x = rate_per_s * t_s
-    term, total = math.exp(-x), 0.0
-    for k in range(n):
-        total += term
-        term *= x / (k + 1)
-    return 1.0 - total
+    if x <= 0 or n <= 0:
+        return 0.0 if n > 0 else 1.0
+    logs = [k * math.log(x) - math.lgamma(k + 1) - x for k in range(n)]
+    top = max(logs)
+    total = math.exp(top) * math.fsum(math.exp(v - top) for v in logs)
+    return min(1.0, max(0.0, 1.0 - total))
 
 
 def erlang_quantile_s(q: float, n: int, rate_per_s: float) -> float:

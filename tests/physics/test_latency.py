@@ -203,3 +203,13 @@ def test_v1_13_mm1_draws_are_one_sorted_stream_scaled_by_the_mean_sojourn():
     assert list(light) == sorted(light)
     scale = Q.mm1_sojourn_mean_s(95, 0.01) / Q.mm1_sojourn_mean_s(20, 0.01)
     assert all(h == pytest.approx(v * scale, rel=1e-12) for v, h in zip(light, heavy))
+
+
+@pytest.mark.parametrize("t,n,lam", [(800, 800, 1.0), (0.05, 5, 10 * math.log(100)), (2.0, 1, 1.0),
+                                      (1000.0, 900, 1.0), (760.0, 3, 1.0), (1e-3, 40, 100.0), (30.0, 64, 2.5)])
+def test_erlang_cdf_against_scipy_gamma_far_into_the_tail(t, n, lam):
+    """Issue 24 (Bug): exp(-x) underflowed past x ~ 745 and the CDF read 1.0; scipy.stats.gamma is the
+    reference (shape n, scale 1/lambda)."""
+    from scipy.stats import gamma
+    assert L.erlang_cdf(t, n, lam) == pytest.approx(gamma.cdf(t, a=n, scale=1 / lam), rel=1e-9, abs=1e-15)
+    assert L.erlang_cdf(800, 800, 1.0) == pytest.approx(0.5047, abs=5e-5)
