@@ -130,7 +130,7 @@ def test_the_page_says_which_statements_are_law_and_which_policy():
     assert "US law" in before and "Company policy" in before and "Not legal advice" in before
     after = text(all_open())
     for words in ("will generally be regarded by the Federal enforcement agencies as evidence of adverse impact",
-                  "unless it has been validated (1607.3(A))", "not legal advice", law.STATUTE,
+                  "unless it has been validated or meets their section 6 (1607.3(A))", "not legal advice", law.STATUTE,
                   "names no metric", "are the company's choices, not the law's"):
         assert words in after, words
 

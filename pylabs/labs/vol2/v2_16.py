@@ -42,12 +42,12 @@ screen_ok, eu_ok, qualified_rejected_per_day, advanced_per_day (Act II); answers
 from __future__ import annotations
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose)
+                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_16_law import group_cutoff_law, law_and_policy
-from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deployment, Pair, a2_pair, act1_pair,
-                                          act1_scenario, act1_truth, act2_answer, blind_cutoff_for_four_fifths, pair)
+from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deployment, Pair, act1_pair,
+                                          act1_scenario, act1_truth, act2_answer, blind_cutoff_for_four_fifths, blind_curve)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
 from pylabs.physics.references import cite
@@ -157,7 +157,7 @@ ACT1_REFLECTION = Reflection(
               "FPR = p/(1 − p)·(1 − PPV)/PPV·TPR then forces the false-positive rates apart whenever p differs: "
               "at {m_base_a} against {m_base_b}, one cut-off on the raw score keeps FPR equal but leaves precision "
               "at {one_ppv_a} against {one_ppv_b}."),
-        Claim("B", "Equal base rates in the two groups: nothing about the model can do it.",
+        Claim("B", "Equal base rates in both groups: nothing about the model can do it.",
               "Equal TPR and PPV force equal FPR only when p/(1 − p) is equal. At {equal} in both groups one "
               "cut-off gives both the same flag rate, FPR ({eq_fpr}) and precision ({eq_ppv}), as the "
               "counterfactual context shows; at {m_base_a} against {m_base_b}, someone must choose which to give up."),
@@ -422,12 +422,9 @@ def act2_failures(d: Deployment, harm: float) -> list:
 
 def act2_chart(d: Deployment):
     """The impact ratio of one cut-off for everyone as t sweeps, for the chosen model and today's."""
-    steps, low, high = 60, S.sweep_low, S.sweep_high
-    grid = [low + (high - low) * i / steps for i in range(steps + 1)]
     models = dict.fromkeys((d.d_prime, S.d_prime))
-    colours = ("series1", "series3")
-    traces = [ch.line(f"One cut-off, d′ = {fmt(k, 'num')}", grid, [pair(S.base_a, S.base_b, t, t, k).impact for t in grid],
-                      colour) for k, colour in zip(models, colours)]
+    traces = [ch.line(f"One cut-off, d′ = {fmt(k, 'num')}", [t for t, _, _ in blind_curve(k)],
+                      [r for _, r, _ in blind_curve(k)], colour) for k, colour in zip(models, ("series1", "series3"))]
     traces.append(ch.point("Your US deployment", d.t_b, d.us.impact, "accent"))
     us_line, us_note = ch.hline(C.UGESP_FOUR_FIFTHS, "danger", "four-fifths")
     figure = ch.figure(traces, x=ch.axis("Group B's cut-off t (everyone's, with one cut-off)"),
@@ -436,8 +433,7 @@ def act2_chart(d: Deployment):
     summary = (f"With one cut-off for everyone and d′ = {fmt(d.d_prime, 'num')}, the impact ratio reaches "
                f"four-fifths at t = {fmt(blind_cutoff_for_four_fifths(d.d_prime), 'num')} or lower; your US "
                f"deployment is at {fmt(d.us.impact, 'num')}.")
-    rows = [(fmt(t, "num"), fmt(pair(S.base_a, S.base_b, t, t, d.d_prime).impact, "num"),
-             fmt(pair(S.base_a, S.base_b, t, t, d.d_prime).a.fpr, "pct")) for t in grid[::6]]
+    rows = [(fmt(t, "num"), fmt(r, "num"), fmt(f, "pct")) for t, r, f in blind_curve(d.d_prime)[::6]]
     return chart("a2_tradeoff", "The impact ratio of one cut-off", figure, summary,
                  table=(("Cut-off t", "Impact ratio", "FPR, both groups"), rows))
 
@@ -470,9 +466,9 @@ ACT2 = Act(
     number=2, title="A Screen for Two Markets", minutes="15–20 min",
     stakeholder_role="Head of Responsible AI, hiring platform",
     stakeholder=lambda: (
-        f"We screen {fmt(S.evaluations_per_day, 'int')} job applications a day in {fmt(S.countries, 'int')} "
-        "countries with one model and one score. Legal's first memo on what the US and EU rules ask was wrong; "
-        "its second lists the launch checks below. Which deployment do we ship?"),
+        f"We screen {fmt(S.evaluations_per_day, 'int')} job applications a day in the US and the EU with one "
+        "model and one score. Legal's first memo on what the rules ask was wrong; its second lists the launch "
+        "checks below. Which deployment do we ship?"),
     scenario=lambda: (
         "Groups A and B differ in a protected characteristic (race, color, religion, sex or national origin, in "
         f"US law). Qualified applicants are {fmt(S.base_a, 'pct')} "
@@ -582,7 +578,7 @@ LAB = Lab(
                          "equal": {"a1_base_a": S.base_equal, "a1_base_b": S.base_equal}}},
     terms=terms,
     record_metrics=RECORD,
-    hook="A moderation model scores two communities' posts the same way and flags the same share of each. "
-         "Activists say it treats their innocent posts differently. Can both be true, and what may a hiring "
-         "screen do about it?",
+    hook="A moderation model scores two communities' posts the same way and flags the same share of each; "
+         "activists say it treats their innocent posts differently. Who is right, and what may a hiring screen "
+         "do about such gaps?",
 )

@@ -41,12 +41,15 @@ def law_and_policy():
         "in question and consistent with business necessity\" (§2000e–2(k)(1)(A)(i)).",
         "**US guideline.** The four-fifths rule (29 CFR 1607.4(D)) is a rule of thumb: a lower ratio \"will "
         "generally be regarded by the Federal enforcement agencies as evidence of adverse impact\". A procedure "
-        "with adverse impact is considered discriminatory under the Guidelines unless it has been validated "
-        "(1607.3(A)), and among equally valid procedures the user should use the one with the lesser adverse "
-        "impact (1607.3(B)).",
+        "with adverse impact is considered discriminatory under the Guidelines unless it has been validated or "
+        "meets their section 6 (1607.3(A)), and among equally valid procedures the user should use the one with "
+        "the lesser adverse impact (1607.3(B)).",
         "**EU law.** AI systems that filter job applications are high-risk under the AI Act (Annex III, 4(a)); "
         "Art. 10(2)(f)–(g) asks that their training, validation and testing data be examined for possible biases, "
         "with measures to detect, prevent and mitigate them, and names no metric. Art. 99(4) caps fines for "
-        f"breaches of these obligations at {fine}, whichever is higher.",
+        f"breaches of these obligations at {fine}, whichever is higher. The race-equality directive also forbids "
+        "indirect discrimination: an apparently neutral criterion that puts persons of a racial or ethnic origin at "
+        "a particular disadvantage, unless objectively justified by a legitimate aim pursued by appropriate and "
+        "necessary means (Directive 2000/43/EC, Art. 2(2)(b)).",
         "**Company policy.** The four-fifths launch check, the error-gap tolerance and the harm budget are the "
         "company's choices, not the law's."))

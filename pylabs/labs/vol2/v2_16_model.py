@@ -33,8 +33,8 @@ class Scenario:
     pp_per_unit: float = 100.0
     sweep_low: float = 0.0               # Act II chart: the one cut-off swept from 0 ...
     sweep_high: float = 3.0              # ... to 3 (the slider's range)
+    sweep_steps: float = 60.0
     chart_height_px: float = 380.0       # room for the legend on a phone
-    countries: float = 180.0
     eur_per_million: float = 1e6
     same_cutoff: float = 1e-9            # two cut-offs closer than this are one cut-off
 
@@ -192,6 +192,16 @@ def act2_answer() -> str:
     return min(DESIGNS, key=lambda k: (DESIGNS[k].checks.count(False), k))
 
 
+@lru_cache(maxsize=32)
+def blind_curve(d_prime: float) -> tuple[tuple[float, float, float], ...]:
+    """(t, impact ratio, FPR) of one cut-off for everyone, t swept over the slider's range; kept per model
+    (a threshold move redraws the point, not the curve)."""
+    low, high, steps = S.sweep_low, S.sweep_high, int(S.sweep_steps)
+    points = (pair(S.base_a, S.base_b, t, t, d_prime) for t in (low + (high - low) * i / steps for i in range(steps + 1)))
+    return tuple((p.t_a, p.impact, p.a.fpr) for p in points)
+
+
+@lru_cache(maxsize=32)
 def blind_cutoff_for_four_fifths(d_prime: float = S.d_prime) -> float:
     """The highest one cut-off for everyone whose impact ratio reaches four-fifths (the ratio falls as t rises).
     Source: bisection on the binormal selection rates."""
