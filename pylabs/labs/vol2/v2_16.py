@@ -71,7 +71,7 @@ def terms(context: str) -> dict[str, str]:
     return {"base_a": fmt(base_a, "pct"), "base_b": fmt(base_b, "pct")}
 
 
-# ---- Act I · One flag rate, two error rates ------------------------------------------
+# ---- Act I · One flag rate for two communities -------------------------------------
 
 A1_CRITERION = Choice("a1_criterion", "Fairness criterion", tuple(Option(k, v) for k, v in CRITERIA.items()),
                       default="dp", help="Demographic parity: equal flag rates. One threshold: equal error "
@@ -256,7 +256,7 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="One Flag Rate, Two Error Rates", minutes="12–15 min",
+    number=1, title="One Flag Rate for Two Communities", minutes="12–15 min",
     stakeholder_role="Trust & Safety Lead",
     stakeholder=lambda: (
         f"We did the fair thing: our moderation model flags exactly {fmt(S.flag_rate, 'pct')} of posts from "

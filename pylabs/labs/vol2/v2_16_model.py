@@ -104,7 +104,7 @@ def a2_pair(rule: str, t_b: float = S.threshold, d_prime: float = S.d_prime) -> 
     return pair(S.base_a, S.base_b, group_a_threshold(rule, S.base_a, S.base_b, t_b, d_prime), t_b, d_prime)
 
 
-# ---- Act I · One flag rate, two error rates ------------------------------------------
+# ---- Act I · One flag rate for two communities -------------------------------------
 
 
 def act1_scenario(context: str, criterion: str = "dp", d_prime: float = S.d_prime) -> Pair:
