@@ -427,7 +427,7 @@ def act2_chart(d: Deployment):
                       [r for _, r, _ in blind_curve(k)], colour) for k, colour in zip(models, ("series1", "series3"))]
     traces.append(ch.point("Your US deployment", d.t_b, d.us.impact, "accent"))
     us_line, us_note = ch.hline(C.UGESP_FOUR_FIFTHS, "danger", "four-fifths")
-    figure = ch.figure(traces, x=ch.axis("Group B's cut-off t (everyone's, with one cut-off)"),
+    figure = ch.figure(traces, x=ch.axis("Cut-off t (group B's)"),
                        y=ch.axis("US impact ratio", range=[0, 1.05]), shapes=[us_line], annotations=[us_note],
                        height=int(S.chart_height_px))
     summary = (f"With one cut-off for everyone and d′ = {fmt(d.d_prime, 'num')}, the impact ratio reaches "
@@ -508,8 +508,8 @@ RECORD = tuple(MetricSpec(name, label, unit, f) for name, label, unit, f in (
     ("fpr_a", "Act I · False-positive rate, group A", "1", "pct"), ("fpr_b", "Act I · False-positive rate, group B", "1", "pct"),
     ("tpr_a", "Act I · True-positive rate, group A", "1", "pct"), ("tpr_b", "Act I · True-positive rate, group B", "1", "pct"),
     ("ppv_a", "Act I · Precision, group A", "1", "pct"), ("ppv_b", "Act I · Precision, group B", "1", "pct"),
-    ("criterion", "Act I · Fairness criterion", "1", "num"), ("us_rule", "Act II · Group A's cut-off in the US", "1", "num"),
-    ("eu_rule", "Act II · Group A's cut-off in the EU", "1", "num"), ("cutoff", "Act II · Cut-off t", "1", "num"),
+    ("criterion", "Act I · Fairness criterion", "1", "num"), ("us_rule", "Act II · US rule for group A's cut-off", "1", "num"),
+    ("eu_rule", "Act II · EU rule for group A's cut-off", "1", "num"), ("cutoff", "Act II · Cut-off t", "1", "num"),
     ("d_prime", "Act II · Model separation d′", "1", "num"), ("us_threshold_a", "Act II · Group A's cut-off, US", "1", "num"),
     ("impact_ratio", "Act II · US impact ratio", "1", "num"), ("eu_fpr_gap", "Act II · EU false-positive gap", "1", "pp"),
     ("one_cutoff", "Act II · One cut-off for every group (US law)", "1", "yesno"),
