@@ -137,3 +137,31 @@ def ledger_import(raw: str | None, text: str) -> str:
 def ledger_view(raw: str | None) -> str:
     from pylabs import ledger_view as view
     return json.dumps({"html": view.render(raw)})
+
+
+# ---- the course (issue 21): a student's name, hand-ins, an instructor's class view -------------
+
+
+def ledger_student(raw: str | None, name: str, now: str) -> str:
+    """Keep the student's name or ID in the ledger; ``ok`` false with the reason when it cannot be."""
+    current, quarantined = _loaded(raw)
+    try:
+        updated = ledger.set_student(current, name, now)
+    except ledger.LedgerError as problem:
+        return json.dumps({"ok": False, "error": str(problem)})
+    return json.dumps({"ok": True, "raw": ledger.dumps(updated), "quarantined": quarantined,
+                       "student": updated["student"]})
+
+
+def handin(raw: str | None, kind: str, lab_id: str | None, site_build: str, now: str) -> str:
+    """A hand-in file of one lab ("lab") or of the whole course ("course"), with the lab's printed
+    report; ``ok`` false with the reason (``needs_name`` when the ledger has no name yet)."""
+    from pylabs.course import handin as files, report
+    current, _ = _loaded(raw)
+    try:
+        doc = files.build(current, kind, lab_id, site_build, now)
+    except files.HandinError as problem:
+        return json.dumps({"ok": False, "error": str(problem), "needs_name": "student" not in current})
+    return json.dumps({"ok": True, "name": files.file_name(doc), "text": files.dumps(doc),
+                       "digest": doc["digest"]["value"], "student": doc["student"]["name"],
+                       "report": report.render(doc, lab_id) if kind == "lab" else None})

@@ -84,7 +84,7 @@ def clean_name(raw: Any) -> str:
         raise LedgerError("the name or ID is empty")
     if len(name) > MAX_NAME_CHARS:
         raise LedgerError(f"the name or ID has {len(name)} characters; at most {MAX_NAME_CHARS} are kept")
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI for c in name):
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in _BIDI for c in name):
         raise LedgerError("the name or ID holds a control character (a line break, a tab or a hidden mark)")
     return name
 
