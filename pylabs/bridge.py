@@ -163,5 +163,37 @@ def handin(raw: str | None, kind: str, lab_id: str | None, site_build: str, now:
     except files.HandinError as problem:
         return json.dumps({"ok": False, "error": str(problem), "needs_name": "student" not in current})
     return json.dumps({"ok": True, "name": files.file_name(doc), "text": files.dumps(doc),
-                       "digest": doc["digest"]["value"], "student": doc["student"]["name"],
+                       "digest": doc["digest"]["value"], "student": doc["student"]["name"], "note": report.DIGEST_NOTE,
                        "report": report.render(doc, lab_id) if kind == "lab" else None})
+
+
+_class = None  # the instructor's class: every file read since the last class_reset
+
+
+def class_reset(site_build: str = "") -> str:
+    """Start an empty class (the page's "Forget"), reading files against this site's build."""
+    global _class
+    from pylabs.course.classroom import Classroom
+    _class = Classroom(site_build or "")
+    return json.dumps({"ok": True})
+
+
+def class_read(name: str, text: str, size: float | None = None) -> str:
+    """Read one file into the class; what became of it (kept, or refused with its reason)."""
+    from pylabs.course.classroom import Accepted
+    if _class is None:
+        class_reset()
+    result = _class.add(str(name), str(text), None if size is None else int(size))
+    if isinstance(result, Accepted):
+        return json.dumps({"name": result.name, "ok": True, "student": result.student, "notes": result.notes,
+                           "duplicate_of": result.duplicate_of})
+    return json.dumps({"name": result.name, "ok": False, "reason": result.reason, "message": result.message})
+
+
+def class_view() -> str:
+    """The class view's sections (pylabs.course.class_view.sections) and its two CSV files, from one
+    count of the class."""
+    from pylabs.course import class_view as view
+    if _class is None:
+        class_reset()
+    return json.dumps(view.sections(_class))

@@ -102,9 +102,27 @@ def _names(raw: Any, what: str) -> list[str]:
     return sorted(set(raw))
 
 
+_NAMES_SEEN: set[str] = set()  # names that matched _NAME once (a class view checks 17,000 attempts)
+_PLAIN = (str, bool, int, type(None))
+
+
+def _named(key: Any) -> bool:
+    if key in _NAMES_SEEN:
+        return True
+    if isinstance(key, str) and _NAME.match(key):
+        _NAMES_SEEN.add(key)
+        return True
+    return False
+
+
 def _flat(raw: Any, what: str) -> dict:
-    if not isinstance(raw, dict) or not all(_NAME.match(str(k)) and _scalar(v) for k, v in raw.items()):
+    if not isinstance(raw, dict):
         raise LedgerError(f"{what} must be an object of named numbers, strings or booleans")
+    for key, value in raw.items():
+        kind = type(value)
+        plain = kind in _PLAIN or (kind is float and value == value and abs(value) != float("inf"))
+        if not (_named(key) and (plain or _scalar(value))):
+            raise LedgerError(f"{what} must be an object of named numbers, strings or booleans")
     return dict(raw)
 
 

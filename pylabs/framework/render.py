@@ -348,6 +348,10 @@ def hud(lab: Lab, state: State) -> Markup:
                h("button", {"type": "button", "class": "pl-button pl-button--small", "data-action": "restart",
                             "title": "Reached: " + "; ".join(titles[n] for n in reached) if reached else None},
                  "Restart lab"),
+               # issue 21: the hand-in, disabled with its reason until the lab is complete
+               h("button", {"type": "button", "class": "pl-button pl-button--small", "data-action": "hand-in",
+                            "disabled": not lab.complete(state)},
+                 "Hand in" if lab.complete(state) else "Hand in (after your last lock)"),
                h("span", {"class": "pl-hud__save", "data-ledger-status": ""}, "")))
 
 

@@ -18,7 +18,9 @@ const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep
 const WARM_AFTER_MS = 400;     // after a lab's first update (its page is drawn), warm its slider moves
 const WARM_TURNS = 80;         // moves' work per lab, or
 const WARM_BUDGET_MS = 450;    // this much of the worker's time (150 ms left the first moves half warmed)
-const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
+const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings",
+  // the course (issue 21): a student's name and hand-ins, an instructor's class view
+  "ledger_student", "handin", "class_reset", "class_read", "class_view"];
 
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
