@@ -104,9 +104,6 @@ def main() -> None:
         print(path)
 
 
-if __name__ == "__main__":
-    main()
-
 
 CLASS_PARTS = (("[data-section=files]", "files"), ("[data-section=roster]", "roster"),
                ("[data-section=calibration]", "calibration"), ("[data-class-question]", "question"),
@@ -147,3 +144,7 @@ def shoot_class(site: Path, out: Path, files: list[Path]) -> list[Path]:
     finally:
         server.shutdown()
     return written
+
+
+if __name__ == "__main__":
+    main()
