@@ -350,7 +350,7 @@ export async function mountLab(root, signal) {
   async function handInLab() {
     await flushThenSave();
     const { handIn } = await import("./handin.js");
-    await handIn({ kind: "lab", labId, title: `Hand in: ${document.querySelector("article h1")?.textContent.trim() || labId}` });
+    await handIn({ kind: "lab", labId, title: `Hand in: ${document.querySelector("article h1")?.textContent.replace("¶", "").trim() || labId}` });
   }
 
   async function flushThenSave() {
