@@ -45,7 +45,8 @@ def files_section(room: Classroom, stats: ClassStats) -> Markup:
              h("div", {"class": "pl-callout pl-callout--info"}, h("p", {"class": "pl-callout__title"}, "To check"),
                h("ul", None, notes)) if notes else None,
              h("details", {"class": "pl-class__read"}, h("summary", None, f"The {len(accepted)} file(s) read"),
-               h("div", {"class": "pl-class__scroll"}, h("table", None,
+               h("div", {"class": "pl-class__scroll", "tabindex": "0", "role": "region", "aria-label": "Files read"},
+                 h("table", {"class": "pl-class__table"},
                  h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in ("File", "Kind", "Student", "Notes")])),
                  h("tbody", None, [_file_row(f) for f in accepted])))))
 
@@ -92,7 +93,7 @@ def roster_section(stats: ClassStats) -> Markup:
              h("p", None, "The grid: each lab's completion date (the last lock, UTC); … is in progress."),
              h("div", {"class": "pl-class__scroll pl-class__grid", "tabindex": "0", "role": "region",
                        "aria-label": "Completion grid"},
-               h("table", {"data-class-roster": ""}, roster_head(), h("tbody", None))))
+               h("table", {"class": "pl-class__table", "data-class-roster": ""}, roster_head(), h("tbody", None))))
 
 
 def calibration_section(stats: ClassStats) -> Markup:
