@@ -325,6 +325,7 @@ export async function mountLab(root, signal) {
     if (action.dataset.action === "lock") lock(action.closest("[data-question]"));
     if (action.dataset.action === "restart") restart();
     if (action.dataset.action === "share") shareSettings(action, state);
+    if (action.dataset.action === "hand-in") handInLab();
   }, { signal });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") save();
@@ -348,6 +349,13 @@ export async function mountLab(root, signal) {
     }
     if (changed) schedule(null);
   }, { signal });
+
+  // issue 21: hand in the attempt as the ledger holds it once every change is saved
+  async function handInLab() {
+    await flushThenSave();
+    const { handIn } = await import("./handin.js");
+    await handIn({ kind: "lab", labId, title: `Hand in: ${document.querySelector("article h1")?.textContent.replace("¶", "").trim() || labId}` });
+  }
 
   async function flushThenSave() {
     while (running || queued) await new Promise((resolve) => setTimeout(resolve, 10));
