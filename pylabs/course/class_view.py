@@ -11,6 +11,7 @@ from pylabs.course.describe import lab_code
 from pylabs.course.gradebook import gradebook_csv, summary_csv
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart
+from pylabs.framework.formats import fmt, plural
 from pylabs.framework.markup import Markup, h
 from pylabs.labs import LAB_MODULES, get
 
@@ -37,14 +38,15 @@ def files_section(room: Classroom, stats: ClassStats) -> Markup:
     notes = [h("li", None, h("strong", None, s.name), ": ", n) for s in stats.students for n in s.notes]
     return h("section", {"class": "pl-class__files"},
              h("p", {"class": "pl-class__count", "data-class-students": "", "data-value": str(len(stats.students))},
-               h("strong", None, str(len(stats.students))), f" student(s) from {len(accepted)} file(s)",
-               f"; {len(rejected)} file(s) refused." if rejected else "."),
+               h("strong", None, fmt(len(stats.students), "int")),
+               f" {'student' if len(stats.students) == 1 else 'students'} from {plural(len(accepted), 'file', count_fmt='int')}",
+               f"; {plural(len(rejected), 'file', count_fmt='int')} refused." if rejected else "."),
              h("div", {"class": "pl-callout pl-callout--warn"}, h("p", {"class": "pl-callout__title"},
-                                                                 f"{len(rejected)} file(s) refused, the others loaded"),
+                                                                 f"{plural(len(rejected), 'file', count_fmt='int')} refused, the others loaded"),
                h("ul", {"data-class-rejected": ""}, rejected)) if rejected else h("ul", {"data-class-rejected": "", "hidden": True}),
              h("div", {"class": "pl-callout pl-callout--info"}, h("p", {"class": "pl-callout__title"}, "To check"),
                h("ul", None, notes)) if notes else None,
-             h("details", {"class": "pl-class__read"}, h("summary", None, f"The {len(accepted)} file(s) read"),
+             h("details", {"class": "pl-class__read"}, h("summary", None, f"The {plural(len(accepted), 'file', count_fmt='int')} read"),
                h("div", {"class": "pl-class__scroll", "tabindex": "0", "role": "region", "aria-label": "Files read"},
                  h("table", {"class": "pl-class__table"},
                  h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in ("File", "Kind", "Student", "Notes")])),

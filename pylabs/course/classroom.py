@@ -21,6 +21,7 @@ from typing import Any
 from pylabs import ledger
 from pylabs.course import handin
 from pylabs.course.describe import lab_code
+from pylabs.framework.formats import plural
 from pylabs.labs import LAB_MODULES
 
 MAX_FILE_BYTES = 5_000_000  # a whole course's hand-in is about 0.1 MB; a long-used ledger under 2 MB
@@ -77,7 +78,7 @@ def _ledger_of(name: str, doc: dict, kind: str, letters: int) -> Accepted | Reje
         notes.append(f"attempts of labs this site does not have ({', '.join(unknown)}) were left out")
     set_aside = [q["reason"] for q in loaded.quarantined if "not a lab of this curriculum" not in q["reason"]]
     if set_aside:
-        notes.append(f"{len(set_aside)} part(s) set aside, the rest kept: {set_aside[0]}")
+        notes.append(f"{plural(len(set_aside), 'part', count_fmt='int')} set aside, the rest kept: {set_aside[0]}")
     return Accepted(name, kind, loaded.ledger, notes)
 
 

@@ -20,7 +20,6 @@ import hashlib
 import json
 import re
 import unicodedata
-from typing import Any
 
 from pylabs import __version__, ledger
 from pylabs.ledger_letters import LETTERS_VERSION

@@ -105,7 +105,7 @@ def test_a_ledger_with_a_quarantined_attempt_loads_the_rest_and_says_so():
     doc = json.loads(ledger.dumps(finished_ledger("v2_02")))
     doc["attempts"]["v2_02-broken01"] = {"id": "v2_02-broken01", "lab": "v2_02", "answers": "nonsense"}
     result = read_file("ledger.json", json.dumps(doc))
-    assert len(result.ledger["attempts"]) == 1 and "1 part(s) set aside" in result.notes[0]
+    assert len(result.ledger["attempts"]) == 1 and "1 part set aside" in result.notes[0]
 
 
 def test_an_export_from_an_older_build_is_read_with_todays_letters():

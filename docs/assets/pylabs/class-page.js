@@ -7,6 +7,7 @@ import { BASE, call, startRuntime } from "./runtime.js";
 import { showNotice, clearNotice } from "./notices.js";
 import { drawWhenSeen, preloadCharts } from "./charts.js";
 import { keyValueStore } from "./idb.js";
+import { plural } from "./dom.js";
 
 const MAX_FILE_BYTES = 5_000_000;  // as pylabs.course.classroom.MAX_FILE_BYTES: larger files are not read
 const kept = keyValueStore(`mlsys-labs:class:${BASE.pathname}`, "class");
@@ -94,10 +95,10 @@ export async function mountClassPage(root, signal) {
     performance.mark("class:read");  // the benchmark (build_scripts/bench_class.py) reads these marks
     const view = await call("class_view", []);
     performance.mark("class:counted");
-    status.textContent = `Drawing the class (${view.students} student(s))…`;
+    status.textContent = `Drawing the class (${plural(view.students, "student")})…`;
     await showView(root, view);
-    const refused = view.rejected.length ? `; ${view.rejected.length} file(s) refused, listed below` : "";
-    status.textContent = `${view.students} student(s) from ${view.files - view.rejected.length} file(s)${refused}.`;
+    const refused = view.rejected.length ? `; ${plural(view.rejected.length, "file")} refused, listed below` : "";
+    status.textContent = `${plural(view.students, "student")} from ${plural(view.files - view.rejected.length, "file")}${refused}.`;
     root.dataset.classReady = "true";
     root.dataset.classMs = String(Math.round(performance.now() - started));
     if (keep) await keepClass();

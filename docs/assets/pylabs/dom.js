@@ -19,6 +19,17 @@ export function el(tag, props, ...children) {
 }
 
 /**
+ * A count and its noun in the right number, as pylabs.framework.formats.plural writes it:
+ * `plural(1, "file")` is "1 file", `plural(3, "file")` "3 files" (never "file(s)").
+ * @param {number} count
+ * @param {string} noun the singular
+ * @param {string} [many] the plural, when it is not the singular plus "s"
+ */
+export function plural(count, noun, many = `${noun}s`) {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? noun : many}`;
+}
+
+/**
  * Give the browser a file to save.
  * @param {string} name the file name offered
  * @param {string|Blob} content

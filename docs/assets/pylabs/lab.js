@@ -13,6 +13,7 @@ import { keepPlace } from "./place.js";
 // issue 9: the page before Python (early locks, a returning student's view) and the view cache.
 import { mountEarly } from "./early.js";
 import { writeView } from "./viewcache.js";
+import { plural } from "./dom.js";
 
 const html = document.documentElement;
 
@@ -75,8 +76,14 @@ async function applyLink(labId, state) {
   Object.assign(state.controls, controls);
   const applied = Object.keys(controls).length;
   const parts = [];
-  if (applied) parts.push(`${applied} instrument setting(s) from the shared link are applied; your own answers are unchanged.`);
-  if (ignored.length) parts.push(`${ignored.length} setting(s) in the link were not valid for this lab and were ignored.`);
+  if (applied) {
+    parts.push(`${plural(applied, "instrument setting")} from the shared link ${applied === 1 ? "is" : "are"} applied; ` +
+      "your own answers are unchanged.");
+  }
+  if (ignored.length) {
+    parts.push(`${plural(ignored.length, "setting")} in the link ${ignored.length === 1 ? "was" : "were"} not valid ` +
+      "for this lab and ignored.");
+  }
   showNotice(ignored.length ? "warn" : "info", parts.join(" "), { id: "link" });
   const url = new URL(window.location.href);
   [...url.searchParams.keys()].filter((k) => k.startsWith(LINK_PREFIX)).forEach((k) => url.searchParams.delete(k));

@@ -5,7 +5,7 @@ import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, setSt
   LEDGER_KEY } from "./store.js";
 import { showNotice, clearNotice } from "./notices.js";
 import { drawCharts } from "./charts.js";
-import { download, today } from "./dom.js";
+import { download, plural, today } from "./dom.js";
 
 const MAX_IMPORT_BYTES = 2_000_000;
 
@@ -75,7 +75,7 @@ export async function mountLedgerPage(root, signal) {
     drawCharts(summary).catch(() => {});
     const quarantined = readQuarantine();
     if (quarantined.length) {
-      showNotice("warn", `${quarantined.length} item(s) of unreadable ledger data are kept aside.`, {
+      showNotice("warn", `${plural(quarantined.length, "item")} of unreadable ledger data ${quarantined.length === 1 ? "is" : "are"} kept aside.`, {
         id: "quarantine",
         action: { label: "Download them", run: () => download(`mlsys-labs-quarantine-${today()}.json`, JSON.stringify(quarantined, null, 2)) },
       });
