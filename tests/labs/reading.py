@@ -49,6 +49,7 @@ NOT_PLURALS = {"means", "counts", "passes", "gives", "fits", "needs", "takes", "
                "loses", "runs", "serves", "bus", "lens", "status", "analysis", "basis", "process", "class",
                "loss", "pass", "access", "bias", "axis", "series", "plus", "minus", "this", "its", "as", "us",
                "ms", "ns", "shapes", "grows", "drops", "falls", "rises", "moves", "turns", "stands"}
+CITED = re.compile(r"(?:CFR|U\.S\.C\.|§) ?$")  # "29 CFR 1607.4", "45 CFR 164.514": a section, not a figure
 NINES = re.compile(r"99\.9+\d?$")  # an availability shows its nines (99.9997 %)
 
 
@@ -66,7 +67,7 @@ def problems(text: str) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for name, pattern, _ in RULES:
         for match in pattern.finditer(text):
-            if name == "figures" and not _figures(match):
+            if name == "figures" and (not _figures(match) or CITED.search(text, 0, match.start())):
                 continue
             if name == "plural" and match.group(1) and match.group(1) in NOT_PLURALS:
                 continue
