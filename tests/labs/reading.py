@@ -20,7 +20,7 @@ def page_text(html: str) -> str:
     return re.sub(r"\s+", " ", entities.unescape(text))
 
 
-_NUMBER = r"(?<![\w.,/:−-])"  # a number that starts here, not the tail of a longer one, a name or N−1
+_NUMBER = r"(?<![\w.,/:§−-])"  # a number that starts here, not the tail of a longer one, a name or N−1
 _SCALED = ("KB|MB|GB|ms|µs|ns|kFLOP|MFLOP|GFLOP|TFLOP|FLOP|kFLOP/s|MFLOP/s|GFLOP/s|TFLOP/s|FLOP/s|MOP/s|GOP/s|TOP/s|"
            "KB/s|MB/s|GB/s|kb/s|Mb/s|Gb/s|mW|W|kW|Wh|kWh|MWh|kHz|MHz|g|kg CO₂e")
 _WORD_NUMBERS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"  # "one of 150,528" is idiom
@@ -67,7 +67,9 @@ def problems(text: str) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for name, pattern, _ in RULES:
         for match in pattern.finditer(text):
-            if name == "figures" and (not _figures(match) or CITED.search(text, 0, match.start())):
+            if name in ("figures", "raw float") and CITED.search(text, 0, match.start()):
+                continue  # a statute's or a regulation's section number
+            if name == "figures" and not _figures(match):
                 continue
             if name == "plural" and match.group(1) and match.group(1) in NOT_PLURALS:
                 continue
