@@ -207,7 +207,7 @@ REFERENCES: dict[str, Reference] = {
                            "https://arxiv.org/abs/2005.14165"),
     # ---- V1-15 There Is No Free Fairness ----
     "title_vii_2000e2l": Reference("US Congress", 1991, "Civil Rights Act of 1991, sec. 106; Title VII sec. 703(l), "
-                                   "42 U.S.C. 2000e-2(l): prohibition of discriminatory use of test scores",
+                                   "42 U.S.C. 2000e–2(l): prohibition of discriminatory use of test scores",
                                    "https://www.law.cornell.edu/uscode/text/42/2000e-2"),
     # ---- V1-07 The Kernel Fusion Dividend ----
     "cuda_guide_async": Reference("NVIDIA", 0, "CUDA C++ Programming Guide: asynchronous concurrent execution "

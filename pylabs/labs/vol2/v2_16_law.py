@@ -2,7 +2,7 @@
 the Uniform Guidelines' four-fifths rule, the EU AI Act and the EU race-equality directive, and which
 of the lab's launch checks are the company's policy instead. A teaching model, not legal advice.
 
-Sources, checked against their text: 42 U.S.C. §2000e–2(l) and (k) (Civil Rights Act of 1991 §§105-106,
+Sources, checked against their text: 42 U.S.C. §2000e–2(l) and (k)(1)(A) (Civil Rights Act of 1991 §§105-106,
 105 Stat. 1074-1075; law.cornell.edu/uscode/text/42/2000e-2); 29 CFR 1607.3(A)-(B) and 1607.4(D)
 (GPO, law.cornell.edu/cfr/text/29/1607.3 and 1607.4); Regulation (EU) 2024/1689 Art. 10(2)(f)-(g),
 Art. 99(4) and Annex III 4(a); Council Directive 2000/43/EC Arts. 2(2) and 5 (OJ L 180, 19.7.2000)."""
@@ -37,13 +37,16 @@ def law_and_policy():
             f"{fmt(C.EU_AI_ACT_FINE_HIGH_RISK_TURNOVER, 'pct')} of worldwide annual turnover")
     return callout("info", "Law and policy on this page (a teaching model, not legal advice)", prose(
         f"**US law.** 42 U.S.C. §2000e–2(l): it is an unlawful employment practice {STATUTE}. A practice shown "
-        "to cause a disparate impact is unlawful unless the employer shows it is \"job related for the position "
-        "in question and consistent with business necessity\" (§2000e–2(k)(1)(A)(i)).",
+        "to cause a disparate impact is an unlawful employment practice if the employer fails to show that it is "
+        "\"job related for the position in question and consistent with business necessity\" "
+        "(§2000e–2(k)(1)(A)(i)), or if the complaining party shows an alternative employment practice that the "
+        "employer refuses to adopt ((k)(1)(A)(ii)).",
         "**US guideline.** The four-fifths rule (29 CFR 1607.4(D)) is a rule of thumb: a lower ratio \"will "
-        "generally be regarded by the Federal enforcement agencies as evidence of adverse impact\". A procedure "
-        "with adverse impact is considered discriminatory under the Guidelines unless it has been validated or "
-        "meets their section 6 (1607.3(A)), and among equally valid procedures the user should use the one with "
-        "the lesser adverse impact (1607.3(B)).",
+        "generally be regarded by the Federal enforcement agencies as evidence of adverse impact\", and smaller "
+        "differences \"may nevertheless constitute adverse impact, where they are significant in both statistical "
+        "and practical terms\". A procedure with adverse impact is considered discriminatory under the Guidelines "
+        "unless it has been validated or meets their section 6 (1607.3(A)), and among substantially equally valid "
+        "procedures the user should use the one with the lesser adverse impact (1607.3(B)).",
         "**EU law.** AI systems that filter job applications are high-risk under the AI Act (Annex III, 4(a)); "
         "Art. 10(2)(f)–(g) asks that their training, validation and testing data be examined for possible biases, "
         "with measures to detect, prevent and mitigate them, and names no metric. Art. 99(4) caps fines for "
