@@ -187,7 +187,7 @@ def test_act2_answer_is_the_only_design_passing_every_check(context):
     assert passing == ["C"] == [LAB.question("a2_predict").answer(context)]
     a, b, d = (model.DESIGNS[k] for k in "ABD")
     assert a.checks == (True, False, True, True) and a.us.impact == pytest.approx(0.4248, abs=5e-5)  # sharper: lower
-    assert b.checks == (True, False, True, True) and b.us.impact == pytest.approx(0.6462, abs=5e-5)  # not far enough
+    assert b.checks == (False, True, True, True) and b.us.impact == pytest.approx(0.8, rel=1e-9)     # the old key
     assert d.checks == (False, False, False, True)                                                  # per group
 
 
@@ -206,7 +206,8 @@ def test_the_impact_ratio_at_one_cut_off_depends_only_on_fpr_over_tpr():
 def test_facts_are_computed():
     f1, f2 = lab.act1_facts("measured"), lab.act2_facts()
     assert f1["better_ratio"] == "74.6×" and f1["one_ppv_a"] == "53.4 %"
-    assert (f2["ir_today"], f2["ir_sharp"], f2["ir_modest"], f2["ir_low"]) == ("0.474", "0.425", "0.646", "0.806")
+    assert (f2["ir_today"], f2["ir_sharp"], f2["ir_ff"], f2["ir_low"]) == ("0.474", "0.425", "0.8", "0.806")
+    assert (f2["t_ff"], f2["gap_ff"]) == ("1.48", "3.3 pp")
     assert (f2["t_cal"], f2["gap_cal"], f2["t_blind"]) == ("2.51", "2.98 pp", "0.777")
 
 
@@ -246,7 +247,7 @@ def test_default_page_does_not_state_the_act1_answer():
 def test_act2_page_before_its_pick_does_not_state_the_check_results():
     page = text(answered(LAB, {}, through="a1_reflect"))
     act2 = page[page.index("A Screen for Two Markets"):]
-    for fact in ("0.474", "0.806", "0.777", "0.425", "0.646"):
+    for fact in ("0.474", "0.806", "0.777", "0.425", "1.48"):
         assert fact not in act2
 
 
@@ -367,3 +368,113 @@ def test_page_renders_complete():
     html = str(render_lab(LAB, all_open()))
     assert 'data-chart="a1_groups"' in html and 'data-chart="a2_tradeoff"' in html
     assert "Key takeaways" in html
+
+
+# ---- the independent review's findings -------------------------------------------------
+
+
+def test_no_pick_option_is_another_with_one_lever_moved_less_far():
+    """Review (issue 20, form): option B was the key's design with the cut-off lowered less far (t = 1.3
+    against 0.75). The impact ratio rises as the one cut-off falls and nothing penalises a lower one, so if
+    B passed, C would too: only C could be the unique key, found without the physics. No two options may
+    be one design with one lever (t or d′) moved."""
+    designs = list(model.DESIGNS.values())
+    for i, x in enumerate(designs):
+        for y in designs[i + 1:]:
+            same_rules = (x.us_rule, x.eu_rule) == (y.us_rule, y.eu_rule)
+            levers = (x.t_b != y.t_b) + (x.d_prime != y.d_prime)
+            assert not (same_rules and levers == 1), (x, y)
+
+
+def test_option_b_is_the_spec_s_old_per_group_cut_off_and_fails_only_the_law():
+    """VOL2 §V2-16 §4: lowering group A's US cut-off to select 0.0839 gives t_A = 1.48 and an FPR gap of
+    3.30 pp; computed here with scipy. 42 U.S.C. §2000e–2(l) forbids "different cutoff scores" by group."""
+    b = model.DESIGNS["B"]
+    t_a = t_for_selection(S.base_a, 0.8 * sel(S.base_b, S.threshold))
+    assert b.us.t_a == pytest.approx(t_a, abs=1e-9) == pytest.approx(1.484, abs=5e-4)
+    assert b.us.fpr_gap == pytest.approx(norm.sf(t_a) - norm.sf(S.threshold), rel=1e-9)
+    assert b.eu.one_cutoff and b.checks == (False, True, True, True)
+    said = text(answered(LAB, {"a2_predict": "B"}, through="a2_predict"))
+    assert "t = 1.48 and group B t = 1.8: different cutoff scores by group" in said
+
+
+def test_the_precision_option_of_a2_reflect_is_refuted_by_its_own_numbers():
+    """Review: option C said the precision gap "narrows as t falls" and its feedback "precision moves apart,
+    not together", quoting 29.2 % against 69.2 % (40.0 pp) and 7.88 % against 31.8 % (23.9 pp): the gap in
+    points narrowed, so the option's claim was true and the feedback contradicted its own numbers. The gap
+    narrowed both times (lower t, sharper model) while the ratio rose once and fell once."""
+    gaps = {k: ppv(S.base_b, t, d) - ppv(S.base_a, t, d) for k, (t, d) in
+            {"today": (S.threshold, S.d_prime), "low": (S.low_threshold, S.d_prime), "sharp": (S.threshold, S.better_d_prime)}.items()}
+    assert gaps["low"] < gaps["today"] and gaps["sharp"] < gaps["today"]
+    assert (gaps["today"], gaps["low"], gaps["sharp"]) == pytest.approx((0.3999, 0.2390, 0.3954), abs=5e-5)
+    f = lab.act2_facts()
+    assert (f["pgap_today"], f["pgap_low"], f["pgap_sharp"]) == ("40 pp", "23.9 pp", "39.5 pp")
+    c = LAB.question("a2_reflect").options[2]
+    assert "narrows as t falls" not in c.text and "moves apart" not in c.feedback
+
+
+def test_the_a2_reflect_key_names_rates_not_counts():
+    """Review: "how many unqualified applicants pass for each qualified one" is a count ratio, (1 − PPV)/PPV
+    in each group, i.e. precision (option C); what sets the ratio is FPR ÷ TPR, a ratio of pass rates."""
+    key = LAB.question("a2_reflect").options[3]
+    assert key.letter == "D" and key.text.startswith("How often") and "for each" not in key.text
+
+
+def test_nothing_states_the_a2_reflect_key_before_its_lock():
+    """Review (issue 20): Act II's math peek said "the ratio depends only on FPR/TPR" above the question."""
+    before = text(answered(LAB, {}, through="a2_predict"))
+    assert "depends only on FPR/TPR" not in before and "FPR ÷ TPR)" not in before
+
+
+def test_calibration_within_groups_is_not_called_precision_parity():
+    """Review (spec errata §V2-16.3, calibration conflated with PPV parity): a1_reflect's option A said
+    calibration "equalises precision"; with one calibrated cut-off none of the three match. Independently:
+    group B flagged at 6 % (t = 2.357), group A at the same posterior, σ(logit p + d′s − d′²/2)."""
+    t_b = t_for_selection(S.base_b, S.flag_rate)
+    logit = lambda x: math.log(x / (1 - x))  # noqa: E731
+    q = logit(S.base_b) + S.d_prime * t_b - S.d_prime ** 2 / 2
+    t_a = (q - logit(S.base_a) + S.d_prime ** 2 / 2) / S.d_prime
+    assert t_a == pytest.approx(3.0632, abs=5e-5)
+    assert (sel(S.base_a, t_a), norm.sf(t_a), ppv(S.base_a, t_a)) == pytest.approx((0.006145, 0.001095, 0.8254), rel=1e-3)
+    f = lab.act1_facts("measured")
+    assert (f["cal_t_a"], f["cal_sel_a"], f["cal_fpr_a"], f["cal_ppv_a"]) == ("3.06", "0.615 %", "0.11 %", "82.5 %")
+    a = LAB.question("a1_reflect").options[0]
+    assert "equalises precision" not in a.feedback
+    said = " ".join(lab.lab_takeaways())
+    assert ": one score is not calibrated" not in said and "a different chance in each group" in said
+
+
+def test_predictive_parity_out_of_reach_is_said_not_shown_as_parity():
+    """Review (issue 24, class 7): at group A 30 %, group B 1 %, 15 % flagged, group B's precision (6.06 %) is
+    below group A's base rate, the floor of its precision: the bisection pinned group A's cut-off and the
+    cards showed 100 % of group A flagged under "predictive parity" with nothing said."""
+    b = ppv(0.01, t_for_selection(0.01, 0.15))
+    assert b == pytest.approx(0.0606, abs=5e-5) and b < 0.3
+    out = text(all_open(a1_criterion="ppv", a1_base_a=0.3, a1_base_b=0.01, a1_flag_rate=0.15))
+    assert "Predictive parity is out of reach here" in out and "never falls below its base rate (30 %)" in out
+    for controls in ({}, {"a1_base_a": 0.01, "a1_base_b": 0.3, "a1_flag_rate": 0.01}):
+        assert "out of reach" not in text(all_open(a1_criterion="ppv", **controls))
+
+
+def test_the_law_is_worded_as_the_sources_word_it():
+    """Review (issue 24, class 10). 42 U.S.C. §2000e–2(k)(1)(A): disparate impact "is established ... only if"
+    (i) the respondent fails to show job relatedness and business necessity, "or" (ii) the complaining party
+    shows an alternative employment practice the respondent refuses to adopt; the page said "unlawful unless
+    the employer shows" (i), as if (i) were a full defence. 29 CFR 1607.3(B) reads "substantially equally
+    valid"; 1607.4(D) adds that smaller differences "may nevertheless constitute adverse impact, where they are
+    significant in both statistical and practical terms" (GPO, 29 CFR 1607.3-1607.4). "Lawful levers" claimed
+    what no source on the page says."""
+    page = text(all_open(a2_threshold=1.8))
+    assert "is unlawful unless the employer shows" not in page and "Lawful levers" not in page
+    for words in ("shows an alternative employment practice that the employer refuses to adopt ((k)(1)(A)(ii))",
+                  "substantially equally valid", "significant in both statistical and practical terms"):
+        assert words in page, words
+
+
+def test_the_statute_is_written_as_the_code_prints_it():
+    """The US Code (uscode.house.gov; LII) prints the section "§2000e–2", with an en dash; the page and its
+    source list use one form."""
+    page = text(all_open())
+    assert "2000e–2" in page and "2000e-2" not in page
+    sources = rendered(LAB, all_open()).split('class="pl-mathpeek__sources"')[2]
+    assert "42 U.S.C. 2000e–2(l): prohibition" in sources

@@ -30,7 +30,8 @@ not legal advice.
 
 Choices, and why: Act I's operating point is one flag rate (parity flags that share of each group;
 the other criteria flag it in group B and derive group A's threshold). The spec's Act II option D
-("no ML") has no physics to check; the options are four deployments a team would propose. Harm is
+("no ML") has no physics to check; the options are four deployments a team would propose, no two the
+same design with one lever moved further (the more extreme would be the only possible unique key). Harm is
 qualified candidates rejected (N·p·FNR), half the screens from each group [assumed].
 
 Ledger (spec §3): results base_rate_a/b, criterion, threshold_a/b, fpr_a/b, tpr_a/b, ppv_a/b
@@ -42,11 +43,11 @@ screen_ok, eu_ok, qualified_rejected_per_day, advanced_per_day (Act II); answers
 from __future__ import annotations
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
                               metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_16_law import group_cutoff_law, law_and_policy
-from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deployment, Pair, act1_pair,
+from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deployment, Pair, act1_pair, held,
                                           act1_scenario, act1_truth, act2_answer, blind_cutoff_for_four_fifths, blind_curve)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
@@ -132,6 +133,7 @@ def act1_facts(context: str) -> dict[str, str]:
     g, m = act1_scenario(context), act1_scenario("measured")
     one = act1_scenario("measured", "single")
     better = act1_scenario("measured", "dp", S.better_d_prime)
+    cal = act1_scenario("measured", "calibrated")
     equal = act1_scenario("equal", "single")
     cutoffs = (f"both groups' cut-offs sit at t = {fmt(g.t_a, 'num')}" if g.one_cutoff else
                f"group B's cut-off sits at t = {fmt(g.t_b, 'num')}, group A's at {fmt(g.t_a, 'num')}")
@@ -143,6 +145,9 @@ def act1_facts(context: str) -> dict[str, str]:
             "m_fpr_a": fmt(m.a.fpr, "pct"), "m_fpr_b": fmt(m.b.fpr, "pct"),
             "one_ppv_a": fmt(one.a.ppv, "pct"), "one_ppv_b": fmt(one.b.ppv, "pct"),
             "better": fmt(S.better_d_prime, "num"), "better_ratio": fmt(1 / better.fpr_ratio, "x"),
+            "flag": fmt(S.flag_rate, "pct"), "cal_t_a": fmt(cal.t_a, "num"), "cal_t_b": fmt(cal.t_b, "num"),
+            "cal_sel_a": fmt(cal.a.selection_rate, "pct"), "cal_fpr_a": fmt(cal.a.fpr, "pct"),
+            "cal_fpr_b": fmt(cal.b.fpr, "pct"), "cal_ppv_a": fmt(cal.a.ppv, "pct"), "cal_ppv_b": fmt(cal.b.ppv, "pct"),
             "d": fmt(S.d_prime, "num"),
             "equal": fmt(S.base_equal, "pct"), "eq_fpr": fmt(equal.a.fpr, "pct"), "eq_ppv": fmt(equal.a.ppv, "pct")}
 
@@ -153,10 +158,10 @@ ACT1_REFLECTION = Reflection(
            "groups at once, with a classifier that still makes mistakes?",
     options=(
         Claim("A", "Scores calibrated within each group, then one cut-off on that score.",
-              "Calibration within groups equalises precision at equal scores, one of the three. The identity "
-              "FPR = p/(1 − p)·(1 − PPV)/PPV·TPR then forces the false-positive rates apart whenever p differs: "
-              "at {m_base_a} against {m_base_b}, one cut-off on the raw score keeps FPR equal but leaves precision "
-              "at {one_ppv_a} against {one_ppv_b}."),
+              "Calibration makes a score mean the same chance in both groups, which is none of the three. "
+              "Flagging {flag} of group B (t = {cal_t_b}) and group A at the same calibrated chance moves group "
+              "A's cut-off up to t = {cal_t_a}: flag rates {cal_sel_a} against {flag}, false-positive rates "
+              "{cal_fpr_a} against {cal_fpr_b}, precision {cal_ppv_a} against {cal_ppv_b}, at {m_base_a} and {m_base_b}."),
         Claim("B", "Equal base rates in both groups: nothing about the model can do it.",
               "Equal TPR and PPV force equal FPR only when p/(1 − p) is equal. At {equal} in both groups one "
               "cut-off gives both the same flag rate, FPR ({eq_fpr}) and precision ({eq_ppv}), as the "
@@ -198,15 +203,22 @@ FAILURES = (
 FAIL = {f.name: f for f in FAILURES}
 
 
-def held(x: float, y: float) -> bool:
-    """Two rates the page would show as the same (equal to a tenth of a percentage point)."""
-    return abs(x - y) < 1 / (S.pp_per_unit * 10)
+def out_of_reach(s: State, g: Pair) -> list:
+    """Predictive parity where group B's precision is below group A's base rate, the floor of group A's
+    precision (PPV → p as t → −∞; it can always rise, PPV → 1): the cards would read as if it held."""
+    if s["a1_criterion"] != "ppv" or held(g.a.ppv, g.b.ppv):
+        return []
+    return [callout("warn", "Predictive parity is out of reach here",
+                    f"At these base rates and this flag rate group B's flags are right {fmt(g.b.ppv, 'pct')} of the "
+                    f"time, but group A's precision never falls below its base rate ({fmt(g.a.base_rate, 'pct')}). "
+                    f"Group A's cut-off goes as low as it can, flagging {fmt(g.a.selection_rate, 'pct')} of its "
+                    "posts: the cards show that nearest point, not parity.")]
 
 
 def act1_instruments(s: State) -> list:
     g = act1_state(s)
     ratio_tone = "good" if held(g.a.fpr, g.b.fpr) else "danger"
-    return [metric_grid(
+    return out_of_reach(s, g) + [metric_grid(
         M["a1_fpr_ratio"].show(g.fpr_ratio, ratio_tone),
         M["a1_fpr_a"].show(g.a.fpr), M["a1_fpr_b"].show(g.b.fpr),
         M["a1_ppv_a"].show(g.a.ppv, "good" if held(g.a.ppv, g.b.ppv) else None),
@@ -304,17 +316,15 @@ def deployment(s: State) -> Deployment:
                       s["a2_evals"])
 
 
-def likelihood(p: Pair) -> float:
-    """Unqualified passing per qualified passing, FPR ÷ TPR (one cut-off: the same in both groups)."""
-    return p.a.fpr / p.a.tpr
-
-
 def act2_facts() -> dict[str, str]:
     d, today = DESIGNS, Deployment("single", "single")
     low = d["C"]
     return {"t": fmt(S.threshold, "num"), "t_low": fmt(S.low_threshold, "num"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
             "tol": fmt(S.eu_tolerance, "pp"), "ir_today": fmt(today.us.impact, "num"),
-            "ir_sharp": fmt(d["A"].us.impact, "num"), "ir_modest": fmt(d["B"].us.impact, "num"),
+            "ir_sharp": fmt(d["A"].us.impact, "num"), "ir_ff": fmt(d["B"].us.impact, "num"),
+            "t_ff": fmt(d["B"].us.t_a, "num"), "gap_ff": fmt(d["B"].us.fpr_gap, "pp"),
+            "pgap_today": fmt(today.us.precision_gap, "pp"), "pgap_low": fmt(low.us.precision_gap, "pp"),
+            "pgap_sharp": fmt(d["A"].us.precision_gap, "pp"),
             "ir_low": fmt(low.us.impact, "num"), "harm_low": fmt(low.rejected_per_day, "num"),
             "adv_low": fmt(low.advanced_per_day, "num"), "adv_share_low": fmt(low.advanced_per_day / low.evaluations, "pct"),
             "adv_today": fmt(today.advanced_per_day, "num"),
@@ -323,8 +333,8 @@ def act2_facts() -> dict[str, str]:
             "t_cal": fmt(d["D"].us.t_a, "num"), "ir_cal": fmt(d["D"].us.impact, "num"), "gap_cal": fmt(d["D"].eu.fpr_gap, "pp"),
             "t_blind": fmt(blind_cutoff_for_four_fifths(), "num"), "zero_gap": fmt(0.0, "pp"),
             "base_a": fmt(S.base_a, "pct"), "base_b": fmt(S.base_b, "pct"), "base_ratio": fmt(S.base_a / S.base_b, "num"),
-            "lr_today": fmt(likelihood(today.us), "num"), "lr_low": fmt(likelihood(low.us), "num"),
-            "lr_sharp": fmt(likelihood(d["A"].us), "num"), "sharp": fmt(S.better_d_prime, "num")}
+            "lr_today": fmt(today.us.pass_ratio, "num"), "lr_low": fmt(low.us.pass_ratio, "num"),
+            "lr_sharp": fmt(d["A"].us.pass_ratio, "num"), "sharp": fmt(S.better_d_prime, "num")}
 
 
 ACT2_PREDICTION = Pick(
@@ -336,12 +346,13 @@ ACT2_PREDICTION = Pick(
                    f"d′ = {fmt(S.better_d_prime, 'num')}.",
               "A sharper model catches more of both groups' qualified applicants, yet the impact ratio falls to "
               "{ir_sharp}, below today's {ir_today} and the launch policy's {limit}."),
-        Claim("B", f"Lower the one cut-off for everyone from t = {fmt(S.threshold, 'num')} to t = "
-                   f"{fmt(S.modest_threshold, 'num')}.",
-              "Lawful, and the impact ratio rises, but only to {ir_modest}: still under {limit}. The highest "
-              "one cut-off that reaches it is t = {t_blind}."),
-        Claim("C", f"Lower the one cut-off for everyone from t = {fmt(S.threshold, 'num')} to t = "
-                   f"{fmt(S.low_threshold, 'num')}.",
+        Claim("B", "In the US, lower only group A's cut-off, to reach four-fifths.",
+              "The US ratio reaches {ir_ff} and the EU keeps one cut-off, but in the US group A now meets "
+              "t = {t_ff} and group B t = {t}: different cutoff scores by group, which 42 U.S.C. §2000e–2(l) "
+              "makes unlawful for an employment test. It also opens a US false-positive gap of {gap_ff}. One "
+              "cut-off for everyone reaches {limit} at t = {t_blind} or lower."),
+        Claim("C", f"Lower the cut-off from t = {fmt(S.threshold, 'num')} to {fmt(S.low_threshold, 'num')}, "
+                   "for both groups alike.",
               "It passes every check: the same cut-off for both groups, an impact ratio of {ir_low}, no "
               "false-positive gap, {harm_low} qualified candidates rejected a day. The price: {adv_low} "
               "applicants advanced a day ({adv_share_low} of all screened; {adv_today} today), and only "
@@ -366,10 +377,11 @@ ACT2_REFLECTION = Reflection(
         Claim("B", "The false-positive gap between the groups, which grows as t falls.",
               "With one cut-off both groups' false-positive rates are equal at every t: the gap stays at "
               "{zero_gap} from t = {t} down to t = {t_low}."),
-        Claim("C", "The precision gap between the groups, which narrows as t falls.",
-              "Precision moves apart, not together: {ppv_today_a} against {ppv_today_b} at t = {t}, "
-              "{ppv_low_a} against {ppv_low_b} at t = {t_low}."),
-        Claim("D", "How many unqualified applicants pass for each qualified one.",
+        Claim("C", "The precision gap between the groups: the ratio rises as it narrows.",
+              "The precision gap narrowed both times, from {pgap_today} at t = {t} to {pgap_low} at t = {t_low}, "
+              "and to {pgap_sharp} with the sharper model, yet the ratio rose the first time ({ir_today} to "
+              "{ir_low}) and fell the second ({ir_sharp})."),
+        Claim("D", "How often unqualified applicants pass, relative to qualified ones.",
               "A group selects p·TPR + (1 − p)·FPR, with the same TPR and FPR in both groups, so the ratio "
               "depends only on FPR/TPR: near 0 it follows the qualified shares ({base_ratio}), near 1 it tends to "
               "1. Lowering t raised FPR/TPR from {lr_today} to {lr_low}; the sharper model lowered it to {lr_sharp}."),
@@ -407,8 +419,8 @@ def act2_failures(d: Deployment, harm: float) -> list:
                              f"{fmt(d.us.a.selection_rate, 'pct')}, group B at {fmt(d.us.b.selection_rate, 'pct')}: "
                              f"impact ratio {fmt(d.us.impact, 'num')}. Below four-fifths the federal agencies generally "
                              "see evidence of adverse impact (29 CFR 1607.4(D)), and the company's policy is to launch "
-                             "only above it until the screen is validated. Lawful levers: validate the test's job "
-                             "relatedness, or move the one cut-off for everyone."))
+                             "only above it until the screen is validated. Levers that hold every group to the same "
+                             "cut-off: validate the test's job relatedness, or lower the one cut-off for everyone."))
     if not d.eu_ok:
         parts.append(failure(FAIL["a2_eu_error_gap"], f"The EU cut-offs give false-positive rates of "
                              f"{fmt(d.eu.a.fpr, 'pct')} and {fmt(d.eu.b.fpr, 'pct')}, a gap of {fmt(d.eu.fpr_gap, 'pp')} "
@@ -442,7 +454,7 @@ def act2_math(s: State):
     d = deployment(s)
     return math_peek("The governing equations · Act II", (
         Equation(r"\text{impact ratio} = \frac{\min_g s_g}{\max_g s_g},\qquad s_g = p_g\,\mathrm{TPR} + (1-p_g)\,\mathrm{FPR}",
-                 "With one cut-off TPR and FPR are the same in both groups: the ratio depends only on FPR/TPR."),
+                 "With one cut-off, TPR and FPR are the same in both groups."),
         Equation(r"\Pr(\text{qualified}\mid s, g) = \sigma\!\left(\operatorname{logit} p_g + d's - \tfrac{d'^2}{2}\right)",
                  "A score calibrated within group *g*: the same *s* means a different chance in each group."),
         Equation(r"\text{rejected per day} = \sum N_{j,g}\, p_g\, \mathrm{FNR}_{j,g}",
@@ -538,12 +550,14 @@ def lab_takeaways() -> list[str]:
         f"innocent posts are flagged at {f['m_fpr_b']} against group A's {f['m_fpr_a']}, with an identical, "
         "unbiased classifier.",
         "FPR = p/(1 − p)·(1 − PPV)/PPV·TPR: with different base rates, equal selection, equal error rates and "
-        f"equal precision cannot all hold. One cut-off keeps error rates equal but precision is {f['one_ppv_a']} "
-        f"against {f['one_ppv_b']}: one score is not calibrated within groups.",
+        f"equal precision cannot all hold. One cut-off keeps error rates equal but leaves precision at "
+        f"{f['one_ppv_a']} against {f['one_ppv_b']}, and the same raw score means a different chance in each "
+        "group: it is not calibrated within groups.",
         f"The four-fifths rule is a screen, not a target: a ratio under it (here {g['ir_today']}) is evidence of "
         "adverse impact that the employer answers by validating the test or finding a use of it with less impact. "
         "Cut-offs that differ by group are no answer for a US employment test: the statute forbids them.",
-        f"With one cut-off the impact ratio depends only on how many unqualified applicants pass per qualified one: "
+        f"With one cut-off the impact ratio depends only on how often unqualified applicants pass, relative to "
+        f"qualified ones (FPR ÷ TPR): "
         f"reaching four-fifths took t = {g['t_low']}, advancing {g['adv_share_low']} of applicants, most of them "
         f"unqualified; a sharper model lowered it to {g['ir_sharp']}.",
         "Which fairness criterion to keep is policy, made within the law; which statements here are law and which "

@@ -23,7 +23,6 @@ class Scenario:
     flag_rate: float = 0.06              # Act I: demographic parity at 6 %
     better_d_prime: float = 3.5          # a much sharper classifier (Act I reflection, Act II option A)
     threshold: float = 1.8               # Act II: today's one cut-off on the score
-    modest_threshold: float = 1.3        # Act II option B: the cut-off lowered a little
     low_threshold: float = 0.75          # Act II option C: the cut-off lowered a lot
     evaluations_per_day: float = 5e6     # 0.5 % of a billion users screened a day
     eu_tolerance: float = 0.02           # [A] the team's documented |ΔFPR| tolerance
@@ -66,9 +65,25 @@ class Pair:
         return F.fpr_gap(self.a, self.b)
 
     @property
+    def pass_ratio(self) -> float:
+        """How often an unqualified applicant passes relative to a qualified one, FPR ÷ TPR of group A (a
+        ratio of rates, not of counts; with one cut-off the same in both groups)."""
+        return self.a.fpr / self.a.tpr
+
+    @property
+    def precision_gap(self) -> float:
+        """Group B's precision minus group A's."""
+        return self.b.ppv - self.a.ppv
+
+    @property
     def one_cutoff(self) -> bool:
         """Both groups face the same cut-off on the same score (no rule set group A's apart)."""
         return abs(self.t_a - self.t_b) < S.same_cutoff
+
+
+def held(x: float, y: float) -> bool:
+    """Two rates the page would show as the same (equal to a tenth of a percentage point)."""
+    return abs(x - y) < 1 / (S.pp_per_unit * 10)
 
 
 def pair(p_a: float, p_b: float, t_a: float, t_b: float, d_prime: float = S.d_prime) -> Pair:
@@ -181,7 +196,7 @@ class Deployment:
 
 
 DESIGNS = {"A": Deployment("single", "single", S.threshold, S.better_d_prime),
-           "B": Deployment("single", "single", S.modest_threshold),
+           "B": Deployment("fourfifths", "single", S.threshold),   # the spec's old key, in the US only
            "C": Deployment("single", "single", S.low_threshold),
            "D": Deployment("calibrated", "calibrated", S.threshold)}
 
