@@ -209,7 +209,7 @@ def out_of_reach(s: State, g: Pair) -> list:
     if s["a1_criterion"] != "ppv" or held(g.a.ppv, g.b.ppv):
         return []
     return [callout("warn", "Predictive parity is out of reach here",
-                    f"At these base rates and this flag rate group B's flags are right {fmt(g.b.ppv, 'pct')} of the "
+                    f"At these base rates and this flag rate, group B's flags are right {fmt(g.b.ppv, 'pct')} of the "
                     f"time, but group A's precision never falls below its base rate ({fmt(g.a.base_rate, 'pct')}). "
                     f"Group A's cut-off goes as low as it can, flagging {fmt(g.a.selection_rate, 'pct')} of its "
                     "posts: the cards show that nearest point, not parity.")]
