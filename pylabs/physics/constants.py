@@ -1043,8 +1043,11 @@ REGISTRY.update({
     "QUANT_SCALE_BYTES": Spec(
         2.0, "B", "GPTQ/AWQ grouped quantisation: each group's scale is stored in FP16 (2 bytes; zero points "
         "are left out here)", _GPTQ_URL, label="Bytes per quantisation scale (FP16)"),
+    "LLAMA3_8B_MAX_CONTEXT": Spec(8192.0, "tokens", "Meta-Llama-3-8B config.json (max_position_embeddings)",
+                                  _LLAMA3_8B_CONFIG_URL, label="Llama-3-8B context window"),
 })
 ORIN_NX_PEAK_FP32 = REGISTRY["ORIN_NX_PEAK_FP32"].value
+LLAMA3_8B_MAX_CONTEXT = REGISTRY["LLAMA3_8B_MAX_CONTEXT"].value
 LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
