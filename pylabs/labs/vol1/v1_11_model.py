@@ -1,10 +1,12 @@
 """The scenario and the model of V1-11 (The Roofline): the GEMMs and elementwise chains of Act I on
-each context's device at each precision, and the Llama-3-8B decode step of Act II. The lab module
-(``v1_11``) reads like its page; this is its model.
+each context's device at each precision it has, and the Llama-3-8B decode step of Act II with the
+weight format and batch each context's stakeholder plans. The lab module (``v1_11``) reads like its
+page; this is its model (numbers in, numbers out).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from pylabs.framework import fmt
@@ -12,6 +14,7 @@ from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import kernels_ai as K
 from pylabs.physics import serving
+from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 
 
@@ -23,57 +26,82 @@ class Scenario:
     act1_hidden: float = 4096.0      # K = N, Llama-3-8B's hidden size
     chain_ops: int = 4               # norm, residual add, activation, gate multiply: separate kernels
     ops_per_element: float = 2.0     # assumed: a few operations per element for each op of the chain
-    act2_context: float = 1024.0     # tokens of context per sequence
+    faster_chip: float = 2.0         # the Act I reflection's chip: this many times the peak, same bandwidth
+    act2_context: float = 4096.0     # tokens of context per sequence (half Llama-3-8B's window)
     act2_batch_low: float = 1.0
-    act2_batch_high: float = 64.0
-    big_m: float = 64.0              # the reflection's "batch more tokens" setting
+    # Act II: the batch each stakeholder plans (a datacentre GPU, a kiosk, a phone summarising threads)
+    act2_batches: tuple[tuple[str, float], ...] = (("cloud", 64.0), ("edge", 16.0), ("mobile", 4.0))
     square_n: float = 512.0          # the takeaway's square GEMM (VOL1 §V1-11.4)
     roof_span: tuple[float, float] = (0.1, 1e4)  # intensities the roofline charts cover, op/B
-    per_tera: float = 1e12           # the ledger keeps the ceiling in TFLOP/s, as the spec names it
+    per_tera: float = 1e12           # the ledger keeps the ceiling in T op/s, as the spec names it
 
 
 S = Scenario()
+CONTEXTS = ("cloud", "edge", "mobile")  # the V1-00 tracks whose device can hold Llama-3-8B (not the MCU)
+SHORT = {"cloud": "H100", "edge": "Orin NX", "mobile": "A17 Pro"}  # the devices, as charts name them
 PRECISIONS = {"fp32": ("FP32", C.BYTES_PER_FP32), "bf16": ("BF16 / FP16", C.BYTES_PER_BF16),
               "int8": ("INT8", C.BYTES_PER_INT8)}
+# The phone: Core ML runs float 16 models on the Neural Engine and float 32 ones on the GPU and CPU
+# (coremltools, Typed Execution); Apple publishes one Neural Engine rate, precision not stated, which
+# this lab takes as the 16-bit peak (an assumption, said on the page).
 PEAKS = {
     "cloud": {"fp32": C.H100_PEAK_FP32, "bf16": C.H100_PEAK_BF16_DENSE, "int8": C.H100_PEAK_INT8_DENSE},
     "edge": {"fp32": C.ORIN_NX_PEAK_FP32, "bf16": C.ORIN_NX_PEAK_FP16_DENSE, "int8": C.ORIN_NX_PEAK_INT8_DENSE},
+    "mobile": {"bf16": C.A17_PRO_NPU_OPS},
 }
+
+
+def precision_on(context: str, precision: str) -> str:
+    """The precision a context's device runs: the one asked for, or 16-bit where it has no other."""
+    return precision if precision in PEAKS[context] else "bf16"
+
+
+def rate_unit(precision: str) -> str:
+    """INT8 counts integer operations (OP/s); the float precisions count FLOP/s."""
+    return "OP/s" if precision == "int8" else "FLOP/s"
+
 
 # ---- Act I · The kernel that would not tune ----------------------------------------------
 
 
 def gemm(context: str, precision: str, m: float, k: float, n: float) -> Kernel:
-    b = PRECISIONS[precision][1]
-    return Kernel(K.gemm_flop(m, k, n), K.gemm_bytes(m, k, n, b), PEAKS[context][precision],
+    p = precision_on(context, precision)
+    return Kernel(K.gemm_flop(m, k, n), K.gemm_bytes(m, k, n, PRECISIONS[p][1]), PEAKS[context][p],
                   device(context).mem_bw)
 
 
 def chain(context: str, precision: str, elements: float, fused: bool) -> Kernel:
-    b = PRECISIONS[precision][1]
+    p = precision_on(context, precision)
     return Kernel(S.chain_ops * S.ops_per_element * elements,
-                  K.elementwise_chain_bytes(elements, b, S.chain_ops, fused), PEAKS[context][precision],
+                  K.elementwise_chain_bytes(elements, PRECISIONS[p][1], S.chain_ops, fused), PEAKS[context][p],
                   device(context).mem_bw)
 
 
-INT8_OVER_BF16 = PEAKS["cloud"]["int8"] / PEAKS["cloud"]["bf16"]  # the H100's INT8 tensor-core peak over its BF16
+def rows_to_peak(context: str, precision: str, k: float, n: float) -> float:
+    """The fewest tokens per call (whole rows) at which a K × N GEMM can reach the peak; inf if none can."""
+    p = precision_on(context, precision)
+    rows = K.gemm_rows_to_ridge(k, n, PRECISIONS[p][1], ridge_point(PEAKS[context][p], device(context).mem_bw))
+    return math.ceil(rows) if math.isfinite(rows) else rows
+
+
+def scenario_kernel(context: str) -> Kernel:
+    """The stakeholder's projection: 8 tokens × 4,096 × 4,096 in 16-bit on the context's device."""
+    return gemm(context, "bf16", S.act1_m, S.act1_hidden, S.act1_hidden)
+
+
+def act1_truth(context: str) -> float:
+    """Tokens per call at which the scenario's projection reaches the device's 16-bit peak."""
+    return rows_to_peak(context, "bf16", S.act1_hidden, S.act1_hidden)
+
+
+def faster_chip_gain(k: Kernel) -> float:
+    """How much faster a kernel runs on a chip with ``S.faster_chip`` times the peak and the same bandwidth."""
+    return k.time_s / K.roofline_time_s(k.flop, k.traffic_bytes, S.faster_chip * k.peak_ops, k.mem_bw)
 
 
 def times_in_words(ratio: float) -> str:
     """A ratio as a student says it before a noun: "twice" while it reads 2×, else "3×"."""
     return "twice" if fmt(ratio, "x") == "2×" else fmt(ratio, "x")
-
-
-def grows(ratio: float) -> str:
-    """How a quantity changes by ``ratio``, as a sentence says it: "doubles" while it reads 2×, else "grows 4×"."""
-    return "doubles" if fmt(ratio, "x") == "2×" else f"grows {fmt(ratio, 'x')}"
-
-
-SCENARIO_KERNEL = gemm("cloud", "bf16", S.act1_m, S.act1_hidden, S.act1_hidden)
-
-
-def act1_truth() -> float:
-    return SCENARIO_KERNEL.mfu
 
 
 # ---- Act II · Decode on the roofline --------------------------------------------------------
@@ -83,6 +111,8 @@ WEIGHT_BYTES = {  # bytes per weight of each weight format (weight-only quantisa
     "int8": C.BYTES_PER_INT8,
     "int4": K.quantized_bytes_per_param(4, C.QUANT_GROUP_WEIGHTS, C.QUANT_SCALE_BYTES),
 }
+SCENARIO_WEIGHTS = {"cloud": "bf16", "edge": "int4", "mobile": "int4"}  # what fits each device's memory
+BATCH = dict(S.act2_batches)
 
 
 @dataclass(frozen=True)
@@ -108,6 +138,11 @@ class Decode(K.DecodeStep):
     def at(self, batch: float) -> "Decode":
         return replace(self, batch=batch)
 
+    @property
+    def per_sequence(self) -> float:
+        """Each sequence's tokens/s in this batch as a share of its tokens/s decoded alone."""
+        return self.tok_s / self.batch / self.at(S.act2_batch_low).tok_s
+
     def kernels(self) -> tuple[Kernel, Kernel, Kernel]:
         """The step's weight matmuls, its attention over the KV caches, and the whole step, as roofline kernels."""
         weights = Kernel(K.decode_flop(C.LLAMA3_8B_PARAMS_COUNTED, self.batch), self.weight_bytes, self.peak_ops,
@@ -127,8 +162,17 @@ def decode(context: str, batch: float, tokens: float, weights: str, mha: bool = 
                   dev.peak_ops, dev.mem_bw, kv_heads=heads, mem_bytes=dev.mem_bytes)
 
 
-SCENARIO_DECODE = decode("cloud", S.act2_batch_low, S.act2_context, "bf16")
+def scenario_decode(context: str) -> Decode:
+    """The stakeholder's plan: their weight format, their batch, 4,096 tokens of context."""
+    return decode(context, BATCH[context], S.act2_context, SCENARIO_WEIGHTS[context])
 
 
-def act2_truth() -> float:
-    return SCENARIO_DECODE.at(S.act2_batch_high).tok_s / SCENARIO_DECODE.tok_s
+def act2_truth(context: str) -> float:
+    """Each sequence's speed in the planned batch as a share of its speed decoded alone."""
+    return scenario_decode(context).per_sequence
+
+
+def chain_share(d: Decode) -> float:
+    """The unfused elementwise chain's share of a decode step: every layer's chain over batch × d_model values."""
+    unfused = K.elementwise_chain_bytes(d.batch * C.LLAMA3_8B_D_MODEL, C.BYTES_PER_BF16, S.chain_ops, False)
+    return C.LLAMA3_8B_LAYERS * unfused / d.mem_bw / d.step_s
