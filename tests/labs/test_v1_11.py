@@ -277,6 +277,17 @@ def test_the_phone_runs_16_bit_and_says_why():
     html = rendered(LAB, s)
     assert metric(html, "a1_ridge") == pytest.approx(683.6, abs=0.05)
     assert "Apple's figure, assumed 16-bit" in html and "assumed: Apple does not publish it" in html
+    assert "of 8 GB (reported, not published by Apple" in html
+
+
+def test_the_roofline_hover_names_flop_for_floats_and_op_for_int8():
+    """Issue 24, class 1: the kernels' hover text read TOP/s for floating-point kernels."""
+    bf16 = " ".join(t.get("text", [""])[0] or "" for t in figure(rendered(LAB, state()), "a1_roofline")["data"]
+                    if t.get("text"))
+    int8 = " ".join(t.get("text", [""])[0] or "" for t in
+                    figure(rendered(LAB, state(a1_precision="int8")), "a1_roofline")["data"] if t.get("text"))
+    assert "GEMV: 1 FLOP/B, 3.35 TFLOP/s" in bf16 and "TOP/s" not in bf16
+    assert "GEMV: 2 op/B, 6.7 TOP/s" in int8
 
 
 def test_square_toggle_overrides_m_with_a_reason():

@@ -61,6 +61,7 @@ DEVICE = {"cloud": "H100", "edge": "Jetson Orin NX", "mobile": "A17 Pro"}
 SIXTEEN = {"cloud": "BF16", "edge": "FP16", "mobile": "FP16"}
 WEIGHT_WORDS = {"bf16": "BF16 weights", "int8": "8-bit weights", "int4": "4-bit weights"}
 ASSUMED_BW = {"mobile": " (assumed: Apple does not publish it)"}
+REPORTED_MEMORY = {"mobile": " (reported, not published by Apple; iOS keeps part of it)"}
 
 
 @lru_cache(maxsize=None)
@@ -115,8 +116,8 @@ def a1_overridden(s: State) -> dict[str, str]:
     if s["a1_square"]:
         reasons["a1_m"] = f"Not used while the GEMM is square: M = K = N = {fmt(s['a1_hidden'], 'int')}."
     if s["context"] == "mobile":
-        reasons["a1_precision"] = ("16-bit on the phone: Core ML runs float 16 models on the Neural Engine and "
-                                   "float 32 ones on the GPU and CPU, and Apple publishes one Neural Engine rate.")
+        reasons["a1_precision"] = ("16-bit on the phone: Core ML can run float 16 models on the Neural Engine "
+                                   "(float 32 ones run on the GPU and CPU), and Apple publishes one Neural Engine rate.")
     return reasons
 
 
@@ -128,16 +129,16 @@ ACT1_PREDICTION = Prediction(
     quantity="tokens per call at which the projection can reach the peak",
     unit_fmt="int",
     options=(
-        Range("A", "{range}: a GEMM turns compute-bound once a few rows share each weight", None, 16.0, 8.0,
+        Range("A", "{range}: a few rows already make a GEMM compute-bound", None, 16.0, 8.0,
               "A few rows share each weight read, but not enough: at {m} tokens each byte read feeds "
               "**{a1_ai}** operations, and the {device} can do {a1_ridge} in the time it reads one byte."),
-        Range("B", "{range}: one full tile of rows is enough to keep the matrix units busy", 16.0, 64.0, 32.0,
+        Range("B", "{range}: one full tile of rows keeps the matrix units fed", 16.0, 64.0, 32.0,
               "A tile sets how the work is cut, not how often each weight crosses memory: at {b_top} tokens "
               "the intensity is {ai_b_top} op/B, {b_top_share} of the ridge at {a1_ridge}."),
-        Range("C", "{range}: a few tiles' worth, so that each weight read feeds dozens of products", 64.0, 256.0, 128.0,
+        Range("C", "{range}: a few tiles of rows, so each weight is reused many times", 64.0, 256.0, 128.0,
               "The intensity grows about as 2M/b, {c_top} tokens give {ai_c_top} op/B against a ridge of "
               "{a1_ridge}: the peak is in reach from **{a1_m_star}**."),
-        Range("D", "{range}: about as many rows as operations the chip does per byte it reads", 256.0, None,
+        Range("D", "{range}: hundreds of rows; memory is far slower than arithmetic", 256.0, None,
               512.0, "With 2-byte values each token adds about one operation per byte, so the tokens needed "
                      "track the ridge, {a1_ridge} op/B: **{a1_m_star}** on the {device}."),
     ),
@@ -169,7 +170,7 @@ ACT1_REFLECTION = Reflection(
            f"{fmt(S.act1_hidden, 'int')} wide, 16-bit). Which of them run faster?",
     options=(
         Claim("A", "Only the square GEMM; the other three wait on memory, not on arithmetic.",
-              "Right: the square GEMM does **{square_ai}** op/B, past the ridge at {a1_ridge}, so the faster "
+              "The square GEMM does **{square_ai}** op/B, past the ridge at {a1_ridge}, so the faster "
               "chip runs it {square_gain} faster. The other three stay on the memory roof, whose slope is "
               "the unchanged bandwidth."),
         Claim("B", "All three GEMMs, the 8-token one too; multiplies are what the peak counts.",
@@ -240,9 +241,9 @@ def act1_instruments(s: State) -> list:
                                             f"{fmt(kern.mem_bw, 'GB/s')}{ASSUMED_BW.get(ctx, '')}"),
         replace(M["a1_rate"], fmt=rf).show(kern.rate, note=f"of {fmt(kern.peak_ops, rf)} peak"),
         M["a1_mfu"].show(kern.mfu, tone(kern.mfu)),
-        M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic_bytes, 'B')}"),
         M["a1_chain_ai"].show(elementwise.ai, note=f"{unit}; " + ("fused" if s["a1_fused"]
                                                                  else f"{S.chain_ops} separate kernels")),
+        M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic_bytes, 'B')}"),
         M["a1_chain_time"].show(elementwise.time_s, note=f"{fmt(m * n, 'int')} values"),
     ), act1_chart(ctx, p, n, s["a1_fused"], kern, elementwise)]
     side = "left" if kern.regime == "memory" else "right"
@@ -407,7 +408,7 @@ ACT2_REFLECTION = Reflection(
               "They are memory-bound, but their tensor is only batch × {d_model} values: the "
               "{chain_ops}-op chain, unfused, is **{chain_share}** of the step at batch {batch}."),
         Claim("C", "Each sequence's cached keys and values, read every step.",
-              "Right: attention over a cache does **{attn_ai}** op/B whatever the batch ({q_heads} query heads "
+              "Attention over a cache does **{attn_ai}** FLOP/B whatever the batch ({q_heads} query heads "
               "share {kv_heads} K/V heads in BF16), and no sequence shares another's. At batch {batch} the "
               "caches are {kv_gb} of reads per step next to {weights_gb} of weights."),
         Claim("D", "Kernel launches that multiply with the number of sequences.",
@@ -422,7 +423,7 @@ def act2_instruments(s: State) -> list:
     d, dev = act2_decode(s), device(s["context"])
     one = d.at(S.act2_batch_low)
     memory = M["a2_memory"].show(d.memory, "danger" if d.oom else tone(1 - d.memory / d.mem_bytes, 0.2, 0.0),
-                                 f"of {fmt(d.mem_bytes, 'GB')}")
+                                 f"of {fmt(d.mem_bytes, 'GB')}{REPORTED_MEMORY.get(s['context'], '')}")
     kv_share = M["a2_kv_share"].show(d.kv_bytes / (d.kv_bytes + d.weight_bytes))
     if d.oom:  # nothing runs: no speed, no step time, no share of the peak
         return [metric_grid(M["a2_tok_s"].show(0.0, "danger", "does not fit: nothing runs"), memory, kv_share),

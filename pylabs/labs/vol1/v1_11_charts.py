@@ -45,10 +45,10 @@ def roofs(ctx: str, p: str, span: tuple[float, float]) -> list[dict]:
                        span, "muted", dash="dot")
         roof.update(legendgroup="other", showlegend=q == others[0])
         out.append(roof)
-    for other, color in zip((c for c in CONTEXTS if c != ctx), ("series2", "series4")):
+    for other, (color, dash) in zip((c for c in CONTEXTS if c != ctx), (("series2", "dash"), ("series4", "dashdot"))):
         q = precision_on(other, p)
         out.append(ch.roof(f"{SHORT[other]} · {PRECISION_SHORT[q]}", PEAKS[other][q], device(other).mem_bw, span,
-                           color, dash="dash"))
+                           color, dash=dash))
     return out
 
 
@@ -57,7 +57,7 @@ def act1_chart(ctx: str, p: str, n: float, fused: bool, kern: Kernel, elementwis
     refs = reference_kernels(ctx, p, n, elementwise, fused)
     widest = max(kern.ai, *(r[1].ai for r in refs))
     span = (S.roof_span[0], max(S.roof_span[1], 10.0 ** math.ceil(math.log10(widest))))
-    points = [marker(name, k, color, symbol) for name, k, color, symbol in refs]
+    points = [marker(name, k, color, symbol, rate_unit(p)) for name, k, color, symbol in refs]
     points.append(ch.point("Your GEMM", kern.ai, kern.rate, "accent"))
     figure = ch.roofline_figure(roofs(ctx, p, span), points, span, short_rate,
                                 x_title="Arithmetic intensity (op/B)", y_title="Attainable rate (op/s)")
@@ -138,9 +138,10 @@ def act2_roofline_chart(d: Decode, context: str):
                  table=(("Kernel", "FLOP/B", "Ceiling", "Bound"), rows))
 
 
-def marker(name: str, k: Kernel, color: str, symbol: str) -> dict:
-    """A kernel on a roofline: one labelled marker at (intensity, ceiling)."""
-    trace = ch.scatter(name, [k.ai], [k.rate], color, text=[f"{name}: {fmt(k.ai, 'num')} op/B, "
-                                                                f"{fmt(k.rate, 'OP/s')}"], size=11)
+def marker(name: str, k: Kernel, color: str, symbol: str, unit: str = "FLOP/s") -> dict:
+    """A kernel on a roofline: one labelled marker at (intensity, ceiling), its rate in ``unit``."""
+    per_byte = "op/B" if unit == "OP/s" else "FLOP/B"
+    trace = ch.scatter(name, [k.ai], [k.rate], color, text=[f"{name}: {fmt(k.ai, 'num')} {per_byte}, "
+                                                                f"{fmt(k.rate, unit)}"], size=11)
     trace["marker"]["symbol"] = symbol
     return trace
