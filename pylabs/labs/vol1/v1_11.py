@@ -53,7 +53,7 @@ from pylabs.labs.vol1.v1_11_model import (BATCH, CONTEXTS, PEAKS, PRECISIONS, SC
                                           faster_chip_gain, gemm, precision_on, rate_unit, rows_to_peak,
                                           scenario_decode, scenario_kernel, times_in_words)
 from pylabs.physics import constants as C
-from pylabs.physics.devices import STM32H743, ridge_point
+from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 from pylabs.physics.references import cite
 
@@ -80,8 +80,8 @@ CONTEXT = deployment(CONTEXTS, default="cloud",
 TRACK_NOTES = {"tiny": (
     f"TinyML is not offered here: this lab's kernels are Llama-3-8B's, whose weights take "
     f"{fmt(C.LLAMA3_8B_PARAMS_COUNTED * WEIGHT_BYTES['int4'], 'GB')} even at 4 bits, and the STM32H743 holds "
-    f"{fmt(C.STM32H743_FLASH_BYTES, 'iB')} of flash. The lab opens in Cloud; pick Edge or Mobile above before "
-    f"your first lock to stay closer to the device you chose (its ridge is {fmt(STM32H743.ridge, 'num')} op/B).")}
+    f"{fmt(C.STM32H743_FLASH_BYTES, 'iB')} of flash. The lab opens in Cloud (NVIDIA H100); before your first "
+    "lock you can pick Edge or Mobile above.")}
 
 # ---- Act I · The kernel that would not tune ----------------------------------------------
 
