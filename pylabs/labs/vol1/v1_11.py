@@ -5,7 +5,7 @@ bandwidth per precision; below it only more operations per byte (or more bandwid
 
 Act I (the kernel that would not tune): a decode projection (8 tokens × 4,096 × 4,096, 16-bit)
 runs far below the device's peak. The prediction asks how many tokens per call it would take
-before the kernel could reach the peak (346 on the H100, 159 on the Orin NX, 1,027 on the A17 Pro):
+before the kernel could reach the peak (346 on the H100, 159 on the Orin NX, 411 on the A17 Pro):
 the student must put the intensity, about 2M/b, against the ridge. The reflection asks which
 kernels on the roofline a chip with twice the peak and the same bandwidth would speed up.
 Act II (decode on the roofline): Llama-3-8B decoding on one device at 4,096 tokens of context, in
@@ -25,9 +25,11 @@ Choices made where the spec leaves one, and departures (VOL1_09-16 §V1-11):
 - The phone: Apple publishes one Neural Engine rate, 35 trillion operations per second, without a
   precision, and no bandwidth (51.2 GB/s is the registry's labelled assumption). Core ML runs float
   16 models on the Neural Engine and float 32 ones on the GPU and CPU, so the phone is modelled in
-  16-bit only, at that rate (an assumption said on the page; coremltools reports faster INT8 on the
-  A17 Pro, so the 16-bit rate may be lower: at half, the ridge is 342 and 411 tokens reach it, the
-  same range). Act II's weight-only INT4 multiplies in 16-bit against the same rate.
+  16-bit only. coremltools says the A17 Pro gained int8-int8 throughput on the Neural Engine, so
+  Apple's headline is read as the INT8 rate and the 16-bit peak assumed at half of it, 17.5 TFLOP/s
+  (said on the page; review of V1-11: taking the whole 35 as 16-bit doubled the phone's ridge). At
+  that rate the ridge is 342 and 411 tokens reach it; at the full 35 it would be 1,027, the same
+  range. Act II's weight-only INT4 multiplies in 16-bit against the same rate.
 - The spec asks whether LayerNorm or softmax is the decode bottleneck; an elementwise chain is under
   a per cent of a step, so the chain and its fusion live on Act I's roofline instead.
 - Launch latency, occupancy and L2-resident data are not modelled: a large square GEMM reaches
@@ -61,6 +63,8 @@ DEVICE = {"cloud": "H100", "edge": "Jetson Orin NX", "mobile": "A17 Pro"}
 SIXTEEN = {"cloud": "BF16", "edge": "FP16", "mobile": "FP16"}
 WEIGHT_WORDS = {"bf16": "BF16 weights", "int8": "8-bit weights", "int4": "4-bit weights"}
 ASSUMED_BW = {"mobile": " (assumed: Apple does not publish it)"}
+# Apple's one Neural Engine rate states no precision; coremltools says the A17 Pro gained INT8 throughput
+ASSUMED_PEAK = f" (assumed: half of Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')}, read as INT8)"
 REPORTED_MEMORY = {"mobile": " (reported, not published by Apple; iOS keeps part of it)"}
 
 
@@ -117,7 +121,8 @@ def a1_overridden(s: State) -> dict[str, str]:
         reasons["a1_m"] = f"Not used while the GEMM is square: M = K = N = {fmt(s['a1_hidden'], 'int')}."
     if s["context"] == "mobile":
         reasons["a1_precision"] = ("16-bit on the phone: Core ML can run float 16 models on the Neural Engine "
-                                   "(float 32 ones run on the GPU and CPU), and Apple publishes one Neural Engine rate.")
+                                   "(float 32 ones run on the GPU and CPU), and Apple's one Neural Engine rate "
+                                   "states no precision.")
     return reasons
 
 
@@ -223,7 +228,7 @@ F = {f.name: f for f in FAILURES}
 
 def peak_note(context: str, precision: str, peak: float) -> str:
     text = fmt(peak, rate_unit(precision))
-    return f"{text} (Apple's figure, assumed 16-bit)" if context == "mobile" else text
+    return f"{text}{ASSUMED_PEAK}" if context == "mobile" else text
 
 
 def act1_instruments(s: State) -> list:
@@ -290,6 +295,7 @@ def act1_math(s: State):
         C.REGISTRY["ORIN_NX_PEAK_FP32"].source,
         C.REGISTRY["ORIN_NX_MEM_BW"].source,
         C.REGISTRY["A17_PRO_NPU_OPS"].source,
+        C.REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].source,
         C.REGISTRY["A17_PRO_MEM_BW"].source,
     ))
 
@@ -478,6 +484,7 @@ def act2_math(s: State):
         C.REGISTRY["LLAMA3_8B_MAX_CONTEXT"].source,
         C.REGISTRY["ORIN_NX_MEM_BYTES"].source,
         C.REGISTRY["A17_PRO_MEM_BYTES"].source,
+        C.REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].source,
     ))
 
 
