@@ -279,6 +279,7 @@ def test_int8_ridge_uses_the_dense_peak_and_rates_read_in_top_s():
     assert metric(html, "a1_ridge") == pytest.approx(590.7, abs=0.05)
     assert metric(html, "a1_ai") == pytest.approx(2 * 7.969, abs=1e-3)
     assert card(html, "a1_rate") == "53.4 TOP/s"
+    assert "268 MOP over 16.8 MB" in html and "MFLOP" not in html  # review: INT8 counted as MFLOP
     assert "Peak, P 1.98 POP/s" in page_text(html).replace("*", "")
 
 

@@ -226,6 +226,11 @@ FAILURES = (FailureSpec("a2_out_of_memory", "Out of memory: weights and KV cache
 F = {f.name: f for f in FAILURES}
 
 
+def operations(count: float, precision: str) -> str:
+    """A count of operations as its rate is written: FLOP for floats, OP (integer operations) for INT8."""
+    return fmt(count, "FLOP") if precision != "int8" else fmt(count, "OP/s").removesuffix("/s")
+
+
 def peak_note(context: str, precision: str, peak: float) -> str:
     text = fmt(peak, rate_unit(precision))
     return f"{text}{ASSUMED_PEAK}" if context == "mobile" else text
@@ -248,7 +253,7 @@ def act1_instruments(s: State) -> list:
         M["a1_mfu"].show(kern.mfu, tone(kern.mfu)),
         M["a1_chain_ai"].show(elementwise.ai, note=f"{unit}; " + ("fused" if s["a1_fused"]
                                                                  else f"{S.chain_ops} separate kernels")),
-        M["a1_time"].show(kern.time_s, note=f"{fmt(kern.flop, 'FLOP')} over {fmt(kern.traffic_bytes, 'B')}"),
+        M["a1_time"].show(kern.time_s, note=f"{operations(kern.flop, p)} over {fmt(kern.traffic_bytes, 'B')}"),
         M["a1_chain_time"].show(elementwise.time_s, note=f"{fmt(m * n, 'int')} values"),
     ), act1_chart(ctx, p, n, s["a1_fused"], kern, elementwise)]
     side = "left" if kern.regime == "memory" else "right"
