@@ -146,6 +146,18 @@ def test_act1_reflection_only_the_square_gemm_gains_from_twice_the_peak(context)
     assert facts["square_gain"] == "2×" and facts["square_ai"] == "1,365"
 
 
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act1_reflection_wrong_options_say_how_much_their_kernels_gain(context):
+    """Review of V1-11 (item 4): each wrong option's feedback says by how much it missed, in the
+    question's terms (how much faster a kernel runs): the memory-bound kernels gain 1×."""
+    for letter in "BCD":
+        html = rendered(LAB, state(context, through="a1_reflect", choices={"a1_reflect": letter}))
+        said = feedback(html, "a1_reflect").split("The answer is")[0]
+        assert "1×" in said
+    said = feedback(rendered(LAB, state(context, through="a1_reflect", choices={"a1_reflect": "D"})), "a1_reflect")
+    assert "gains, 2×" in said
+
+
 # ---- Act II prediction: each sequence's share of its solo speed --------------------------------
 
 
@@ -395,6 +407,13 @@ def test_out_of_memory_shows_no_speed_no_step_and_no_gain(context):
     assert not any(t["name"].startswith("Your setting") for t in fig["data"])
     assert "— — —" in page_text(html)
     assert lab.results(s)["tok_s"] is None and lab.results(s)["oom"] == "does not fit"
+
+
+def test_out_of_memory_names_whose_memory_it_is():
+    """Review of V1-11: the failure read "more than the Apple A17 Pro (iPhone 15 Pro)'s 8 GB"."""
+    text = page_text(rendered(LAB, state("mobile", **OOM["mobile"])))
+    assert "more than the iPhone 15 Pro's 8 GB" in text and ")'s" not in text
+    assert "against the A17 Pro's ridge of 342" in text
 
 
 @pytest.mark.parametrize("context", CONTEXTS)

@@ -65,6 +65,7 @@ WEIGHT_WORDS = {"bf16": "BF16 weights", "int8": "8-bit weights", "int4": "4-bit 
 ASSUMED_BW = {"mobile": " (assumed: Apple does not publish it)"}
 # Apple's one Neural Engine rate states no precision; coremltools says the A17 Pro gained INT8 throughput
 ASSUMED_PEAK = f" (assumed: half of Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')}, read as INT8)"
+MEMORY_OF = {**DEVICE, "mobile": "iPhone 15 Pro"}  # whose memory it is: the phone's, not the chip's
 REPORTED_MEMORY = {"mobile": " (reported, not published by Apple; iOS keeps part of it)"}
 
 
@@ -136,13 +137,13 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: a few rows already make a GEMM compute-bound", None, 16.0, 8.0,
               "A few rows share each weight read, but not enough: at {m} tokens each byte read feeds "
-              "**{a1_ai}** operations, and the {device} can do {a1_ridge} in the time it reads one byte."),
+              "**{a1_ai}** operations, and the {device} can do {a1_ridge} operations in the time it reads one byte."),
         Range("B", "{range}: one full tile of rows keeps the matrix units fed", 16.0, 64.0, 32.0,
               "A tile sets how the work is cut, not how often each weight crosses memory: at {b_top} tokens "
               "the intensity is {ai_b_top} op/B, {b_top_share} of the ridge at {a1_ridge}."),
         Range("C", "{range}: a few tiles of rows, so each weight is reused many times", 64.0, 256.0, 128.0,
-              "The intensity grows about as 2M/b, {c_top} tokens give {ai_c_top} op/B against a ridge of "
-              "{a1_ridge}: the peak is in reach from **{a1_m_star}**."),
+              "The intensity grows about as 2M/b: {c_top} tokens give {ai_c_top} op/B against a ridge of "
+              "{a1_ridge}, and the peak is in reach from **{a1_m_star}**."),
         Range("D", "{range}: hundreds of rows; memory is far slower than arithmetic", 256.0, None,
               512.0, "With 2-byte values each token adds about one operation per byte, so the tokens needed "
                      "track the ridge, {a1_ridge} op/B: **{a1_m_star}** on the {device}."),
@@ -180,13 +181,13 @@ ACT1_REFLECTION = Reflection(
               "the unchanged bandwidth."),
         Claim("B", "All three GEMMs, the 8-token one too; multiplies are what the peak counts.",
               "Only a GEMM with enough rows outruns the memory: the {m}-token GEMM does {a1_ai} op/B and the "
-              "GEMV {gemv_ai}, far left of the ridge at {a1_ridge}; their time is bytes ÷ {bw}."),
+              "GEMV {gemv_ai}, far left of the ridge at {a1_ridge}; their time is bytes ÷ {bw}, so they gain 1×."),
         Claim("C", "The elementwise chain most, since it does the least arithmetic per byte.",
               "The least arithmetic per byte means the bytes, not the arithmetic, set its time: at {chain_ai} "
-              "op/B the chain waits on memory, and the faster chip reads no faster."),
+              "op/B the chain waits on memory, and the faster chip reads no faster: it gains 1×."),
         Claim("D", "All four, each by nearly the same factor; every kernel does some arithmetic.",
               "Each kernel is held by one roof. Left of the ridge the time is bytes ÷ bandwidth, which the "
-              "faster chip does not change; only the square GEMM ({square_ai} op/B) gains."),
+              "faster chip does not change (1×); only the square GEMM ({square_ai} op/B) gains, {square_gain}."),
     ),
     answer_letter="A",
 )
@@ -431,7 +432,7 @@ ACT2_REFLECTION = Reflection(
 
 
 def act2_instruments(s: State) -> list:
-    d, dev = act2_decode(s), device(s["context"])
+    d = act2_decode(s)
     one = d.at(S.act2_batch_low)
     memory = M["a2_memory"].show(d.memory, "danger" if d.oom else tone(1 - d.memory / d.mem_bytes, 0.2, 0.0),
                                  f"of {fmt(d.mem_bytes, 'GB')}{REPORTED_MEMORY.get(s['context'], '')}")
@@ -440,7 +441,7 @@ def act2_instruments(s: State) -> list:
         return [metric_grid(M["a2_tok_s"].show(0.0, "danger", "does not fit: nothing runs"), memory, kv_share),
                 failure(F["a2_out_of_memory"],
                         f"{fmt(d.weight_bytes, 'GB')} of weights and {fmt(d.kv_bytes, 'GB')} of KV cache "
-                        f"need {fmt(d.memory, 'GB')}, more than the {dev.name}'s {fmt(d.mem_bytes, 'GB')}. "
+                        f"need {fmt(d.memory, 'GB')}, more than the {MEMORY_OF[s['context']]}'s {fmt(d.mem_bytes, 'GB')}. "
                         "Use fewer sequences or a shorter context, quantise the weights, or keep "
                         "grouped-query attention."),
                 act2_throughput_chart(d, s["context"]), act2_roofline_chart(d, s["context"])]

@@ -117,7 +117,6 @@ def throughput_rows(runs: list[Decode]) -> list[tuple[str, ...]]:
 
 def act2_roofline_chart(d: Decode, context: str):
     span = S.roof_span
-    dev = device(context)
     b_w = d.weight_bytes / C.LLAMA3_8B_PARAMS_COUNTED
     weights, attention, step = d.kernels()
     roofs = [ch.roof(f"{SHORT[context]} · 16-bit", d.peak_ops, d.mem_bw, span, "series1")]
@@ -129,7 +128,7 @@ def act2_roofline_chart(d: Decode, context: str):
     runs = ("It does not fit the memory, so the step cannot run; as drawn, " if d.oom else "")
     summary = (f"{runs}at batch {fmt(d.batch, 'int')} the weight matmuls do {fmt(weights.ai, 'num')} FLOP/B "
                f"({plural(b_w, 'byte')} per weight), attention over the cache {fmt(attention.ai, 'num')} FLOP/B, "
-               f"and the whole step {fmt(step.ai, 'num')} FLOP/B against the {dev.name}'s ridge of "
+               f"and the whole step {fmt(step.ai, 'num')} FLOP/B against the {SHORT[context]}'s ridge of "
                f"{fmt(step.ridge, 'num')}.")
     rows = [(name, fmt(k.ai, "num"), fmt(k.rate, "FLOP/s"), k.regime)
             for name, k in (("Weight matmuls", weights), ("Attention (KV cache)", attention),
