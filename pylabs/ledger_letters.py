@@ -97,7 +97,7 @@ FROM_V1: dict[str, dict[str, str]] = {
         "a1_predict": "----",  # now the tokens per call that reach the peak (was the share of peak)
         "a1_reflect": "----",  # now which kernels a faster chip speeds up (was which change helps most)
         "a2_predict": "----",  # now each sequence's share of its solo speed (was the batch's speedup)
-        "a2_reflect": "ACBD",  # the same four claims, KV cache now C
+        "a2_reflect": "----",  # now which change raises each sequence's share (was what holds the batch back)
     },
 
     "v1_12": {

@@ -1,5 +1,5 @@
 """V1-11 in a real browser: the student walkthrough (tokens per call to reach the peak, the kernels
-a faster chip speeds up, each sequence's share of its solo speed, the KV caches), the decode
+a faster chip speeds up, each sequence's share of its solo speed, the change that raises it), the decode
 analyzer's OOM reached and left, and a key that follows the context chosen."""
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ kernels on the roofline a chip with twice the peak and the same bandwidth would 
 Act II (decode on the roofline): Llama-3-8B decoding on one device at 4,096 tokens of context, in
 the stakeholder's weight format and planned batch (64 on the H100, 16 on the Orin NX, 4 on the
 phone). The prediction asks what share of its solo speed each sequence keeps in the batch; the
-reflection asks what holds the batch back: each sequence's own KV cache, read every step.
+reflection asks which change raises that share most: fewer bytes per cached token (fewer bytes per
+weight lower it; a faster chip leaves it).
 
 Contexts: Cloud, Edge and Mobile, whose devices hold Llama-3-8B; TinyML is explained (track_notes).
 
@@ -53,7 +54,7 @@ from pylabs.labs.vol1.v1_11_charts import act1_chart, act2_roofline_chart, act2_
 from pylabs.labs.vol1.v1_11_model import (BATCH, CONTEXTS, PEAKS, PRECISIONS, SCENARIO_WEIGHTS, SHORT, WEIGHT_BYTES,
                                           Decode, S, act1_truth, act2_truth, chain, chain_share, decode,
                                           faster_chip_gain, gemm, precision_on, rate_unit, rows_to_peak,
-                                          scenario_decode, scenario_kernel, times_in_words)
+                                          scenario_decode, scenario_kernel, share_if, times_in_words)
 from pylabs.physics import constants as C
 from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
@@ -398,34 +399,38 @@ ACT2_PREDICTION = Prediction(
 def act2_facts(context: str) -> dict[str, str]:
     d = scenario_decode(context)
     one = d.at(S.act2_batch_low)
-    weights, attention, _ = d.kernels()
+    weights, _, _ = d.kernels()
+    half = S.act2_reflect_scale
     return {"a2_per_seq": fmt(d.per_sequence, "pct"), "a2_speedup": fmt(d.tok_s / one.tok_s, "x"),
             "batch": fmt(d.batch, "int"), "step_ratio": fmt(d.step_s / one.step_s, "x"),
             "weights_gb": fmt(d.weight_bytes, "GB"), "kv_gb": fmt(d.kv_bytes, "GB"), "kv_one": fmt(one.kv_bytes, "GB"),
-            "attn_ai": fmt(attention.ai, "num"), "weight_ai": fmt(weights.ai, "num"),
-            "ridge": fmt(weights.ridge, "num"), "chain_share": fmt(chain_share(d), "pct"),
+            "step_ai": fmt(d.ai, "num"), "ridge": fmt(weights.ridge, "num"), "chain_share": fmt(chain_share(d), "pct"),
             "chain_ops": fmt(S.chain_ops, "int"), "d_model": fmt(C.LLAMA3_8B_D_MODEL, "int"),
-            "q_heads": fmt(C.LLAMA3_8B_QUERY_HEADS, "int"), "kv_heads": fmt(C.LLAMA3_8B_KV_HEADS, "int")}
+            "kv_heads": fmt(C.LLAMA3_8B_KV_HEADS, "int"), "half_kv_heads": fmt(C.LLAMA3_8B_KV_HEADS * half, "int"),
+            "share_half_weights": fmt(share_if(d, weights=half), "pct"),
+            "share_half_cache": fmt(share_if(d, cache=half), "pct"),
+            "share_twice_peak": fmt(share_if(d, peak=S.faster_chip), "pct")}
 
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="Decoding {batch} sequences together, the {device} gives {speedup} the tokens/s of one, "
-           "not {batch}×. What holds the batch back?",
+    prompt="Decoding {batch} sequences together, the {device} gives {speedup} the tokens/s of one, not "
+           "{batch}×. Which change would raise each sequence's share of its solo speed the most?",
     options=(
-        Claim("A", "Its weight matmuls reach the compute roof at this batch size.",
-              "Not yet: with {batch} sequences each weight byte feeds **{weight_ai}** operations, still left of "
-              "the ridge at {ridge}. The step is memory-bound throughout."),
-        Claim("B", "Norms, residual adds and activations grow with the batch.",
-              "They are memory-bound, but their tensor is only batch × {d_model} values: the "
-              "{chain_ops}-op chain, unfused, is **{chain_share}** of the step at batch {batch}."),
-        Claim("C", "Each sequence's cached keys and values, read every step.",
-              "Attention over a cache does **{attn_ai}** FLOP/B whatever the batch ({q_heads} query heads "
-              "share {kv_heads} K/V heads in BF16), and no sequence shares another's. At batch {batch} the "
-              "caches are {kv_gb} of reads per step next to {weights_gb} of weights."),
-        Claim("D", "Kernel launches that multiply with the number of sequences.",
-              "One decode step launches the same kernels for 1 or {batch} sequences: the batch is more rows "
-              "in each matrix, not more launches."),
+        Claim("A", "Fewer bits per weight, so that every step reads fewer bytes.",
+              "Fewer weight bytes speed up every step, the lone sequence's most: at half the bytes per weight "
+              "each sequence keeps **{share_half_weights}** of its solo speed, down from {a2_per_seq}, as the "
+              "caches become a larger part of each step."),
+        Claim("B", "A chip with twice the peak and the same memory bandwidth.",
+              "Alone and in the batch the step is memory-bound ({step_ai} FLOP/B, left of the ridge at {ridge}): "
+              "twice the peak shortens neither step, and the share stays **{share_twice_peak}**."),
+        Claim("C", "Fewer bytes cached per token, as with fewer K/V heads.",
+              "Each sequence's cache is read every step and shared with no other, so it is the part of the step "
+              "that grows with the batch. Half the bytes per cached token ({half_kv_heads} K/V heads instead of "
+              "{kv_heads}) lifts each sequence's share from {a2_per_seq} to **{share_half_cache}**."),
+        Claim("D", "Fusing each layer's norms, residual adds and activations.",
+              "Their tensor is only batch × {d_model} values: the {chain_ops}-op chain, unfused, is "
+              "**{chain_share}** of the step at batch {batch}: fusing it moves the share by less than a point."),
     ),
     answer_letter="C",
 )

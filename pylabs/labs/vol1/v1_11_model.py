@@ -26,7 +26,8 @@ class Scenario:
     act1_hidden: float = 4096.0      # K = N, Llama-3-8B's hidden size
     chain_ops: int = 4               # norm, residual add, activation, gate multiply: separate kernels
     ops_per_element: float = 2.0     # assumed: a few operations per element for each op of the chain
-    faster_chip: float = 2.0         # the Act I reflection's chip: this many times the peak, same bandwidth
+    faster_chip: float = 2.0         # the reflections' chip: this many times the peak, same bandwidth
+    act2_reflect_scale: float = 0.5  # the Act II reflection's changes: half the bytes per weight, or per cached token
     act2_context: float = 4096.0     # tokens of context per sequence (half Llama-3-8B's window)
     act2_batch_low: float = 1.0
     # Act II: the batch each stakeholder plans (a datacentre GPU, a kiosk, a phone summarising threads)
@@ -172,6 +173,13 @@ def scenario_decode(context: str) -> Decode:
 def act2_truth(context: str) -> float:
     """Each sequence's speed in the planned batch as a share of its speed decoded alone."""
     return scenario_decode(context).per_sequence
+
+
+def share_if(d: Decode, weights: float = 1.0, cache: float = 1.0, peak: float = 1.0) -> float:
+    """Each sequence's share of its solo speed at the same batch with the bytes per weight, the bytes per
+    cached token or the peak scaled: (W + Lκ) / (W + BLκ) while both steps are memory-bound."""
+    return replace(d, weight_bytes=d.weight_bytes * weights, kv_bytes_per_token=d.kv_bytes_per_token * cache,
+                   peak_ops=d.peak_ops * peak).per_sequence
 
 
 def chain_share(d: Decode) -> float:
