@@ -432,6 +432,26 @@ def test_out_of_memory_names_whose_memory_it_is():
     assert "against the A17 Pro's ridge of 342" in text
 
 
+def test_out_of_memory_offers_only_the_levers_left_and_scales_a_small_cache():
+    """Review of V1-11 (issue 24 class 6): the failure always said "Use fewer sequences or a shorter
+    context, quantise the weights, or keep grouped-query attention", also at batch 1 with 4-bit weights;
+    and a 128-token cache read "0.0168 GB"."""
+    phone = page_text(rendered(LAB, state("mobile", a2_batch=1, a2_context=8192, a2_mha=True)))
+    assert "To fit, keep a shorter context or turn grouped-query attention back on." in phone
+    orin = page_text(rendered(LAB, state("edge", a2_weights="bf16", a2_batch=1, a2_context=128)))
+    assert "16.8 MB of KV cache" in orin and "To fit, quantise the weights." in orin and "0.0168 GB" not in orin
+    h100 = page_text(rendered(LAB, state(a2_batch=128)))
+    assert "To fit, decode fewer sequences, keep a shorter context or quantise the weights." in h100
+
+
+def test_throughput_summary_says_when_the_compute_ceiling_bends_the_curve():
+    """Review of V1-11 (class 6): at 128 tokens of context batch 512 reaches the H100's compute ceiling,
+    yet the summary said the curve falls below linear 'as the KV caches grow'."""
+    html = page_text(rendered(LAB, state(a2_batch=512, a2_context=128)))
+    assert "until the step reaches the compute ceiling of 61,610 tokens/s" in html
+    assert "until the step reaches" not in page_text(rendered(LAB, state()))
+
+
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_oom_is_reached_and_left_through_the_instruments(context):
     assert "a2_out_of_memory" in LAB.failures_now(state(context, **OOM[context]))

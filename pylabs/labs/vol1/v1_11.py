@@ -436,6 +436,18 @@ ACT2_REFLECTION = Reflection(
 )
 
 
+def out_of_memory_levers(s: State) -> str:
+    """What the student can still move to fit: only the levers not already at their end."""
+    levers = [text for applies, text in (
+        (s["a2_batch"] > A2_BATCH.min, "decode fewer sequences"),
+        (s["a2_context"] > A2_CONTEXT.min, "keep a shorter context"),
+        (s["a2_weights"] != "int4", "quantise the weights" + (" to 4 bits" if s["a2_weights"] == "int8" else "")),
+        (s["a2_mha"], "turn grouped-query attention back on")) if applies]
+    if not levers:
+        return "Nothing on this page makes it fit."
+    return "To fit, " + (levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]) + "."
+
+
 def act2_instruments(s: State) -> list:
     d = act2_decode(s)
     one = d.at(S.act2_batch_low)
@@ -445,10 +457,9 @@ def act2_instruments(s: State) -> list:
     if d.oom:  # nothing runs: no speed, no step time, no share of the peak
         return [metric_grid(M["a2_tok_s"].show(0.0, "danger", "does not fit: nothing runs"), memory, kv_share),
                 failure(F["a2_out_of_memory"],
-                        f"{fmt(d.weight_bytes, 'GB')} of weights and {fmt(d.kv_bytes, 'GB')} of KV cache "
+                        f"{fmt(d.weight_bytes, 'GB')} of weights and {fmt(d.kv_bytes, 'B')} of KV cache "
                         f"need {fmt(d.memory, 'GB')}, more than the {MEMORY_OF[s['context']]}'s {fmt(d.mem_bytes, 'GB')}. "
-                        "Use fewer sequences or a shorter context, quantise the weights, or keep "
-                        "grouped-query attention."),
+                        + out_of_memory_levers(s)),
                 act2_throughput_chart(d, s["context"]), act2_roofline_chart(d, s["context"])]
     return [metric_grid(
         M["a2_per_seq"].show(d.per_sequence, note=f"at batch {fmt(d.batch, 'int')}"),
@@ -481,7 +492,7 @@ def act2_math(s: State):
         ("Parameters, *P*", fmt(C.LLAMA3_8B_PARAMS_COUNTED, "params")),
         ("Weights, *W*", fmt(d.weight_bytes, "GB")),
         ("KV per token, *κ*", fmt(d.kv_bytes_per_token, "B")),
-        ("KV caches, *B·L·κ*", fmt(d.kv_bytes, "GB")),
+        ("KV caches, *B·L·κ*", fmt(d.kv_bytes, "B")),
         ("Peak (16-bit), *P*peak", peak_note(s["context"], "bf16", d.peak_ops)),
         ("Bandwidth, *BW*", fmt(d.mem_bw, "GB/s") + ASSUMED_BW.get(s["context"], "")),
         ("Step intensity", f"{fmt(d.ai, 'num')} FLOP/B"),

@@ -13,6 +13,7 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import device
 from pylabs.labs.vol1.v1_11_model import CONTEXTS, PEAKS, PRECISIONS, SHORT, Decode, S, gemm, precision_on, rate_unit
 from pylabs.physics import constants as C
+from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 
 PRECISION_SHORT = {"fp32": "FP32", "bf16": "16-bit", "int8": "INT8"}
@@ -104,9 +105,16 @@ def throughput_summary(runs: list[Decode], context: str, ceiling: float) -> str:
                 f"already needs {fmt(runs[0].memory, 'GB')}.")
     batch, best = fitting[-1]
     limit = ", the largest batch that fits" if len(fitting) < len(runs) else ""
+    # what bends the curve: the caches while the steps stay memory-bound, the peak once a step is not
+    why = ("as the KV caches grow; the compute ceiling is" if best.ai < best_ridge(best) else
+           "as the KV caches grow, until the step reaches the compute ceiling of")
     return (f"On the {SHORT[context]} throughput rises from {fmt(runs[0].tok_s, 'tokens/s')} at batch 1 to "
-            f"{fmt(best.tok_s, 'tokens/s')} at batch {fmt(batch, 'int')}{limit}, below the linear line as the KV "
-            f"caches grow; the compute ceiling is {fmt(ceiling, 'tokens/s')}.")
+            f"{fmt(best.tok_s, 'tokens/s')} at batch {fmt(batch, 'int')}{limit}, below the linear line {why} "
+            f"{fmt(ceiling, 'tokens/s')}.")
+
+
+def best_ridge(d: Decode) -> float:
+    return ridge_point(d.peak_ops, d.mem_bw)
 
 
 def throughput_rows(runs: list[Decode]) -> list[tuple[str, ...]]:
