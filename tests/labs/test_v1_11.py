@@ -492,6 +492,12 @@ def test_three_tracks_are_offered_and_tinyml_is_explained_on_the_page():
         "context": "mobile", "a1_precision": "bf16", "a2_weights": "int4", "a2_batch": 4.0, "a2_context": 4096.0}
 
 
+def test_the_invariant_names_both_levers_of_the_memory_roof():
+    """Review of V1-11: below the ridge the ceiling is bandwidth × intensity (Williams et al. 2009), so
+    more bandwidth raises it too; the invariant said 'only more operations per byte raise it'."""
+    assert "or more bandwidth, raise it" in LAB.invariant
+
+
 def test_the_takeaways_speak_of_every_context_with_its_own_numbers():
     text = " ".join(lab.lab_takeaways())
     for context in CONTEXTS:

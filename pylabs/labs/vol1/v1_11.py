@@ -599,7 +599,7 @@ def lab_takeaways() -> list[str]:
 LAB = Lab(
     id="v1_11", volume=1, number=11, title="The Roofline",
     invariant="A kernel's ceiling is the lower of its peak and **bandwidth × intensity**, so below the ridge "
-              "point only more operations per byte raise it.",
+              "point only more operations per byte, or more bandwidth, raise it.",
     minutes="35–40 min", chapter="Hardware Acceleration", url="vol1/11-roofline/",
     reading=(
         "**Arithmetic intensity**: operations per byte, for a GEMM, a GEMV and an elementwise op.",
