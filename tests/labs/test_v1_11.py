@@ -254,6 +254,15 @@ def test_the_story_quotes_no_profiler_rate(context):
     assert fmt(model.act1_truth(context), "int") not in text
 
 
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_act2_story_gives_the_solo_speed_as_the_memory_cap_not_a_measurement(context):
+    """Review of V1-11 (issue 24 class 8, as the profiler's 26.7 TFLOP/s in Act I): the inference lead
+    quoted '202 tokens/s per GPU', which is the memory roof itself (W + Lκ read at 3.35 TB/s)."""
+    one = model.scenario_decode(context).at(1)
+    text = page_text(rendered(LAB, state(context, through="a1_reflect")))
+    assert f"which memory bandwidth caps at {fmt(one.tok_s, 'tokens/s')}" in text
+
+
 def test_the_raw_flop_counts_read_in_scaled_units():
     """Issue 24 F: the kernel time's note printed "268,435,456 FLOP" (M = 8) and "274,877,906,944 FLOP"
     (M = 8,192)."""

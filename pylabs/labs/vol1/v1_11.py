@@ -523,8 +523,8 @@ ACT2_WORDS = {  # who serves whom, on what, and what they plan
 def act2_stakeholder(context: str) -> str:
     who, where, plan = ACT2_WORDS[context]
     one = scenario_decode(context).at(S.act2_batch_low)
-    return (f"{who}, one sequence at a time: {fmt(one.tok_s, 'tokens/s')} {where} at "
-            f"{fmt(S.act2_context, 'tokens')} of context. The product team wants to "
+    return (f"{who}, one sequence at a time, which memory bandwidth caps at {fmt(one.tok_s, 'tokens/s')} {where} "
+            f"at {fmt(S.act2_context, 'tokens')} of context. The product team wants to "
             f"{plan.format(batch=fmt(BATCH[context], 'int'))}: how fast will each one be?")
 
 
