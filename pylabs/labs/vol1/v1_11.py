@@ -51,24 +51,16 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_11_charts import act1_chart, act2_roofline_chart, act2_throughput_chart
-from pylabs.labs.vol1.v1_11_model import (BATCH, CONTEXTS, PEAKS, PRECISIONS, SCENARIO_WEIGHTS, SHORT, WEIGHT_BYTES,
-                                          Decode, S, act1_truth, act2_truth, chain, chain_share, decode,
-                                          faster_chip_gain, gemm, precision_on, rate_unit, rows_to_peak,
+from pylabs.labs.vol1.v1_11_model import (ASSUMED_BW, BATCH, CONTEXTS, DEVICE, MEMORY_OF, PRECISIONS, REPORTED_MEMORY,
+                                          SCENARIO_WEIGHTS, SHORT, SIXTEEN, WEIGHT_BYTES, WEIGHT_WORDS, Decode, S,
+                                          act1_scenario, act1_stakeholder, act1_truth, act2_scenario,
+                                          act2_stakeholder, act2_truth, chain, chain_share, decode, faster_chip_gain,
+                                          gemm, operations, peak_note, precision_on, rate_unit, rows_to_peak,
                                           scenario_decode, scenario_kernel, share_if, times_in_words)
 from pylabs.physics import constants as C
 from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 from pylabs.physics.references import cite
-
-DEVICE = {"cloud": "H100", "edge": "Jetson Orin NX", "mobile": "A17 Pro"}
-SIXTEEN = {"cloud": "BF16", "edge": "FP16", "mobile": "FP16"}
-WEIGHT_WORDS = {"bf16": "BF16 weights", "int8": "8-bit weights", "int4": "4-bit weights"}
-ASSUMED_BW = {"mobile": " (assumed: Apple does not publish it)"}
-# Apple's one Neural Engine rate states no precision; coremltools says the A17 Pro gained INT8 throughput
-ASSUMED_PEAK = f" (assumed: half of Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')}, read as INT8)"
-MEMORY_OF = {**DEVICE, "mobile": "iPhone 15 Pro"}  # whose memory it is: the phone's, not the chip's
-REPORTED_MEMORY = {"mobile": " (reported, not published by Apple; iOS keeps part of it)"}
-
 
 @lru_cache(maxsize=None)
 def terms(context: str) -> dict[str, str]:
@@ -228,16 +220,6 @@ FAILURES = (FailureSpec("a2_out_of_memory", "Out of memory: weights and KV cache
 F = {f.name: f for f in FAILURES}
 
 
-def operations(count: float, precision: str) -> str:
-    """A count of operations as its rate is written: FLOP for floats, OP (integer operations) for INT8."""
-    return fmt(count, "FLOP") if precision != "int8" else fmt(count, "OP/s").removesuffix("/s")
-
-
-def peak_note(context: str, precision: str, peak: float) -> str:
-    text = fmt(peak, rate_unit(precision))
-    return f"{text}{ASSUMED_PEAK}" if context == "mobile" else text
-
-
 def act1_instruments(s: State) -> list:
     kern, ctx, p = act1_kernel(s), s["context"], a1_precision(s)
     m, k, n = shape(s)
@@ -305,31 +287,6 @@ def act1_math(s: State):
         C.REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].source,
         C.REGISTRY["A17_PRO_MEM_BW"].source,
     ))
-
-
-ACT1_WORDS = {  # the device as the engineer names it, where its rate comes from, and what they tuned
-    "cloud": ("an H100", "the datasheet's", "The profiler", "tile sizes, warp layouts and pipelining"),
-    "edge": ("a Jetson Orin NX", "its GPU's", "The profiler", "tile sizes, warp layouts and pipelining"),
-    "mobile": ("the A17 Pro's Neural Engine", "the", "Core ML's performance report",
-               "reshaping the layer for the Neural Engine"),
-}
-
-
-def act1_stakeholder(context: str) -> str:
-    where, whose, tool, tuned = ACT1_WORDS[context]
-    n = fmt(S.act1_hidden, "int")
-    return (f"Our decode projection multiplies {fmt(S.act1_m, 'int')} tokens by a {n} × {n} {SIXTEEN[context]} "
-            f"weight matrix on {where}. {tool} shows it far below {whose} "
-            f"{peak_note(context, 'bf16', PEAKS[context]['bf16'])}, and two weeks of {tuned} changed nothing. "
-            "Is the kernel broken, or is this all there is?")
-
-
-def act1_scenario(context: str) -> tuple[str, ...]:
-    return ("A GEMM does 2·M·K·N operations and must at least read its two inputs and write its output once. "
-            "Its **arithmetic intensity** is operations per byte of that traffic.",
-            f"The {SHORT[context]} reads memory at {fmt(device(context).mem_bw, 'GB/s')}"
-            f"{ASSUMED_BW.get(context, '')}. A kernel is capped by its peak or by bandwidth × intensity, "
-            "whichever is lower: the **roofline**.")
 
 
 ACT1 = Act(
@@ -508,33 +465,6 @@ def act2_math(s: State):
         C.REGISTRY["A17_PRO_MEM_BYTES"].source,
         C.REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].source,
     ))
-
-
-ACT2_WORDS = {  # who serves whom, on what, and what they plan
-    "cloud": ("We serve Llama-3-8B in BF16 on H100s", "per GPU", "decode {batch} conversations together on each "
-              "GPU. Before we rewrite the scheduler"),
-    "edge": ("Our kiosks run Llama-3-8B with 4-bit weights on a Jetson Orin NX", "per kiosk",
-             "serve {batch} conversations together on each kiosk. Before we order more kiosks"),
-    "mobile": ("Our assistant runs Llama-3-8B with 4-bit weights on the iPhone 15 Pro (A17 Pro)", "on the phone",
-               "summarise {batch} message threads together. Before we build it"),
-}
-
-
-def act2_stakeholder(context: str) -> str:
-    who, where, plan = ACT2_WORDS[context]
-    one = scenario_decode(context).at(S.act2_batch_low)
-    return (f"{who}, one sequence at a time, which memory bandwidth caps at {fmt(one.tok_s, 'tokens/s')} {where} "
-            f"at {fmt(S.act2_context, 'tokens')} of context. The product team wants to "
-            f"{plan.format(batch=fmt(BATCH[context], 'int'))}: how fast will each one be?")
-
-
-def act2_scenario(context: str) -> tuple[str, ...]:
-    d = scenario_decode(context)
-    return ("Generating one token runs the whole model once: every weight is read from memory "
-            f"({fmt(d.weight_bytes, 'GB')} here), and each sequence also reads its **KV cache**, "
-            f"{fmt(d.kv_bytes_per_token, 'B')} for every token before it.",
-            "Decoding several sequences together turns each weight-times-vector product into a thin matrix "
-            "multiply: one read of each weight serves the whole batch.")
 
 
 ACT2 = Act(

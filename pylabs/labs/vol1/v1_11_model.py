@@ -1,7 +1,8 @@
 """The scenario and the model of V1-11 (The Roofline): the GEMMs and elementwise chains of Act I on
 each context's device at each precision it has, and the Llama-3-8B decode step of Act II with the
-weight format and batch each context's stakeholder plans. The lab module (``v1_11``) reads like its
-page; this is its model (numbers in, numbers out).
+weight format and batch each context's stakeholder plans, and the stakeholders' words in each
+context with the labels its assumed figures carry. The lab module (``v1_11``) reads like its page;
+this is its scenario and model.
 """
 
 from __future__ import annotations
@@ -186,3 +187,77 @@ def chain_share(d: Decode) -> float:
     """The unfused elementwise chain's share of a decode step: every layer's chain over batch × d_model values."""
     unfused = K.elementwise_chain_bytes(d.batch * C.LLAMA3_8B_D_MODEL, C.BYTES_PER_BF16, S.chain_ops, False)
     return C.LLAMA3_8B_LAYERS * unfused / d.mem_bw / d.step_s
+
+
+# ---- the stakeholders' words and the labels each context's numbers carry -----------------------
+
+DEVICE = {"cloud": "H100", "edge": "Jetson Orin NX", "mobile": "A17 Pro"}
+SIXTEEN = {"cloud": "BF16", "edge": "FP16", "mobile": "FP16"}
+WEIGHT_WORDS = {"bf16": "BF16 weights", "int8": "8-bit weights", "int4": "4-bit weights"}
+ASSUMED_BW = {"mobile": " (assumed: Apple does not publish it)"}
+# Apple's one Neural Engine rate states no precision; coremltools says the A17 Pro gained INT8 throughput
+ASSUMED_PEAK = f" (assumed: half of Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')}, read as INT8)"
+MEMORY_OF = {**DEVICE, "mobile": "iPhone 15 Pro"}  # whose memory it is: the phone's, not the chip's
+REPORTED_MEMORY = {"mobile": " (reported, not published by Apple; iOS keeps part of it)"}
+
+
+def operations(count: float, precision: str) -> str:
+    """A count of operations as its rate is written: FLOP for floats, OP (integer operations) for INT8."""
+    return fmt(count, "FLOP") if precision != "int8" else fmt(count, "OP/s").removesuffix("/s")
+
+
+def peak_note(context: str, precision: str, peak: float) -> str:
+    text = fmt(peak, rate_unit(precision))
+    return f"{text}{ASSUMED_PEAK}" if context == "mobile" else text
+
+
+ACT1_WORDS = {  # the device as the engineer names it, where its rate comes from, and what they tuned
+    "cloud": ("an H100", "the datasheet's", "The profiler", "tile sizes, warp layouts and pipelining"),
+    "edge": ("a Jetson Orin NX", "its GPU's", "The profiler", "tile sizes, warp layouts and pipelining"),
+    "mobile": ("the A17 Pro's Neural Engine", "the", "Core ML's performance report",
+               "reshaping the layer for the Neural Engine"),
+}
+
+
+def act1_stakeholder(context: str) -> str:
+    where, whose, tool, tuned = ACT1_WORDS[context]
+    n = fmt(S.act1_hidden, "int")
+    return (f"Our decode projection multiplies {fmt(S.act1_m, 'int')} tokens by a {n} × {n} {SIXTEEN[context]} "
+            f"weight matrix on {where}. {tool} shows it far below {whose} "
+            f"{peak_note(context, 'bf16', PEAKS[context]['bf16'])}, and two weeks of {tuned} changed nothing. "
+            "Is the kernel broken, or is this all there is?")
+
+
+def act1_scenario(context: str) -> tuple[str, ...]:
+    return ("A GEMM does 2·M·K·N operations and must at least read its two inputs and write its output once. "
+            "Its **arithmetic intensity** is operations per byte of that traffic.",
+            f"The {SHORT[context]} reads memory at {fmt(device(context).mem_bw, 'GB/s')}"
+            f"{ASSUMED_BW.get(context, '')}. A kernel is capped by its peak or by bandwidth × intensity, "
+            "whichever is lower: the **roofline**.")
+
+
+ACT2_WORDS = {  # who serves whom, on what, and what they plan
+    "cloud": ("We serve Llama-3-8B in BF16 on H100s", "per GPU", "decode {batch} conversations together on each "
+              "GPU. Before we rewrite the scheduler"),
+    "edge": ("Our kiosks run Llama-3-8B with 4-bit weights on a Jetson Orin NX", "per kiosk",
+             "serve {batch} conversations together on each kiosk. Before we order more kiosks"),
+    "mobile": ("Our assistant runs Llama-3-8B with 4-bit weights on the iPhone 15 Pro (A17 Pro)", "on the phone",
+               "summarise {batch} message threads together. Before we build it"),
+}
+
+
+def act2_stakeholder(context: str) -> str:
+    who, where, plan = ACT2_WORDS[context]
+    one = scenario_decode(context).at(S.act2_batch_low)
+    return (f"{who}, one sequence at a time, which memory bandwidth caps at {fmt(one.tok_s, 'tokens/s')} {where} "
+            f"at {fmt(S.act2_context, 'tokens')} of context. The product team wants to "
+            f"{plan.format(batch=fmt(BATCH[context], 'int'))}: how fast will each one be?")
+
+
+def act2_scenario(context: str) -> tuple[str, ...]:
+    d = scenario_decode(context)
+    return ("Generating one token runs the whole model once: every weight is read from memory "
+            f"({fmt(d.weight_bytes, 'GB')} here), and each sequence also reads its **KV cache**, "
+            f"{fmt(d.kv_bytes_per_token, 'B')} for every token before it.",
+            "Decoding several sequences together turns each weight-times-vector product into a thin matrix "
+            "multiply: one read of each weight serves the whole batch.")
