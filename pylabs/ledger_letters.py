@@ -94,10 +94,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_11": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the tokens per call that reach the peak (was the share of peak)
+        "a1_reflect": "----",  # now which kernels a faster chip speeds up (was which change helps most)
+        "a2_predict": "----",  # now each sequence's share of its solo speed (was the batch's speedup)
+        "a2_reflect": "----",  # now which change raises each sequence's share (was what holds the batch back)
     },
 
     "v1_12": {

@@ -253,6 +253,9 @@ REFERENCES: dict[str, Reference] = {
     "reddi2020": Reference("Reddi et al.", 2020, "MLPerf Inference Benchmark (ISCA 2020)",
                            "https://arxiv.org/abs/1911.02549"),
     # ---- V1-11 The Roofline ----
+    "coreml_typed": Reference("Apple", 0, "coremltools guide: Typed Execution Workflow Example (a float 16 model "
+                              "may run on the Neural Engine; a float 32 model runs on the GPU and CPU)",
+                              "https://apple.github.io/coremltools/docs-guides/source/typed-execution-example.html"),
     "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
                              "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
     # ---- V1-14 The Silent Degradation Problem ----
