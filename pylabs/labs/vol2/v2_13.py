@@ -158,11 +158,11 @@ ACT1_REFLECTION = Reflection(
               "An audit gives a lower bound on ε, never an upper one (Jagielski et al. 2020): a {chance} attack "
               "proves only ε ≥ 0, which every model meets. An audit can refute a DP claim, as the gap attack does "
               "at ε = {eps_low}; it cannot certify one."),
-        Claim("C", "Nothing new: one failed attack sets no ceiling, and without DP none exists.",
+        Claim("C", "Nothing new: a failed attack sets no ceiling, and without DP none exists.",
               "The gap attack is one attack, and its score is a floor on the leak. Attacks that score each "
               "record's own loss can still find members (Carlini et al. 2022), and only DP training caps every "
               "attack: {a1_mi_cap} at ε = {eps_q}."),
-        Claim("D", "It grew: a model with no gap underfits, and underfit models leak more.",
+        Claim("D", "It grew: a model with no gap underfits, and underfit models leak even more.",
               "Underfitting does not raise the leak; what leaks is the memorisation of individual records, which "
               "a zero *average* gap does not rule out. The audit's {a1_naive_mi} was one attack's score, a floor "
               "on the leak."),
@@ -290,7 +290,7 @@ A2_Z = Slider("a2_z", "Noise multiplier, z", unit="1", min=0.5, max=5.0, step=0.
 A2_CONVERSION = Choice("a2_conversion", "RDP → (ε, δ) conversion", (
     Option("tight", f"{privacy.CONVERSION_NAMES['tight']}, the tighter bound"),
     Option("classic", f"{privacy.CONVERSION_NAMES['classic']}, the classic bound"),
-), default="tight", help="Both are valid upper bounds on the same run; TF-Privacy reports the tighter one today.")
+), default="tight", help="Both are valid upper bounds on the same run; TF-Privacy (through dp-accounting) and Opacus report the tighter one.")
 
 
 def training(s: State) -> Training:
@@ -466,7 +466,7 @@ def act2_math(s: State):
                  "A labelled heuristic, not a measurement: the noise on each averaged gradient is z·C/B, and over "
                  "T = E·N/B steps its cost falls as z/√(B·E·N). It reads the noise, never ε, so both conversions "
                  f"give one accuracy. Anchored at the team's measured {fmt(S.acc_team, 'pct')}; never below a guess, "
-                 f"{fmt(S.acc_chance, 'pct')}."),
+                 f"{fmt(S.acc_chance, 'pct')} ([assumed] a balanced two-class diagnosis)."),
     ), rows=(
         ("*q*; *T*; *δ*", f"{fmt(t.q, 'sci')}; {fmt(t.steps, 'int')}; {fmt(t.delta, 'sci')}"),
         ("Best order, *α*", fmt(t.order, "int")),
@@ -558,7 +558,8 @@ def lab_takeaways() -> list[str]:
         "is the same under both: it depends on the noise, not on the bound.",
         f"More data buys back accuracy without spending privacy: {g['more']} the records at the same z gives "
         f"ε = {g['d_eps']} and {g['d_acc']}; spending it on less noise breaks the limit (ε = {g['c_eps']}).",
-        "Isolation and federation protect the records, not what the model reveals; only the noise bounds that.",
+        "Isolation protects the records and narrows who can query; it does not bound what the model reveals to those "
+        "who can. Only the noise bounds that.",
     ]
 
 
