@@ -33,7 +33,7 @@ def test_a_student_completes_a_lab_and_hands_it_in(lab_page, tmp_path):
     page = lab_page.page
     lab_page.open("v2_02")
     button = page.locator('[data-hud] [data-action="hand-in"]')
-    assert button.is_disabled() and "after your last lock" in button.inner_text()
+    assert button.is_disabled() and "every prediction and reflection" in page.inner_text("[data-hud]")
     complete(lab_page, "v2_02")
     page.wait_for_selector('[data-hud] [data-action="hand-in"]:not([disabled])')
     page.evaluate("() => { window.__printed = 0; window.print = () => { window.__printed += 1; }; }")
