@@ -8,18 +8,19 @@ buys it back, because subsampling amplifies privacy (ε falls as N grows at fixe
 Act I: the CPO's model (99.5 % train, 70 % test, 10⁶ records) falls to a gap attack at 64.75 %; a
 vendor claims DP at ε = 1 holds any attack to a coin flip. The bound at ε = 1 is 73.1 % (≤ 55 %
 needs ε ≤ 0.2). Act II: DP-SGD (B = 1,000, E = 10, δ = 1/(10N)) on 10⁶ records with z = 1.15: ε =
-0.868 by the RDP accountant (tight conversion), accuracy 86 % against a 90 % clinical floor. Of the
+0.868 by the RDP accountant (tighter conversion), accuracy 86 % against a 90 % clinical floor. Of the
 four plans only 10× the records at the same z (ε = 0.653, 91.5 %) meets both the board's ε ≤ 1 and
-the floor; spending the extra data on less noise (z = 0.8) breaks the ε limit (1.53).
+the floor; spending the extra data on less noise (z = 0.6) breaks the ε limit (3.22).
 
 Corrections (VOL2 §V2-13 §2): ε is an *output* of the RDP accountant in ``physics.privacy``, never a
 slider or a single-release Gaussian bound; the gap attack is 0.5 + gap/2, not 0.5 + gap; HIPAA names
 no ε (45 CFR 164.514(b)), so ε ≤ 1 is the board's rule; deployment changes time, never accuracy or ε.
 
 Where this lab departs from the spec, and why (issue 24):
-- δ. The spec fixes δ = 10⁻⁶ and calls it "well below 1/N", but at N = 10⁶ it *is* 1/N (and 10/N at
-  10⁷). Dwork and Roth (2014, §2.3) call δ on the order of 1/N "very dangerous" (it allows publishing
-  a few records outright) and ask for δ below the inverse of any polynomial in N. This lab uses
+- δ. The spec fixes δ = 10⁻⁶ (the page's first version called it "well below 1/N"), but at N = 10⁶ it
+  *is* 1/N (10/N at 10⁷), against the spec's own "δ ≪ 1/n" (§2, error 8). Dwork and Roth (2014, §2.3)
+  call δ on the order of 1/N "very dangerous" (it allows publishing a few records outright) and ask
+  for δ below the inverse of any polynomial in N. This lab uses
   δ = 1/(10N) in every run, so δ follows N across the records control (10⁻⁷ at 10⁶, 10⁻⁸ at 10⁷).
   The spec's §4 rows at δ = 10⁻⁶ stay as tests of the accountant; Google's dp-accounting (0.6.0,
   RdpAccountant) reproduces this lab's values at δ = 1/(10N).
@@ -30,24 +31,24 @@ Where this lab departs from the spec, and why (issue 24):
   the same shape once ε is written through q, T and z), anchored at the team's measured 86 %, the
   spec's narrated figure. Far from the anchor the cost would pass a guess's 50 % ([assumed] a
   balanced two-class diagnosis); the card then says the heuristic has left its range.
-- Story. Act I's model and Act II's runs are one hospital's 10⁶ records (the spec's Act I said 10⁷,
-  which the bound never reads), so δ = 1/(10N) is one value, 10⁻⁷, in both acts.
+- Story. Both acts are one hospital's 10⁶ records (the spec's Act I said 10⁷, which the bound never
+  reads), so δ = 1/(10N) is 10⁻⁷ in both.
 - Questions (issue 20). Act I's prediction asks for the bound at ε = 1 in ordered ranges whose wrong
   ones are published slips (a coin flip; the ratio counted twice; Yeom et al.'s looser e^ε − 1).
   Act II's plans add "10× the records *and* less noise", so the key needs the accountant, not the
   intuition that more data helps; the spec's federated option moves to the reflection's lesson.
+- Accountant (review). RDP is loose here and numerical (PLD) accountants prove less, so option C spends
+  the extra records on z = 0.6, over ε ≤ 1 under any accountant (see v2_13_model.CANDIDATES).
 
-The RDP → (ε, δ) conversion defaults to the tight one (Balle et al. 2020), which TF-Privacy and
-dp-accounting report today; a control switches to the classic one (Mironov 2017, Prop. 3), which the
-spec's golden rows use, and the page always names which is shown. The board's limit is checked
-against the ε the page reports; when only the classic bound fails, the failure says so. Records N
-is an option list of half-decades, so each slider move asks the accountant for a handful of cached
-values. Training throughput per context is a labelled assumption.
+The RDP → (ε, δ) conversion defaults to the tighter one (Balle et al. 2020), which the RDP accountants
+of dp-accounting and Opacus use; a control switches to the classic one (Mironov 2017, Prop. 3) of the
+spec's golden rows, and the page names which is shown and checks the board's limit against it (a
+classic-only breach says so). Records N is a list of half-decades, so a move asks the accountant for a
+few cached values. Training throughput per context is a labelled assumption.
 
-Ledger (spec §3; names are lower case, so N is ``n``): n, batch, epochs, z, q, steps, dp_eps,
-dp_delta, mi_cap (of the Act II model), naive_mi (Act I's gap attack), model_acc, policy_ok;
-answers a1_predict (act1_prediction, act1_correct), a2_predict (act2_decision); failures_active
-(constraint_hit).
+Ledger (spec §3; N is ``n``): n, batch, epochs, z, q, steps, dp_eps, dp_delta, mi_cap (Act II's model),
+naive_mi (Act I's gap attack), model_acc, policy_ok; answers a1_predict (act1_prediction, act1_correct),
+a2_predict (act2_decision); failures_active (constraint_hit).
 """
 
 from __future__ import annotations
@@ -90,8 +91,7 @@ def terms(context: str) -> dict[str, str]:
 
 # ---- Act I · The measurement gap -----------------------------------------------------
 
-A1_TRAIN = Slider("a1_train", "Training accuracy", unit="1", min=0.5, max=1.0, step=0.005, default=S.train_acc,
-                  fmt="pct")
+A1_TRAIN = Slider("a1_train", "Training accuracy", unit="1", min=0.5, max=1.0, step=0.005, default=S.train_acc, fmt="pct")
 A1_TEST = Slider("a1_test", "Test accuracy", unit="1", min=0.5, max=1.0, step=0.005, default=S.test_acc, fmt="pct")
 A1_EPS = Choice("a1_eps", "DP training at ε", (Option("none", "no DP"),) + tuple(
     Option(f"{e:g}", fmt(e, "num")) for e in S.eps_options), default=f"{S.question_eps:g}", unit="1",
@@ -118,8 +118,8 @@ ACT1_PREDICTION = Prediction(
               "That is the vendor's claim: the bound (e^ε + δ)/(1 + e^ε) is {a1_mi_cap} "
               "at ε = {eps_q}. Holding every attack to {vendor} needs ε ≤ {a1_eps_coinflip}."),
         Range("B", "{range}: a real cap, but far from a coin flip", 0.60, 0.80, 0.70,
-              "e^ε = {e_q}: any outcome of training is at most {e_q} times likelier with a given patient's record "
-              "than without it, so the odds of a right guess are at most {e_q} to 1: {a1_mi_cap}. The audit's "
+              "e^ε = {e_q}: apart from δ's slack, any outcome of training is at most {e_q} times likelier with a "
+              "given patient's record than without it, so the odds of a right guess are at most {e_q} to 1: {a1_mi_cap}. The audit's "
               "{a1_naive_mi} sits under that cap."),
         Range("C", "{range}: only a weak cap on a determined attacker", 0.80, 0.95, 0.88,
               "That counts the ratio twice: e^(2ε)/(1 + e^(2ε)) = {twice_cap} is the bound at ε = {twice_eps}. "
@@ -290,7 +290,8 @@ A2_Z = Slider("a2_z", "Noise multiplier, z", unit="1", min=0.5, max=5.0, step=0.
 A2_CONVERSION = Choice("a2_conversion", "RDP → (ε, δ) conversion", (
     Option("tight", f"{privacy.CONVERSION_NAMES['tight']}, the tighter bound"),
     Option("classic", f"{privacy.CONVERSION_NAMES['classic']}, the classic bound"),
-), default="tight", help="Both are valid upper bounds on the same run; TF-Privacy (through dp-accounting) and Opacus report the tighter one.")
+), default="tight", help="Both bound the same run's ε from above; the RDP accountants of dp-accounting (TF-Privacy) and "
+                            "Opacus use the tighter one.")
 
 
 def training(s: State) -> Training:
@@ -315,9 +316,9 @@ ACT2_PREDICTION = Pick(
               "Less noise spends privacy: the accountant gives ε = {b_eps}, over the board's limit of {policy}. And the "
               "noise's cost shrinks with z alone, to {b_cost}: {b_acc}, still under the {floor} floor."),
         Claim("C", f"Pool {fmt(S.more_data, 'x')} the records from partner hospitals; lower z to "
-                   f"{fmt(S.relaxed_z, 'num')}.",
-              "The extra records buy accuracy, {c_acc}, but not enough privacy for less noise: the accountant "
-              "gives ε = {c_eps}, over the board's limit of {policy}."),
+                   f"{fmt(S.pooled_z, 'num')}.",
+              "The extra records buy accuracy, {c_acc}, but not enough privacy for that much less noise: the "
+              "accountant gives ε = {c_eps}, over the board's limit of {policy}."),
         Claim("D", f"Pool {fmt(S.more_data, 'x')} the records from partner hospitals; keep z at {fmt(S.z, 'num')}.",
               "q = B/N falls {more} while T = E·N/B rises {more}: sampling amplifies privacy faster than the "
               "extra steps spend it, and the accountant gives ε = {d_eps}, within the limit of {policy}. The noise's cost "
@@ -369,7 +370,7 @@ def act2_instruments(s: State) -> list:
     t = training(s)
     parts = [metric_grid(
         M["a2_epsilon"].show(t.epsilon, "good" if t.policy_ok else "danger",
-                             f"limit {fmt(S.policy_eps, 'num')}; {privacy.CONVERSION_NAMES[t.conversion]} conversion"),
+                             f"limit {fmt(S.policy_eps, 'num')}; RDP, {privacy.CONVERSION_NAMES[t.conversion]} conversion"),
         M["a2_accuracy"].show(t.accuracy, "good" if t.clinical_ok else "warn",
                               "a guess: the heuristic has left its range" if t.saturated else
                               f"floor {fmt(S.clinical_floor, 'pct')}; {fmt(S.acc_no_dp, 'pct')} without DP"),
@@ -390,18 +391,18 @@ def policy_text(t: Training) -> str:
     limit = fmt(S.policy_eps, "num")
     tight = Training(t.records, t.z, "tight")
     if t.conversion == "classic" and tight.policy_ok:
-        return (f"The classic conversion proves only ε = {fmt(t.epsilon, 'num')}, over the board's limit of {limit}. The tight "
+        return (f"The classic conversion proves only ε = {fmt(t.epsilon, 'num')}, over the board's limit of {limit}. The tighter "
                 f"conversion proves ε = {fmt(tight.epsilon, 'num')} for the same run: the training is the same, only "
-                "the proof is looser. Report the tight bound, or raise z.")
+                "the proof is looser. Report the tighter bound, or raise z.")
     more = ", or train on more records (q = B/N falls)" if t.records < S.record_options[-1] else ""
-    return f"The accountant gives ε = {fmt(t.epsilon, 'num')}, over the board's limit of {limit}. Raise z{more}."
+    return (f"The RDP accountant proves only ε = {fmt(t.epsilon, 'num')}, over the board's limit of {limit} (a numerical "
+            f"accountant may prove less; the board's rule names RDP). Raise z{more}.")
 
 
 def clinical_text(t: Training) -> str:
     if t.saturated:
         return (f"By the heuristic the noise's cost, {fmt(t.noise_cost, 'pp')}, would leave the model no better than a "
-                f"guess ({fmt(S.acc_chance, 'pct')}): far outside the range it was anchored in. Lower z, or train on "
-                "more records.")
+                f"guess ({fmt(S.acc_chance, 'pct')}): far outside the range it was anchored in. Lower z, or train on more records.")
     return (f"The model reaches {fmt(t.accuracy, 'pct')}, under the {fmt(S.clinical_floor, 'pct')} clinicians need. "
             "The noise's cost falls as z/√N: more records cut it without spending ε; less noise spends ε.")
 
@@ -498,13 +499,16 @@ ACT2 = Act(
     scenario=lambda: (
         "**DP-SGD** clips each example's gradient to norm *C*, sums a batch sampled with rate *q = B/N*, and adds "
         "Gaussian noise *z·C*. An **accountant** composes every step in Rényi DP and converts the total to (ε, δ).",
-        f"This page reports the tight conversion of {privacy.CONVERSION_NAMES['tight']} and can switch to the classic "
-        f"one of {privacy.CONVERSION_NAMES['classic']}. δ = {DELTA_RULE} stays far below 1/N: Dwork and Roth (2014) "
-        "call δ near 1/N very dangerous, since it allows publishing a few records outright.",
+        f"This page reports the tighter conversion of {privacy.CONVERSION_NAMES['tight']} and can switch to the classic "
+        f"one of {privacy.CONVERSION_NAMES['classic']}. Both are upper bounds: accountants that track the whole "
+        "privacy-loss distribution (dp-accounting's PLD, Opacus's default PRV) prove a smaller ε for the same run. "
+        f"δ = {DELTA_RULE} stays far below 1/N: Dwork and Roth (2014) call δ near 1/N very dangerous, since it "
+        "allows publishing a few records outright.",
         "**Law**: HIPAA's de-identification standard is Safe Harbor (remove "
         f"{fmt(C.HIPAA_SAFE_HARBOR_IDENTIFIERS, 'int')} kinds of identifiers, with no actual knowledge that the rest "
         "identifies anyone) or an expert's documented finding that the risk of identifying anyone is very small. It "
-        f"names no ε. **Policy**: ε ≤ {fmt(S.policy_eps, 'num')} and δ = {DELTA_RULE} are the board's own rules. "
+        f"names no ε. **Policy**: ε ≤ {fmt(S.policy_eps, 'num')} by an RDP accountant, and δ = {DELTA_RULE}, are the "
+        "board's own rules. "
         "Not legal advice.",
     ),
     prediction=ACT2_PREDICTION,
@@ -554,10 +558,11 @@ def lab_takeaways() -> list[str]:
         f"DP caps every attack at (e^ε + δ)/(1 + e^ε): {f['a1_mi_cap']} at ε = {f['eps_q']}, not a coin flip; "
         f"holding attacks to {f['vendor']} needs ε ≤ {f['a1_eps_coinflip']}.",
         f"ε is an output of an accountant over every DP-SGD step, at a δ far below 1/N; say which conversion "
-        f"produced it (the team's run: {g['a2_epsilon']} tight, {fmt(classic.epsilon, 'num')} classic). The accuracy "
+        f"produced it (the team's run: {g['a2_epsilon']} by the tighter conversion, {fmt(classic.epsilon, 'num')} by the "
+        "classic one; less still by a numerical accountant). The accuracy "
         "is the same under both: it depends on the noise, not on the bound.",
         f"More data buys back accuracy without spending privacy: {g['more']} the records at the same z gives "
-        f"ε = {g['d_eps']} and {g['d_acc']}; spending it on less noise breaks the limit (ε = {g['c_eps']}).",
+        f"ε = {g['d_eps']} and {g['d_acc']}; spending it on much less noise breaks the limit (ε = {g['c_eps']}).",
         "Isolation protects the records and narrows who can query; it does not bound what the model reveals to those "
         "who can. Only the noise bounds that.",
     ]

@@ -32,7 +32,8 @@ class Scenario:
     acc_chance: float = 0.5            # [A] a balanced two-class diagnosis: the accuracy of a guess
     clinical_floor: float = 0.90
     more_data: float = 10.0            # options C and D: 10× the records
-    relaxed_z: float = 0.8             # options B and C: less noise
+    relaxed_z: float = 0.8             # option B: less noise on the same records
+    pooled_z: float = 0.6              # option C: the extra records spent on less noise (see CANDIDATES)
     record_options: tuple = (1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8)
     curve_z: tuple = (0.8, 1.15)       # ε-against-N curves always drawn
     examples_per_s: tuple = (("on_prem", 2e3), ("cloud", 2e4))  # [A] DP-SGD throughput per context
@@ -125,8 +126,13 @@ class Training:
 
 
 TEAM = Training(S.records, S.z)
+# Option C spends the extra records on z = 0.6, not 0.8: at 10⁷ records and z = 0.8 the RDP accountant
+# proves only ε = 1.53, but a numerical accountant of the privacy-loss distribution (dp-accounting's
+# PLD, Opacus's default PRV) proves ε ≤ 0.33 for the same run, which meets the board's limit; the plan
+# would then meet both limits and the key would rest on a loose bound. At z = 0.6 every accountant
+# puts ε above 1 (PLD: between 1.48 and 1.96), so the plan fails on privacy whichever one is used.
 CANDIDATES = {"A": TEAM, "B": Training(S.records, S.relaxed_z),
-              "C": Training(S.records * S.more_data, S.relaxed_z), "D": Training(S.records * S.more_data, S.z)}
+              "C": Training(S.records * S.more_data, S.pooled_z), "D": Training(S.records * S.more_data, S.z)}
 
 
 def act2_answer() -> str:
