@@ -199,6 +199,19 @@ def test_act2_key_does_not_rest_on_the_rdp_accountant_s_looseness():
     assert [k for k, t in model.CANDIDATES.items() if PLD[t.records, t.z][1] <= S.policy_eps and t.clinical_ok] == ["D"]
 
 
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_isolation_reflection_fits_who_already_queries_in_each_context(context):
+    """Review: on premises only the hospital's clinicians query the model already (Act I's card), so the
+    key may not say that the enclave narrows who can query, nor option C contrast the enclave with a cloud
+    the hospital does not use; the key's feedback says what the enclave changes in that context."""
+    q, terms = LAB.question("a2_reflect"), lab.terms(context)
+    assert "who can query" not in q.text_of(q.answer(context), terms) and "cloud" not in q.text_of("C", terms)
+    html = rendered(LAB, answered(LAB, {}, through="a2_reflect", controls={"context": context}))
+    feedback = page_text(html.split('data-feedback="a2_reflect"')[1].split("</div>")[0])
+    already = lab.TERMS[context]["queriers"].startswith("Only the hospital's clinicians")
+    assert ("who can ask" in feedback) != already
+
+
 def test_reflection_keys():
     assert LAB.question("a1_reflect").answer() == "C" and LAB.question("a2_reflect").answer() == "A"
 

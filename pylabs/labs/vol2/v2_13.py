@@ -77,11 +77,13 @@ CONTEXT = Choice("context", "Where the model is trained and served", (
     Option("cloud", "Cloud: rented GPUs; partner clinics query the model through an API"),
 ), default="on_prem", help="Changes who can query the model and how fast training runs.")
 
-TERMS = {
+TERMS = {  # "isolation_decides": what Act II's enclave changes (on premises only the clinicians query already)
     "on_prem": {"where": "on the hospital's own GPUs", "queriers": "Only the hospital's clinicians",
-                "enclave": "keep training on the hospital's own GPUs, walled off in an isolated enclave"},
+                "enclave": "keep training on the hospital's own GPUs, walled off in an isolated enclave",
+                "isolation_decides": "who can reach the records"},
     "cloud": {"where": "on rented cloud GPUs", "queriers": "Partner clinics, through an API,",
-              "enclave": "move training off the rented cloud GPUs into an isolated on-premises enclave"},
+              "enclave": "move training off the rented cloud GPUs into an isolated on-premises enclave",
+              "isolation_decides": "who can reach the records and who can ask"},
 }
 
 
@@ -338,6 +340,7 @@ def act2_facts(context: str) -> dict[str, str]:
             "d_eps": fmt(d.epsilon, "num"), "d_acc": fmt(d.accuracy, "pct"), "d_cost": fmt(d.noise_cost, "pp"),
             "floor": fmt(S.clinical_floor, "pct"), "policy": fmt(S.policy_eps, "num"), "more": fmt(S.more_data, "x"),
             "naive": fmt(NAIVE, "pct"), "where": TERMS[context]["where"], "other_where": TERMS[other]["where"],
+            "isolation_decides": TERMS[context]["isolation_decides"],
             "a2_train_time": fmt(train_time(context, S.records), "s"), "t_other": fmt(train_time(other, S.records), "s")}
 
 
@@ -346,20 +349,20 @@ ACT2_REFLECTION = Reflection(
     prompt="The security lead proposes dropping DP: {enclave}, and let only the hospital's clinicians query the "
            "model. What would isolation buy?",
     options=(
-        Claim("A", "It narrows who can query; each query leaks as much, as ε comes from the noise.",
-              "Isolation decides who can ask, not what an answer reveals. ε comes from z, q and T alone: the team's "
+        Claim("A", "It guards the records, not the answers: each query leaks as much as before.",
+              "Isolation decides {isolation_decides}, not what an answer reveals. ε comes from z, q and T alone: the team's "
               "run has ε = {a2_epsilon} and caps any attack at {a2_mi_cap} whoever queries it, trained {where} in "
               "{a2_train_time} by the lab's assumed throughput."),
         Claim("B", f"It matches ε ≤ {fmt(S.policy_eps, 'num')}: when no outsider can reach the records, nothing leaks.",
               "Isolation guards the records and the training run; the released model still answers queries, and "
               "the audit's gap attack ({naive}) needed nothing but queries. Without noise nothing bounds what the "
               "answers reveal."),
-        Claim("C", "It also lifts accuracy, since on-premises training pays no cloud overhead.",
+        Claim("C", "It also lifts accuracy, since an isolated enclave trains on dedicated GPUs.",
               "Where a model trains changes how fast, not what it learns: {a2_train_time} {where} against "
               "{t_other} {other_where}, at the same accuracy and the same ε = {a2_epsilon}."),
         Claim("D", "Nothing at all: isolation is theatre, since the weights leak wherever they sit.",
-              "Isolation does protect the raw records from theft and shrinks the set of attackers; it cannot "
-              "bound what the model reveals to those left. That takes the noise: ε = {a2_epsilon}, any attack at "
+              "Isolation does protect the raw records from theft; it cannot bound what the model reveals to "
+              "whoever can query it. That takes the noise: ε = {a2_epsilon}, any attack at "
               "most {a2_mi_cap}."),
     ),
     answer_letter="A",
@@ -563,7 +566,7 @@ def lab_takeaways() -> list[str]:
         "is the same under both: it depends on the noise, not on the bound.",
         f"More data buys back accuracy without spending privacy: {g['more']} the records at the same z gives "
         f"ε = {g['d_eps']} and {g['d_acc']}; spending it on much less noise breaks the limit (ε = {g['c_eps']}).",
-        "Isolation protects the records and narrows who can query; it does not bound what the model reveals to those "
+        "Isolation protects the records and decides who can query; it does not bound what the model reveals to those "
         "who can. Only the noise bounds that.",
     ]
 
