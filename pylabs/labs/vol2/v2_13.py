@@ -482,7 +482,7 @@ def act2_math(s: State):
         cite("mironov2017", "RDP composition and the classic conversion, Prop. 3"),
         cite("mironov2019", "RDP of the sampled Gaussian mechanism at integer orders"),
         cite("balle2020", "the tighter RDP → (ε, δ) conversion"),
-        cite("dp_accounting", "an independent accountant that reproduces this page's ε (tight conversion)"),
+        cite("dp_accounting", "its RdpAccountant reproduces this page's ε; its PLD accountant proves a smaller ε"),
         cite("dwork_roth2014", "§2.3: δ on the order of 1/N is very dangerous, so δ = 1/(10N) here"),
         cite("bassily2014", "private ERM's excess risk falls as √d/(Nε), the heuristic's shape"),
         cite("hipaa_164_514", "HIPAA de-identification: Safe Harbor or Expert Determination; it sets no ε"),
