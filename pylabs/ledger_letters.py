@@ -220,10 +220,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_13": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (the key moved from 65-80 % to 60-80 %)
+        "a1_reflect": "AC-D",  # "deleted after training" gave way to "a 50 % audit certifies the model"
+        "a2_predict": "ADB-",  # the federated plan gave way to "10x the records and z = 0.8"
+        "a2_reflect": "BACD",
     },
 
     "v2_14": {

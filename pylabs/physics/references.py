@@ -151,6 +151,10 @@ REFERENCES: dict[str, Reference] = {
                           "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
     "jagielski2020": Reference("Jagielski, Ullman and Oprea", 2020, "Auditing Differentially Private Machine "
                                "Learning: How Private is Private SGD?", "https://arxiv.org/abs/2006.07709"),
+    "carlini2022": Reference("Carlini, Chien, Nasr, Song, Terzis and Tramèr", 2022, "Membership Inference Attacks "
+                             "From First Principles (IEEE S&P 2022)", "https://arxiv.org/abs/2112.03570"),
+    "dp_accounting": Reference("Google", 0, "dp-accounting (Python library), RdpAccountant",
+                               "https://github.com/google/differential-privacy/tree/main/python/dp_accounting"),
     "bassily2014": Reference("Bassily, Smith and Thakurta", 2014, "Private Empirical Risk Minimization: Efficient "
                              "Algorithms and Tight Error Bounds", "https://arxiv.org/abs/1405.7085"),
     "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
