@@ -164,7 +164,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_capacity_ratio", "H100 ÷ M7, memory capacity", "1", "x10"),
     MetricSpec("a1_power_ratio", "H100 ÷ M7, power", "1", "x10"),
     MetricSpec("a1_efficiency_ratio", "H100 ÷ M7, operations per joule", "1", "x10"),
-    MetricSpec("a1_your_orders", "Your device above the M7, INT8 compute", "orders of magnitude", "num"),
+    MetricSpec("a1_your_orders", "Your device above the M7, orders of magnitude", "1", "num"),
     MetricSpec("a1_your_peak", "Your device, INT8 dense peak", "OP/s", "OP/s"),
     MetricSpec("a2_memory_s", "Memory term, D/BW", "s", "s"),
     MetricSpec("a2_compute_s", "Compute term, O/R", "s", "s"),
@@ -194,8 +194,8 @@ def act1_instruments(s: State) -> list:
         M["a1_capacity_ratio"].show(g.capacity, note=f"{fmt(H100.mem_bytes, 'GB')} ÷ {fmt(STM32H743.mem_bytes, 'iB')} SRAM"),
         M["a1_power_ratio"].show(g.power, note=f"{fmt(H100.power_w, 'W')} ÷ {fmt(s['a1_mcu_power'], 'W')}"),
         M["a1_efficiency_ratio"].show(g.ops_per_joule),
-        M["a1_your_orders"].show(orders, note=f"{SHORT[where]}, of {fmt(mag.orders_of_magnitude(act1_truth()), 'num')} "
-                                              "orders from the M7 to the H100"),
+        M["a1_your_orders"].show(orders, note=f"{SHORT[where]} at INT8, of {fmt(mag.orders_of_magnitude(act1_truth()), 'num')} "
+                                              "from the M7 to the H100"),
         M["a1_your_peak"].show(int8_peak(where), note=RATE_NAMES[(where, "int8")]),
     ), act1_chart(g, s["a1_precision"], where)]
     parts.append(callout("info", "Precision is part of the comparison", prose(
@@ -441,8 +441,8 @@ def act2_math(s: State):
                  "lower bound and the memory term can only grow."),
         Equation(r"\text{AI} = \frac{O}{D},\qquad \text{ridge} = \frac{R}{BW},\qquad "
                  r"b^{*} = \frac{D/BW}{O_1/R}",
-                 "Williams et al.'s roofline compares the two ratios; *b** is the batch at which the two "
-                 "terms meet (with *D* a lower bound, so is *b**)."),
+                 "Williams et al.'s roofline compares the two ratios; the crossover batch is where the two "
+                 "terms meet (with *D* a lower bound, it is one too)."),
     ), rows=(
         ("MAC per sample", fmt(MODELS[r.model][2], "params")),
         ("O (this batch)", fmt(r.flop, "FLOP").replace("FLOP", unit)),
@@ -477,12 +477,14 @@ STORY = {
 def act2_scenario(context: str) -> tuple[str, ...]:
     r = SCENARIO_RUNS[context]
     name, params, macs = MODELS[r.model]
+    ops = mag.inference_flop(macs, 1)
     return (
         "Every inference pays three terms: the bytes it moves over the memory bandwidth (D/BW), the "
         "operations it does at the chip's peak (O/R), and a fixed overhead L for launching the work.",
         f"The {name} has {fmt(params, 'params')} parameters and does {fmt(macs, 'params')} multiply-adds per "
         f"{SAMPLE[r.model]}. Figures quoted as a model's \"FLOPs\" often count those multiply-adds; each is two "
-        f"operations, so one {SAMPLE[r.model]} costs {fmt(mag.inference_flop(macs, 1), 'params')} operations.",
+        f"operations, so one {SAMPLE[r.model]} costs {fmt(ops, 'FLOP')} in floating point, "
+        f"{fmt(ops, 'FLOP').replace('FLOP', 'OP')} in INT8.",
     )
 
 
