@@ -278,7 +278,8 @@ A2_PRECISION = Choice("a2_precision", "Precision of weights and arithmetic", (
     Option("fp32", "FP32 (TF32 tensor cores on the H100)"), Option("bf16", "16-bit float (BF16, or FP16)"),
     Option("int8", "INT8"),
 ), default="bf16", help="The Cortex-M7 has no 16-bit float arithmetic: it runs those weights at its FP32 rate. "
-                        "The phone's Neural Engine runs floating point in FP16.")
+                        "The phone's Neural Engine is reported to run floating point in FP16 "
+                        "(github.com/hollance/neural-engine); Apple does not say.")
 A2_MODEL = Choice("a2_model", "Model", tuple(Option(k, v[0]) for k, v in MODELS.items()), default="resnet50")
 A2_BATCH = Slider("a2_batch", "Batch size", unit="samples", min=1, max=S.batch_high, step=1, default=S.act2_batch,
                   fmt="int", scale="log2")
@@ -363,6 +364,10 @@ ACT2_REFLECTION = Reflection(
 )
 
 
+CAPACITY_NOTE = {"cloud": "of {} HBM", "edge": "of {} memory", "tiny": "of {} flash",
+                 "mobile": "of {} RAM, part of which iOS lets one app use"}
+
+
 def cards_if_fits(r: Run) -> str:
     return "" if r.fits else "if it fitted"
 
@@ -379,8 +384,7 @@ def act2_instruments(s: State) -> list:
         M["a2_compute_s"].show(law.compute_s, "warn" if law.bound == "compute" else None, iffy),
         M["a2_total_s"].show(law.total_s, note=iffy or f"L = {fmt(law.overhead_s, 's')}"),
         M["a2_per_sample_s"].show(law.total_s / r.batch, note=iffy or f"batch {fmt(r.batch, 'int')}"),
-        M["a2_weights"].show(r.weights, None if r.fits else "danger",
-                             f"of {capacity_text(r.where)} {'flash' if r.where == 'tiny' else 'memory'}"),
+        M["a2_weights"].show(r.weights, None if r.fits else "danger", CAPACITY_NOTE[r.where].format(capacity_text(r.where))),
         M["a2_intensity"].show(intensity, note=f"{op_unit(r.precision)} per byte of weights"),
         M["a2_ridge"].show(ridge, note=RATE_NAMES[(r.where, r.precision)]),
     )]
@@ -474,6 +478,17 @@ STORY = {
 }
 
 
+ASSUMED = {
+    "cloud": (),
+    "edge": (f"NVIDIA quotes the Orin NX only as sparse INT8: its GPU's dense FP16 rate, "
+             f"{fmt(C.ORIN_NX_PEAK_FP16_DENSE, 'FLOP/s')}, is derived from its clock and SM count.",),
+    "mobile": (f"Apple publishes neither the phone's memory bandwidth nor the precision of its "
+               f"{fmt(C.A17_PRO_NPU_OPS, 'OP/s')}: the lab assumes {fmt(C.A17_PRO_MEM_BW, 'GB/s')} and reads that "
+               "rate as INT8.",),
+    "tiny": (f"ST publishes no on-chip bandwidth for the M7: the lab assumes {fmt(C.STM32H743_ONCHIP_BW, 'GB/s')}.",),
+}
+
+
 def act2_scenario(context: str) -> tuple[str, ...]:
     r = SCENARIO_RUNS[context]
     name, params, macs = MODELS[r.model]
@@ -485,6 +500,7 @@ def act2_scenario(context: str) -> tuple[str, ...]:
         f"{SAMPLE[r.model]}. Figures quoted as a model's \"FLOPs\" often count those multiply-adds; each is two "
         f"operations, so one {SAMPLE[r.model]} costs {fmt(ops, 'FLOP')} in floating point, "
         f"{fmt(ops, 'FLOP').replace('FLOP', 'OP')} in INT8.",
+        *ASSUMED[context],
     )
 
 

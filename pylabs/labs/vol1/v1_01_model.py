@@ -23,6 +23,7 @@ class Scenario:
 
 S = Scenario()
 
+
 def giga(value: float, unit: str) -> str:
     """A rate in G units even below one G, so the M7's rates read side by side (0.96 GFLOP/s)."""
     return f"{fmt(value / 10.0 ** 9, 'num')} G{unit}"
@@ -32,7 +33,8 @@ SHORT = {"cloud": "H100", "edge": "Jetson Orin NX", "mobile": "A17 Pro", "tiny":
 PRECISION_NAMES = {"fp32": "FP32", "bf16": "16-bit float", "int8": "INT8"}
 # What each device computes a precision with: its dense peak and the bytes a weight then takes.
 # The M7 has no 16-bit float arithmetic: BF16 weights widen to FP32 in its FPU. The Neural Engine
-# runs floating point in FP16 (hollance/neural-engine, '16-bit'; Apple publishes no FP32 rate):
+# is reported to run floating point in FP16 (github.com/hollance/neural-engine, docs/16-bit.md: 'the
+# ANE appears to use float16 for everything'; Apple publishes no FP32 rate):
 # an FP32 model is run there as FP16. The phone's rates are read from Apple's 35 TOPS, precision
 # not stated (registry A17_PRO_NPU_OPS, A17_PRO_NPU_FP16_ASSUMED).
 RATES = {
@@ -45,14 +47,15 @@ RATES = {
     ("tiny", "fp32"): C.STM32H743_PEAK_FP32, ("tiny", "bf16"): C.STM32H743_PEAK_FP32,
     ("tiny", "int8"): C.STM32H743_PEAK_INT8,
 }
+APPLE_RATE = fmt(C.A17_PRO_NPU_OPS, "OP/s")  # Apple's headline, precision not stated
 RATE_NAMES = {
     ("cloud", "fp32"): "TF32 tensor cores, dense", ("cloud", "bf16"): "BF16 tensor cores, dense",
     ("cloud", "int8"): "INT8 tensor cores, dense",
-    ("edge", "fp32"): "FP32 CUDA cores", ("edge", "bf16"): "FP16 tensor cores, dense",
-    ("edge", "int8"): "INT8 tensor cores, dense",
-    ("mobile", "fp32"): "FP16 on the Neural Engine (assumed: half of 35 TOPS)",
-    ("mobile", "bf16"): "FP16 on the Neural Engine (assumed: half of 35 TOPS)",
-    ("mobile", "int8"): "Neural Engine, Apple's 35 TOPS read as INT8",
+    ("edge", "fp32"): "FP32 CUDA cores", ("edge", "bf16"): "FP16 tensor cores, dense (derived)",
+    ("edge", "int8"): "INT8 tensor cores, dense (derived)",
+    ("mobile", "fp32"): f"FP16 on the Neural Engine (assumed: half of Apple's {APPLE_RATE})",
+    ("mobile", "bf16"): f"FP16 on the Neural Engine (assumed: half of Apple's {APPLE_RATE})",
+    ("mobile", "int8"): f"Neural Engine, Apple's {APPLE_RATE} read as INT8",
     ("tiny", "fp32"): "FP32, 1 FMA per cycle", ("tiny", "bf16"): "FP32 rate (no 16-bit float arithmetic)",
     ("tiny", "int8"): "INT8 SIMD, 2 MAC per cycle",
 }
