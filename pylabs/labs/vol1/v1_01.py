@@ -107,8 +107,8 @@ ACT1_PREDICTION = Prediction(
               "That would take several axes multiplied together; compute alone is {a1_compute_ratio}. Even "
               "the H100's 2:4-sparse INT8 rate, {sparse_int8}, only doubles it."),
         Range("D", "{range}: a supercomputer against a pocket calculator", 1e9, None, 1e10,
-              "Nine orders was the upstream labs' figure, which mixed a sparse rate with other precisions. "
-              "Like for like, compute differs by {a1_compute_ratio}."),
+              "Nine orders needs a sparse rate set against a dense one, mixed precisions, or several axes "
+              "multiplied together. Like for like, compute differs by {a1_compute_ratio}."),
     ),
     truth=act1_truth,
     shown_by="a1_compute_ratio",
