@@ -82,10 +82,17 @@ def fpr_from_identity(base_rate: float, ppv_value: float, tpr: float) -> float:
     return base_rate / (1.0 - base_rate) * (1.0 - ppv_value) / ppv_value * tpr
 
 
+def upper_tail(x: float) -> float:
+    """1 − Φ(x) = erfc(x/√2)/2, accurate far into the tail (1 − Φ(x) computed as a difference
+    reads 0 from x ≈ 8.3, where the true value is 10⁻¹⁶ and below).
+    Source: the normal distribution's survival function via the complementary error function."""
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
 def binormal_rates(base_rate: float, threshold: float, d_prime: float) -> GroupRates:
     """Rates at score threshold t: FPR = 1 − Φ(t), TPR = 1 − Φ(t − d′).
     Source: equal-variance binormal ROC model (signal detection theory; Green and Swets 1966)."""
-    return GroupRates(base_rate, 1.0 - _STD.cdf(threshold - d_prime), 1.0 - _STD.cdf(threshold))
+    return GroupRates(base_rate, upper_tail(threshold - d_prime), upper_tail(threshold))
 
 
 def _bisect(value: Callable[[float], float], target: float, increasing: bool) -> float:

@@ -55,6 +55,22 @@ def test_equal_base_rates_let_every_criterion_hold_together():
     assert F.demographic_parity_gap(a, b) == F.equalized_odds_gap(a, b) == F.predictive_parity_gap(a, b) == 0.0
 
 
+@pytest.mark.parametrize("x", (-9.0, -1.0, 0.0, 0.3095, 1.2, 8.5, 10.5, 20.0))
+def test_upper_tail_matches_scipy_far_into_the_tail(x):
+    """1 − Φ(x) as scipy.stats.norm.sf gives it: at x = 10.5 that is 4.3 × 10⁻²⁶, where
+    1 − NormalDist().cdf(x) reads exactly 0 (V1-15 at its sliders' extremes)."""
+    from scipy.stats import norm
+    assert F.upper_tail(x) == pytest.approx(norm.sf(x), rel=1e-12)
+
+
+def test_rates_far_into_the_tail_are_tiny_not_zero():
+    """A group whose cutoff sits 10 σ above its defaulters still approves some: its FPR, TPR and
+    selection rate are positive and its precision is a ratio of two positive numbers, not 0/0."""
+    g = F.binormal_rates(0.05, 10.5, 0.5)
+    assert 0 < g.fpr < 1e-24 and 0 < g.tpr < 1e-20 and 0 < g.selection_rate
+    assert g.ppv == pytest.approx(0.05 * g.tpr / (0.05 * g.tpr + 0.95 * g.fpr), rel=1e-12) and g.ppv < 1
+
+
 # ---- golden vectors: VOL2 §V2-16 §4 ----------------------------------------------------
 
 
