@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 _STD = NormalDist()
 _LOW, _HIGH = -10.0, 10.0   # thresholds searched, in standard deviations of the negative scores
 _ITERATIONS = 200
+_TPR_LOW, _TPR_HIGH = 1e-9, 1.0 - 1e-15   # recalls searched, strictly inside (0, 1)
 
 
 class FairnessError(ValueError):
@@ -215,3 +216,27 @@ def auc_binormal(d: float) -> float:
     """AUC = Φ(d/√2) for the equal-variance binormal model.
     Source: Green and Swets 1966; Hanley and McNeil 1982."""
     return _STD.cdf(d / math.sqrt(2.0))
+
+
+def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> float:
+    """The adverse-impact ratio of one group-blind cutoff with recall ``tpr`` in both groups:
+    SEL_g = p_g·TPR + (1 − p_g)·FPR with the same TPR and FPR, so the groups' selection differs by
+    (p_B − p_A)·(TPR − FPR) and the ratio rises only as TPR − FPR shrinks.
+    Source: confusion-matrix algebra on the binormal model (VOL1 §V1-15 (3), policy 2)."""
+    rates = [rates_at_z(p, z_for_tpr(tpr, d), d) for p in (base_a, base_b)]
+    return impact_ratio([r.selection_rate for r in rates])
+
+
+def tpr_for_impact_ratio(base_a: float, base_b: float, d: float, ratio: float) -> float:
+    """The recall at which one group-blind cutoff reaches adverse-impact ratio ``ratio`` (the ratio
+    rises with recall, toward 1 as the cutoff admits everyone).
+    Source: inverts ``blind_impact_ratio`` by bisection."""
+    _check_rate("ratio", ratio, open_interval=True)
+    low, high = _TPR_LOW, _TPR_HIGH
+    for _ in range(_ITERATIONS):
+        middle = (low + high) / 2
+        if blind_impact_ratio(base_a, base_b, middle, d) < ratio:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2

@@ -168,6 +168,27 @@ def test_v1_15_4_the_identity_holds_for_group_a():
     assert a.fpr == pytest.approx(0.09518, abs=5e-6)
 
 
+@pytest.mark.parametrize("tpr", (0.6, 0.8, 0.95, 0.99))
+def test_v1_15_blind_impact_ratio_counts_selection_from_the_two_normal_tails(tpr):
+    """SEL = p·TPR + (1 − p)·FPR at one cutoff, with scipy's normal quantile and tail."""
+    from scipy.stats import norm
+    fpr = norm.sf(D / 2 + norm.ppf(1 - tpr) + D / 2)
+    sel_a, sel_b = 0.35 * tpr + 0.65 * fpr, 0.65 * tpr + 0.35 * fpr
+    assert F.blind_impact_ratio(0.35, 0.65, tpr, D) == pytest.approx(sel_a / sel_b, rel=1e-12)
+
+
+def test_v1_15_one_blind_cutoff_reaches_four_fifths_only_near_97_percent_recall():
+    """scipy.optimize.brentq on the same ratio: 0.96869 (where FPR is 44.5 %)."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    def ratio(tpr):
+        fpr = norm.sf(D + norm.ppf(1 - tpr))
+        return (0.35 * tpr + 0.65 * fpr) / (0.65 * tpr + 0.35 * fpr) - 0.8
+    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(brentq(ratio, 0.81, 0.999), abs=1e-9)
+    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(0.96869, abs=5e-6)
+
+
 def test_v1_15_4_policy_2_one_group_blind_cutoff_at_recall_80():
     z = z_for_tpr(0.80, D)
     assert z == pytest.approx(0.1584, abs=5e-5)
