@@ -229,9 +229,11 @@ def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> fl
 
 def tpr_for_impact_ratio(base_a: float, base_b: float, d: float, ratio: float) -> float:
     """The recall at which one group-blind cutoff reaches adverse-impact ratio ``ratio`` (the ratio
-    rises with recall, toward 1 as the cutoff admits everyone).
+    rises with recall, toward 1 as the cutoff admits everyone; a ratio of 1 or more is reached only
+    there, so it gives the top of the recalls searched).
     Source: inverts ``blind_impact_ratio`` by bisection."""
-    _check_rate("ratio", ratio, open_interval=True)
+    if ratio <= 0:
+        raise FairnessError(f"ratio = {ratio} must be positive")
     low, high = _TPR_LOW, _TPR_HIGH
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2
