@@ -93,7 +93,7 @@ def upper_tail(x: float) -> float:
 def binormal_rates(base_rate: float, threshold: float, d_prime: float) -> GroupRates:
     """Rates at score threshold t: FPR = 1 − Φ(t), TPR = 1 − Φ(t − d′).
     Source: equal-variance binormal ROC model (signal detection theory; Green and Swets 1966)."""
-    return GroupRates(base_rate, upper_tail(threshold - d_prime), upper_tail(threshold))
+    return GroupRates(base_rate, 1.0 - _STD.cdf(threshold - d_prime), 1.0 - _STD.cdf(threshold))
 
 
 def _bisect(value: Callable[[float], float], target: float, increasing: bool) -> float:
@@ -189,9 +189,10 @@ def calibrated_cutoff_z(probability_cutoff: float, base_rate: float, d: float) -
 
 
 def rates_at_z(base_rate: float, z_cutoff: float, d: float) -> GroupRates:
-    """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score.
+    """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score, each tail
+    through ``upper_tail``, so a cutoff far up a group's scores still approves a few (10⁻²⁶, not 0).
     Source: VOL1 §V1-15 (3); equal-variance binormal model (Green and Swets 1966)."""
-    return binormal_rates(base_rate, z_cutoff + d / 2.0, d)
+    return GroupRates(base_rate, upper_tail(z_cutoff - d / 2.0), upper_tail(z_cutoff + d / 2.0))
 
 
 def accuracy(rates: GroupRates) -> float:

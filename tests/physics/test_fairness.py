@@ -63,10 +63,10 @@ def test_upper_tail_matches_scipy_far_into_the_tail(x):
     assert F.upper_tail(x) == pytest.approx(norm.sf(x), rel=1e-12)
 
 
-def test_rates_far_into_the_tail_are_tiny_not_zero():
-    """A group whose cutoff sits 10 σ above its defaulters still approves some: its FPR, TPR and
+def test_v1_15_rates_far_into_the_tail_are_tiny_not_zero():
+    """A group whose cutoff sits 10 σ above its negatives still approves some: its FPR, TPR and
     selection rate are positive and its precision is a ratio of two positive numbers, not 0/0."""
-    g = F.binormal_rates(0.05, 10.5, 0.5)
+    g = F.rates_at_z(0.05, 10.25, 0.5)
     assert 0 < g.fpr < 1e-24 and 0 < g.tpr < 1e-20 and 0 < g.selection_rate
     assert g.ppv == pytest.approx(0.05 * g.tpr / (0.05 * g.tpr + 0.95 * g.fpr), rel=1e-12) and g.ppv < 1
 

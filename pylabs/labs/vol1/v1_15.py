@@ -206,7 +206,7 @@ def groups_chart(name: str, title: str, g: Pair, summary: str):
     labels = ["Recall (TPR)", "FPR", "Precision", "Selected"]
     values = {k: [g.group(k).tpr, g.group(k).fpr, g.group(k).ppv, g.group(k).selection_rate] for k in GROUPS}
     traces = [ch.bars(f"Group {k} ({fmt(g.group(k).base_rate, 'pct')} base rate)", labels,
-                      [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct") for v in values[k]])
+                      [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct1") for v in values[k]])
               for k, colour in zip(GROUPS, ("series1", "series2"))]
     figure = ch.figure(traces, ch.axis("", "category"), ch.axis("Percent of the group", range=[0, S.pp_per_unit * 1.08]),
                        height=int(S.chart_height_px))
