@@ -78,7 +78,7 @@ def blind(recall: float, d: float = 2.0) -> tuple[float, float, float]:
 def test_spec_4_equal_accuracy_unequal_errors_on_the_act_i_cards():
     html = rendered(LAB, state(through="a1_predict"))
     assert [card(html, n) for n in ("a1_acc_a", "a1_acc_b", "a1_fpr_a", "a1_fpr_b", "a1_ppv_a", "a1_ppv_b")] == \
-        ["85.2 %", "85.2 %", "9.5 %", "24.5 %", "81.0 %", "87.3 %"]
+        ["85.2 %", "85.2 %", "9.52 %", "24.5 %", "81 %", "87.3 %"]
     g = model.SCENARIO
     assert (g.a.tpr, g.a.fpr, g.a.ppv, g.b.tpr, g.b.fpr, g.b.ppv) == pytest.approx(
         (0.7551, 0.0952, 0.8103, 0.9048, 0.2449, 0.8728), abs=5e-5)
@@ -87,7 +87,7 @@ def test_spec_4_equal_accuracy_unequal_errors_on_the_act_i_cards():
 
 def test_spec_4_the_identity_recovers_group_a_s_fpr():
     html = rendered(LAB, state(through="a1_predict"))
-    assert card(html, "a1_identity") == "9.5 %" and "measured 9.5 %" in html
+    assert card(html, "a1_identity") == "9.52 %" and "measured 9.52 %" in html
 
 
 def test_spec_4_policies_2_and_3():
@@ -134,6 +134,7 @@ def test_act1_every_option_s_feedback_quotes_the_cards(letter):
     html = rendered(LAB, state(through="a1_predict", choices={"a1_predict": letter}))
     said = feedback(html, "a1_predict")
     assert "2.57×" in said and ("24.5 %" in said or "0.619 standard deviations" in said)
+    assert "9.5 %" not in said.replace("9.52 %", "")  # the cards' 9.52 %, not a rounder figure
 
 
 # ---- Act I reflection: what would equalize the false-positive rates -----------------------------
@@ -160,48 +161,50 @@ def test_act1_reflection_feedback_quotes_the_physics():
 
 def independent_checks(design: str, context: str) -> set[str]:
     """Each proposal's failed checks, recomputed: law (one cutoff on the test), the Guidelines (ratio
-    ≥ 4/5 or validated), the team's recall floor, EO tolerance and budget."""
-    if design == "A":   # one calibrated cutoff t = 0.5
-        (z_a, tpr_a, fpr_a), (z_b, tpr_b, fpr_b) = calibrated(0.35), calibrated(0.65)
-        validated, audits = True, 4
-    elif design == "C":  # equal selection rates, as many interviews as the blind cutoff at 80 %
-        z, fpr, _ = blind(0.8)
-        target = (selection(0.35, 0.8, fpr) + selection(0.65, 0.8, fpr)) / 2
-        z_a, z_b = (brentq(lambda x, p=p: selection(p, *rates(p, x, 2.0)) - target, -8, 8) for p in (0.35, 0.65))
-        (tpr_a, fpr_a), (tpr_b, fpr_b) = rates(0.35, z_a, 2.0), rates(0.65, z_b, 2.0)
-        validated, audits = True, 4
-    else:               # B and D: one test-score cutoff at 80 % recall
+    ≥ 4/5 or validated), the team's recall floor, EO tolerance and budget (quarterly audits)."""
+    if design in "AC":   # one calibrated cutoff: t = 0.5 validated (A), t = 0.4 not validated (C)
+        t = 0.5 if design == "A" else 0.4
+        (z_a, tpr_a, fpr_a), (z_b, tpr_b, fpr_b) = calibrated(0.35, t=t), calibrated(0.65, t=t)
+    else:                # B and D: one test-score cutoff at 80 % recall, validated (B) or not (D)
         z_a = z_b = blind(0.8)[0]
         (tpr_a, fpr_a), (tpr_b, fpr_b) = rates(0.35, z_a, 2.0), rates(0.65, z_b, 2.0)
-        validated, audits = design == "B", 4 if design == "B" else 12
+    validated = design in "AB"
     air = selection(0.35, tpr_a, fpr_a) / selection(0.65, tpr_b, fpr_b)
     failed = {"lawful": abs(z_a - z_b) > 1e-9, "impact": air < 0.8 and not validated,
               "recall": min(tpr_a, tpr_b) < 0.8 - 1e-9, "eo": max(abs(tpr_a - tpr_b), abs(fpr_a - fpr_b)) > 0.05,
-              "budget": audits * PRICE[context] > 50e3}
+              "budget": 4 * PRICE[context] > 50e3}
     return {k for k, bad in failed.items() if bad}
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_key_is_b_the_only_proposal_that_passes_every_check(context):
-    expected = {"A": {"lawful", "recall", "eo"}, "B": set(), "C": {"lawful", "recall", "eo"}, "D": {"impact"}}
+    """Two questions in one: which cutoff rule is lawful and meets recall and equalized odds (the one
+    test-score cutoff), and does it need a validation study (yes: its ratio is 0.64)."""
+    expected = {"A": {"lawful", "recall", "eo"}, "B": set(), "C": {"lawful", "impact", "eo"}, "D": {"impact"}}
     assert {k: independent_checks(k, context) for k in "ABCD"} == expected
     assert {k: set(d.violations) for k, d in model.designs(context).items()} == expected
     assert LAB.question("a2_pick").answer(context) == "B"
 
 
-@pytest.mark.parametrize("context, cost, monthly", [("cloud", "$6k", "$18k"), ("mobile", "$16k", "$48k")])
-def test_act2_feedback_quotes_the_audit_cost_of_the_context_locked_in(context, cost, monthly):
+def test_act2_options_vary_two_features_so_no_majority_points_to_the_key():
+    """A 2 × 2 of cutoff rule (calibrated A, C; one test-score cutoff B, D) and validation (A, B; not C, D)."""
+    texts = {o.letter: o.text for o in lab.ACT2_PREDICTION.options}
+    assert [k for k, t in texts.items() if "calibrated" in t] == ["A", "C"]
+    assert [k for k, t in texts.items() if "no validation" in t] == ["C", "D"]
+
+
+@pytest.mark.parametrize("context, cost", [("cloud", "$6k"), ("mobile", "$16k")])
+def test_act2_feedback_quotes_the_audit_cost_of_the_context_locked_in(context, cost):
     html = rendered(LAB, state(context, through="a2_pick", choices={"a2_pick": "D"}))
-    said = feedback(html, "a2_pick")
-    assert f"monthly audits ({monthly} a year)" in said and f"Quarterly audits cost {cost} a year" in said
+    assert f"Quarterly audits cost {cost} a year" in feedback(html, "a2_pick")
     assert card(html, "a2_audit_cost") == cost
 
 
 @pytest.mark.parametrize("letter", "ABCD")
 def test_act2_every_option_s_feedback_gives_its_numbers(letter):
     said = feedback(rendered(LAB, state(through="a2_pick", choices={"a2_pick": letter})), "a2_pick")
-    numbers = {"A": ("0.31", "−0.31", "75.5 %", "15 pp"), "B": ("80 %", "12.3 %", "0.64"),
-               "C": ("67.7 %", "21.8 pp"), "D": ("0.64", "$18k")}[letter]
+    numbers = {"A": ("0.31", "−0.31", "75.5 %", "15 pp"), "B": ("80 %", "12.3 %", "0.64", "$6k"),
+               "C": ("81.4 %", "0.107", "−0.512", "17.9 pp", "0.519"), "D": ("0.64", "0.8")}[letter]
     assert all(n in said for n in numbers), (letter, said)
 
 
@@ -245,7 +248,7 @@ def test_the_page_says_which_checks_are_law_guidelines_and_policy_and_is_not_leg
     text = page_text(rendered(LAB, state()))
     for said in ("US law.", "US federal guidelines.", "The team's policy.", "not legal advice",
                  "will generally be regarded by the Federal enforcement agencies as evidence of adverse impact",
-                 "unless it has been validated (1607.3(A))", "alternatives with less adverse impact (1607.3(B))"):
+                 "unless it has been validated or section 6 of the Guidelines is satisfied (1607.3(A))", "alternatives with less adverse impact (1607.3(B))"):
         assert said in text, said
     assert {c[1] for c in model.CHECKS.values()} == {"law", "federal guidelines", "team policy"}
 
@@ -282,7 +285,7 @@ def test_a_group_the_cutoff_nearly_shuts_out_still_has_a_precision_not_100_perce
     precision is their ratio (90.4 %), where 1 − Φ read 0 and 0/0 showed "100 %"."""
     _, tpr, fpr = calibrated(0.05, 0.5, 0.9)
     html = rendered(LAB, state(through="a1_predict", **EXTREME))
-    assert card(html, "a1_ppv_b") == "90.4 %" == f"{100 * 0.05 * tpr / selection(0.05, tpr, fpr):.1f} %"
+    assert card(html, "a1_ppv_b") == "90.4 %" == f"{100 * 0.05 * tpr / selection(0.05, tpr, fpr):.3g} %"
 
 
 @pytest.mark.parametrize("controls", [

@@ -83,22 +83,22 @@ def act1_pair(s: State) -> Pair:
 
 M = {m.name: m for m in (
     MetricSpec("a1_fpr_ratio", "False-positive rate, B ÷ A", "1", "x"),
-    MetricSpec("a1_fpr_a", "False-positive rate, group A", "1", "pct1"),
-    MetricSpec("a1_fpr_b", "False-positive rate, group B", "1", "pct1"),
-    MetricSpec("a1_acc_a", "Accuracy, group A", "1", "pct1"),
-    MetricSpec("a1_acc_b", "Accuracy, group B", "1", "pct1"),
-    MetricSpec("a1_fnr_a", "False-negative rate, group A", "1", "pct1"),
-    MetricSpec("a1_fnr_b", "False-negative rate, group B", "1", "pct1"),
-    MetricSpec("a1_ppv_a", "Precision (PPV), group A", "1", "pct1"),
-    MetricSpec("a1_ppv_b", "Precision (PPV), group B", "1", "pct1"),
-    MetricSpec("a1_identity", "FPR of A from the identity", "1", "pct1"),
-    MetricSpec("a2_tpr_min", "Lowest recall of a group", "1", "pct1"),
+    MetricSpec("a1_fpr_a", "False-positive rate, group A", "1", "pct"),
+    MetricSpec("a1_fpr_b", "False-positive rate, group B", "1", "pct"),
+    MetricSpec("a1_acc_a", "Accuracy, group A", "1", "pct"),
+    MetricSpec("a1_acc_b", "Accuracy, group B", "1", "pct"),
+    MetricSpec("a1_fnr_a", "False-negative rate, group A", "1", "pct"),
+    MetricSpec("a1_fnr_b", "False-negative rate, group B", "1", "pct"),
+    MetricSpec("a1_ppv_a", "Precision (PPV), group A", "1", "pct"),
+    MetricSpec("a1_ppv_b", "Precision (PPV), group B", "1", "pct"),
+    MetricSpec("a1_identity", "FPR of A from the identity", "1", "pct"),
+    MetricSpec("a2_tpr_min", "Lowest recall of a group", "1", "pct"),
     MetricSpec("a2_eo_gap", "Equalized-odds gap", "1", "pp"),
     MetricSpec("a2_air", "Adverse-impact ratio", "1", "num"),
     MetricSpec("a2_cutoff_gap", "Cutoff gap on the test, A − B", "1", "num"),
     MetricSpec("a2_audit_cost", "Audit cost per year", "USD", "usd"),
     MetricSpec("a2_ppv_gap", "Precision gap (B − A)", "1", "pp"),
-    MetricSpec("a2_sel_a", "Selected, group A", "1", "pct1"),
+    MetricSpec("a2_sel_a", "Selected, group A", "1", "pct"),
 )}
 FAR_RATIO = MetricSpec("a1_fpr_ratio", M["a1_fpr_ratio"].label, "1", "sci")  # 10⁻⁹ or 10⁶ reads as a power
 
@@ -197,20 +197,20 @@ def act1_instruments(s: State) -> list:
         M["a1_ppv_a"].show(g.a.ppv), M["a1_ppv_b"].show(g.b.ppv),
         M["a1_identity"].show(identity, note=f"measured {M['a1_fpr_a'].text(g.a.fpr)}"),
     ), groups_chart("a1_groups", "The two groups at one calibrated cutoff", g,
-                    f"At t = {fmt(s['a1_t'], 'num')}, accuracy is {fmt(F.accuracy(g.a), 'pct1')} in group A and "
-                    f"{fmt(F.accuracy(g.b), 'pct1')} in group B; the false-positive rates are {fmt(g.a.fpr, 'pct1')} "
-                    f"and {fmt(g.b.fpr, 'pct1')}.")]
+                    f"At t = {fmt(s['a1_t'], 'num')}, accuracy is {fmt(F.accuracy(g.a), 'pct')} in group A and "
+                    f"{fmt(F.accuracy(g.b), 'pct')} in group B; the false-positive rates are {fmt(g.a.fpr, 'pct')} "
+                    f"and {fmt(g.b.fpr, 'pct')}.")]
 
 
 def groups_chart(name: str, title: str, g: Pair, summary: str):
     labels = ["Recall (TPR)", "FPR", "Precision", "Selected"]
     values = {k: [g.group(k).tpr, g.group(k).fpr, g.group(k).ppv, g.group(k).selection_rate] for k in GROUPS}
     traces = [ch.bars(f"Group {k} ({fmt(g.group(k).base_rate, 'pct')} base rate)", labels,
-                      [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct1") for v in values[k]])
+                      [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct") for v in values[k]])
               for k, colour in zip(GROUPS, ("series1", "series2"))]
     figure = ch.figure(traces, ch.axis("", "category"), ch.axis("Percent of the group", range=[0, S.pp_per_unit * 1.08]),
                        height=int(S.chart_height_px))
-    rows = [(n, fmt(a, "pct1"), fmt(b, "pct1")) for n, a, b in zip(labels, values["A"], values["B"])]
+    rows = [(n, fmt(a, "pct"), fmt(b, "pct")) for n, a, b in zip(labels, values["A"], values["B"])]
     return chart(name, title, figure, summary, table=(("Measure", "Group A", "Group B"), rows))
 
 
@@ -235,7 +235,7 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="Equal Accuracy, Unequal Errors", minutes="12–15 min",
+    number=1, title="Two Groups, One Cutoff", minutes="12–15 min",
     stakeholder_role="Chief Risk Officer",
     stakeholder=lambda: (
         "Our loan model is exactly as accurate for both applicant groups, and its scores are calibrated in each. "
@@ -293,14 +293,16 @@ def act2_answer(context: str) -> str:
 
 def act2_facts(context: str) -> dict[str, str]:
     d = designs(context)
-    one, blind, parity = d["A"].pair, d["B"].pair, d["C"].pair
+    one, blind = d["A"].pair, d["B"].pair
     ff = policy_pair("blind", S.cutoff, four_fifths_recall())
-    return {"z_a": fmt(one.z_a, "num"), "z_b": fmt(one.z_b, "num"), "tpr_one": fmt(one.a.tpr, "pct1"),
-            "eo_one": fmt(one.eo_gap, "pp"), "tpr_parity": fmt(parity.b.tpr, "pct1"),
-            "eo_parity": fmt(parity.eo_gap, "pp"), "recall": fmt(S.recall_floor, "pct"), "fpr": fmt(blind.a.fpr, "pct1"),
+    low = d["C"].pair
+    return {"z_a": fmt(one.z_a, "num"), "z_b": fmt(one.z_b, "num"), "tpr_one": fmt(one.a.tpr, "pct"),
+            "eo_one": fmt(one.eo_gap, "pp"), "tpr_low": fmt(low.a.tpr, "pct"),
+            "z_a_low": fmt(low.z_a, "num"), "z_b_low": fmt(low.z_b, "num"), "eo_low": fmt(low.eo_gap, "pp"),
+            "air_t_low": fmt(low.air, "num"), "recall": fmt(S.recall_floor, "pct"), "fpr": fmt(blind.a.fpr, "pct"),
             "air_blind": fmt(blind.air, "num"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
-            "a2_audit_cost": M["a2_audit_cost"].text(d["B"].audit_cost), "cost_monthly": fmt(d["D"].audit_cost, "usd"),
-            "ppv_a": fmt(blind.a.ppv, "pct1"), "ppv_b": fmt(blind.b.ppv, "pct1"),
+            "a2_audit_cost": M["a2_audit_cost"].text(d["B"].audit_cost),
+            "ppv_a": fmt(blind.a.ppv, "pct"), "ppv_b": fmt(blind.b.ppv, "pct"),
             "recall_high": fmt(S.recall_high, "pct"), "air_high": fmt(blind_air(S.recall_high), "num"),
             "recall_low": fmt(A2_RECALL.min, "pct"), "air_low": fmt(blind_air(A2_RECALL.min), "num"),
             "d_sharp": fmt(A1_D.max, "num"), "air_sharp": fmt(blind_air(S.recall_floor, A1_D.max), "num"),
@@ -320,21 +322,23 @@ ACT2_PREDICTION = Pick(
               "A score calibrated within each group turns the one probability cutoff into two test-score cutoffs "
               "({z_a} for group A, {z_b} for group B): different cutoff scores by group. It also keeps only "
               "{tpr_one} of group A's qualified applicants, and the equalized-odds gap is {eo_one}."),
-        Claim("B", f"One test-score cutoff for both groups, set at {fmt(S.recall_floor, 'pct')} recall, with a "
-                   "validation study and quarterly audits",
+        Claim("B", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with a validation "
+                   "study and quarterly audits",
               "Both groups keep {recall} of their qualified applicants at the same false-positive rate ({fpr}): "
               "equalized odds holds exactly, on one cutoff. The adverse-impact ratio is {air_blind}, under "
               "{limit}: evidence of adverse impact, which the Guidelines answer with the validation study "
               "(1607.3(A)). Quarterly audits cost {a2_audit_cost} a year."),
-        Claim("C", "Cutoffs per group that select both groups at one rate, with a validation study and quarterly "
-                   "audits",
-              "Different cutoff scores by group are what §2000e–2(l) forbids for an employment test, and equal "
-              "selection costs recall: {tpr_parity} in group B, with an equalized-odds gap of {eo_parity}."),
-        Claim("D", f"One test-score cutoff for both groups, set at {fmt(S.recall_floor, 'pct')} recall, with monthly "
-                   "audits in place of a validation study",
+        Claim("C", f"One calibrated cutoff, t = {fmt(S.lowered_cutoff, 'num')}, for everyone, with quarterly audits "
+                   "and no validation study",
+              "Lowering t lifts group A's recall to {tpr_low}, but the score still puts the cutoff at {z_a_low} on "
+              "the test for group A and {z_b_low} for group B: different cutoff scores by group. The "
+              "equalized-odds gap is {eo_low}, and an adverse-impact ratio of {air_t_low} has no validation to "
+              "answer it."),
+        Claim("D", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with quarterly "
+                   "audits and no validation study",
               "One cutoff for both groups still selects group A at {air_blind} of group B's rate, under {limit}: "
-              "evidence of adverse impact that monthly audits ({cost_monthly} a year) do not answer. The "
-              "Guidelines ask for the validation this option drops."),
+              "evidence of adverse impact (1607.4(D)). Treating both groups alike does not remove it, and without "
+              "a validation study the Guidelines count the procedure as discriminatory (1607.3(A))."),
     ),
     decide=act2_answer,
 )
@@ -390,13 +394,13 @@ def act2_instruments(s: State) -> list:
         M["a2_audit_cost"].show(d.audit_cost, "good" if ok["budget"] else "danger",
                                 f"budget {fmt(S.audit_budget_usd, 'usd')}"),
         M["a2_ppv_gap"].show(g.b.ppv - g.a.ppv, note="disclosed, not a check"),
-        M["a2_sel_a"].show(g.a.selection_rate, note=f"group B {fmt(g.b.selection_rate, 'pct1')}"),
+        M["a2_sel_a"].show(g.a.selection_rate, note=f"group B {fmt(g.b.selection_rate, 'pct')}"),
     )]
     parts += act2_failures(d, g, ok)
     parts.append(groups_chart("a2_groups", "The two groups under the policy", g,
-                              f"{POLICIES[d.policy]}: recall {fmt(g.a.tpr, 'pct1')} in group A and "
-                              f"{fmt(g.b.tpr, 'pct1')} in group B, selection {fmt(g.a.selection_rate, 'pct1')} and "
-                              f"{fmt(g.b.selection_rate, 'pct1')}."))
+                              f"{POLICIES[d.policy]}: recall {fmt(g.a.tpr, 'pct')} in group A and "
+                              f"{fmt(g.b.tpr, 'pct')} in group B, selection {fmt(g.a.selection_rate, 'pct')} and "
+                              f"{fmt(g.b.selection_rate, 'pct')}."))
     parts.append(law_and_policy())
     return parts
 
@@ -414,11 +418,11 @@ def act2_failures(d: Screen, g: Pair, ok: dict[str, bool]) -> list:
         "lawful": f"On the test's own scale, {why} two cutoffs, {cutoffs}: different cutoff scores by group, "
                   "which 42 U.S.C. §2000e–2(l) makes an unlawful employment practice when the groups differ by race, "
                   "color, religion, sex or national origin.",
-        "impact": f"Group A is selected at {fmt(g.a.selection_rate, 'pct1')} and group B at "
-                  f"{fmt(g.b.selection_rate, 'pct1')}: a ratio of {fmt(g.air, 'num')}, under four-fifths. The Uniform "
+        "impact": f"Group A is selected at {fmt(g.a.selection_rate, 'pct')} and group B at "
+                  f"{fmt(g.b.selection_rate, 'pct')}: a ratio of {fmt(g.air, 'num')}, under four-fifths. The Uniform "
                   "Guidelines regard that as evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with "
                   "adverse impact as discriminatory unless it has been validated (1607.3(A)).",
-        "recall": f"Recall is {fmt(g.a.tpr, 'pct1')} in group A and {fmt(g.b.tpr, 'pct1')} in group B; the team's "
+        "recall": f"Recall is {fmt(g.a.tpr, 'pct')} in group A and {fmt(g.b.tpr, 'pct')} in group B; the team's "
                   f"floor is {fmt(S.recall_floor, 'pct')} in every group: {RECALL_FIX[d.policy]}.",
         "eo": f"Recall differs by {fmt(abs(g.a.tpr - g.b.tpr), 'pp')} and the false-positive rate by "
               f"{fmt(abs(g.a.fpr - g.b.fpr), 'pp')} between the groups, over the team's {fmt(S.eo_tolerance, 'pp')}: "
@@ -440,8 +444,8 @@ def law_and_policy():
         "**US federal guidelines.** Under the Uniform Guidelines, a selection rate under four-fifths of the highest "
         "group's \"will generally be regarded by the Federal enforcement agencies as evidence of adverse impact\" "
         "(29 CFR 1607.4(D)); a procedure with adverse impact is considered discriminatory unless it has been "
-        "validated (1607.3(A)), and the validity study should look for alternatives with less adverse impact "
-        "(1607.3(B)). The four-fifths ratio is a screen, not a definition of fairness.",
+        "validated or section 6 of the Guidelines is satisfied (1607.3(A)), and the validity study should look "
+        "for alternatives with less adverse impact (1607.3(B)). The four-fifths ratio is a screen, not a definition of fairness.",
         "**The team's policy.** The recall floor, the equalized-odds tolerance, the audit budget and the audits "
         "themselves are the team's choices, not the law's; the audit prices are this story's assumptions."))
 
@@ -458,8 +462,8 @@ def act2_math(s: State):
                  "Equalized odds, and the four-fifths screen on selection rates."),
     ), rows=(
         ("Test-score cutoffs, A / B", f"{fmt(g.z_a, 'num')} / {fmt(g.z_b, 'num')}"),
-        ("Recall, A / B", f"{fmt(g.a.tpr, 'pct1')} / {fmt(g.b.tpr, 'pct1')}"),
-        ("False-positive rate, A / B", f"{fmt(g.a.fpr, 'pct1')} / {fmt(g.b.fpr, 'pct1')}"),
+        ("Recall, A / B", f"{fmt(g.a.tpr, 'pct')} / {fmt(g.b.tpr, 'pct')}"),
+        ("False-positive rate, A / B", f"{fmt(g.a.fpr, 'pct')} / {fmt(g.b.fpr, 'pct')}"),
         ("One audit [assumed]", f"cloud {fmt(S.audit_usd_cloud, 'usd')}, on a phone {fmt(S.audit_usd_mobile, 'usd')}"),
     ), sources=(
         cite("hardt2016", "equalized odds"),
@@ -483,8 +487,8 @@ ACT2 = Act(
         f"{fmt(S.base_b, 'pct')} of group B's. It runs {WHERE[context]}: one audit costs "
         f"{fmt(AUDIT_USD[context], 'usd')} [assumed].",
         f"**US rules** (a summary, not legal advice): it is unlawful \"{STATUTE}\" (42 U.S.C. §2000e–2(l)). A "
-        "selection rate under four-fifths of the highest group's is evidence of adverse impact for the federal "
-        "agencies (29 CFR 1607.4(D)), and a procedure with adverse impact counts as discriminatory unless it has "
+        "selection rate under four-fifths of the highest group's is generally regarded by the federal agencies as "
+        "evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with adverse impact counts as discriminatory unless it has "
         "been validated (1607.3(A)).",
     ),
     prediction=ACT2_PREDICTION,
@@ -509,12 +513,12 @@ RECORD = (
     MetricSpec("p_b", "Act I group B base rate", "1", "pct"),
     MetricSpec("d", "Act I test-score separation, d", "1", "num"),
     MetricSpec("policy", "Act II screening policy", "", "num"),
-    MetricSpec("tpr_a", "Act II recall, group A", "1", "pct1"),
-    MetricSpec("tpr_b", "Act II recall, group B", "1", "pct1"),
-    MetricSpec("fpr_a", "Act II false-positive rate, group A", "1", "pct1"),
-    MetricSpec("fpr_b", "Act II false-positive rate, group B", "1", "pct1"),
-    MetricSpec("ppv_a", "Act II precision, group A", "1", "pct1"),
-    MetricSpec("ppv_b", "Act II precision, group B", "1", "pct1"),
+    MetricSpec("tpr_a", "Act II recall, group A", "1", "pct"),
+    MetricSpec("tpr_b", "Act II recall, group B", "1", "pct"),
+    MetricSpec("fpr_a", "Act II false-positive rate, group A", "1", "pct"),
+    MetricSpec("fpr_b", "Act II false-positive rate, group B", "1", "pct"),
+    MetricSpec("ppv_a", "Act II precision, group A", "1", "pct"),
+    MetricSpec("ppv_b", "Act II precision, group B", "1", "pct"),
     MetricSpec("air", "Act II adverse-impact ratio", "1", "num"),
     MetricSpec("eo_gap", "Act II equalized-odds gap", "1", "pp"),
     MetricSpec("audits_per_year", "Act II audits per year", "1/year", "int"),

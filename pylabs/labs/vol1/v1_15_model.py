@@ -20,13 +20,13 @@ class Scenario:
     base_b: float = 0.65
     d: float = 2.0                # test-score separation, the same in both groups
     cutoff: float = 0.5           # Act I: approve when the calibrated score is at least t
+    lowered_cutoff: float = 0.4   # Act II option C: the calibrated cutoff lowered until both groups reach 80 % recall
     example_score: float = 0.7    # the scenario's example of what a calibrated score means
     recall_floor: float = 0.80    # Act II: every group keeps at least 80 % of its qualified applicants
     recall_high: float = 0.95     # a lower cutoff the Act II reflection's feedback quotes
     eo_tolerance: float = 0.05    # the team's equalized-odds tolerance
     audit_budget_usd: float = 50e3
     audits_per_year: float = 4.0  # quarterly
-    audits_monthly: float = 12.0
     audit_usd_cloud: float = 1.5e3   # [A] one audit of a cloud service (its logs sampled)
     audit_usd_mobile: float = 4e3    # [A] one audit of an on-device model (a fleet of phones sampled)
     pp_per_unit: float = 100.0
@@ -166,4 +166,5 @@ class Screen:
 def designs(context: str) -> dict[str, Screen]:
     """Act II's four proposals, in the context predicted in (it sets the audit price)."""
     return {"A": Screen("calibrated", True, context=context), "B": Screen("blind", True, context=context),
-            "C": Screen("parity", True, context=context), "D": Screen("blind", False, S.audits_monthly, context)}
+            "C": Screen("calibrated", False, context=context, cutoff=S.lowered_cutoff),
+            "D": Screen("blind", False, context=context)}
