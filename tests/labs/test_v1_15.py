@@ -248,7 +248,8 @@ def test_the_page_says_which_checks_are_law_guidelines_and_policy_and_is_not_leg
     text = page_text(rendered(LAB, state()))
     for said in ("US law.", "US federal guidelines.", "The team's policy.", "not legal advice",
                  "will generally be regarded by the Federal enforcement agencies as evidence of adverse impact",
-                 "unless it has been validated or section 6 of the Guidelines is satisfied (1607.3(A))", "alternatives with less adverse impact (1607.3(B))"):
+                 "unless it has been validated or section 6 of the Guidelines is satisfied (1607.3(A))",
+                 "alternatives with less adverse impact (1607.3(B))"):
         assert said in text, said
     assert {c[1] for c in model.CHECKS.values()} == {"law", "federal guidelines", "team policy"}
 

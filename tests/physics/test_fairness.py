@@ -189,6 +189,12 @@ def test_v1_15_one_blind_cutoff_reaches_four_fifths_only_near_97_percent_recall(
     assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(0.96869, abs=5e-6)
 
 
+def test_v1_15_a_ratio_of_one_or_more_is_reached_only_as_recall_nears_one_and_zero_is_refused():
+    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 1.6) > 1 - 1e-12
+    with pytest.raises(F.FairnessError, match="ratio"):
+        F.tpr_for_impact_ratio(0.35, 0.65, D, 0.0)
+
+
 def test_v1_15_4_policy_2_one_group_blind_cutoff_at_recall_80():
     z = z_for_tpr(0.80, D)
     assert z == pytest.approx(0.1584, abs=5e-5)

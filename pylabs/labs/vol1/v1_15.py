@@ -306,7 +306,9 @@ def act2_facts(context: str) -> dict[str, str]:
             "recall_high": fmt(S.recall_high, "pct"), "air_high": fmt(blind_air(S.recall_high), "num"),
             "recall_low": fmt(A2_RECALL.min, "pct"), "air_low": fmt(blind_air(A2_RECALL.min), "num"),
             "d_sharp": fmt(A1_D.max, "num"), "air_sharp": fmt(blind_air(S.recall_floor, A1_D.max), "num"),
-            "base_ratio": fmt(S.base_a / S.base_b, "num"), "ff_recall": fmt(four_fifths_recall(), "pct"),
+            "base_ratio": fmt(S.base_a / S.base_b, "num"),
+            "base_gap": f"{fmt(S.base_b, 'pct')} − {fmt(S.base_a, 'pct')}",
+            "ff_recall": fmt(four_fifths_recall(), "pct"),
             "ff_fpr": fmt(ff.a.fpr, "pct")}
 
 
@@ -350,13 +352,14 @@ ACT2_REFLECTION = Reflection(
            "for both groups?",
     options=(
         Claim("A", "Nothing: with equal error rates, the base rates alone set it",
-              "Selection is p·TPR + (1 − p)·FPR, so the groups' selection differs by (p_B − p_A)·(TPR − FPR), and "
+              "Selection is p·TPR + (1 − p)·FPR, so the groups' selection differs by ({base_gap})·(TPR − FPR), "
+              "and "
               "the cutoff sets TPR − FPR: at {recall_high} recall the ratio is {air_high}, not {air_blind}."),
         Claim("B", "A sharper test, separating the qualified applicants better",
               "A sharper test widens TPR − FPR, and the gap with it: at d = {d_sharp} and {recall} recall the "
               "ratio falls to {air_sharp}, toward the base rates' own ratio, {base_ratio}."),
         Claim("C", "A lower cutoff, so both groups' selection nears everyone",
-              "The gap is (p_B − p_A)·(TPR − FPR), and a lower cutoff shrinks TPR − FPR: the ratio reaches "
+              "The gap is ({base_gap})·(TPR − FPR), and a lower cutoff shrinks TPR − FPR: the ratio reaches "
               "{limit} at {ff_recall} recall, where {ff_fpr} of the unqualified are selected too. It rises only as "
               "the test separates less."),
         Claim("D", "A higher cutoff, so fewer unqualified applicants get through",
@@ -416,7 +419,8 @@ def act2_failures(d: Screen, g: Pair, ok: dict[str, bool]) -> list:
            else "equal selection rates need")
     text = {
         "lawful": f"On the test's own scale, {why} two cutoffs, {cutoffs}: different cutoff scores by group, "
-                  "which 42 U.S.C. §2000e–2(l) makes an unlawful employment practice when the groups differ by race, "
+                  "which 42 U.S.C. §2000e–2(l) makes an unlawful employment practice when the groups differ by "
+                  "race, "
                   "color, religion, sex or national origin.",
         "impact": f"Group A is selected at {fmt(g.a.selection_rate, 'pct')} and group B at "
                   f"{fmt(g.b.selection_rate, 'pct')}: a ratio of {fmt(g.air, 'num')}, under four-fifths. The Uniform "
@@ -435,7 +439,7 @@ def act2_failures(d: Screen, g: Pair, ok: dict[str, bool]) -> list:
 
 
 def law_and_policy():
-    """Which of the checks are law, which federal guidelines and which the team's policy, as the sources word them."""
+    """Which checks are law, which federal guidelines and which the team's policy, as the sources word them."""
     return callout("info", "Law and policy on this page (a teaching model, not legal advice)", prose(
         f"**US law.** 42 U.S.C. §2000e–2(l) makes it an unlawful employment practice, in selecting or referring "
         f"applicants, \"{STATUTE}\". On the test's own scale, one probability cutoff on a score calibrated within "
@@ -445,7 +449,8 @@ def law_and_policy():
         "group's \"will generally be regarded by the Federal enforcement agencies as evidence of adverse impact\" "
         "(29 CFR 1607.4(D)); a procedure with adverse impact is considered discriminatory unless it has been "
         "validated or section 6 of the Guidelines is satisfied (1607.3(A)), and the validity study should look "
-        "for alternatives with less adverse impact (1607.3(B)). The four-fifths ratio is a screen, not a definition of fairness.",
+        "for alternatives with less adverse impact (1607.3(B)). The four-fifths ratio is a screen, not a "
+        "definition of fairness.",
         "**The team's policy.** The recall floor, the equalized-odds tolerance, the audit budget and the audits "
         "themselves are the team's choices, not the law's; the audit prices are this story's assumptions."))
 
@@ -488,8 +493,8 @@ ACT2 = Act(
         f"{fmt(AUDIT_USD[context], 'usd')} [assumed].",
         f"**US rules** (a summary, not legal advice): it is unlawful \"{STATUTE}\" (42 U.S.C. §2000e–2(l)). A "
         "selection rate under four-fifths of the highest group's is generally regarded by the federal agencies as "
-        "evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with adverse impact counts as discriminatory unless it has "
-        "been validated (1607.3(A)).",
+        "evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with adverse impact counts as discriminatory "
+        "unless it has been validated (1607.3(A)).",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_POLICY, A2_T, A2_RECALL, A2_AUDITS, A2_VALIDATED),
