@@ -24,11 +24,16 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   The four-fifths rule is quoted as 1607.4(D) words it (evidence of adverse impact for the federal
   agencies), validation as 1607.3(A)-(B) word it; the page says which checks are law, which federal
   guidelines and which the team's policy, and that it is a teaching model, not legal advice.
-- The spec's Act I question ("which check") is a number, group B's FPR ÷ group A's, so a miss is
-  measured; its Act II key (policy 2 with validation and audits) is a `Pick` decided by the checks.
-- Tails are computed with erfc (``fairness.upper_tail``): at the sliders' extremes 1 − Φ read 0,
-  so a group selected no one and its precision (0/0) showed 100 %. Ratios far from 1 print in
-  scientific notation.
+- Questions (issue 20). Act I asks a number, group B's FPR ÷ group A's (ranges A < 1.15×, B to 1.6×,
+  C to 2.2× around the base rates' own 1.86×, D above: key D); its reflection asks which change equalizes
+  the rates at one calibrated cutoff (key A, equal base rates). Act II's key (policy 2 with validation
+  and audits) is a `Pick` over a 2 × 2 of cutoff rule (calibrated, one test-score cutoff) and validation
+  study (yes, no), so no majority of features points to it (key B); its reflection asks what raises one
+  cutoff's adverse-impact ratio (key C, a lower cutoff). The CRO no longer says legal signed off on a
+  score calibrated by group, and Act I's title no longer says the errors are unequal.
+- Tails are computed with erfc (``fairness.upper_tail`` in ``rates_at_z``): at the sliders' extremes
+  1 − Φ read 0, so a group selected no one, its precision (0/0) showed 100 % and the adverse-impact
+  ratio (0/0) 1. Ratios far from 1 print in scientific notation; rates show three figures.
 - Audit prices per context (cloud $1.5 K, mobile $4 K) are the spec's, labelled [assumed]; Edge and
   TinyML are not offered (``TRACK_NOTES``). The blind cutoff's recall slider reaches 99 %, so the
   student can find where one cutoff for both groups clears four-fifths (96.9 % recall, FPR 44.5 %).
