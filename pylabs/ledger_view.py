@@ -5,7 +5,7 @@ from __future__ import annotations
 from pylabs import ledger
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart, rich
-from pylabs.course.describe import failure_titles, result_rows
+from pylabs.course.describe import context_of, failure_titles, result_rows
 from pylabs.framework.formats import fmt
 from pylabs.framework.markup import Markup, h
 from pylabs.labs import LAB_MODULES, get
@@ -35,7 +35,7 @@ def _answer_rows(lab_id: str, attempt: dict) -> list[Markup]:
             q = lab.question(qid)
             act = next(a for a in lab.acts if a.number == q.act)
             question = f"Act {ACTS[q.act]} · {act.title}: {q.kind}"
-            chosen = f"{answer['choice']}: {q.text_of(answer['choice'])}"
+            chosen = f"{answer['choice']}: {q.text_of(answer['choice'], lab.terms(context_of(lab, attempt)))}"
         verdict = {True: "correct", False: "incorrect", None: "—"}[answer["correct"]]
         rows.append(h("tr", None, h("td", None, question), h("td", None, rich(chosen)),
                       h("td", {"class": f"pl-verdict pl-verdict--{verdict}"}, verdict),

@@ -89,8 +89,8 @@ export async function mountClassPage(root, signal) {
   async function load(files, { keep = false } = {}) {
     delete root.dataset.classReady;
     const started = performance.now();
-    status.textContent = `Reading ${files.length} file(s)…`;
-    await readFiles(files, (n) => { status.textContent = `Read ${n} of ${files.length} file(s)…`; });
+    status.textContent = `Reading ${plural(files.length, "file")}…`;
+    await readFiles(files, (n) => { status.textContent = `Read ${n} of ${plural(files.length, "file")}…`; });
     loaded.push(...files);
     performance.mark("class:read");  // the benchmark (build_scripts/bench_class.py) reads these marks
     const view = await call("class_view", []);
@@ -107,7 +107,7 @@ export async function mountClassPage(root, signal) {
   async function keepClass() {
     try {
       await kept.put("class", { at: new Date().toISOString(), files: loaded.map((f) => ({ name: f.name, blob: f })) });
-      showNotice("success", `This class (${loaded.length} file(s)) is kept in this browser until you forget it.`, { id: "class-kept" });
+      showNotice("success", `This class (${plural(loaded.length, "file")}) is kept in this browser until you forget it.`, { id: "class-kept" });
       channel?.postMessage({ kept: loaded.length });
     } catch (error) {
       showNotice("danger", `The class could not be kept in this browser (${error.message}); it stays in this tab.`, { id: "class-kept" });
@@ -169,7 +169,7 @@ export async function mountClassPage(root, signal) {
   const previous = await kept.get("class").catch(() => null);
   if (previous && previous.files?.length && !signal.aborted) {
     const files = previous.files.map((f) => new File([f.blob], f.name));
-    showNotice("info", `The class kept in this browser on ${previous.at.slice(0, 10)} (${files.length} file(s)) is loaded. ` +
+    showNotice("info", `The class kept in this browser on ${previous.at.slice(0, 10)} (${plural(files.length, "file")}) is loaded. ` +
       "Forget this class removes it.", { id: "class-kept" });
     queue(() => load(files));
   }

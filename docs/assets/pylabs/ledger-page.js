@@ -130,7 +130,7 @@ export async function mountLedgerPage(root, signal) {
       showNotice("danger", `${file.name} was not imported: ${preview.error}. Nothing was changed.`, { id: "import" });
       return;
     }
-    const parts = [`${preview.added.length} new attempt(s)`, `${preview.changed.length} updated`];
+    const parts = [plural(preview.added.length, "new attempt"), `${preview.changed.length} updated`];
     if (preview.rejected.length) parts.push(`${preview.rejected.length} rejected (${preview.rejected[0]})`);
     const ok = await confirmPreview(root, file.name, preview, parts);
     if (!ok) return;
