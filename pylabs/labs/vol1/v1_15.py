@@ -44,12 +44,12 @@ audits_per_year, audit_cost_usd, violations; answers a1_predict, a1_reflect, a2_
 
 from __future__ import annotations
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure, fmt,
-                              math_peek, metric_grid, prose)
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick, Prediction,
+                              Range, Reflection, Slider, State, Toggle, chart, failure, fmt, math_peek, metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural, words
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_15_law import STATUTE, law_and_policy
 from pylabs.labs.vol1.v1_15_model import (AUDIT_USD, CHECKS, EQUAL_BASE, GROUPS, POLICIES, SCENARIO, Pair, S,
                                           Screen, blind_air, calibrated_pair, designs, four_fifths_recall,
                                           policy_pair)
@@ -274,9 +274,6 @@ A2_VALIDATED = Toggle("a2_validated", "Validation study of the test", default=Fa
                       help="A study showing the test predicts performance in the job, with a search for "
                            "alternatives of less adverse impact (29 CFR 1607.3(B)).")
 
-STATUTE = ("to adjust the scores of, use different cutoff scores for, or otherwise alter the results of, "
-           "employment related tests on the basis of race, color, religion, sex, or national origin")
-
 
 def act2_overridden(s: State) -> dict[str, str]:
     reasons = {}
@@ -441,23 +438,6 @@ def act2_failures(d: Screen, g: Pair, ok: dict[str, bool]) -> list:
         "audited": "With no audit planned, nobody sees the rates drift after launch.",
     }
     return [failure(FAIL[CHECK_FAILURE[k]], text[k]) for k, passed in ok.items() if not passed]
-
-
-def law_and_policy():
-    """Which checks are law, which federal guidelines and which the team's policy, as the sources word them."""
-    return callout("info", "Law and policy on this page (a teaching model, not legal advice)", prose(
-        f"**US law.** 42 U.S.C. §2000e–2(l) makes it an unlawful employment practice, in selecting or referring "
-        f"applicants, \"{STATUTE}\". On the test's own scale, one probability cutoff on a score calibrated within "
-        "each group is two different cutoffs when the groups' base rates differ, so this lab's check asks for one "
-        "cutoff on the test for both groups.",
-        "**US federal guidelines.** Under the Uniform Guidelines, a selection rate under four-fifths of the highest "
-        "group's \"will generally be regarded by the Federal enforcement agencies as evidence of adverse impact\" "
-        "(29 CFR 1607.4(D)); a procedure with adverse impact is considered discriminatory unless it has been "
-        "validated or section 6 of the Guidelines is satisfied (1607.3(A)), and the validity study should look "
-        "for alternatives with less adverse impact (1607.3(B)). The four-fifths ratio is a screen, not a "
-        "definition of fairness.",
-        "**The team's policy.** The recall floor, the equalized-odds tolerance, the audit budget and the audits "
-        "themselves are the team's choices, not the law's; the audit prices are this story's assumptions."))
 
 
 def act2_math(s: State):
