@@ -6,6 +6,7 @@ and left, and the ledger record."""
 
 from __future__ import annotations
 
+import html as html_lib
 import math
 import re
 
@@ -279,6 +280,23 @@ def test_a_tiny_ratio_reads_as_a_power_of_ten_not_a_long_decimal():
     assert float(re.search(r'data-metric="a1_fpr_ratio" data-value="([^"]+)"', html).group(1)) == \
         pytest.approx(fpr_b / fpr_a, rel=1e-9)
     assert not problems(page_text(html))
+
+
+@pytest.mark.parametrize("controls, shown", [
+    (EXTREME, {"a1_fnr_b": "> 99.99 %", "a1_fpr_b": "< 0.001 %"}),
+    ({"a1_base_a": 0.95, "a1_base_b": 0.05, "a1_d": 0.5, "a1_t": 0.1}, {"a1_fnr_a": "< 0.001 %", "a1_fpr_a": "> 99.99 %"}),
+])
+def test_rates_at_the_corners_read_neither_0_nor_100_percent(controls, shown):
+    """Review: at the corners a false-negative rate of 1 − 10⁻²⁴ read "100 %" (and 10⁻²⁶ read "0 %",
+    as 1 − TPR) beside a recall of "< 0.001 %" (or "> 99.99 %"); every rate of the binormal model lies
+    strictly inside (0, 1) (scipy: the tails are positive)."""
+    d = controls["a1_d"]
+    for p in (controls["a1_base_a"], controls["a1_base_b"]):
+        z = calibrated(p, d, controls["a1_t"])[0]
+        assert min(norm.sf(z - d / 2), norm.cdf(z - d / 2), norm.sf(z + d / 2), norm.cdf(z + d / 2)) > 0
+    html = rendered(LAB, state(through="a1_predict", **controls))
+    assert {name: html_lib.unescape(card(html, name)) for name in shown} == shown
+    assert ">100 %<" not in html and ">0 %<" not in html
 
 
 def test_a_group_the_cutoff_nearly_shuts_out_still_has_a_precision_not_100_percent():

@@ -52,7 +52,7 @@ from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_15_law import STATUTE, law_and_policy
 from pylabs.labs.vol1.v1_15_model import (AUDIT_USD, CHECKS, EQUAL_BASE, GROUPS, POLICIES, SCENARIO, Pair, S,
                                           Screen, blind_air, calibrated_pair, designs, four_fifths_recall,
-                                          policy_pair)
+                                          policy_pair, shown_rate)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
 from pylabs.physics.references import cite
@@ -193,23 +193,28 @@ ACT1_REFLECTION = Reflection(
 def act1_instruments(s: State) -> list:
     g = act1_pair(s)
     equal = abs(g.a.fpr - g.b.fpr) < S.equal_rates
-    identity = F.fpr_from_identity(g.a.base_rate, g.a.ppv, g.a.tpr)
+    identity = shown_rate(F.fpr_from_identity(g.a.base_rate, g.a.ppv, g.a.tpr))
+    # a false-negative rate is the repayers' lower tail, Φ(z − d/2): as 1 − TPR it read 0 % where it is 10⁻²⁶
+    fnr_a, fnr_b = (F.upper_tail(s["a1_d"] / 2 - z) for z in (g.z_a, g.z_b))
+    fpr_a, fpr_b = shown_rate(g.a.fpr), shown_rate(g.b.fpr)
+    pct = M["a1_fpr_a"].text
     return [metric_grid(
         ratio_spec(g.fpr_ratio).show(g.fpr_ratio, "good" if equal else "warn"),
-        M["a1_fpr_a"].show(g.a.fpr), M["a1_fpr_b"].show(g.b.fpr),
+        M["a1_fpr_a"].show(fpr_a), M["a1_fpr_b"].show(fpr_b),
         M["a1_acc_a"].show(F.accuracy(g.a)), M["a1_acc_b"].show(F.accuracy(g.b)),
-        M["a1_fnr_a"].show(g.a.fnr), M["a1_fnr_b"].show(g.b.fnr),
+        M["a1_fnr_a"].show(shown_rate(fnr_a)), M["a1_fnr_b"].show(shown_rate(fnr_b)),
         M["a1_ppv_a"].show(g.a.ppv), M["a1_ppv_b"].show(g.b.ppv),
-        M["a1_identity"].show(identity, note=f"measured {M['a1_fpr_a'].text(g.a.fpr)}"),
+        M["a1_identity"].show(identity, note=f"measured {pct(fpr_a)}"),
     ), groups_chart("a1_groups", "The two groups at one calibrated cutoff", g,
                     f"At t = {fmt(s['a1_t'], 'num')}, accuracy is {fmt(F.accuracy(g.a), 'pct')} in group A and "
-                    f"{fmt(F.accuracy(g.b), 'pct')} in group B; the false-positive rates are {fmt(g.a.fpr, 'pct')} "
-                    f"and {fmt(g.b.fpr, 'pct')}.")]
+                    f"{fmt(F.accuracy(g.b), 'pct')} in group B; the false-positive rates are {pct(fpr_a)} "
+                    f"and {pct(fpr_b)}.")]
 
 
 def groups_chart(name: str, title: str, g: Pair, summary: str):
     labels = ["Recall (TPR)", "FPR", "Precision", "Selected"]
-    values = {k: [g.group(k).tpr, g.group(k).fpr, g.group(k).ppv, g.group(k).selection_rate] for k in GROUPS}
+    values = {k: [shown_rate(v) for v in (g.group(k).tpr, g.group(k).fpr, g.group(k).ppv, g.group(k).selection_rate)]
+              for k in GROUPS}
     traces = [ch.bars(f"Group {k} ({fmt(g.group(k).base_rate, 'pct')} base rate)", labels,
                       [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct") for v in values[k]])
               for k, colour in zip(GROUPS, ("series1", "series2"))]

@@ -5,6 +5,7 @@ like its page; this is its model (numbers in, numbers out)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,6 +106,13 @@ def parity_pair() -> Pair:
     selection = (blind.a.selection_rate + blind.b.selection_rate) / 2
     z_a, z_b = F.z_for_selection(S.base_a, selection, S.d), F.z_for_selection(S.base_b, selection, S.d)
     return Pair(F.rates_at_z(S.base_a, z_a, S.d), F.rates_at_z(S.base_b, z_b, S.d), z_a, z_b)
+
+
+def shown_rate(value: float) -> float:
+    """A rate from the normal tails lies strictly inside (0, 1), but 1 − 10⁻²⁴ (a false-negative rate at
+    the sliders' corners) is 1.0 in floating point and read "100 %" beside a recall of "< 0.001 %": shown
+    as the largest float under 1, it reads "> 99.99 %"."""
+    return min(value, math.nextafter(1.0, 0.0))
 
 
 SCENARIO = calibrated_pair(S.base_a, S.base_b, S.d, S.cutoff)
