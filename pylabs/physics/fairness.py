@@ -221,8 +221,10 @@ def auc_binormal(d: float) -> float:
 
 def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> float:
     """The adverse-impact ratio of one group-blind cutoff with recall ``tpr`` in both groups:
-    SEL_g = p_g·TPR + (1 − p_g)·FPR with the same TPR and FPR, so the groups' selection differs by
-    (p_B − p_A)·(TPR − FPR) and the ratio rises only as TPR − FPR shrinks.
+    SEL_g = p_g·TPR + (1 − p_g)·FPR with the same TPR and FPR, so SEL_A ÷ SEL_B =
+    (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR: the ratio rises with r (as a lower
+    cutoff admits the unqualified more nearly as often as the qualified), not as TPR − FPR shrinks
+    (TPR − FPR grows as the cutoff falls to the midpoint of the two score distributions).
     Source: confusion-matrix algebra on the binormal model (VOL1 §V1-15 (3), policy 2)."""
     rates = [rates_at_z(p, z_for_tpr(tpr, d), d) for p in (base_a, base_b)]
     return impact_ratio([r.selection_rate for r in rates])

@@ -227,6 +227,24 @@ def test_act2_reflection_feedback_quotes_the_ratios():
     assert "at 95 % recall the ratio is 0.763, not 0.64" in said and "96.9 % recall" in said and "44.5 %" in said
 
 
+def test_act2_reflection_explains_the_ratio_by_fpr_over_tpr_not_by_tpr_minus_fpr():
+    """Review: the feedback said "a lower cutoff shrinks TPR − FPR". Under one cutoff SEL_A ÷ SEL_B =
+    (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR, which a lower cutoff raises; TPR − FPR
+    grows from 80 % to 84.1 % recall (the midpoint cutoff, z = 0) while the ratio rises (scipy)."""
+    for recall in (0.6, 0.8, 0.9, 0.99):
+        _, fpr, air = blind(recall)
+        r = fpr / recall
+        assert air == pytest.approx((0.35 + 0.65 * r) / (0.65 + 0.35 * r), rel=1e-12)
+    midpoint = norm.sf(-1.0)   # recall at z = 0, 84.1 %
+    (_, fpr80, air80), (_, fpr84, air84) = blind(0.8), blind(midpoint)
+    assert midpoint - fpr84 > 0.8 - fpr80 and air84 > air80
+    for letter in "ABCD":
+        said = feedback(rendered(LAB, state(choices={"a2_reflect": letter})), "a2_reflect")
+        assert "shrinks TPR − FPR" not in said and "widens TPR − FPR" not in said
+    said = feedback(rendered(LAB, state(choices={"a2_reflect": "C"})), "a2_reflect")
+    assert "(35 % + 65 %·r) ÷ (65 % + 35 %·r) with r = FPR ÷ TPR, and a lower cutoff raises r" in said
+
+
 def test_one_cutoff_clears_four_fifths_without_validation_only_near_97_percent_recall():
     assert LAB.failures_now(state(a2_policy="blind", a2_recall=0.96)) == {"a2_adverse_impact"}
     assert LAB.failures_now(state(a2_policy="blind", a2_recall=0.97)) == frozenset()

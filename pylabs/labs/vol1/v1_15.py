@@ -314,7 +314,8 @@ def act2_facts(context: str) -> dict[str, str]:
             "recall_low": fmt(A2_RECALL.min, "pct"), "air_low": fmt(blind_air(A2_RECALL.min), "num"),
             "d_sharp": fmt(A1_D.max, "num"), "air_sharp": fmt(blind_air(S.recall_floor, A1_D.max), "num"),
             "base_ratio": fmt(S.base_a / S.base_b, "num"),
-            "base_gap": f"{fmt(S.base_b, 'pct')} − {fmt(S.base_a, 'pct')}",
+            "air_formula": f"({fmt(S.base_a, 'pct')} + {fmt(1 - S.base_a, 'pct')}·r) ÷ "
+                           f"({fmt(S.base_b, 'pct')} + {fmt(1 - S.base_b, 'pct')}·r)",
             "ff_recall": fmt(four_fifths_recall(), "pct"),
             "ff_fpr": fmt(ff.a.fpr, "pct")}
 
@@ -359,19 +360,20 @@ ACT2_REFLECTION = Reflection(
            "for both groups?",
     options=(
         Claim("A", "Nothing: with equal error rates, the base rates alone set it",
-              "Selection is p·TPR + (1 − p)·FPR, so the groups' selection differs by ({base_gap})·(TPR − FPR), "
-              "and "
-              "the cutoff sets TPR − FPR: at {recall_high} recall the ratio is {air_high}, not {air_blind}."),
+              "Divide each group's selection, p·TPR + (1 − p)·FPR, by the shared recall: the ratio is "
+              "{air_formula} with r = FPR ÷ TPR, and the cutoff sets r. The base "
+              "rates alone set it only at r = 0; at {recall_high} recall the ratio is {air_high}, not {air_blind}."),
         Claim("B", "A sharper test, separating the qualified applicants better",
-              "A sharper test widens TPR − FPR, and the gap with it: at d = {d_sharp} and {recall} recall the "
-              "ratio falls to {air_sharp}, toward the base rates' own ratio, {base_ratio}."),
+              "A sharper test lets fewer unqualified applicants through at the same recall, so FPR ÷ TPR falls and "
+              "the ratio with it: at d = {d_sharp} and {recall} recall it is {air_sharp}, nearer the base rates' "
+              "own ratio, {base_ratio}."),
         Claim("C", "A lower cutoff, so both groups' selection nears everyone",
-              "The gap is ({base_gap})·(TPR − FPR), and a lower cutoff shrinks TPR − FPR: the ratio reaches "
-              "{limit} at {ff_recall} recall, where {ff_fpr} of the unqualified are selected too. It rises only as "
-              "the test separates less."),
+              "The ratio is {air_formula} with r = FPR ÷ TPR, and a lower cutoff "
+              "raises r: the ratio reaches {limit} at {ff_recall} recall, where {ff_fpr} of the unqualified are "
+              "selected too. It rises as the unqualified pass more nearly as often as the qualified."),
         Claim("D", "A higher cutoff, so fewer unqualified applicants get through",
-              "A higher cutoff makes both rates small, so selection follows the base rates: the ratio falls toward "
-              "{base_ratio} ({air_low} at {recall_low} recall)."),
+              "A higher cutoff cuts the false-positive rate faster than recall, so FPR ÷ TPR falls and selection "
+              "follows the base rates: the ratio falls toward {base_ratio} ({air_low} at {recall_low} recall)."),
     ),
     answer_letter="C",
 )
@@ -450,7 +452,8 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"z^{*} = \frac{d}{2} + \Phi^{-1}(1 - \mathrm{TPR}_{\text{floor}})",
                  "Policy 2: one test-score cutoff for both groups, with the recall floor in every group."),
-        Equation(r"\mathrm{SEL}_B - \mathrm{SEL}_A = (p_B - p_A)\,(\mathrm{TPR} - \mathrm{FPR})",
+        Equation(r"\frac{\mathrm{SEL}_A}{\mathrm{SEL}_B} = \frac{p_A + (1 - p_A)\,r}{p_B + (1 - p_B)\,r},\qquad "
+                 r"r = \frac{\mathrm{FPR}}{\mathrm{TPR}}",
                  "Selection under one cutoff, SEL = p·TPR + (1 − p)·FPR with the same rates in both groups."),
         Equation(r"\text{EO gap} = \max(|\Delta\mathrm{TPR}|, |\Delta\mathrm{FPR}|),\qquad "
                  r"\text{AIR} = \frac{\min_g \mathrm{SEL}_g}{\max_g \mathrm{SEL}_g}",
