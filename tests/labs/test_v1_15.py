@@ -162,18 +162,18 @@ def test_act1_reflection_feedback_quotes_the_physics():
 
 def independent_checks(design: str, context: str) -> set[str]:
     """Each proposal's failed checks, recomputed: law (one cutoff on the test), the Guidelines (ratio
-    ≥ 4/5 or validated), the team's recall floor, EO tolerance and budget (quarterly audits)."""
+    ≥ 4/5 or validated), the team's recall floor, EO tolerance and budget (quarterly audits; D monthly)."""
     if design in "AC":   # one calibrated cutoff: t = 0.5 validated (A), t = 0.4 not validated (C)
         t = 0.5 if design == "A" else 0.4
         (z_a, tpr_a, fpr_a), (z_b, tpr_b, fpr_b) = calibrated(0.35, t=t), calibrated(0.65, t=t)
-    else:                # B and D: one test-score cutoff at 80 % recall, validated (B) or not (D)
+    else:                # B and D: one test-score cutoff at 80 % recall, validated (B) or audited monthly (D)
         z_a = z_b = blind(0.8)[0]
         (tpr_a, fpr_a), (tpr_b, fpr_b) = rates(0.35, z_a, 2.0), rates(0.65, z_b, 2.0)
     validated = design in "AB"
     air = selection(0.35, tpr_a, fpr_a) / selection(0.65, tpr_b, fpr_b)
     failed = {"lawful": abs(z_a - z_b) > 1e-9, "impact": air < 0.8 and not validated,
               "recall": min(tpr_a, tpr_b) < 0.8 - 1e-9, "eo": max(abs(tpr_a - tpr_b), abs(fpr_a - fpr_b)) > 0.05,
-              "budget": 4 * PRICE[context] > 50e3}
+              "budget": (12 if design == "D" else 4) * PRICE[context] > 50e3}
     return {k for k, bad in failed.items() if bad}
 
 
@@ -191,13 +191,27 @@ def test_act2_options_vary_two_features_so_no_majority_points_to_the_key():
     """A 2 × 2 of cutoff rule (calibrated A, C; one test-score cutoff B, D) and validation (A, B; not C, D)."""
     texts = {o.letter: o.text for o in lab.ACT2_PREDICTION.options}
     assert [k for k, t in texts.items() if "calibrated" in t] == ["A", "C"]
-    assert [k for k, t in texts.items() if "no validation" in t] == ["C", "D"]
+    assert [k for k, t in texts.items() if "with a validation study" in t] == ["A", "B"]
 
 
-@pytest.mark.parametrize("context, cost", [("cloud", "$6k"), ("mobile", "$16k")])
-def test_act2_feedback_quotes_the_audit_cost_of_the_context_locked_in(context, cost):
+def test_act2_no_option_is_the_key_minus_a_free_safeguard():
+    """Review: D was B without the validation study, which costs nothing in the model, so "with a
+    validation study" won by form alone and the adverse-impact ratio was never needed. D now buys
+    monthly audits instead (within budget in both contexts: $18k, $48k), so only the ratio (0.64 <
+    0.8) tells B from D."""
+    for context in CONTEXTS:
+        d = model.designs(context)
+        assert (d["B"].policy, d["B"].validated, d["B"].audits) == ("blind", True, 4)
+        assert (d["D"].policy, d["D"].validated, d["D"].audits) == ("blind", False, 12)
+        assert d["D"].audit_cost > d["B"].audit_cost and d["D"].checks()["budget"]
+        assert set(d["D"].violations) == {"impact"} and blind(0.8)[2] < 0.8
+
+
+@pytest.mark.parametrize("context, cost, monthly", [("cloud", "$6k", "$18k"), ("mobile", "$16k", "$48k")])
+def test_act2_feedback_quotes_the_audit_cost_of_the_context_locked_in(context, cost, monthly):
     html = rendered(LAB, state(context, through="a2_pick", choices={"a2_pick": "D"}))
     assert f"Quarterly audits cost {cost} a year" in feedback(html, "a2_pick")
+    assert f"Monthly audits cost {monthly} a year, within the $50k budget" in feedback(html, "a2_pick")
     assert card(html, "a2_audit_cost") == cost
 
 
@@ -205,7 +219,7 @@ def test_act2_feedback_quotes_the_audit_cost_of_the_context_locked_in(context, c
 def test_act2_every_option_s_feedback_gives_its_numbers(letter):
     said = feedback(rendered(LAB, state(through="a2_pick", choices={"a2_pick": letter})), "a2_pick")
     numbers = {"A": ("0.31", "−0.31", "75.5 %", "15 pp"), "B": ("80 %", "12.3 %", "0.64", "$6k"),
-               "C": ("81.4 %", "0.107", "−0.512", "17.9 pp", "0.519"), "D": ("0.64", "0.8")}[letter]
+               "C": ("81.4 %", "0.107", "−0.512", "17.9 pp", "0.519"), "D": ("$18k", "0.64", "0.8")}[letter]
     assert all(n in said for n in numbers), (letter, said)
 
 

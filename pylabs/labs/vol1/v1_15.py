@@ -28,8 +28,12 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   C to 2.2× around the base rates' own 1.86×, D above: key D); its reflection asks which change equalizes
   the rates at one calibrated cutoff (key A, equal base rates). Act II's key (policy 2 with validation
   and audits) is a `Pick` over a 2 × 2 of cutoff rule (calibrated, one test-score cutoff) and validation
-  study (yes, no), so no majority of features points to it (key B); its reflection asks what raises one
-  cutoff's adverse-impact ratio (key C, a lower cutoff). The CRO no longer says legal signed off on a
+  study (yes, no), so no majority of features points to it (key B); D buys monthly audits instead of
+  the study (review: with quarterly audits D was B minus a study that costs nothing in the model, so
+  "with validation" won by form alone), so B against D needs the adverse-impact ratio. Its reflection
+  asks what raises one cutoff's adverse-impact ratio (key C, a lower cutoff: the ratio is
+  (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR, which a lower cutoff raises; review:
+  TPR − FPR grows from 80 % to 84 % recall, so "a lower cutoff shrinks TPR − FPR" was wrong). The CRO no longer says legal signed off on a
   score calibrated by group, and Act I's title no longer says the errors are unequal.
 - Tails are computed with erfc (``fairness.upper_tail`` in ``rates_at_z``): at the sliders' extremes
   1 − Φ read 0, so a group selected no one, its precision (0/0) showed 100 % and the adverse-impact
@@ -309,6 +313,9 @@ def act2_facts(context: str) -> dict[str, str]:
             "air_t_low": fmt(low.air, "num"), "recall": fmt(S.recall_floor, "pct"), "fpr": fmt(blind.a.fpr, "pct"),
             "air_blind": fmt(blind.air, "num"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
             "a2_audit_cost": M["a2_audit_cost"].text(d["B"].audit_cost),
+            "audit_cost_monthly": M["a2_audit_cost"].text(d["D"].audit_cost),
+            "monthly_budget": ("within the " if d["D"].checks()["budget"] else "over the ") + fmt(S.audit_budget_usd, "usd")
+                              + " budget",
             "ppv_a": fmt(blind.a.ppv, "pct"), "ppv_b": fmt(blind.b.ppv, "pct"),
             "recall_high": fmt(S.recall_high, "pct"), "air_high": fmt(blind_air(S.recall_high), "num"),
             "recall_low": fmt(A2_RECALL.min, "pct"), "air_low": fmt(blind_air(A2_RECALL.min), "num"),
@@ -344,11 +351,12 @@ ACT2_PREDICTION = Pick(
               "the test for group A and {z_b_low} for group B: different cutoff scores by group. The "
               "equalized-odds gap is {eo_low}, and an adverse-impact ratio of {air_t_low} has no validation to "
               "answer it."),
-        Claim("D", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with quarterly "
-                   "audits and no validation study",
-              "One cutoff for both groups still selects group A at {air_blind} of group B's rate, under {limit}: "
-              "evidence of adverse impact (1607.4(D)). Treating both groups alike does not remove it, and without "
-              "a validation study the Guidelines count the procedure as discriminatory (1607.3(A))."),
+        Claim("D", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with monthly "
+                   "audits instead of a validation study",
+              "Monthly audits cost {audit_cost_monthly} a year, {monthly_budget}, but an audit watches the rates; it "
+              "does not validate the test. One cutoff for both groups still selects group A at {air_blind} of group "
+              "B's rate, under {limit}: evidence of adverse impact (1607.4(D)), and without a validation study (or "
+              "the Guidelines' section 6) the procedure is considered discriminatory (1607.3(A))."),
     ),
     decide=act2_answer,
 )

@@ -28,6 +28,7 @@ class Scenario:
     eo_tolerance: float = 0.05    # the team's equalized-odds tolerance
     audit_budget_usd: float = 50e3
     audits_per_year: float = 4.0  # quarterly
+    audits_monthly: float = 12.0  # Act II option D: monthly audits in place of a validation study
     audit_usd_cloud: float = 1.5e3   # [A] one audit of a cloud service (its logs sampled)
     audit_usd_mobile: float = 4e3    # [A] one audit of an on-device model (a fleet of phones sampled)
     pp_per_unit: float = 100.0
@@ -175,4 +176,4 @@ def designs(context: str) -> dict[str, Screen]:
     """Act II's four proposals, in the context predicted in (it sets the audit price)."""
     return {"A": Screen("calibrated", True, context=context), "B": Screen("blind", True, context=context),
             "C": Screen("calibrated", False, context=context, cutoff=S.lowered_cutoff),
-            "D": Screen("blind", False, context=context)}
+            "D": Screen("blind", False, S.audits_monthly, context=context)}
