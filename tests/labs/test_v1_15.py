@@ -17,6 +17,7 @@ from scipy.stats import norm
 
 from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_15 as lab
+from pylabs.labs.vol1 import v1_15_law
 from pylabs.labs.vol1 import v1_15_model as model
 from pylabs.physics import constants as C
 from tests.labs.helpers import LOCKED_AT, rendered
@@ -297,6 +298,56 @@ def test_one_calibrated_cutoff_is_two_cutoffs_on_the_test_so_the_law_check_fails
     assert 'data-failure="a2_unlawful"' not in rendered(LAB, state(**FEASIBLE))
 
 
+def test_calibrated_scores_as_adjusted_scores_is_said_to_be_the_lab_s_reading():
+    """Review: the page stated as law that one probability cutoff on a within-group calibrated score
+    is "different cutoff scores". 42 U.S.C. §2000e–2(l) names adjusted scores and different cutoff
+    scores on the basis of race, color, religion, sex, or national origin, not calibrated or
+    machine-learned scores (law.cornell.edu/uscode/text/42/2000e-2), so the page says the reading is
+    the lab's, not a court's or the EEOC's, and explicit per-group cutoffs (parity) stay plain law."""
+    calibrated_text = page_text(rendered(LAB, state(a2_policy="calibrated")))
+    for said in ("This lab's reading.", "The statute does not name machine-learned or calibrated scores",
+                 "That is the lab's reading, not a court's or the EEOC's",
+                 "This lab reads that as the adjusted scores and different cutoff scores that 42 U.S.C. "
+                 "§2000e–2(l) makes unlawful"):
+        assert said in calibrated_text, said
+    parity_text = page_text(rendered(LAB, state(a2_policy="parity")))
+    assert "Equal selection rates need two cutoffs on the test, −0.255 for group A and 0.541 for group B: " \
+           "different cutoff scores by group, which 42 U.S.C. §2000e–2(l) makes an unlawful" in parity_text
+    for letter in "AC":
+        said = feedback(rendered(LAB, state(through="a2_pick", choices={"a2_pick": letter})), "a2_pick")
+        assert "which this lab reads as different cutoff scores by group" in said and "Apart from the law" in said
+    takeaways = " ".join(lab.lab_takeaways())
+    assert "which this lab reads as such (the statute does not name calibrated scores)" in takeaways
+
+
+def test_no_key_rests_on_the_legal_reading_alone():
+    """The calibrated policy fails the team's 5 pp equalized-odds check at every t on the slider
+    (the gap is at least 15 pp, at t = 0.5; scipy), as the reading on the page says."""
+    gaps = []
+    for t in [0.1 + 0.01 * i for i in range(81)]:
+        (_, tpr_a, fpr_a), (_, tpr_b, fpr_b) = calibrated(0.35, t=t), calibrated(0.65, t=t)
+        gaps.append(max(abs(tpr_a - tpr_b), abs(fpr_a - fpr_b)))
+    assert min(gaps) == pytest.approx(0.1498, abs=5e-4) and min(gaps) > 0.05
+    assert lab.A2_T.min == 0.1 and lab.A2_T.max == 0.9
+    assert "fails the team's equalized-odds check at every t on the slider" in v1_15_law.READING
+    for letter in "AC":
+        assert "eo" in model.designs("cloud")[letter].violations
+
+
+def test_the_law_notes_quote_disparate_impact_and_the_guidelines_limits():
+    """§2000e–2(k)(1)(A) (disparate impact: job related and consistent with business necessity, or an
+    alternative the employer refuses to adopt), 29 CFR 1607.4(D) (smaller differences may still
+    count) and 1607.3(A) (validated, or section 6), as V2-16 words them."""
+    text = page_text(rendered(LAB, state(a2_policy="calibrated")))
+    for said in ("\"job related for the position in question and consistent with business necessity\" "
+                 "(§2000e–2(k)(1)(A)(i))", "((k)(1)(A)(ii))",
+                 "\"may nevertheless constitute adverse impact, where they are significant in both statistical "
+                 "and practical terms\" (1607.4(D))",
+                 "The Uniform Guidelines generally regard that as evidence of adverse impact",
+                 "unless it has been validated or their section 6 is satisfied (1607.3(A))"):
+        assert said in text, said
+
+
 # ---- issue 24: numbers far from one, and states the old tails could not compute ------------------
 
 EXTREME = {"a1_base_a": 0.95, "a1_base_b": 0.05, "a1_d": 0.5, "a1_t": 0.9}
@@ -316,7 +367,8 @@ def test_a_tiny_ratio_reads_as_a_power_of_ten_not_a_long_decimal():
 
 @pytest.mark.parametrize("controls, shown", [
     (EXTREME, {"a1_fnr_b": "> 99.99 %", "a1_fpr_b": "< 0.001 %"}),
-    ({"a1_base_a": 0.95, "a1_base_b": 0.05, "a1_d": 0.5, "a1_t": 0.1}, {"a1_fnr_a": "< 0.001 %", "a1_fpr_a": "> 99.99 %"}),
+    ({"a1_base_a": 0.95, "a1_base_b": 0.05, "a1_d": 0.5, "a1_t": 0.1},
+     {"a1_fnr_a": "< 0.001 %", "a1_fpr_a": "> 99.99 %"}),
 ])
 def test_rates_at_the_corners_read_neither_0_nor_100_percent(controls, shown):
     """Review: at the corners a false-negative rate of 1 − 10⁻²⁴ read "100 %" (and 10⁻²⁶ read "0 %",

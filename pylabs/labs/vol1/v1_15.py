@@ -18,23 +18,25 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   applicants, "to adjust the scores of, use different cutoff scores for, or otherwise alter the
   results of, employment related tests on the basis of race, color, religion, sex, or national
   origin" (the page said "race, sex or national origin"). The spec calls only policy 3 unlawful, but
-  a score calibrated within each group turns policy 1's one probability cutoff into two test-score
-  cutoffs (z_A 0.31, z_B −0.31): that is a different cutoff score by group on the test's own scale,
-  so the lab's "lawful" check asks for one test-score cutoff for both groups, whatever the policy.
-  The four-fifths rule is quoted as 1607.4(D) words it (evidence of adverse impact for the federal
-  agencies), validation as 1607.3(A)-(B) word it; the page says which checks are law, which federal
-  guidelines and which the team's policy, and that it is a teaching model, not legal advice.
+  a score calibrated within each group adds logit p_g to every test score and turns policy 1's one
+  probability cutoff into two test-score cutoffs (z_A 0.31, z_B −0.31). The statute does not name
+  calibrated scores, so the page says that reading them as adjusted scores and different cutoff
+  scores is the lab's reading (``READING``; review), not a court's or the EEOC's; policy 1 fails the
+  team's equalized-odds check at every t anyway, so no key rests on the reading alone. The "lawful"
+  check asks for one test-score cutoff for both groups, whatever the policy. The four-fifths rule is
+  quoted as 1607.4(D) words it (evidence of adverse impact for the federal agencies; smaller
+  differences may still count), validation as 1607.3(A)-(B) word it, disparate impact as
+  §2000e–2(k)(1)(A) words it; the page says which checks are law, which federal guidelines, which
+  the lab's reading and which the team's policy, and that it is a teaching model, not legal advice.
 - Questions (issue 20). Act I asks a number, group B's FPR ÷ group A's (ranges A < 1.15×, B to 1.6×,
   C to 2.2× around the base rates' own 1.86×, D above: key D); its reflection asks which change equalizes
   the rates at one calibrated cutoff (key A, equal base rates). Act II's key (policy 2 with validation
   and audits) is a `Pick` over a 2 × 2 of cutoff rule (calibrated, one test-score cutoff) and validation
   study (yes, no), so no majority of features points to it (key B); D buys monthly audits instead of
-  the study (review: with quarterly audits D was B minus a study that costs nothing in the model, so
-  "with validation" won by form alone), so B against D needs the adverse-impact ratio. Its reflection
-  asks what raises one cutoff's adverse-impact ratio (key C, a lower cutoff: the ratio is
-  (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR, which a lower cutoff raises; review:
-  TPR − FPR grows from 80 % to 84 % recall, so "a lower cutoff shrinks TPR − FPR" was wrong). The CRO no longer says legal signed off on a
-  score calibrated by group, and Act I's title no longer says the errors are unequal.
+  the study, which costs nothing in the model (review), so B against D needs the adverse-impact ratio.
+  Its reflection asks what raises that ratio (key C, a lower cutoff: the ratio is (p_A + (1 − p_A)·r) ÷
+  (p_B + (1 − p_B)·r) with r = FPR ÷ TPR, not set by TPR − FPR, which grows from 80 % to 84 % recall).
+  The CRO no longer says legal signed off on a score calibrated by group; Act I's title names no answer.
 - Tails are computed with erfc (``fairness.upper_tail`` in ``rates_at_z``): at the sliders' extremes
   1 − Φ read 0, so a group selected no one, its precision (0/0) showed 100 % and the adverse-impact
   ratio (0/0) 1. Ratios far from 1 print in scientific notation; rates show three figures.
@@ -314,8 +316,8 @@ def act2_facts(context: str) -> dict[str, str]:
             "air_blind": fmt(blind.air, "num"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
             "a2_audit_cost": M["a2_audit_cost"].text(d["B"].audit_cost),
             "audit_cost_monthly": M["a2_audit_cost"].text(d["D"].audit_cost),
-            "monthly_budget": ("within the " if d["D"].checks()["budget"] else "over the ") + fmt(S.audit_budget_usd, "usd")
-                              + " budget",
+            "monthly_budget": ("within" if d["D"].checks()["budget"] else "over") + " the "
+                              + fmt(S.audit_budget_usd, "usd") + " budget",
             "ppv_a": fmt(blind.a.ppv, "pct"), "ppv_b": fmt(blind.b.ppv, "pct"),
             "recall_high": fmt(S.recall_high, "pct"), "air_high": fmt(blind_air(S.recall_high), "num"),
             "recall_low": fmt(A2_RECALL.min, "pct"), "air_low": fmt(blind_air(A2_RECALL.min), "num"),
@@ -337,8 +339,9 @@ ACT2_PREDICTION = Pick(
         Claim("A", f"One calibrated cutoff, t = {fmt(S.cutoff, 'num')}, for everyone, with a validation study and "
                    "quarterly audits",
               "A score calibrated within each group turns the one probability cutoff into two test-score cutoffs "
-              "({z_a} for group A, {z_b} for group B): different cutoff scores by group. It also keeps only "
-              "{tpr_one} of group A's qualified applicants, and the equalized-odds gap is {eo_one}."),
+              "({z_a} for group A, {z_b} for group B), which this lab reads as different cutoff scores by group. "
+              "Apart from the law, it keeps only {tpr_one} of group A's qualified applicants, and the "
+              "equalized-odds gap is {eo_one}."),
         Claim("B", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with a validation "
                    "study and quarterly audits",
               "Both groups keep {recall} of their qualified applicants at the same false-positive rate ({fpr}): "
@@ -348,9 +351,9 @@ ACT2_PREDICTION = Pick(
         Claim("C", f"One calibrated cutoff, t = {fmt(S.lowered_cutoff, 'num')}, for everyone, with quarterly audits "
                    "and no validation study",
               "Lowering t lifts group A's recall to {tpr_low}, but the score still puts the cutoff at {z_a_low} on "
-              "the test for group A and {z_b_low} for group B: different cutoff scores by group. The "
-              "equalized-odds gap is {eo_low}, and an adverse-impact ratio of {air_t_low} has no validation to "
-              "answer it."),
+              "the test for group A and {z_b_low} for group B, which this lab reads as different cutoff scores by "
+              "group. Apart from the law, the equalized-odds gap is {eo_low}, and an adverse-impact ratio of "
+              "{air_t_low} has no validation to answer it."),
         Claim("D", f"One test-score cutoff for both groups at {fmt(S.recall_floor, 'pct')} recall, with monthly "
                    "audits instead of a validation study",
               "Monthly audits cost {audit_cost_monthly} a year, {monthly_budget}, but an audit watches the rates; it "
@@ -432,17 +435,21 @@ RECALL_FIX = {"calibrated": "lower t, or use one test-score cutoff for both grou
 
 def act2_failures(d: Screen, g: Pair, ok: dict[str, bool]) -> list:
     cutoffs = f"{fmt(g.z_a, 'num')} for group A and {fmt(g.z_b, 'num')} for group B"
-    why = ("a score calibrated within each group puts the one probability cutoff at" if d.policy == "calibrated"
-           else "equal selection rates need")
+    grounds = "when the groups differ by race, color, religion, sex or national origin"
+    lawful = (f"A score calibrated within each group adjusts every score by the group's base rate, and on the "
+              f"test's own scale puts the one probability cutoff at two cutoffs, {cutoffs}. This lab reads that as "
+              f"the adjusted scores and different cutoff scores that 42 U.S.C. §2000e–2(l) makes unlawful {grounds} "
+              "(the statute does not name calibrated scores; see the law notes below)."
+              if d.policy == "calibrated" else
+              f"Equal selection rates need two cutoffs on the test, {cutoffs}: different cutoff scores by group, "
+              f"which 42 U.S.C. §2000e–2(l) makes an unlawful employment practice {grounds}.")
     text = {
-        "lawful": f"On the test's own scale, {why} two cutoffs, {cutoffs}: different cutoff scores by group, "
-                  "which 42 U.S.C. §2000e–2(l) makes an unlawful employment practice when the groups differ by "
-                  "race, "
-                  "color, religion, sex or national origin.",
+        "lawful": lawful,
         "impact": f"Group A is selected at {fmt(g.a.selection_rate, 'pct')} and group B at "
                   f"{fmt(g.b.selection_rate, 'pct')}: a ratio of {fmt(g.air, 'num')}, under four-fifths. The Uniform "
-                  "Guidelines regard that as evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with "
-                  "adverse impact as discriminatory unless it has been validated (1607.3(A)).",
+                  "Guidelines generally regard that as evidence of adverse impact (29 CFR 1607.4(D)), and a "
+                  "procedure with adverse impact as discriminatory unless it has been validated or their section 6 "
+                  "is satisfied (1607.3(A)).",
         "recall": f"Recall is {fmt(g.a.tpr, 'pct')} in group A and {fmt(g.b.tpr, 'pct')} in group B; the team's "
                   f"floor is {fmt(S.recall_floor, 'pct')} in every group: {RECALL_FIX[d.policy]}.",
         "eo": f"Recall differs by {fmt(abs(g.a.tpr - g.b.tpr), 'pp')} and the false-positive rate by "
@@ -494,8 +501,8 @@ ACT2 = Act(
         f"{fmt(AUDIT_USD[context], 'usd')} [assumed].",
         f"**US rules** (a summary, not legal advice): it is unlawful \"{STATUTE}\" (42 U.S.C. §2000e–2(l)). A "
         "selection rate under four-fifths of the highest group's is generally regarded by the federal agencies as "
-        "evidence of adverse impact (29 CFR 1607.4(D)), and a procedure with adverse impact counts as discriminatory "
-        "unless it has been validated (1607.3(A)).",
+        "evidence of adverse impact (29 CFR 1607.4(D)), and under the Guidelines a procedure with adverse impact "
+        "counts as discriminatory unless it has been validated (1607.3(A)).",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_POLICY, A2_T, A2_RECALL, A2_AUDITS, A2_VALIDATED),
@@ -554,10 +561,11 @@ def lab_takeaways() -> list[str]:
         f"One test-score cutoff for both groups holds equalized odds exactly; its price is an adverse-impact ratio of "
         f"{g['air_blind']} and a precision gap ({g['ppv_a']} against {g['ppv_b']}), answered with a validation study "
         "and audits.",
-        "For a US employment test, the statute forbids different cutoff scores by race, color, religion, sex or "
-        "national origin, and one probability cutoff on a within-group calibrated score is two such cutoffs on the "
-        "test's own scale; the four-fifths ratio is the federal agencies' screen for adverse impact, not a "
-        "definition of fairness. A teaching model, not legal advice.",
+        "For a US employment test, the statute forbids adjusted scores or different cutoff scores on the basis of "
+        "race, color, religion, sex or national origin; one probability cutoff on a within-group calibrated score is "
+        "two cutoffs on the test's own scale, which this lab reads as such (the statute does not name calibrated "
+        "scores). The four-fifths ratio is the federal agencies' screen for adverse impact, not a definition of "
+        "fairness. A teaching model, not legal advice.",
     ]
 
 
