@@ -470,3 +470,14 @@ def test_the_lab_opens_in_the_v1_00_track_or_says_why_not():
 def test_the_four_fifths_limit_is_the_registry_s():
     assert C.UGESP_FOUR_FIFTHS == 0.8
     assert f"four-fifths screen {0.8:g}" in page_text(rendered(LAB, state()))
+
+
+def test_act2_reflection_key_gives_no_limit_that_answers_it():
+    """Review: the key read "A lower cutoff, so both groups' selection nears everyone": a ratio of two
+    selection rates that both near 1 nears 1, so the words answered the question without the physics.
+    The key and D now differ only in the cutoff's direction (lower/higher, more/fewer unqualified), so
+    the student must know which way FPR ÷ TPR moves the ratio."""
+    texts = {o.letter: o.text for o in lab.ACT2_REFLECTION.options}
+    assert "everyone" not in texts["C"] and "nears" not in texts["C"]
+    mirrored = texts["D"].replace("higher", "lower").replace("fewer", "more")
+    assert texts["C"] == mirrored

@@ -378,7 +378,7 @@ ACT2_REFLECTION = Reflection(
               "A sharper test lets fewer unqualified applicants through at the same recall, so FPR ÷ TPR falls and "
               "the ratio with it: at d = {d_sharp} and {recall} recall it is {air_sharp}, nearer the base rates' "
               "own ratio, {base_ratio}."),
-        Claim("C", "A lower cutoff, so both groups' selection nears everyone",
+        Claim("C", "A lower cutoff, so more unqualified applicants get through",
               "The ratio is {air_formula} with r = FPR ÷ TPR, and a lower cutoff "
               "raises r: the ratio reaches {limit} at {ff_recall} recall, where {ff_fpr} of the unqualified are "
               "selected too. It rises as the unqualified pass more nearly as often as the qualified."),
