@@ -249,12 +249,17 @@ def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> fl
 
 def tpr_for_impact_ratio(base_a: float, base_b: float, d: float, ratio: float) -> float:
     """The recall at which one group-blind cutoff reaches adverse-impact ratio ``ratio`` (the ratio
-    rises with recall, toward 1 as the cutoff admits everyone; a ratio of 1 or more is reached only
-    there, so it gives the top of the recalls searched).
+    rises with recall, from the base rates' own ratio as recall nears 0 toward 1 as the cutoff admits
+    everyone). A ratio outside what the recalls searched reach raises FairnessError: a bisection
+    returns the end of its range there, which would read as a recall that reaches the ratio.
     Source: inverts ``blind_impact_ratio`` by bisection."""
     if ratio <= 0:
         raise FairnessError(f"ratio = {ratio} must be positive")
     low, high = _TPR_LOW, _TPR_HIGH
+    reach = blind_impact_ratio(base_a, base_b, low, d), blind_impact_ratio(base_a, base_b, high, d)
+    if not reach[0] <= ratio <= reach[1]:
+        raise FairnessError(f"no single cutoff reaches an impact ratio of {ratio}: between recalls of {low} "
+                            f"and 1 − {1 - high:.0e} it runs from {reach[0]:.6g} to {reach[1]:.6g}")
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2
         if blind_impact_ratio(base_a, base_b, middle, d) < ratio:

@@ -189,10 +189,25 @@ def test_v1_15_one_blind_cutoff_reaches_four_fifths_only_near_97_percent_recall(
     assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(0.96869, abs=5e-6)
 
 
-def test_v1_15_a_ratio_of_one_or_more_is_reached_only_as_recall_nears_one_and_zero_is_refused():
-    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 1.6) > 1 - 1e-12
+@pytest.mark.parametrize("ratio", (1.0, 1.6, 0.5, 0.3))
+def test_v1_15_a_ratio_no_single_cutoff_reaches_is_refused_not_answered_with_the_range_end(ratio):
+    """Review (defect class 9): the bisection answered a ratio of 1.6 with a recall of 1 − 10⁻¹⁵ and a
+    ratio of 0.3 with 10⁻⁹, ends of its range shown as if reached. One cutoff's ratio runs from the
+    base rates' 0.35/0.65 = 0.538 (recall near 0) toward 1 (everyone selected), so these are refused."""
+    with pytest.raises(F.FairnessError, match="no single cutoff"):
+        F.tpr_for_impact_ratio(0.35, 0.65, D, ratio)
+
+
+def test_v1_15_a_ratio_of_zero_is_refused():
     with pytest.raises(F.FairnessError, match="ratio"):
         F.tpr_for_impact_ratio(0.35, 0.65, D, 0.0)
+
+
+def test_v1_15_ratios_near_the_ends_of_the_reach_are_still_found():
+    """Just inside the reach, the bisection lands on the recall whose ratio is the target."""
+    for ratio in (0.54, 0.99):
+        tpr = F.tpr_for_impact_ratio(0.35, 0.65, D, ratio)
+        assert F.blind_impact_ratio(0.35, 0.65, tpr, D) == pytest.approx(ratio, rel=1e-9)
 
 
 def test_v1_15_4_policy_2_one_group_blind_cutoff_at_recall_80():
