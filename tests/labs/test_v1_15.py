@@ -481,3 +481,28 @@ def test_act2_reflection_key_gives_no_limit_that_answers_it():
     assert "everyone" not in texts["C"] and "nears" not in texts["C"]
     mirrored = texts["D"].replace("higher", "lower").replace("fewer", "more")
     assert texts["C"] == mirrored
+
+
+def test_parity_cutoffs_reach_their_selection_rate_and_an_unreachable_one_is_refused():
+    """Review (defect class 9): policy 3's cutoffs come from ``fairness._bisect``, which returns the end
+    of its ±10σ range when no cutoff there reaches the target. The spec's golden row (z_A −0.2552,
+    z_B 0.5406, both groups selected at 0.4617) is reached; a rate out of reach (10⁻³⁰) raises instead of
+    returning z ≈ 9 as if it selected that rate."""
+    g = model.parity_pair()
+    assert (g.z_a, g.z_b) == pytest.approx((-0.2552, 0.5406), abs=5e-5)
+    assert g.a.selection_rate == pytest.approx(0.4617, abs=5e-5) == g.b.selection_rate
+    with pytest.raises(model.F.FairnessError, match="no cutoff selects"):
+        model.cutoff_selecting(0.35, 1e-30)
+
+
+def test_a_four_fifths_limit_no_single_cutoff_reaches_is_said_not_shown_as_a_recall(monkeypatch):
+    """Review (defect class 9): with a limit of 1.6 (the one-source test doubles the registry's 0.8) the
+    bisection answered a recall of 1 − 10⁻¹⁵, and the key's feedback would have read "the ratio reaches
+    1.6 at > 99.99 % recall". Out of reach, the feedback says so."""
+    monkeypatch.setattr(C, "UGESP_FOUR_FIFTHS", 1.6)
+    assert model.four_fifths_recall() is None
+    said = lab.act2_facts("cloud")["ff_reach"]
+    assert said == "no single cutoff reaches 1.6; the ratio nears 1 only as everyone is selected"
+    monkeypatch.undo()
+    assert lab.act2_facts("cloud")["ff_reach"] == ("the ratio reaches 0.8 at 96.9 % recall, where 44.5 % of the "
+                                                   "unqualified are selected too")

@@ -307,7 +307,7 @@ def act2_answer(context: str) -> str:
 def act2_facts(context: str) -> dict[str, str]:
     d = designs(context)
     one, blind = d["A"].pair, d["B"].pair
-    ff = policy_pair("blind", S.cutoff, four_fifths_recall())
+    ff_recall, limit = four_fifths_recall(), fmt(C.UGESP_FOUR_FIFTHS, "num")
     low = d["C"].pair
     return {"z_a": fmt(one.z_a, "num"), "z_b": fmt(one.z_b, "num"), "tpr_one": fmt(one.a.tpr, "pct"),
             "eo_one": fmt(one.eo_gap, "pp"), "tpr_low": fmt(low.a.tpr, "pct"),
@@ -325,8 +325,9 @@ def act2_facts(context: str) -> dict[str, str]:
             "base_ratio": fmt(S.base_a / S.base_b, "num"),
             "air_formula": f"({fmt(S.base_a, 'pct')} + {fmt(1 - S.base_a, 'pct')}·r) ÷ "
                            f"({fmt(S.base_b, 'pct')} + {fmt(1 - S.base_b, 'pct')}·r)",
-            "ff_recall": fmt(four_fifths_recall(), "pct"),
-            "ff_fpr": fmt(ff.a.fpr, "pct")}
+            "ff_reach": f"no single cutoff reaches {limit}; the ratio nears 1 only as everyone is selected"
+            if ff_recall is None else f"the ratio reaches {limit} at {fmt(ff_recall, 'pct')} recall, where "
+            f"{fmt(policy_pair('blind', S.cutoff, ff_recall).a.fpr, 'pct')} of the unqualified are selected too"}
 
 
 ACT2_PREDICTION = Pick(
@@ -380,8 +381,7 @@ ACT2_REFLECTION = Reflection(
               "own ratio, {base_ratio}."),
         Claim("C", "A lower cutoff, so more unqualified applicants get through",
               "The ratio is {air_formula} with r = FPR ÷ TPR, and a lower cutoff "
-              "raises r: the ratio reaches {limit} at {ff_recall} recall, where {ff_fpr} of the unqualified are "
-              "selected too. It rises as the unqualified pass more nearly as often as the qualified."),
+              "raises r: {ff_reach}. It rises as the unqualified pass more nearly as often as the qualified."),
         Claim("D", "A higher cutoff, so fewer unqualified applicants get through",
               "A higher cutoff cuts the false-positive rate faster than recall, so FPR ÷ TPR falls and selection "
               "follows the base rates: the ratio falls toward {base_ratio} ({air_low} at {recall_low} recall)."),

@@ -35,6 +35,7 @@ class Scenario:
     chart_height_px: float = 340.0
     tolerance: float = 1e-12      # a rate equal to its floor, or two equal cutoffs, up to rounding
     equal_rates: float = 1e-3     # two false-positive rates closer than 0.1 pp read as equal
+    selection_match: float = 1e-9  # a cutoff found by bisection selects its target rate to this relative error
     far_ratio: float = 1e-3       # a ratio of rates under 1/1,000 or over 1,000 prints as a power of ten
 
 
@@ -105,8 +106,20 @@ def parity_pair() -> Pair:
     cutoff at the recall floor (two bisections, made once)."""
     blind = policy_pair("blind")
     selection = (blind.a.selection_rate + blind.b.selection_rate) / 2
-    z_a, z_b = F.z_for_selection(S.base_a, selection, S.d), F.z_for_selection(S.base_b, selection, S.d)
+    z_a, z_b = (cutoff_selecting(p, selection) for p in (S.base_a, S.base_b))
     return Pair(F.rates_at_z(S.base_a, z_a, S.d), F.rates_at_z(S.base_b, z_b, S.d), z_a, z_b)
+
+
+def cutoff_selecting(base_rate: float, selection: float, d: float = S.d) -> float:
+    """The test-score cutoff at which a group is selected at ``selection``, checked: the bisection in
+    ``fairness`` returns the end of its range (±10σ) when no cutoff there reaches the rate, which would
+    read as a cutoff that does (defect class 9), so a rate it misses raises instead."""
+    z = F.z_for_selection(base_rate, selection, d)
+    reached = F.rates_at_z(base_rate, z, d).selection_rate
+    if abs(reached - selection) > S.selection_match * selection:
+        raise F.FairnessError(f"no cutoff selects {selection} of a group with base rate {base_rate} (d = {d}): "
+                              f"the search stopped at z = {z:.3g}, selecting {reached:.3g}")
+    return z
 
 
 def shown_rate(value: float) -> float:
@@ -125,10 +138,18 @@ def blind_air(recall: float, d: float = S.d) -> float:
     return F.blind_impact_ratio(S.base_a, S.base_b, recall, d)
 
 
-@lru_cache(maxsize=1)
-def four_fifths_recall() -> float:
-    """The recall at which one test-score cutoff for both groups reaches the four-fifths ratio."""
-    return F.tpr_for_impact_ratio(S.base_a, S.base_b, S.d, C.UGESP_FOUR_FIFTHS)
+def four_fifths_recall() -> float | None:
+    """The recall at which one test-score cutoff for both groups reaches the four-fifths ratio, or None
+    where no single cutoff reaches it (the ratio nears 1 only as everyone is selected)."""
+    return recall_for_ratio(C.UGESP_FOUR_FIFTHS)
+
+
+@lru_cache(maxsize=4)
+def recall_for_ratio(ratio: float) -> float | None:
+    try:
+        return F.tpr_for_impact_ratio(S.base_a, S.base_b, S.d, ratio)
+    except F.FairnessError:   # out of one cutoff's reach: said so, not shown as the search's end
+        return None
 
 
 # ---- Act II: a deployment and its checks --------------------------------------------------
