@@ -506,3 +506,13 @@ def test_a_four_fifths_limit_no_single_cutoff_reaches_is_said_not_shown_as_a_rec
     monkeypatch.undo()
     assert lab.act2_facts("cloud")["ff_reach"] == ("the ratio reaches 0.8 at 96.9 % recall, where 44.5 % of the "
                                                    "unqualified are selected too")
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_story_s_summary_of_1607_3_a_keeps_its_second_way_out(context):
+    """Review (defect class 10): 29 CFR 1607.3(A) considers a procedure with adverse impact
+    discriminatory "unless the procedure has been validated in accordance with these guidelines, or the
+    provisions of section 6 of this part are satisfied"; the story's summary dropped section 6."""
+    story = page_text(rendered(LAB, state(context, through="a1_reflect"))).split("Act II The Resume Screen")[1]
+    story = story.split("Your prediction")[0]
+    assert "unless it has been validated or meets their section 6 (1607.3(A))" in story

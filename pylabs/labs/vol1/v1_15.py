@@ -502,7 +502,7 @@ ACT2 = Act(
         f"**US rules** (a summary, not legal advice): it is unlawful \"{STATUTE}\" (42 U.S.C. §2000e–2(l)). A "
         "selection rate under four-fifths of the highest group's is generally regarded by the federal agencies as "
         "evidence of adverse impact (29 CFR 1607.4(D)), and under the Guidelines a procedure with adverse impact "
-        "counts as discriminatory unless it has been validated (1607.3(A)).",
+        "counts as discriminatory unless it has been validated or meets their section 6 (1607.3(A)).",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_POLICY, A2_T, A2_RECALL, A2_AUDITS, A2_VALIDATED),
