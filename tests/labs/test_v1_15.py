@@ -516,3 +516,20 @@ def test_the_story_s_summary_of_1607_3_a_keeps_its_second_way_out(context):
     story = page_text(rendered(LAB, state(context, through="a1_reflect"))).split("Act II The Resume Screen")[1]
     story = story.split("Your prediction")[0]
     assert "unless it has been validated or meets their section 6 (1607.3(A))" in story
+
+
+@pytest.mark.parametrize("controls, tone", [
+    ({"a1_base_a": 0.05, "a1_base_b": 0.10, "a1_d": 3.0, "a1_t": 0.9}, "warn"),
+    ({"a1_base_a": 0.50, "a1_base_b": 0.50}, "good"),
+    ({"a1_base_a": 0.35, "a1_base_b": 0.65}, "warn"),
+])
+def test_the_ratio_card_is_green_only_when_the_ratio_is_near_one(controls, tone):
+    """Review (defect class 8): the B ÷ A card was green when the two rates differed by under 0.1 pp, so
+    at base rates 5 % and 10 %, d = 3, t = 0.9 it showed a green 2.31× (FPR 0.0655 % against 0.151 %,
+    scipy): a gap that narrows as a difference while the ratio on the card stays far from 1."""
+    p_a, p_b, d, t = (controls.get(k, v) for k, v in (("a1_base_a", 0.35), ("a1_base_b", 0.65), ("a1_d", 2.0),
+                                                         ("a1_t", 0.5)))
+    ratio = calibrated(p_b, d, t)[2] / calibrated(p_a, d, t)[2]
+    html = rendered(LAB, state(**controls))
+    shown = re.search(r'<div class="pl-metric pl-metric--(\w+)" data-metric="a1_fpr_ratio"', html)
+    assert shown and shown.group(1) == tone, (ratio, shown and shown.group(1))

@@ -198,7 +198,7 @@ ACT1_REFLECTION = Reflection(
 
 def act1_instruments(s: State) -> list:
     g = act1_pair(s)
-    equal = abs(g.a.fpr - g.b.fpr) < S.equal_rates
+    equal = abs(g.fpr_ratio - 1) < S.equal_ratio   # the card shows a ratio: 0.07 % against 0.15 % is 2.31×
     identity = shown_rate(F.fpr_from_identity(g.a.base_rate, g.a.ppv, g.a.tpr))
     # a false-negative rate is the repayers' lower tail, Φ(z − d/2): as 1 − TPR it read 0 % where it is 10⁻²⁶
     fnr_a, fnr_b = (F.upper_tail(s["a1_d"] / 2 - z) for z in (g.z_a, g.z_b))

@@ -34,7 +34,7 @@ class Scenario:
     pp_per_unit: float = 100.0
     chart_height_px: float = 340.0
     tolerance: float = 1e-12      # a rate equal to its floor, or two equal cutoffs, up to rounding
-    equal_rates: float = 1e-3     # two false-positive rates closer than 0.1 pp read as equal
+    equal_ratio: float = 0.01     # two false-positive rates within 1 % of each other read as equal
     selection_match: float = 1e-9  # a cutoff found by bisection selects its target rate to this relative error
     far_ratio: float = 1e-3       # a ratio of rates under 1/1,000 or over 1,000 prints as a power of ten
 
