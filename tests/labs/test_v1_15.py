@@ -533,3 +533,15 @@ def test_the_ratio_card_is_green_only_when_the_ratio_is_near_one(controls, tone)
     html = rendered(LAB, state(**controls))
     shown = re.search(r'<div class="pl-metric pl-metric--(\w+)" data-metric="a1_fpr_ratio"', html)
     assert shown and shown.group(1) == tone, (ratio, shown and shown.group(1))
+
+
+def test_the_kleinberg_citation_claims_no_more_than_the_theorem():
+    """Review (defect class 9 of issue 24): Kleinberg, Mullainathan and Raghavan 2016 prove that
+    calibration within groups and balance for both classes hold together only with perfect prediction
+    or equal base rates; the Act I sources said they "cannot coexist", with no exception. The label names
+    the question the paper answers, not its answer: the answer is Act I's reflection key, and the
+    sources are on the page before that lock."""
+    html = rendered(LAB, state(through="a1_predict"))
+    assert "cannot coexist" not in html
+    assert "when calibration within groups and balance for both classes can hold together" in html
+    assert "equal base rates" not in page_text(html).split("Reflection")[0].lower()

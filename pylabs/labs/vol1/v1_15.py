@@ -245,7 +245,7 @@ def act1_math(s: State):
         ("Adverse-impact ratio", fmt(g.air, "sci")),
     ), sources=(
         cite("chouldechova2017", "the identity that links FPR, PPV, TPR and the base rate"),
-        cite("kleinberg2016", "calibration within groups and balanced error rates cannot coexist"),
+        cite("kleinberg2016", "when calibration within groups and balance for both classes can hold together"),
         "Scores, base rates and d are the scenario's assumptions.",
     ))
 
