@@ -33,7 +33,7 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   the rates at one calibrated cutoff (key A, equal base rates). Act II's key (policy 2 with validation
   and audits) is a `Pick` over a 2 × 2 of cutoff rule (calibrated, one test-score cutoff) and validation
   study (yes, no), so no majority of features points to it (key B); D buys monthly audits instead of
-  the study, which costs nothing in the model (review), so B against D needs the adverse-impact ratio.
+  the study and fails on the ratio alone, but the study is free here, so B passes all D passes (review).
   Its reflection asks what raises that ratio (key C, a lower cutoff: the ratio is (p_A + (1 − p_A)·r) ÷
   (p_B + (1 − p_B)·r) with r = FPR ÷ TPR, not set by TPR − FPR, which grows from 80 % to 84 % recall).
   The CRO no longer says legal signed off on a score calibrated by group; Act I's title names no answer.
