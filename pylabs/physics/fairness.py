@@ -96,8 +96,15 @@ def binormal_rates(base_rate: float, threshold: float, d_prime: float) -> GroupR
     return GroupRates(base_rate, 1.0 - _STD.cdf(threshold - d_prime), 1.0 - _STD.cdf(threshold))
 
 
-def _bisect(value: Callable[[float], float], target: float, increasing: bool) -> float:
-    """The threshold where a monotone function of the threshold reaches ``target``."""
+def _bisect(value: Callable[[float], float], target: float, increasing: bool, nearest: bool = False) -> float:
+    """The threshold where a monotone function of the threshold reaches ``target``. A target the
+    thresholds searched (±10 standard deviations) do not bracket raises FairnessError instead of
+    returning the end of the search as if it were the answer; with ``nearest`` the caller asks for
+    that end (the closest the group can come) and must say so where it shows it."""
+    ends = sorted((value(_LOW), value(_HIGH)))
+    if not nearest and not ends[0] <= target <= ends[1]:
+        raise FairnessError(f"no threshold within ±{_HIGH:g} standard deviations gives {target}: "
+                            f"the value runs from {ends[0]:.6g} to {ends[1]:.6g}")
     low, high = _LOW, _HIGH
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2
@@ -115,12 +122,14 @@ def threshold_for_selection(base_rate: float, selection: float, d_prime: float) 
     return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).selection_rate, selection, increasing=False)
 
 
-def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float) -> float:
+def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float, nearest: bool = False) -> float:
     """The threshold at which the group's PPV is ``target_ppv`` (PPV rises with t when d′ > 0,
-    because the likelihood ratio of the binormal model rises with the score).
+    because the likelihood ratio of the binormal model rises with the score). PPV never falls below
+    the base rate (its limit as t → −∞): a lower target raises FairnessError, or with ``nearest``
+    gives the lowest threshold searched.
     Source: inverts ``ppv`` under the binormal model by bisection."""
     _check_rate("target_ppv", target_ppv, open_interval=True)
-    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True)
+    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True, nearest=nearest)
 
 
 def posterior(base_rate: float, score: float, d_prime: float) -> float:

@@ -260,3 +260,15 @@ def test_threshold_for_posterior_inverts_posterior_and_matches_v1_15_cutoffs(p):
 
 def test_posterior_underflows_to_zero_far_below_instead_of_overflowing():
     assert F.posterior(0.01, -400.0, 4.0) == 0.0 and F.posterior(0.99, 400.0, 4.0) == 1.0
+
+
+def test_a_ppv_below_the_base_rate_is_out_of_reach_not_the_end_of_the_search():
+    """PPV → p as t → −∞ (every negative and positive flagged), so no threshold gives a group with a
+    30 % base rate a precision of 15 %. The bisection used to return −10 silently (a class-9 defect
+    found in V1-15's review); now it raises, or, asked for the nearest point, gives the search's end."""
+    with pytest.raises(F.FairnessError, match="no threshold"):
+        F.threshold_for_ppv(0.30, 0.15, D_PRIME)
+    t = F.threshold_for_ppv(0.30, 0.15, D_PRIME, nearest=True)
+    assert F.binormal_rates(0.30, t, D_PRIME).ppv == pytest.approx(0.30, abs=1e-9)
+    with pytest.raises(F.FairnessError):
+        F.threshold_for_selection(0.2, 1 - 1e-30, D_PRIME)

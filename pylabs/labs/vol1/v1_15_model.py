@@ -111,9 +111,9 @@ def parity_pair() -> Pair:
 
 
 def cutoff_selecting(base_rate: float, selection: float, d: float = S.d) -> float:
-    """The test-score cutoff at which a group is selected at ``selection``, checked: the bisection in
-    ``fairness`` returns the end of its range (±10σ) when no cutoff there reaches the rate, which would
-    read as a cutoff that does (defect class 9), so a rate it misses raises instead."""
+    """The test-score cutoff at which a group is selected at ``selection``, checked: ``fairness``'s
+    bisection raises for a rate out of its range (±10σ), and a rate it reaches only roughly raises
+    here too, so no cutoff reads as one that selects the rate when it does not (defect class 9)."""
     z = F.z_for_selection(base_rate, selection, d)
     reached = F.rates_at_z(base_rate, z, d).selection_rate
     if abs(reached - selection) > S.selection_match * selection:
