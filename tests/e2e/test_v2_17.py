@@ -16,7 +16,7 @@ from tests.e2e.driver import close
 from tests.labs.helpers import answered
 
 pytestmark = pytest.mark.e2e
-FEASIBLE = {"a2_arch": "moe", "a2_weights": "fp8", "a2_regions": "r3m2", "a2_noise": 1.2, "a2_fair": "single",
+FEASIBLE = {"a2_arch": "moe", "a2_weights": "fp8", "a2_regions": "r2m1", "a2_noise": 1.2, "a2_fair": "single",
             "a2_cfe": 0.9}
 
 

@@ -67,7 +67,7 @@ def size(count: float) -> str:
 
 
 def days(d: Design) -> str:
-    return fmt(d.days * SECONDS_PER_DAY, "days")
+    return fmt(d.days * SECONDS_PER_DAY, "s")  # 11.1 days, or 14.2 h under a day
 
 
 def region_count(key: str, count: str = "words") -> str:
@@ -207,7 +207,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_carbon", "Carbon intensity (CO₂e)", "kg/J", "g/kWh"),
     MetricSpec("a2_availability", "Availability", "1", "nines"),
     MetricSpec("a2_serving", "Weights per serving replica", "B", "GB"),
-    MetricSpec("a2_days", "Retraining time", "s", "days"),
+    MetricSpec("a2_days", "Retraining time", "s", "s"),
     MetricSpec("a2_goodput", "Training goodput", "1", "pct"),
     MetricSpec("a2_fair_gap", "Error-rate gap between groups", "1", "pp"),
     MetricSpec("a2_serving_gpus", "Serving GPUs provisioned", "1", "int"),
@@ -334,7 +334,7 @@ A2_FAIR = Choice("a2_fair", "Fairness rule", (
 ), default=DRAFT.fairness, help=f"Base rates differ ({fmt(S.base_a, 'pct')} and {fmt(S.base_b, 'pct')}), so both "
                                 "cannot hold (V2-16); one threshold gives equal error rates if the score errs alike "
                                 "in both groups [assumed].")
-A2_CFE = Slider("a2_cfe", "Clean supply matched hour by hour", unit="1", min=0.0, max=1.0, step=0.05, default=DRAFT.cfe,
+A2_CFE = Slider("a2_cfe", "Hour-matched clean supply", unit="1", min=0.0, max=1.0, step=0.05, default=DRAFT.cfe,
                 fmt="pct", help=f"New wind at {fmt(CLEAN_INTENSITY, 'g/kWh')} (IPCC median, as in V2-15); the rest from a "
                                 f"{fmt(grid_intensity(), 'g/kWh')} grid [assumed].")
 
@@ -350,66 +350,66 @@ def design(s: State) -> Design:
 
 
 def act2_facts() -> dict[str, str]:
-    a, b, c, d = (DESIGNS[k] for k in "ABCD")
-    one, twice = CHANGES["C"], CHANGES["D"]
-    return {"ttft_a": fmt(a.ttft, "ms"), "cost_a": fmt(a.cost, "usd"), "prefill_a": fmt(a.prefill_s, "ms"),
-            "weights_b": fmt(b.serving_weights, "GB"), "replica_hbm": fmt(replica_hbm(), "GB"), "replica": REPLICA,
-            "eps_c": fmt(c.epsilon, "num"), "gap_c": fmt(c.fairness_gap, "pp"), "eps_limit": fmt(S.epsilon_limit, "num"),
-            "weights_d": fmt(d.serving_weights, "GB"), "ttft_d": fmt(d.ttft, "ms"), "avail_d": fmt(d.availability, "nines"),
-            "eps_d": fmt(d.epsilon, "num"), "carbon_d": fmt(d.carbon, "g/kWh"), "cost_d": fmt(d.cost, "usd"),
+    a, b, d = DESIGNS["A"], DESIGNS["B"], DESIGNS["D"]
+    dense, one, twice = CHANGES["A"], CHANGES["C"], CHANGES["D"]
+    return {"weights_a": fmt(a.serving_weights, "GB"), "replica_hbm": fmt(replica_hbm(), "GB"), "replica": REPLICA,
+            "active_share": fmt(S.moe_active / S.params, "fraction"), "prefill_b": fmt(b.prefill_s, "ms"),
+            "ttft_b": fmt(b.ttft, "ms"), "cost_b": fmt(b.cost, "usd"), "params": size(S.params),
+            "avail_c": fmt(DESIGNS["C"].availability, "nines"), "avail_limit": fmt(S.availability_limit, "nines"),
+            "ten": TEN, "weights_d": fmt(d.serving_weights, "GB"), "ttft_d": fmt(d.ttft, "ms"),
+            "avail_d": fmt(d.availability, "nines"), "eps_d": fmt(d.epsilon, "num"), "carbon_d": fmt(d.carbon, "g/kWh"),
+            "cost_d": fmt(d.cost, "usd"), "ttft_dense": fmt(dense.ttft, "ms"), "cost_dense": fmt(dense.cost, "usd"),
             "avail_one": fmt(one.availability, "nines"), "cost_one": fmt(one.cost, "usd"),
             "goodput_twice": fmt(twice.goodput, "pct"), "days_twice": days(twice), "days_d": days(d),
-            "z_c": fmt(c.noise, "num"), "ten": TEN, "params": size(S.params),
-            "active_share": fmt(S.moe_active / S.params, "fraction")}
+            "cost_twice": fmt(twice.cost, "usd")}
+
+
+def pick_text(d: Design) -> str:
+    """A candidate design in words (the regions put otherwise than the control's options put them)."""
+    n, m = REGIONS[d.regions]
+    enough = f"{'each ' if n > 1 else ''}enough for the whole peak" if m == 1 else \
+        f"any {fmt(m, 'words')} of them enough for the peak"
+    model = "Mixture of experts" if d.moe else f"Dense {size(S.params)}"
+    return f"{model}, {d.weights.upper()} weights, {region_count(d.regions)}, {enough}."
 
 
 ACT2_PREDICTION = Pick(
     id="a2_pick", act=2,
     prompt=f"Every design below retrains on {fmt(FEASIBLE.gpus, 'int')} GPUs (TP {SHARDINGS[FEASIBLE.sharding][0]} "
-           f"× PP {SHARDINGS[FEASIBLE.sharding][1]}) and serves from {regions(FEASIBLE.regions)} on {REPLICA}-GPU "
-           f"replicas at {fmt(FEASIBLE.load, 'pct')} load, with {fmt(FEASIBLE.cloud_fraction, 'pct')} of requests in "
-           f"the cloud and {fmt(FEASIBLE.cfe, 'pct')} of every hour matched with clean supply. Which one passes all "
-           f"{TEN} checks?",
+           f"× PP {SHARDINGS[FEASIBLE.sharding][1]}), serves on {REPLICA}-GPU replicas at {fmt(FEASIBLE.load, 'pct')} "
+           f"load with {fmt(FEASIBLE.cloud_fraction, 'pct')} of requests in the cloud, adds noise z = "
+           f"{fmt(FEASIBLE.noise, 'num')}, uses one threshold for both groups and matches {fmt(FEASIBLE.cfe, 'pct')} of "
+           f"every hour with clean supply. Which one passes all {TEN} checks?",
     quantity="the design that passes every check",
-    options=tuple(Claim(k, text, feedback) for k, text, feedback in (
-        ("A", f"Dense {size(S.params)}, {DESIGNS['A'].weights.upper()} weights, noise z = "
-              f"{fmt(DESIGNS['A'].noise, 'num')}, one threshold for both groups.",
-         "Its prefill alone takes {prefill_a}; queued, the P99 is {ttft_a}, and a fleet that runs all {params} "
-         "parameters on every token costs {cost_a} a year."),
-        ("B", f"Mixture of experts, {DESIGNS['B'].weights.upper()} weights, noise z = "
-              f"{fmt(DESIGNS['B'].noise, 'num')}, one threshold for both groups.",
-         "Every expert must sit in each replica: {weights_b} of BF16 weights do not fit {replica} GPUs' "
-         "{replica_hbm}, though only {active_share} of them work on any token."),
-        ("C", f"Mixture of experts, {DESIGNS['C'].weights.upper()} weights, noise z = "
-              f"{fmt(DESIGNS['C'].noise, 'num')}, equal precision in each group.",
-         "z = {z_c} gives ε = {eps_c}, over the policy's {eps_limit}, and equal precision opens an error-rate gap "
-         "of {gap_c} with these base rates."),
-        ("D", f"Mixture of experts, {DESIGNS['D'].weights.upper()} weights, noise z = "
-              f"{fmt(DESIGNS['D'].noise, 'num')}, one threshold for both groups.",
-         "All {ten} pass: {weights_d} of FP8 weights fit the replica's {replica_hbm}, the P99 is {ttft_d}, "
-         "availability {avail_d}, ε = {eps_d}, {carbon_d} and {cost_d} a year."),
+    options=tuple(Claim(k, pick_text(DESIGNS[k]), feedback) for k, feedback in (
+        ("A", "Every expert must sit in each replica: {weights_a} of BF16 weights do not fit {replica} GPUs' "
+              "{replica_hbm}, though only {active_share} of them work on any token."),
+        ("B", "Its prefill alone takes {prefill_b}; queued, the P99 is {ttft_b}, and a fleet that runs all {params} "
+              "parameters on every token costs {cost_b} a year."),
+        ("C", "Everything passes but availability: one region is up {avail_c} of the time, short of {avail_limit}."),
+        ("D", "All {ten} pass: {weights_d} of FP8 weights fit the replica's {replica_hbm}, the P99 is {ttft_d}, "
+              "availability {avail_d}, ε = {eps_d}, {carbon_d} and {cost_d} a year."),
     )),
     decide=act2_answer,
 )
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="Start from the design that passes every check. Which one change of decision breaks the most checks "
-           "at once?",
+    prompt="Start from the design that passes every check. Which one of these changes breaks the most checks at "
+           "once?",
     options=(
-        Claim("A", "Dense instead of experts: the P99 and the budget both fail.",
-              "Dense: the P99 rises to {ttft_a} and the bill to {cost_a}, and nothing else crosses its limit. "
-              "Every other change breaks one check: compute per token is what the most checks hang on."),
-        Claim("B", "BF16 weights instead of FP8: serving memory and the P99 both fail.",
-              "Only serving memory fails ({weights_b} on {replica_hbm}). The P99 stays {ttft_d}: this page "
-              "prefills at the BF16 rate either way."),
-        Claim("C", f"{region_count('r1').capitalize()} instead of {fmt(REGIONS[FEASIBLE.regions][0], 'words')}: "
-                   "availability and the budget both fail.",
-              "Only availability fails ({avail_one}); the bill falls to {cost_one}, since one region keeps no "
-              "spare capacity."),
-        Claim("D", "Twice the training GPUs: goodput and the retraining time both fail.",
-              "Only goodput fails ({goodput_twice}): twice the GPUs fail twice as often. Retraining gets faster "
-              "({days_twice}, from {days_d})."),
+        Claim("A", f"A dense model: {fmt(S.params / S.moe_active, 'x')} the FLOPs for every token.",
+              "Dense: the P99 rises to {ttft_dense} and the bill to {cost_dense}, two checks at once and the most "
+              "of the four. Compute per token is what the most checks hang on."),
+        Claim("B", f"BF16 weights: {fmt(WEIGHT_BYTES['bf16'] / WEIGHT_BYTES['fp8'], 'x')} the bytes in every replica.",
+              "BF16 breaks one check, serving memory ({weights_a} on {replica_hbm}); the P99 stays {ttft_d}, since "
+              "this page prefills at the BF16 rate either way. The dense model breaks two."),
+        Claim("C", "One region: nowhere to fail over to when it is down.",
+              "One region breaks one check, availability ({avail_one}); the bill even falls to {cost_one}. The "
+              "dense model breaks two."),
+        Claim("D", "Twice the training GPUs: twice the failures an hour.",
+              "Twice the GPUs break one check, goodput ({goodput_twice}); retraining gets faster ({days_twice}, "
+              "from {days_d}) and the bill stays at {cost_twice}. The dense model breaks two."),
     ),
     answer_letter=act2_reflect_truth(),
 )
@@ -455,8 +455,8 @@ def levers(d: Design) -> dict[str, str]:
         "memory": f"{fmt(d.memory, 'GB')} per GPU: shard the model over more pipeline stages.",
         "days": f"{days(d)} per retrain: more GPUs or fewer active parameters.",
         "goodput": f"{fmt(d.goodput, 'pct')}: a larger job fails more often; train on fewer GPUs.",
-        "serving": f"{fmt(d.serving_weights, 'GB')} of weights on {fmt(replica_hbm(), 'GB')}: every expert stays "
-                   f"resident, so only fewer bytes per parameter help here (FP8: {fmt(fp8, 'GB')}).",
+        "serving": f"{fmt(d.serving_weights, 'GB')} of weights on {fmt(replica_hbm(), 'GB')}: "
+                   f"{'every expert stays resident, so ' if d.moe else ''}fewer bytes per parameter (FP8: {fmt(fp8, 'GB')}).",
         "ttft": f"{fmt(d.ttft, 'ms')} at P99: fewer active parameters per token, or a lower queue load.",
         "availability": f"{fmt(d.availability, 'nines')}: add regions that can carry the peak between them.",
         "privacy": f"ε = {fmt(d.epsilon, 'num')}: raise the noise multiplier.",

@@ -276,11 +276,13 @@ def usage(d: Design) -> dict[str, float]:
 
 # ---- Act II: four designs, and what one change of the feasible one breaks ------------------
 
-_FEASIBLE = Design(moe=True, regions="r3m2", noise=1.2, fairness="single", cfe=0.9, weights="fp8")
+_FEASIBLE = Design(moe=True, regions="r2m1", noise=1.2, fairness="single", cfe=0.9, weights="fp8")
+# every option is the odd one out in exactly one decision (weights, model, regions, regions), so the
+# decisions most options share point to none of them: only the physics picks one
 DESIGNS = {
-    "A": replace(_FEASIBLE, moe=False),
-    "B": replace(_FEASIBLE, weights="bf16"),
-    "C": replace(_FEASIBLE, noise=0.8, fairness="ppv"),
+    "A": replace(_FEASIBLE, weights="bf16", regions="r3m2"),
+    "B": replace(_FEASIBLE, moe=False, regions="r3m2"),
+    "C": replace(_FEASIBLE, regions="r1"),
     "D": _FEASIBLE,
 }
 
