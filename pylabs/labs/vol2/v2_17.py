@@ -111,9 +111,8 @@ CONTEXT = Choice("context", "What the radar counts", (
 
 # ---- Act I · What your ledger says ----------------------------------------------------------
 
-A1_VOLUMES = Choice("a1_volumes", "Labs on the radar", (
-    Option("both", "Both volumes"), Option("2", "Volume II"), Option("1", "Volume I"),
-), default="both")
+A1_VOLUMES = Choice("a1_volumes", "Labs on the radar", (Option("both", "Both volumes"), Option("2", "Volume II"),
+                                                       Option("1", "Volume I")), default="both")
 RANGES = {"A": (0, 1), "B": (2, 3), "C": (4, 5), "D": (6, len(CHECKS))}  # checks passed, as each option says
 
 
@@ -139,7 +138,8 @@ def act1_facts() -> dict[str, str]:
             "eps": fmt(d.epsilon, "num"), "gap": fmt(d.fairness_gap, "pp"), "carbon": fmt(d.carbon, "g/kWh"),
             "cost": fmt(d.cost, "usd"), "params": size(S.params), "prompt": fmt(S.prompt_tokens, "int"),
             "output": fmt(S.output_tokens, "int"), "load": fmt(d.load, "pct"), "far": fmt(S.far_user_m, "km"),
-            "rtt": fmt(rtt, "ms"), **{f"miss_{k.lower()}": miss(k) for k in RANGES}}
+            "waits": fmt(d.ttft / d.prefill_s - 1, "num"), "rtt": fmt(rtt, "ms"),
+            **{f"miss_{k.lower()}": miss(k) for k in RANGES}}
 
 
 ACT1_PREDICTION = Pick(
@@ -185,8 +185,8 @@ ACT1_REFLECTION = Reflection(
               "a small part of the {gap_s}."),
         Claim("C", f"Waiting: at {fmt(DRAFT.load, 'pct')} load the unluckiest requests queue behind other "
                    "prefills.",
-              "At load ρ = {load}, an M/M/1 queue's 99th-percentile wait is ln(100ρ)/(1 − ρ) prefills: "
-              "{prefill} × {factor} = {ttft}. Most of the time to first token is the queue."),
+              "At load ρ = {load}, an M/M/1 queue's 99th-percentile wait is ln(100ρ)/(1 − ρ) = {waits} prefills; "
+              "with the prefill itself, {prefill} × {factor} = {ttft}. Most of the time to first token is the queue."),
         Claim("D", f"Decoding: the answer's {fmt(S.output_tokens, 'int')} tokens are generated before the first "
                    "is sent.",
               "The first token leaves when the prefill ends; the {output} tokens after it are not in the time "
@@ -473,7 +473,7 @@ def act2_math(s: State):
                  "Serving memory: every parameter, expert or not, at *b* bytes, in a replica of *n* GPUs."),
         Equation(r"t_{99} = t_{pf}\left(1 + \frac{\ln(100\rho)}{1-\rho}\right),\quad "
                  r"t_{pf} = \frac{2 P_{\text{act}} s_{\text{in}}}{n\,C\,u}",
-                 "P99 time to first token: the prefill, plus the M/M/1 waiting-time tail at load ρ (V2-10)."),
+                 "P99 time to first token: one prefill plus the M/M/1 P99 wait at load ρ (V2-10's approximation)."),
         Equation(r"N_{\text{serve}} = \frac{Q\cdot 2P_{\text{act}}(s_{\text{in}}+s_{\text{out}})}{C\,u}\cdot"
                  r"\frac{1}{\rho}\cdot\frac{R}{m}",
                  "Busy GPUs, provisioned for the queue load ρ and for *m* of *R* regions carrying the peak."),
@@ -487,7 +487,7 @@ def act2_math(s: State):
                                                                  d.cloud_fraction), "req/s")),
         ("Prefill of one prompt, t_pf", fmt(d.prefill_s, "ms")),
         ("Cluster MTBF", fmt(GPU_MTBF_S / d.gpus, "s")),
-        ("Training MFU (Llama 3 405B, this layout)", fmt(S.train_mfu, "pct")),
+        ("Training MFU (Llama 3 405B at this layout; experts [assumed] alike)", fmt(S.train_mfu, "pct")),
         ("Grid / clean intensity", f"{fmt(grid_intensity(), 'g/kWh')} [assumed] / {fmt(CLEAN_INTENSITY, 'g/kWh')}"),
         ("DP-SGD q, steps [assumed]", f"{fmt(S.dp_sampling_rate, 'sci')}, {fmt(S.dp_steps, 'int')}"),
         ("δ = 1/(10 N)", fmt(dp_delta(), "sci")),
