@@ -138,7 +138,7 @@ def act1_facts() -> dict[str, str]:
             "eps": fmt(d.epsilon, "num"), "gap": fmt(d.fairness_gap, "pp"), "carbon": fmt(d.carbon, "g/kWh"),
             "cost": fmt(d.cost, "usd"), "params": size(S.params), "prompt": fmt(S.prompt_tokens, "int"),
             "output": fmt(S.output_tokens, "int"), "load": fmt(d.load, "pct"), "far": fmt(S.far_user_m, "km"),
-            "waits": fmt(d.ttft / d.prefill_s - 1, "num"), "rtt": fmt(rtt, "ms"),
+            "waits": fmt(d.ttft / d.prefill_s - 1, "num"), "times": fmt(d.ttft / d.prefill_s, "num"), "rtt": fmt(rtt, "ms"),
             **{f"miss_{k.lower()}": miss(k) for k in RANGES}}
 
 
@@ -186,7 +186,7 @@ ACT1_REFLECTION = Reflection(
         Claim("C", f"Waiting: at {fmt(DRAFT.load, 'pct')} load the unluckiest requests queue behind other "
                    "prefills.",
               "At load ρ = {load}, an M/M/1 queue's 99th-percentile wait is ln(100ρ)/(1 − ρ) = {waits} prefills; "
-              "with the prefill itself, {prefill} × {factor} = {ttft}. Most of the time to first token is the queue."),
+              "with the prefill itself, {prefill} × {times} = {ttft}. Most of the time to first token is the queue."),
         Claim("D", f"Decoding: the answer's {fmt(S.output_tokens, 'int')} tokens are generated before the first "
                    "is sent.",
               "The first token leaves when the prefill ends; the {output} tokens after it are not in the time "
