@@ -178,6 +178,15 @@ def test_the_checks_are_on_the_page_before_the_first_lock():
     assert "Its ten checks" in scenario
 
 
+def test_nothing_on_the_page_names_the_queue_before_the_act_1_reflection_is_locked():
+    """Review (issue 20): the Connections list, on the page from the start, called V2-10 "the prefill and
+    queue model behind the P99 check", the reflection's key (the queue) before its lock."""
+    html = rendered(LAB, answered(LAB, {}, through="a1_predict"))
+    text = re.sub(r"<[^>]+>", " ", html).lower()
+    in_options = sum(o.text.lower().count("queue") for o in lab.ACT1_REFLECTION.options)
+    assert text.count("queue") == in_options == 1
+
+
 def test_act_1_feedback_does_not_give_act_2_away():
     """Issue 20: the Act I reflection's feedback named the mixture of experts and its 192 ms. No Act I
     text names the experts, FP8 or any number of the feasible design."""
@@ -243,6 +252,13 @@ def test_the_pick_cannot_be_read_off_the_options():
     majority = tuple(max({o[i] for o in decisions.values()}, key=lambda v: sum(o[i] == v for o in decisions.values()))
                      for i in range(3))
     assert majority not in decisions.values()
+
+
+def test_the_act_2_reflection_s_options_carry_no_factor_to_rank():
+    """Review (issue 20): the options read "10× the FLOPs", "2× the bytes", "twice the failures": the key
+    was the option with the largest factor. The options now name the change, not its size."""
+    for o in lab.ACT2_REFLECTION.options:
+        assert "×" not in o.text and not re.search(r"\b\d", o.text), o.text  # BF16 is a name
 
 
 def test_act2_reflection_key_going_dense_breaks_the_most_checks():

@@ -392,16 +392,16 @@ ACT2_REFLECTION = Reflection(
     prompt="Start from the design that passes every check. Which one of these changes breaks the most checks at "
            "once?",
     options=(
-        Claim("A", f"A dense model: {fmt(S.params / S.moe_active, 'x')} the FLOPs for every token.",
+        Claim("A", "A dense model: each token runs through every parameter.",
               "Dense: the P99 rises to {ttft_dense} and the bill to {cost_dense}, two checks at once and the most "
               "of the four. Compute per token is what the most checks hang on."),
-        Claim("B", f"BF16 weights: {fmt(WEIGHT_BYTES['bf16'] / WEIGHT_BYTES['fp8'], 'x')} the bytes in every replica.",
+        Claim("B", "BF16 weights: each replica holds two bytes per parameter.",
               "BF16 breaks one check, serving memory ({weights_a} on {replica_hbm}); the P99 stays {ttft_d}, since "
               "this page prefills at the BF16 rate either way. The dense model breaks two."),
         Claim("C", "One region: nowhere to fail over to when it is down.",
               "One region breaks one check, availability ({avail_one}); the bill even falls to {cost_one}. The "
               "dense model breaks two."),
-        Claim("D", "Twice the training GPUs: twice the failures an hour.",
+        Claim("D", "Double the training GPUs: a failure comes twice as often.",
               "Twice the GPUs break one check, goodput ({goodput_twice}); retraining gets faster ({days_twice}, "
               "from {days_d}) and the bill stays at {cost_twice}. The dense model breaks two."),
     ),
@@ -584,7 +584,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "[**V2-10 The KV-Cache Memory Wall**](../10-kv-cache-wall/): the prefill and queue model behind the P99 check.",
+        "[**V2-10 The KV-Cache Memory Wall**](../10-kv-cache-wall/): the serving model behind the P99 check.",
         "[**V2-07 The Checkpoint Reckoning**](../07-checkpoint-reckoning/): the goodput check.",
         "[**V2-11 The Federation Paradox**](../11-federation-paradox/): the DP accountant and its two conversions.",
         "[**V2-16 The Fairness Impossibility**](../16-fairness-impossibility/): why equal error rates leave a precision gap.",
