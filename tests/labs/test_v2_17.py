@@ -261,6 +261,15 @@ def test_the_act_2_reflection_s_options_carry_no_factor_to_rank():
         assert "×" not in o.text and not re.search(r"\b\d", o.text), o.text  # BF16 is a name
 
 
+def test_the_serving_assumptions_are_on_the_page():
+    """Review (class 8): the prefill (126 ms), the P99 and the fleet rest on a serving MFU of 40 %, a
+    prefill MFU of 50 %, 2 requests per user a day and a peak twice the mean; the page stated none of
+    them. The Act II peek lists them as assumptions."""
+    peek = re.sub(r"<[^>]+>", " ", str(lab.act2_math(all_open(**FEASIBLE))))
+    assert "Serving / prefill MFU [assumed]" in peek and "40 % / 50 %" in peek
+    assert "Requests per user a day; peak over mean [assumed]" in peek
+
+
 def test_act2_reflection_key_going_dense_breaks_the_most_checks():
     broken = {k: model.broken_by(k) for k in model.CHANGES}
     assert broken == {"A": ["ttft", "budget"], "B": ["serving"], "C": ["availability"], "D": ["goodput"]}

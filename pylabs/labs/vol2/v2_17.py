@@ -479,8 +479,10 @@ def act2_math(s: State):
                  "same *z*, so a design near the limit passes or fails by the accountant its policy names."),
         Equation(r"I = (1-f)\,I_{\text{grid}} + f\,I_{\text{clean}}", "Hour-matched clean supply *f* (V2-15)."),
     ), rows=(
+        ("Requests per user a day; peak over mean [assumed]", f"{fmt(S.requests_per_user_day, 'num')}; {fmt(S.peak_factor, 'x')}"),
         ("Peak requests per second, Q", fmt(sd.peak_requests_per_s(S.users, S.requests_per_user_day, S.peak_factor,
                                                                  d.cloud_fraction), "req/s")),
+        ("Serving / prefill MFU [assumed]", f"{fmt(S.serve_mfu, 'pct')} / {fmt(S.prefill_mfu, 'pct')}"),
         ("Prefill of one prompt, t_pf", fmt(d.prefill_s, "ms")),
         ("Cluster MTBF", fmt(GPU_MTBF_S / d.gpus, "s")),
         ("Training MFU (Llama 3 405B at this layout; experts [assumed] alike)", fmt(S.train_mfu, "pct")),
