@@ -157,6 +157,14 @@ def test_clean_supply_and_training_mfu_come_from_their_sources():
     assert model.DRAFT.days * model.DRAFT.goodput == pytest.approx(10.71 * 0.40 / 0.41, abs=0.01)
 
 
+def test_the_budget_is_written_one_way():
+    """Review (issue 24 class 2): the scenario wrote the budget "$10 B a year" while the check, the card and
+    every cost on the page write "$10B"; one quantity, one convention."""
+    html = rendered(LAB, all_open())
+    assert "$10 B" not in html and "$10B a year" in " ".join(lab.ACT1.scenario())
+    assert not re.search(r"\$[\d.]+ B\b", re.sub(r"<[^>]+>", " ", html))
+
+
 def test_availability_shows_its_nines():
     """Issue 24 F: 99.9997 % read "100.0 %"."""
     html = rendered(LAB, all_open(**{**FEASIBLE, "a2_regions": "r3m2"}))
@@ -173,7 +181,7 @@ def test_the_checks_are_on_the_page_before_the_first_lock():
     assert "on the right" not in prompt and "ten checks in the brief" in prompt
     scenario = " ".join(lab.ACT1.scenario())
     for limit in ("80 GB per GPU", "30 days", "90 % goodput", "16-GPU serving replica", "under 500 ms",
-                  "99.99 % availability", "ε at most 2", "within 2 pp", "50 g/kWh", "$10 B a year"):
+                  "99.99 % availability", "ε at most 2", "within 2 pp", "50 g/kWh", "$10B a year"):
         assert limit in scenario, limit
     assert "Its ten checks" in scenario
 
@@ -486,7 +494,7 @@ def test_the_board_s_numbers_in_the_text_follow_the_scenario(monkeypatch):
                                 prompt_tokens=800.0, far_user_m=5e6, availability_limit=0.999)
     monkeypatch.setattr(lab, "S", board)
     scenario = " ".join(lab.ACT1.scenario())
-    assert "**4 billion users**" in scenario and "on 2 T tokens" in scenario and "**$8 B a year**" in scenario
+    assert "**4 billion users**" in scenario and "on 2 T tokens" in scenario and "**$8B a year**" in scenario
     assert "within 20 days at 85 % goodput" in scenario and "under 300 ms" in scenario
     html = rendered(LAB, all_open(**FEASIBLE))
     assert all(f"limit {v}" in html for v in ("20 days", "85 %", "300 ms"))
