@@ -85,3 +85,18 @@ def test_the_radar_and_the_defaults_come_from_the_ledger(lab_page):
     assert close(page.metric("a2_fair_gap"), 0.0) and not page.failure_visible("a2_fairness")
     assert json.loads(seeded_ledger())["attempts"]  # the seeded attempt is still there
     assert page.attempts("v2_16")
+
+
+def test_the_context_chosen_before_the_lock_decides_what_the_radar_counts(lab_page):
+    """The context (what the radar counts) is chosen before the first lock: with reflections counted,
+    V2-16's seeded attempt is 3 right of 4 (its Act I prediction was wrong), not 1 of 2."""
+    page = lab_page.open("v2_17")
+    page.page.evaluate("(raw) => localStorage.setItem('mlsys-labs:ledger:/labs/', raw)", seeded_ledger())
+    page.reload()
+    page.set_control("context", "all")
+    assert page.page.eval_on_selector('input[data-control="context"]:checked', "e => e.value") == "all"
+    page.lock("a1_predict", "B")
+    page.page.wait_for_function("() => (document.querySelector('[data-chart=\"a1_radar\"]') || {}).innerText"
+                                "?.includes('your lowest is')")
+    assert "your lowest is Ethics at 75 %" in page.page.inner_text('[data-chart="a1_radar"]')
+    assert close(page.metric("a1_answers"), 4) and close(page.metric("a1_accuracy"), 0.75)
