@@ -349,7 +349,8 @@ def act2_facts() -> dict[str, str]:
     return {"weights_a": fmt(a.serving_weights, "GB"), "replica_hbm": fmt(replica_hbm(), "GB"), "replica": REPLICA,
             "active_share": fmt(S.moe_active / S.params, "fraction"), "prefill_b": fmt(b.prefill_s, "ms"),
             "ttft_b": fmt(b.ttft, "ms"), "cost_b": fmt(b.cost, "usd"), "params": size(S.params),
-            "avail_c": fmt(DESIGNS["C"].availability, "nines"), "avail_limit": fmt(S.availability_limit, "nines"),
+            "avail_c": fmt(DESIGNS["C"].availability, "nines"), "weights_c": fmt(DESIGNS["C"].serving_weights, "GB"),
+            "ttft_c": fmt(DESIGNS["C"].ttft, "ms"), "cost_c": fmt(DESIGNS["C"].cost, "usd"),
             "ten": TEN, "weights_d": fmt(d.serving_weights, "GB"), "ttft_d": fmt(d.ttft, "ms"),
             "avail_d": fmt(d.availability, "nines"), "eps_d": fmt(d.epsilon, "num"), "carbon_d": fmt(d.carbon, "g/kWh"),
             "cost_d": fmt(d.cost, "usd"), "ttft_dense": fmt(dense.ttft, "ms"), "cost_dense": fmt(dense.cost, "usd"),
@@ -380,7 +381,9 @@ ACT2_PREDICTION = Pick(
               "{replica_hbm}, though only {active_share} of them work on any token."),
         ("B", "Its prefill alone takes {prefill_b}; queued, the P99 is {ttft_b}, and a fleet that runs all {params} "
               "parameters on every token costs {cost_b} a year."),
-        ("C", "Everything passes but availability: one region is up {avail_c} of the time, short of {avail_limit}."),
+        ("C", "Two regions give {avail_c}, but three checks fail: {weights_c} of BF16 weights do not fit "
+              "{replica_hbm}, a dense prefill queues to {ttft_c} at P99, and a dense fleet provisioned in both regions costs "
+              "{cost_c} a year."),
         ("D", "All {ten} pass: {weights_d} of FP8 weights fit the replica's {replica_hbm}, the P99 is {ttft_d}, "
               "availability {avail_d}, ε = {eps_d}, {carbon_d} and {cost_d} a year."),
     )),
