@@ -105,6 +105,9 @@ def test_privacy_uses_the_tight_conversion_and_the_draft_still_fails_it():
 # value_discretization_interval=2 × 10⁻⁵), self_compose(10⁴), get_epsilon_for_delta: (optimistic estimate,
 # a lower bound on the mechanism's ε; pessimistic estimate with connect-the-dots, an upper bound).
 PLD_EPSILON = {0.8: (2.3527, 2.4594), 0.9: (1.4089, 1.5106), 1.2: (0.5278, 0.6284)}
+# Review 2, at value_discretization_interval = 3 × 10⁻⁶ (optimistic without connect-the-dots): z = 0.8 gives
+# (2.4378, 2.4541), so the mechanism's own ε is 2.44-2.45 and no accountant can prove ε ≤ 2.
+PLD_EPSILON_FINE = {0.8: (2.4378, 2.4541)}
 
 
 def test_the_draft_fails_privacy_whichever_accountant_proves_its_epsilon():
@@ -114,12 +117,22 @@ def test_the_draft_fails_privacy_whichever_accountant_proves_its_epsilon():
     and make C the key. At z = 0.8 even the PLD's lower estimate (2.35) is above 2, so the draft fails
     privacy under any accountant; the feasible design's z = 1.2 passes under all of them."""
     low, high = PLD_EPSILON[model.DRAFT.noise]
+    assert PLD_EPSILON_FINE[model.DRAFT.noise][0] > model.S.epsilon_limit
     assert low > model.S.epsilon_limit and not model.DRAFT.checks()["privacy"]
     assert model.DRAFT.epsilon >= high  # the RDP bound is never below the PLD's upper bound
     feasible = model.DESIGNS[lab.act2_answer()]
     assert feasible.epsilon <= model.S.epsilon_limit and PLD_EPSILON[feasible.noise][1] <= model.S.epsilon_limit
     peek = re.sub(r"<[^>]+>", " ", str(lab.act2_math(all_open(**FEASIBLE))))
     assert "upper bound" in peek and "privacy-loss distributions" in peek
+
+
+def test_balle_et_al_s_conversion_is_called_tighter_not_tight():
+    """Review 2 (class 12): Balle et al. 2020's RDP-to-(ε, δ) conversion is tighter than the classic one,
+    not tight: the PLD accountant proves a smaller ε still (2.44-2.45 against 3.27 at the draft's z).
+    The page called it "the tight conversion" in the peek, its sources and the takeaway."""
+    text = re.sub(r"<[^>]+>", " ", rendered(LAB, all_open(**FEASIBLE)))
+    assert "tighter conversion of Balle et al." in text and "tighter RDP to" in text
+    assert not re.search(r"\btight (RDP|conversion)", text)
 
 
 def test_delta_is_a_tenth_of_one_over_the_users():

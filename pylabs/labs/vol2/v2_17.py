@@ -14,7 +14,7 @@ Where this departs from the spec (VOL2 §V2-17), and why:
   memory, time and goodput apart, and serving memory added (issue 24): a 16-GPU replica holds
   1.28 TB, a 1 T model's BF16 weights are 2 TB, dense or mixture of experts (every expert is
   resident); FP8 (1 TB) fits, as NVIDIA's FP8 Llama 3.1 405B halves its memory; BF16 needs 25 GPUs.
-* Privacy: the tight RDP conversion, δ = 1/(10 N), a draft's z every accountant fails (``v2_17_model``).
+* Privacy: the tighter RDP conversion (Balle et al.), δ = 1/(10 N), a draft's z every accountant fails (``v2_17_model``).
 * Serving GPUs = busy/ρ·R/m: latency bought with idle GPUs costs budget. The spec calls edge offload
   necessary; in its own model a mixture of experts served wholly in the cloud fits the budget.
 * Clean supply is new wind at the IPCC AR5 median (11 g/kWh), as in V2-15 whose decision feeds the
@@ -477,7 +477,7 @@ def act2_math(s: State):
         Equation(r"A = \sum_{k\ge m}\binom{R}{k}a^k(1-a)^{R-k}", "At least *m* of *R* independent regions up."),
         Equation(r"\varepsilon = \min_\alpha\, \mathrm{RDP}(\alpha) + \ln\frac{\alpha-1}{\alpha} - "
                  r"\frac{\ln\delta + \ln\alpha}{\alpha-1}",
-                 "The subsampled Gaussian RDP accountant (V2-11) with the tight conversion of Balle et al. 2020: "
+                 "The subsampled Gaussian RDP accountant (V2-11) with the tighter conversion of Balle et al. 2020: "
                  "an upper bound on ε. Accountants built on privacy-loss distributions prove a smaller ε for the "
                  "same *z*, so a design near the limit passes or fails by the accountant its policy names."),
         Equation(r"I = (1-f)\,I_{\text{grid}} + f\,I_{\text{clean}}", "Hour-matched clean supply *f* (V2-15)."),
@@ -499,7 +499,7 @@ def act2_math(s: State):
         cite("kleinrock1975", "the M/M/1 waiting-time tail"),
         cite("young1974", "the checkpoint interval"),
         cite("mironov2019", "the subsampled Gaussian RDP accountant"),
-        cite("balle2020", "the tight RDP to (ε, δ) conversion"),
+        cite("balle2020", "the tighter RDP to (ε, δ) conversion"),
         cite("doroshenko2022", "privacy-loss-distribution accounting, tighter than RDP"),
         cite("dwork_roth2014", "δ far below 1/N (§2.3)"),
         cite("chouldechova2017", "the identity that forces a gap with unequal base rates"),
@@ -563,7 +563,7 @@ def lab_takeaways() -> list[str]:
         f"Availability is bought with regions, and regions multiply the fleet: {regions(FEASIBLE.regions)} give "
         f"{g['avail_d']} for {fmt(FEASIBLE.serving_gpus, 'int')} serving GPUs.",
         f"Privacy, fairness and carbon limits are policies you set and then meet with physics: z of "
-        f"{fmt(Z_MIN, 'num')} or more by the RDP accountant (tight conversion, δ = {fmt(dp_delta(), 'sci')}), "
+        f"{fmt(Z_MIN, 'num')} or more by the RDP accountant (Balle et al.'s tighter conversion, δ = {fmt(dp_delta(), 'sci')}), "
         f"one threshold (with a precision gap of {fmt(FEASIBLE.ppv_gap, 'pp')}), at least {fmt(CFE_MIN, 'pct')} "
         "clean supply every hour.",
         "Your ledger's radar shows where your intuition was weakest: that is where a design review should "

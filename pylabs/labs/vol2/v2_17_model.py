@@ -70,14 +70,16 @@ SECONDS_PER_DAY = sd.SECONDS_PER_DAY
 GPU_MTBF_S = reliability.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
                                              C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
 # Privacy. The V2-11 accountant (subsampled Gaussian RDP at integer orders 2-256) converts RDP to (ε, δ)
-# with the tight conversion of Balle et al. 2020, as TF-Privacy and dp-accounting do (dp-accounting 0.6.0's
-# RdpAccountant over the same orders gives the same ε to four figures; its default orders, fractional ones
-# included, a slightly smaller one). δ = 1/(10 N) = 2 × 10⁻¹¹: the spec's 10⁻¹⁰ is only 2× below 1/N (Dwork
-# and Roth 2014, §2.3: δ of order 1/n is "very dangerous"). The RDP ε is an upper bound: a privacy-loss-
-# distribution accountant (dp-accounting's PLD, Doroshenko et al. 2022) proves a smaller one. So the
-# draft's z is 0.8, where every accountant puts ε above 2 (RDP 3.27, PLD 2.35-2.46): at the spec's z = 1
-# the classic 2.04 fails but the tight 1.88 passes, and at z = 0.9 the RDP 2.50 fails but the PLD proves
-# 1.51; either way the Act I key would rest on the accountant, not on the physics.
+# with the tighter conversion of Balle et al. 2020 (the privacy module calls it "tight"), as TF-Privacy and
+# dp-accounting do (dp-accounting 0.6.0's RdpAccountant over the same orders gives the same ε to four
+# figures; its default orders, fractional ones included, a slightly smaller one). δ = 1/(10 N) = 2 × 10⁻¹¹:
+# the spec's 10⁻¹⁰ is only 2× below 1/N (Dwork and Roth 2014, §2.3: δ of order 1/n is "very dangerous").
+# The RDP ε is an upper bound: a privacy-loss-distribution accountant (dp-accounting's PLD, Doroshenko et
+# al. 2022) proves a smaller one. So the draft's z is 0.8, where every accountant puts ε above 2 (RDP 3.70
+# classic, 3.27 Balle et al.; the PLD brackets the mechanism's own ε in 2.44-2.45, so no accountant can
+# prove 2). At δ = 2 × 10⁻¹¹ and the spec's z = 1 the classic 2.18 fails but Balle et al.'s 1.88 passes,
+# and at z = 0.9 the RDP 2.50 fails but the PLD proves 1.51: either way the Act I key would rest on the
+# accountant, not on the physics.
 DP_CONVERSION = "tight"  # RDP → (ε, δ): Balle et al. 2020, as TF-Privacy and dp-accounting convert today
 CLEAN_INTENSITY = C.IPCC_LIFECYCLE_WIND  # hour-matched new wind, as V2-15's clean supply (kg/J)
 
@@ -130,7 +132,7 @@ def training_goodput(gpus: int) -> float:
 @lru_cache(maxsize=None)
 def dp_epsilon(noise: float) -> float:
     """The V2-11 accountant (subsampled Gaussian RDP) for a month of DP-SGD, converted to (ε, δ) with
-    the tight conversion of Balle et al. 2020."""
+    the tighter conversion of Balle et al. 2020."""
     return privacy.epsilon(S.dp_sampling_rate, noise, S.dp_steps, dp_delta(), DP_CONVERSION)
 
 
