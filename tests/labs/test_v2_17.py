@@ -487,6 +487,23 @@ def test_every_failure_is_reached_and_left():
         assert name in LAB.failures_now(all_open(**{**FEASIBLE, **change})), name
 
 
+def test_a_failure_names_no_lever_already_at_its_end():
+    """Review 2 (class 3): a mixture of experts at 90 % load failed the P99 with "fewer active parameters
+    per token, or a lower queue load", and its bill with "fewer FLOPs per request": the model already
+    has the fewest active parameters the page offers. The levers now follow the design."""
+    queued = {**FEASIBLE, "a2_load": lab.A2_LOAD.max}
+    assert "a2_ttft" in LAB.failures_now(all_open(**queued))
+    html = rendered(LAB, all_open(**queued))
+    assert "at P99: a lower queue load." in html and "fewer active parameters" not in html
+    costly = {**FEASIBLE, "a2_load": lab.A2_LOAD.min, "a2_cloud": lab.A2_CLOUD.max, "a2_regions": "r5m4"}
+    assert "a2_budget" in LAB.failures_now(all_open(**costly))
+    html = rendered(LAB, all_open(**costly))
+    assert "fewer FLOPs per request" not in html and "a year: fewer idle replicas or more on device." in html
+    dense = rendered(LAB, all_open())
+    assert "at P99: fewer active parameters per token or a lower queue load." in dense
+    assert "a year: fewer FLOPs per request, fewer idle replicas, or more on device." in dense
+
+
 def test_the_record_has_every_check_and_the_verdict():
     rec = record(LAB, all_open(**FEASIBLE))
     results = rec["results"]

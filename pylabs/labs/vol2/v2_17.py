@@ -446,20 +446,32 @@ def act2_instruments(s: State) -> list:
     return parts
 
 
+def either(levers: list[str]) -> str:
+    """Levers in a sentence: 'a, b, or c'."""
+    return " or ".join(levers) if len(levers) <= 2 else f"{', '.join(levers[:-1])}, or {levers[-1]}"
+
+
 def levers(d: Design) -> dict[str, str]:
+    """What moves each failing check, naming only levers not already at their end (class 3)."""
     fp8 = Design(weights="fp8").serving_weights
+    fewer_active = [] if d.moe else ["fewer active parameters per token"]
+    lower_load = ["a lower queue load"] if d.load > A2_LOAD.min else []
+    ttft_levers = fewer_active + lower_load or ["a smaller prompt per prefill"]
+    idle = d.load < A2_LOAD.max or REGIONS[d.regions][0] > REGIONS[d.regions][1]
+    budget_levers = ([] if d.moe else ["fewer FLOPs per request"]) + (["fewer idle replicas"] if idle else []) + \
+        (["more on device"] if d.cloud_fraction > A2_CLOUD.min else []) or ["fewer training GPUs"]
     return {
         "memory": f"{fmt(d.memory, 'GB')} per GPU: shard the model over more pipeline stages.",
         "days": f"{days(d)} per retrain: more GPUs or fewer active parameters.",
         "goodput": f"{fmt(d.goodput, 'pct')}: a larger job fails more often; train on fewer GPUs.",
         "serving": f"{fmt(d.serving_weights, 'GB')} of weights on {fmt(replica_hbm(), 'GB')}: "
                    f"{'every expert stays resident, so ' if d.moe else ''}fewer bytes per parameter (FP8: {fmt(fp8, 'GB')}).",
-        "ttft": f"{fmt(d.ttft, 'ms')} at P99: fewer active parameters per token, or a lower queue load.",
+        "ttft": f"{fmt(d.ttft, 'ms')} at P99: {either(ttft_levers)}.",
         "availability": f"{fmt(d.availability, 'nines')}: add regions that can carry the peak between them.",
         "privacy": f"ε = {fmt(d.epsilon, 'num')}: raise the noise multiplier.",
         "fairness": f"An error-rate gap of {fmt(d.fairness_gap, 'pp')}: use one threshold for both groups.",
         "carbon": f"{fmt(d.carbon, 'g/kWh')}: match more of every hour with clean supply.",
-        "budget": f"{fmt(d.cost, 'usd')} a year: fewer FLOPs per request, fewer idle replicas, or more on device.",
+        "budget": f"{fmt(d.cost, 'usd')} a year: {either(budget_levers)}.",
     }
 
 
