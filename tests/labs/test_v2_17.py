@@ -263,6 +263,16 @@ def test_act2_key_is_the_only_feasible_design_of_the_four():
         assert LAB.question("a2_pick").answer(context) == "D"
 
 
+def test_the_queue_reflection_states_the_model_that_rules_out_long_prompts():
+    """Review 2 (class 8): option A (the slowest requests carry longer prompts) is wrong only because every
+    prompt in this model has the same length, which the page did not say before the lock; in a real
+    service prompt lengths vary. The prompt now states it, with the count the feedback quotes."""
+    prompt = LAB.question("a1_reflect").prompt
+    assert f"every prompt here has {int(model.S.prompt_tokens)} tokens" in prompt
+    assert f"Every prompt here has {int(model.S.prompt_tokens)} tokens" in fill(
+        lab.ACT1_REFLECTION.option("A").feedback, lab.act1_facts())
+
+
 def test_the_pick_cannot_be_read_off_the_options():
     """Review 2 (issue 20, class 7): the options were MoE/BF16/3 regions, dense/FP8/3 regions, MoE/FP8/one
     region and MoE/FP8/two regions: the majority of model and weights (MoE, FP8) left C and D, and the

@@ -166,8 +166,8 @@ ACT1_PREDICTION = Pick(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt=f"Had its weights fit, the draft's {REPLICA}-GPU replica would prefill one "
-           f"{fmt(S.prompt_tokens, 'int')}-token prompt in {fmt(DRAFT.prefill_s, 'ms')}, yet its P99 time to first "
+    prompt=f"Had its weights fit, the draft's {REPLICA}-GPU replica would prefill a prompt (every prompt here has "
+           f"{fmt(S.prompt_tokens, 'int')} tokens) in {fmt(DRAFT.prefill_s, 'ms')}, yet its P99 time to first "
            f"token would be {fmt(DRAFT.ttft, 'ms')}. What makes up the difference?",
     options=(
         Claim("A", "Long prompts: the slowest requests carry prompts many times longer than most.",
