@@ -514,6 +514,14 @@ def test_a_failure_names_no_lever_already_at_its_end():
     assert "a year: fewer FLOPs per request, fewer idle replicas, or more on device." in dense
 
 
+def test_doubling_the_training_gpus_raises_the_bill():
+    """Review 2 (S3): the feedback said "the bill stays at $3.16B" of a change that raises it from $2.65B."""
+    d, twice = model.DESIGNS["D"], model.CHANGES["D"]
+    assert twice.cost > d.cost
+    text = fill(lab.ACT2_REFLECTION.option("D").feedback, lab.act2_facts())
+    assert "the bill rises only to $3.16B, from $2.65B." in text and "stays at" not in text
+
+
 def test_the_record_has_every_check_and_the_verdict():
     rec = record(LAB, all_open(**FEASIBLE))
     results = rec["results"]

@@ -406,7 +406,7 @@ ACT2_REFLECTION = Reflection(
               "dense model breaks two."),
         Claim("D", "Double the training GPUs: a failure comes twice as often.",
               "Twice the GPUs break one check, goodput ({goodput_twice}); retraining gets faster ({days_twice}, "
-              "from {days_d}) and the bill stays at {cost_twice}. The dense model breaks two."),
+              "from {days_d}) and the bill rises only to {cost_twice}, from {cost_d}. The dense model breaks two."),
     ),
     answer_letter=act2_reflect_truth(),
 )
