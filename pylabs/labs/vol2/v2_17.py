@@ -9,23 +9,9 @@ three of ten checks; the reflection asks what turns a 126 ms prefill into a 1.92
 Act II: of four designs only a mixture of experts with FP8 weights in two regions, each able to carry
 the peak, passes all ten checks; a dense model breaks two of them at once, every other change one.
 
-Where this departs from the spec (VOL2 §V2-17), and why:
-* Act I's question has a key: how many checks the draft passes. The seven checks become ten: training
-  memory, time and goodput apart, and serving memory added (issue 24): a 16-GPU replica holds
-  1.28 TB, a 1 T model's BF16 weights are 2 TB, dense or mixture of experts (every expert is
-  resident); FP8 (1 TB) fits, as NVIDIA's FP8 Llama 3.1 405B halves its memory; BF16 needs 25 GPUs.
-* Privacy: the tighter RDP conversion (Balle et al.), δ = 1/(10 N), a draft's z every accountant fails (``v2_17_model``).
-* Serving GPUs = busy/ρ·R/m: latency bought with idle GPUs costs budget. The spec calls edge offload
-  necessary; in its own model a mixture of experts served wholly in the cloud fits the budget.
-* Clean supply is new wind at the IPCC AR5 median (11 g/kWh), as in V2-15 whose decision feeds the
-  default, not an assumed 20 g/kWh; training MFU is the Llama 3 405B run's 41 % at this very layout
-  (Table 4), not an assumed 40 %.
-* Privacy and fairness limits are company policy (ε ≤ 2, error-rate gap ≤ 2 pp), not law; the carbon
-  limit is an internal 24/7 clean-energy proxy (≤ 50 g/kWh).
-
 Defaults come from the student's decisions in V2-11 (noise), V2-15 (clean supply), V2-16 (fairness).
 Ledger (spec §3): the controls, each check's value, the checks passed and failing, system_valid, the
-accuracy per domain; a2_pick is the spec's act2_decision.
+accuracy per domain; a2_pick is the spec's act2_decision. Departures from the spec, and why: ``v2_17_model``.
 """
 
 from __future__ import annotations
@@ -454,9 +440,8 @@ def either(levers: list[str]) -> str:
 def levers(d: Design) -> dict[str, str]:
     """What moves each failing check, naming only levers not already at their end (class 3)."""
     fp8 = Design(weights="fp8").serving_weights
-    fewer_active = [] if d.moe else ["fewer active parameters per token"]
-    lower_load = ["a lower queue load"] if d.load > A2_LOAD.min else []
-    ttft_levers = fewer_active + lower_load or ["a smaller prompt per prefill"]
+    ttft_levers = ([] if d.moe else ["fewer active parameters per token"]) + \
+        (["a lower queue load"] if d.load > A2_LOAD.min else []) or ["a lower queue load"]
     idle = d.load < A2_LOAD.max or REGIONS[d.regions][0] > REGIONS[d.regions][1]
     budget_levers = ([] if d.moe else ["fewer FLOPs per request"]) + (["fewer idle replicas"] if idle else []) + \
         (["more on device"] if d.cloud_fraction > A2_CLOUD.min else []) or ["fewer training GPUs"]
