@@ -492,7 +492,7 @@ def act2_math(s: State):
         ("Smallest z for the policy's ε", fmt(Z_MIN, "num")),
         ("GPU price [assumed]", f"{fmt(S.usd_per_gpu_hour, 'usd')} per H100-hour"),
     ), sources=(
-        cite("nvidia_llama31_405b_fp8", "FP8 weights halve a model's memory"),
+        cite("nvidia_llama31_405b_fp8", "FP8 linear layers: about half the memory of BF16"),
         cite("kleinrock1975", "the M/M/1 waiting-time tail"),
         cite("young1974", "the checkpoint interval"),
         cite("mironov2019", "the subsampled Gaussian RDP accountant"),
