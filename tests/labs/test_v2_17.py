@@ -170,6 +170,16 @@ def test_clean_supply_and_training_mfu_come_from_their_sources():
     assert model.DRAFT.days * model.DRAFT.goodput == pytest.approx(10.71 * 0.40 / 0.41, abs=0.01)
 
 
+def test_the_gpu_price_the_draft_s_budget_verdict_rests_on_is_stated_before_the_lock():
+    """Review 2 (class 8): the draft fails its budget at $11.3B, 13 % over $10B, only because an H100-hour
+    costs $3.50 [assumed]; at $3.11 or less it passes, the draft passes four checks and the key becomes C.
+    The price was shown only in Act II's peek, after the Act I lock: the scenario now states it."""
+    d = model.DRAFT
+    breakeven = model.S.budget_usd / ((d.gpus + d.serving_gpus) * 8760)
+    assert 3.10 < breakeven < 3.11 < model.S.usd_per_gpu_hour
+    assert "renting H100s at $3.50 an hour [assumed]" in " ".join(lab.ACT1.scenario())
+
+
 def test_the_budget_is_written_one_way():
     """Review (issue 24 class 2): the scenario wrote the budget "$10 B a year" while the check, the card and
     every cost on the page write "$10B"; one quantity, one convention."""

@@ -267,7 +267,7 @@ ACT1 = Act(
     scenario=lambda: (
         f"The board wants one assistant for **{fmt(S.users / S.per_billion, 'num')} billion users**: a "
         f"{size(S.params)}-parameter model retrained monthly on {size(S.tokens_per_month)} tokens, for at most "
-        f"**{fmt(S.budget_usd, 'usd')} a year**.",
+        f"**{fmt(S.budget_usd, 'usd')} a year**, renting H100s at {fmt(S.usd_per_gpu_hour, 'usd')} an hour [assumed].",
         f"Its {TEN} checks, each the model of an earlier lab: training fits in {fmt(S.hbm_limit, 'GB')} per GPU "
         f"and retrains within {fmt(S.days_limit * SECONDS_PER_DAY, 'days')} at {fmt(S.goodput_limit, 'pct')} "
         f"goodput or better; the weights fit one {REPLICA}-GPU serving replica; a P99 time to first token under "
