@@ -248,10 +248,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_17": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "ABCD",   # the same four ranges of checks passed (now of ten, not nine)
+        "a1_reflect": "----",   # rewritten: what turns the prefill into the P99 (was: what sets the prefill)
+        "a2_pick": "----",      # rewritten: designs now differ in weight precision (serving memory check)
+        "a2_reflect": "----",   # rewritten: which one change breaks the most checks
     },
 }
 
