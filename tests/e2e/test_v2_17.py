@@ -73,6 +73,8 @@ def test_the_radar_and_the_defaults_come_from_the_ledger(lab_page):
     page.page.evaluate("(raw) => localStorage.setItem('mlsys-labs:ledger:/labs/', raw)", seeded_ledger())
     page.reload()
     page.lock("a1_predict", "B")
+    page.page.wait_for_function("() => (document.querySelector('[data-chart=\"a1_radar\"]') || {}).innerText"
+                                "?.includes('your lowest is')")  # the ledger's records are read after the lock
     assert close(page.metric("a1_labs"), 1)
     radar = page.page.inner_text('[data-chart="a1_radar"]')
     assert "your lowest is Ethics at 50 %" in radar
