@@ -127,7 +127,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_p99_sampled", "P99 of the seeded draws", "s", "ms"),
     MetricSpec("a2_p99_s", "P99 once the new replicas serve", "s", "ms"),
     MetricSpec("a2_rho_after", "Utilisation once scaled", "1", "pct"),
-    MetricSpec("a2_worst_wait_s", "Worst wait before they serve", "s", "s"),
+    MetricSpec("a2_lag_end_wait_s", "Worst wait before they serve", "s", "s"),
     MetricSpec("a2_backlog", "Requests queued by then", "1", "int"),
     MetricSpec("a2_drain_s", "Time to drain that queue", "s", "s"),
     MetricSpec("a2_min_replicas", "Fewest replicas for the SLO", "1", "int"),
@@ -313,7 +313,7 @@ ACT2_PREDICTION = Prediction(
 
 
 def act2_facts() -> dict[str, str]:
-    return {"backlog": fmt(SPIKE.backlog, "int"), "wait": fmt(SPIKE.worst_wait_s, "s"),
+    return {"backlog": fmt(SPIKE.backlog, "int"), "wait": fmt(SPIKE.lag_end_wait_s, "s"),
             "rho0": fmt(q.utilization(S.spike_rps, S.replica_service_s, S.replicas), "num"),
             "rho1": fmt(SPIKE.rho_after, "pct"),
             "excess": fmt(S.spike_rps - S.replicas / S.replica_service_s, "int"),
@@ -354,7 +354,7 @@ def act2_instruments(s: State) -> list:
         M["a2_rho_after"].show(sp.rho_after, "danger" if not stable else None,
                                f"{'1 NPU' if mobile else plural(sp.servers_after, 'replica', count_fmt='int')}, "
                                f"{fmt(sp.admitted_after_per_s, 'req/s')} admitted"),
-        M["a2_worst_wait_s"].show(sp.worst_wait_s, "warn" if sp.worst_wait_s > slo else None,
+        M["a2_lag_end_wait_s"].show(sp.lag_end_wait_s, "warn" if sp.lag_end_wait_s > slo else None,
                                   "no autoscaler on a phone" if mobile else f"{S.replicas} replicas for {fmt(sp.lag_s, 's')}"),
         M["a2_backlog"].show(sp.backlog),
         M["a2_drain_s"].show(sp.drain_s, note="never: the new capacity is too small" if math.isinf(sp.drain_s) else ""),
@@ -388,10 +388,10 @@ def act2_failures(sp: q.Spike, p99: float, slo: float) -> list:
                            f"Stable at {fmt(sp.rho_after, 'pct')}, but the P99 is {fmt(p99, 'ms')}: with "
                            f"{fmt(sp.service_s, 'ms')} of exponential service, the service alone has a P99 of "
                            f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}. Serve faster."))
-    if sp.worst_wait_s > slo:
+    if sp.lag_end_wait_s > slo:
         out.append(failure(F["a2_spike_backlog"],
                            f"{fmt(sp.backlog, 'int')} requests queue before the new replicas serve, and the last one "
-                           f"waits {fmt(sp.worst_wait_s, 's')}. A shorter lag (warm replicas, scaling ahead of a "
+                           f"waits {fmt(sp.lag_end_wait_s, 's')}. A shorter lag (warm replicas, scaling ahead of a "
                            "known launch) or admission control avoids it."))
     return out
 
@@ -524,7 +524,7 @@ def active_failures(s: State) -> frozenset[str]:
     active = {"a1_slo_missed": srv.percentile_s(S.quantile) > s["a1_slo_s"],
               "a2_unstable": sp.rho_after >= 1,
               "a2_slo_violated": sp.rho_after < 1 and p99 > S.act2_slo_s,
-              "a2_spike_backlog": sp.worst_wait_s > S.act2_slo_s}
+              "a2_spike_backlog": sp.lag_end_wait_s > S.act2_slo_s}
     return frozenset(name for name, on in active.items() if on)
 
 
@@ -533,7 +533,7 @@ def results(s: State) -> dict[str, float | bool]:
     p99 = sp.p99_after_s()
     return {"lambda_rps": sp.arrival_per_s, "mu_rps": 1 / sp.service_s, "rho": sp.rho_after,
             "p99_ms": p99 * S.ms, "replicas": float(sp.servers_after), "autoscale_lag_s": sp.lag_s,
-            "backlog_req": sp.backlog, "slo_met": p99 <= S.act2_slo_s and sp.worst_wait_s <= S.act2_slo_s,
+            "backlog_req": sp.backlog, "slo_met": p99 <= S.act2_slo_s and sp.lag_end_wait_s <= S.act2_slo_s,
             "a1_p99_ms": server(s).percentile_s(S.quantile) * S.ms}
 
 

@@ -94,7 +94,7 @@ SPIKE = q.Spike(S.spike_rps, S.replica_service_s, S.replicas, S.scaled_replicas,
 
 
 def act2_truth() -> float:
-    return SPIKE.worst_wait_s
+    return SPIKE.lag_end_wait_s
 
 
 def min_replicas(service_s: float, arrival_per_s: float, slo_s: float) -> float:
