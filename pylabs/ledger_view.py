@@ -59,12 +59,14 @@ def _results(lab_id: str, attempt: dict) -> Markup | None:
     for name, value in attempt["results"].items():
         spec = known.get(name)
         numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        # a flag reads yes or no (never Python's True), a missing value a dash
+        other = fmt(value, "yesno") if isinstance(value, bool) else "—" if value is None else str(value)
         if spec is None:
             label = name.split("_", 1)[-1].replace("_", " ").capitalize()
-            shown = fmt(value, "num") if numeric else "—" if value is None else str(value)
+            shown = fmt(value, "num") if numeric else other
         else:
             label = spec.label
-            shown = fmt(value, spec.fmt) if numeric else "—" if value is None else str(value)
+            shown = fmt(value, spec.fmt) if numeric else other
         items.append(h("div", None, h("dt", None, result_label(name, label)), h("dd", None, shown)))
     return h("dl", {"class": "pl-ledger__results"}, items)
 
