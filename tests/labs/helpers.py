@@ -27,7 +27,7 @@ def rendered(lab: Lab, state: State) -> str:
 
 def assert_key_proven(prediction: Prediction, expected: str) -> None:
     """The physics value lies in the expected option's range and in no other."""
-    value = prediction.truth()
+    value = prediction.value
     holding = [o.letter for o in prediction.options if o.holds(value)]
     assert holding == [expected], f"{prediction.id}: {value} falls in {holding}, expected [{expected}]"
     assert prediction.answer() == expected
