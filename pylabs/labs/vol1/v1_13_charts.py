@@ -1,0 +1,139 @@
+"""The charts of V1-13 (The Tail Latency Trap): Act I's histogram of seeded draws and its load
+curve, Act II's P99 against replicas (a fleet) or against the service time (one device), and the
+queue during the spike. Each takes the model's objects and returns a chart component."""
+
+from __future__ import annotations
+
+import math
+
+from pylabs.framework import chart, fmt
+from pylabs.framework import charts as ch
+from pylabs.framework.formats import plural
+from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, Server, backlog_timeline, load_curve,
+                                          replica_curve, replica_span, service_curve)
+from pylabs.physics import queueing as q
+
+# ---- Act I ----------------------------------------------------------------------------------
+
+
+def act1_histogram(srv: Server, samples: list[float], slo: float):
+    end = srv.percentile_s(0.999) * S.ms
+    size = end / S.bins
+    trace = ch.histogram("Requests", samples, "series1", bins=(0.0, end, size), norm="percent")
+    figure = ch.histogram_figure([trace], ch.axis("Time in system (ms)"), ch.axis("Share of requests (%)"),
+                                 samples, lambda v: fmt(v / S.ms, "ms"), legend=False)
+    if slo * S.ms < end:
+        line, note = ch.vline(slo * S.ms, "warn", "SLO")
+        figure["layout"]["shapes"].append(line)
+        figure["layout"]["annotations"].append(note)
+        figure["layout"]["margin"]["t"] = 28
+    shown = sum(1 for v in samples if v < end)
+    summary = (f"The draws fall off exponentially from zero: half finish within {fmt(ch.percentile(samples, 50) / S.ms, 'ms')}, "
+               f"99 % within {fmt(ch.percentile(samples, 99) / S.ms, 'ms')}, and {fmt(srv.exceed(slo), 'pct')} "
+               f"take longer than the {fmt(slo, 'ms')} SLO. {shown:,} of {len(samples):,} draws are under "
+               f"the chart's right edge (the P99.9).")
+    rows = [(f"P{k:g}", fmt(ch.percentile(samples, k) / S.ms, "ms"), fmt(srv.percentile_s(k / S.percent), "ms"))
+            for k in S.table_percentiles]
+    return chart("a1_histogram", "Time in system: seeded draws with their P50 and P99", figure, summary,
+                 table=(("Percentile", "Sampled", "Closed form"), rows))
+
+
+def act1_curve(srv: Server, slo: float):
+    rhos, curve = load_curve(srv.service_s)
+    ms = S.ms
+    traces = [ch.line("P99", rhos, [c.percentile_s(S.quantile) * ms for c in curve], "danger"),
+              ch.line("Mean", rhos, [c.mean_s * ms for c in curve], "series1"),
+              ch.point("Your setting (P99)", srv.rho, srv.percentile_s(S.quantile) * ms, "accent")]
+    values = [srv.service_s * ms, curve[-1].percentile_s(S.quantile) * ms, slo * ms]
+    line, note = ch.hline(slo * ms, "warn", "SLO", log=True)
+    figure = ch.figure(traces, x=ch.axis("Load ρ", tickformat=".0%"),
+                       y=ch.axis("Time in system (ms)", "log", **ch.decade_ticks(values, lambda v: fmt(v / ms, "ms"))),
+                       shapes=[line], annotations=[note])
+    knee = 1 - MIN_SLO_HEADROOM * srv.service_s / slo
+    within = (f"the P99 stays under {fmt(slo, 'ms')} only below ρ = {fmt(knee, 'pct')}" if knee > 0 else
+              f"the P99 is over {fmt(slo, 'ms')} at every load")
+    summary = (f"Mean and P99 both climb steeply toward ρ = 1, a constant {fmt(MIN_SLO_HEADROOM, 'num')}× apart; "
+               f"with {fmt(srv.service_s, 'ms')} service {within}.")
+    rows = [(fmt(c.rho, "pct"), fmt(c.mean_s, "ms"), fmt(c.percentile_s(S.quantile), "ms")) for c in curve[::6]]
+    return chart("a1_load_curve", "Mean and P99 against load", figure, summary,
+                 table=(("Load ρ", "Mean", "P99"), rows))
+
+
+
+# ---- Act II ---------------------------------------------------------------------------------
+
+
+def ms_axis(title: str, values_ms: list[float]) -> dict:
+    """A log axis in ms with ticks at 1-2-5 steps inside the values' span (always at least two labels)."""
+    low, high = min(values_ms), max(values_ms)
+    ticks = [m * 10.0 ** e for e in range(-1, 6) for m in (1, 2, 5)]
+    inside = [t for t in ticks if low / 1.3 <= t <= high * 1.3] or [t for t in ticks if t >= low][:2]
+    span = [math.log10(min(low, inside[0])) - 0.08, math.log10(max(high, inside[-1])) + 0.08]
+    return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / S.ms, "ms")))
+
+
+def act2_replica_chart(sp: q.Spike, slo: float):
+    first, last = replica_span(sp.admitted_after_per_s, sp.service_s, sp.servers_after)
+    cs, p99s = replica_curve(sp.admitted_after_per_s, sp.service_s, first, last)
+    traces = [ch.line(f"P99 at {fmt(sp.admitted_after_per_s, 'req/s')}", cs, p99s, "series1")]
+    slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
+    shapes, notes = [slo_line], [slo_note]
+    if sp.rho_after < 1:
+        traces.append(ch.point("Your replicas", sp.servers_after, sp.p99_after_s() * S.ms, "accent"))
+    else:
+        line, note = ch.vline(sp.servers_after, "danger", "yours: unstable")
+        shapes.append(line)
+        notes.append({**note, "xanchor": "left", "xshift": 4, "y": 0.5, "yanchor": "middle"})
+    x_low = min(first, sp.servers_after)
+    figure = ch.figure(traces, x=ch.axis("Replicas", range=[max(0.0, x_low - 0.05 * (last - x_low)), last]),
+                       y=ms_axis("P99 time in system (ms)", p99s + [slo * S.ms]),
+                       shapes=shapes, annotations=notes)
+    unstable = (f"Below {plural(first, 'replica', count_fmt='int')} the queue is unstable (no P99 exists); the P99 "
+                "falls steeply just above, then flattens" if first > 1 else "One replica already keeps the queue "
+                "stable; the P99 falls with more, then flattens")
+    summary = f"{unstable}: {fmt(p99s[-1] / S.ms, 'ms')} at {cs[-1]:,} replicas."
+    rows = [(f"{c:,}", fmt(p / S.ms, "ms")) for c, p in list(zip(cs, p99s))[::6]]
+    return chart("a2_replicas_curve", "P99 against replicas once scaled", figure, summary,
+                 table=(("Replicas", "P99"), rows))
+
+
+def act2_service_chart(sp: q.Spike, slo: float, device: str, low: float, high: float):
+    stable, p99s = service_curve(sp.admitted_after_per_s, low, high)
+    traces = [ch.line(f"P99 on one {device}", [t * S.ms for t in stable], p99s, "series1")] if stable else []
+    if sp.rho_after < 1:
+        traces.append(ch.point("Your setting", sp.service_s * S.ms, sp.p99_after_s() * S.ms, "accent"))
+    line, note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
+    ys = p99s + [slo * S.ms]
+    figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * S.ms, high * S.ms]),
+                       y=ms_axis("P99 time in system (ms)", ys), shapes=[line], annotations=[note])
+    limit = 1 / sp.admitted_after_per_s if sp.admitted_after_per_s > 0 else math.inf
+    summary = (f"At {fmt(sp.admitted_after_per_s, 'req/s')} the {device} is stable only with service under "
+               f"{fmt(limit, 'ms')}; the P99 climbs steeply as the service time approaches that limit.")
+    rows = [(fmt(t, "ms"), fmt(p / S.ms, "ms")) for t, p in list(zip(stable, p99s))[::5]]
+    return chart("a2_service_curve", f"P99 on one {device} against its service time", figure, summary,
+                 table=(("Service time", "P99"), rows))
+
+
+def act2_timeline(sp: q.Spike, fleet: bool):
+    ts, queue = backlog_timeline(sp)
+    traces = [ch.area("Requests queued", ts, queue, "danger")]
+    shapes, notes = [], []
+    if 0 < sp.lag_s < S.timeline_s:
+        line, note = ch.vline(sp.lag_s, "muted", "new replicas" if fleet else "the planner's minute")
+        shapes, notes = [line], [note]
+    figure = ch.figure(traces, x=ch.axis("Seconds after the spike starts"), y=ch.axis("Requests queued"),
+                       shapes=shapes, annotations=notes, legend=False)
+    figure["layout"]["margin"]["t"] = 28
+    when = "when the new capacity arrives" if fleet else f"{fmt(sp.lag_s, 's')} in"
+    if max(queue) == 0:
+        course = "stays empty: " + ("admission control sheds the excess" if sp.shed_after > 0 else "the servers keep up")
+    elif sp.backlog == 0:
+        course = f"is empty {when}, then grows without end: arrivals outpace the servers"
+    elif math.isinf(sp.drain_s):
+        course = f"reaches {fmt(sp.backlog, 'int')} requests {when} and never drains"
+    else:
+        course = f"reaches {fmt(sp.backlog, 'int')} requests {when} and drains {fmt(sp.drain_s, 's')} later"
+    summary = f"The queue {course}; after {fmt(S.timeline_s, 's')} it holds {fmt(queue[-1], 'int')}."
+    rows = [(fmt(t, "s"), fmt(v, "int")) for t, v in list(zip(ts, queue))[::10]]
+    return chart("a2_backlog", "The queue during the spike (fluid model)", figure, summary,
+                 table=(("Time", "Queued"), rows))
