@@ -75,7 +75,7 @@ def test_the_spike_s_wait_is_served_by_the_new_fleet_not_the_old():
     by the fleet from then on, at c₁μ: 220 s for the doubled fleet and 22 s at 600 replicas, where
     the page also shows the drain of 37.7 s. Source: Newell 1982, *Applications of Queueing Theory*,
     ch. 1-2 (the FIFO wait is the horizontal distance between the cumulative arrival and departure
-    curves); a discrete-event FIFO M/M/c simulation gives 219 s and 22.2 s. The key (≥ 2 min) holds."""
+    curves); a discrete-event FIFO M/M/c simulation gives 219 s and 22.2 s. The key (D) holds."""
     assert model.act2_truth("cloud") == pytest.approx(220, rel=1e-12)
     html = rendered(LAB, locked())
     assert metric(html, "a2_lag_wait_s") == pytest.approx(220) and card(html, "a2_lag_wait_s") == "3.67 min"
@@ -356,3 +356,21 @@ def test_the_ledger_page_labels_the_record_once_with_its_act():
     text = page_text(ledger_view.render(ledger.dumps(doc)))
     assert "Act I · P99 time in system (ms) 209" in text and "Act I · Act I" not in text
     assert "SLO met throughout no" in text
+
+
+# ---- independent review (issue 24 review, DONE.md) ------------------------------------------------------
+
+
+def test_act2_ranges_part_at_the_lag_where_the_claims_part():
+    """Review: C says the backlog ahead "is served faster than it built", D that it "takes longer to
+    serve than to build". With the lag τ the prompt names, the wait is Q/(c₁μ) = τ·(λ − c₀μ)/(c₁μ),
+    so the claims part exactly at a wait of τ = 1 min; a range C up to 2 min held waits of 60-120 s
+    for which its own claim was false."""
+    c, d = lab.ACT2_PREDICTION.option("C"), lab.ACT2_PREDICTION.option("D")
+    assert c.high == d.low == model.S.lag_s
+    for context in CONTEXTS:
+        sp = model.scenario_spike(context)
+        built, served = sp.arrival_per_s - sp.servers_before / sp.service_s, sp.servers_after / sp.service_s
+        letter = lab.ACT2_PREDICTION.answer(context)
+        assert letter == ("C" if served > built else "D")
+        assert (sp.lag_end_wait_s < sp.lag_s) == (served > built)
