@@ -374,3 +374,23 @@ def test_act2_ranges_part_at_the_lag_where_the_claims_part():
         letter = lab.ACT2_PREDICTION.answer(context)
         assert letter == ("C" if served > built else "D")
         assert (sp.lag_end_wait_s < sp.lag_s) == (served > built)
+
+
+def test_act2_reflection_key_states_the_service_s_own_tail_as_it_is():
+    """Review: an exponential 50 ms service outlasts a 200 ms SLO with probability e^(−4) = 1.83 %,
+    not "one request in a hundred"; the key says over 1 % and its feedback gives the share."""
+    key = lab.ACT2_REFLECTION.option("A")
+    assert "one request in a hundred" not in key.text and "1 %" in key.text
+    share = math.exp(-model.S.act2_slo_s / model.S.slow_service_s)
+    assert share == pytest.approx(0.0183, abs=5e-5) and share > 0.01
+    html = rendered(LAB, locked(choices={"a2_reflect": "B"}))
+    assert "1.83 %" in page_text(html.split('data-feedback="a2_reflect"')[1])
+
+
+@pytest.mark.parametrize("context", DEVICES)
+def test_one_device_reflection_feedback_offers_no_replicas(context):
+    """Review: the Act II reflection's feedback offered "more replicas" and "ample capacity" on one
+    device that has neither."""
+    for letter in "BD":
+        said = feedback(rendered(LAB, locked(context, {"a2_reflect": letter})), "a2_reflect")
+        assert "replica" not in said and "ample capacity" not in said, letter

@@ -344,25 +344,31 @@ ACT2_REFLECTION = Reflection(
     prompt=f"At the slowest service the planner offers, {fmt(S.slow_service_s, 'ms')} per request, no setting "
            f"brings the P99 under the {fmt(S.act2_slo_s, 'ms')} SLO, {{a2_levers}}. Why?",
     options=(
-        Claim("A", "Service times vary: one request in a hundred outlasts the SLO with no wait.",
-              "The service time is exponential, so its own P99 is ln 100 × {slow} = {slow_p99}: over the SLO "
-              "with no queue at all. Only faster service (a smaller or quantised model) meets it."),
+        Claim("A", "Service times vary: over 1 % of requests outlast the SLO with no wait.",
+              "The service time is exponential: e^(−{slo}/{slow}) = {slow_over} of services alone take longer "
+              "than {slo}, so its own P99 is ln 100 × {slow} = {slow_p99}, over the SLO with no queue at all. "
+              "Only faster service (a smaller or quantised model) meets it."),
         Claim("B", "Some requests always wait in the queue, however much capacity serves them.",
-              "With ample capacity almost no request waits (Erlang C falls toward 0), yet the P99 only falls to "
-              "{slow_p99}, the service's own."),
+              "{no_wait}, yet the P99 only falls to {slow_p99}, the service's own."),
         Claim("C", "The backlog from the spike's first minute keeps the later requests waiting.",
               "The P99 card is the steady state, after any backlog has gone; with admission control there is no "
               "backlog at all, and the P99 still stays at {slow_p99} or more."),
         Claim("D", "At that speed the queue stays unstable, whatever capacity or load it gets.",
-              "It is stable once arrivals are below the capacity (more replicas, a lighter load or admission "
-              "control), and its P99 then still stays at {slow_p99} or more."),
+              "It is stable once arrivals are below the capacity ({stabilisers}), and its P99 then still stays "
+              "at {slow_p99} or more."),
     ),
     answer_letter="A",
 )
 
 
 def act2_reflection_facts(context: str) -> dict[str, str]:
-    return {"slow": fmt(S.slow_service_s, "ms"), "slow_p99": fmt(MIN_SLO_HEADROOM * S.slow_service_s, "ms")}
+    fleet = SETTINGS[context].fleet
+    return {"slow": fmt(S.slow_service_s, "ms"), "slow_p99": fmt(MIN_SLO_HEADROOM * S.slow_service_s, "ms"),
+            "slo": fmt(S.act2_slo_s, "ms"), "slow_over": fmt(exponential_beyond(S.act2_slo_s / S.slow_service_s), "pct"),
+            "no_wait": ("With ample capacity almost no request waits (Erlang C falls toward 0)" if fleet else
+                        "At a light load almost no request waits (the chance of waiting, ρ, falls toward 0)"),
+            "stabilisers": ("more replicas, a lighter load or admission control" if fleet else
+                            "a lighter load or admission control")}
 
 
 def act2_instruments(s: State) -> list:
