@@ -394,3 +394,25 @@ def test_one_device_reflection_feedback_offers_no_replicas(context):
     for letter in "BD":
         said = feedback(rendered(LAB, locked(context, {"a2_reflect": letter})), "a2_reflect")
         assert "replica" not in said and "ample capacity" not in said, letter
+
+
+@pytest.mark.parametrize("context", DEVICES)
+def test_one_device_feedback_does_not_offer_admission_control_as_meeting_the_slo(context):
+    """Review: "A P99 within 200 ms needs service under 9.71 ms, or admission control" was false:
+    admission control holds one device at 90 % load, where the P99 is ln 100 · S / 0.1 = 921 ms
+    (edge) or 1.15 s (mobile)."""
+    shed = locked(context, a2_admission=True)
+    p99 = lab.spike(shed).p99_after_s()
+    assert p99 > model.S.act2_slo_s
+    said = feedback(rendered(LAB, locked(context, {"a2_predict": "D"}, through="a2_predict")), "a2_predict")
+    assert "or admission control" not in said and lab.fmt(p99, "ms") in said
+
+
+@pytest.mark.parametrize("context", DEVICES)
+def test_one_device_text_speaks_of_the_device_and_the_scenario_as_assumed(context):
+    """Review: on one device the failure read "the servers complete at most", the callout said that
+    admission control "refuses work it cannot finish in time" (it refuses work beyond 90 % of the
+    capacity) and quoted the scenario's burst as if it were the slider's."""
+    text = page_text(rendered(LAB, locked(context, a2_spike_rps=1_000)))
+    assert "the servers complete" not in text and "cannot finish in time" not in text
+    assert "beyond 90 % of its capacity" in text and "The scenario's" in text

@@ -328,8 +328,10 @@ def act2_facts(context: str) -> dict[str, str]:
         remedy = f"A P99 within {fmt(slo, 'ms')} needs {fmt(need, 'int')} replicas once they serve."
     else:
         fastest = q.mm1_max_service_s(S.quantile, sp.arrival_per_s, slo)
-        remedy = (f"A P99 within {fmt(slo, 'ms')} needs service under {fmt(fastest, 'ms')} per request, or admission "
-                  "control.")
+        shed = spike_of(context, sp.arrival_per_s, sp.service_s, 1, S.lag_s, True)
+        remedy = (f"A P99 within {fmt(slo, 'ms')} needs service under {fmt(fastest, 'ms')} per request; admission "
+                  f"control alone holds the load at {fmt(shed.rho_after, 'pct')}, where the P99 is "
+                  f"{fmt(shed.p99_after_s(), 'ms')}.")
     return {"a2_backlog": fmt(sp.backlog, "int"), "a2_lag_wait_s": fmt(sp.lag_end_wait_s, "s"),
             "a2_rho_after": fmt(sp.rho_after, "pct"), "lag": fmt(sp.lag_s, "s"),
             "arrive": fmt(sp.arrival_per_s, "req/s"), "capacity": fmt(before, "req/s"),
@@ -386,21 +388,21 @@ def act2_instruments(s: State) -> list:
                                 f"fluid model: the backlog ahead, served by {servers}" if fleet else
                                 f"fluid model, {fmt(sp.lag_s, 's')} into the burst; nothing adds capacity"),
         M["a2_backlog"].show(sp.backlog),
-        M["a2_drain_s"].show(sp.drain_s, note="never: arrivals still outpace the servers" if math.isinf(sp.drain_s) else ""),
+        M["a2_drain_s"].show(sp.drain_s, note="never: arrivals still outpace the capacity" if math.isinf(sp.drain_s) else ""),
         M["a2_min_replicas"].show(*min_replicas_card(sp, slo)) if fleet else
         M["a2_max_service_s"].show(q.mm1_max_service_s(S.quantile, sp.admitted_after_per_s, slo),
                                    note=f"at {fmt(sp.admitted_after_per_s, 'req/s')}; M/M/1: μ ≥ λ + ln 100 / SLO"),
         M["a2_shed"].show(sp.shed_after, "warn" if sp.shed_after > 0 else None),
     ]
-    parts = [metric_grid(*cards), *act2_failures(sp, p99, slo, fleet)]
+    parts = [metric_grid(*cards), *act2_failures(sp, p99, slo, context)]
     parts.append(act2_replica_chart(sp, slo) if fleet else act2_service_chart(sp, slo, DEVICE[context], A2_SERVICE.min, A2_SERVICE.max))
     parts.append(act2_timeline(sp, fleet))
     if not fleet:
         parts.append(callout("info", "One device, one queue", prose(
             f"The {DEVICE[context]} serves every request: there is no fleet to grow. Its levers are the service "
-            "time (a smaller or quantised model) and admission control, which refuses work it cannot finish in "
-            f"time. The {fmt(SETTINGS[context].spike_rps, 'req/s')} burst and the "
-            f"{fmt(SETTINGS[context].a2_service_s, 'ms')} service are this scenario's assumptions, not measurements.")))
+            "time (a smaller or quantised model) and admission control, which refuses work beyond "
+            f"{fmt(S.admit_max_rho, 'pct')} of its capacity. The scenario's {fmt(SETTINGS[context].spike_rps, 'req/s')} "
+            f"burst and {fmt(SETTINGS[context].a2_service_s, 'ms')} service are assumptions, not measurements.")))
     return parts
 
 
@@ -410,13 +412,15 @@ def min_replicas_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
                         else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}")
 
 
-def act2_failures(sp: q.Spike, p99: float, slo: float, fleet: bool) -> list:
-    out = []
+def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:
+    out, fleet = [], SETTINGS[context].fleet
     if sp.rho_after >= 1:
         fix = "Add replicas, serve faster," if fleet else "Serve faster"
+        on = plural(sp.servers_after, "replica", count_fmt="int") if fleet else f"the {DEVICE[context]}"
         out.append(failure(F["a2_unstable"],
-                           f"{fmt(sp.admitted_after_per_s, 'req/s')} arrive and the servers complete at most "
-                           f"{fmt(sp.servers_after / sp.service_s, 'req/s')}. {fix} or turn on admission control."))
+                           f"{fmt(sp.admitted_after_per_s, 'req/s')} arrive and at most "
+                           f"{fmt(sp.servers_after / sp.service_s, 'req/s')} complete on {on}. {fix} or turn on "
+                           "admission control."))
     elif p99 > slo:
         out.append(failure(F["a2_slo_violated"],
                            f"Stable at {fmt(sp.rho_after, 'pct')}, but the P99 is {fmt(p99, 'ms')}, over the "
