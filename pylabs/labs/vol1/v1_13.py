@@ -47,7 +47,7 @@ from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_13_charts import (act1_curve, act1_histogram, act2_replica_chart, act2_service_chart,
-                                           act2_timeline)
+                                           act2_timeline, max_service_card, min_replicas_card)
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, SETTINGS, S, Server, act1_truth, act2_truth,
                                           exponential_beyond, min_replicas, scenario_server, scenario_spike,
                                           spike_of)
@@ -390,8 +390,7 @@ def act2_instruments(s: State) -> list:
         M["a2_backlog"].show(sp.backlog),
         M["a2_drain_s"].show(sp.drain_s, note="never: arrivals still outpace the capacity" if math.isinf(sp.drain_s) else ""),
         M["a2_min_replicas"].show(*min_replicas_card(sp, slo)) if fleet else
-        M["a2_max_service_s"].show(q.mm1_max_service_s(S.quantile, sp.admitted_after_per_s, slo),
-                                   note=f"at {fmt(sp.admitted_after_per_s, 'req/s')}; M/M/1: μ ≥ λ + ln 100 / SLO"),
+        M["a2_max_service_s"].show(*max_service_card(sp, slo)),
         M["a2_shed"].show(sp.shed_after, "warn" if sp.shed_after > 0 else None),
     ]
     parts = [metric_grid(*cards), *act2_failures(sp, p99, slo, context)]
@@ -404,12 +403,6 @@ def act2_instruments(s: State) -> list:
             f"{fmt(S.admit_max_rho, 'pct')} of its capacity. The scenario's {fmt(SETTINGS[context].spike_rps, 'req/s')} "
             f"burst and {fmt(SETTINGS[context].a2_service_s, 'ms')} service are assumptions, not measurements.")))
     return parts
-
-
-def min_replicas_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
-    need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
-    return need, None, ("none at this service time" if math.isinf(need)
-                        else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}")
 
 
 def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:

@@ -1,6 +1,7 @@
 """The charts of V1-13 (The Tail Latency Trap): Act I's histogram of seeded draws and its load
 curve, Act II's P99 against replicas (a fleet) or against the service time (one device), and the
-queue during the spike. Each takes the model's objects and returns a chart component."""
+queue during the spike. Each takes the model's objects and returns a chart component. Act II's two
+computed cards (fewest replicas, slowest service) are here too, with their notes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pylabs.framework import chart, fmt
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, Server, backlog_timeline, load_curve,
-                                          replica_curve, replica_span, service_curve)
+                                          max_service_s, min_replicas, replica_curve, replica_span, service_curve)
 from pylabs.physics import queueing as q
 
 # ---- Act I ----------------------------------------------------------------------------------
@@ -73,9 +74,11 @@ def ms_axis(title: str, values_ms: list[float]) -> dict:
 
 
 def act2_replica_chart(sp: q.Spike, slo: float):
-    first, last = replica_span(sp.admitted_after_per_s, sp.service_s, sp.servers_after)
-    cs, p99s = replica_curve(sp.admitted_after_per_s, sp.service_s, first, last)
-    traces = [ch.line(f"P99 at {fmt(sp.admitted_after_per_s, 'req/s')}", cs, p99s, "series1")]
+    shedding = sp.admit_max_rho < 1
+    first, last = replica_span(sp.arrival_per_s, sp.service_s, sp.servers_after)
+    cs, p99s = replica_curve(sp.arrival_per_s, sp.service_s, 1 if shedding else first, last, sp.admit_max_rho)
+    name = "P99 of the requests admitted" if shedding else f"P99 at {fmt(sp.arrival_per_s, 'req/s')}"
+    traces = [ch.line(name, cs, p99s, "series1")]
     slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
     shapes, notes = [slo_line], [slo_note]
     if sp.rho_after < 1:
@@ -88,9 +91,16 @@ def act2_replica_chart(sp: q.Spike, slo: float):
     figure = ch.figure(traces, x=ch.axis("Replicas", range=[max(0.0, x_low - 0.05 * (last - x_low)), last]),
                        y=ms_axis("P99 time in system (ms)", p99s + [slo * S.ms]),
                        shapes=shapes, annotations=notes)
-    unstable = (f"Below {plural(first, 'replica', count_fmt='int')} the queue is unstable (no P99 exists); the P99 "
-                "falls steeply just above, then flattens" if first > 1 else "One replica already keeps the queue "
-                "stable; the P99 falls with more, then flattens")
+    if shedding:
+        sheds = math.ceil(q.offered_load(sp.arrival_per_s, sp.service_s) / sp.admit_max_rho)
+        unstable = (f"With admission control every replica count is stable: below {plural(sheds, 'replica', count_fmt='int')} "
+                    f"it sheds the excess and runs at {fmt(sp.admit_max_rho, 'pct')}; the P99 falls with more "
+                    "replicas, then flattens")
+    elif first > 1:
+        unstable = (f"Below {plural(first, 'replica', count_fmt='int')} the queue is unstable (no P99 exists); the P99 "
+                    "falls steeply just above, then flattens")
+    else:
+        unstable = "One replica already keeps the queue stable; the P99 falls with more, then flattens"
     summary = f"{unstable}: {fmt(p99s[-1] / S.ms, 'ms')} at {cs[-1]:,} replicas."
     rows = [(f"{c:,}", fmt(p / S.ms, "ms")) for c, p in list(zip(cs, p99s))[::6]]
     return chart("a2_replicas_curve", "P99 against replicas once scaled", figure, summary,
@@ -98,7 +108,7 @@ def act2_replica_chart(sp: q.Spike, slo: float):
 
 
 def act2_service_chart(sp: q.Spike, slo: float, device: str, low: float, high: float):
-    stable, p99s = service_curve(sp.admitted_after_per_s, low, high)
+    stable, p99s = service_curve(sp.arrival_per_s, low, high, sp.admit_max_rho)
     traces = [ch.line(f"P99 on one {device}", [t * S.ms for t in stable], p99s, "series1")] if stable else []
     if sp.rho_after < 1:
         traces.append(ch.point("Your setting", sp.service_s * S.ms, sp.p99_after_s() * S.ms, "accent"))
@@ -106,9 +116,17 @@ def act2_service_chart(sp: q.Spike, slo: float, device: str, low: float, high: f
     ys = p99s + [slo * S.ms]
     figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * S.ms, high * S.ms]),
                        y=ms_axis("P99 time in system (ms)", ys), shapes=[line], annotations=[note])
-    limit = 1 / sp.admitted_after_per_s if sp.admitted_after_per_s > 0 else math.inf
-    summary = (f"At {fmt(sp.admitted_after_per_s, 'req/s')} the {device} is stable only with service under "
-               f"{fmt(limit, 'ms')}; the P99 climbs steeply as the service time approaches that limit.")
+    if sp.admit_max_rho < 1:
+        ceiling = sp.admit_max_rho / sp.arrival_per_s
+        shed = (f"slower than {fmt(ceiling, 'ms')} per request it sheds the excess and runs at "
+                f"{fmt(sp.admit_max_rho, 'pct')}, where the P99 is {fmt(MIN_SLO_HEADROOM / (1 - sp.admit_max_rho), 'num')} "
+                "service times" if ceiling < high else "it sheds nothing in this range")
+        summary = (f"With admission control the {device} is stable at every service time at "
+                   f"{fmt(sp.arrival_per_s, 'req/s')}: {shed}.")
+    else:
+        summary = (f"At {fmt(sp.arrival_per_s, 'req/s')} the {device} is stable only with service under "
+                   f"{fmt(1 / sp.arrival_per_s, 'ms')}; the P99 climbs steeply as the service time approaches that "
+                   "limit.")
     rows = [(fmt(t, "ms"), fmt(p / S.ms, "ms")) for t, p in list(zip(stable, p99s))[::5]]
     return chart("a2_service_curve", f"P99 on one {device} against its service time", figure, summary,
                  table=(("Service time", "P99"), rows))
@@ -137,3 +155,22 @@ def act2_timeline(sp: q.Spike, fleet: bool):
     rows = [(fmt(t, "s"), fmt(v, "int")) for t, v in list(zip(ts, queue))[::10]]
     return chart("a2_backlog", "The queue during the spike (fluid model)", figure, summary,
                  table=(("Time", "Queued"), rows))
+
+
+# ---- Act II's computed cards ---------------------------------------------------------------------
+
+
+def min_replicas_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
+    need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
+    served = "serving all, none shed" if sp.admit_max_rho < 1 else ""
+    return need, None, ("none at this service time" if math.isinf(need)
+                        else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}" + (f", {served}" if served else ""))
+
+
+def max_service_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
+    """One device's slowest service for the SLO at the arrival rate, admission control's shedding counted."""
+    slowest = max_service_s(sp.arrival_per_s, slo, sp.admit_max_rho)
+    if slowest * sp.arrival_per_s > sp.admit_max_rho:
+        return slowest, None, (f"at {fmt(sp.arrival_per_s, 'req/s')}, shedding to {fmt(sp.admit_max_rho, 'pct')} load: "
+                               f"ln 100 · S / {fmt(1 - sp.admit_max_rho, 'pct')} ≤ SLO")
+    return slowest, None, f"at {fmt(sp.arrival_per_s, 'req/s')}; M/M/1: μ ≥ λ + ln 100 / SLO"

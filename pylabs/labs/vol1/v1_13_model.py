@@ -166,17 +166,34 @@ def replica_span(arrival_per_s: float, service_s: float, servers: int) -> tuple[
 
 
 @lru_cache(maxsize=32)
-def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int) -> tuple[list[int], list[float]]:
-    """P99 (ms) at about 60 replica counts from ``first`` to ``last`` (cached: Act I's sliders redraw it)."""
+def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int,
+                  admit_max_rho: float = 1.0) -> tuple[list[int], list[float]]:
+    """P99 (ms) at about 60 replica counts from ``first`` to ``last``, each with the rate admission
+    control admits at that count (cached: Act I's sliders redraw it)."""
     cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
-    return cs, [q.mmc_sojourn_percentile_s(S.quantile, arrival_per_s, service_s, c) * S.ms for c in cs]
+    return cs, [q.Spike(arrival_per_s, service_s, S.replicas, c, S.lag_s, admit_max_rho).p99_after_s() * S.ms
+                for c in cs]
 
 
-def service_curve(arrival_per_s: float, low_s: float, high_s: float) -> tuple[list[float], list[float]]:
-    """One device's P99 (ms) at 46 service times from ``low_s`` to ``high_s``, the stable ones only."""
+def service_curve(arrival_per_s: float, low_s: float, high_s: float,
+                  admit_max_rho: float = 1.0) -> tuple[list[float], list[float]]:
+    """One device's P99 (ms) at 46 service times from ``low_s`` to ``high_s``, each with the rate
+    admission control admits at that speed; the stable ones only."""
     services = [low_s + (high_s - low_s) * k / 45 for k in range(46)]
-    stable = [t for t in services if t * arrival_per_s < 1]
-    return stable, [q.mm1_sojourn_percentile_s(S.quantile, arrival_per_s, t) * S.ms for t in stable]
+    spikes = [q.Spike(arrival_per_s, t, 1, 1, S.lag_s, admit_max_rho) for t in services]
+    stable = [sp for sp in spikes if sp.rho_after < 1]
+    return [sp.service_s for sp in stable], [sp.p99_after_s() * S.ms for sp in stable]
+
+
+def max_service_s(arrival_per_s: float, slo_s: float, admit_max_rho: float = 1.0) -> float:
+    """The slowest mean service at which one device's P99 meets ``slo_s``. Without shedding, M/M/1
+    gives μ ≥ λ + ln 100 / SLO. Admission control admits min(λ, ρ_max μ): once a slower service
+    would admit less than λ, the device runs at ρ_max and its P99 is ln 100 · S / (1 − ρ_max).
+    The P99 rises with S on both sides of that point, so the answer is the one whose side it is on."""
+    plain = q.mm1_max_service_s(S.quantile, arrival_per_s, slo_s)
+    if admit_max_rho >= 1 or plain * arrival_per_s <= admit_max_rho:
+        return plain
+    return slo_s * (1 - admit_max_rho) / MIN_SLO_HEADROOM
 
 
 def backlog_timeline(sp: q.Spike) -> tuple[list[float], list[float]]:
