@@ -451,3 +451,12 @@ def test_act2_charts_with_admission_follow_the_lab_s_own_model(context):
                              else (1, float(x.split()[0]) / 1e3))
         sp = model.spike_of(context, setting.spike_rps, service, replicas, model.S.lag_s, True)
         assert lab.fmt(sp.p99_after_s(), "ms") == p99, (x, p99)
+
+
+@pytest.mark.parametrize("context", DEVICES)
+def test_fleet_controls_say_they_are_the_cloud_s_before_the_lock(context):
+    """Review: before Act II's lock the dimmed controls of a one-device context read "30 serve until
+    the lag ends, then this many" and the Kubernetes help without saying they apply to the cloud
+    (the framework shows an override's reason only once the instruments unlock)."""
+    text = page_text(rendered(LAB, locked(context, through="a1_reflect")))
+    assert "Cloud only" in text.split("Spike planner")[1].split("Replicas once")[1][:80]

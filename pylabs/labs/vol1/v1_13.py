@@ -58,9 +58,9 @@ from pylabs.physics.references import cite
 # ---- context ----------------------------------------------------------------------
 
 CONTEXT = deployment(("cloud", "edge", "mobile"), default="cloud",
-                     help="Cloud: a GPU inference fleet behind a load balancer. Edge: one Jetson Orin NX serving "
-                          "a store's cameras. Mobile: one phone's Neural Engine serving its apps. Neither device "
-                          "has replicas or an autoscaler.")
+                     help="Cloud: a GPU inference fleet behind a load balancer. Edge: one Jetson Orin NX running "
+                          "detections when a store's cameras see motion. Mobile: one phone's Neural Engine serving "
+                          "its apps. Neither device has replicas or an autoscaler.")
 TRACK_NOTES = {"tiny": "This lab's queue is fed by many requests arriving at random. A microcontroller in the "
                        "TinyML track runs one model on its own sensor's frames, which come on the sensor's "
                        "clock, so that queue does not form there: the lab opens in Cloud."}
@@ -267,13 +267,13 @@ ACT1 = Act(
 
 A2_REPLICAS = Slider("a2_replicas", "Replicas once the autoscaler has acted", unit="replicas", min=1, max=600,
                      step=1, default=S.scaled_replicas, fmt="int",
-                     help=f"{S.replicas} serve until the lag ends, then this many.")
+                     help=f"Cloud only: {S.replicas} serve until the lag ends, then this many.")
 A2_SPIKE = Slider("a2_spike_rps", "Arrival rate during the spike", unit="1/s", min=10, max=20_000, step=1,
                   default=S.spike_rps, fmt="req/s", scale="log", steps=120)
 A2_LAG = Slider("a2_lag_s", "Autoscaler lag: until the new replicas serve", unit="s", min=0, max=300, step=5,
                 default=S.lag_s, fmt="s",
-                help=f"Kubernetes' autoscaler checks the load every {fmt(C.K8S_HPA_SYNC_PERIOD, 's')} by default; starting a "
-                     "replica and loading its model takes the rest.")
+                help=f"Cloud only. Kubernetes' autoscaler checks the load every {fmt(C.K8S_HPA_SYNC_PERIOD, 's')} by default; "
+                     "starting a replica and loading its model takes the rest.")
 A2_SERVICE = Slider("a2_service_s", "Mean service time per request", unit="s", min=0.005, max=S.slow_service_s,
                     step=0.001, default=S.replica_service_s, fmt="ms",
                     help="A smaller or quantised model (V1-10) serves faster.")
