@@ -460,3 +460,10 @@ def test_fleet_controls_say_they_are_the_cloud_s_before_the_lock(context):
     (the framework shows an override's reason only once the instruments unlock)."""
     text = page_text(rendered(LAB, locked(context, through="a1_reflect")))
     assert "Cloud only" in text.split("Spike planner")[1].split("Replicas once")[1][:80]
+
+
+def test_the_ledger_says_when_one_device_s_backlog_is_counted():
+    """Review: a Mobile record read "Requests queued during the lag 1,200" beside "Autoscaler lag —"."""
+    doc = ledger.commit(ledger.empty(), "v1_13-attempt", record(LAB, locked("mobile")), LOCKED_AT)
+    text = page_text(ledger_view.render(ledger.dumps(doc)))
+    assert "Requests queued as the lag ends (one device: 1 min in) 1,200" in text

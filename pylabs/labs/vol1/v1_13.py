@@ -532,7 +532,7 @@ RECORD = (
     MetricSpec("p99_ms", "Steady-state P99 under the spike (ms)", "ms", "num"),
     MetricSpec("replicas", "Servers under the spike", "1", "int"),
     MetricSpec("autoscale_lag_s", "Autoscaler lag", "s", "s"),
-    MetricSpec("backlog_req", "Requests queued during the lag", "1", "int"),
+    MetricSpec("backlog_req", "Requests queued as the lag ends (one device: 1 min in)", "1", "int"),
     MetricSpec("slo_met", "SLO met throughout", "1", "yesno"),
     MetricSpec("a1_p99_ms", "P99 time in system (ms)", "ms", "num"),
 )
