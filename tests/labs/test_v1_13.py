@@ -467,3 +467,18 @@ def test_the_ledger_says_when_one_device_s_backlog_is_counted():
     doc = ledger.commit(ledger.empty(), "v1_13-attempt", record(LAB, locked("mobile")), LOCKED_AT)
     text = page_text(ledger_view.render(ledger.dumps(doc)))
     assert "Requests queued as the lag ends (one device: 1 min in) 1,200" in text
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_key_is_neither_the_longest_nor_the_shortest_option_by_habit(context):
+    """Review: the keys of a1_predict, a1_reflect and a2_reflect were each the shortest option, so
+    "pick the shortest" scored three of four; at most one key may be the strictly shortest, and at
+    most one the strictly longest."""
+    terms = LAB.terms(context)
+    shortest = longest = 0
+    for question in LAB.questions:
+        sizes = {o.letter: len(question.text_of(o.letter, terms)) for o in question.options}
+        key, others = sizes[question.answer(context)], [v for k, v in sizes.items() if k != question.answer(context)]
+        shortest += key < min(others)
+        longest += key > max(others)
+    assert shortest <= 1 and longest <= 1

@@ -110,7 +110,7 @@ ACT1_PREDICTION = Prediction(
         Range("A", "{range}: most requests sit near the mean, so the tail does too", None, 3.0, 2.0,
               "The time in system is exponential, not bunched round its mean: {within_a} of requests finish "
               "within 3 means, so the slowest 1 % lie further out, at {a1_p99_s}."),
-        Range("B", "{range}: a few means out, as the waits spread the times", 3.0, 7.0, 4.6,
+        Range("B", "{range}: a few means out, as the random waits stretch the times", 3.0, 7.0, 4.6,
               "The time in system is exponential with mean 1/(μ − λ) = {a1_mean_s}; its P99 is ln 100 ≈ {ratio} "
               "means, {a1_p99_s}, and {a1_over_slo} of requests miss the {slo} SLO."),
         Range("C", "{range}: about ten means, as bursts pile up near full load", 7.0, 20.0, 10.0,
@@ -144,7 +144,7 @@ ACT1_REFLECTION = Reflection(
     prompt="On the load curve, the mean and the P99 both climb steeply as the load nears 100 %. What drives "
            "the climb?",
     options=(
-        Claim("A", "A busy server slows down, so each request's own service takes longer too.",
+        Claim("A", "A busy server slows down, so each request's service takes longer too.",
               "In this model a request's service has the same mean at every load ({service} here): the climb is "
               "all waiting."),
         Claim("B", "The slowest requests slow down most, so the tail pulls away from the mean.",
@@ -346,7 +346,7 @@ ACT2_REFLECTION = Reflection(
     prompt=f"At the slowest service the planner offers, {fmt(S.slow_service_s, 'ms')} per request, no setting "
            f"brings the P99 under the {fmt(S.act2_slo_s, 'ms')} SLO, {{a2_levers}}. Why?",
     options=(
-        Claim("A", "Service times vary: over 1 % of requests outlast the SLO with no wait.",
+        Claim("A", "Service times vary: over 1 % of requests outlast the SLO without waiting.",
               "The service time is exponential: e^(−{slo}/{slow}) = {slow_over} of services alone take longer "
               "than {slo}, so its own P99 is ln 100 × {slow} = {slow_p99}, over the SLO with no queue at all. "
               "Only faster service (a smaller or quantised model) meets it."),
@@ -355,7 +355,7 @@ ACT2_REFLECTION = Reflection(
         Claim("C", "The backlog from the spike's first minute keeps the later requests waiting.",
               "The P99 card is the steady state, after any backlog has gone; with admission control there is no "
               "backlog at all, and the P99 still stays at {slow_p99} or more."),
-        Claim("D", "At that speed the queue stays unstable, whatever capacity or load it gets.",
+        Claim("D", "At that speed the queue is unstable, whatever capacity or load it gets.",
               "It is stable once arrivals are below the capacity ({stabilisers}), and its P99 then still stays "
               "at {slow_p99} or more."),
     ),
