@@ -482,3 +482,14 @@ def test_the_key_is_neither_the_longest_nor_the_shortest_option_by_habit(context
         shortest += key < min(others)
         longest += key > max(others)
     assert shortest <= 1 and longest <= 1
+
+
+@pytest.mark.parametrize("controls", [{}, {"a2_admission": True}])
+def test_the_queue_chart_never_draws_negative_requests(controls):
+    """Review: with admission control the empty queue was drawn on Plotly's default axis of −1 to 1
+    requests queued."""
+    import json
+    html = rendered(LAB, locked("edge", **controls))
+    spec = html.split('data-chart="a2_backlog"')[1].split("</script>")[0]
+    layout = json.loads(spec[spec.index("{"):spec.rindex("}") + 1])["layout"]["yaxis"]
+    assert layout.get("rangemode") == "tozero" or layout.get("range") == [0, 1]

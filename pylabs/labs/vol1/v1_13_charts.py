@@ -139,7 +139,10 @@ def act2_timeline(sp: q.Spike, fleet: bool):
     if 0 < sp.lag_s < S.timeline_s:
         line, note = ch.vline(sp.lag_s, "muted", "new replicas" if fleet else "the planner's minute")
         shapes, notes = [line], [note]
-    figure = ch.figure(traces, x=ch.axis("Seconds after the spike starts"), y=ch.axis("Requests queued"),
+    # a queue is never negative: an empty one is drawn on [0, 1], not Plotly's default [−1, 1]
+    y = ch.axis("Requests queued", rangemode="tozero") if max(queue) > 0 else \
+        ch.axis("Requests queued", range=[0, 1], tickvals=[0], ticktext=["0"])
+    figure = ch.figure(traces, x=ch.axis("Seconds after the spike starts"), y=y,
                        shapes=shapes, annotations=notes, legend=False)
     figure["layout"]["margin"]["t"] = 28
     when = "when the new capacity arrives" if fleet else f"{fmt(sp.lag_s, 's')} in"
