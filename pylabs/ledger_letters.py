@@ -242,10 +242,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_16": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # now group B's FPR ÷ group A's, with new ranges
+        "a1_reflect": "ABCD",   # the same four claims, reworded to similar lengths
+        "a2_predict": "----",   # four new deployments (the old key was unlawful: 42 U.S.C. §2000e-2(l))
+        "a2_reflect": "----",   # a new question: what sets the impact ratio at one cut-off
     },
 
     "v2_17": {

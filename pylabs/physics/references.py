@@ -143,6 +143,12 @@ REFERENCES: dict[str, Reference] = {
                            "29 CFR 1607.4(D)", "https://www.law.cornell.edu/cfr/text/29/1607.4"),
     "eu_ai_act": Reference("European Union", 2024, "Regulation (EU) 2024/1689 (Artificial Intelligence Act), "
                            "Art. 10 and Art. 99", "https://eur-lex.europa.eu/eli/reg/2024/1689/oj"),
+    "ugesp1978_3": Reference("US EEOC et al.", 1978, "Uniform Guidelines on Employee Selection Procedures, "
+                             "29 CFR 1607.3: discrimination defined; alternative procedures",
+                             "https://www.law.cornell.edu/cfr/text/29/1607.3"),
+    "eu_race_directive": Reference("Council of the European Union", 2000, "Directive 2000/43/EC implementing "
+                                   "the principle of equal treatment between persons irrespective of racial or "
+                                   "ethnic origin, Arts. 2 and 5", "https://eur-lex.europa.eu/eli/dir/2000/43/oj"),
     # ---- V2-13 The Privacy Measurement Gap ----
     "yeom2018": Reference("Yeom, Giacomelli, Fredrikson and Jha", 2018, "Privacy Risk in Machine Learning: "
                           "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
@@ -204,7 +210,7 @@ REFERENCES: dict[str, Reference] = {
                            "https://arxiv.org/abs/2005.14165"),
     # ---- V1-15 There Is No Free Fairness ----
     "title_vii_2000e2l": Reference("US Congress", 1991, "Civil Rights Act of 1991, sec. 106; Title VII sec. 703(l), "
-                                   "42 U.S.C. 2000e-2(l): prohibition of discriminatory use of test scores",
+                                   "42 U.S.C. 2000e–2(l): prohibition of discriminatory use of test scores",
                                    "https://www.law.cornell.edu/uscode/text/42/2000e-2"),
     # ---- V1-07 The Kernel Fusion Dividend ----
     "cuda_guide_async": Reference("NVIDIA", 0, "CUDA C++ Programming Guide: asynchronous concurrent execution "
