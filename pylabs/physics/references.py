@@ -154,6 +154,10 @@ REFERENCES: dict[str, Reference] = {
                           "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
     "jagielski2020": Reference("Jagielski, Ullman and Oprea", 2020, "Auditing Differentially Private Machine "
                                "Learning: How Private is Private SGD?", "https://arxiv.org/abs/2006.07709"),
+    "carlini2022": Reference("Carlini, Chien, Nasr, Song, Terzis and Tramèr", 2022, "Membership Inference Attacks "
+                             "From First Principles (IEEE S&P 2022)", "https://arxiv.org/abs/2112.03570"),
+    "dp_accounting": Reference("Google", 0, "dp-accounting (Python library), RdpAccountant",
+                               "https://github.com/google/differential-privacy/tree/main/python/dp_accounting"),
     "bassily2014": Reference("Bassily, Smith and Thakurta", 2014, "Private Empirical Risk Minimization: Efficient "
                              "Algorithms and Tight Error Bounds", "https://arxiv.org/abs/1405.7085"),
     "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
@@ -256,6 +260,9 @@ REFERENCES: dict[str, Reference] = {
     "reddi2020": Reference("Reddi et al.", 2020, "MLPerf Inference Benchmark (ISCA 2020)",
                            "https://arxiv.org/abs/1911.02549"),
     # ---- V1-11 The Roofline ----
+    "coreml_typed": Reference("Apple", 0, "coremltools guide: Typed Execution Workflow Example (a float 16 model "
+                              "may run on the Neural Engine; a float 32 model runs on the GPU and CPU)",
+                              "https://apple.github.io/coremltools/docs-guides/source/typed-execution-example.html"),
     "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
                              "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
     # ---- V1-14 The Silent Degradation Problem ----
