@@ -493,3 +493,56 @@ def test_the_queue_chart_never_draws_negative_requests(controls):
     spec = html.split('data-chart="a2_backlog"')[1].split("</script>")[0]
     layout = json.loads(spec[spec.index("{"):spec.rindex("}") + 1])["layout"]["yaxis"]
     assert layout.get("rangemode") == "tozero" or layout.get("range") == [0, 1]
+
+
+# ---- review: failure texts offer only the levers that can still clear them ----------------------
+
+
+def failure_text(html: str, name: str) -> str:
+    seg = html.split(f'data-failure="{name}"')[1]
+    return page_text("<x " + seg[:seg.index("</div>")])
+
+
+def test_act1_failure_offers_the_load_only_where_a_lighter_load_meets_the_target():
+    """Review: "Lower the load or shorten the service time" was offered at every state, also at
+    5 % load (the slider's end) with a 100 ms service whose own P99 (ln 100 · S = 461 ms) is over
+    a 20 ms target, where no load meets it, and "although the mean is 105 ms" when the mean was
+    itself over the target."""
+    idle = failure_text(rendered(LAB, locked(a1_service_s=0.1, a1_rho=0.05, a1_slo_s=0.02)), "a1_slo_missed")
+    assert "Lower the load" not in idle and "although" not in idle
+    assert "even the mean, 105 ms, is over it" in idle and "Shorten the service time under 4.13 ms" in idle
+    fastest = failure_text(rendered(LAB, locked(a1_service_s=0.001, a1_rho=0.99, a1_slo_s=0.02)), "a1_slo_missed")
+    assert "shorten" not in fastest.lower() and "Lower the load below ρ = 77 %" in fastest
+    scenario = failure_text(rendered(LAB, locked()), "a1_slo_missed")
+    assert "Lower the load below ρ = 53.9 % or shorten the service time under 4.78 ms" in scenario
+
+
+def test_act2_failures_offer_no_lever_already_at_its_limit():
+    """Review: at 600 replicas (the slider's end) the unstable fleet was told to "Add replicas",
+    and a phone already at 5 ms (the fastest service offered) to "Serve faster"."""
+    fleet = failure_text(rendered(LAB, locked(a2_replicas=600, a2_service_s=0.05, a2_spike_rps=20_000)), "a2_unstable")
+    assert "Add replicas" not in fleet and "Serve faster or turn on admission control" in fleet
+    phone = rendered(LAB, locked("mobile", a2_service_s=0.005, a2_spike_rps=20_000))
+    assert failure_text(phone, "a2_unstable").strip().endswith("Turn on admission control.")
+    assert "Admission control avoids it" in failure_text(phone, "a2_spike_backlog")
+    slow = failure_text(rendered(LAB, locked("mobile", a2_service_s=0.005, a2_spike_rps=190)), "a2_slo_violated")
+    assert "Serve faster" not in slow and "only a lighter burst" in slow
+
+
+def test_slo_violated_in_the_cloud_names_the_replicas_that_meet_it():
+    """Review: at 40 ms and 401 replicas the P99 is 263 ms, and 403 replicas meet the SLO, but the
+    failure offered only "Serve faster"; at 50 ms, whose own P99 is 230 ms, no count meets it."""
+    few = failure_text(rendered(LAB, locked(a2_service_s=0.04, a2_replicas=401)), "a2_slo_violated")
+    assert "Add replicas (403 meet it, serving all)" in few
+    assert q.min_servers_for_sojourn(10_000, 0.04, 0.2) == 403
+    slow = failure_text(rendered(LAB, locked(a2_service_s=0.05, a2_replicas=600)), "a2_slo_violated")
+    assert "No number of replicas meets it" in slow and "230 ms" in slow
+
+
+def test_fewest_replicas_reads_none_when_no_count_meets_the_slo():
+    """Review: the card read "∞" (infinitely many would do) at 50 ms service, where any number of
+    replicas leaves the service's own P99, ln 100 × 50 ms = 230 ms, over the 200 ms SLO."""
+    html = rendered(LAB, locked(a2_service_s=0.05, a2_replicas=600))
+    assert card(html, "a2_min_replicas") == "none"
+    assert "the service alone has a P99 of ln 100 · S = 230 ms" in html
+    assert card(rendered(LAB, locked()), "a2_min_replicas") == "251"

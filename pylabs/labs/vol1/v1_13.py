@@ -201,12 +201,33 @@ def act1_instruments(s: State) -> list:
         M["a1_p99_sampled"].show(sampled, note=f"{len(samples):,} of {S.draws:,} draws shown, seed {S.seed}"),
     )]
     if p99 > slo:
-        parts.append(failure(F["a1_slo_missed"],
-                             f"The P99 is {fmt(p99, 'ms')} against the {fmt(slo, 'ms')} target, although the mean is "
-                             f"{fmt(srv.mean_s, 'ms')}. Lower the load or shorten the service time until "
-                             f"ln 100 / (μ − λ) is under the target."))
+        mean = (f"although the mean is {fmt(srv.mean_s, 'ms')}" if srv.mean_s < slo else
+                f"and even the mean, {fmt(srv.mean_s, 'ms')}, is over it")
+        parts.append(failure(F["a1_slo_missed"], f"The P99 is {fmt(p99, 'ms')} against the {fmt(slo, 'ms')} "
+                                                 f"target, {mean}. {a1_remedy(srv, slo)}"))
     parts += [act1_histogram(srv, samples, slo), act1_curve(srv, slo)]
     return parts
+
+
+def either(levers: list[str]) -> str:
+    """"a", "a or b", "a, b or c": the levers a failure offers, those not at their limit."""
+    return levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]
+
+
+def a1_remedy(srv: Server, slo: float) -> str:
+    """Act I's way out of a missed SLO, offering only the levers the sliders can still move: the
+    P99 is ln 100 · S / (1 − ρ), so the load must fall below 1 − ln 100 · S / SLO (none will do
+    once the service alone, ln 100 · S, is over the target) or S below SLO (1 − ρ) / ln 100."""
+    knee = 1 - MIN_SLO_HEADROOM * srv.service_s / slo
+    service = slo * (1 - srv.rho) / MIN_SLO_HEADROOM
+    levers = ([f"lower the load below ρ = {fmt(knee, 'pct')}"] if knee > A1_RHO.min else []) + \
+             ([f"shorten the service time under {fmt(service, 'ms')}"] if service >= A1_SERVICE.min else [])
+    alone = (f"The service alone has a P99 of ln 100 · S = {fmt(MIN_SLO_HEADROOM * srv.service_s, 'ms')}, "
+             "so no load meets the target at this service time. " if knee <= 0 else "")
+    if not levers:
+        return alone + "Lower the load and shorten the service time together, until ln 100 · S / (1 − ρ) is under it."
+    text = either(levers)
+    return alone + text[0].upper() + text[1:] + "."
 
 
 def act1_math(s: State):
@@ -389,7 +410,7 @@ def act2_instruments(s: State) -> list:
                                 f"fluid model, {fmt(sp.lag_s, 's')} into the burst; nothing adds capacity"),
         M["a2_backlog"].show(sp.backlog),
         M["a2_drain_s"].show(sp.drain_s, note="never: arrivals still outpace the capacity" if math.isinf(sp.drain_s) else ""),
-        M["a2_min_replicas"].show(*min_replicas_card(sp, slo)) if fleet else
+        min_replicas_card(M["a2_min_replicas"], sp, slo) if fleet else
         M["a2_max_service_s"].show(*max_service_card(sp, slo)),
         M["a2_shed"].show(sp.shed_after, "warn" if sp.shed_after > 0 else None),
     ]
@@ -406,25 +427,49 @@ def act2_instruments(s: State) -> list:
 
 
 def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:
+    """Act II's failures, each offering only the levers that are not at their limit and that can clear it."""
     out, fleet = [], SETTINGS[context].fleet
+    faster = sp.service_s > A2_SERVICE.min
     if sp.rho_after >= 1:
-        fix = "Add replicas, serve faster," if fleet else "Serve faster"
+        levers = (["add replicas"] if fleet and sp.servers_after < A2_REPLICAS.max else []) + \
+                 (["serve faster"] if faster else []) + ["turn on admission control"]
         on = plural(sp.servers_after, "replica", count_fmt="int") if fleet else f"the {DEVICE[context]}"
+        text = either(levers)
         out.append(failure(F["a2_unstable"],
                            f"{fmt(sp.admitted_after_per_s, 'req/s')} arrive and at most "
-                           f"{fmt(sp.servers_after / sp.service_s, 'req/s')} complete on {on}. {fix} or turn on "
-                           "admission control."))
+                           f"{fmt(sp.servers_after / sp.service_s, 'req/s')} complete on {on}. "
+                           f"{text[0].upper() + text[1:]}."))
     elif p99 > slo:
         out.append(failure(F["a2_slo_violated"],
                            f"Stable at {fmt(sp.rho_after, 'pct')}, but the P99 is {fmt(p99, 'ms')}, over the "
-                           f"{fmt(slo, 'ms')} target. Serve faster (a smaller or quantised model)."))
+                           f"{fmt(slo, 'ms')} target. {slo_remedy(sp, slo, fleet, faster)}"))
     if sp.lag_end_wait_s > slo:
         when = "before the new replicas serve" if fleet else f"within {fmt(sp.lag_s, 's')} of the burst"
-        fix = ("A shorter lag (warm replicas, scaling ahead of a known launch)" if fleet else "Faster service")
+        fix = ("A shorter lag (warm replicas, scaling ahead of a known launch) or admission control" if fleet else
+               f"Service under {fmt(1 / sp.arrival_per_s, 'ms')} or admission control" if 1 / sp.arrival_per_s >= A2_SERVICE.min
+               else "Admission control")
         out.append(failure(F["a2_spike_backlog"],
                            f"{fmt(sp.backlog, 'int')} requests queue {when}, and one arriving then waits "
-                           f"{fmt(sp.lag_end_wait_s, 's')}. {fix} or admission control avoids it."))
+                           f"{fmt(sp.lag_end_wait_s, 's')}. {fix} avoids it."))
     return out
+
+
+def slo_remedy(sp: q.Spike, slo: float, fleet: bool, faster: bool) -> str:
+    """What clears a stable queue's P99 over the SLO: more replicas where some number of them does
+    (and the slider reaches it), faster service while the slider allows, else a lighter burst."""
+    serve = "serve faster (a smaller or quantised model)"
+    if fleet:
+        need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
+        if math.isinf(need):
+            return (f"No number of replicas meets it: the service alone has a P99 of ln 100 · S = "
+                    f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}. Serve faster (a smaller or quantised model).")
+        if need <= A2_REPLICAS.max:
+            return f"Add replicas ({fmt(need, 'int')} meet it, serving all) or {serve}."
+        return f"Even {fmt(A2_REPLICAS.max, 'int')} replicas miss it at this rate: {serve}."
+    if faster:
+        return serve[0].upper() + serve[1:] + "."
+    return (f"Even the fastest service offered misses it at {fmt(sp.arrival_per_s, 'req/s')}: only a lighter "
+            "burst would meet it.")
 
 
 def act2_math(s: State):

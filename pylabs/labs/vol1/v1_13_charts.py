@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from pylabs.framework import chart, fmt
+from pylabs.framework.components import MetricCard, MetricSpec
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, Server, backlog_timeline, load_curve,
@@ -163,11 +164,18 @@ def act2_timeline(sp: q.Spike, fleet: bool):
 # ---- Act II's computed cards ---------------------------------------------------------------------
 
 
-def min_replicas_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
+def min_replicas_card(spec: MetricSpec, sp: q.Spike, slo: float) -> MetricCard:
+    """The fewest replicas for the SLO at the arrival rate (serving all, when admission control is on);
+    "none" when no number of replicas meets it, since the service alone is over the SLO: that is no
+    count, and "∞" would say that infinitely many would do."""
     need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
-    served = "serving all, none shed" if sp.admit_max_rho < 1 else ""
-    return need, None, ("none at this service time" if math.isinf(need)
-                        else f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}" + (f", {served}" if served else ""))
+    if math.isinf(need):
+        card = spec.show(need, None, f"the service alone has a P99 of ln 100 · S = "
+                                     f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}, over the SLO")
+        return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">none<'),
+                          card.name, card.label, "none", card.tone)
+    served = ", serving all, none shed" if sp.admit_max_rho < 1 else ""
+    return spec.show(need, None, f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}{served}")
 
 
 def max_service_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
