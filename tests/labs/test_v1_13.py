@@ -546,3 +546,17 @@ def test_fewest_replicas_reads_none_when_no_count_meets_the_slo():
     assert card(html, "a2_min_replicas") == "none"
     assert "the service alone has a P99 of ln 100 · S = 230 ms" in html
     assert card(rendered(LAB, locked()), "a2_min_replicas") == "251"
+
+
+def test_the_wait_card_says_when_one_device_s_wait_is_taken():
+    """Review: one device has no lag (its lag control reads "Not used here"), yet its card read
+    "Queueing wait as the lag ends"."""
+    assert "Queueing wait as the lag ends (one device: 1 min in) 36 s" in page_text(rendered(LAB, locked("edge")))
+
+
+def test_the_service_s_own_tail_is_this_model_s_exponential_one():
+    """Review: "Only faster service meets it" holds for the exponential service of this model; a
+    service that varies less has a smaller tail of its own (a constant 50 ms one has a P99 of 50 ms)."""
+    text = page_text(rendered(LAB, locked()))
+    assert "In this model only faster service" in text and "a service whose time varied less would too" in text
+    assert "ln 100 · S if exponential" in text

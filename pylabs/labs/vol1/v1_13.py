@@ -168,7 +168,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_p99_sampled", "P99 of the seeded draws", "s", "ms"),
     MetricSpec("a2_p99_s", "Steady-state P99 under the spike", "s", "ms"),
     MetricSpec("a2_rho_after", "Arrivals ÷ capacity, ρ", "1", "pct"),
-    MetricSpec("a2_lag_wait_s", "Queueing wait as the lag ends", "s", "s"),
+    MetricSpec("a2_lag_wait_s", f"Queueing wait as the lag ends (one device: {fmt(S.lag_s, 's')} in)", "s", "s"),
     MetricSpec("a2_backlog", "Requests queued by then", "1", "int"),
     MetricSpec("a2_drain_s", "Time to drain that queue", "s", "s"),
     MetricSpec("a2_min_replicas", "Fewest replicas for the SLO", "1", "int"),
@@ -370,7 +370,8 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "Service times vary: over 1 % of requests outlast the SLO without waiting.",
               "The service time is exponential: e^(−{slo}/{slow}) = {slow_over} of services alone take longer "
               "than {slo}, so its own P99 is ln 100 × {slow} = {slow_p99}, over the SLO with no queue at all. "
-              "Only faster service (a smaller or quantised model) meets it."),
+              "In this model only faster service (a smaller or quantised model) meets it; a service whose "
+              "time varied less would too."),
         Claim("B", "Some requests always wait in the queue, however much capacity serves them.",
               "{no_wait}, yet the P99 only falls to {slow_p99}, the service's own."),
         Claim("C", "The backlog from the spike's first minute keeps the later requests waiting.",
@@ -596,7 +597,7 @@ def lab_takeaways() -> list[str]:
         f"{f2['a2_backlog']} requests queue during the {f2['lag']} lag, and one arriving then waits "
         f"{f2['a2_lag_wait_s']} even once the doubled fleet serves. A device that cannot scale only sheds or serves faster.",
         f"Stability first, then the tail: the cloud fleet needs {fmt(min_replicas(S.replica_service_s, S.spike_rps, S.act2_slo_s), 'int')} "
-        f"replicas for a P99 within {fmt(S.act2_slo_s, 'ms')}, and a service whose own P99 (ln 100 · S) is over the SLO "
+        f"replicas for a P99 within {fmt(S.act2_slo_s, 'ms')}, and a service whose own P99 (ln 100 · S if exponential) is over the SLO "
         "misses it at any size. Scale ahead of a known spike, or shed load.",
     ]
 
