@@ -560,3 +560,14 @@ def test_the_service_s_own_tail_is_this_model_s_exponential_one():
     text = page_text(rendered(LAB, locked()))
     assert "In this model only faster service" in text and "a service whose time varied less would too" in text
     assert "ln 100 · S if exponential" in text
+
+
+def test_act1_reflection_distractors_are_refuted_by_the_physics_not_by_the_model_s_terms():
+    """Review: option D ("requests time out and are retried") was refuted only by "No request is
+    retried in this model", so a student could strike it without the physics. D is now a belief
+    about the arrivals that the physics refutes: Poisson gaps are exponential at every rate, and
+    what shrinks near full load is the spare capacity μ − λ (22 → 5 requests/s from 78 % to 95 %)."""
+    text = LAB.questions[1].text_of("D", LAB.terms("cloud"))
+    assert "retried" not in text and "bursts" in text
+    fb = feedback(rendered(LAB, locked(choices={"a1_reflect": "D"}, through="a1_reflect")), "a1_reflect")
+    assert "exponential at every rate" in fb and "22 requests/s at 78 % load and 5 requests/s at 95 %" in fb

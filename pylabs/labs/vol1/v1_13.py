@@ -152,8 +152,10 @@ ACT1_REFLECTION = Reflection(
         Claim("C", "The spare capacity shrinks toward zero, and waits scale as its inverse.",
               "The mean is 1/(μ − λ): at {rho} load, μ − λ is {spare} and the mean {a1_mean_s}; at {rho_high} it is "
               "{spare_high} and the mean {mean_high}. Halve the spare capacity and every percentile doubles."),
-        Claim("D", "Near full load, requests time out and are retried, which adds to the load.",
-              "No request is retried in this model; the queue alone makes the climb, as 1/(μ − λ)."),
+        Claim("D", "Near full load, random arrivals bunch into bigger bursts than at light load.",
+              "A Poisson stream is no burstier at a high rate: its gaps are exponential at every rate. What "
+              "shrinks is the spare capacity that clears a burst: μ − λ is {spare} at {rho} load and "
+              "{spare_high} at {rho_high}."),
     ),
     answer_letter="C",
 )
