@@ -77,6 +77,9 @@ def test_act2_failures_reach_and_leave(lab_page):
     page.set_control("a2_replicas", 600)
     page.set_control("a2_service_s", 0.05)
     assert page.failure_visible("a2_slo_violated")
+    # review: no count of replicas meets the SLO at 50 ms; the card says "none", not "∞"
+    assert page.page.inner_text('[data-metric="a2_min_replicas"] .pl-metric__value') == "none"
+    assert "No number of replicas meets it" in page.page.inner_text('[data-failure="a2_slo_violated"]')
     page.set_control("a2_service_s", 0.025)
     assert not page.failure_visible("a2_slo_violated")
     page.set_control("a2_lag_s", 0)
