@@ -46,8 +46,9 @@ from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment
-from pylabs.labs.vol1.v1_13_charts import (act1_curve, act1_histogram, act2_replica_chart, act2_service_chart,
-                                           act2_timeline, max_service_card, min_replicas_card)
+from pylabs.labs.vol1.v1_13_charts import (a1_remedy, act1_curve, act1_histogram, act2_replica_chart,
+                                           act2_service_chart, act2_timeline, either, max_service_card,
+                                           min_replicas_card, slo_remedy)
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, SETTINGS, S, Server, act1_truth, act2_truth,
                                           exponential_beyond, min_replicas, scenario_server, scenario_spike,
                                           spike_of)
@@ -206,30 +207,9 @@ def act1_instruments(s: State) -> list:
         mean = (f"although the mean is {fmt(srv.mean_s, 'ms')}" if srv.mean_s < slo else
                 f"and even the mean, {fmt(srv.mean_s, 'ms')}, is over it")
         parts.append(failure(F["a1_slo_missed"], f"The P99 is {fmt(p99, 'ms')} against the {fmt(slo, 'ms')} "
-                                                 f"target, {mean}. {a1_remedy(srv, slo)}"))
+                                                 f"target, {mean}. {a1_remedy(srv, slo, A1_RHO.min, A1_SERVICE.min)}"))
     parts += [act1_histogram(srv, samples, slo), act1_curve(srv, slo)]
     return parts
-
-
-def either(levers: list[str]) -> str:
-    """"a", "a or b", "a, b or c": the levers a failure offers, those not at their limit."""
-    return levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]
-
-
-def a1_remedy(srv: Server, slo: float) -> str:
-    """Act I's way out of a missed SLO, offering only the levers the sliders can still move: the
-    P99 is ln 100 · S / (1 − ρ), so the load must fall below 1 − ln 100 · S / SLO (none will do
-    once the service alone, ln 100 · S, is over the target) or S below SLO (1 − ρ) / ln 100."""
-    knee = 1 - MIN_SLO_HEADROOM * srv.service_s / slo
-    service = slo * (1 - srv.rho) / MIN_SLO_HEADROOM
-    levers = ([f"lower the load below ρ = {fmt(knee, 'pct')}"] if knee > A1_RHO.min else []) + \
-             ([f"shorten the service time under {fmt(service, 'ms')}"] if service >= A1_SERVICE.min else [])
-    alone = (f"The service alone has a P99 of ln 100 · S = {fmt(MIN_SLO_HEADROOM * srv.service_s, 'ms')}, "
-             "so no load meets the target at this service time. " if knee <= 0 else "")
-    if not levers:
-        return alone + "Lower the load and shorten the service time together, until ln 100 · S / (1 − ρ) is under it."
-    text = either(levers)
-    return alone + text[0].upper() + text[1:] + "."
 
 
 def act1_math(s: State):
@@ -437,15 +417,14 @@ def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:
         levers = (["add replicas"] if fleet and sp.servers_after < A2_REPLICAS.max else []) + \
                  (["serve faster"] if faster else []) + ["turn on admission control"]
         on = plural(sp.servers_after, "replica", count_fmt="int") if fleet else f"the {DEVICE[context]}"
-        text = either(levers)
         out.append(failure(F["a2_unstable"],
                            f"{fmt(sp.admitted_after_per_s, 'req/s')} arrive and at most "
                            f"{fmt(sp.servers_after / sp.service_s, 'req/s')} complete on {on}. "
-                           f"{text[0].upper() + text[1:]}."))
+                           f"{either(levers).capitalize()}."))
     elif p99 > slo:
         out.append(failure(F["a2_slo_violated"],
                            f"Stable at {fmt(sp.rho_after, 'pct')}, but the P99 is {fmt(p99, 'ms')}, over the "
-                           f"{fmt(slo, 'ms')} target. {slo_remedy(sp, slo, fleet, faster)}"))
+                           f"{fmt(slo, 'ms')} target. {slo_remedy(sp, slo, fleet, faster, A2_REPLICAS.max)}"))
     if sp.lag_end_wait_s > slo:
         when = "before the new replicas serve" if fleet else f"within {fmt(sp.lag_s, 's')} of the burst"
         fix = ("A shorter lag (warm replicas, scaling ahead of a known launch) or admission control" if fleet else
@@ -455,24 +434,6 @@ def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:
                            f"{fmt(sp.backlog, 'int')} requests queue {when}, and one arriving then waits "
                            f"{fmt(sp.lag_end_wait_s, 's')}. {fix} avoids it."))
     return out
-
-
-def slo_remedy(sp: q.Spike, slo: float, fleet: bool, faster: bool) -> str:
-    """What clears a stable queue's P99 over the SLO: more replicas where some number of them does
-    (and the slider reaches it), faster service while the slider allows, else a lighter burst."""
-    serve = "serve faster (a smaller or quantised model)"
-    if fleet:
-        need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
-        if math.isinf(need):
-            return (f"No number of replicas meets it: the service alone has a P99 of ln 100 · S = "
-                    f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}. Serve faster (a smaller or quantised model).")
-        if need <= A2_REPLICAS.max:
-            return f"Add replicas ({fmt(need, 'int')} meet it, serving all) or {serve}."
-        return f"Even {fmt(A2_REPLICAS.max, 'int')} replicas miss it at this rate: {serve}."
-    if faster:
-        return serve[0].upper() + serve[1:] + "."
-    return (f"Even the fastest service offered misses it at {fmt(sp.arrival_per_s, 'req/s')}: only a lighter "
-            "burst would meet it.")
 
 
 def act2_math(s: State):

@@ -1,7 +1,8 @@
 """The charts of V1-13 (The Tail Latency Trap): Act I's histogram of seeded draws and its load
 curve, Act II's P99 against replicas (a fleet) or against the service time (one device), and the
 queue during the spike. Each takes the model's objects and returns a chart component. Act II's two
-computed cards (fewest replicas, slowest service) are here too, with their notes."""
+computed cards (fewest replicas, slowest service) are here too, with their notes, and the levers the
+failures offer."""
 
 from __future__ import annotations
 
@@ -185,3 +186,45 @@ def max_service_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
         return slowest, None, (f"at {fmt(sp.arrival_per_s, 'req/s')}, shedding to {fmt(sp.admit_max_rho, 'pct')} load: "
                                f"ln 100 · S / {fmt(1 - sp.admit_max_rho, 'pct')} ≤ SLO")
     return slowest, None, f"at {fmt(sp.arrival_per_s, 'req/s')}; M/M/1: μ ≥ λ + ln 100 / SLO"
+
+
+# ---- the failures' remedies: only the levers not at their limit ---------------------------------
+
+
+def either(levers: list[str]) -> str:
+    """"a", "a or b", "a, b or c": the levers a failure offers, those not at their limit."""
+    return levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]
+
+
+def a1_remedy(srv: Server, slo: float, rho_min: float, service_min: float) -> str:
+    """Act I's way out of a missed SLO, offering only the levers the sliders can still move: the
+    P99 is ln 100 · S / (1 − ρ), so the load must fall below 1 − ln 100 · S / SLO (none will do
+    once the service alone, ln 100 · S, is over the target) or S below SLO (1 − ρ) / ln 100."""
+    knee = 1 - MIN_SLO_HEADROOM * srv.service_s / slo
+    service = slo * (1 - srv.rho) / MIN_SLO_HEADROOM
+    levers = ([f"lower the load below ρ = {fmt(knee, 'pct')}"] if knee > rho_min else []) + \
+             ([f"shorten the service time under {fmt(service, 'ms')}"] if service >= service_min else [])
+    alone = (f"The service alone has a P99 of ln 100 · S = {fmt(MIN_SLO_HEADROOM * srv.service_s, 'ms')}, "
+             "so no load meets the target at this service time. " if knee <= 0 else "")
+    if not levers:
+        return alone + "Lower the load and shorten the service time together, until ln 100 · S / (1 − ρ) is under it."
+    text = either(levers)
+    return alone + text[0].upper() + text[1:] + "."
+
+
+def slo_remedy(sp: q.Spike, slo: float, fleet: bool, faster: bool, replicas_max: int) -> str:
+    """What clears a stable queue's P99 over the SLO: more replicas where some number of them does
+    (up to ``replicas_max``, the slider's end), faster service while the slider allows, else a lighter burst."""
+    serve = "serve faster (a smaller or quantised model)"
+    if fleet:
+        need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
+        if math.isinf(need):
+            return (f"No number of replicas meets it: the service alone has a P99 of ln 100 · S = "
+                    f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}. Serve faster (a smaller or quantised model).")
+        if need <= replicas_max:
+            return f"Add replicas ({fmt(need, 'int')} meet it, serving all) or {serve}."
+        return f"Even {fmt(replicas_max, 'int')} replicas miss it at this rate: {serve}."
+    if faster:
+        return serve[0].upper() + serve[1:] + "."
+    return (f"Even the fastest service offered misses it at {fmt(sp.arrival_per_s, 'req/s')}: only a lighter "
+            "burst would meet it.")
