@@ -108,10 +108,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_13": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges of P99 ÷ mean now, not of the P99 in ms (one question in every context)
+        "a1_reflect": "----",  # now asks what drives the load curve's climb
+        "a2_predict": "----",  # C and D part at 1 min, not 2; every claim reworded (A no longer credits the
+                               # autoscaler); version 1 asked Mobile the cloud's question, today's asks of the phone
+        "a2_reflect": "----",  # now asks why a slow service misses the SLO at any capacity
     },
 
     "v1_14": {

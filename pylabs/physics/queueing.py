@@ -447,12 +447,15 @@ class Spike:
     """A load spike on a fleet that scales reactively: the fluid model of V1-13.
 
     ``servers_before`` serve until the new capacity arrives after ``lag_s``; meanwhile work beyond
-    their capacity piles up: Q = max(0, λ − c₀μ)·lag. The last request of the lag waits about
-    Q / (c₀μ); once ``servers_after`` serve, the backlog drains in Q / (c₁μ − λ) (never, if
-    c₁μ ≤ λ). Admission control with a ceiling ρ_max admits at most ρ_max of the capacity at
+    their capacity piles up: Q = max(0, λ − c₀μ)·lag. First in, first out, a request arriving as
+    the lag ends waits for the Q ahead of it, which the new capacity serves: Q / (c₁μ) (not
+    Q / (c₀μ): the old servers no longer serve alone). The backlog drains in Q / (c₁μ − λ) (never,
+    if c₁μ ≤ λ). A device that cannot scale has c₁ = c₀, and the lag is then how long the overload
+    has lasted. Admission control with a ceiling ρ_max admits at most ρ_max of the capacity at
     each moment and sheds the rest (random shedding keeps the admitted stream Poisson).
-    Source: fluid approximation of a transient overload (Kleinrock 1975, ch. 2); the steady state
-    after scaling is M/M/c.
+    Source: deterministic fluid approximation of an overload, FIFO wait = the horizontal distance
+    between the cumulative arrival and departure curves (Newell 1982, *Applications of Queueing
+    Theory*, ch. 1-2); the steady state after scaling is M/M/c (Kleinrock 1975, ch. 3).
     """
 
     arrival_per_s: float
@@ -487,9 +490,12 @@ class Spike:
         return max(0.0, excess) * self.lag_s
 
     @property
-    def worst_wait_s(self) -> float:
-        """Queueing wait of the last request to arrive before the new capacity (fluid)."""
-        return self.backlog * self.service_s / self.servers_before if self.servers_before else math.inf
+    def lag_end_wait_s(self) -> float:
+        """Queueing wait of a request arriving as the lag ends: the backlog ahead of it, served
+        first in, first out by the new capacity, Q / (c₁μ) (fluid)."""
+        if self.backlog == 0:
+            return 0.0
+        return self.backlog * self.service_s / self.servers_after if self.servers_after else math.inf
 
     @property
     def rho_after(self) -> float:

@@ -60,6 +60,9 @@ REFERENCES: dict[str, Reference] = {
                               "https://doi.org/10.1145/1498765.1498785"),
     "kleinrock1975": Reference("Kleinrock", 1975, "Queueing Systems, Volume I: Theory",
                                "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
+    "newell1982": Reference("Newell", 1982, "Applications of Queueing Theory, 2nd ed. (Chapman and Hall), "
+                            "ch. 1-2: cumulative arrival and departure curves, the deterministic fluid approximation",
+                            "https://books.google.com/books?id=5jbxAAAAMAAJ"),
     "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
                             "https://doi.org/10.1287/opre.9.3.383"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",

@@ -318,13 +318,38 @@ def test_v1_13_section2_error6_50ms_service_cannot_meet_200ms():
     assert q.min_servers_for_sojourn(1000, 0.05, 0.2) is None
 
 
-def test_v1_13_section4_spike_backlog_wait_and_drain():
-    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; wait 440 s; drain at c = 300: 264 s."""
+def test_v1_13_section4_spike_backlog_and_drain():
+    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
     spike = q.Spike(10_000, 0.025, 30, 300, 60)
     assert spike.backlog == pytest.approx(528_000, rel=1e-12)
-    assert spike.worst_wait_s == pytest.approx(440, rel=1e-12)
     assert spike.drain_s == pytest.approx(264, rel=1e-12)
     assert q.utilization(10_000, 0.025, 30) == pytest.approx(8.333, abs=5e-4)
+
+
+@pytest.mark.parametrize("servers_after,wait_s,drain_s", [(60, 220.0, math.inf), (300, 44.0, 264.0),
+                                                         (600, 22.0, 528_000 / 14_000)])
+def test_v1_13_the_backlog_is_served_by_the_new_capacity_first_in_first_out(servers_after, wait_s, drain_s):
+    """Issue 24 (S2), against the spec's golden row "wait 440 s": first in, first out, a request
+    arriving as the lag ends waits for the 528,000 requests ahead of it, and from then on c₁
+    replicas serve them, at c₁μ: Q / (c₁μ) = 220 s for the doubled fleet, 22 s at 600 replicas
+    (where the backlog drains in 37.7 s), not Q / (c₀μ) = 440 s at any c₁. Source: the FIFO wait
+    is the horizontal distance between the cumulative arrival and departure curves (Newell 1982,
+    *Applications of Queueing Theory*, 2nd ed., ch. 1-2); a discrete-event FIFO M/M/c simulation
+    whose servers go from 30 to 60 at 60 s gives 219 s (3 seeds), 44.1 s at 300 and 22.2 s at 600."""
+    spike = q.Spike(10_000, 0.025, 30, servers_after, 60)
+    assert spike.lag_end_wait_s == pytest.approx(wait_s, rel=1e-12)
+    assert spike.drain_s == pytest.approx(drain_s, rel=1e-12)
+    assert spike.backlog * 0.025 / 30 == pytest.approx(440, rel=1e-12)  # the old capacity's figure
+
+
+def test_v1_13_a_device_that_cannot_scale_serves_its_own_backlog():
+    """One NPU (c₀ = c₁ = 1) at 60 requests/s of 25 ms for 60 s: 1,200 queue, the last waits 30 s
+    (a discrete-event FIFO M/M/1 simulation gives 29.8 ± 2.5 s over 20 seeds)."""
+    spike = q.Spike(60, 0.025, 1, 1, 60)
+    assert spike.backlog == pytest.approx(1_200, rel=1e-12)
+    assert spike.lag_end_wait_s == pytest.approx(30, rel=1e-12)
+    assert math.isinf(spike.drain_s)
+    assert q.Spike(30, 0.025, 1, 1, 60).lag_end_wait_s == 0
 
 
 def test_v1_13_spike_without_enough_capacity_never_drains_and_admission_sheds():
