@@ -24,7 +24,7 @@ How the spec's checks map onto the protocol (and why):
   lab's design decision: the ``track`` control in Act II's instruments, after the checks have shown what
   separates the regimes. It is not the lab's context, because the context is fixed by the first lock and
   the student would have to choose before learning anything. Moving it shows the track's north star from
-  the one device table.
+  the one device table (``v1_00_track.py``).
 - The lab's context is the signal's medium (fibre, or free space at the vacuum speed). Act I's question,
   key, feedback and instruments follow it: the reach is 1,021 km in fibre (key A) and 1,499 km in free
   space (key B). Act II's cloud round trip follows it too; its keys are the same in both.
@@ -196,8 +196,9 @@ def loop_missed(trip: Trip) -> str:
         return (f"Light alone needs {rtt} for the round trip, more than the {budget} deadline: the answer is "
                 "late before any computing starts.")
     if trip.local_s >= trip.budget_s:
-        return (f"Computing and queueing alone take {fmt(trip.local_s, 'ms')}, at or beyond the {budget} "
-                "deadline: the answer is late wherever the server is.")
+        share = "more than the" if trip.local_s > trip.budget_s else "all of the"
+        return (f"Computing and queueing alone take {fmt(trip.local_s, 'ms')}, {share} {budget} deadline: the "
+                "answer is late wherever the server is.")
     return (f"Light needs {rtt} and computing {fmt(trip.local_s, 'ms')}: {fmt(trip.response_s, 'ms')} in all, "
             f"beyond the {budget} deadline. With that computing the server must be within "
             f"{fmt(trip.reach_m, 'length')}.")
@@ -463,7 +464,8 @@ ACT2 = Act(
         f"not leave the hospital, and nobody will change batteries more often than every {LIFE_MONTHS}; two AA "
         "cells is the most the strap can carry. Where does the model run?"),
     scenario=lambda: (
-        "A battery holds a fixed energy; the device's *average* power decides how long it lasts.",
+        "A battery holds a fixed energy; the device's *average* power decides how long it lasts, and a device "
+        "that computes for a moment and then sleeps averages far less than its power while computing.",
         "After the check, the calculator is yours, and so is this lab's last decision: the deployment "
         "track you will follow through Volume I.",
     ),

@@ -31,7 +31,8 @@ NORTH_STARS = {
     "mobile": "An A17 Pro phone: the Neural Engine's rate (Apple does not state its precision), memory shared "
               "with everything else, and about {power} sustained before it throttles (assumed).",
     "tiny": "A Cortex-M7 microcontroller: the model must fit the largest contiguous SRAM block, and the "
-            "average power must stay at or below about {budget} by sleeping between inferences.",
+            "average power should stay at or below about {budget} (the mark the tinyML community set for itself) "
+            "by sleeping between inferences.",
 }
 # Apple states the Neural Engine's rate in operations, with no precision: TOP/s. The others are
 # floating-point rates, shown at the figures their datasheets publish (989.4 TFLOP/s).
