@@ -215,7 +215,7 @@ def test_each_lever_s_life_is_what_the_calculator_shows(letter, controls):
     coin cell with the microcontroller, and its battery-life card reads the feedback's number."""
     settings = {"a2_battery": "cr2032", "a2_active_w": 0.1, **controls}
     state = locked({"a2_reflect": letter}, "a2_reflect", **settings)
-    card = re.search(r"Battery life ([\d.,]+ days)", text_of(state)).group(1)
+    card = re.search(r"Battery life \(ideal cell\) ([\d.,]+ days)", text_of(state)).group(1)
     assert card == lab.fmt(model.LEVERS[letter].life_s(C.CR2032_ENERGY_J), "s")
     assert card in feedback(state, "a2_reflect")
 

@@ -152,7 +152,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_response", "Fastest possible answer", "s", "ms"),
     MetricSpec("a1_travel", "Car travel before the answer arrives", "m", "length"),
     MetricSpec("a1_speed", "Signal speed in this medium", "m/s", "m/s"),
-    MetricSpec("a2_life", "Battery life", "s", "s"),
+    MetricSpec("a2_life", "Battery life (ideal cell)", "s", "s"),
     MetricSpec("a2_avg_power", "Average power", "W", "watts"),
     MetricSpec("a2_duty", "Share of time awake", "1", "pct"),
     MetricSpec("a2_always_on", "Battery life if it never slept", "s", "s"),
