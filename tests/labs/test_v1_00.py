@@ -86,6 +86,19 @@ def test_each_mistaken_belief_falls_in_its_own_range():
     assert p.options[-1].low == 10000e3
 
 
+def test_the_story_gives_no_measured_round_trip_to_scale_before_the_act1_lock():
+    """Review: the stakeholder's "we measure a 40 ms round trip" over 2,000 km let a student scale
+    10/40 × 2,000 km = 500 km, inside the key range A, with the very belief the spec names as error 1
+    (the whole 40 ms is light). The measurement now comes with the reflection, which asks about it."""
+    measured = lab.fmt(model.S.measured_rtt_s, "ms")
+    before = text_of(LAB.default_state()).split("Act II")[0]
+    assert measured not in before
+    assert measured in lab.ACT1_REFLECTION.prompt
+    p = lab.ACT1_PREDICTION
+    all_light = model.S.distance_m * model.S.loop_budget_s / model.S.measured_rtt_s  # 500 km
+    assert p.option(p.answer()).holds(all_light)  # why it must not be on the page before the lock
+
+
 def test_the_prompt_names_the_medium():
     prompts = {m: lab.ACT1_PREDICTION.prompt.format_map(LAB.terms(m)) for m in MEDIA}
     assert "optical fibre" in prompts["fibre"] and "free-space" in prompts["vacuum"]

@@ -9,8 +9,10 @@ How the spec's checks map onto the protocol (and why):
 - Act I, the light barrier (spec Check 2). The prediction is a number: how far from the car the
   server may be for the 10 ms braking loop with zero compute (the spec's d_max, 1,021.1 km in fibre).
   Forgetting the round trip (2,042 km) or using the vacuum speed in glass (1,499 km) lands one range
-  too high; believing light is instant lands at the top. The round trip over the car's 2,000 km
-  (19.6 ms of the measured 40 ms, spec error 1) is the instruments' second card. The reflection is the
+  too high; believing light is instant lands at the top. The team's measured 40 ms is not on the page
+  before this lock: scaled as if it were all light (10/40 of 2,000 km = 500 km, spec error 1) it would
+  land in the key's range. It comes with the reflection, and the round trip over the car's 2,000 km
+  (19.6 ms of the 40 ms) is the instruments' second card. The reflection is the
   spec's multi-select ("which fixes work?") as one choice among four sets of fixes; the key is the set
   holding every fix that works and nothing else, so no multi-select question type was needed. The
   failure state "deadline missed" is where the student starts and is left by moving the server closer.
@@ -32,8 +34,9 @@ How the spec's checks map onto the protocol (and why):
 Departures from the spec (VOL1_00-08 §V1-00), and why:
 - Check 1 (accuracy drifts from 94 % to 81 %: serving and monitoring) is not asked: no instrument of this
   lab shows drift, and a reflection asks about what its act showed (issue 20). V1-14 teaches it.
-- Act I predicts the reach rather than the round trip, so the two errors the spec names (the whole 40 ms
-  blamed on light; the vacuum speed) and the forgotten return trip each fall in their own range.
+- Act I predicts the reach rather than the round trip, so the vacuum speed and the forgotten return
+  trip each fall in their own range; the whole 40 ms blamed on light (500 km) would fall in the key's,
+  so the measurement is stated only after the prediction's lock (independent review).
 - Six months is half of the site's one year (365 days, ``formats.SECONDS_PER_YEAR``): 182.5 days. The
   spec's "2×AA 4.07 years" counts Julian years; in the site's years the same 1,488 days read 4.08 years.
 
@@ -127,8 +130,9 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt=f"The loop must answer within {BUDGET}. Which fixes can meet it? Choose the set that holds "
-           "every fix that works, and nothing else.",
+    prompt=f"The team measures a {fmt(S.measured_rtt_s, 'ms')} round trip to the datacentre; the loop must "
+           f"answer within {BUDGET}. Which fixes can meet it? Choose the set that holds every fix that works, "
+           "and nothing else.",
     options=(
         Claim("A", "A faster GPU or compressed frames; the server can stay where it is.",
               "Both shrink the time spent computing or sending; neither shortens the {trip} the light "
@@ -261,9 +265,9 @@ ACT1 = Act(
     number=1, title="The Light Barrier", minutes="8–10 min",
     stakeholder_role="Autonomous Driving Lead",
     stakeholder=lambda: (
-        f"Our perception model runs in a datacentre {fmt(S.distance_m, 'km')} from the test track. We measure "
-        f"a {fmt(S.measured_rtt_s, 'ms')} round trip; the braking loop needs an answer within {BUDGET}. The "
-        "vendor says next year's GPU will close the gap. Will it?"),
+        f"Our perception model runs in a datacentre {fmt(S.distance_m, 'km')} from the test track, and its "
+        f"answers arrive too late for the braking loop, which needs one within {BUDGET}. The vendor says next "
+        "year's GPU will close the gap. Will it?"),
     scenario=lambda: (
         f"Every camera frame travels to the server and back. Light sets a floor on that trip: it crosses a "
         f"vacuum at {fmt(C.SPEED_OF_LIGHT, 'm/s')}, and glass slows it by its group index, "
