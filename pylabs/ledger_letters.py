@@ -19,7 +19,7 @@ FROM_V1: dict[str, dict[str, str]] = {
     "v1_00": {
         "a1_predict": "----",  # the round trip's ranges became the reach's
         "a1_reflect": "ABCD",  # the same four sets of fixes, reworded
-        "a2_predict": "DABC",  # Cloud moved last: Edge, Mobile, TinyML, Cloud
+        "a2_predict": "----",  # the regime pick became the power ceiling that picks the regime (review)
         "a2_reflect": "----",  # drift (never shown by the instruments) became the coin cell's levers
     },
 

@@ -37,10 +37,12 @@ def test_full_walkthrough(lab_page):
     page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
 
-    # Act II: the regime check; the calculator opens on the phone-class processor, which falls short.
+    # Act II: the power ceiling that picks the regime; the calculator opens on the phone-class processor,
+    # which is over it and falls short.
     assert page.act_unlocked(2)
     page.lock("a2_predict", "C")
     assert page.verdict("a2_predict") == "correct"
+    assert close(page.metric("a2_ceiling"), lab.ACT2_PREDICTION.value)
     assert page.failure_visible("a2_battery_short")
     page.set_control("a2_active_w", C.MCU_ACTIVE_POWER_W)
     assert not page.failure_visible("a2_battery_short")

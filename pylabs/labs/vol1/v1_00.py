@@ -16,12 +16,18 @@ How the spec's checks map onto the protocol (and why):
   spec's multi-select ("which fixes work?") as one choice among four sets of fixes; the key is the set
   holding every fix that works and nothing else, so no multi-select question type was needed. The
   failure state "deadline missed" is where the student starts and is left by moving the server closer.
-- Act II, the energy wall (spec Check 3). The prediction is the regime for the sepsis sensor, a ``Pick``
-  whose key is decided by the physics: each candidate runs the duty-cycle calculator on two AA cells
-  (the cloud fails on privacy and distance first). The calculator opens on the phone-class processor,
-  not on the key's microcontroller. The reflection asks what the calculator shows of a CR2032 coin cell
-  at one reading a second (spec error 3): which lever buys the most life. Being awake is most of the
-  average, so a leaner model wins, deeper sleep barely helps and a half-speed clock saves nothing.
+- Act II, the energy wall (spec Check 3). The spec's check is a pick of the regime (TinyML), but as a
+  pick it was answered by the story alone: the cloud broke the prompt's own privacy rule, a Jetson on a
+  wrist strap is absurd, and "TinyML for a wearable on AA cells" is the textbook's own slogan
+  (independent review). The prediction is now the number that decides the regime: the most the
+  strap's processor may draw while computing, awake 2 ms a second, for two AA cells to last six months
+  (851 mW, range C). Believing it must never sleep gives 1.7 mW (A); taking a microcontroller's draw as
+  the limit gives B; believing that sleeping 99.8 % of the time rescues a phone-class processor gives D.
+  Every option's feedback names which candidates fit under the ceiling (only the microcontroller:
+  TinyML), and the key's says why the cloud is out. The calculator opens on the phone-class processor,
+  which falls short. The reflection asks what the calculator shows of a CR2032 coin cell at one reading
+  a second (spec error 3): which lever buys the most life. Being awake is most of the average, so a
+  leaner model wins, deeper sleep barely helps and a half-speed clock saves nothing.
 - The track. Every later Volume I lab opens in the deployment context chosen here, so the choice is the
   lab's design decision: the ``track`` control in Act II's instruments, after the checks have shown what
   separates the regimes. It is not the lab's context, because the context is fixed by the first lock and
@@ -29,7 +35,8 @@ How the spec's checks map onto the protocol (and why):
   the one device table (``v1_00_track.py``).
 - The lab's context is the signal's medium (fibre, or free space at the vacuum speed). Act I's question,
   key, feedback and instruments follow it: the reach is 1,021 km in fibre (key A) and 1,499 km in free
-  space (key B). Act II's cloud round trip follows it too; its keys are the same in both.
+  space (key B). The cloud round trip in Act II's feedback follows it too; Act II's keys are the same in
+  both.
 
 Departures from the spec (VOL1_00-08 §V1-00), and why:
 - Check 1 (accuracy drifts from 94 % to 81 %: serving and monitoring) is not asked: no instrument of this
@@ -42,23 +49,23 @@ Departures from the spec (VOL1_00-08 §V1-00), and why:
 
 Assumptions, labelled on the page: the microcontroller's active power (ERRATA: ST's run-mode table not
 retrieved) is an instrument; the Act II prediction's key and the reflection's key (the lever that buys
-the most life) hold anywhere in its 0.1 to 0.3 W range (tests prove both). All battery lives assume an
+the most life) hold anywhere from 0.05 to 0.5 W (tests prove both). All battery lives assume an
 ideal cell (no self-discharge, full rated energy at any load): upper bounds, as the math peek says.
 
 Ledger fields (spec §V1-00): ``track`` is a control; Check 2 = ``a1_reflect`` (its fixes are kept as the
-result ``check2_fixes``), Check 3 = ``a2_predict``, each with its correctness; results also keep the round
-trip, the reach, the battery life and the average power.
+result ``check2_fixes``), Check 3 = ``a2_predict`` (the ceiling that picks the regime), each with its
+correctness; results also keep the round trip, the reach, the battery life, the average power and the
+ceiling.
 """
 
 from __future__ import annotations
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
-                              metric_grid)
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
+                              Range, Reflection, Slider, State, chart, failure, fmt, math_peek, metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_00_model import (AS_IS, CAR_SPEED, COMBOS, DAY, LEVERS, MEDIA, REGIMES, TINY, Budget, S,
-                                          Trip, act1_reflect_key, act1_truth, act2_answer, act2_reflect_key, life_s,
-                                          reach_m, rtt_s, speed)
+                                          Trip, act1_reflect_key, act1_truth, act2_reflect_key, act2_truth,
+                                          allowed_average_w, life_s, power_ceiling_w, reach_m, rtt_s, speed)
 from pylabs.labs.vol1.v1_00_track import TRACK_CHOICE, TRACK_METRICS, north_star, track_cards
 from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
@@ -160,6 +167,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_avg_power", "Average power", "W", "watts"),
     MetricSpec("a2_duty", "Share of time awake", "1", "pct"),
     MetricSpec("a2_always_on", "Battery life if it never slept", "s", "s"),
+    MetricSpec("a2_ceiling", f"Most power while computing for {LIFE_MONTHS}", "W", "watts"),
 )} | TRACK_METRICS
 
 FAILURES = (
@@ -302,45 +310,65 @@ A2_SLEEP = Slider("a2_sleep_w", "Power while asleep", unit="W", min=1e-6, max=1e
 
 
 
-ACT2_PREDICTION = Pick(
+ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
-    prompt=f"The sensor must flag risk within {fmt(S.result_s, 'ms')} of each reading, keep patient data on "
-           f"the hospital's premises, and run {LIFE_MONTHS} on two AA cells. Which of these meets all three?",
-    quantity="the regime that meets all three requirements",
+    prompt=f"The model runs on the strap: awake {fmt(S.result_s, 'ms')} for each reading, once "
+           f"{per_reading('a')}, and drawing {fmt(S.sleep_w, 'watts')} asleep. At most how much may its processor "
+           f"draw while computing, for two AA cells ({fmt(C.AA_PAIR_ENERGY_J, 'Wh')}) to last {LIFE_MONTHS}?",
+    quantity="the most power the processor may draw while computing",
+    unit_fmt="watts",
     options=(
-        Claim("A", f"**Edge**: a Jetson Orin NX on the strap, {fmt(REGIMES['A'].active_w, 'watts')} while "
-                   "computing (its lowest mode), asleep between readings.",
-              "Data stays and the answer is fast, but {edge_w} for {result} {every} averages {edge_avg}: "
-              "two AA cells last {edge_life}, even granting it the microcontroller's sleep power."),
-        Claim("B", f"**Mobile**: a phone-class processor on the strap, about "
-                   f"{fmt(REGIMES['B'].active_w, 'watts')} while computing (assumed), asleep between readings.",
-              "Data stays and the answer is fast, but {mobile_w} for {result} {every} averages "
-              "{mobile_avg}: two AA cells last {mobile_life}."),
-        Claim("C", f"**TinyML**: a Cortex-M7 MCU on the strap, about {fmt(REGIMES['C'].active_w, 'watts')} "
-                   "while computing (assumed), asleep between readings.",
-              "Awake {duty} of the time, it averages {tiny_avg}: two AA cells last {tiny_life}, past "
-              "{months} ({life_days})."),
-        Claim("D", f"**Cloud**: each reading sent to an H100 in the nearest cloud region, "
-                   f"{fmt(REGIMES['D'].distance_m, 'km')} away, and answered there.",
-              "Patient data would leave the hospital, and light alone needs {cloud_rtt} for the round trip "
-              "{in_medium}, beyond the {result} deadline."),
+        Range("A", "{range}: what the cells could feed it nonstop", None, 10e-3,
+              C.AA_PAIR_ENERGY_J / S.required_life_s,
+              "That is what the cells could feed a processor that never sleeps: {allowed} on average over "
+              "{life_days}. Awake only {duty} of the time, it may draw {ceiling} while computing. {under}"),
+        Range("B", "{range}: about a microcontroller's draw, no more", 10e-3, 300e-3, 100e-3,
+              "A microcontroller fits, but it is not the limit: the cells allow {allowed} on average; sleep takes "
+              "{sleep_part} of it, and the rest, spread over the {duty} of the time awake, allows {ceiling} while "
+              "computing. {under} {over}"),
+        Range("C", "{range}: above a microcontroller, below a phone", 300e-3, 3.0, 1.0,
+              "The cells allow {allowed} on average over {life_days}; sleep takes {sleep_part} of it, and the "
+              "rest, spread over the {duty} of the time awake, allows {ceiling} while computing. {under} {over} "
+              "The cloud is out twice: "
+              "patient data would leave, and light alone needs {cloud_rtt} {in_medium} for the round trip."),
+        Range("D", "{range}: enough for a phone-class processor", 3.0, None, C.PHONE_SUSTAINED_POWER_W,
+              "Sleeping between readings does not rescue a {mobile_w} processor: awake {duty} of the time it "
+              "averages {mobile_avg}, and the cells last {mobile_life}. The most any processor may draw while "
+              "computing is {ceiling}. {under}"),
     ),
-    decide=act2_answer,
+    truth=act2_truth,
+    shown_by="a2_ceiling",
 )
 
 
+def fits_text(ceiling: float) -> dict[str, str]:
+    """Which of the strap's candidate processors are under the ceiling, and how long the cells last on each."""
+    words = {"tiny": "a Cortex-M7 microcontroller at {w} (assumed), {life}",
+             "mobile": "a phone-class processor at {w} (assumed), {life}",
+             "edge": "a Jetson Orin NX at its lowest mode, {w}, {life} (even at the microcontroller's sleep power)"}
+    def said(keys):
+        return "; ".join(words[k].format(w=fmt(REGIMES[k].active_w, "watts"), life=fmt(REGIMES[k].life_s, "s"))
+                         for k in keys)
+    strap = [k for k in ("tiny", "mobile", "edge")]
+    under = [k for k in strap if REGIMES[k].active_w <= ceiling]
+    over = [k for k in strap if REGIMES[k].active_w > ceiling]
+    tiny = " (TinyML)" if under == ["tiny"] else ""
+    return {"under": f"Under it: {said(under)}{tiny}." if under else "None of the strap's candidates is under it.",
+            "over": f"Over it, awake the same {fmt(S.result_s, 'ms')}: {said(over)}." if over else ""}
+
+
 def act2_facts(context: str) -> dict[str, str]:
-    cloud = REGIMES["D"]
+    cloud, ceiling = REGIMES["cloud"], act2_truth()
+    duty = dep.duty_cycle(S.result_s, S.period_s)
     facts = {"result": fmt(S.result_s, "ms"), "life_days": LIFE_DAYS, "months": LIFE_MONTHS,
-             "every": per_reading("every"), "in_medium": terms(context)["in_medium"],
+             "in_medium": terms(context)["in_medium"], "duty": fmt(duty, "pct"),
              "cloud_rtt": fmt(cloud.response_s(context) - S.result_s, "ms"),
-             "duty": fmt(dep.duty_cycle(S.result_s, S.period_s), "pct")}
-    for key, letter in (("edge", "A"), ("mobile", "B"), ("tiny", "C")):
-        r = REGIMES[letter]
-        facts.update({f"{key}_w": fmt(r.active_w, "watts"), f"{key}_life": fmt(r.life_s, "s"),
-                      f"{key}_avg": fmt(dep.average_power_w(r.active_w, S.sleep_w, S.result_s, S.period_s),
-                                        "watts")})
-    return facts | lever_facts()
+             "allowed": fmt(allowed_average_w(C.AA_PAIR_ENERGY_J), "watts"), "ceiling": fmt(ceiling, "watts"),
+             "sleep_part": fmt(S.sleep_w * (1 - duty), "watts")}
+    mobile = REGIMES["mobile"]
+    facts |= {"mobile_w": fmt(mobile.active_w, "watts"), "mobile_life": fmt(mobile.life_s, "s"),
+              "mobile_avg": fmt(dep.average_power_w(mobile.active_w, S.sleep_w, S.result_s, S.period_s), "watts")}
+    return facts | fits_text(ceiling) | lever_facts()
 
 
 COIN = BATTERIES["cr2032"]
@@ -389,7 +417,8 @@ def act2_budget(s: State) -> Budget:
     energy = BATTERIES[s["a2_battery"]][1]
     avg = dep.average_power_w(s["a2_active_w"], s["a2_sleep_w"], s["a2_awake_s"], s["a2_period_s"])
     return Budget(avg, dep.battery_life_s(energy, avg), dep.battery_life_s(energy, s["a2_active_w"]),
-                  dep.duty_cycle(s["a2_awake_s"], s["a2_period_s"]), energy / S.required_life_s)
+                  dep.duty_cycle(s["a2_awake_s"], s["a2_period_s"]), allowed_average_w(energy),
+                  power_ceiling_w(energy, s["a2_awake_s"], s["a2_period_s"], s["a2_sleep_w"]))
 
 
 def act2_instruments(s: State) -> list:
@@ -402,12 +431,22 @@ def act2_instruments(s: State) -> list:
         M["a2_avg_power"].show(b.avg_w),
         M["a2_duty"].show(b.duty),
         M["a2_always_on"].show(b.always_on_s),
+        ceiling_card(s, b),
         *track_cards(s["track"]),
     )]
     if short:
         parts.append(failure(F["a2_battery_short"], battery_short(s, b)))
     parts += [north_star(s["track"]), act2_chart(s, b)]
     return parts
+
+
+def ceiling_card(s: State, b: Budget):
+    """The most the processor may draw while computing for the required life; none once sleep alone
+    averages more than the battery allows."""
+    if not b.ceiling_w:
+        return M["a2_ceiling"].show(0.0, "warn", "none: asleep it already draws more than the battery allows")
+    tone = "good" if s["a2_active_w"] <= b.ceiling_w else "warn"
+    return M["a2_ceiling"].show(b.ceiling_w, tone, f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}")
 
 
 def battery_short(s: State, b: Budget) -> str:
@@ -466,7 +505,7 @@ ACT2 = Act(
         f"We want a wearable sepsis-risk sensor on every ward patient. It reads vital signs once "
         f"{per_reading('a')} and must flag risk within {fmt(S.result_s, 'ms')} of each reading. Patient data may "
         f"not leave the hospital, and nobody will change batteries more often than every {LIFE_MONTHS}; two AA "
-        "cells is the most the strap can carry. Where does the model run?"),
+        "cells is the most the strap can carry. What processor can it run on?"),
     scenario=lambda: (
         "A battery holds a fixed energy; the device's *average* power decides how long it lasts, and a device "
         "that computes for a moment and then sleeps averages far less than its power while computing.",
@@ -498,12 +537,13 @@ def results(s: State) -> dict[str, float | str | None]:
     trip, b = act1_trip(s), act2_budget(s)
     chosen = s.answers.get("a1_reflect")
     return {"track": s["track"], "check2_fixes": ",".join(COMBOS[chosen.choice]) if chosen else None,
-            "a1_rtt": trip.rtt_s, "a1_reach": trip.reach_m, "a2_life": b.life_s, "a2_avg_power": b.avg_w}
+            "a1_rtt": trip.rtt_s, "a1_reach": trip.reach_m, "a2_life": b.life_s, "a2_avg_power": b.avg_w,
+            "a2_ceiling": b.ceiling_w}
 
 
 def lab_takeaways() -> list[str]:
     rtt, tiny_avg = rtt_s(S.distance_m), dep.average_power_w(TINY.active_w, S.sleep_w, S.result_s, S.period_s)
-    mobile = REGIMES["B"]
+    mobile = REGIMES["mobile"]
     return [
         f"A {BUDGET} loop cannot use a server beyond {fmt(reach_m(), 'km')} of fibre, even with zero compute: "
         f"light must go there and back. Over the car's {fmt(S.distance_m, 'km')}, light alone needs "

@@ -123,7 +123,6 @@ def life_s(energy_j: float, active_w: float, awake_s: float, period_s: float, sl
 class Regime:
     """A candidate home for the sepsis model, checked against the three requirements."""
 
-    letter: str
     name: str
     active_w: float
     on_premises: bool
@@ -140,19 +139,34 @@ class Regime:
         return self.on_premises and self.response_s(medium) <= S.result_s and self.life_s >= S.required_life_s
 
 
-# Act II's options, in the order the page lists them: the three processors on the strap from the
+# The candidates the feedback and the takeaways weigh: the three processors on the strap, from the
 # largest to the smallest, then the one off the patient.
-REGIMES = {r.letter: r for r in (
-    Regime("A", "Edge", C.ORIN_NX_POWER_MIN_W, True),
-    Regime("B", "Mobile", C.PHONE_SUSTAINED_POWER_W, True),
-    Regime("C", "TinyML", C.MCU_ACTIVE_POWER_W, True),
-    Regime("D", "Cloud", C.H100_TDP_W, False, S.cloud_region_m),
-)}
+REGIMES = {
+    "edge": Regime("Edge", C.ORIN_NX_POWER_MIN_W, True),
+    "mobile": Regime("Mobile", C.PHONE_SUSTAINED_POWER_W, True),
+    "tiny": Regime("TinyML", C.MCU_ACTIVE_POWER_W, True),
+    "cloud": Regime("Cloud", C.H100_TDP_W, False, S.cloud_region_m),
+}
 
 
-def act2_answer(medium: str = "fibre") -> str:
+def act2_regime(medium: str = "fibre") -> str:
     """The one regime that meets all three requirements (a test proves it is unique)."""
-    return next(r.letter for r in REGIMES.values() if r.meets(medium))
+    return next(key for key, r in REGIMES.items() if r.meets(medium))
+
+
+def allowed_average_w(energy_j: float) -> float:
+    """The average power at which the battery lasts exactly the required life."""
+    return energy_j / S.required_life_s
+
+
+def power_ceiling_w(energy_j: float, awake_s: float, period_s: float, sleep_w: float) -> float:
+    """The most the processor may draw while computing for the battery to last the required life."""
+    return dep.max_active_power_w(allowed_average_w(energy_j), sleep_w, awake_s, period_s)
+
+
+def act2_truth() -> float:
+    """Act II's prediction: that ceiling on two AA cells at the scenario's duty cycle (no medium in it)."""
+    return power_ceiling_w(C.AA_PAIR_ENERGY_J, S.result_s, S.period_s, S.sleep_w)
 
 
 @dataclass(frozen=True)
@@ -167,7 +181,7 @@ class Lever:
         return life_s(energy_j, self.active_w, self.awake_s, S.period_s, self.sleep_w)
 
 
-TINY = REGIMES["C"]
+TINY = REGIMES["tiny"]
 AS_IS = Lever(TINY.active_w, S.result_s, S.sleep_w)
 LEVERS = {
     "A": Lever(TINY.active_w, S.result_s, S.deep_sleep_w),
@@ -191,3 +205,4 @@ class Budget:
     always_on_s: float
     duty: float
     needed_w: float      # the average power that lasts exactly the required life on this battery
+    ceiling_w: float     # the most the processor may draw while computing for that life (0: none)
