@@ -64,7 +64,7 @@ def test_full_walkthrough(lab_page):
     assert "Complete" in hud
     (attempt,) = page.attempts("v1_00")
     assert attempt["complete"] and attempt["controls"]["track"] == "tiny"
-    assert attempt["results"]["check2_fixes"] == "closer,vehicle"
+    assert attempt["results"]["check2_fixes"] == "a closer server, running on the vehicle"
     assert set(attempt["failures_hit"]) == {"a1_loop_missed", "a2_battery_short"}
 
 

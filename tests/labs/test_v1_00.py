@@ -335,7 +335,7 @@ def test_the_track_cards_read_as_their_sources(track, peak, memory):
 def test_the_track_is_recorded_and_shows_its_north_star(track):
     s = all_open(track=track)
     rec = record(LAB, s)
-    assert rec["controls"]["track"] == track and rec["results"]["track"] == track
+    assert rec["controls"]["track"] == track and rec["results"]["track"] == LABELS[track]
     html = rendered(LAB, s)
     assert f"Your north star · {LABELS[track]}" in html
     assert 'data-metric="track_peak"' in html
@@ -367,9 +367,19 @@ def test_record_keeps_the_checks_and_the_chosen_fixes():
     rec = record(LAB, all_open())
     assert rec["complete"] is True
     assert all(rec["answers"][q]["correct"] for q in ("a1_predict", "a1_reflect", "a2_predict", "a2_reflect"))
-    assert rec["results"]["check2_fixes"] == "closer,vehicle"
+    assert rec["results"]["check2_fixes"] == "a closer server, running on the vehicle"
     assert rec["results"]["a1_reach"] == pytest.approx(model.reach_m())
     assert record(LAB, LAB.default_state())["results"]["check2_fixes"] is None
+
+
+def test_the_ledger_page_words_the_kept_choices():
+    """Review: the ledger page showed "Track chosen for Volume I tiny" and "Fixes chosen for the car's
+    deadline closer,vehicle": the record kept identifiers where a student reads words."""
+    from pylabs.course.describe import result_rows
+    rows = dict(result_rows(LAB, record(LAB, all_open(track="tiny"))["results"]))
+    assert rows["Track chosen for Volume I"] == "TinyML (Cortex-M7 MCU)"
+    assert rows["Fixes chosen for the car's deadline"] == "a closer server, running on the vehicle"
+    assert rows["Act II · Most power while computing for six months"] == "851 mW"
 
 
 def test_track_and_calculator_stay_locked_until_the_act2_lock():

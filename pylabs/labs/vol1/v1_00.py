@@ -63,9 +63,10 @@ from __future__ import annotations
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, chart, failure, fmt, math_peek, metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol1.v1_00_model import (AS_IS, CAR_SPEED, COMBOS, DAY, LEVERS, MEDIA, REGIMES, TINY, Budget, S,
+from pylabs.labs.vol1.v1_00_model import (AS_IS, CAR_SPEED, COMBOS, DAY, FIXES, LEVERS, MEDIA, REGIMES, TINY, Budget, S,
                                           Trip, act1_reflect_key, act1_truth, act2_reflect_key, act2_truth,
                                           allowed_average_w, life_s, power_ceiling_w, reach_m, rtt_s, speed)
+from pylabs.labs.vol1.contexts import LABELS
 from pylabs.labs.vol1.v1_00_track import TRACK_CHOICE, TRACK_METRICS, north_star, track_cards
 from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
@@ -536,7 +537,8 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float | str | None]:
     trip, b = act1_trip(s), act2_budget(s)
     chosen = s.answers.get("a1_reflect")
-    return {"track": s["track"], "check2_fixes": ",".join(COMBOS[chosen.choice]) if chosen else None,
+    fixes = ", ".join(FIXES[f] for f in COMBOS[chosen.choice]) if chosen else None
+    return {"track": LABELS[s["track"]], "check2_fixes": fixes,
             "a1_rtt": trip.rtt_s, "a1_reach": trip.reach_m, "a2_life": b.life_s, "a2_avg_power": b.avg_w,
             "a2_ceiling": b.ceiling_w}
 
