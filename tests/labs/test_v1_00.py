@@ -347,6 +347,17 @@ def test_the_track_is_what_later_volume_one_labs_read():
     assert LAB.control("track").kind == "choice"
 
 
+def test_the_edge_track_does_not_call_25_w_the_orin_nx_s_highest_mode():
+    """Review: JetPack 6.2 (January 2025) gave the Orin NX 16 GB a 40 W mode and an uncapped MAXN SUPER
+    mode at higher clocks (NVIDIA, "JetPack 6.2 Brings Super Mode to Jetson Orin Nano and Jetson Orin NX
+    Modules"; Seeed's reComputer wiki warns against MAXN SUPER on its Orin NX 16 GB boxes). The card's
+    25 W is the datasheet's 10 to 25 W top, and the 15.04 TFLOP/s peak is counted at that mode's clock."""
+    text = text_of(all_open(track="edge"))
+    assert "highest mode" not in text
+    assert "Your track · power budget 25 W top of the datasheet's 10 W to 25 W modes" in text
+    assert "JetPack 6.2 adds a 40 W mode" in text
+
+
 def test_the_tiny_north_star_is_a_duty_cycled_average():
     text = text_of(all_open(track="tiny"))
     assert "power budget 1 mW average, by duty cycling" in text and "512 KiB" in text

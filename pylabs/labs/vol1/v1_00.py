@@ -427,13 +427,15 @@ def act2_instruments(s: State) -> list:
     short = b.life_s < S.required_life_s
     # The track's cards follow the battery's in the first grid, so the strip that stays in view on a
     # phone shows them change while the student picks a track at the foot of the controls.
+    # The ceiling (Act II's answer) comes second; the card for a device that never sleeps goes last, so
+    # the strip's six still hold two of the track's.
     parts = [metric_grid(
         M["a2_life"].show(b.life_s, "warn" if short else "good", f"needed: {LIFE_MONTHS} ({LIFE_DAYS})"),
+        ceiling_card(s, b),
         M["a2_avg_power"].show(b.avg_w),
         M["a2_duty"].show(b.duty),
-        M["a2_always_on"].show(b.always_on_s),
-        ceiling_card(s, b),
         *track_cards(s["track"]),
+        M["a2_always_on"].show(b.always_on_s),
     )]
     if short:
         parts.append(failure(F["a2_battery_short"], battery_short(s, b)))

@@ -26,7 +26,8 @@ TRACK_METRICS = {m.name: m for m in (
 NORTH_STARS = {
     "cloud": "An H100 at up to {power}: its dense BF16 peak is reached only when memory bandwidth, the "
              "interconnect and the batch size keep up.",
-    "edge": "A Jetson Orin NX in a {power_lo} to {power} power mode: count its GPU's dense FP16 rate, not the "
+    "edge": "A Jetson Orin NX in a {power_lo} to {power} power mode (JetPack 6.2 adds a {power_super} mode and an "
+            "uncapped one, at higher clocks than the peak here counts): count its GPU's dense FP16 rate, not the "
             "advertised sparse INT8 total over the GPU and its accelerators.",
     "mobile": "An A17 Pro phone: the Neural Engine's rate (Apple does not state its precision), memory shared "
               "with everything else, and about {power} sustained before it throttles (assumed).",
@@ -39,7 +40,8 @@ NORTH_STARS = {
 PEAK_FORMAT = {"mobile": "OP/s"}
 MEMORY_FORMAT = {"tiny": "iB"}  # a microcontroller's memory in binary units, as ST states it (512 KiB)
 CARD_NOTES = {  # track -> (power, memory)
-    "cloud": ("maximum, per GPU", "HBM3"), "edge": ("highest mode", "LPDDR5"),
+    "cloud": ("maximum, per GPU", "HBM3"), "edge": (f"top of the datasheet's {fmt(C.ORIN_NX_POWER_MIN_W, 'watts')} to "
+             f"{fmt(C.ORIN_NX_POWER_MAX_W, 'watts')} modes", "LPDDR5"),
     "mobile": ("sustained (assumed)", "reported; Apple does not publish it"),
     "tiny": ("average, by duty cycling", "largest contiguous SRAM block"),
 }
@@ -58,6 +60,7 @@ def track_cards(track: str) -> list:
 def north_star(track: str):
     d = device(track)
     text = NORTH_STARS[track].format(power=fmt(d.power_w, "watts"), power_lo=fmt(C.ORIN_NX_POWER_MIN_W, "watts"),
+                                     power_super=fmt(C.ORIN_NX_SUPER_POWER_W, "watts"),
                                      budget=fmt(S.tiny_average_budget_w, "watts"))
     return callout("info", f"Your north star · {LABELS[track]}",
                    prose(text, "Every later Volume I lab opens in this track; the Design Ledger keeps it."))
