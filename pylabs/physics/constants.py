@@ -724,6 +724,12 @@ REGISTRY.update({
         label="MCU active power (assumed, order of magnitude)"),
     "CR2032_ENERGY_J": Spec(0.675 * 3600, "J", "A CR2032 lithium coin cell: about 225 mAh at 3 V", "",
                              label="CR2032 coin cell energy"),
+    "CR2032_PULSE_MAX_W": Spec(
+        15e-3 * 3.0, "W", "A CR2032 is rated for pulses of about 15 mA at most (3 mA continuous) at its nominal "
+        "3 V: about 45 mW. Manufacturers' ratings as summarised by Wikipedia's 'CR2032 battery' entry",
+        "https://en.wikipedia.org/wiki/Button_cell",
+        "a secondary summary; no maker's datasheet was retrieved (independent review of V1-00)",
+        label="CR2032 coin cell, largest rated pulse power (about 15 mA at 3 V)"),
     "AA_PAIR_ENERGY_J": Spec(7.5 * 3600, "J", "Two alkaline AA cells: about 2,500 mAh at 1.5 V each", "",
                               label="Two AA cells, energy"),
     "FIBRE_GROUP_INDEX": Spec(
@@ -761,6 +767,7 @@ STM32H743_ONCHIP_BW = REGISTRY["STM32H743_ONCHIP_BW"].value
 STM32H743_QSPI_BW = REGISTRY["STM32H743_QSPI_BW"].value
 MCU_ACTIVE_POWER_W = REGISTRY["MCU_ACTIVE_POWER_W"].value
 CR2032_ENERGY_J = REGISTRY["CR2032_ENERGY_J"].value
+CR2032_PULSE_MAX_W = REGISTRY["CR2032_PULSE_MAX_W"].value
 AA_PAIR_ENERGY_J = REGISTRY["AA_PAIR_ENERGY_J"].value
 FIBRE_GROUP_INDEX = REGISTRY["FIBRE_GROUP_INDEX"].value
 SPEED_OF_LIGHT = REGISTRY["SPEED_OF_LIGHT"].value

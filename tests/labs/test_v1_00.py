@@ -300,6 +300,19 @@ def test_act2_reflection_is_not_about_drift_the_instruments_never_show():
     assert any(o.value == "cr2032" for o in LAB.control("a2_battery").options)
 
 
+def test_the_math_peek_says_when_a_coin_cell_cannot_give_the_pulse():
+    """Review: a CR2032 is rated for pulses of about 15 mA (3 mA continuous), 45 mW at 3 V; a 100 mW
+    microcontroller draws 33 mA from it. The reflection's coin cell is still an ideal cell's energy, but the page
+    now says a real strap buffers the bursts, and the math peek gives Act II's ceiling its equation."""
+    coin = text_of(all_open(a2_battery="cr2032", a2_active_w=0.1))
+    assert "100 mW, beyond its rated pulses (about 45 mW, 15 mA at 3 V): a real strap draws the bursts from a " \
+           "buffer capacitor" in coin
+    assert "within its rated pulses" in text_of(all_open(a2_battery="cr2032", a2_active_w=0.03))
+    aa = text_of(all_open(a2_active_w=0.1))
+    assert "rated pulses" not in aa and "Most power while computing for six months 851 mW" in aa
+    assert "Most power while computing for six months none" in text_of(all_open(a2_battery="cr2032", a2_sleep_w=1e-3))
+
+
 def test_battery_short_is_reached_with_a_coin_cell_and_left_by_reading_less_often():
     mcu = {"a2_active_w": C.MCU_ACTIVE_POWER_W}
     assert "a2_battery_short" not in LAB.failures_now(all_open(**mcu))

@@ -485,20 +485,36 @@ def act2_chart(s: State, b: Budget):
 
 def act2_math(s: State):
     b = act2_budget(s)
+    rows = [("Battery energy, *E*", fmt(BATTERIES[s["a2_battery"]][1], "Wh")),
+            ("Share awake, *δ*", fmt(b.duty, "pct")),
+            ("Average power", fmt(b.avg_w, "watts")),
+            ("Battery life", fmt(b.life_s, "s")),
+            (f"Most power while computing for {LIFE_MONTHS}", fmt(b.ceiling_w, "watts") if b.ceiling_w else "none")]
+    if s["a2_battery"] == "cr2032":
+        rows.append(("Power the coin cell gives while computing", coin_pulse(s["a2_active_w"])))
     return math_peek("The governing equations · Act II", (
         Equation(r"\delta = \frac{t_{\text{awake}}}{T_{\text{period}}}", "The share of time awake (at most 1)."),
         Equation(r"P_{\text{avg}} = \delta\,P_{\text{active}} + (1-\delta)\,P_{\text{sleep}}",
                  "Average power: mostly sleep power once the device is awake for a tiny share of the time."),
         Equation(r"\text{life} = \frac{E_{\text{battery}}}{P_{\text{avg}}}",
-                 "An ideal cell: no self-discharge and the full rated energy at any load, so long lives here "
-                 "are upper bounds."),
-    ), rows=(
-        ("Battery energy, *E*", fmt(BATTERIES[s["a2_battery"]][1], "Wh")),
-        ("Share awake, *δ*", fmt(b.duty, "pct")),
-        ("Average power", fmt(b.avg_w, "watts")),
-        ("Battery life", fmt(b.life_s, "s")),
-    ), sources=tuple(C.REGISTRY[n].source for n in ("CR2032_ENERGY_J", "AA_PAIR_ENERGY_J", "PHONE_BATTERY_J",
-                                                   "MCU_ACTIVE_POWER_W", "PHONE_SUSTAINED_POWER_W")))
+                 "An ideal cell: no self-discharge, and the full rated energy at any load and any pulse, so long "
+                 "lives here are upper bounds."),
+        Equation(r"P_{\text{active}} \le \frac{E_{\text{battery}}/T_{\text{life}} - (1-\delta)\,P_{\text{sleep}}}"
+                 r"{\delta}",
+                 "The most the processor may draw while computing for the battery to last the required life "
+                 "*T*: the average the battery allows, less sleep's share, spread over the time awake."),
+    ), rows=tuple(rows), sources=tuple(C.REGISTRY[n].source for n in (
+        "CR2032_ENERGY_J", "CR2032_PULSE_MAX_W", "AA_PAIR_ENERGY_J", "PHONE_BATTERY_J", "MCU_ACTIVE_POWER_W",
+        "PHONE_SUSTAINED_POWER_W")))
+
+
+def coin_pulse(active_w: float) -> str:
+    """The power a coin cell must give while the processor computes, against its rated pulse."""
+    rated = f"about {fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V"
+    if active_w <= C.CR2032_PULSE_MAX_W:
+        return f"{fmt(active_w, 'watts')}, within its rated pulses ({rated})"
+    return (f"{fmt(active_w, 'watts')}, beyond its rated pulses ({rated}): a real strap draws the bursts from "
+            "a buffer capacitor")
 
 
 ACT2 = Act(
