@@ -571,10 +571,12 @@ def lab_takeaways() -> list[str]:
         "no GPU removes it.",
         f"At the vacuum speed of light the reach is still only {fmt(reach_m('vacuum'), 'km')}: distance, not "
         "the medium, is the lever.",
-        f"Battery life is energy over *average* power. Awake {fmt(S.result_s, 'ms')} {per_reading('a')}, a "
-        f"microcontroller at {fmt(TINY.active_w, 'watts')} (assumed) averages {fmt(tiny_avg, 'watts')} and lasts "
-        f"{fmt(TINY.life_s, 's')} on two AA cells; a phone-class processor at {fmt(mobile.active_w, 'watts')} "
-        f"(assumed) lasts {fmt(mobile.life_s, 's')}.",
+        f"Battery life is energy over *average* power. Two AA cells for {LIFE_MONTHS} allow "
+        f"{fmt(allowed_average_w(C.AA_PAIR_ENERGY_J), 'watts')} on average, so a processor awake "
+        f"{fmt(S.result_s, 'ms')} {per_reading('a')} may draw up to {fmt(act2_truth(), 'watts')} while computing: "
+        f"a microcontroller at {fmt(TINY.active_w, 'watts')} (assumed) averages {fmt(tiny_avg, 'watts')} and lasts "
+        f"{fmt(TINY.life_s, 's')}; a phone-class processor at {fmt(mobile.active_w, 'watts')} (assumed) lasts "
+        f"{fmt(mobile.life_s, 's')}.",
         f"On a coin cell, being awake is most of the average: a leaner model ({fmt(S.lean_result_s, 'ms')} awake) "
         f"stretches {fmt(AS_IS.life_s(COIN[1]), 's')} to {fmt(LEVERS['D'].life_s(COIN[1]), 's')}; deeper sleep "
         f"gives {fmt(LEVERS['A'].life_s(COIN[1]), 's')}, and a slower clock nothing: the energy per reading is "
