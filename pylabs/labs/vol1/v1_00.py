@@ -448,8 +448,11 @@ def ceiling_card(s: State, b: Budget):
     averages more than the battery allows."""
     if not b.ceiling_w:
         return M["a2_ceiling"].show(0.0, "warn", "none: asleep it already draws more than the battery allows")
-    tone = "good" if s["a2_active_w"] <= b.ceiling_w else "warn"
-    return M["a2_ceiling"].show(b.ceiling_w, tone, f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}")
+    under = s["a2_active_w"] <= b.ceiling_w
+    where = "under" if under else "over"
+    return M["a2_ceiling"].show(b.ceiling_w, "good" if under else "warn",
+                                f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}; "
+                                f"your {fmt(s['a2_active_w'], 'watts')} is {where} it")
 
 
 def battery_short(s: State, b: Budget) -> str:
