@@ -242,8 +242,9 @@ def test_the_coin_cell_lives_under_each_lever():
            "a factor of 85.1 above the top of your range (10 mW)"]),
     ("B", ["sleep takes 9.98 µW of it", "allows 851 mW while computing",
            "a factor of 2.84 above the top of your range (300 mW)"]),
-    ("C", ["Under it: a Cortex-M7 microcontroller at 100 mW (assumed), 4.08 years (TinyML).",
-           "a phone-class processor at 3 W (assumed), 52 days", "a Jetson Orin NX at its lowest mode, 10 W, 15.6 days",
+    ("C", ["Under it: TinyML, a Cortex-M7 microcontroller at 100 mW (assumed), 4.08 years.",
+           "Over it, awake the same 2 ms: Mobile, a phone-class processor at 3 W (assumed), 52 days; Edge, a "
+           "Jetson Orin NX at its lowest mode, 10 W, 15.6 days",
            "light alone needs 4.9 ms in fibre for the round trip"]),
     ("D", ["a 3 W processor: awake 0.2 % of the time it averages 6.01 mW, and the cells last 52 days",
            "a factor of 3.52 below the bottom of your range (3 W)"])])

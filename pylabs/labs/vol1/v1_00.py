@@ -347,14 +347,14 @@ def fits_text(ceiling: float) -> dict[str, str]:
     words = {"tiny": "a Cortex-M7 microcontroller at {w} (assumed), {life}",
              "mobile": "a phone-class processor at {w} (assumed), {life}",
              "edge": "a Jetson Orin NX at its lowest mode, {w}, {life} (even at the microcontroller's sleep power)"}
-    def said(keys):
-        return "; ".join(words[k].format(w=fmt(REGIMES[k].active_w, "watts"), life=fmt(REGIMES[k].life_s, "s"))
-                         for k in keys)
-    strap = [k for k in ("tiny", "mobile", "edge")]
+
+    def said(keys: list[str]) -> str:
+        return "; ".join(f"{REGIMES[k].name}, " + words[k].format(w=fmt(REGIMES[k].active_w, "watts"),
+                                                                  life=fmt(REGIMES[k].life_s, "s")) for k in keys)
+    strap = ("tiny", "mobile", "edge")
     under = [k for k in strap if REGIMES[k].active_w <= ceiling]
     over = [k for k in strap if REGIMES[k].active_w > ceiling]
-    tiny = " (TinyML)" if under == ["tiny"] else ""
-    return {"under": f"Under it: {said(under)}{tiny}." if under else "None of the strap's candidates is under it.",
+    return {"under": f"Under it: {said(under)}." if under else "None of the strap's candidates is under it.",
             "over": f"Over it, awake the same {fmt(S.result_s, 'ms')}: {said(over)}." if over else ""}
 
 
