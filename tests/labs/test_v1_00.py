@@ -269,6 +269,8 @@ def test_the_ceiling_card_reads_the_key_and_turns_to_none_when_sleep_alone_is_to
     text = text_of(locked({}, "a2_predict"))
     assert "Most power while computing for six months 851 mW awake 2 ms every 1 s; your 3 W is over it" in text
     assert "your 100 mW is under it" in text_of(locked({}, "a2_predict", a2_active_w=0.1))
+    never = text_of(locked({}, "a2_predict", a2_awake_s=0.1, a2_period_s=0.01))
+    assert "1.71 mW never asleep (awake longer than the time between readings); your 3 W is over it" in never
     coin = text_of(locked({}, "a2_predict", a2_battery="cr2032"))
     assert "Most power while computing for six months 72.1 mW" in coin  # (154 µW − 9.98 µW) / 0.2 %
     none = text_of(locked({}, "a2_predict", a2_battery="cr2032", a2_sleep_w=1e-3))

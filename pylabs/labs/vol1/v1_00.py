@@ -450,9 +450,10 @@ def ceiling_card(s: State, b: Budget):
         return M["a2_ceiling"].show(0.0, "warn", "none: asleep it already draws more than the battery allows")
     under = s["a2_active_w"] <= b.ceiling_w
     where = "under" if under else "over"
+    awake = ("never asleep (awake longer than the time between readings)" if b.duty >= 1 else
+             f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}")
     return M["a2_ceiling"].show(b.ceiling_w, "good" if under else "warn",
-                                f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}; "
-                                f"your {fmt(s['a2_active_w'], 'watts')} is {where} it")
+                                f"{awake}; your {fmt(s['a2_active_w'], 'watts')} is {where} it")
 
 
 def battery_short(s: State, b: Budget) -> str:
