@@ -47,10 +47,18 @@ Departures from the spec (VOL1_00-08 §V1-00), and why:
 - Six months is half of the site's one year (365 days, ``formats.SECONDS_PER_YEAR``): 182.5 days. The
   spec's "2×AA 4.07 years" counts Julian years; in the site's years the same 1,488 days read 4.08 years.
 
+- Check 3 asks for the power ceiling rather than the regime (see Act II above); the regime is what the
+  ceiling picks, and every option's feedback says so.
+- The Edge track's 25 W is the top of the datasheet's 10 W to 25 W modes, not the Orin NX's highest
+  mode: JetPack 6.2 (Jan 2025) added a 40 W mode and an uncapped MAXN SUPER (the spec and the device
+  table predate it; registry ORIN_NX_SUPER_POWER_W).
+
 Assumptions, labelled on the page: the microcontroller's active power (ERRATA: ST's run-mode table not
-retrieved) is an instrument; the Act II prediction's key and the reflection's key (the lever that buys
-the most life) hold anywhere from 0.05 to 0.5 W (tests prove both). All battery lives assume an
-ideal cell (no self-discharge, full rated energy at any load): upper bounds, as the math peek says.
+retrieved) is an instrument. Act II's key does not depend on it (the microcontroller stays under the
+851 mW ceiling up to 0.85 W), and the reflection's key (the lever that buys the most life) holds from
+0.05 to 0.5 W (tests prove both). All battery lives assume an ideal cell (no self-discharge, the full
+rated energy at any load and any pulse): upper bounds, as the math peek says, which also says when a
+CR2032 is asked for more than its rated pulse (about 15 mA).
 
 Ledger fields (spec §V1-00): ``track`` is a control; Check 2 = ``a1_reflect`` (its fixes are kept as the
 result ``check2_fixes``), Check 3 = ``a2_predict`` (the ceiling that picks the regime), each with its
