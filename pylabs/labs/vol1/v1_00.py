@@ -1,69 +1,40 @@
 """Lab V1-00 · The Architect's Portal (orientation).
 
-Core invariant: two limits that no faster chip removes sort ML systems into their deployment
-regimes. Light in fibre sets how far away the computer may be (a round trip costs 2·d/v before
-any computing), and a battery's energy over the device's *average* power sets how long it lives
-(only sleeping between inferences brings the average down).
+Core invariant: two limits no faster chip removes sort ML systems into their deployment regimes: light
+(a round trip costs 2·d/v before any computing) and a battery's energy over *average* power.
 
 How the spec's checks map onto the protocol (and why):
-- Act I, the light barrier (spec Check 2). The prediction is a number: how far from the car the
-  server may be for the 10 ms braking loop with zero compute (the spec's d_max, 1,021.1 km in fibre).
-  Forgetting the round trip (2,042 km) or using the vacuum speed in glass (1,499 km) lands one range
-  too high; believing light is instant lands at the top. The team's measured 40 ms is not on the page
-  before this lock: scaled as if it were all light (10/40 of 2,000 km = 500 km, spec error 1) it would
-  land in the key's range. It comes with the reflection, and the round trip over the car's 2,000 km
-  (19.6 ms of the 40 ms) is the instruments' second card. The reflection is the
-  spec's multi-select ("which fixes work?") as one choice among four sets of fixes; the key is the set
-  holding every fix that works and nothing else, so no multi-select question type was needed. The
-  failure state "deadline missed" is where the student starts and is left by moving the server closer.
-- Act II, the energy wall (spec Check 3). The spec's check is a pick of the regime (TinyML), but as a
-  pick it was answered by the story alone: the cloud broke the prompt's own privacy rule, a Jetson on a
-  wrist strap is absurd, and "TinyML for a wearable on AA cells" is the textbook's own slogan
-  (independent review). The prediction is now the number that decides the regime: the most the
-  strap's processor may draw while computing, awake 2 ms a second, for two AA cells to last six months
-  (851 mW, range C). Believing it must never sleep gives 1.7 mW (A); taking a microcontroller's draw as
-  the limit gives B; believing that sleeping 99.8 % of the time rescues a phone-class processor gives D.
-  Every option's feedback names which candidates fit under the ceiling (only the microcontroller:
-  TinyML), and the key's says why the cloud is out. The calculator opens on the phone-class processor,
-  which falls short. The reflection asks what the calculator shows of a CR2032 coin cell at one reading
-  a second (spec error 3): which lever buys the most life. Being awake is most of the average, so a
-  leaner model wins, deeper sleep barely helps and a half-speed clock saves nothing.
-- The track. Every later Volume I lab opens in the deployment context chosen here, so the choice is the
-  lab's design decision: the ``track`` control in Act II's instruments, after the checks have shown what
-  separates the regimes. It is not the lab's context, because the context is fixed by the first lock and
-  the student would have to choose before learning anything. Moving it shows the track's north star from
-  the one device table (``v1_00_track.py``).
-- The lab's context is the signal's medium (fibre, or free space at the vacuum speed). Act I's question,
-  key, feedback and instruments follow it: the reach is 1,021 km in fibre (key A) and 1,499 km in free
-  space (key B). The cloud round trip in Act II's feedback follows it too; Act II's keys are the same in
-  both.
+- Act I, the light barrier (spec Check 2). The prediction is the reach: how far from the car the server
+  may be for the 10 ms loop with zero compute (d_max, 1,021.1 km in fibre). Forgetting the return trip
+  (2,042 km) or using the vacuum speed in glass (1,499 km) lands one range too high; "light is instant"
+  at the top. The team's measured 40 ms is stated only in the reflection: scaled as if it were all light
+  (10/40 of 2,000 km = 500 km, spec error 1) it would land in the key's range (independent review). The
+  reflection is the spec's multi-select ("which fixes work?") as one choice among four sets of fixes.
+  The failure "deadline missed" is where the student starts; moving the server closer leaves it.
+- Act II, the energy wall (spec Check 3). As a pick of the regime the check was answered by the story
+  (the cloud broke the prompt's privacy rule, a Jetson on a wrist strap is absurd, "TinyML for a
+  wearable" is the slogan: independent review). The prediction is the number that picks the regime:
+  the most the strap's processor may draw while computing, awake 2 ms a second, for two AA cells to last
+  six months (851 mW, C). Never sleeping gives 1.7 mW (A), a microcontroller's draw as the limit B, and
+  "sleep rescues a phone-class processor" D. Every feedback names the candidates under the ceiling
+  (only TinyML's microcontroller). The reflection asks which lever buys a CR2032 the most life (spec
+  error 3): being awake is most of the average, so a leaner model wins.
+- The track is the lab's design decision, a control in Act II (not the context, fixed at the first lock).
+- The context is the signal's medium: Act I's question, key, feedback and instruments follow it
+  (1,021 km, key A; 1,499 km, key B), as does Act II's cloud round trip; Act II's keys are the same.
 
-Departures from the spec (VOL1_00-08 §V1-00), and why:
-- Check 1 (accuracy drifts from 94 % to 81 %: serving and monitoring) is not asked: no instrument of this
-  lab shows drift, and a reflection asks about what its act showed (issue 20). V1-14 teaches it.
-- Act I predicts the reach rather than the round trip, so the vacuum speed and the forgotten return
-  trip each fall in their own range; the whole 40 ms blamed on light (500 km) would fall in the key's,
-  so the measurement is stated only after the prediction's lock (independent review).
-- Six months is half of the site's one year (365 days, ``formats.SECONDS_PER_YEAR``): 182.5 days. The
-  spec's "2×AA 4.07 years" counts Julian years; in the site's years the same 1,488 days read 4.08 years.
-
-- Check 3 asks for the power ceiling rather than the regime (see Act II above); the regime is what the
-  ceiling picks, and every option's feedback says so.
-- The Edge track's 25 W is the top of the datasheet's 10 W to 25 W modes, not the Orin NX's highest
-  mode: JetPack 6.2 (Jan 2025) added a 40 W mode and an uncapped MAXN SUPER (the spec and the device
-  table predate it; registry ORIN_NX_SUPER_POWER_W).
+Departures from the spec (VOL1_00-08 §V1-00), and why: Check 1 (drift, serving and monitoring) is not
+asked, since no instrument here shows drift (V1-14 teaches it); Check 3 asks for the ceiling rather than
+the regime; six months is half the site's 365-day year, 182.5 days, so the spec's "2×AA 4.07 years"
+(Julian years) reads 4.08 years; the Edge track's 25 W is the top of the datasheet's 10 W to 25 W modes,
+not the Orin NX's highest: JetPack 6.2 (Jan 2025) added 40 W and an uncapped MAXN SUPER.
 
 Assumptions, labelled on the page: the microcontroller's active power (ERRATA: ST's run-mode table not
-retrieved) is an instrument. Act II's key does not depend on it (the microcontroller stays under the
-851 mW ceiling up to 0.85 W), and the reflection's key (the lever that buys the most life) holds from
-0.05 to 0.5 W (tests prove both). All battery lives assume an ideal cell (no self-discharge, the full
-rated energy at any load and any pulse): upper bounds, as the math peek says, which also says when a
-CR2032 is asked for more than its rated pulse (about 15 mA).
-
-Ledger fields (spec §V1-00): ``track`` is a control; Check 2 = ``a1_reflect`` (its fixes are kept as the
-result ``check2_fixes``), Check 3 = ``a2_predict`` (the ceiling that picks the regime), each with its
-correctness; results also keep the round trip, the reach, the battery life, the average power and the
-ceiling.
+retrieved) is an instrument; Act II's key does not depend on it, and the reflection's key holds from
+0.05 to 0.5 W (tests). Battery lives assume an ideal cell (no self-discharge, the full rated energy at
+any load and pulse): upper bounds; the math peek says when a CR2032 is asked for more than its rated
+pulse. Ledger (spec §V1-00): ``track`` is a control; Check 2 = ``a1_reflect`` (result ``check2_fixes``),
+Check 3 = ``a2_predict``; results keep the round trip, reach, battery life, average power and ceiling.
 """
 
 from __future__ import annotations
@@ -318,7 +289,6 @@ A2_SLEEP = Slider("a2_sleep_w", "Power while asleep", unit="W", min=1e-6, max=1e
                   default=S.sleep_w, fmt="watts", scale="log", steps=60)
 
 
-
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
     prompt=f"The model runs on the strap: awake {fmt(S.result_s, 'ms')} for each reading, once "
@@ -359,9 +329,8 @@ def fits_text(ceiling: float) -> dict[str, str]:
     def said(keys: list[str]) -> str:
         return "; ".join(f"{REGIMES[k].name}, " + words[k].format(w=fmt(REGIMES[k].active_w, "watts"),
                                                                   life=fmt(REGIMES[k].life_s, "s")) for k in keys)
-    strap = ("tiny", "mobile", "edge")
-    under = [k for k in strap if REGIMES[k].active_w <= ceiling]
-    over = [k for k in strap if REGIMES[k].active_w > ceiling]
+    under = [k for k in ("tiny", "mobile", "edge") if REGIMES[k].active_w <= ceiling]
+    over = [k for k in ("tiny", "mobile", "edge") if k not in under]
     return {"under": f"Under it: {said(under)}." if under else "None of the strap's candidates is under it.",
             "over": f"Over it, awake the same {fmt(S.result_s, 'ms')}: {said(over)}." if over else ""}
 
@@ -457,11 +426,10 @@ def ceiling_card(s: State, b: Budget):
     if not b.ceiling_w:
         return M["a2_ceiling"].show(0.0, "warn", "none: asleep it already draws more than the battery allows")
     under = s["a2_active_w"] <= b.ceiling_w
-    where = "under" if under else "over"
     awake = ("never asleep (awake longer than the time between readings)" if b.duty >= 1 else
              f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}")
     return M["a2_ceiling"].show(b.ceiling_w, "good" if under else "warn",
-                                f"{awake}; your {fmt(s['a2_active_w'], 'watts')} is {where} it")
+                                f"{awake}; your {fmt(s['a2_active_w'], 'watts')} is {'under' if under else 'over'} it")
 
 
 def battery_short(s: State, b: Budget) -> str:
@@ -522,11 +490,10 @@ def act2_math(s: State):
 
 def coin_pulse(active_w: float) -> str:
     """The power a coin cell must give while the processor computes, against its rated pulse."""
-    rated = f"about {fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V"
-    if active_w <= C.CR2032_PULSE_MAX_W:
-        return f"{fmt(active_w, 'watts')}, within its rated pulses ({rated})"
-    return (f"{fmt(active_w, 'watts')}, beyond its rated pulses ({rated}): a real strap draws the bursts from "
-            "a buffer capacitor")
+    within = active_w <= C.CR2032_PULSE_MAX_W
+    return (f"{fmt(active_w, 'watts')}, {'within' if within else 'beyond'} its rated pulses (about "
+            f"{fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V)"
+            + ("" if within else ": a real strap draws the bursts from a buffer capacitor"))
 
 
 ACT2 = Act(
