@@ -475,3 +475,25 @@ def test_the_required_life_and_the_reading_period_in_the_text_follow_the_scenari
                  "reads vital signs once every 2 s", "for each reading, once every 2 s", "awake 2 ms every 2 s"):
         assert text in after, text
     assert "six months" not in after and "a second" not in after and "every second" not in after
+
+
+# ---- independent review (second reviewer) -----------------------------------------------------------
+
+
+def test_the_math_peek_does_not_call_the_average_mostly_sleep_at_a_small_share_awake():
+    """Review: Act II's equations said "Average power: mostly sleep power once the device is awake for a
+    tiny share of the time". At the scenario (awake 0.2 %, 100 mW while computing, 10 µW asleep) the
+    awake part is 200 µW of the 210 µW average, 95 %; the sentence was false there and pointed the
+    reflection at deeper sleep (A). Sleep's part is the larger only when δ·P_active < P_sleep."""
+    text = text_of(locked({}, "a2_predict", a2_active_w=0.1))
+    assert "mostly sleep power" not in text
+    assert "Sleep's part is the larger only once the awake part, δ times the power while computing, falls " \
+           "below the power asleep." in text
+
+
+def test_battery_short_does_not_blame_sleep_when_the_device_never_sleeps():
+    """Review: awake 100 ms every 10 ms the device never sleeps (the ceiling card says so), yet the failure
+    said "Even asleep, the 1 mW it draws is more than that": the sleep power plays no part there."""
+    never = text_of(all_open(a2_battery="cr2032", a2_awake_s=0.1, a2_period_s=0.01, a2_sleep_w=1e-3))
+    assert "Even asleep" not in never
+    assert "It never sleeps: awake longer than the time between readings, it draws its full power" in never

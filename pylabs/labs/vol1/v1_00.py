@@ -436,7 +436,9 @@ def battery_short(s: State, b: Budget) -> str:
     """How far the average is from what the battery allows; whether sleep alone already exceeds it."""
     text = (f"An average of {fmt(b.avg_w, 'watts')} empties the battery in {fmt(b.life_s, 's')}; {LIFE_MONTHS} "
             f"on it allow an average of at most {fmt(b.needed_w, 'watts')}.")
-    if s["a2_sleep_w"] >= b.needed_w:
+    if b.duty >= 1:
+        text += " It never sleeps: awake longer than the time between readings, it draws its full power throughout."
+    elif s["a2_sleep_w"] >= b.needed_w:
         text += f" Even asleep, the {fmt(s['a2_sleep_w'], 'watts')} it draws is more than that."
     return text
 
@@ -475,7 +477,8 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"\delta = \frac{t_{\text{awake}}}{T_{\text{period}}}", "The share of time awake (at most 1)."),
         Equation(r"P_{\text{avg}} = \delta\,P_{\text{active}} + (1-\delta)\,P_{\text{sleep}}",
-                 "Average power: mostly sleep power once the device is awake for a tiny share of the time."),
+                 "Average power: the time awake's part plus the time asleep's. Sleep's part is the larger only "
+                 "once the awake part, *δ* times the power while computing, falls below the power asleep."),
         Equation(r"\text{life} = \frac{E_{\text{battery}}}{P_{\text{avg}}}",
                  "An ideal cell: no self-discharge, and the full rated energy at any load and any pulse, so long "
                  "lives here are upper bounds."),
