@@ -44,7 +44,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_00_model import (AS_IS, CAR_SPEED, COMBOS, DAY, FIXES, LEVERS, MEDIA, REGIMES, TINY, Budget, S,
                                           Trip, act1_reflect_key, act1_truth, act2_reflect_key, act2_truth,
-                                          allowed_average_w, life_s, power_ceiling_w, reach_m, rtt_s, speed)
+                                          allowed_average_w, life_s, per_reading, power_ceiling_w, reach_m, rtt_s,
+                                          speed)
 from pylabs.labs.vol1.contexts import LABELS
 from pylabs.labs.vol1.v1_00_track import TRACK_CHOICE, TRACK_METRICS, north_star, track_cards
 from pylabs.physics import constants as C
@@ -54,11 +55,6 @@ from pylabs.physics import deployment as dep
 LIFE_MONTHS = f"{fmt(S.required_life_s / S.month_s, 'words')} months"  # "six months", the stated life
 LIFE_DAYS = fmt(S.required_life_s, "days")
 BUDGET = fmt(S.loop_budget_s, "ms")
-
-
-def per_reading(lead: str) -> str:
-    """The sensor's reading period in a sentence: "{lead} second" at one reading a second, else "every 2 s"."""
-    return f"{lead} second" if S.period_s == 1.0 else f"every {fmt(S.period_s, 's')}"
 
 
 # ---- context: the signal's medium -----------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylabs.framework.formats import SECONDS_PER_YEAR
+from pylabs.framework.formats import SECONDS_PER_YEAR, fmt
 from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
 
@@ -45,6 +45,12 @@ class Scenario:
 
 
 S = Scenario()
+
+
+def per_reading(lead: str) -> str:
+    """The sensor's reading period in a sentence: "{lead} second" at one reading a second, else "every 2 s"."""
+    return f"{lead} second" if S.period_s == 1.0 else f"every {fmt(S.period_s, 's')}"
+
 DAY = S.day_s
 CAR_SPEED = S.car_speed_mph * S.mph_m_per_s
 
