@@ -497,3 +497,16 @@ def test_battery_short_does_not_blame_sleep_when_the_device_never_sleeps():
     never = text_of(all_open(a2_battery="cr2032", a2_awake_s=0.1, a2_period_s=0.01, a2_sleep_w=1e-3))
     assert "Even asleep" not in never
     assert "It never sleeps: awake longer than the time between readings, it draws its full power" in never
+
+
+def test_the_mobile_track_s_memory_card_says_the_app_gets_less_than_the_whole_ram():
+    """Review (defect class 14): "memory for a model 8 GB" was the phone's whole RAM, as teardowns report
+    it; iOS keeps part of it for itself and other apps, as V1-11 says of the same card."""
+    text = text_of(all_open(track="mobile"))
+    assert "memory for a model 8 GB the whole RAM (reported, not published by Apple); iOS keeps part of it" in text
+
+
+def test_act1_range_a_names_the_test_track_not_the_volume_one_track():
+    """Review: "a server within the track's own region" read, on a page whose last decision is a track, as
+    the student's Volume I track."""
+    assert "the test track's own region" in lab.ACT1_PREDICTION.option("A").text

@@ -93,7 +93,7 @@ ACT1_PREDICTION = Prediction(
     quantity="the farthest server that meets the deadline",
     unit_fmt="km",
     options=(
-        Range("A", "{range}: a server within the track's own region", None, 1200e3, 1000e3,
+        Range("A", "{range}: a server in the test track's own region", None, 1200e3, 1000e3,
               "Light {in_medium} covers {km_per_ms} in a millisecond, and the {budget} must pay for the trip "
               "out and back: the server can be at most {a1_reach} away."),
         Range("B", "{range}: a server as far away as a large country is wide", 1200e3, 2500e3, 2000e3,

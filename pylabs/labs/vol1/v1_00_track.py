@@ -42,7 +42,7 @@ MEMORY_FORMAT = {"tiny": "iB"}  # a microcontroller's memory in binary units, as
 CARD_NOTES = {  # track -> (power, memory)
     "cloud": ("maximum, per GPU", "HBM3"), "edge": (f"top of the datasheet's {fmt(C.ORIN_NX_POWER_MIN_W, 'watts')} to "
              f"{fmt(C.ORIN_NX_POWER_MAX_W, 'watts')} modes", "LPDDR5"),
-    "mobile": ("sustained (assumed)", "reported; Apple does not publish it"),
+    "mobile": ("sustained (assumed)", "the whole RAM (reported, not published by Apple); iOS keeps part of it"),
     "tiny": ("average, by duty cycling", "largest contiguous SRAM block"),
 }
 
