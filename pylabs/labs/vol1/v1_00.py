@@ -490,8 +490,8 @@ def act2_math(s: State):
 def coin_pulse(active_w: float) -> str:
     """The power a coin cell must give while the processor computes, against its rated pulse."""
     within = active_w <= C.CR2032_PULSE_MAX_W
-    return (f"{fmt(active_w, 'watts')}, {'within' if within else 'beyond'} its rated pulses (about "
-            f"{fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V)"
+    return (f"{fmt(active_w, 'watts')}, {'within' if within else 'beyond'} the largest pulses coin cells are "
+            f"rated for (about {fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V; some makers rate less)"
             + ("" if within else ": a real strap draws the bursts from a buffer capacitor"))
 
 
