@@ -513,3 +513,19 @@ def test_act1_range_a_names_the_test_track_not_the_volume_one_track():
     """Review: "a server within the track's own region" read, on a page whose last decision is a track, as
     the student's Volume I track."""
     assert "the test track's own region" in lab.ACT1_PREDICTION.option("A").text
+
+
+def test_the_fixes_feedback_leaves_the_remaining_time_to_computing_and_queueing():
+    """Review: the reflection quotes the measured 40 ms, of which light is 19.6 ms; the rest is computing,
+    queueing and routing. "Leaves 5 ms of the 10 ms to compute" dropped the queueing that the same act's
+    calculator counts with computing (its "Compute and queueing time")."""
+    for letter in ("B", "C"):
+        text = feedback(locked({"a1_reflect": letter}, "a1_reflect"), "a1_reflect")
+        assert "leaves 5 ms of the 10 ms for computing and queueing" in text and "to compute" not in text
+
+
+def test_the_slower_clock_feedback_compares_two_lives():
+    """Review: "so 134 days, no better than 134 days" compared a number with itself."""
+    text = feedback(locked({"a2_reflect": "B"}, "a2_reflect"), "a2_reflect")
+    assert "the same energy per reading, so 134 days against 134 days today" in text
+    assert "no better than" not in text

@@ -122,10 +122,10 @@ ACT1_REFLECTION = Reflection(
               "travels, which alone takes {a1_rtt}, beyond the {budget}."),
         Claim("B", "A server much nearer the track, or the model on the car itself.",
               "Only distance moves the floor. A server at half the reach ({half}) leaves {half_left} of the "
-              "{budget} to compute; on the car the light's share is zero."),
+              "{budget} for computing and queueing, if they fit in it; on the car the light's share is zero."),
         Claim("C", "Only the model on the car itself: no server could be near enough.",
-              "A server at half the reach ({half}) still leaves {half_left} of the {budget} to compute, so a "
-              "nearer server is a real option."),
+              "A server at half the reach ({half}) still leaves {half_left} of the {budget} for computing and "
+              "queueing: a nearer server is a real option if they fit in it."),
         Claim("D", "Any of the four: a faster GPU, smaller frames, a nearer server or the car.",
               "A faster GPU and smaller frames leave the {a1_rtt} of light in place, already beyond the "
               "{budget}."),
@@ -374,7 +374,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", f"A slower clock: {fmt(S.clock_factor, 'fraction')} the power, "
                    f"{fmt(1 / S.clock_factor, 'x')} the time awake.",
               "The power falls by the same factor as the time awake grows: the same energy per reading, so "
-              "{life_b}, no better than {life_now}."),
+              "{life_b} against {life_now} today."),
         Claim("C", f"Light sleep at {fmt(S.light_sleep_w, 'watts')} between readings, to wake instantly.",
               "Light sleep draws {light_sleep} all the time between readings, more than the whole {avg_now} "
               "average today: the coin cell lasts only {life_c}."),
