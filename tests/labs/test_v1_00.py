@@ -529,3 +529,14 @@ def test_the_slower_clock_feedback_compares_two_lives():
     text = feedback(locked({"a2_reflect": "B"}, "a2_reflect"), "a2_reflect")
     assert "the same energy per reading, so 134 days against 134 days today" in text
     assert "no better than" not in text
+
+
+def test_no_ceiling_reads_0_w_on_the_card_and_a_dash_in_the_ledger():
+    """Review: once sleep alone averages more than the battery allows, the ceiling card read "0 nW" (the
+    watts format puts an exact zero in its smallest unit) and the ledger kept "0 nW" beside the page's "none"."""
+    from pylabs.course.describe import result_rows
+    state = all_open(a2_battery="cr2032", a2_sleep_w=1e-3)
+    assert "Most power while computing for six months 0 W none: asleep" in text_of(state)
+    assert "0 nW" not in text_of(state)
+    rows = dict(result_rows(LAB, record(LAB, state)["results"]))
+    assert rows["Act II · Most power while computing for six months"] == "—"

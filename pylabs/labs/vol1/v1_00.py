@@ -39,13 +39,15 @@ Check 3 = ``a2_predict``; results keep the round trip, reach, battery life, aver
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, chart, failure, fmt, math_peek, metric_grid)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_00_model import (AS_IS, CAR_SPEED, COMBOS, DAY, FIXES, LEVERS, MEDIA, REGIMES, TINY, Budget, S,
                                           Trip, act1_reflect_key, act1_truth, act2_reflect_key, act2_truth,
-                                          allowed_average_w, life_s, per_reading, power_ceiling_w, reach_m, rtt_s,
-                                          speed)
+                                          allowed_average_w, coin_pulse, life_s, per_reading, power_ceiling_w,
+                                          reach_m, rtt_s, speed)
 from pylabs.labs.vol1.contexts import LABELS
 from pylabs.labs.vol1.v1_00_track import TRACK_CHOICE, TRACK_METRICS, north_star, track_cards
 from pylabs.physics import constants as C
@@ -420,7 +422,8 @@ def ceiling_card(s: State, b: Budget):
     """The most the processor may draw while computing for the required life; none once sleep alone
     averages more than the battery allows."""
     if not b.ceiling_w:
-        return M["a2_ceiling"].show(0.0, "warn", "none: asleep it already draws more than the battery allows")
+        none = "none: asleep it already draws more than the battery allows"
+        return replace(M["a2_ceiling"], fmt="W").show(0.0, "warn", none)  # "0 W", where "watts" reads "0 nW"
     under = s["a2_active_w"] <= b.ceiling_w
     awake = ("never asleep (awake longer than the time between readings)" if b.duty >= 1 else
              f"awake {fmt(s['a2_awake_s'], 'ms')} every {fmt(s['a2_period_s'], 's')}")
@@ -487,14 +490,6 @@ def act2_math(s: State):
         "PHONE_SUSTAINED_POWER_W")))
 
 
-def coin_pulse(active_w: float) -> str:
-    """The power a coin cell must give while the processor computes, against its rated pulse."""
-    within = active_w <= C.CR2032_PULSE_MAX_W
-    return (f"{fmt(active_w, 'watts')}, {'within' if within else 'beyond'} the largest pulses coin cells are "
-            f"rated for (about {fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V; some makers rate less)"
-            + ("" if within else ": a real strap draws the bursts from a buffer capacitor"))
-
-
 ACT2 = Act(
     number=2, title="The Energy Wall", minutes="10–12 min",
     stakeholder_role="Clinical Engineering Lead",
@@ -536,7 +531,7 @@ def results(s: State) -> dict[str, float | str | None]:
     fixes = ", ".join(FIXES[f] for f in COMBOS[chosen.choice]) if chosen else None
     return {"track": LABELS[s["track"]], "check2_fixes": fixes,
             "a1_rtt": trip.rtt_s, "a1_reach": trip.reach_m, "a2_life": b.life_s, "a2_avg_power": b.avg_w,
-            "a2_ceiling": b.ceiling_w}
+            "a2_ceiling": b.ceiling_w or None}  # none (the ledger's "—") once sleep alone is too much
 
 
 def lab_takeaways() -> list[str]:

@@ -212,3 +212,11 @@ class Budget:
     duty: float
     needed_w: float      # the average power that lasts exactly the required life on this battery
     ceiling_w: float     # the most the processor may draw while computing for that life (0: none)
+
+
+def coin_pulse(active_w: float) -> str:
+    """The power a coin cell must give while the processor computes, against its rated pulse."""
+    within = active_w <= C.CR2032_PULSE_MAX_W
+    return (f"{fmt(active_w, 'watts')}, {'within' if within else 'beyond'} the largest pulses coin cells are "
+            f"rated for (about {fmt(C.CR2032_PULSE_MAX_W, 'watts')}, 15 mA at 3 V; some makers rate less)"
+            + ("" if within else ": a real strap draws the bursts from a buffer capacitor"))
