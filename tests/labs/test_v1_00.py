@@ -540,3 +540,12 @@ def test_no_ceiling_reads_0_w_on_the_card_and_a_dash_in_the_ledger():
     assert "0 nW" not in text_of(state)
     rows = dict(result_rows(LAB, record(LAB, state)["results"]))
     assert rows["Act II · Most power while computing for six months"] == "—"
+
+
+def test_act2_story_does_not_refute_a_distractor_before_the_lock():
+    """Review (issue 20): Act II's scenario said "a device that computes for a moment and then sleeps averages
+    far less than its power while computing" above the prediction: it answered range A's belief (the
+    cells' nonstop average, 1.71 mW, is the limit) before the student could hold it."""
+    before = text_of(locked({}, "a1_reflect"))
+    act2 = before[before.index("The Energy Wall"):before.index("Lock prediction", before.index("The Energy Wall"))]
+    assert "averages far less" not in act2 and "computes for a moment" not in act2

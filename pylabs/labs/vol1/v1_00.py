@@ -499,8 +499,7 @@ ACT2 = Act(
         f"not leave the hospital, and nobody will change batteries more often than every {LIFE_MONTHS}; two AA "
         "cells is the most the strap can carry. What processor can it run on?"),
     scenario=lambda: (
-        "A battery holds a fixed energy; the device's *average* power decides how long it lasts, and a device "
-        "that computes for a moment and then sleeps averages far less than its power while computing.",
+        "A battery holds a fixed energy; the device's *average* power decides how long it lasts.",
         "After the check, the calculator is yours, and so is this lab's last decision: the deployment "
         "track you will follow through Volume I.",
     ),
