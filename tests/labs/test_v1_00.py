@@ -549,3 +549,11 @@ def test_act2_story_does_not_refute_a_distractor_before_the_lock():
     before = text_of(locked({}, "a1_reflect"))
     act2 = before[before.index("The Energy Wall"):before.index("Lock prediction", before.index("The Energy Wall"))]
     assert "averages far less" not in act2 and "computes for a moment" not in act2
+
+
+def test_the_round_trip_card_counts_the_stretched_route():
+    """Review: at a route stretch of 2 the card read "2,000 km each way" beside 39.2 ms, the time for
+    4,000 km of cable each way; the note now gives the path the light travels."""
+    text = text_of(locked({}, "a1_predict", a1_route=2.0))
+    assert "Round trip of light alone 39.2 ms 4,000 km of path each way" in text
+    assert "Round trip of light alone 19.6 ms 2,000 km of path each way" in text_of(locked({}, "a1_predict"))

@@ -166,7 +166,7 @@ def act1_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a1_reach"].show(trip.reach_m, note="" if trip.reach_m else "none: computing alone misses the deadline"),
         M["a1_rtt"].show(trip.rtt_s, "danger" if trip.rtt_s > trip.budget_s else None,
-                         f"{fmt(s['a1_distance'], 'km')} each way"),
+                         f"{fmt(s['a1_distance'] * s['a1_route'], 'km')} of path each way"),
         M["a1_response"].show(trip.response_s, "danger" if trip.late else "good",
                               f"deadline {fmt(trip.budget_s, 'ms')}"),
         M["a1_travel"].show(dep.travel_m(CAR_SPEED, trip.response_s),
