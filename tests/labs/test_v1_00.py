@@ -164,7 +164,7 @@ def test_loop_missed_blames_the_light_only_when_the_light_alone_is_late():
     assert "Light needs 7.83 ms and computing 5 ms: 12.8 ms in all" in both
     assert "the server must be within 511 km" in both
     card = rendered(LAB, locked({}, "a1_predict", a1_distance=0, a1_local=0.02))
-    assert "none: computing alone misses the deadline" in page_text(card)
+    assert "none: computing alone uses up the deadline" in page_text(card)
 
 
 # ---- Act II: the regime, and the coin cell's levers ---------------------------------------------
@@ -557,3 +557,14 @@ def test_the_round_trip_card_counts_the_stretched_route():
     text = text_of(locked({}, "a1_predict", a1_route=2.0))
     assert "Round trip of light alone 39.2 ms 4,000 km of path each way" in text
     assert "Round trip of light alone 19.6 ms 2,000 km of path each way" in text_of(locked({}, "a1_predict"))
+
+
+def test_computing_that_fills_the_deadline_exactly_is_not_called_a_miss():
+    """Review: at 0 km with 10 ms of computing the answer arrives at the 10 ms deadline (no failure, a green
+    "Fastest possible answer"), yet the reach card said "none: computing alone misses the deadline"."""
+    state = locked({}, "a1_predict", a1_distance=0, a1_local=0.01)
+    assert "a1_loop_missed" not in LAB.failures_now(state)
+    text = text_of(state)
+    assert "misses the deadline" not in text and "none: computing alone uses up the deadline" in text
+    assert "The 10 ms deadline is met only at 0 km, with nothing to spare" in text
+    assert "missed at any distance" in text_of(locked({}, "a1_predict", a1_distance=0, a1_local=0.0105))

@@ -164,7 +164,7 @@ def act1_trip(s: State) -> Trip:
 def act1_instruments(s: State) -> list:
     trip = act1_trip(s)
     parts = [metric_grid(
-        M["a1_reach"].show(trip.reach_m, note="" if trip.reach_m else "none: computing alone misses the deadline"),
+        M["a1_reach"].show(trip.reach_m, note="" if trip.reach_m else "none: computing alone uses up the deadline"),
         M["a1_rtt"].show(trip.rtt_s, "danger" if trip.rtt_s > trip.budget_s else None,
                          f"{fmt(s['a1_distance'] * s['a1_route'], 'km')} of path each way"),
         M["a1_response"].show(trip.response_s, "danger" if trip.late else "good",
@@ -205,7 +205,8 @@ def act1_chart(s: State, trip: Trip):
     figure = ch.figure(lines + [here], x=ch.axis("Distance to the server (km)"),
                        y=ch.axis("Fastest answer (ms)"), shapes=[line], annotations=[note])
     per = S.per_distance_m
-    met = (f"met up to {fmt(trip.reach_m, 'length')}" if trip.reach_m else "missed at any distance")
+    met = (f"met up to {fmt(trip.reach_m, 'length')}" if trip.reach_m else "met only at 0 km, with nothing to spare"
+           if trip.local_s <= trip.budget_s else "missed at any distance")
     summary = (f"The fastest answer grows in a straight line with distance: {fmt(rtt_s(per, 'fibre', s['a1_route']), 'ms')} "
                f"per {fmt(per, 'km')} in fibre and {fmt(rtt_s(per, 'vacuum', s['a1_route']), 'ms')} in free space. "
                f"The {fmt(trip.budget_s, 'ms')} deadline is {met} in {MEDIA[s['context']][0].lower()}.")
