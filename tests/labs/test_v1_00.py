@@ -568,3 +568,10 @@ def test_computing_that_fills_the_deadline_exactly_is_not_called_a_miss():
     assert "misses the deadline" not in text and "none: computing alone uses up the deadline" in text
     assert "The 10 ms deadline is met only at 0 km, with nothing to spare" in text
     assert "missed at any distance" in text_of(locked({}, "a1_predict", a1_distance=0, a1_local=0.0105))
+
+
+def test_the_lab_s_minutes_are_its_acts_minutes():
+    """Review: the header said 20–25 min for acts of 8–10 and 10–12 min (18–22 in all); the home page
+    promises about twenty minutes."""
+    lows, highs = zip(*(map(int, a.minutes.split()[0].split("–")) for a in LAB.acts))
+    assert LAB.minutes == f"{sum(lows)}–{sum(highs)} min" == "18–22 min"

@@ -565,7 +565,7 @@ LAB = Lab(
     invariant="Two limits no faster chip removes decide where an ML system can run: **light** sets how far "
               "away the computer may be, and a battery's **energy over average power** sets how long a "
               "device lives.",
-    minutes="20–25 min", chapter="Introduction", url="vol1/00-architects-portal/",
+    minutes="18–22 min", chapter="Introduction", url="vol1/00-architects-portal/",
     reading=(
         "**What an ML system is**: data, algorithms and machines, and the code around the model.",
         "**Deployment contexts**: Cloud, Edge, Mobile and TinyML, and the constraint that defines each.",
