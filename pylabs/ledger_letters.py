@@ -17,10 +17,10 @@ LETTERS_VERSION = 2  # the ledger version whose letters are today's
 # lab -> question -> today's letter of each version-1 option (A, B, C, D in that order)
 FROM_V1: dict[str, dict[str, str]] = {
     "v1_00": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the round trip's ranges became the reach's
+        "a1_reflect": "ABCD",  # the same four sets of fixes, reworded
+        "a2_predict": "----",  # the regime pick became the power ceiling that picks the regime (review)
+        "a2_reflect": "----",  # drift (never shown by the instruments) became the coin cell's levers
     },
 
     "v1_01": {

@@ -150,6 +150,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "B/s": lambda v: _scaled(v, _RATE),
     "GB/s": lambda v: up_from(v, _RATE[:2]),     # GB/s, or TB/s from a thousand GB/s
     "FLOP/s": lambda v: _scaled(v, _FLOPS),
+    "FLOP/s4": lambda v: _scaled(v, _FLOPS, 4),  # a datasheet's peak as published: 989.4 TFLOP/s, 15.04 TFLOP/s
     "FLOP": lambda v: _scaled(v, _FLOP),
     "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
     "OP/s": lambda v: _scaled(v, ((1e15, "POP/s"), (1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))),

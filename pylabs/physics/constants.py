@@ -638,6 +638,8 @@ K8S_HPA_SYNC_PERIOD = REGISTRY["K8S_HPA_SYNC_PERIOD"].value
 # are labelled assumptions on the Sources page ("assumed") and labs show them as such.
 _ORIN_NX_URL = "https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/"
 _ORIN_NANO_SUPER_URL = "https://developer.nvidia.com/blog/nvidia-jetson-orin-nano-developer-kit-gets-a-super-boost/"
+_ORIN_NX_SUPER_URL = ("https://developer.nvidia.com/blog/"
+                      "nvidia-jetpack-6-2-brings-super-mode-to-nvidia-jetson-orin-nano-and-jetson-orin-nx-modules/")
 _A17_URL = "https://www.apple.com/newsroom/2023/09/apple-unveils-iphone-15-pro-and-iphone-15-pro-max/"
 _STM32H743_URL = "https://www.st.com/en/microcontrollers-microprocessors/stm32h743-753.html"
 _FIBRE_URL = "https://www.itu.int/rec/T-REC-G.652"
@@ -669,7 +671,15 @@ REGISTRY.update({
     "ORIN_NX_MEM_BYTES": Spec(16e9, "B", "NVIDIA Jetson Orin NX 16 GB module (16 GB LPDDR5)", _ORIN_NX_URL,
                               label="Jetson Orin NX 16 GB memory"),
     "ORIN_NX_POWER_MAX_W": Spec(25.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
-                                label="Jetson Orin NX 16 GB power, highest mode"),
+                                "JetPack 6.2 (Jan 2025) adds a 40 W mode and MAXN SUPER: ORIN_NX_SUPER_POWER_W",
+                                label="Jetson Orin NX 16 GB power, top of the datasheet's 10 to 25 W modes"),
+    "ORIN_NX_SUPER_POWER_W": Spec(
+        40.0, "W", "NVIDIA technical blog, 'JetPack 6.2 Brings Super Mode to NVIDIA Jetson Orin Nano and Jetson "
+        "Orin NX Modules' (Jan 2025): the Orin NX 16 GB gains a 40 W mode and an uncapped MAXN SUPER mode at "
+        "higher clocks", _ORIN_NX_SUPER_URL,
+        "a user report reads GPU 1,173 MHz under MAXN_SUPER on an Orin NX 16 GB (L4T 36.4.7), against the 918 MHz "
+        "ORIN_NX_PEAK_FP16_DENSE counts; Seeed's reComputer wiki (JetPack 6.2) tells Orin NX 16 GB users of its "
+        "industrial boxes not to enable MAXN SUPER", label="Jetson Orin NX 16 GB power, 40 W Super mode (JetPack 6.2)"),
     "ORIN_NX_POWER_MIN_W": Spec(10.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
                                 label="Jetson Orin NX 16 GB power, lowest mode"),
     "A17_PRO_NPU_OPS": Spec(
@@ -723,6 +733,14 @@ REGISTRY.update({
         label="MCU active power (assumed, order of magnitude)"),
     "CR2032_ENERGY_J": Spec(0.675 * 3600, "J", "A CR2032 lithium coin cell: about 225 mAh at 3 V", "",
                              label="CR2032 coin cell energy"),
+    "CR2032_PULSE_MAX_W": Spec(
+        15e-3 * 3.0, "W", "A CR2032 is rated for pulses of about 15 mA at most (3 mA continuous) at its nominal "
+        "3 V: about 45 mW. Manufacturers' ratings as summarised by Wikipedia's 'CR2032 battery' entry",
+        "https://en.wikipedia.org/wiki/CR2032_battery",
+        "a secondary summary and the largest rating: Energizer's CR2032 datasheet allows 2 s pulses of 6.8 mA "
+        "(continuous 0.19 mA), as quoted by J. Cook, 'CR2032 Maximum Current Capacity', Embedded Computing "
+        "Design, Jan 2025 (independent reviews of V1-00)",
+        label="CR2032 coin cell, largest rated pulse power (about 15 mA at 3 V)"),
     "AA_PAIR_ENERGY_J": Spec(7.5 * 3600, "J", "Two alkaline AA cells: about 2,500 mAh at 1.5 V each", "",
                               label="Two AA cells, energy"),
     "FIBRE_GROUP_INDEX": Spec(
@@ -743,6 +761,7 @@ ORIN_NX_MEM_BW = REGISTRY["ORIN_NX_MEM_BW"].value
 ORIN_NX_MEM_BYTES = REGISTRY["ORIN_NX_MEM_BYTES"].value
 ORIN_NX_POWER_MAX_W = REGISTRY["ORIN_NX_POWER_MAX_W"].value
 ORIN_NX_POWER_MIN_W = REGISTRY["ORIN_NX_POWER_MIN_W"].value
+ORIN_NX_SUPER_POWER_W = REGISTRY["ORIN_NX_SUPER_POWER_W"].value
 A17_PRO_NPU_OPS = REGISTRY["A17_PRO_NPU_OPS"].value
 A17_PRO_MEM_BW = REGISTRY["A17_PRO_MEM_BW"].value
 A17_PRO_MEM_BYTES = REGISTRY["A17_PRO_MEM_BYTES"].value
@@ -759,6 +778,7 @@ STM32H743_ONCHIP_BW = REGISTRY["STM32H743_ONCHIP_BW"].value
 STM32H743_QSPI_BW = REGISTRY["STM32H743_QSPI_BW"].value
 MCU_ACTIVE_POWER_W = REGISTRY["MCU_ACTIVE_POWER_W"].value
 CR2032_ENERGY_J = REGISTRY["CR2032_ENERGY_J"].value
+CR2032_PULSE_MAX_W = REGISTRY["CR2032_PULSE_MAX_W"].value
 AA_PAIR_ENERGY_J = REGISTRY["AA_PAIR_ENERGY_J"].value
 FIBRE_GROUP_INDEX = REGISTRY["FIBRE_GROUP_INDEX"].value
 SPEED_OF_LIGHT = REGISTRY["SPEED_OF_LIGHT"].value
