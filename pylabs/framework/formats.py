@@ -43,6 +43,9 @@ _NOUNS = {"years": "year", "days": "day"}  # units that are nouns: "1 day", "2 d
 
 
 def _scaled(value: float, units: tuple[tuple[float, str], ...], digits: int = 3) -> str:
+    if value == 0:  # an exact zero in the base unit ("0 W"), not the smallest ("0 nW")
+        base = next((suffix for factor, suffix in units if factor == 1.0), units[-1][1])
+        return _count("0", _NOUNS[base]) if base in _NOUNS else f"0 {base}"
     index = next((i for i, (f, _) in enumerate(units) if abs(value) >= f), len(units) - 1)
     if index > 0 and abs(float(_sig(abs(value) / units[index][0], digits).replace(",", ""))) >= \
             units[index - 1][0] / units[index][0]:

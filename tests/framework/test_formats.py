@@ -135,3 +135,10 @@ def test_no_time_reads_zero_nanoseconds():
 def test_numbers_far_from_one_read_in_scientific_notation():
     assert fmt(1.62e-32, "sci") == "1.62 × 10⁻³²" and fmt(1e-5, "sci") == "10⁻⁵" and fmt(2e-10, "sci") == "2 × 10⁻¹⁰"
     assert fmt(0.25, "sci") == "0.25" and fmt(9.996e-6, "sci") == "10⁻⁵" and fmt(3.3e-5, "sci") == "3.3 × 10⁻⁵"
+
+
+def test_an_exact_zero_reads_in_the_base_unit_not_the_smallest():
+    """V1-00's review: a ceiling of nothing read '0 nW' on the card and in the ledger."""
+    assert fmt(0.0, "watts") == "0 W"
+    assert fmt(0.0, "B") == "0 B" and fmt(0.0, "B/s") == "0 B/s"
+    assert fmt(2e-9, "watts") == "2 nW"
