@@ -288,6 +288,14 @@ REGISTRY: dict[str, Spec] = {
         0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
         _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
     ),
+    "LLAMA31_CONTEXT_TOKENS": Spec(
+        131072.0, "tokens",
+        "Llama-3.1-70B and Llama-3.1-8B config.json (max_position_embeddings: 131,072, the 128K window); "
+        "the same layers, heads and parameter counts as Llama 3, whose own window is 8,192",
+        "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json",
+        "Hugging Face, 'Llama 3.1 - 405B, 70B & 8B with multilinguality and long context' (2024): 128K context",
+        label="Llama 3.1 context window",
+    ),
     # ---- V2-03 The Bisection Bandwidth Wall: Ethernet ports and leaf switches ----
     "ETH_400G_BW": Spec(
         50e9, "B/s", "IEEE 802.3bs 400 Gigabit Ethernet, per direction",
@@ -429,6 +437,7 @@ LLAMA3_8B_D_MODEL = REGISTRY["LLAMA3_8B_D_MODEL"].value
 BYTES_PER_FP8 = REGISTRY["BYTES_PER_FP8"].value
 VLLM_BLOCK_TOKENS = REGISTRY["VLLM_BLOCK_TOKENS"].value
 VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value
+LLAMA31_CONTEXT_TOKENS = REGISTRY["LLAMA31_CONTEXT_TOKENS"].value
 # V2-03 The Bisection Bandwidth Wall
 ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
 IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value

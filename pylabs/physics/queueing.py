@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 
 
 def _check(servers: int, arrival_per_s: float, service_s: float) -> None:
@@ -73,6 +74,35 @@ def erlang_c(servers: int, load_erlangs: float) -> float:
         return 0.0
     blocking = erlang_b(servers, load_erlangs)
     return servers * blocking / (servers - load_erlangs * (1.0 - blocking))
+
+
+def md1_wait_cdf(wait_s: float, arrival_per_s: float, service_s: float) -> float:
+    """P(W_q <= t) in M/D/1 (Poisson arrivals, every service exactly D), for λt up to 500:
+
+    (1 − ρ) · Σ_{k=0}^{⌊t/D⌋} [λ(kD − t)]^k / k! · e^{−λ(kD − t)}, ρ = λD; for t < D it is (1 − ρ)·e^{λt}.
+    0.0 when ρ ≥ 1 (no stationary wait). The terms alternate in sign and grow like e^{λt}, so the sum
+    is taken in decimal arithmetic with enough digits to keep fifteen.
+    Source: Erlang 1909, "The theory of probabilities and telephone conversations", as given by
+    Franx 2001, Operations Research Letters 29(5) (the M/D/c waiting-time distribution, c = 1).
+    """
+    _check(1, arrival_per_s, service_s)
+    if wait_s < 0:
+        return 0.0
+    if arrival_per_s * wait_s > 500:
+        raise ValueError(f"arrival_per_s * wait_s must be at most 500 (got {arrival_per_s * wait_s:.0f}); "
+                         "so far out the wait's tail is below any probability a float holds")
+    rho = arrival_per_s * service_s
+    if rho >= 1:
+        return 0.0
+    with localcontext() as ctx:
+        ctx.prec = 30 + int(arrival_per_s * wait_s)
+        lam, t, d = Decimal(arrival_per_s), Decimal(wait_s), Decimal(service_s)
+        total, factorial = Decimal(0), Decimal(1)
+        for k in range(int(wait_s // service_s) + 1):
+            factorial *= k or 1
+            x = lam * (k * d - t)
+            total += (x ** k if k else Decimal(1)) / factorial * (-x).exp()
+        return min(1.0, max(0.0, float((1 - Decimal(rho)) * total)))
 
 
 def mm1_mean_wait_s(arrival_per_s: float, service_s: float) -> float:

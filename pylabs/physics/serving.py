@@ -3,7 +3,8 @@
 All quantities in SI: bytes, seconds, FLOP, FLOP/s, bytes/s, requests/s, fractions.
 Sources: Ainslie et al. 2023 (grouped-query attention); Kwon et al. 2023 (vLLM,
 PagedAttention); Kaplan et al. 2020, Table 1 (forward FLOP per token); Williams, Waterman
-and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution).
+and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution);
+Agrawal et al. 2024 (Sarathi-Serve: prefills pause the decodes of a running batch).
 The corrected model is VOL2_03-17.md §V2-10.3.
 """
 
@@ -205,3 +206,19 @@ def continuous_capacity_per_s(batch: float, output_tokens: float, step_s: float,
     Source: Little 1961; Yu et al. 2022 (Orca, iteration-level scheduling).
     """
     return min(1 / prefill_time_s, batch / (prefill_time_s + output_tokens * step_s))
+
+
+def serial_requests_per_s(batch: float, output_tokens: float, step_s: float, prefill_time_s: float) -> float:
+    """Requests/s a server completes when prefills and decode steps take turns: B / (B*t_pf + out*t_step).
+
+    Each of B sequences needs its own prefill (compute-bound, whole server) and then shares out
+    decode steps with the others; a scheduler that runs a prefill pauses the running batch's
+    decodes (vLLM and Orca without chunked prefill), so the two times add. Output tokens/s is
+    out times this. Chunked prefill overlaps the two, which this serial count leaves out.
+    Source: Agrawal et al. 2024 (Sarathi-Serve, OSDI: "generation stalls"); Yu et al. 2022 (Orca).
+    """
+    _positive("batch", batch, "pass the number of sequences that share the decode steps")
+    _positive("step_s", step_s, "pass the decode step time in seconds")
+    _positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
+    _require(output_tokens >= 0, "output_tokens", output_tokens, ">= 0", "pass the reply length in tokens")
+    return batch / (batch * prefill_time_s + output_tokens * step_s)

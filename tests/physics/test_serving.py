@@ -153,6 +153,19 @@ def test_capacities():
         64 / (64 * tpf + 256 * step_70b(64)))
 
 
+def test_serial_count_adds_each_sequences_prefill():
+    """Issue 24 (S2), ERRATA V2-10: at B = 64 the spec's B / t_step gives 8,302 tokens/s; with each of the
+    64 prefills taking its turn (Agrawal et al. 2024: a prefill pauses the running batch's decodes),
+    256 * 64 / (64 * 36.86 ms + 256 * 7.709 ms) = 3,782 tokens/s, under the prefill bound 256 / t_pf = 6,945."""
+    tpf, step = prefill_70b(1024), step_70b(64)
+    per_s = sv.serial_requests_per_s(64, 256, step, tpf)
+    assert 256 * per_s == pytest.approx(3782, abs=0.5)
+    assert 256 / tpf == pytest.approx(6945, abs=0.5)
+    assert per_s == sv.static_capacity_per_s(64, 256, step, tpf)   # the static cycle is the same count
+    assert sv.serial_requests_per_s(4, 256, step_70b(4), tpf) < sv.continuous_capacity_per_s(4, 256, step_70b(4), tpf)
+    assert sv.serial_requests_per_s(1e6, 0, step, tpf) == pytest.approx(1 / tpf)
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda: sv.kv_bytes_per_token(80, 0, 128, 2), "kv_heads must be > 0"),
     (lambda: sv.kv_budget_bytes(8, 80e9, 1.5, 1e9), "usable_fraction must be in (0, 1]"),
@@ -160,6 +173,8 @@ def test_capacities():
     (lambda: sv.prefill_s(1e12, 8, 1e15, 0), "mfu must be in (0, 1]"),
     (lambda: sv.mm1_wait_quantile_s(0.1, 1, 1.0), "quantile must be in (0, 1)"),
     (lambda: sv.max_sequences(1e9, 0), "bytes_per_sequence must be > 0"),
+    (lambda: sv.serial_requests_per_s(0, 256, 0.01, 0.03), "batch must be > 0"),
+    (lambda: sv.serial_requests_per_s(4, -1, 0.01, 0.03), "output_tokens must be >= 0"),
 ])
 def test_bad_inputs_name_the_parameter(call, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("]", r"\]")):
