@@ -292,12 +292,21 @@ def test_document_prompts_break_the_promise_until_the_prompts_shrink():
 @pytest.mark.parametrize("controls,lever", [
     ({}, "Continuous batching admits"),
     ({"a2_lat_mode": "continuous", "a2_lat_batch": 4}, "A larger batch completes"),
-    ({"a2_lat_mode": "continuous", "a2_lat_batch": 32, "a2_prompt": 4096}, "Only shorter prompts"),
+    ({"a2_lat_mode": "continuous", "a2_lat_batch": 32, "a2_prompt": 4096}, "Shorter prompts"),
 ])
 def test_the_failure_names_the_lever_that_works_there(controls, lever):
     text = page_text(re.search(r'data-failure="a2_ttft_slo".*?</div>', rendered(LAB, all_open(**controls)), re.S)
                      .group(0))
     assert lever in text
+
+
+def test_a_batch_that_does_not_fit_is_not_shown_as_an_ordinary_number():
+    """Issue 24, class 7: a bulk batch whose KV cache exceeds the budget showed its output like any other."""
+    html = rendered(LAB, all_open(a2_lat_mode="continuous", a2_lat_batch=32, a2_tput_batch=256, a2_prompt=8192))
+    card = page_text(re.search(r'data-metric="a2_tput".*?</div>', html, re.S).group(0))
+    assert "does not fit in HBM" in card and 'pl-metric--danger" data-metric="a2_tput"' in html
+    fitting = rendered(LAB, all_open(a2_lat_mode="continuous", a2_lat_batch=32, a2_tput_batch=64, a2_prompt=8192))
+    assert "does not fit" not in page_text(re.search(r'data-metric="a2_tput".*?</div>', fitting, re.S).group(0))
 
 
 def test_failures_stay_quiet_until_their_act_opens():

@@ -368,14 +368,16 @@ ACT2_REFLECTION = Reflection(
 
 def act2_instruments(s: State) -> list:
     v = serving(s)
-    slo_met = v.ttft < S.ttft_slo_s
-    what = ("the queue grows without bound" if not math.isfinite(v.ttft) else
-            "P99 of the prefill queue" if v.mode == "continuous" else "static: behind a full batch")
+    over = "this batch does not fit in HBM"
+    what = (over if not v.fits(v.lat_batch) else "the queue grows without bound" if not math.isfinite(v.ttft) else
+            "P99 of the prefill queue (M/M/1)" if v.mode == "continuous" else "static: behind a full batch")
     parts = [metric_grid(
-        M["a2_ttft"].show(v.ttft, "good" if slo_met else "danger", f"{what}; promise: P99 under {fmt(S.ttft_slo_s, 's')}"),
-        M["a2_tput"].show(v.tokens_per_s, "good" if v.tokens_per_s > S.tput_target else "warn",
-                          f"target: over {fmt(S.tput_target, 'tokens/s')}"),
-        M["a2_capacity"].show(v.capacity, "danger" if v.arrival >= v.capacity else None,
+        M["a2_ttft"].show(v.ttft, "good" if v.ttft < S.ttft_slo_s and v.fits(v.lat_batch) else "danger",
+                          f"{what}; promise: P99 under {fmt(S.ttft_slo_s, 's')}"),
+        M["a2_tput"].show(v.tokens_per_s, "danger" if not v.fits(v.tput_batch) else
+                          "good" if v.tokens_per_s > S.tput_target else "warn",
+                          over if not v.fits(v.tput_batch) else f"target: over {fmt(S.tput_target, 'tokens/s')}"),
+        M["a2_capacity"].show(v.capacity, "danger" if v.arrival >= v.capacity or not v.fits(v.lat_batch) else None,
                               f"{fmt(v.arrival, 'req/s')} arrive"),
         M["a2_kv_used"].show(v.kv_used, "danger" if v.kv_oom else None,
                              f"of {fmt(budget(SEVENTY), 'GB')}; paged, {span(v.prompt + S.output)} sequences"),
@@ -401,7 +403,7 @@ def act2_alerts(v: Serving) -> list:
                    f"promise of {fmt(S.ttft_slo_s, 's')} for 99 % of requests.")
         lever = ("A larger batch completes more requests per second." if v.arrival >= v.capacity else
                  "Continuous batching admits a new request at the next step." if v.mode == "static" else
-                 "Only shorter prompts or fewer arrivals per server shorten the prefill queue.")
+                 "Shorter prompts or fewer arrivals per server shorten the prefill queue.")
         parts.append(failure(F["a2_ttft_slo"], why, lever))
     if v.kv_oom:
         parts.append(failure(F["a2_kv_oom"], f"{fmt(max(v.lat_batch, v.tput_batch), 'int')} sequences of "
@@ -499,9 +501,9 @@ ACT2 = Act(
     stakeholder=act2_story,
     scenario=lambda: (
         "A request has two phases. **Prefill** runs the whole prompt through the model in one pass and produces "
-        f"the first token, at about {fmt(S.prefill_mfu, 'pct')} of the server's "
+        f"the first token, at an assumed {fmt(S.prefill_mfu, 'pct')} of the server's "
         f"{fmt(S.gpus * C.H100_PEAK_BF16_DENSE, 'FLOP/s')} BF16 peak. **Decode** then makes one token per step for "
-        f"each sequence in the batch, reading HBM at about {fmt(S.bw_efficiency, 'pct')} of the server's "
+        f"each sequence in the batch, reading HBM at an assumed {fmt(S.bw_efficiency, 'pct')} of the server's "
         f"{fmt(S.gpus * C.H100_HBM_BW, 'B/s')}.",
         "A **static** batcher runs a batch to its last token before starting the next. A **continuous** batcher "
         "admits new requests at the next step, up to a number of slots.",

@@ -67,7 +67,7 @@ def out_of_reach(context: str) -> str:
             f"{fmt(S.arrival, 'req/s')} the prefill queue is {fmt(chat.rho, 'pct')} busy: its P99 is "
             f"{fmt(chat.ttft, 's')} with continuous batching, longer with static batches. Even if every prefill "
             f"took exactly {fmt(chat.prefill, 's')}, {fmt(chat.missed_if_regular(), 'pct')} of requests would wait "
-            "past the promise. Keeping it takes shorter prompts, more servers or a looser promise.")
+            "past the promise. Keeping it takes shorter prompts, more servers, faster prefills or a looser promise.")
 
 
 def act2_facts(context: str) -> dict[str, str]:

@@ -218,6 +218,10 @@ class Serving:
     def kv_oom(self) -> bool:
         return self.kv_used > budget(SEVENTY)
 
+    def fits(self, batch: float) -> bool:
+        """Does a batch of this size keep its KV cache within the budget (each product's own server)?"""
+        return batch * kv_token(SEVENTY) * (self.prompt + S.output) <= budget(SEVENTY)
+
     def meets(self) -> bool:
         return self.ttft < S.ttft_slo_s and self.tokens_per_s > S.tput_target and not self.kv_oom
 
