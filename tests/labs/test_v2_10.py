@@ -78,7 +78,7 @@ def test_a_document_conversation_fills_the_window_so_paging_buys_nothing():
     paged = lab.memory(all_open("docs", a1_alloc="paged", a1_used=256))
     assert paged.held == S.window and paged.users == 40 and paged.waste == 0
     assert "a1_used" in lab.act1_overridden(all_open("docs", a1_alloc="paged"))
-    assert "even paged it holds 40" in feedback("a1_predict", "D", "docs")
+    assert "even paged the server holds 40" in feedback("a1_predict", "D", "docs")
     assert "4,096-token chats would give 324" in feedback("a1_predict", "D", "chat")
 
 

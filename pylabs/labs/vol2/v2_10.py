@@ -135,7 +135,7 @@ ACT1_PREDICTION = Prediction(
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
     prompt=f"Switch to {EIGHT.label}: the 70B has {fmt(SEVENTY.params / EIGHT.params, 'x')} its parameters, but at "
-           f"the same reserved window the 8B fits {fmt(users(EIGHT, S.window), 'int')} conversations, only "
+           f"the same reserved window the server holds {fmt(users(EIGHT, S.window), 'int')} of its conversations, only "
            f"{fmt(users(EIGHT, S.window) / act1_truth(), 'x')} the 70B's {fmt(act1_truth(), 'int')}. Why not "
            f"{fmt(SEVENTY.params / EIGHT.params, 'x')} as many?",
     options=(

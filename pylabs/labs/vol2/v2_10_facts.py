@@ -29,7 +29,7 @@ def act1_facts(context: str) -> dict[str, str]:
     kv, kv8 = kv_token(SEVENTY), kv_token(EIGHT)
     n70, n8 = act1_truth(), users(EIGHT, S.window)
     paging = (f"paged, {span(S.used_chat)} chats would give {fmt(users(SEVENTY, S.used_chat), 'int')}"
-              if context == "chat" else f"a document conversation fills the window, so even paged it holds "
+              if context == "chat" else f"a document conversation fills the window, so even paged the server holds "
               f"{fmt(n70, 'int')}")
     return {
         "kv_token": f"{fmt(kv, 'int')} bytes", "kv_user": fmt(kv * S.window, "GB"), "budget": fmt(budget(SEVENTY), "GB"),
