@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: build serve test test-unit test-e2e bench clean setup chromium
+.PHONY: build serve test test-unit test-e2e bench guide clean setup chromium
 
 setup: $(STAMP) node_modules/.package-lock.json
 
@@ -43,5 +43,9 @@ test-e2e: build chromium
 bench: build chromium
 	$(PY) -m build_scripts.bench
 
+# The instructor's guide (every answer key): into guide/, never into site/ (see the README).
+guide: setup
+	$(PY) -m build_scripts.guide --out guide
+
 clean:
-	rm -rf site dist .pytest_cache
+	rm -rf site dist guide .pytest_cache

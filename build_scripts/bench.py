@@ -447,6 +447,8 @@ def main() -> None:
     parser.add_argument("--lab", action="append", help="only this lab id (repeatable; default: all)")
     parser.add_argument("--network", action=argparse.BooleanOptionalAction, default=True,
                         help="also time a first visit over emulated 20 and 100 Mbit/s links, by default and with the usual boot")
+    parser.add_argument("--class-view", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time the class view with 500 students (build_scripts/bench_class.py)")
     args = parser.parse_args()
     runs, modes = (2, [False]) if args.quick else (args.runs, [False, True] if args.throttle else [False])
     site = Path(args.site)
@@ -467,6 +469,9 @@ def main() -> None:
             report["throttle_probe"] = probe_worker_throttling(browser, base)
         if args.network:
             report["network"] = measure_network_first_visit(browser, base, labs[0], 1 if args.quick else 3)
+        if args.class_view:  # issue 21: a class of 500 students in the class view
+            from build_scripts import bench_class
+            report["class_view"] = bench_class.report(browser, base, runs=1 if args.quick else 3)
         browser.close()
     server.shutdown()
     print("\n" + __doc__[__doc__.index("The site is served"):].strip())

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from build_scripts.serve import serve_in_thread
 from build_scripts.shots import CHROMIUM_ARGS, lock_everything
+from pylabs.framework.formats import plural
 
 VISIBLE_CHANGES = """(before) => {
   const header = 56, height = window.innerHeight;
@@ -105,7 +106,7 @@ def main() -> None:
     parser.add_argument("--widths", nargs="*", type=int, default=[1280, 375])
     args = parser.parse_args()
     misses = check(args.site, args.labs, args.widths)
-    print(f"{misses} control(s) change no number on screen")
+    print(f"{plural(misses, 'control', count_fmt='int')} change{'s' if misses == 1 else ''} no number on screen")
     sys.exit(1 if misses else 0)
 
 

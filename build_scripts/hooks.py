@@ -40,6 +40,13 @@ class ShortcodeError(ValueError):
     """A shortcode with an unknown name or arguments."""
 
 
+def on_config(config):
+    """The build id every page carries (``<meta name="pylabs-build">``, docs/overrides/main.html):
+    a hand-in names the site that made it."""
+    config["extra"]["pylabs_build"] = site_content.build_id()
+    return config
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     def expand(match: re.Match) -> str:
         name, args = match.group(1), match.group(2).split()

@@ -26,7 +26,7 @@ def build_id(site_dir: Path) -> str:
 def core_files(site_dir: Path, runtime: dict) -> list[str]:
     shell = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "pylabs").glob("*.js"))
     pyodide = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "vendor" / "pyodide").iterdir())
-    files = ["assets/pylabs/runtime.json", "assets/pylabs/pylabs.css", runtime["wheel"], runtime["plotly"], *shell, *pyodide]
+    files = ["assets/pylabs/runtime.json", "assets/pylabs/pylabs.css", "assets/pylabs/course.css", runtime["wheel"], runtime["plotly"], *shell, *pyodide]
     if runtime.get("snapshot"):
         files.append(runtime["snapshot"]["url"])
     # What Material fetches from a page (instant navigation, search) and the labs' manifest.

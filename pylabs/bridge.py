@@ -137,3 +137,63 @@ def ledger_import(raw: str | None, text: str) -> str:
 def ledger_view(raw: str | None) -> str:
     from pylabs import ledger_view as view
     return json.dumps({"html": view.render(raw)})
+
+
+# ---- the course (issue 21): a student's name, hand-ins, an instructor's class view -------------
+
+
+def ledger_student(raw: str | None, name: str, now: str) -> str:
+    """Keep the student's name or ID in the ledger; ``ok`` false with the reason when it cannot be."""
+    current, quarantined = _loaded(raw)
+    try:
+        updated = ledger.set_student(current, name, now)
+    except ledger.LedgerError as problem:
+        return json.dumps({"ok": False, "error": str(problem)})
+    return json.dumps({"ok": True, "raw": ledger.dumps(updated), "quarantined": quarantined,
+                       "student": updated["student"]})
+
+
+def handin(raw: str | None, kind: str, lab_id: str | None, site_build: str, now: str) -> str:
+    """A hand-in file of one lab ("lab") or of the whole course ("course"), with the lab's printed
+    report; ``ok`` false with the reason (``needs_name`` when the ledger has no name yet)."""
+    from pylabs.course import handin as files, report
+    current, _ = _loaded(raw)
+    try:
+        doc = files.build(current, kind, lab_id, site_build, now)
+    except files.HandinError as problem:
+        return json.dumps({"ok": False, "error": str(problem), "needs_name": "student" not in current})
+    return json.dumps({"ok": True, "name": files.file_name(doc), "text": files.dumps(doc),
+                       "digest": doc["digest"]["value"], "student": doc["student"]["name"], "note": report.DIGEST_NOTE,
+                       "report": report.render(doc, lab_id) if kind == "lab" else None})
+
+
+_class = None  # the instructor's class: every file read since the last class_reset
+
+
+def class_reset(site_build: str = "") -> str:
+    """Start an empty class (the page's "Forget"), reading files against this site's build."""
+    global _class
+    from pylabs.course.classroom import Classroom
+    _class = Classroom(site_build or "")
+    return json.dumps({"ok": True})
+
+
+def class_read(name: str, text: str, size: float | None = None) -> str:
+    """Read one file into the class; what became of it (kept, or refused with its reason)."""
+    from pylabs.course.classroom import Accepted
+    if _class is None:
+        class_reset()
+    result = _class.add(str(name), str(text), None if size is None else int(size))
+    if isinstance(result, Accepted):
+        return json.dumps({"name": result.name, "ok": True, "student": result.student, "notes": result.notes,
+                           "duplicate_of": result.duplicate_of})
+    return json.dumps({"name": result.name, "ok": False, "reason": result.reason, "message": result.message})
+
+
+def class_view() -> str:
+    """The class view's sections (pylabs.course.class_view.sections) and its two CSV files, from one
+    count of the class."""
+    from pylabs.course import class_view as view
+    if _class is None:
+        class_reset()
+    return json.dumps(view.sections(_class))

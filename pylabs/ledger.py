@@ -7,13 +7,16 @@ ours, or attempts that fail validation, are returned separately so the page
 can keep them under a quarantine key and tell the student. Merging is
 commutative and idempotent, so two tabs, or an imported file, never erase
 each other's attempts: locked answers keep their first lock, everything else
-takes the newest write.
+takes the newest write. The document may name its student (``student``: the name or ID they
+typed for their hand-ins, the newest one wins on merge); it is optional and needs no new version.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,19 +61,78 @@ def _answers(raw: Any) -> dict:
         raise LedgerError("answers must be an object")
     out = {}
     for qid, answer in raw.items():
-        if not _NAME.match(str(qid)) or not isinstance(answer, dict) or answer.get("choice") not in _LETTERS:
+        if not isinstance(answer, dict) or answer.get("choice") not in _LETTERS or not _named(qid):
             raise LedgerError(f"answer {qid!r} is not a locked choice A–D")
         correct = answer.get("correct")
         if correct not in (True, False, None):
             raise LedgerError(f"answer {qid!r}: correct must be true, false or null")
-        out[qid] = {"choice": answer["choice"], "locked_at": _time(answer.get("locked_at"), f"answer {qid!r} locked_at"),
-                    "correct": correct}
+        locked = answer.get("locked_at")
+        if not (isinstance(locked, str) and _TIME.match(locked)):
+            _time(locked, f"answer {qid!r} locked_at")  # raises, naming the answer
+        out[qid] = {"choice": answer["choice"], "locked_at": locked, "correct": correct}
     return out
 
 
+MAX_NAME_CHARS = 100
+# bidirectional overrides and isolates: they would let a name display as another one
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_name(raw: Any) -> str:
+    """A student's name or ID as they typed it, trimmed; LedgerError names what is wrong."""
+    if not isinstance(raw, str):
+        raise LedgerError("the name or ID must be text")
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not name:
+        raise LedgerError("the name or ID is empty")
+    if len(name) > MAX_NAME_CHARS:
+        raise LedgerError(f"the name or ID has {len(name)} characters; at most {MAX_NAME_CHARS} are kept")
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in _BIDI for c in name):
+        raise LedgerError("the name or ID holds a control character (a line break, a tab or a hidden mark)")
+    return name
+
+
+def validate_student(raw: Any) -> dict:
+    """The ledger's optional ``student`` field: ``{"name", "updated_at"}``."""
+    if not isinstance(raw, dict):
+        raise LedgerError("the student field is not an object")
+    return {"name": clean_name(raw.get("name")), "updated_at": _time(raw.get("updated_at"), "student updated_at")}
+
+
+def _names(raw: Any, what: str) -> list[str]:
+    if not isinstance(raw, list) or not all(map(_named, raw)):
+        raise LedgerError(f"{what} must be a list of names")
+    return sorted(set(raw))
+
+
+_NAMES_SEEN: set[str] = set()  # names that matched _NAME once (a class view checks 17,000 attempts)
+_PLAIN = (str, bool, int, type(None))
+
+
+def _named(key: Any) -> bool:
+    if isinstance(key, str) and key in _NAMES_SEEN:
+        return True
+    if isinstance(key, str) and _NAME.match(key):
+        _NAMES_SEEN.add(key)
+        return True
+    return False
+
+
+_PLAIN_TYPES = frozenset({str, bool, int, float, type(None)})
+
+
 def _flat(raw: Any, what: str) -> dict:
-    if not isinstance(raw, dict) or not all(_NAME.match(str(k)) and _scalar(v) for k, v in raw.items()):
+    if not isinstance(raw, dict):
         raise LedgerError(f"{what} must be an object of named numbers, strings or booleans")
+    # the usual case at C speed: known names, plain types, finite floats
+    if (_NAMES_SEEN.issuperset(raw) and _PLAIN_TYPES.issuperset(map(type, raw.values()))
+            and all(map(math.isfinite, [v for v in raw.values() if type(v) is float]))):
+        return dict(raw)
+    for key, value in raw.items():
+        kind = type(value)
+        plain = kind in _PLAIN or (kind is float and value == value and abs(value) != float("inf"))
+        if not (_named(key) and (plain or _scalar(value))):
+            raise LedgerError(f"{what} must be an object of named numbers, strings or booleans")
     return dict(raw)
 
 
@@ -82,9 +144,11 @@ def validate_attempt(key: str, raw: Any) -> dict:
         raise LedgerError(f"attempt id {key!r} is malformed or does not match its key")
     if raw.get("lab") not in LAB_IDS or not str(key).startswith(f"{raw.get('lab')}-"):
         raise LedgerError(f"attempt {key!r}: lab {raw.get('lab')!r} is not a lab of this curriculum")
-    failures = raw.get("failures_hit", [])
-    if not isinstance(failures, list) or not all(isinstance(f, str) and _NAME.match(f) for f in failures):
-        raise LedgerError(f"attempt {key!r}: failures_hit must be a list of names")
+    failures = _names(raw.get("failures_hit", []), f"attempt {key!r}: failures_hit")
+    # failures_active: the failure states of the last state saved (the final design); optional, as
+    # attempts saved before 28 Nov 2026 do not have it
+    active = {} if "failures_active" not in raw else {
+        "failures_active": _names(raw["failures_active"], f"attempt {key!r}: failures_active")}
     archived = raw.get("archived_at")
     return {
         "id": key,
@@ -96,8 +160,9 @@ def validate_attempt(key: str, raw: Any) -> dict:
         "controls": _flat(raw.get("controls", {}), "controls"),
         "answers": _answers(raw.get("answers", {})),
         "results": _flat(raw.get("results", {}), "results"),
-        "failures_hit": sorted(set(failures)),
+        "failures_hit": failures,
         "complete": bool(raw.get("complete", False)),
+        **active,
     }
 
 
@@ -152,6 +217,12 @@ def parse_document(doc: Any) -> Loaded:
     if not isinstance(attempts, dict):
         raise LedgerError("the ledger's 'attempts' field is not an object")
     result = Loaded(empty())
+    if "student" in doc:
+        try:
+            result.ledger["student"] = validate_student(doc["student"])
+        except LedgerError as problem:
+            result.quarantined.append({"reason": f"student name set aside: {problem}",
+                                       "raw": json.dumps({"student": doc["student"]}, sort_keys=True)})
     for key, raw in attempts.items():
         try:
             result.ledger["attempts"][key] = validate_attempt(key, migrated(raw, version))
@@ -191,11 +262,19 @@ def merge_attempt(a: dict, b: dict) -> dict:
             "complete": a["complete"] or b["complete"]}
 
 
+def merge_student(a: dict | None, b: dict | None) -> dict | None:
+    """The newest name wins (ties: the greater name, so that merging is commutative)."""
+    known = [s for s in (a, b) if s]
+    return max(known, key=lambda s: (s["updated_at"], s["name"])) if known else None
+
+
 def merge(a: dict, b: dict) -> dict:
     attempts = dict(a["attempts"])
     for key, attempt in b["attempts"].items():
         attempts[key] = merge_attempt(attempts[key], attempt) if key in attempts else attempt
-    return {"schema": SCHEMA, "version": VERSION, "attempts": dict(sorted(attempts.items()))}
+    merged = {"schema": SCHEMA, "version": VERSION, "attempts": dict(sorted(attempts.items()))}
+    student = merge_student(a.get("student"), b.get("student"))
+    return {**merged, "student": student} if student else merged
 
 
 def dumps(ledger: dict) -> str:
@@ -228,6 +307,7 @@ def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
         "archived_at": None, "context": record.get("context"),
         "controls": record.get("controls", {}), "answers": answers,
         "results": record.get("results", {}), "failures_hit": record.get("failures_active", []),
+        "failures_active": record.get("failures_active", []),
         "complete": record.get("complete", False),
     })
     merged = merge(ledger, {"attempts": {attempt_id: attempt}})
@@ -238,6 +318,11 @@ def commit(ledger: dict, attempt_id: str, record: dict, now: str) -> dict:
 
 def _same_but_time(a: dict, b: dict) -> bool:
     return {k: v for k, v in a.items() if k != "updated_at"} == {k: v for k, v in b.items() if k != "updated_at"}
+
+
+def set_student(ledger: dict, name: Any, now: str) -> dict:
+    """The student's name or ID, as they typed it (LedgerError when it cannot be kept)."""
+    return merge(ledger, {"attempts": {}, "student": {"name": clean_name(name), "updated_at": now}})
 
 
 def archive(ledger: dict, attempt_id: str, now: str) -> dict:
@@ -270,6 +355,7 @@ def json_schema() -> dict:
     """The documented schema (JSON Schema draft 2020-12) shown on the ledger page."""
     time = {"type": "string", "format": "date-time"}
     flat = {"type": "object", "additionalProperties": {"type": ["number", "string", "boolean", "null"]}}
+    names = {"type": "array", "items": {"type": "string"}}
     answer = {"type": "object", "required": ["choice", "locked_at"],
               "properties": {"choice": {"enum": list(_LETTERS)}, "locked_at": time,
                              "correct": {"type": ["boolean", "null"]}}}
@@ -278,8 +364,13 @@ def json_schema() -> dict:
         "started_at": time, "updated_at": time, "archived_at": {"oneOf": [time, {"type": "null"}]},
         "context": {"type": ["string", "null"]}, "controls": flat, "results": flat,
         "answers": {"type": "object", "additionalProperties": answer},
-        "failures_hit": {"type": "array", "items": {"type": "string"}}, "complete": {"type": "boolean"}}}
+        "failures_hit": names, "failures_active": names, "complete": {"type": "boolean"}}}
+    student = {"type": "object", "required": ["name", "updated_at"], "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS,
+                 "description": "the student's name or ID as typed: trimmed, no control characters"},
+        "updated_at": time}}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "ML Systems labs Design Ledger",
             "type": "object", "required": ["schema", "version", "attempts"],
             "properties": {"schema": {"const": SCHEMA}, "version": {"const": VERSION},
+                           "student": student,
                            "attempts": {"type": "object", "additionalProperties": attempt}}}

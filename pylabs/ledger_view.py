@@ -5,6 +5,7 @@ from __future__ import annotations
 from pylabs import ledger
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart, rich
+from pylabs.course.describe import context_of, failure_titles, result_rows
 from pylabs.framework.formats import fmt
 from pylabs.framework.markup import Markup, h
 from pylabs.labs import LAB_MODULES, get
@@ -34,7 +35,7 @@ def _answer_rows(lab_id: str, attempt: dict) -> list[Markup]:
             q = lab.question(qid)
             act = next(a for a in lab.acts if a.number == q.act)
             question = f"Act {ACTS[q.act]} · {act.title}: {q.kind}"
-            chosen = f"{answer['choice']}: {q.text_of(answer['choice'])}"
+            chosen = f"{answer['choice']}: {q.text_of(answer['choice'], lab.terms(context_of(lab, attempt)))}"
         verdict = {True: "correct", False: "incorrect", None: "—"}[answer["correct"]]
         rows.append(h("tr", None, h("td", None, question), h("td", None, rich(chosen)),
                       h("td", {"class": f"pl-verdict pl-verdict--{verdict}"}, verdict),
@@ -42,30 +43,11 @@ def _answer_rows(lab_id: str, attempt: dict) -> list[Markup]:
     return rows
 
 
-def result_label(name: str, label: str) -> str:
-    """A result's label with its act (two acts may both report, say, MFU)."""
-    prefix = name[:3]
-    if len(prefix) == 3 and prefix[0] == "a" and prefix[1].isdigit() and prefix[2] == "_":
-        return f"Act {ACTS.get(int(prefix[1]), prefix[1])} · {label}"
-    return label
-
-
 def _results(lab_id: str, attempt: dict) -> Markup | None:
     if not attempt["results"]:
         return None
-    lab = _lab(lab_id)
-    known = {m.name: m for m in (lab.metrics + lab.record_metrics)} if lab else {}
-    items = []
-    for name, value in attempt["results"].items():
-        spec = known.get(name)
-        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if spec is None:
-            label = name.split("_", 1)[-1].replace("_", " ").capitalize()
-            shown = fmt(value, "num") if numeric else "—" if value is None else str(value)
-        else:
-            label = spec.label
-            shown = fmt(value, spec.fmt) if numeric else "—" if value is None else str(value)
-        items.append(h("div", None, h("dt", None, result_label(name, label)), h("dd", None, shown)))
+    items = [h("div", None, h("dt", None, label), h("dd", None, shown))
+             for label, shown in result_rows(_lab(lab_id), attempt["results"])]
     return h("dl", {"class": "pl-ledger__results"}, items)
 
 
@@ -90,12 +72,7 @@ def attempt_card(attempt: dict) -> Markup:
                  h("tbody", None, _answer_rows(lab_id, attempt)
                    or h("tr", None, h("td", {"colspan": "4"}, "No answer locked yet."))))),
              _results(lab_id, attempt),
-             h("p", None, "Failure states reached: " + (", ".join(_failure_titles(lab_id, attempt)) or "none")))
-
-
-def _failure_titles(lab_id: str, attempt: dict) -> list[str]:
-    titles = {f.name: f.title for f in get(lab_id).failures} if lab_id in LAB_MODULES else {}
-    return [titles.get(name, name) for name in attempt["failures_hit"]]
+             h("p", None, "Failure states reached: " + (", ".join(failure_titles(lab, attempt["failures_hit"])) or "none")))
 
 
 def predictions(attempts: list[dict]) -> list[tuple[str, bool]]:

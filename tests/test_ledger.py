@@ -130,3 +130,61 @@ def test_committing_the_same_record_again_changes_nothing():
     assert again == once
     moved = ledger.commit(once, "v2_02-abc123", {**record, "controls": {"a1_tokens": 8192}}, "2026-01-01T00:00:09Z")
     assert moved["attempts"]["v2_02-abc123"]["updated_at"] == "2026-01-01T00:00:09Z"
+
+
+# ---- the student's name and the final design's failure states (issue 21) ----------------------
+
+
+@pytest.mark.parametrize("typed,kept", [
+    ("  Ada Lovelace ", "Ada Lovelace"), ("s1234567", "s1234567"), ("Zoë Ø'Brien-Łukasz", "Zoë Ø'Brien-Łukasz"),
+    ("x" * 100, "x" * 100), ("Cafe\u0301", "Café"),
+])
+def test_a_name_is_kept_trimmed_as_typed(typed, kept):
+    assert ledger.set_student(ledger.empty(), typed, T0)["student"] == {"name": kept, "updated_at": T0}
+
+
+@pytest.mark.parametrize("typed,message", [
+    ("", "empty"), ("   ", "empty"), ("x" * 101, "101 characters"), ("Ada\nLovelace", "control character"),
+    ("Ada\tL", "control character"), ("evil\u202eeman", "control character"), (42, "must be text"),
+])
+def test_a_name_that_cannot_be_kept_is_refused_with_its_reason(typed, message):
+    with pytest.raises(ledger.LedgerError, match=message):
+        ledger.set_student(ledger.empty(), typed, T0)
+
+
+def test_the_newest_name_wins_on_merge_from_either_side():
+    old = ledger.set_student(ledger.empty(), "Ada", T0)
+    new = ledger.set_student(doc(attempt()), "Ada Lovelace", T1)
+    new = ledger.parse_document(new).ledger
+    assert ledger.merge(old, new)["student"]["name"] == ledger.merge(new, old)["student"]["name"] == "Ada Lovelace"
+    assert ledger.merge(old, ledger.empty())["student"]["name"] == "Ada"
+    assert "student" not in ledger.merge(ledger.empty(), ledger.empty())
+
+
+def test_a_stored_name_survives_commits_and_restarts():
+    named = ledger.set_student(ledger.empty(), "Ada", T0)
+    record = {"lab": "v2_02", "context": "pretrain", "controls": {}, "answers": {}, "results": {},
+              "failures_active": [], "complete": False}
+    after = ledger.archive(ledger.commit(named, "v2_02-abc123", record, T1), "v2_02-abc123", T2)
+    assert ledger.load(ledger.dumps(after)).ledger["student"]["name"] == "Ada"
+
+
+def test_an_unreadable_name_is_set_aside_and_the_attempts_kept():
+    stored = {**doc(attempt()), "student": {"name": "a\x00b", "updated_at": T0}}
+    loaded = ledger.load(json.dumps(stored))
+    assert "student" not in loaded.ledger and list(loaded.ledger["attempts"]) == ["v2_02-abc123"]
+    assert "student name set aside" in loaded.quarantined[0]["reason"] and "a\\u0000b" in loaded.quarantined[0]["raw"]
+
+
+def test_the_final_designs_failure_states_are_kept_beside_every_one_reached():
+    record = {"lab": "v2_02", "context": "pretrain", "controls": {}, "answers": {}, "results": {},
+              "failures_active": ["a1_comm_bound"], "complete": False}
+    once = ledger.commit(ledger.empty(), "v2_02-abc123", record, T1)
+    left = ledger.commit(once, "v2_02-abc123", {**record, "failures_active": []}, T2)
+    final = left["attempts"]["v2_02-abc123"]
+    assert final["failures_active"] == [] and final["failures_hit"] == ["a1_comm_bound"]
+    assert "failures_active" not in ledger.validate_attempt("v2_02-abc123", attempt())  # older attempts
+
+
+def test_documented_schema_names_the_student():
+    assert ledger.json_schema()["properties"]["student"]["properties"]["name"]["maxLength"] == 100

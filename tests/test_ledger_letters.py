@@ -108,3 +108,22 @@ def test_a_ledger_from_a_newer_site_is_refused_with_its_reason():
 @pytest.mark.parametrize("lab", all_labs(), ids=lambda lab: lab.id)
 def test_every_lab_s_records_carry_today_s_letters(lab):
     assert record(lab, lab.default_state())["letters"] == ledger.VERSION
+
+
+def test_the_ledger_page_words_an_option_in_the_attempt_s_context(monkeypatch):
+    """An option may name its context's words ({device}); the ledger page fills them in."""
+    import dataclasses
+
+    from pylabs.framework.questions import Claim
+    lab = get("v2_02")
+    q = lab.question("a1_reflect")
+    worded_q = dataclasses.replace(q, options=tuple(Claim(o.letter, o.text + " on the {where}", o.feedback)
+                                                     for o in q.options))
+    acts = tuple(dataclasses.replace(a, reflection=worded_q) if a.reflection is q else a for a in lab.acts)
+    fake = dataclasses.replace(lab, acts=acts, terms=lambda context: {"where": f"{context} cluster"})
+    monkeypatch.setattr("pylabs.ledger_view.get", lambda lab_id: fake)
+    doc = ledger.commit(ledger.empty(), "v2_02-worded01", record(fake, fake.parse(
+        {"controls": {"context": "finetune"},
+         "answers": {"a1_predict": {"choice": "A", "locked_at": "2026-11-27T10:00:00Z"},
+                     "a1_reflect": {"choice": "B", "locked_at": "2026-11-27T10:01:00Z"}}})), "2026-11-27T10:02:00Z")
+    assert "on the finetune cluster" in render(ledger.dumps(doc))

@@ -139,3 +139,25 @@ def test_site_also_works_at_the_root_path(browser, site_dir):
     finally:
         server.shutdown()
     own_watch.assert_clean()
+
+
+def test_a_ledger_written_by_the_version_1_site_opens_with_its_answers_where_they_are_now(lab_page, base_url):
+    """Issue 20: re-lettered options keep a stored answer's meaning (pylabs/ledger_letters.py)."""
+    from pathlib import Path
+
+    from pylabs.ledger_letters import migrate_answer
+    text = (Path(__file__).parents[1] / "fixtures" / "ledger_v1.json").read_text()
+    page = lab_page.page
+    page.goto(base_url)
+    page.evaluate("(t) => localStorage.setItem('mlsys-labs:ledger:/labs/', t)", text)
+    lab_page.open("v2_02")
+    answers = json.loads(text)["attempts"]["v2_02-frozen0abcd"]["answers"]
+    for qid, answer in answers.items():
+        where, letter = migrate_answer("v2_02", qid, answer["choice"], 1)
+        if where == qid:
+            assert lab_page.locked(qid)
+            assert lab_page.question(qid).locator(f'input[value="{letter}"]').is_checked()
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('mlsys-labs:ledger:/labs/')).version === 2")
+    stored = lab_page.ledger()
+    assert set(stored["attempts"]) == set(json.loads(text)["attempts"])
+    assert page.locator("[data-notice=quarantine]").count() == 0

@@ -25,9 +25,10 @@ def rendered(lab: Lab, state: State) -> str:
     return str(render_lab(lab, state))
 
 
-def assert_key_proven(prediction: Prediction, expected: str) -> None:
-    """The physics value lies in the expected option's range and in no other."""
-    value = prediction.truth()
+def assert_key_proven(prediction: Prediction, expected: str, context: str | None = None) -> None:
+    """The physics value in ``context`` (the lab's default when None) lies in the expected option's
+    range and in no other."""
+    value = prediction.value_in(context)
     holding = [o.letter for o in prediction.options if o.holds(value)]
-    assert holding == [expected], f"{prediction.id}: {value} falls in {holding}, expected [{expected}]"
-    assert prediction.answer() == expected
+    assert holding == [expected], f"{prediction.id} in {context}: {value} falls in {holding}, expected [{expected}]"
+    assert prediction.answer(context) == expected

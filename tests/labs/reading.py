@@ -20,7 +20,7 @@ def page_text(html: str) -> str:
     return re.sub(r"\s+", " ", entities.unescape(text))
 
 
-_NUMBER = r"(?<![\w.,/:−-])"  # a number that starts here, not the tail of a longer one, a name or N−1
+_NUMBER = r"(?<![\w.,/:§−-])"  # a number that starts here, not the tail of a longer one, a name or N−1
 _SCALED = ("KB|MB|GB|ms|µs|ns|kFLOP|MFLOP|GFLOP|TFLOP|FLOP|kFLOP/s|MFLOP/s|GFLOP/s|TFLOP/s|FLOP/s|MOP/s|GOP/s|TOP/s|"
            "KB/s|MB/s|GB/s|kb/s|Mb/s|Gb/s|mW|W|kW|Wh|kWh|MWh|kHz|MHz|g|kg CO₂e")
 _WORD_NUMBERS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"  # "one of 150,528" is idiom
@@ -49,6 +49,7 @@ NOT_PLURALS = {"means", "counts", "passes", "gives", "fits", "needs", "takes", "
                "loses", "runs", "serves", "bus", "lens", "status", "analysis", "basis", "process", "class",
                "loss", "pass", "access", "bias", "axis", "series", "plus", "minus", "this", "its", "as", "us",
                "ms", "ns", "shapes", "grows", "drops", "falls", "rises", "moves", "turns", "stands"}
+CITED = re.compile(r"(?:CFR|U\.S\.C\.|§) ?$")  # "29 CFR 1607.4", "45 CFR 164.514": a section, not a figure
 NINES = re.compile(r"99\.9+\d?$")  # an availability shows its nines (99.9997 %)
 
 
@@ -66,6 +67,8 @@ def problems(text: str) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for name, pattern, _ in RULES:
         for match in pattern.finditer(text):
+            if name in ("figures", "raw float") and CITED.search(text, 0, match.start()):
+                continue  # a statute's or a regulation's section number
             if name == "figures" and not _figures(match):
                 continue
             if name == "plural" and match.group(1) and match.group(1) in NOT_PLURALS:

@@ -52,7 +52,7 @@ def test_every_result_the_ledger_keeps_has_a_label_and_a_unit(lab):
     keys = set(lab.results(lab.default_state()))
     specs = result_specs(lab)
     assert keys <= set(specs), f"{lab.id}: results without a label: {sorted(keys - set(specs))}"
-    from pylabs.ledger_view import result_label
+    from pylabs.course.describe import result_label
     labels = [result_label(k, specs[k].label) for k in sorted(keys)]
     assert len(labels) == len(set(labels)), f"{lab.id}: two results share a label: {labels}"
 

@@ -26,7 +26,7 @@ def test_every_option_earns_a_verdict(lab, q, letter):
     feedback = html.split(f'data-feedback="{q.id}"')[1].split("</div>")[0]
     assert "{" not in feedback, "feedback has an unfilled {fact}"
     if isinstance(q, Prediction):
-        assert fmt(q.truth(), q.unit_fmt) in feedback
+        assert fmt(q.value, q.unit_fmt) in feedback
         if verdict == "incorrect":
             assert "of your range (" in feedback, "a miss says how far outside the student's range"
             guess = fmt(q.option(letter).guess, q.unit_fmt)
@@ -47,7 +47,7 @@ def test_no_prediction_is_answered_before_it_is_locked(lab, q):
     formats it, off the page until the student has locked it (with every earlier question locked
     and the settings at their defaults)."""
     text = re.sub(r"<[^>]+>", " ", rendered(lab, before_question(lab, q.id)))
-    answer = fmt(q.truth(), q.unit_fmt)
+    answer = fmt(q.value, q.unit_fmt)
     # As a number a student reads: not part of a longer number ("40" is not in "640 GB").
     shown = re.compile(rf"(?<![\d.,]){re.escape(answer)}(?![\d]|[.,]\d)")
     assert not shown.search(text), f"{q.id}'s answer {answer} is on the page before it is locked"

@@ -135,12 +135,17 @@ def test_no_key_is_stated_on_the_page_before_its_lock(lab, q):
         assert not said, f"{q.id} in {context}: the key {key}'s claim is on the page before the lock: {sorted(said)}"
 
 
+def words(text: str) -> str:
+    """Text as a run of words, markup and spacing aside ("**x**, y" and "x , y" read alike)."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
 @pytest.mark.parametrize("lab", per_lab(LABS))
 def test_the_invariant_waits_for_the_last_lock_and_the_index_card_asks_instead(lab):
-    invariant = page_text(f"<p>{lab.invariant}</p>").replace("*", "").strip()
+    invariant = words(lab.invariant)[:60]
     almost = rendered(lab, answered(lab, {}, through=lab.questions[-2].id))
-    assert invariant[:60] not in page_text(almost).replace("*", "")
+    assert invariant not in words(page_text(almost))
     done = rendered(lab, answered(lab, {}, through=lab.questions[-1].id))
-    assert invariant[:60] in page_text(done).replace("*", "")
+    assert invariant in words(page_text(done))
     assert lab.hook, f"{lab.id}: the volume's index card needs the lab's question (Lab.hook)"
     assert not shingles(lab.hook) & shingles(lab.invariant), f"{lab.id}: the hook repeats the invariant"

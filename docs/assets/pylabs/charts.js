@@ -108,6 +108,18 @@ export async function drawCharts(root, { force = false } = {}) {
   }
 }
 
+/**
+ * Draw the charts under `root` as they come into view, without measuring where they are now (on a
+ * long page, measuring every chart at once forces one long layout).
+ * @param {Element} root element to search for `[data-chart]`
+ */
+export function drawWhenSeen(root) {
+  for (const plot of root.querySelectorAll("[data-chart] .pl-chart__plot")) {
+    plot.dataset.stale = "true";
+    watchVisibility(plot);
+  }
+}
+
 /** Start loading Plotly early, while Python boots. */
 export function preloadCharts() {
   loadPlotly().catch(() => {});

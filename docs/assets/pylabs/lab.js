@@ -13,6 +13,7 @@ import { keepPlace } from "./place.js";
 // issue 9: the page before Python (early locks, a returning student's view) and the view cache.
 import { mountEarly } from "./early.js";
 import { writeView } from "./viewcache.js";
+import { plural } from "./dom.js";
 
 const html = document.documentElement;
 
@@ -75,8 +76,14 @@ async function applyLink(labId, state) {
   Object.assign(state.controls, controls);
   const applied = Object.keys(controls).length;
   const parts = [];
-  if (applied) parts.push(`${applied} instrument setting(s) from the shared link are applied; your own answers are unchanged.`);
-  if (ignored.length) parts.push(`${ignored.length} setting(s) in the link were not valid for this lab and were ignored.`);
+  if (applied) {
+    parts.push(`${plural(applied, "instrument setting")} from the shared link ${applied === 1 ? "is" : "are"} applied; ` +
+      "your own answers are unchanged.");
+  }
+  if (ignored.length) {
+    parts.push(`${plural(ignored.length, "setting")} in the link ${ignored.length === 1 ? "was" : "were"} not valid ` +
+      "for this lab and ignored.");
+  }
   showNotice(ignored.length ? "warn" : "info", parts.join(" "), { id: "link" });
   const url = new URL(window.location.href);
   [...url.searchParams.keys()].filter((k) => k.startsWith(LINK_PREFIX)).forEach((k) => url.searchParams.delete(k));
@@ -325,6 +332,7 @@ export async function mountLab(root, signal) {
     if (action.dataset.action === "lock") lock(action.closest("[data-question]"));
     if (action.dataset.action === "restart") restart();
     if (action.dataset.action === "share") shareSettings(action, state);
+    if (action.dataset.action === "hand-in") handInLab();
   }, { signal });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") save();
@@ -348,6 +356,13 @@ export async function mountLab(root, signal) {
     }
     if (changed) schedule(null);
   }, { signal });
+
+  // issue 21: hand in the attempt as the ledger holds it once every change is saved
+  async function handInLab() {
+    await flushThenSave();
+    const { handIn } = await import("./handin.js");
+    await handIn({ kind: "lab", labId, title: `Hand in: ${document.querySelector("article h1")?.textContent.replace("¶", "").trim() || labId}` });
+  }
 
   async function flushThenSave() {
     while (running || queued) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -1,30 +1,17 @@
 // The Design Ledger page: a summary rendered by Python, export, import with a
 // preview of what will change, and clear with confirmation.
 import { call, startRuntime } from "./runtime.js";
-import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, settleLedger, LEDGER_KEY } from "./store.js";
+import { applyImport, clearLedger, previewImport, readQuarantine, readRaw, setStudent, settleLedger, storedStudent,
+  LEDGER_KEY } from "./store.js";
 import { showNotice, clearNotice } from "./notices.js";
 import { drawCharts } from "./charts.js";
+import { download, plural, today } from "./dom.js";
 
 const MAX_IMPORT_BYTES = 2_000_000;
 
-function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function today() {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Export what is stored, exactly as stored (pretty-printed when it parses). */
 export function exportLedger() {
-  const raw = readRaw() || JSON.stringify({ schema: "mlsys-labs.ledger", version: 1, attempts: {} });
+  const raw = readRaw() || JSON.stringify({ schema: "mlsys-labs.ledger", version: 2, attempts: {} });
   let text = raw;
   try {
     text = JSON.stringify(JSON.parse(raw), null, 2);
@@ -88,7 +75,7 @@ export async function mountLedgerPage(root, signal) {
     drawCharts(summary).catch(() => {});
     const quarantined = readQuarantine();
     if (quarantined.length) {
-      showNotice("warn", `${quarantined.length} item(s) of unreadable ledger data are kept aside.`, {
+      showNotice("warn", `${plural(quarantined.length, "item")} of unreadable ledger data ${quarantined.length === 1 ? "is" : "are"} kept aside.`, {
         id: "quarantine",
         action: { label: "Download them", run: () => download(`mlsys-labs-quarantine-${today()}.json`, JSON.stringify(quarantined, null, 2)) },
       });
@@ -108,6 +95,26 @@ export async function mountLedgerPage(root, signal) {
     }
   }, { signal });
 
+  // issue 21: the name on hand-ins, and the whole course handed in as one file
+  const nameField = root.querySelector("[data-student-name]");
+  const showName = () => { if (nameField && document.activeElement !== nameField) nameField.value = storedStudent() || ""; };
+  root.querySelector("[data-student-form]")?.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const saved = await setStudent(nameField.value);
+    if (!saved.ok) {
+      showNotice("danger", `The name was not saved: ${saved.error}.`, { id: "student" });
+      return;
+    }
+    nameField.value = saved.student.name;
+    showNotice("success", `Your hand-ins will carry the name ${saved.student.name}.`, { id: "student" });
+  }, { signal });
+  root.addEventListener("click", async (event) => {
+    if (event.target.closest("[data-action]")?.dataset.action !== "hand-in-course") return;
+    const { handIn } = await import("./handin.js");
+    await handIn({ kind: "course", title: "Hand in the whole course" });
+    showName();
+  }, { signal });
+
   root.addEventListener("change", async (event) => {
     const input = event.target.closest("[data-action=ledger-import]");
     if (!input || !input.files.length) return;
@@ -123,7 +130,7 @@ export async function mountLedgerPage(root, signal) {
       showNotice("danger", `${file.name} was not imported: ${preview.error}. Nothing was changed.`, { id: "import" });
       return;
     }
-    const parts = [`${preview.added.length} new attempt(s)`, `${preview.changed.length} updated`];
+    const parts = [plural(preview.added.length, "new attempt"), `${preview.changed.length} updated`];
     if (preview.rejected.length) parts.push(`${preview.rejected.length} rejected (${preview.rejected[0]})`);
     const ok = await confirmPreview(root, file.name, preview, parts);
     if (!ok) return;
@@ -137,7 +144,9 @@ export async function mountLedgerPage(root, signal) {
   }, { signal });
 
   window.addEventListener("storage", (event) => {
-    if (event.key === LEDGER_KEY) refresh();
+    if (event.key !== LEDGER_KEY) return;
+    refresh();
+    showName();
   }, { signal });
 
   html.dataset.pylabs = "loading";
@@ -151,5 +160,6 @@ export async function mountLedgerPage(root, signal) {
   clearNotice("boot");
   await settleLedger().catch(() => {});  // a lock the last lab page had not saved yet
   await refresh();
+  showName();
   html.dataset.pylabs = "ready";
 }

@@ -2,6 +2,7 @@
 // page holds, through Material's document$ so instant navigation works:
 //   [data-lab]          a lab: Python runtime, ledger, live instruments
 //   [data-ledger-page]  the Design Ledger page
+//   [data-class-page]   the instructors' class view (issue 21)
 //   [data-progress]     progress badges from the ledger
 //   math and charts     typeset and drawn wherever they appear
 // The Python worker lives for the whole tab, so moving between labs reuses it.
@@ -46,6 +47,8 @@ function mountPage() {
   if (lab) mountLab(lab, signal);
   const ledgerPage = document.querySelector("[data-ledger-page]");
   if (ledgerPage) mountLedgerPage(ledgerPage, signal);
+  const classPage = document.querySelector("[data-class-page]");  // loaded only where it is used
+  if (classPage) import("./class-page.js").then((page) => page.mountClassPage(classPage, signal));
   showProgress();
   window.addEventListener("storage", showProgress, { signal });
   renderMath(document.body).catch(() => {});
@@ -60,8 +63,8 @@ document.addEventListener("focusin", releaseOnSearch);
 
 // 5. Re-theme charts when the palette toggle changes the colour scheme.
 new MutationObserver(() => {
-  const lab = document.querySelector("[data-lab]");
-  if (lab) drawCharts(lab, { force: true }).catch(() => {});
+  const charted = document.querySelector("[data-lab], [data-class-page]");
+  if (charted) drawCharts(charted, { force: true }).catch(() => {});
 }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
 // A documented hook for tests and curious students: run the bridge from the console,

@@ -219,6 +219,35 @@ export function applyImport(text) {
   });
 }
 
+/**
+ * Keep the student's name or ID in the ledger (validated in Python: trimmed, at most 100
+ * characters, no control characters).
+ * @param {string} name as the student typed it
+ * @returns {Promise<{ok: boolean, error?: string, student?: {name: string, updated_at: string}}>}
+ */
+export function setStudent(name) {
+  return withLock(async () => {
+    const result = await call("ledger_student", [readRaw(), name, new Date().toISOString()]);
+    if (!result.ok) return result;
+    quarantine(result.quarantined);
+    writeRaw(result.raw);
+    return result;
+  });
+}
+
+/**
+ * The student's name as stored, read loosely for display (null when there is none).
+ * @returns {string|null}
+ */
+export function storedStudent() {
+  try {
+    const name = JSON.parse(readRaw() || "{}").student?.name;
+    return typeof name === "string" ? name : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Remove the ledger (the page asks for confirmation first). */
 export function clearLedger() {
   memory = null;

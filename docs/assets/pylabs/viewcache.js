@@ -3,39 +3,9 @@
 // or corrects it when it arrives: this is a picture of the page, never a source of answers
 // (those come from the ledger). Entries name the build and the attempt they belong to.
 import { BASE } from "./runtime.js";
+import { keyValueStore } from "./idb.js";
 
-const DB_NAME = `mlsys-labs:views:${BASE.pathname}`;
-const STORE = "views";
-let opening = null;
-
-function open() {
-  if (!opening) {
-    opening = new Promise((resolve, reject) => {
-      if (typeof indexedDB === "undefined") {
-        reject(new Error("no IndexedDB"));
-        return;
-      }
-      const request = indexedDB.open(DB_NAME, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error("IndexedDB is blocked"));
-    });
-    opening.catch(() => {});
-  }
-  return opening;
-}
-
-async function transact(mode, run) {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, mode);
-    const request = run(tx.objectStore(STORE));
-    tx.oncomplete = () => resolve(request.result);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
-  });
-}
+const views = keyValueStore(`mlsys-labs:views:${BASE.pathname}`, "views");
 
 /**
  * The cached view of a lab for this build and attempt, or null.
@@ -45,7 +15,7 @@ async function transact(mode, run) {
  */
 export async function readView(labId, { build, attemptId }) {
   try {
-    const entry = await transact("readonly", (store) => store.get(labId));
+    const entry = await views.get(labId);
     if (!entry || entry.build !== build || entry.attemptId !== attemptId) return null;
     return entry.blocks;
   } catch {
@@ -60,7 +30,7 @@ export async function readView(labId, { build, attemptId }) {
  */
 export async function writeView(labId, entry) {
   try {
-    await transact("readwrite", (store) => store.put({ ...entry, at: Date.now() }, labId));
+    await views.put(labId, { ...entry, at: Date.now() });
   } catch {
     // private mode or full storage: the next visit boots without the head start
   }

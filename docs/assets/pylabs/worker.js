@@ -18,8 +18,12 @@ const KEEP_AFTER_MS = 300;     // after the first call (the page is drawn), keep
 const WARM_AFTER_MS = 400;     // after a lab's first update (its page is drawn), warm its slider moves
 const WARM_TURNS = 80;         // moves' work per lab, or
 const WARM_BUDGET_MS = 450;    // this much of the worker's time (150 ms left the first moves half warmed)
-const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings"];
+const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings",
+  // the course (issue 21): a student's name and hand-ins, an instructor's class view
+  "ledger_student", "handin", "class_reset", "class_read", "class_view"];
 
+/** The running Pyodide (its memory's size is reported on request). */
+let python = null;
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
 /** After a snapshot boot the wheels' files are unpacked later: see installLater. */
@@ -181,6 +185,7 @@ async function boot() {
   const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => fetch(new URL(url, BASE)));
   progress("Starting Python (WebAssembly)…", 1);
   const { pyodide, boot: how, image = "", note } = await startPython(config);
+  python = pyodide;
   if (pyodide.version !== config.pyodide_version) {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
   }
@@ -284,6 +289,10 @@ self.onmessage = async (event) => {
     const versions = await booted;
     if (op === "boot") {
       self.postMessage({ id, ok: true, result: versions });
+      return;
+    }
+    if (op === "memory") {  // the size of Python's WebAssembly memory (the class view's benchmark reads it)
+      self.postMessage({ id, ok: true, result: { wasm_bytes: python ? python._module.HEAP8.length : null } });
       return;
     }
     const fn = bridge[op];

@@ -1,0 +1,132 @@
+"""The class's numbers, checked against a reference computed another way: numpy over the raw
+JSON of the files, with keys taken in each student's own context."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+from build_scripts.class_fixture import make_class
+from pylabs.course import gradebook
+from pylabs.course.aggregate import aggregate
+from pylabs.course.classroom import Classroom
+from pylabs.framework.questions import Prediction
+from pylabs.labs import LAB_MODULES, get
+from pylabs.framework.render import miss_text
+from pylabs.course.aggregate import miss_amount
+from pylabs.course.class_labs import miss_shown
+
+LABS = ["v1_00", "v1_03", "v2_02", "v2_08", "v2_16"]
+
+
+@pytest.fixture(scope="module")
+def cls():
+    files = make_class(60, LABS, seed=11)
+    room = Classroom()
+    for name, text in files:
+        room.add(name, text)
+    docs = [json.loads(text) for _, text in files]
+    return aggregate(room), docs
+
+
+def reference(docs: list[dict], lab_id: str, qid: str):
+    """(letters, keys, misses) over the class, from the raw files."""
+    lab = get(lab_id)
+    q = lab.question(qid)
+    letters, keys, misses = [], [], []
+    for doc in docs:
+        for attempt in doc["attempts"].values():
+            if attempt["lab"] != lab_id or qid not in attempt["answers"]:
+                continue
+            letter, key = attempt["answers"][qid]["choice"], q.answer(attempt["context"])
+            letters.append(letter)
+            keys.append(key)
+            if isinstance(q, Prediction) and letter != key:
+                truth, option = q.value_in(attempt["context"]), q.option(letter)
+                edge = option.high if option.high is not None and truth >= option.high else option.low
+                if q.unit_fmt in ("pct", "pct1", "pp"):
+                    misses.append(abs(truth - edge))
+                else:
+                    misses.append(max(truth / edge, edge / truth))
+    return np.array(letters), np.array(keys), np.array(misses)
+
+
+@pytest.mark.parametrize("lab_id", LABS)
+def test_answers_shares_and_misses_match_a_numpy_reference(cls, lab_id):
+    stats, docs = cls
+    for q in get(lab_id).questions:
+        letters, keys, misses = reference(docs, lab_id, q.id)
+        entry = stats.questions[(lab_id, q.id)]
+        values, counts = np.unique(letters, return_counts=True)
+        assert dict(entry.counts) == {str(v): int(c) for v, c in zip(values, counts)}
+        assert entry.right_share == pytest.approx(float(np.mean(letters == keys)))
+        wrong = letters[letters != keys]
+        if wrong.size:
+            values, counts = np.unique(wrong, return_counts=True)
+            assert entry.top_wrong == (str(values[np.argmax(counts)]), int(counts.max()))
+        if misses.size:
+            assert entry.median_miss()[1] == pytest.approx(float(np.median(misses)))
+
+
+def test_completion_and_calibration_match_a_numpy_reference(cls):
+    stats, docs = cls
+    for lab_id in LABS:
+        done = [a for d in docs for a in d["attempts"].values() if a["lab"] == lab_id]
+        assert stats.labs[lab_id].complete == sum(a["complete"] for a in done) == 60
+        preds = [(a["answers"][q.id]["choice"], q.answer(a["context"])) for a in done
+                 for q in get(lab_id).questions if q.kind == "prediction"]
+        right = np.array([x == y for x, y in preds])
+        assert stats.labs[lab_id].predictions_right == int(right.sum())
+    assert stats.lab_order() == LABS  # the fixture's students do the labs in curriculum order
+
+
+def test_miss_amount_says_what_the_pages_feedback_says():
+    for lab_id in LAB_MODULES:
+        for q in get(lab_id).questions:
+            if not isinstance(q, Prediction):
+                continue
+            for context in get(lab_id).context.values:
+                truth = q.value_in(context)
+                for o in q.options:
+                    if o.letter == q.answer(context):
+                        continue
+                    kind, amount = miss_amount(o, truth, q.unit_fmt)
+                    assert miss_text(o, truth, q.unit_fmt).startswith(miss_shown(kind, amount, q.unit_fmt))
+
+
+def test_gradebook_csv_has_its_documented_columns_and_one_row_per_student(cls):
+    stats, docs = cls
+    rows = list(csv.reader(io.StringIO(gradebook.gradebook_csv(stats))))
+    header, body = rows[0], rows[1:]
+    assert header == [*gradebook.GRADEBOOK_COLUMNS, *[f"{x.upper().replace('_', '-')} completed" for x in LAB_MODULES]]
+    assert len(body) == 60 and len({r[0] for r in body}) == 60
+    for row in body:
+        doc = next(d for d in docs if d["student"]["name"] == row[0])
+        attempts = list(doc["attempts"].values())
+        preds = [(a["answers"][q.id]["choice"] == q.answer(a["context"])) for a in attempts
+                 for q in get(a["lab"]).questions if q.kind == "prediction"]
+        refl = [(a["answers"][q.id]["choice"] == q.answer(a["context"])) for a in attempts
+                for q in get(a["lab"]).questions if q.kind == "reflection"]
+        assert row[5:10] == [str(len(attempts)), str(sum(preds)), str(len(preds)), str(sum(refl)), str(len(refl))]
+        v2_02 = next(a for a in attempts if a["lab"] == "v2_02")
+        assert row[header.index("V2-02 completed")] == max(x["locked_at"] for x in v2_02["answers"].values())[:10]
+        assert row[header.index("V1-01 completed")] == ""
+    documented = open("docs/class.md").read()
+    assert all(f"`{column}`" in documented for column in ("Student", "Labs complete", "Predictions right"))
+
+
+def test_csv_cells_never_run_as_formulas():
+    assert gradebook.safe_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and gradebook.safe_cell("Ada") == "Ada"
+
+
+def test_summary_csv_has_a_row_per_question(cls):
+    stats, _ = cls
+    rows = list(csv.DictReader(io.StringIO(gradebook.summary_csv(stats))))
+    assert len(rows) == sum(len(get(x).questions) for x in LABS)
+    first = rows[0]
+    entry = stats.questions[("v1_00", first["Question"])]
+    assert [int(first[x]) for x in "ABCD"] == [entry.counts.get(x, 0) for x in "ABCD"]

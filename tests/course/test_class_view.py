@@ -1,0 +1,36 @@
+"""The class view's HTML: the testing contract's hooks, refused files, Act II's rule."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from build_scripts.class_fixture import make_class
+from pylabs import bridge
+from pylabs.course.aggregate import act2_met
+from pylabs.labs import get
+
+
+def test_the_view_carries_the_contracts_hooks():
+    bridge.class_reset("b")
+    for name, text in make_class(5, ["v2_02", "v1_11"], seed=2) + [("bad.json", "nope")]:
+        bridge.class_read(name, text)
+    view = json.loads(bridge.class_view())
+    html = "".join(s["html"] for s in view["sections"])
+    assert view["students"] == 5 and 'data-class-students="" data-value="5"' in html
+    assert re.search(r'<li data-reason="json"><strong[^>]*>bad\.json</strong>', html)
+    hooks = re.findall(r'data-class-question="([a-z0-9_]+:[a-z0-9_]+)" data-right-share="([0-9.e-]+)" data-answers="([^"]+)"', html)
+    assert len(hooks) == 8
+    for _, share, answers in hooks:
+        counts = json.loads(answers.replace("&quot;", '"'))
+        assert set(counts) == set("ABCD") and sum(counts.values()) == 5 and 0 <= float(share) <= 1
+    assert view["gradebook"].startswith("Student,ID,SIS User ID,SIS Login ID,Section,Labs complete")
+    bridge.class_reset("b")
+
+
+def test_a_design_meets_its_constraints_by_its_final_state_or_else_by_every_state_reached():
+    lab = get("v2_02")
+    assert act2_met(lab, {"failures_active": [], "failures_hit": ["a2_network_wall"]}) == (True, True)
+    assert act2_met(lab, {"failures_active": ["a2_network_wall"], "failures_hit": []}) == (False, True)
+    assert act2_met(lab, {"failures_hit": ["a1_comm_bound"]}) == (True, False)  # an Act I failure does not count
+    assert act2_met(lab, {"failures_hit": ["a2_network_wall"]}) == (False, False)

@@ -1,0 +1,37 @@
+"""The printed report of a hand-in: every question with its locked answer, verdict and the physics'
+answer, the design and key numbers in words and units, never a record key."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pylabs.course import handin, report
+from pylabs.framework.formats import fmt
+from pylabs.framework.questions import Prediction
+from pylabs.labs import LAB_MODULES, get
+from tests.course.helpers import NOW, finished_ledger
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize("lab_id", sorted(LAB_MODULES))
+def test_every_lab_reports_its_questions_in_words_and_units(lab_id):
+    lab = get(lab_id)
+    wrong = {q.id: "A" if q.answer() != "A" else "B" for q in lab.questions[::2]}
+    doc = handin.build(finished_ledger(lab_id, choices=wrong), "lab", lab_id, "b", NOW)
+    shown = text_of(report.render(doc, lab_id))
+    for q in lab.questions:
+        assert f"Act {'I' * q.act} · {q.kind}" in shown
+        if isinstance(q, Prediction):
+            assert f"The physics gives {fmt(q.value_in(), q.unit_fmt)}" in shown
+    assert shown.count("incorrect") == len(wrong)
+    assert "Locked 2026-11-28" not in shown and "Locked 2026-01-01 00:00 UTC" in shown
+    keys = set(doc["attempts"][f"{lab_id}-done0001"]["results"]) | {q.id for q in lab.questions}
+    keys |= {c.name for c in lab.controls}
+    leaked = [k for k in keys if "_" in k and re.search(rf"\b{re.escape(k)}\b", shown)]
+    assert leaked == [], f"record keys on the printed report: {leaked}"
+    assert doc["digest"]["value"] in shown and "not proof against a determined student" in shown
