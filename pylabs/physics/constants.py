@@ -249,9 +249,13 @@ REGISTRY: dict[str, Spec] = {
     ),
     # ---- V2-10 The KV-Cache Memory Wall: model shapes and serving defaults ----
     "LLAMA3_70B_PARAMS_COUNTED": Spec(
-        70.56e9, "params",
-        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,562,938,880 parameters (70.6B)",
-        _LLAMA3_70B_HF_URL, "the model card's '70B' rounds this; 2 B each in BF16 = 141.1 GB",
+        70_553_706_496.0, "params",
+        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,553,706,496 parameters (safetensors total, shown "
+        "as 70.6B)",
+        _LLAMA3_70B_HF_URL,
+        "config.json's shapes give the same count: 80 layers x 855,654,400 (attention 8192x8192 twice and "
+        "8192x1024 twice, MLP 3 x 8192 x 28,672, two norms) + untied embeddings 2 x 128,256 x 8192 + the "
+        "final norm; the model card's '70B' rounds it; 2 B each in BF16 = 141.1 GB",
     ),
     "LLAMA3_70B_LAYERS": Spec(80.0, "layers", "Meta-Llama-3-70B config.json (num_hidden_layers)",
                               _LLAMA3_70B_CONFIG_URL),

@@ -99,7 +99,7 @@ def prefill_flop(params: float, tokens: float, layers: float, d_model: float) ->
 
     Source: Kaplan et al. 2020, Table 1 (2N + 2*n_layer*n_ctx*d_attn FLOP per token).
     """
-    _positive("params", params, "pass the parameter count, e.g. 70.56e9")
+    _positive("params", params, "pass the parameter count, e.g. 70.55e9")
     _positive("tokens", tokens, "pass the prompt length in tokens")
     return 2 * params * tokens + 2 * layers * tokens ** 2 * d_model
 

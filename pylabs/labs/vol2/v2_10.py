@@ -15,7 +15,7 @@ Where the lab departs from the spec (VOL2 §V2-10), and why:
   own window is 8,192 tokens (its config.json), too short for the story's 32K; Llama 3.1's is 131,072.
 - Bulk throughput counts every sequence's prefill: B·out / (B·t_pf + out·t_step), prefills and decode
   steps taking turns on the server (vLLM without chunked prefill; Agrawal et al. 2024). The spec's
-  B / t_step leaves prefill out: 8,302 tokens/s at B = 64 is 3,782 with prefills (ERRATA, issue 24).
+  B / t_step leaves prefill out: 8,303 tokens/s at B = 64 is 3,782 with prefills (ERRATA, issue 24).
   The same count sets how many requests/s a batcher completes, static or continuous (the spec
   checked no capacity; a continuous batcher also pauses its decodes for each prefill).
 - The static TTFT, out·t_step(B) + B·t_pf, is what a request waits behind a full running batch: a
