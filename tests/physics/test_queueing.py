@@ -400,3 +400,37 @@ def test_md1_wait_edges():
     assert q.md1_wait_cdf(0.5, 10.0, 0.1) == 0.0   # rho = 1: no stationary wait
     with pytest.raises(ValueError, match="at most 500"):
         q.md1_wait_cdf(600.0, 1.0, 0.1)
+
+
+# ---- the sum of two independent waits (V2-10: the prefill queue and the wait for a slot) -------------
+
+
+def test_two_waits_reduce_to_one_when_the_other_never_waits():
+    for t in (0.0, 0.1, 1.0):
+        assert q.two_waits_tail(t, (0.3, 2.0), (0.0, 5.0)) == pytest.approx(0.3 * math.exp(-2.0 * t))
+    assert q.two_waits_percentile_s(0.99, (0.3, 2.0), (0.0, 5.0)) == pytest.approx(math.log(0.3 / 0.01) / 2.0)
+    assert q.two_waits_percentile_s(0.99, (0.005, 2.0), (0.004, 5.0)) == 0.0  # fewer than 1 % wait at all
+
+
+def test_two_waits_tail_matches_a_monte_carlo_sum_and_its_equal_rate_limit():
+    """Ross, Introduction to Probability Models §5.2.4: the hypoexponential tail; sampled independently."""
+    rng = random.Random(3)
+    first, second = (0.4, 3.0), (0.6, 1.5)
+    def draw(p, r):
+        return rng.expovariate(r) if rng.random() < p else 0.0
+    sums = [draw(*first) + draw(*second) for _ in range(80_000)]
+    for t in (0.0, 0.5, 1.0, 2.0):
+        assert sum(x > t for x in sums) / len(sums) == pytest.approx(q.two_waits_tail(t, first, second), abs=0.006)
+    assert q.two_waits_tail(0.7, (0.5, 2.0), (0.5, 2.0)) == pytest.approx(
+        q.two_waits_tail(0.7, (0.5, 2.0), (0.5, 2.0 * (1 + 1e-6))), rel=1e-5)
+    t99 = q.two_waits_percentile_s(0.99, first, second)
+    assert q.two_waits_tail(t99, first, second) == pytest.approx(0.01, rel=1e-9)
+
+
+def test_two_waits_inputs_are_checked():
+    with pytest.raises(ValueError, match="probability in"):
+        q.two_waits_tail(1.0, (1.5, 1.0), (0.1, 1.0))
+    with pytest.raises(ValueError, match="wait_s must be >= 0"):
+        q.two_waits_tail(-1.0, (0.5, 1.0), (0.1, 1.0))
+    with pytest.raises(ValueError, match="quantile"):
+        q.two_waits_percentile_s(1.0, (0.5, 1.0), (0.1, 1.0))

@@ -3,7 +3,11 @@ shapes, and the behaviour at the edges (empty budgets, unstable queues, bad inpu
 
 from __future__ import annotations
 
+import collections
+import heapq
+import itertools
 import math
+import random
 
 import pytest
 
@@ -182,6 +186,64 @@ def test_serial_count_adds_each_sequences_prefill():
     assert per_s == sv.static_capacity_per_s(64, 256, step, tpf)   # the static cycle is the same count
     assert sv.serial_requests_per_s(4, 256, step_70b(4), tpf) < sv.continuous_capacity_per_s(4, 256, step_70b(4), tpf)
     assert sv.serial_requests_per_s(1e6, 0, step, tpf) == pytest.approx(1 / tpf)
+
+
+def simulated_continuous_p99_s(slots: int, arrival: float, prompt: float, requests: int = 20_000) -> float:
+    """A continuous batcher event by event: Poisson arrivals; a free slot and a waiting request start a
+    prefill (t_pf, the whole server, decodes paused); otherwise one decode step for every busy slot;
+    a slot frees after 256 steps. Returns the P99 of arrival to first token (the prefill's end)."""
+    rng, tpf = random.Random(1), prefill_70b(prompt)
+    arrivals = list(itertools.accumulate(rng.expovariate(arrival) for _ in range(requests)))
+    now, step, nxt, waiting, busy, ttft = 0.0, 0, 0, collections.deque(), [], []
+    while len(ttft) < requests:
+        while nxt < requests and arrivals[nxt] <= now:
+            waiting.append(arrivals[nxt])
+            nxt += 1
+        if waiting and len(busy) < slots:
+            now += tpf
+            ttft.append(now - waiting.popleft())
+            heapq.heappush(busy, step + 256)
+        elif busy:
+            t_step = step_70b(len(busy), prompt + 128)
+            k = busy[0] - step if waiting or nxt == requests else max(1, min(busy[0] - step, math.ceil(
+                (arrivals[nxt] - now) / t_step)))
+            step, now = step + k, now + k * t_step
+            while busy and busy[0] <= step:
+                heapq.heappop(busy)
+        else:
+            now = arrivals[nxt]
+    ttft = sorted(ttft[requests // 10:])
+    return ttft[int(0.99 * len(ttft))]
+
+
+def continuous_p99_with_slots(slots: int, arrival: float, prompt: float = 1024) -> float:
+    tpf = prefill_70b(prompt)
+    capacity = sv.serial_requests_per_s(slots, 256, step_70b(slots, prompt + 128), tpf)
+    return sv.continuous_ttft_with_slots_s(tpf, arrival, slots, capacity)
+
+
+def test_continuous_ttft_counts_the_wait_for_a_free_slot():
+    """Review of V2-10: the prefill queue alone (M/M/1) gave 153 ms at 4 requests/s whatever the slots,
+    so 16 slots passed a 200 ms promise. Each slot is held for a whole reply (about 2 s), and at 16
+    slots a simulated batcher's P99 is 0.33 s; with the M/M/c wait for a slot (Kleinrock 1975, ch. 3)
+    the model gives 0.49 s. With 32 slots the slots are rarely all busy and the spec's 153.2 ms stands."""
+    assert continuous_p99_with_slots(32, 4) == pytest.approx(sv.continuous_ttft_p99_s(prefill_70b(1024), 4), abs=0.01e-3)
+    assert continuous_p99_with_slots(32, 4) == pytest.approx(153.2e-3, abs=0.06e-3)
+    sixteen = continuous_p99_with_slots(16, 4)
+    assert sixteen == pytest.approx(0.489, abs=0.001)
+    simulated = simulated_continuous_p99_s(16, 4, 1024)
+    assert 0.2 < simulated < sixteen                         # the promise is broken, and the model is high
+    assert simulated_continuous_p99_s(32, 4, 1024) < continuous_p99_with_slots(32, 4) < 0.2
+    assert continuous_p99_with_slots(1, 0.5, 256) > 10        # one slot held 1.7 s per reply: seconds
+    assert continuous_p99_with_slots(4, 4) == math.inf        # 4 slots complete 2.16 requests/s
+
+
+def test_continuous_ttft_with_slots_edges():
+    tpf = prefill_70b(1024)
+    assert sv.continuous_ttft_with_slots_s(tpf, 0.0, 1, 0.5) == tpf
+    assert sv.continuous_ttft_with_slots_s(tpf, 0.5, 1, 0.5) == math.inf
+    with pytest.raises(ValueError, match="slots must be a whole number"):
+        sv.continuous_ttft_with_slots_s(tpf, 1.0, 2.5, 4.0)
 
 
 @pytest.mark.parametrize("call,message", [
