@@ -95,6 +95,11 @@ def test_act2_failures_reach_and_leave(lab_page):
     assert page.page.get_attribute('[data-metric="a2_ttft"]', "data-value") == "Infinity"
     page.set_control("a2_lat_batch", 32)
     assert not page.failure_visible("a2_ttft_slo")
+    page.set_control("a2_lat_batch", 16)
+    assert page.failure_visible("a2_ttft_slo")  # 16 slots, each held for a reply: requests wait for one
+    assert page.metric("a2_ttft") > 0.2
+    page.set_control("a2_lat_batch", 32)
+    assert not page.failure_visible("a2_ttft_slo")
     page.set_control("a2_prompt", 8192)
     page.set_control("a2_tput_batch", 256)
     assert page.failure_visible("a2_kv_oom")

@@ -56,16 +56,31 @@ def static_wait(v: Serving) -> str:
             f"take {fmt(v.lat_batch * v.prefill, 's')}: {fmt(v.ttft, 's')} to a first token")
 
 
+def continuous_wait(v: Serving) -> str:
+    """What a continuous plan's P99 is made of: the prefill queue, and the wait for a free slot when
+    the slots are often all busy."""
+    if not v.slot_bound:
+        return (f"Continuous batching leaves chat only the prefill queue: {fmt(v.prefill, 's')} per prompt, the queue "
+                f"{fmt(v.rho, 'pct')} busy, a P99 of {fmt(v.ttft, 's')} against {fmt(S.ttft_slo_s, 's')}; its "
+                f"{fmt(v.lat_batch, 'int')} slots complete up to {fmt(v.capacity, 'req/s')}, so a request rarely waits "
+                "for one.")
+    return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')} and the prefill queue is {fmt(v.rho, 'pct')} "
+            f"busy; the {fmt(v.lat_batch, 'int')} slots, each held {fmt(v.hold, 's')} for a reply and the prefills that pause it, are all busy for "
+            f"{fmt(v.slots_full, 'pct')} of requests, which wait for one to free: a P99 of {fmt(v.ttft, 's')} against "
+            f"{fmt(S.ttft_slo_s, 's')} ({fmt(v.queue_p99, 's')} from the prefill queue alone).")
+
+
 def out_of_reach(context: str) -> str:
     """Option D's feedback: which plan keeps the promise, or why none can."""
     key, chat = act2_decide(context), plans(context)["A"]
     if key != "D":
-        return (f"Plan {key} keeps it: each prefill takes {fmt(chat.prefill, 's')} and the prefill queue is "
-                f"{fmt(chat.rho, 'pct')} busy, so continuous batching answers 99 % of requests within "
-                f"{fmt(chat.ttft, 's')}, under {fmt(S.ttft_slo_s, 's')}.")
+        return (f"Plan {key} keeps it: each prefill takes {fmt(chat.prefill, 's')}, the prefill queue is "
+                f"{fmt(chat.rho, 'pct')} busy and its {fmt(chat.lat_batch, 'int')} slots are rarely all busy, so "
+                f"continuous batching answers 99 % of requests within {fmt(chat.ttft, 's')}, under "
+                f"{fmt(S.ttft_slo_s, 's')}.")
     return (f"Each {span(chat.prompt)} prefill takes {fmt(chat.prefill, 's')} of the {fmt(S.ttft_slo_s, 's')}, and at "
-            f"{fmt(S.arrival, 'req/s')} the prefill queue is {fmt(chat.rho, 'pct')} busy: its P99 is "
-            f"{fmt(chat.ttft, 's')} with continuous batching, longer with static batches. Even if every prefill "
+            f"{fmt(S.arrival, 'req/s')} the prefill queue is {fmt(chat.rho, 'pct')} busy: even with a slot always "
+            f"free, its P99 is {fmt(chat.queue_p99, 's')}; slots and static batches only add waits. Even if every prefill "
             f"took exactly {fmt(chat.prefill, 's')}, {fmt(chat.missed_if_regular(), 'pct')} of requests would wait "
             "past the promise. Keeping it takes shorter prompts, more servers, faster prefills or a looser promise.")
 
@@ -74,7 +89,8 @@ def act2_facts(context: str) -> dict[str, str]:
     p = plans(context)
     facts = {"slo": fmt(S.ttft_slo_s, "s"), "target": fmt(S.tput_target, "tokens/s"),
              "arrival": fmt(S.arrival, "req/s"), "pf": fmt(p["A"].prefill, "s"), "rho": fmt(p["A"].rho, "pct"),
-             "B_wait": static_wait(p["B"]), "D_why": out_of_reach(context)}
+             "A_wait": continuous_wait(p["A"]), "B_wait": static_wait(p["B"]), "D_why": out_of_reach(context),
+             "queue": fmt(p["A"].queue_p99, "s")}
     for k, v in p.items():
         facts |= {f"{k}_ttft": fmt(v.ttft, "s"), f"{k}_tput": fmt(v.tokens_per_s, "tokens/s"),
                   f"{k}_cap": fmt(v.capacity, "req/s"), f"{k}_slots": fmt(v.lat_batch, "int"),

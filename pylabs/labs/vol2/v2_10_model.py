@@ -179,14 +179,37 @@ class Serving:
         return self.arrival * self.prefill
 
     @property
+    def hold(self) -> float:
+        """How long a chat slot is held when the slots are full: its prefill, everyone's, and a reply."""
+        return self.lat_batch / self.capacity
+
+    @property
+    def slots_full(self) -> float:
+        """Share of requests that find every chat slot busy (Erlang C over the slots); 1 past capacity."""
+        if self.arrival >= self.capacity:
+            return 1.0
+        return qu.erlang_c(int(self.lat_batch), self.arrival * self.hold)
+
+    @property
+    def queue_p99(self) -> float:
+        """P99 time to first token from the prefill queue alone (M/M/1), as if a slot were always free."""
+        return sv.continuous_ttft_p99_s(self.prefill, self.arrival)
+
+    @property
     def ttft(self) -> float:
-        """Continuous: the P99 of the prefill queue (M/M/1 tail). Static: behind a full running batch,
-        its whole reply and then the new batch's prefills. Unbounded when the batcher cannot keep up."""
+        """Continuous: the P99 of the prefill queue (M/M/1) plus the wait for a free slot (M/M/c), taken
+        as independent. Static: behind a full running batch, its whole reply and then the new batch's
+        prefills. Unbounded when the batcher cannot keep up."""
         if self.arrival >= self.capacity:
             return math.inf
         if self.mode == "continuous":
-            return sv.continuous_ttft_p99_s(self.prefill, self.arrival)
+            return sv.continuous_ttft_with_slots_s(self.prefill, self.arrival, int(self.lat_batch), self.capacity)
         return sv.static_ttft_s(S.output, self.step(self.lat_batch), self.lat_batch, self.prefill)
+
+    @property
+    def slot_bound(self) -> bool:
+        """Does the wait for a free slot, not the prefill queue, set the continuous P99?"""
+        return self.mode == "continuous" and self.ttft > 1.1 * self.queue_p99
 
     @property
     def tokens_per_s(self) -> float:
@@ -202,8 +225,9 @@ class Serving:
         return self.prefill * self.completes(batch)
 
     def missed_if_regular(self) -> float:
-        """Share of chat requests over the promise if every prefill took exactly t_pf (M/D/1): a
-        lower bound on the misses under any batching, since continuous batching adds no other wait."""
+        """Share of chat requests over the promise if every prefill took exactly t_pf (M/D/1) and a
+        slot were always free: a lower bound on the misses of a first-come batcher, since slots and
+        decode steps only add waits."""
         if self.rho >= 1:
             return 1.0
         slack = S.ttft_slo_s - self.prefill
