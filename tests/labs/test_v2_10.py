@@ -245,6 +245,9 @@ def test_a_continuous_batcher_short_of_slots_breaks_the_promise(controls, simula
     assert v.queue_p99 < S.ttft_slo_s          # the prefill queue alone would have passed
     assert "a2_ttft_slo" in LAB.failures_now(state)
     assert 'pl-metric--danger" data-metric="a2_ttft"' in rendered(LAB, state)
+    text = page_text(rendered(LAB, state))
+    assert ("the one slot, held" if v.lat_batch == 1 else f"the {int(v.lat_batch)} slots, each held") in text
+    assert "1 slots" not in text
 
 
 @pytest.mark.parametrize("context,letter,needles", [
@@ -331,6 +334,22 @@ def test_a_batch_that_does_not_fit_is_not_shown_as_an_ordinary_number():
     assert "does not fit in HBM" in card and 'pl-metric--danger" data-metric="a2_tput"' in html
     fitting = rendered(LAB, all_open(a2_lat_mode="continuous", a2_lat_batch=32, a2_tput_batch=64, a2_prompt=8192))
     assert "does not fit" not in page_text(re.search(r'data-metric="a2_tput".*?</div>', fitting, re.S).group(0))
+
+
+def test_review_wording_and_units():
+    """Review: "1 GPU offer 72 GB" (the only state that reaches a1_no_room); a paged 256-token chat's
+    reserve as "0.0839 GB" and a one-sequence batch's KV as "0.168 GB" (83.9 MB, 168 MB); the document
+    story's "fills it, but … reserves the whole window" (no contrast there); the bulk tier's prompt
+    length, which the model takes from the chat's, unstated."""
+    text = page_text(rendered(LAB, all_open(a1_gpus="1")))
+    assert "1 GPU offers 72 GB usable" in text
+    small = page_text(rendered(LAB, all_open(a1_alloc="paged", a1_used=256, a2_lat_batch=1, a2_tput_batch=1,
+                                             a2_prompt=256)))
+    assert "KV reserved per conversation 83.9 MB" in small and "KV cache of the larger batch 168 MB" in small
+    assert "0.0839 GB" not in small and "0.168 GB" not in small
+    assert "fills it, and our serving stack" in page_text(rendered(LAB, all_open("docs")))
+    assert "A chat holds about 4,096 tokens, but our serving stack" in page_text(rendered(LAB, all_open()))
+    assert "The bulk summariser, with prompts and replies as long" in page_text(rendered(LAB, all_open()))
 
 
 def test_failures_stay_quiet_until_their_act_opens():

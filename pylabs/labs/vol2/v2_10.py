@@ -18,15 +18,10 @@ Where the lab departs from the spec (VOL2 §V2-10), and why:
   B / t_step leaves prefill out: 8,303 tokens/s at B = 64 is 3,782 with prefills (ERRATA, issue 24).
   The same count sets how many requests/s a batcher completes, static or continuous (the spec
   checked no capacity; a continuous batcher also pauses its decodes for each prefill).
-- The static TTFT, out·t_step(B) + B·t_pf, is what a request waits behind a full running batch: a
-  typical long wait, not a P99 from a queue model. Its card says so; only the continuous figure
-  is called P99.
-- The continuous P99 counts the wait for a free slot as well as the prefill queue (review): the
-  spec's M/M/1 prefill tail alone gave 153 ms at 4 requests/s for any number of slots, so 16 slots
-  passed though each slot is held ~2 s for a reply and a simulated batcher's P99 is 0.33 s. The slot
-  wait is an M/M/c wait (Erlang C) over the slots, each held for the saturated cycle B/λ_max, added
-  to the prefill wait as an independent one (serving.continuous_ttft_with_slots_s). With the key
-  plan's 32 slots it adds nothing: 153.2 ms as in the spec.
+- The static TTFT, out·t_step(B) + B·t_pf, is a typical wait behind a full running batch, not a P99;
+  its card says so. The continuous P99 adds to the spec's M/M/1 prefill queue an M/M/c wait for a
+  free slot, each held B/λ_max (review: 16 slots at 4 requests/s showed 153 ms; a simulated batcher
+  gives 0.33 s). Plan A's 32 slots are rarely all busy: 153.2 ms as in the spec.
 - Document Q&A (4,096-token prompts): no batching keeps a 200 ms P99 at 4 requests/s (prefill alone
   takes 152 ms; even with perfectly regular prefills, M/D/1, over half the requests miss). Its key is
   D, "none", and the prompt names the prompt length (issue 24: "say the SLO is out of reach").
@@ -54,7 +49,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_10_facts import a_span, act1_facts, act2_facts, span
+from pylabs.labs.vol2.v2_10_facts import a_span, act1_facts, act2_facts, slots_busy, span
 from pylabs.labs.vol2.v2_10_model import (EIGHT, KV_BYTES, MODELS, PROMPT, SEVENTY, Memory, S, Serving,
                                           act1_truth, act2_decide, budget, kv_token, usable, users, weights)
 from pylabs.physics import constants as C
@@ -163,7 +158,7 @@ ACT1_REFLECTION = Reflection(
 
 M = {m.name: m for m in (
     MetricSpec("a1_users", "Conversations that fit", "1", "int"),
-    MetricSpec("a1_kv_per_user", "KV reserved per conversation", "B", "GB"),
+    MetricSpec("a1_kv_per_user", "KV reserved per conversation", "B", "B"),
     MetricSpec("a1_budget", "HBM left for KV after the weights", "B", "GB"),
     MetricSpec("a1_waste", "Reserved KV holding no token", "1", "pct"),
     MetricSpec("a1_kv_token", "KV per token (bytes)", "B", "int"),
@@ -171,7 +166,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_ttft", "Chat time to first token", "s", "s"),
     MetricSpec("a2_tput", "Bulk output, prefills included", "tokens/s", "tokens/s"),
     MetricSpec("a2_capacity", "Chat requests/s the batcher completes", "1/s", "req/s"),
-    MetricSpec("a2_kv_used", "KV cache of the larger batch", "B", "GB"),
+    MetricSpec("a2_kv_used", "KV cache of the larger batch", "B", "B"),
     MetricSpec("a2_prefill", "Prefill of one prompt", "s", "ms"),
     MetricSpec("a2_step", "Bulk decode step", "s", "ms"),
 )}
@@ -216,9 +211,10 @@ def act1_instruments(s: State) -> list:
     if m.users < 1:
         parts.append(failure(F["a1_no_room"],
                              f"{m.model.label} needs {fmt(weights(m.model), 'GB')} of BF16 weights; "
-                             f"{gpus_text(m.gpus)} offer {fmt(usable(m.gpus), 'GB')} usable, which leaves "
+                             f"{gpus_text(m.gpus)} {'offers' if m.gpus == 1 else 'offer'} {fmt(usable(m.gpus), 'GB')} "
+                             "usable, which leaves "
                              f"{fmt(max(0.0, m.budget), 'GB')} for KV cache, less than one conversation's "
-                             f"{fmt(m.per_user, 'GB')}. Add GPUs, shorten the window, or pick the smaller model."))
+                             f"{fmt(m.per_user, 'B')}. Add GPUs, shorten the window, or pick the smaller model."))
     parts.append(act1_chart(m, s["context"] == "docs"))
     return parts
 
@@ -276,11 +272,11 @@ def act1_math(s: State):
 
 
 def act1_story(context: str) -> str:
-    held = (f"A chat holds about {fmt(S.used_chat, 'tokens')}" if context == "chat"
-            else "A document conversation fills it")
+    held = (f"A chat holds about {fmt(S.used_chat, 'tokens')}, but" if context == "chat"
+            else "A document conversation fills it, and")
     return (f"We are launching {SEVENTY.label} on one server of {S.gpus} H100s "
             f"({fmt(S.gpus * C.H100_HBM_BYTES, 'GB')} of HBM); the BF16 weights take {fmt(weights(SEVENTY), 'GB')}. "
-            f"Marketing promises {a_span(S.window)} window. {held}, but our serving stack reserves the whole "
+            f"Marketing promises {a_span(S.window)} window. {held} our serving stack reserves the whole "
             "window for every conversation. How many users does one server carry?")
 
 
@@ -399,10 +395,8 @@ def act2_alerts(v: Serving) -> list:
             why = (f"{fmt(v.arrival, 'req/s')} arrive but this batcher completes only {fmt(v.capacity, 'req/s')}, "
                    "so the queue grows without bound.")
         elif v.slot_bound:
-            why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: the "
-                   f"{fmt(v.lat_batch, 'int')} slots, each held {fmt(v.hold, 's')} for a reply and the prefills that pause "
-                   f"it, are all busy for "
-                   f"{fmt(v.slots_full, 'pct')} of requests, which wait for one to free before their prefill.")
+            why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: {slots_busy(v)}, "
+                   "which wait for one to free before their prefill.")
         elif v.mode == "continuous":
             why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: each "
                    f"{span(v.prompt)} prefill takes {fmt(v.prefill, 's')} and the prefill queue is {fmt(v.rho, 'pct')} busy.")
@@ -510,7 +504,8 @@ def act2_story(context: str) -> str:
             f"excerpt and a question of about {fmt(PROMPT[context], 'tokens')}")
     return (f"Each of our two products gets its own {S.gpus}-H100 {SEVENTY.label} server. {load}; replies run "
             f"{fmt(S.output, 'tokens')}. We promise the first token within {fmt(S.ttft_slo_s, 's')} for 99 % of requests. "
-            f"The bulk summariser needs over {fmt(S.tput_target, 'tokens/s')} of output. Engineering sent three plans.")
+            f"The bulk summariser, with prompts and replies as long, needs over {fmt(S.tput_target, 'tokens/s')} of "
+            "output. Engineering sent three plans.")
 
 
 ACT2 = Act(

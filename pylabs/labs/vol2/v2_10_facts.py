@@ -56,6 +56,15 @@ def static_wait(v: Serving) -> str:
             f"take {fmt(v.lat_batch * v.prefill, 's')}: {fmt(v.ttft, 's')} to a first token")
 
 
+def slots_busy(v: Serving) -> str:
+    """'the 16 slots, each held 2.06 s …, are all busy for 41.3 % of requests' (one slot: 'is busy')."""
+    held = f"held {fmt(v.hold, 's')} for a reply and the prefills that pause it"
+    if v.lat_batch == 1:
+        return f"the one slot, {held}, is busy for {fmt(v.slots_full, 'pct')} of requests"
+    return (f"the {fmt(v.lat_batch, 'int')} slots, each {held}, are all busy for {fmt(v.slots_full, 'pct')} "
+            "of requests")
+
+
 def continuous_wait(v: Serving) -> str:
     """What a continuous plan's P99 is made of: the prefill queue, and the wait for a free slot when
     the slots are often all busy."""
@@ -65,8 +74,7 @@ def continuous_wait(v: Serving) -> str:
                 f"{fmt(v.lat_batch, 'int')} slots complete up to {fmt(v.capacity, 'req/s')}, so a request rarely waits "
                 "for one.")
     return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')} and the prefill queue is {fmt(v.rho, 'pct')} "
-            f"busy; the {fmt(v.lat_batch, 'int')} slots, each held {fmt(v.hold, 's')} for a reply and the prefills that pause it, are all busy for "
-            f"{fmt(v.slots_full, 'pct')} of requests, which wait for one to free: a P99 of {fmt(v.ttft, 's')} against "
+            f"busy; {slots_busy(v)}, which wait for one to free: a P99 of {fmt(v.ttft, 's')} against "
             f"{fmt(S.ttft_slo_s, 's')} ({fmt(v.queue_p99, 's')} from the prefill queue alone).")
 
 
