@@ -395,8 +395,8 @@ def act2_alerts(v: Serving) -> list:
             why = (f"{fmt(v.arrival, 'req/s')} arrive but this batcher completes only {fmt(v.capacity, 'req/s')}, "
                    "so the queue grows without bound.")
         elif v.slot_bound:
-            why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: {slots_busy(v)}, "
-                   "which wait for one to free before their prefill.")
+            why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: {slots_busy(v)} "
+                   "before their prefill.")
         elif v.mode == "continuous":
             why = (f"The P99 is {fmt(v.ttft, 's')} against a promise of {fmt(S.ttft_slo_s, 's')}: each "
                    f"{span(v.prompt)} prefill takes {fmt(v.prefill, 's')} and the prefill queue is {fmt(v.rho, 'pct')} busy.")

@@ -57,12 +57,13 @@ def static_wait(v: Serving) -> str:
 
 
 def slots_busy(v: Serving) -> str:
-    """'the 16 slots, each held 2.06 s …, are all busy for 41.3 % of requests' (one slot: 'is busy')."""
+    """'the 16 slots, each held 2.06 s …, are all busy for 41.3 % of requests, which wait for one to free'
+    (one slot: 'is busy …, which wait for it to free')."""
     held = f"held {fmt(v.hold, 's')} for a reply and the prefills that pause it"
     if v.lat_batch == 1:
-        return f"the one slot, {held}, is busy for {fmt(v.slots_full, 'pct')} of requests"
+        return f"the one slot, {held}, is busy for {fmt(v.slots_full, 'pct')} of requests, which wait for it to free"
     return (f"the {fmt(v.lat_batch, 'int')} slots, each {held}, are all busy for {fmt(v.slots_full, 'pct')} "
-            "of requests")
+            "of requests, which wait for one to free")
 
 
 def continuous_wait(v: Serving) -> str:
@@ -74,7 +75,7 @@ def continuous_wait(v: Serving) -> str:
                 f"{fmt(v.lat_batch, 'int')} slots complete up to {fmt(v.capacity, 'req/s')}, so a request rarely waits "
                 "for one.")
     return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')} and the prefill queue is {fmt(v.rho, 'pct')} "
-            f"busy; {slots_busy(v)}, which wait for one to free: a P99 of {fmt(v.ttft, 's')} against "
+            f"busy; {slots_busy(v)}: a P99 of {fmt(v.ttft, 's')} against "
             f"{fmt(S.ttft_slo_s, 's')} ({fmt(v.queue_p99, 's')} from the prefill queue alone).")
 
 
