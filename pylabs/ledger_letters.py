@@ -94,10 +94,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_11": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the tokens per call that reach the peak (was the share of peak)
+        "a1_reflect": "----",  # now which kernels a faster chip speeds up (was which change helps most)
+        "a2_predict": "----",  # now each sequence's share of its solo speed (was the batch's speedup)
+        "a2_reflect": "----",  # now which change raises each sequence's share (was what holds the batch back)
     },
 
     "v1_12": {
@@ -220,10 +220,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_13": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (the key moved from 65-80 % to 60-80 %)
+        "a1_reflect": "AC-D",  # "deleted after training" gave way to "a 50 % audit certifies the model"
+        "a2_predict": "ADB-",  # the federated plan gave way to "10x the records and z = 0.8"
+        "a2_reflect": "BACD",
     },
 
     "v2_14": {
@@ -241,10 +241,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_16": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # now group B's FPR ÷ group A's, with new ranges
+        "a1_reflect": "ABCD",   # the same four claims, reworded to similar lengths
+        "a2_predict": "----",   # four new deployments (the old key was unlawful: 42 U.S.C. §2000e-2(l))
+        "a2_reflect": "----",   # a new question: what sets the impact ratio at one cut-off
     },
 
     "v2_17": {

@@ -1040,6 +1040,7 @@ LLAMA32_3B_KV_HEADS = REGISTRY["LLAMA32_3B_KV_HEADS"].value
 # ---- V1-11 The Roofline ----
 _ORIN_DEVICEQUERY_URL = "https://gist.github.com/atinfinity/8cede915acda05d0ff427c09604735dd"
 _GPTQ_URL = "https://arxiv.org/abs/2210.17323"
+_COREML_QUANT_PERF_URL = "https://apple.github.io/coremltools/docs-guides/source/opt-quantization-perf.html"
 REGISTRY.update({
     "ORIN_NX_PEAK_FP32": Spec(
         1024 * 2 * 0.918e9, "FLOP/s",
@@ -1056,8 +1057,21 @@ REGISTRY.update({
     "QUANT_SCALE_BYTES": Spec(
         2.0, "B", "GPTQ/AWQ grouped quantisation: each group's scale is stored in FP16 (2 bytes; zero points "
         "are left out here)", _GPTQ_URL, label="Bytes per quantisation scale (FP16)"),
+    "LLAMA3_8B_MAX_CONTEXT": Spec(8192.0, "tokens", "Meta-Llama-3-8B config.json (max_position_embeddings)",
+                                  _LLAMA3_8B_CONFIG_URL, label="Llama-3-8B context window"),
+    "A17_PRO_NPU_FP16_ASSUMED": Spec(
+        REGISTRY["A17_PRO_NPU_OPS"].value / 2, "FLOP/s",
+        "Assumed: half of Apple's 35 trillion operations per second. Apple states no precision; coremltools "
+        "(Quantization: Performance) says the A17 Pro's Neural Engine has 'increased throughput possible for "
+        "int8-int8 compute' over earlier ones, so the headline 35 is read as the INT8 rate and FP16 taken at "
+        "half of it, the 2:1 INT8:FP16 ratio of matrix units", _COREML_QUANT_PERF_URL,
+        "V1-11 review: the lab first took the whole 35 as FP16, an upper bound at best (Apple would headline "
+        "the faster INT8 rate)",
+        label="Apple A17 Pro Neural Engine FP16 peak (assumed: half of Apple's 35 TOPS)"),
 })
 ORIN_NX_PEAK_FP32 = REGISTRY["ORIN_NX_PEAK_FP32"].value
+LLAMA3_8B_MAX_CONTEXT = REGISTRY["LLAMA3_8B_MAX_CONTEXT"].value
+A17_PRO_NPU_FP16_ASSUMED = REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].value
 LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value

@@ -115,6 +115,23 @@ def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float) -> fl
     return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True)
 
 
+def posterior(base_rate: float, score: float, d_prime: float) -> float:
+    """P(positive | score) = σ(logit p + d′·s − d′²/2): what a score calibrated within a group of
+    base rate p says at raw score s. The same raw score means a different chance in groups with
+    different p, so one raw score is not calibrated within groups.
+    Source: Bayes' rule on the equal-variance binormal model (Green and Swets 1966)."""
+    _check_rate("base_rate", base_rate, open_interval=True)
+    log_odds = logit(base_rate) + d_prime * score - d_prime * d_prime / 2.0
+    return 1.0 / (1.0 + math.exp(-log_odds)) if log_odds > -700 else 0.0
+
+
+def threshold_for_posterior(base_rate: float, probability: float, d_prime: float) -> float:
+    """The raw-score threshold at which a group's within-group calibrated score reaches ``probability``:
+    s = (logit q − logit p)/d′ + d′/2 (``calibrated_cutoff_z`` on scores centred between the classes).
+    Source: inverts ``posterior``."""
+    return calibrated_cutoff_z(probability, base_rate, d_prime) + d_prime / 2.0
+
+
 def threshold_for_fpr(fpr: float) -> float:
     """t = Φ⁻¹(1 − FPR): the threshold with a given false-positive rate (any group, same scores).
     Source: inverse of the negatives' score distribution."""

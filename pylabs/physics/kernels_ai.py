@@ -48,6 +48,19 @@ def gemm_intensity(m: float, k: float, n: float, bytes_per_value: float) -> floa
     return gemm_flop(m, k, n) / gemm_bytes(m, k, n, bytes_per_value)
 
 
+def gemm_rows_to_ridge(k: float, n: float, bytes_per_value: float, ridge: float) -> float:
+    """M* = R·b·K·N / (2·K·N − R·b·(K + N)): the rows M at which a K × N GEMM's intensity
+    2MKN / (b(MK + KN + MN)) reaches the ridge point R (for K = N: R·b·N / (2(N − R·b))).
+    Infinite when no M reaches it: as M grows the intensity only approaches 2KN / (b(K + N)).
+    Source: solving gemm_intensity(M, K, N, b) = R; Williams, Waterman and Patterson 2009."""
+    for name, value in (("k", k), ("n", n)):
+        _positive(name, value, "pass a matrix dimension of at least 1")
+    _positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
+    _positive("ridge", ridge, "pass the device's ridge point, peak ÷ bandwidth, in op/B")
+    room = 2 * k * n - ridge * bytes_per_value * (k + n)
+    return ridge * bytes_per_value * k * n / room if room > 0 else math.inf
+
+
 # ---- elementwise work and fusion ---------------------------------------------------------
 
 

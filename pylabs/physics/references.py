@@ -145,11 +145,21 @@ REFERENCES: dict[str, Reference] = {
                            "29 CFR 1607.4(D)", "https://www.law.cornell.edu/cfr/text/29/1607.4"),
     "eu_ai_act": Reference("European Union", 2024, "Regulation (EU) 2024/1689 (Artificial Intelligence Act), "
                            "Art. 10 and Art. 99", "https://eur-lex.europa.eu/eli/reg/2024/1689/oj"),
+    "ugesp1978_3": Reference("US EEOC et al.", 1978, "Uniform Guidelines on Employee Selection Procedures, "
+                             "29 CFR 1607.3: discrimination defined; alternative procedures",
+                             "https://www.law.cornell.edu/cfr/text/29/1607.3"),
+    "eu_race_directive": Reference("Council of the European Union", 2000, "Directive 2000/43/EC implementing "
+                                   "the principle of equal treatment between persons irrespective of racial or "
+                                   "ethnic origin, Arts. 2 and 5", "https://eur-lex.europa.eu/eli/dir/2000/43/oj"),
     # ---- V2-13 The Privacy Measurement Gap ----
     "yeom2018": Reference("Yeom, Giacomelli, Fredrikson and Jha", 2018, "Privacy Risk in Machine Learning: "
                           "Analyzing the Connection to Overfitting (CSF 2018)", "https://arxiv.org/abs/1709.01604"),
     "jagielski2020": Reference("Jagielski, Ullman and Oprea", 2020, "Auditing Differentially Private Machine "
                                "Learning: How Private is Private SGD?", "https://arxiv.org/abs/2006.07709"),
+    "carlini2022": Reference("Carlini, Chien, Nasr, Song, Terzis and Tramèr", 2022, "Membership Inference Attacks "
+                             "From First Principles (IEEE S&P 2022)", "https://arxiv.org/abs/2112.03570"),
+    "dp_accounting": Reference("Google", 0, "dp-accounting (Python library), RdpAccountant",
+                               "https://github.com/google/differential-privacy/tree/main/python/dp_accounting"),
     "bassily2014": Reference("Bassily, Smith and Thakurta", 2014, "Private Empirical Risk Minimization: Efficient "
                              "Algorithms and Tight Error Bounds", "https://arxiv.org/abs/1405.7085"),
     "hipaa_164_514": Reference("US HHS", 0, "45 CFR 164.514(b): de-identification by Expert Determination or "
@@ -206,7 +216,7 @@ REFERENCES: dict[str, Reference] = {
                            "https://arxiv.org/abs/2005.14165"),
     # ---- V1-15 There Is No Free Fairness ----
     "title_vii_2000e2l": Reference("US Congress", 1991, "Civil Rights Act of 1991, sec. 106; Title VII sec. 703(l), "
-                                   "42 U.S.C. 2000e-2(l): prohibition of discriminatory use of test scores",
+                                   "42 U.S.C. 2000e–2(l): prohibition of discriminatory use of test scores",
                                    "https://www.law.cornell.edu/uscode/text/42/2000e-2"),
     # ---- V1-07 The Kernel Fusion Dividend ----
     "cuda_guide_async": Reference("NVIDIA", 0, "CUDA C++ Programming Guide: asynchronous concurrent execution "
@@ -252,6 +262,9 @@ REFERENCES: dict[str, Reference] = {
     "reddi2020": Reference("Reddi et al.", 2020, "MLPerf Inference Benchmark (ISCA 2020)",
                            "https://arxiv.org/abs/1911.02549"),
     # ---- V1-11 The Roofline ----
+    "coreml_typed": Reference("Apple", 0, "coremltools guide: Typed Execution Workflow Example (a float 16 model "
+                              "may run on the Neural Engine; a float 32 model runs on the GPU and CPU)",
+                              "https://apple.github.io/coremltools/docs-guides/source/typed-execution-example.html"),
     "frantar2023": Reference("Frantar, Ashkboos, Hoefler and Alistarh", 2023, "GPTQ: Accurate Post-Training "
                              "Quantization for Generative Pre-trained Transformers", "https://arxiv.org/abs/2210.17323"),
     # ---- V1-14 The Silent Degradation Problem ----

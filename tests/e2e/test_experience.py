@@ -124,7 +124,7 @@ def test_hostile_link_is_ignored_with_a_notice(lab_page):
              "&set.__proto__=1&set.a2_nodes=64")
     page = lab_page.open("v2_02", query)
     notice = page.page.inner_text("[data-notice=link]")
-    assert "3 setting(s) in the link were not valid" in notice
+    assert "3 settings in the link were not valid" in notice
     assert page.page.locator("img[src=x]").count() == 0
     page.lock("a1_predict", "C")
     assert page.page.eval_on_selector('[data-control="a1_fabric"]', "e => e.value") == "eth100"

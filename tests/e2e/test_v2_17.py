@@ -57,7 +57,8 @@ def test_full_walkthrough_from_an_empty_ledger(lab_page):
 def seeded_ledger() -> str:
     """A ledger in which V2-16 was completed with one threshold in the EU and one answer wrong."""
     v2_16 = get("v2_16")
-    state = answered(v2_16, {"a1_predict": "A"}, through="a2_reflect", controls={"a2_eu_rule": "single"})
+    wrong = next(letter for letter in "ABCD" if letter != v2_16.question("a1_predict").answer())
+    state = answered(v2_16, {"a1_predict": wrong}, through="a2_reflect", controls={"a2_eu_rule": "single"})
     doc = ledger.commit(ledger.empty(), "v2_16-seeded01", record(v2_16, state), "2026-11-01T10:00:00Z")
     return ledger.dumps(doc)
 

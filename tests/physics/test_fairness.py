@@ -174,3 +174,31 @@ def test_v1_15_4_policy_3_equal_selection_opens_an_error_gap():
 
 def test_v1_15_auc_at_d_2():
     assert auc_binormal(2.0) == pytest.approx(0.921, abs=5e-4)
+
+
+# ---- a score calibrated within a group: the binormal posterior -------------------------------
+
+
+@pytest.mark.parametrize("p, s", [(0.02, 1.8), (0.1, 1.8), (0.3, -1.0), (0.5, 0.0), (0.9, 3.0)])
+def test_posterior_is_bayes_rule_on_the_two_normal_densities(p, s):
+    """P(positive | s) = p·φ(s − d′) / (p·φ(s − d′) + (1 − p)·φ(s)), computed with scipy."""
+    from scipy.stats import norm
+    expected = p * norm.pdf(s - D_PRIME) / (p * norm.pdf(s - D_PRIME) + (1 - p) * norm.pdf(s))
+    assert F.posterior(p, s, D_PRIME) == pytest.approx(expected, rel=1e-12)
+
+
+def test_one_raw_score_means_different_chances_in_groups_with_different_base_rates():
+    """V2-16 (issue 24, S3): at t = 1.8 the same score is 7.93 % likely qualified in group A, 31.9 % in group B."""
+    assert (F.posterior(P_A, 1.8, D_PRIME), F.posterior(P_B, 1.8, D_PRIME)) == pytest.approx((0.0793, 0.3192), abs=5e-5)
+
+
+@pytest.mark.parametrize("p", (0.02, 0.1, 0.35, 0.65))
+def test_threshold_for_posterior_inverts_posterior_and_matches_v1_15_cutoffs(p):
+    for q in (0.05, 0.32, 0.5, 0.9):
+        t = F.threshold_for_posterior(p, q, D_PRIME)
+        assert F.posterior(p, t, D_PRIME) == pytest.approx(q, rel=1e-12)
+        assert t == pytest.approx(F.calibrated_cutoff_z(q, p, D_PRIME) + D_PRIME / 2, rel=1e-12)
+
+
+def test_posterior_underflows_to_zero_far_below_instead_of_overflowing():
+    assert F.posterior(0.01, -400.0, 4.0) == 0.0 and F.posterior(0.99, 400.0, 4.0) == 1.0

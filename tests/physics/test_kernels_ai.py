@@ -87,6 +87,27 @@ def test_small_m_intensity_is_about_2m_over_b():
         assert k.gemm_intensity(m, 4096, 4096, 2) == pytest.approx(m, rel=0.01)
 
 
+@pytest.mark.parametrize("k_, n, b, ridge, rows", [
+    (4096, 4096, 2, C.H100_PEAK_BF16_DENSE / H100_BW, 345.11),     # H100 BF16: 346 tokens reach the peak
+    (4096, 4096, 1, C.H100_PEAK_INT8_DENSE / H100_BW, 345.13),     # INT8: twice the peak, half the bytes
+    (4096, 4096, 4, C.H100_PEAK_FP32 / H100_BW, 40.73),            # FP32 on CUDA cores: ridge 20
+    (4096, 4096, 2, C.ORIN_NX_PEAK_FP16_DENSE / ORIN_BW, 158.22),  # Orin NX FP16: ridge 147
+    (1024, 4096, 2, C.H100_PEAK_BF16_DENSE / H100_BW, 461.85),     # K ≠ N
+])
+def test_rows_to_the_ridge_solve_the_intensity_for_m(k_, n, b, ridge, rows):
+    """M* solves 2MKN / (b(MK + KN + MN)) = R: one row fewer stays below the ridge."""
+    m = k.gemm_rows_to_ridge(k_, n, b, ridge)
+    assert m == pytest.approx(rows, abs=0.01)
+    assert k.gemm_intensity(m, k_, n, b) == pytest.approx(ridge, rel=1e-12)
+    assert k.gemm_intensity(m - 1, k_, n, b) < ridge < k.gemm_intensity(m + 1, k_, n, b)
+
+
+def test_no_number_of_rows_reaches_a_ridge_past_2kn_over_b_k_plus_n():
+    """A 256-wide BF16 GEMM tops out at 2·256²/(2·512) = 128 op/B, under the H100's 295: never."""
+    assert k.gemm_rows_to_ridge(256, 256, 2, C.H100_PEAK_BF16_DENSE / H100_BW) == float("inf")
+    assert k.gemm_intensity(1e9, 256, 256, 2) == pytest.approx(128, rel=1e-6)
+
+
 # ---- §V1-11.4 Act II golden vectors: Llama-3-8B decode ------------------------------------
 
 

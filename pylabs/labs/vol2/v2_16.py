@@ -2,54 +2,77 @@
 
 Core invariant: in each group FPR = p/(1 − p) · (1 − PPV)/PPV · TPR, so with unequal base rates p
 and an imperfect classifier, equal selection rates, equal error rates and equal precision (PPV)
-cannot all hold (Chouldechova 2017; Kleinberg et al. 2016). Which to give up is policy.
+cannot all hold (Chouldechova 2017; Kleinberg et al. 2016). Which to give up is a policy choice,
+made within the law.
 
 Act I (moderation): identical binormal scores (d′ = 2.4), base rates 2 % and 10 %. Demographic
-parity at 6 % gives FPR 4.57 % vs 0.92 %, 4.96× (the activists' "about 5×"). Act II (hiring, 5 M
-screens a day): the US four-fifths rule screens selection rates (29 CFR 1607.4(D)), not equalized
-odds; the EU AI Act (Art. 10) asks for a documented bias examination and names no metric, so the
-team documents its own |ΔFPR| tolerance (2 pp). At t = 1.8 one threshold has impact ratio 0.474;
-the minimal four-fifths fix widens the FPR gap to 3.30 pp, so only per-jurisdiction thresholds on
-one calibrated score pass both checks.
+parity at 6 % gives group B's innocent posts 0.202× group A's false-positive rate (0.92 % against
+4.57 %: the spec's 4.96×, asked the other way round). The context switches to equal base rates,
+where the same flag rate needs the same cut-off and the ratio is 1.
 
-Choices, and why: the context switches Act I between measured and equal base rates (where one
-threshold meets every criterion: the reflection's point). Act I's operating point is one flag rate
-(parity flags that share of each group; the other criteria flag it in group B and derive group A's
-threshold), so the control always matters. The spec's Act II option D ("no ML") has no physics to
-check; it becomes "predictive parity everywhere". Harm is qualified candidates rejected (N·p·FNR),
-half the screens in each jurisdiction and half from each group [assumed].
+Act II (hiring, 5 M screens a day, half in the US, half in the EU [assumed]). Where this departs
+from the spec, and why (issue 24, S1): the spec's key, "calibrated scores + jurisdiction
+thresholds" (group A's US cut-off lowered from 1.8 to 1.48 to pass the four-fifths rule), is
+unlawful for US employment tests: 42 U.S.C. §2000e–2(l) (Title VII §703(l), Civil Rights Act of
+1991 §106) makes it unlawful "to adjust the scores of, use different cutoff scores for, or
+otherwise alter the results of, employment related tests on the basis of race, color, religion,
+sex, or national origin". And the four-fifths rule is no target: a ratio below it "will generally
+be regarded by the Federal enforcement agencies as evidence of adverse impact" (29 CFR 1607.4(D)),
+and a procedure with adverse impact must be validated (1607.3(A)) or replaced by an alternative
+with less adverse impact (1607.3(B)). The score is not calibrated within groups either (issue 24,
+S3): above t = 1.8 a flag is right 29 % of the time in group A and 69 % in group B. So the
+launch checks say which is law (one cut-off on the same score for every group) and which is the
+company's policy (an impact ratio of at least four-fifths while its validation study runs, a
+documented EU error-gap tolerance, a harm budget); the lawful design that passes them is one
+group-blind cut-off lowered to t = 0.75 (the highest that reaches four-fifths is 0.777), and its
+price is shown: a quarter of all applicants advanced, few of them qualified. The page says it is
+not legal advice.
+
+Choices, and why: Act I's operating point is one flag rate (parity flags that share of each group;
+the other criteria flag it in group B and derive group A's threshold). The spec's Act II option D
+("no ML") has no physics to check; the options are four deployments a team would propose, no two the
+same design with one lever moved further (the more extreme would be the only possible unique key). Harm is
+qualified candidates rejected (N·p·FNR), half the screens from each group [assumed].
 
 Ledger (spec §3): results base_rate_a/b, criterion, threshold_a/b, fpr_a/b, tpr_a/b, ppv_a/b
-(Act I), us_rule, eu_rule, impact_ratio, eu_fpr_gap, us_ok, eu_ok, qualified_rejected_per_day
-(Act II); answers a1_predict (act1_prediction, act1_correct), a2_predict (act2_decision);
-failures_active (constraint_hit).
+(Act I), us_rule, eu_rule, cutoff, d_prime, us_threshold_a, impact_ratio, eu_fpr_gap, one_cutoff,
+screen_ok, eu_ok, qualified_rejected_per_day, advanced_per_day (Act II); answers a1_predict
+(act1_prediction, act1_correct), a2_predict (act2_decision); failures_active (constraint_hit).
 """
 
 from __future__ import annotations
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
-                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt, math_peek,
                               metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_16_model import (DESIGNS, S, SCENARIO_DP, Deployment, Pair, a2_pair, act1_pair, act1_truth,
-                                          act2_answer, pair)
+from pylabs.labs.vol2.v2_16_law import group_cutoff_law, law_and_policy
+from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deployment, Pair, act1_pair, held,
+                                          act1_scenario, act1_truth, act2_answer, blind_cutoff_for_four_fifths, blind_curve)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
 from pylabs.physics.references import cite
 
 CRITERIA = {"dp": "Demographic parity", "single": "One threshold", "ppv": "Predictive parity"}
-RULES = {"single": "One threshold (equal error rates)", "fourfifths": "Four-fifths fix (lower A's threshold)",
-         "dp": "Demographic parity (equal selection)", "ppv": "Predictive parity (equal PPV)"}
-
+RULES = {"single": "One cut-off for everyone", "calibrated": "Calibrated within each group",
+         "fourfifths": "Lower group A's to four-fifths", "dp": "Equal selection rates",
+         "ppv": "Equal precision (PPV)"}
 
 # ---- context ----------------------------------------------------------------------
 
-CONTEXT = Choice("context", "Base rates of the two groups", (
+CONTEXT = Choice("context", "Base rates in Act I", (
     Option("measured", f"As measured: group A {fmt(S.base_a, 'pct')}, group B {fmt(S.base_b, 'pct')}"),
     Option("equal", f"Counterfactual: both groups {fmt(S.base_equal, 'pct')}"),
-), default="measured", help="Sets the base-rate sliders of Act I's instruments.")
+), default="measured", help="Sets the base rates of Act I's question and instruments; Act II's applicants "
+                           "are as its scenario states.")
 
-# ---- Act I · One flag rate, two error rates ------------------------------------------
+
+def terms(context: str) -> dict[str, str]:
+    base_a, base_b = CONTEXT_BASE_RATES[context]
+    return {"base_a": fmt(base_a, "pct"), "base_b": fmt(base_b, "pct")}
+
+
+# ---- Act I · One flag rate for two communities -------------------------------------
 
 A1_CRITERION = Choice("a1_criterion", "Fairness criterion", tuple(Option(k, v) for k, v in CRITERIA.items()),
                       default="dp", help="Demographic parity: equal flag rates. One threshold: equal error "
@@ -69,69 +92,93 @@ def act1_state(s: State) -> Pair:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"Both groups are flagged at exactly {fmt(S.flag_rate, 'pct')}. Of group A's posts "
-           f"{fmt(S.base_a, 'pct')} break the rules, of group B's {fmt(S.base_b, 'pct')}; the classifier's "
-           f"scores are distributed the same way in both groups (separation d′ = {fmt(S.d_prime, 'num')}). "
-           "How does group A's false-positive rate compare with group B's?",
-    quantity="group A's false-positive rate ÷ group B's",
+    prompt=f"Both groups' posts are flagged at exactly {fmt(S.flag_rate, 'pct')}. Of group A's posts {{base_a}} "
+           "break the rules, of group B's {base_b}; the classifier's scores are distributed the same way in both "
+           f"groups (separation d′ = {fmt(S.d_prime, 'num')}). How does group B's false-positive rate compare "
+           "with group A's?",
+    quantity="group B's false-positive rate ÷ group A's",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: about equal, since equal flag rates treat both groups the same", None, 1.25, 1.0,
-              "Equal flag rates are not equal error rates: group A has fewer real violations to fill its "
-              "{flag} quota with, so more of its flags land on innocent posts."),
-        Range("B", "{range}: somewhat higher for group A", 1.25, 3.0, 2.0,
-              "The direction is right, but the base rates differ {base_ratio}; group A's innocent posts "
-              "absorb most of its quota."),
-        Range("C", "{range}: several times higher for group A", 3.0, 10.0, 5.0,
-              "Group A's flags are only {ppv_a} precise against group B's {ppv_b}: the same flag rate on a "
-              "rarer problem is mostly false positives ({fpr_a} against {fpr_b})."),
-        Range("D", "{range}: an order of magnitude or more", 10.0, None, 20.0,
-              "The classifier still catches most of group A's real violations ({tpr_a}), which fill part of "
-              "the quota; the gap is large but not that large."),
+        Range("A", "{range}: group B's innocent posts are flagged far less often", None, 0.5, 0.25, "{lead_A} {why}"),
+        Range("B", "{range}: group B's innocent posts are flagged somewhat less often", 0.5, 0.9, 0.7, "{lead_B} {why}"),
+        Range("C", "{range}: about as often, since both groups are flagged alike", 0.9, 1.1, 1.0, "{lead_C} {why}"),
+        Range("D", "{range}: more often, as more of group B's posts break the rules", 1.1, None, 1.5, "{lead_D} {why}"),
     ),
     truth=act1_truth,
+    shown_by="a1_fpr_ratio",
 )
 
+# Why each belief holds or fails, in each context (the numbers follow in {why}).
+ACT1_LEADS = {
+    "measured": {
+        "A": "Each group fills the same quota from its own pool: group B's many violating posts take most of its "
+             "flags, so its cut-off sits higher and few innocent posts clear it.",
+        "B": "Less often, and by more than a little: the cut-offs differ, and innocent scores thin out fast in "
+             "the upper tail.",
+        "C": "Equal flag rates are not equal error rates: group A has fewer violating posts to fill its quota, "
+             "so more of its flags land on innocent posts.",
+        "D": "The classifier scores innocent posts alike in both groups; group B's violating posts fill its "
+             "quota and push its cut-off up, so its innocent posts fare better, not worse.",
+    },
+    "equal": {
+        "A": "With equal base rates nothing differs between the groups: the same flag rate needs the same cut-off.",
+        "B": "With equal base rates nothing differs between the groups: neither group's innocent posts fare better.",
+        "C": "Equal base rates and the same scores: the same flag rate needs the same cut-off in both groups.",
+        "D": "Only a higher base rate could move group B's cut-off, and here the base rates are equal.",
+    },
+}
 
-def act1_facts() -> dict[str, str]:
-    dp, one = SCENARIO_DP, act1_pair("single", S.base_a, S.base_b, S.flag_rate)
-    better = act1_pair("dp", S.base_a, S.base_b, S.flag_rate, S.better_d_prime)
-    equal = act1_pair("single", S.base_equal, S.base_equal, S.flag_rate)
-    return {"flag": fmt(S.flag_rate, "pct"), "base_ratio": fmt(S.base_b / S.base_a, "x"),
-            "ppv_a": fmt(dp.a.ppv, "pct"), "ppv_b": fmt(dp.b.ppv, "pct"), "fpr_a": fmt(dp.a.fpr, "pct"),
-            "fpr_b": fmt(dp.b.fpr, "pct"), "tpr_a": fmt(dp.a.tpr, "pct"), "ratio": fmt(dp.fpr_ratio, "x"),
-            "one_sel_a": fmt(one.a.selection_rate, "pct"), "one_sel_b": fmt(one.b.selection_rate, "pct"),
+
+def act1_facts(context: str) -> dict[str, str]:
+    g, m = act1_scenario(context), act1_scenario("measured")
+    one = act1_scenario("measured", "single")
+    better = act1_scenario("measured", "dp", S.better_d_prime)
+    cal = act1_scenario("measured", "calibrated")
+    equal = act1_scenario("equal", "single")
+    cutoffs = (f"both groups' cut-offs sit at t = {fmt(g.t_a, 'num')}" if g.one_cutoff else
+               f"group B's cut-off sits at t = {fmt(g.t_b, 'num')}, group A's at {fmt(g.t_a, 'num')}")
+    facts = {f"lead_{k}": v for k, v in ACT1_LEADS[context].items()}
+    facts["why"] = (f"With {fmt(g.a.base_rate, 'pct')} and {fmt(g.b.base_rate, 'pct')} of posts breaking the "
+                    f"rules, {cutoffs}: {fmt(g.b.fpr, 'pct')} of group B's innocent posts are flagged against "
+                    f"{fmt(g.a.fpr, 'pct')} of group A's.")
+    return {**facts, "m_base_a": fmt(S.base_a, "pct"), "m_base_b": fmt(S.base_b, "pct"),
+            "m_fpr_a": fmt(m.a.fpr, "pct"), "m_fpr_b": fmt(m.b.fpr, "pct"),
             "one_ppv_a": fmt(one.a.ppv, "pct"), "one_ppv_b": fmt(one.b.ppv, "pct"),
-            "better": fmt(S.better_d_prime, "num"), "better_ratio": fmt(better.fpr_ratio, "x"),
-            "equal": fmt(S.base_equal, "pct"), "base_a": fmt(S.base_a, "pct"), "base_b": fmt(S.base_b, "pct"), "eq_fpr": fmt(equal.a.fpr, "pct"), "eq_ppv": fmt(equal.a.ppv, "pct")}
+            "better": fmt(S.better_d_prime, "num"), "better_ratio": fmt(1 / better.fpr_ratio, "x"),
+            "flag": fmt(S.flag_rate, "pct"), "cal_t_a": fmt(cal.t_a, "num"), "cal_t_b": fmt(cal.t_b, "num"),
+            "cal_sel_a": fmt(cal.a.selection_rate, "pct"), "cal_fpr_a": fmt(cal.a.fpr, "pct"),
+            "cal_fpr_b": fmt(cal.b.fpr, "pct"), "cal_ppv_a": fmt(cal.a.ppv, "pct"), "cal_ppv_b": fmt(cal.b.ppv, "pct"),
+            "d": fmt(S.d_prime, "num"),
+            "equal": fmt(S.base_equal, "pct"), "eq_fpr": fmt(equal.a.fpr, "pct"), "eq_ppv": fmt(equal.a.ppv, "pct")}
 
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="Flag rates, false-positive rates and precision (PPV): what would let all three be equal across "
-           "the two groups at once, with a classifier that still makes mistakes?",
+    prompt="Flag rates, false-positive rates and precision (PPV): what would let all three match across the two "
+           "groups at once, with a classifier that still makes mistakes?",
     options=(
-        Claim("A", "Calibrating the scores within each group.",
-              "Calibration gives equal precision at equal scores, which is one of the three criteria. The "
-              "identity FPR = p/(1 − p)·(1 − PPV)/PPV·TPR then forces the false-positive rates apart whenever "
-              "p differs: one threshold keeps FPR equal but leaves PPV at {one_ppv_a} against {one_ppv_b}."),
-        Claim("B", "Only equal base rates: with different p, the identity forbids it.",
+        Claim("A", "Scores calibrated within each group, then one cut-off on that score.",
+              "Calibration makes a score mean the same chance in both groups, which is none of the three. "
+              "Flagging {flag} of group B (t = {cal_t_b}) and group A at the same calibrated chance moves group "
+              "A's cut-off up to t = {cal_t_a}: flag rates {cal_sel_a} against {flag}, false-positive rates "
+              "{cal_fpr_a} against {cal_fpr_b}, precision {cal_ppv_a} against {cal_ppv_b}, at {m_base_a} and {m_base_b}."),
+        Claim("B", "Equal base rates in both groups: nothing about the model can do it.",
               "Equal TPR and PPV force equal FPR only when p/(1 − p) is equal. At {equal} in both groups one "
-              "threshold gives the same flag rate, FPR ({eq_fpr}) and PPV ({eq_ppv}) to both: the "
-              "counterfactual context shows it. With {base_a} against {base_b}, someone must choose which to give up."),
-        Claim("C", "Fixing the bug in the flagging pipeline.",
-              "There is no bug: both groups' scores come from the same distributions. Demographic parity "
-              "alone produces {fpr_a} against {fpr_b}, {ratio}."),
-        Claim("D", "A more accurate classifier.",
-              "Better separation shrinks every error but does not remove the conflict: at d′ = {better} "
-              "demographic parity still gives group A {better_ratio} group B's false-positive rate. Only a "
+              "cut-off gives both the same flag rate, FPR ({eq_fpr}) and precision ({eq_ppv}), as the "
+              "counterfactual context shows; at {m_base_a} against {m_base_b}, someone must choose which to give up."),
+        Claim("C", "Fixing a pipeline bug that scores one group's posts more harshly.",
+              "There is no bug: both groups' scores come from the same distributions, and demographic parity "
+              "alone gives group A's innocent posts {m_fpr_a} and group B's {m_fpr_b} at {m_base_a} and {m_base_b}."),
+        Claim("D", "A classifier sharp enough that its remaining mistakes stop mattering.",
+              "Better separation shrinks every error but keeps the conflict: at d′ = {better}, demographic parity "
+              "flags group A's innocent posts at {better_ratio} group B's rate, a wider gap than at d′ = {d}. Only a "
               "perfect classifier escapes, and then demographic parity fails instead."),
     ),
     answer_letter="B",
 )
 
 M = {m.name: m for m in (
-    MetricSpec("a1_fpr_ratio", "False-positive rate, A ÷ B", "1", "x"),
+    MetricSpec("a1_fpr_ratio", "False-positive rate, B ÷ A", "1", "x"),
     MetricSpec("a1_fpr_a", "False-positive rate, group A", "1", "pct"),
     MetricSpec("a1_fpr_b", "False-positive rate, group B", "1", "pct"),
     MetricSpec("a1_ppv_a", "Precision (PPV), group A", "1", "pct"),
@@ -139,30 +186,39 @@ M = {m.name: m for m in (
     MetricSpec("a1_sel_a", "Flag rate, group A", "1", "pct"),
     MetricSpec("a1_sel_b", "Flag rate, group B", "1", "pct"),
     MetricSpec("a2_us_impact", "US impact ratio (four-fifths screen)", "1", "num"),
+    MetricSpec("a2_us_t_a", "Group A's cut-off, US", "1", "num"),
     MetricSpec("a2_eu_gap", "EU false-positive gap |ΔFPR|", "1", "pp"),
-    MetricSpec("a2_rejected", "Qualified candidates rejected per day", "1/day", "int"),
-    MetricSpec("a2_us_gap", "US false-positive gap |ΔFPR|", "1", "pp"),
-    MetricSpec("a2_eu_impact", "EU impact ratio", "1", "num"),
-    MetricSpec("a2_us_t_a", "Group A's threshold, US", "1", "num"),
+    MetricSpec("a2_rejected", "Qualified candidates rejected per day", "1/day", "num"),
+    MetricSpec("a2_advanced", "Applicants advanced per day", "1/day", "num"),
+    MetricSpec("a2_ppv_a", "Qualified among group A's advanced (US)", "1", "pct"),
+    MetricSpec("a2_ppv_b", "Qualified among group B's advanced (US)", "1", "pct"),
 )}
 
 FAILURES = (
-    FailureSpec("a2_us_adverse_impact", "US check failed: impact ratio below four-fifths", act=2),
+    FailureSpec("a2_group_cutoffs", "Cut-offs that differ by group", act=2),
+    FailureSpec("a2_us_adverse_impact", "Launch check failed: US impact ratio below four-fifths", act=2),
     FailureSpec("a2_eu_error_gap", "EU check failed: the error gap is over the documented tolerance", act=2),
     FailureSpec("a2_harm", "Over the harm budget: too many qualified candidates rejected", act=2, severity="warn"),
 )
 FAIL = {f.name: f for f in FAILURES}
 
 
-def held(x: float, y: float) -> bool:
-    """Two rates the page would show as the same (equal to a tenth of a percentage point)."""
-    return abs(x - y) < 1 / (S.pp_per_unit * 10)
+def out_of_reach(s: State, g: Pair) -> list:
+    """Predictive parity where group B's precision is below group A's base rate, the floor of group A's
+    precision (PPV → p as t → −∞; it can always rise, PPV → 1): the cards would read as if it held."""
+    if s["a1_criterion"] != "ppv" or held(g.a.ppv, g.b.ppv):
+        return []
+    return [callout("warn", "Predictive parity is out of reach here",
+                    f"At these base rates and this flag rate, group B's flags are right {fmt(g.b.ppv, 'pct')} of the "
+                    f"time, but group A's precision never falls below its base rate ({fmt(g.a.base_rate, 'pct')}). "
+                    f"Group A's cut-off goes as low as it can, flagging {fmt(g.a.selection_rate, 'pct')} of its "
+                    "posts: the cards show that nearest point, not parity.")]
 
 
 def act1_instruments(s: State) -> list:
     g = act1_state(s)
     ratio_tone = "good" if held(g.a.fpr, g.b.fpr) else "danger"
-    return [metric_grid(
+    return out_of_reach(s, g) + [metric_grid(
         M["a1_fpr_ratio"].show(g.fpr_ratio, ratio_tone),
         M["a1_fpr_a"].show(g.a.fpr), M["a1_fpr_b"].show(g.b.fpr),
         M["a1_ppv_a"].show(g.a.ppv, "good" if held(g.a.ppv, g.b.ppv) else None),
@@ -183,7 +239,7 @@ def act1_chart(s: State, g: Pair):
     summary = (f"Under {CRITERIA[s['a1_criterion']].lower()}, " +
                (f"{', '.join(equal)} {'match' if len(equal) > 1 else 'matches'} across the groups" if equal
                 else "nothing matches across the groups") +
-               f"; group A's false-positive rate is {fmt(g.fpr_ratio, 'x')} group B's.")
+               f"; group B's false-positive rate is {fmt(g.fpr_ratio, 'x')} group A's.")
     rows = [(n, fmt(x, "pct"), fmt(y, "pct")) for n, x, y in zip(names, value["A"], value["B"])]
     return chart("a1_groups", "The two groups under your criterion", figure, summary,
                  table=(("Measure", "Group A", "Group B"), rows))
@@ -212,18 +268,18 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="One Flag Rate, Two Error Rates", minutes="12–15 min",
+    number=1, title="One Flag Rate for Two Communities", minutes="12–15 min",
     stakeholder_role="Trust & Safety Lead",
     stakeholder=lambda: (
         f"We did the fair thing: our moderation model flags exactly {fmt(S.flag_rate, 'pct')} of posts from "
-        "both communities. Now activists publish data saying group A's innocent posts are wrongly flagged far "
-        "more often than group B's. Engineering swears the model scores both groups the same way. Is their "
-        "data wrong, or is our model broken?"),
+        "both communities. Activists say it treats the two communities' innocent posts differently and will "
+        "publish their data next week. Engineering swears the model scores both groups the same way. Who is "
+        "right?"),
     scenario=lambda: (
         "**Demographic parity** asks for equal flag rates. **Equalized odds** asks for equal error rates "
         "(FPR and TPR). **Predictive parity** asks that a flag be equally often right (PPV) in each group.",
-        "The model is imperfect but identical across groups: the same score distributions, only the groups' "
-        "base rates differ. To flag the same share of each group, each group needs its own threshold.",
+        "The model is imperfect but identical across groups: the same score distributions in both, only the "
+        "share of posts that break the rules may differ.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_CRITERION, A1_FLAG, A1_BASE_A, A1_BASE_B),
@@ -234,18 +290,20 @@ ACT1 = Act(
     instruments_title="Confusion-matrix explorer",
 )
 
-# ---- Act II · Two jurisdictions, one score -------------------------------------------
+# ---- Act II · A screen for two markets ------------------------------------------------
 
 
 def rule_choice(name: str, label: str) -> Choice:
     return Choice(name, label, tuple(Option(k, v) for k, v in RULES.items()), default="single", widget="select",
-                  help="Group B keeps the threshold below; the rule sets group A's threshold.")
+                  help="Group B keeps the cut-off t below; the rule sets group A's.")
 
 
-A2_US_RULE = rule_choice("a2_us_rule", "Thresholds in the US")
-A2_EU_RULE = rule_choice("a2_eu_rule", "Thresholds in the EU")
-A2_THRESHOLD = Slider("a2_threshold", "Group B's score threshold, t", unit="1", min=1.0, max=3.0, step=0.05,
-                      default=S.threshold, fmt="num", help="Higher t: fewer candidates pass the screen.")
+A2_US_RULE = rule_choice("a2_us_rule", "Group A's cut-off in the US")
+A2_EU_RULE = rule_choice("a2_eu_rule", "Group A's cut-off in the EU")
+A2_THRESHOLD = Slider("a2_threshold", "Cut-off on the score, t", unit="1", min=0.0, max=3.0, step=0.05,
+                      default=S.threshold, fmt="num", help="Higher t: fewer applicants pass the screen.")
+A2_D_PRIME = Slider("a2_d_prime", "Model separation, d′", unit="1", min=1.5, max=4.0, step=0.1,
+                    default=S.d_prime, fmt="num", help="A sharper model: qualified and unqualified scores further apart.")
 A2_TOLERANCE = Slider("a2_tolerance", "EU tolerance on |ΔFPR| (the team's choice)", unit="1", min=0.005, max=0.06,
                       step=0.005, default=S.eu_tolerance, fmt="pp",
                       help="The AI Act prescribes no metric; this is the tolerance the team documents.")
@@ -254,73 +312,81 @@ A2_EVALS = Slider("a2_evals", "Screens per day", unit="1/day", min=1e6, max=2e7,
 
 
 def deployment(s: State) -> Deployment:
-    return Deployment(s["a2_us_rule"], s["a2_eu_rule"], s["a2_threshold"], s["a2_tolerance"], s["a2_evals"])
+    return Deployment(s["a2_us_rule"], s["a2_eu_rule"], s["a2_threshold"], s["a2_d_prime"], s["a2_tolerance"],
+                      s["a2_evals"])
 
 
 def act2_facts() -> dict[str, str]:
-    d = DESIGNS
-    return {"t": fmt(S.threshold, "num"), "tol": fmt(S.eu_tolerance, "pp"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
-            "ir_single": fmt(d["A"].us.impact, "num"), "ir_fix": fmt(d["B"].us.impact, "num"),
-            "gap_fix": fmt(d["B"].us.fpr_gap, "pp"), "ta_fix": fmt(d["B"].us.t_a, "num"),
-            "gap_dp": fmt(d["C"].eu.fpr_gap, "pp"), "ir_ppv": fmt(d["D"].us.impact, "num"),
-            "gap_ppv": fmt(d["D"].eu.fpr_gap, "pp"), "harm_b": fmt(d["B"].rejected_per_day, "int"),
-            "fine_hr": fmt(C.EU_AI_ACT_FINE_HIGH_RISK_EUR / S.eur_per_million, "num"),
-            "fine_hr_pct": fmt(C.EU_AI_ACT_FINE_HIGH_RISK_TURNOVER, "pct"),
-            "fine_pp": fmt(C.EU_AI_ACT_FINE_PROHIBITED_EUR / S.eur_per_million, "num"),
-            "fine_pp_pct": fmt(C.EU_AI_ACT_FINE_PROHIBITED_TURNOVER, "pct"), "one": fmt(1.0, "num"),
-            "upstream_pct": fmt(S.upstream_fine_turnover, "pct")}
+    d, today = DESIGNS, Deployment("single", "single")
+    low = d["C"]
+    return {"t": fmt(S.threshold, "num"), "t_low": fmt(S.low_threshold, "num"), "limit": fmt(C.UGESP_FOUR_FIFTHS, "num"),
+            "tol": fmt(S.eu_tolerance, "pp"), "ir_today": fmt(today.us.impact, "num"),
+            "ir_sharp": fmt(d["A"].us.impact, "num"), "ir_ff": fmt(d["B"].us.impact, "num"),
+            "t_ff": fmt(d["B"].us.t_a, "num"), "gap_ff": fmt(d["B"].us.fpr_gap, "pp"),
+            "pgap_today": fmt(today.us.precision_gap, "pp"), "pgap_low": fmt(low.us.precision_gap, "pp"),
+            "pgap_sharp": fmt(d["A"].us.precision_gap, "pp"),
+            "ir_low": fmt(low.us.impact, "num"), "harm_low": fmt(low.rejected_per_day, "num"),
+            "adv_low": fmt(low.advanced_per_day, "num"), "adv_share_low": fmt(low.advanced_per_day / low.evaluations, "pct"),
+            "adv_today": fmt(today.advanced_per_day, "num"),
+            "ppv_low_a": fmt(low.us.a.ppv, "pct"), "ppv_low_b": fmt(low.us.b.ppv, "pct"),
+            "ppv_today_a": fmt(today.us.a.ppv, "pct"), "ppv_today_b": fmt(today.us.b.ppv, "pct"),
+            "t_cal": fmt(d["D"].us.t_a, "num"), "ir_cal": fmt(d["D"].us.impact, "num"), "gap_cal": fmt(d["D"].eu.fpr_gap, "pp"),
+            "t_blind": fmt(blind_cutoff_for_four_fifths(), "num"), "zero_gap": fmt(0.0, "pp"),
+            "base_a": fmt(S.base_a, "pct"), "base_b": fmt(S.base_b, "pct"), "base_ratio": fmt(S.base_a / S.base_b, "num"),
+            "lr_today": fmt(today.us.pass_ratio, "num"), "lr_low": fmt(low.us.pass_ratio, "num"),
+            "lr_sharp": fmt(d["A"].us.pass_ratio, "num"), "sharp": fmt(S.better_d_prime, "num")}
 
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"Group B's threshold is t = {fmt(S.threshold, 'num')}. The US check: every group's selection rate "
-           f"at least {fmt(C.UGESP_FOUR_FIFTHS, 'num')} of the highest group's. The EU check: the documented "
-           f"false-positive gap at most {fmt(S.eu_tolerance, 'pp')}. Which deployment passes both?",
-    quantity="the deployment that passes the US and the EU checks",
+    prompt="Which deployment passes all four launch checks?",
+    quantity="the deployment that passes every launch check",
     options=(
-        Claim("A", "One threshold for everyone, in every market (equal error rates).",
-              "Equal FPR and TPR pass the EU check, but group A is selected far less often: impact ratio "
-              "{ir_single}, below {limit}."),
-        Claim("B", "Calibrated scores with thresholds per jurisdiction: in the US, group A's threshold is lowered "
-                   "just enough for four-fifths; in the EU, one threshold.",
-              "US: group A's threshold drops to {ta_fix}, impact ratio {ir_fix}, but the FPR gap widens to "
-              "{gap_fix}. EU: one threshold, no gap. Each market's rule is met by its own thresholds on the "
-              "same scores."),
-        Claim("C", "Demographic parity in every market: equal selection rates.",
-              "Impact ratio {one} passes the US screen, but equal selection on unequal base rates opens an FPR gap "
-              "of {gap_dp}, over the EU tolerance of {tol}."),
-        Claim("D", "Predictive parity in every market: equal precision (PPV).",
-              "Equal PPV needs a higher threshold for group A: impact ratio {ir_ppv} fails the US screen and "
-              "the FPR gap of {gap_ppv} fails the EU tolerance."),
+        Claim("A", f"Keep the cut-off at t = {fmt(S.threshold, 'num')} and ship a sharper model, "
+                   f"d′ = {fmt(S.better_d_prime, 'num')}.",
+              "A sharper model catches more of both groups' qualified applicants, yet the impact ratio falls to "
+              "{ir_sharp}, below today's {ir_today} and the launch policy's {limit}."),
+        Claim("B", "In the US, lower only group A's cut-off, to reach four-fifths.",
+              "The US ratio reaches {ir_ff} and the EU keeps one cut-off, but in the US group A now meets "
+              "t = {t_ff} and group B t = {t}: different cutoff scores by group, which 42 U.S.C. §2000e–2(l) "
+              "makes unlawful for an employment test. It also opens a US false-positive gap of {gap_ff}. One "
+              "cut-off for everyone reaches {limit} at t = {t_blind} or lower."),
+        Claim("C", f"Lower the cut-off from t = {fmt(S.threshold, 'num')} to {fmt(S.low_threshold, 'num')}, "
+                   "for both groups alike.",
+              "It passes every check: the same cut-off for both groups, an impact ratio of {ir_low}, no "
+              "false-positive gap, {harm_low} qualified candidates rejected a day. The price: {adv_low} "
+              "applicants advanced a day ({adv_share_low} of all screened; {adv_today} today), and only "
+              "{ppv_low_a} of group A's and {ppv_low_b} of group B's are qualified."),
+        Claim("D", "Calibrate the score within each group; one probability cut-off.",
+              "Calibrating within each group moves group A's cut-off up to t = {t_cal}: an impact ratio of "
+              "{ir_cal} and a false-positive gap of {gap_cal}, over the EU tolerance of {tol}. It also adjusts "
+              "scores by group, which the US statute forbids. The raw score is not calibrated within groups: "
+              "above t = {t}, {ppv_today_a} of group A's and {ppv_today_b} of group B's passes are qualified."),
     ),
     decide=act2_answer,
 )
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="Legal's first memo said: \"the EU mandates calibration and the US EEOC requires equalized odds.\" "
-           "What do the two rules actually ask?",
+    prompt="With one cut-off for everyone, the impact ratio rose as the cut-off fell and fell as the model got "
+           "sharper. What sets it?",
     options=(
-        Claim("A", "Just that: the EU requires calibrated scores and the US requires equal error rates.",
-              "Neither is true. The four-fifths rule compares selection rates, and the AI Act names no metric; "
-              "a design built on the memo fails the US screen (impact ratio {ir_single} with one threshold)."),
-        Claim("B", "The US four-fifths rule compares selection rates and flags a ratio below four-fifths as "
-                   "evidence of adverse impact; the EU AI Act requires a documented examination of possible "
-                   "biases and their mitigation, and prescribes no fairness metric.",
-              "29 CFR 1607.4(D) is a selection-rate screen, evidence rather than proof. AI Act Art. 10 asks "
-              "high-risk systems for data governance and bias examination; the {tol} error-gap tolerance is the "
-              "team's documented choice. Art. 99 caps fines for such obligations at €{fine_hr} M or {fine_hr_pct} "
-              "of turnover (€{fine_pp} M or {fine_pp_pct} for prohibited practices)."),
-        Claim("C", "The US rule is equalized odds written as a ratio: each group's TPR and FPR within "
-                   f"{fmt(C.UGESP_FOUR_FIFTHS, 'pct')} of the other's.",
-              "The rule compares selection rates only. One threshold equalises TPR and FPR exactly and still "
-              "fails it, with an impact ratio of {ir_single}."),
-        Claim("D", f"The EU AI Act fines {fmt(S.upstream_fine_turnover, 'pct')} of turnover for any model that "
-                   "fails a fairness metric.",
-              "There is no such metric, and {upstream_pct} is not in the Act: Art. 99 sets €{fine_hr} M or {fine_hr_pct} for "
-              "breaches of high-risk obligations and €{fine_pp} M or {fine_pp_pct} for prohibited practices."),
+        Claim("A", "How much lower the model scores group A's applicants than group B's.",
+              "Qualified applicants' scores follow the same distribution in both groups, and so do the "
+              "unqualified's; group A only has fewer qualified applicants ({base_a} against {base_b})."),
+        Claim("B", "The false-positive gap between the groups, which grows as t falls.",
+              "With one cut-off both groups' false-positive rates are equal at every t: the gap stays at "
+              "{zero_gap} from t = {t} down to t = {t_low}."),
+        Claim("C", "The precision gap between the groups: the ratio rises as it narrows.",
+              "The precision gap narrowed both times, from {pgap_today} at t = {t} to {pgap_low} at t = {t_low}, "
+              "and to {pgap_sharp} with the sharper model, yet the ratio rose the first time ({ir_today} to "
+              "{ir_low}) and fell the second ({ir_sharp})."),
+        Claim("D", "How often unqualified applicants pass, relative to qualified ones.",
+              "A group selects p·TPR + (1 − p)·FPR, with the same TPR and FPR in both groups, so the ratio "
+              "depends only on FPR/TPR: near 0 it follows the qualified shares ({base_ratio}), near 1 it tends to "
+              "1. Lowering t raised FPR/TPR from {lr_today} to {lr_low}; the sharper model lowered it to {lr_sharp}."),
     ),
-    answer_letter="B",
+    answer_letter="D",
 )
 
 
@@ -328,102 +394,109 @@ def act2_instruments(s: State) -> list:
     d = deployment(s)
     us, eu, harm = d.us, d.eu, d.rejected_per_day
     parts = [metric_grid(
-        M["a2_us_impact"].show(us.impact, "good" if d.us_ok else "danger", f"screen ≥ {fmt(C.UGESP_FOUR_FIFTHS, 'num')}"),
+        M["a2_us_impact"].show(us.impact, "good" if d.screen_ok else "danger",
+                               f"launch policy ≥ {fmt(C.UGESP_FOUR_FIFTHS, 'num')}"),
+        M["a2_us_t_a"].show(us.t_a, "good" if d.one_cutoff else "danger", f"group B: {fmt(d.t_b, 'num')}"),
         M["a2_eu_gap"].show(eu.fpr_gap, "good" if d.eu_ok else "danger", f"tolerance {fmt(d.tolerance, 'pp')}"),
         M["a2_rejected"].show(harm, "warn" if harm > S.harm_budget else None, f"budget {fmt(S.harm_budget, 'int')}"),
-        M["a2_us_gap"].show(us.fpr_gap, note="no US rule on error rates"),
-        M["a2_eu_impact"].show(eu.impact, note="no EU rule on selection rates"),
-        M["a2_us_t_a"].show(us.t_a, note=f"group B: {fmt(d.t_b, 'num')}"),
+        M["a2_advanced"].show(d.advanced_per_day, note=f"{fmt(d.advanced_per_day / d.evaluations, 'pct')} of screens"),
+        M["a2_ppv_a"].show(us.a.ppv), M["a2_ppv_b"].show(us.b.ppv),
     )]
     parts += act2_failures(d, harm)
-    parts.append(act2_chart(d))
+    parts += [act2_chart(d), law_and_policy()]
     return parts
 
 
 def act2_failures(d: Deployment, harm: float) -> list:
     parts = []
-    if not d.us_ok:
-        parts.append(failure(FAIL["a2_us_adverse_impact"], f"Under the US thresholds group A is selected at "
+    differ = [(market, p) for market, p in (("US", d.us), ("EU", d.eu)) if not p.one_cutoff]
+    if differ:
+        said = "; ".join(f"{market}: group A {fmt(p.t_a, 'num')}, group B {fmt(p.t_b, 'num')}" for market, p in differ)
+        parts.append(failure(FAIL["a2_group_cutoffs"], f"The same score meets different cut-offs by group ({said}).",
+                             *group_cutoff_law({m for m, _ in differ})))
+    if not d.screen_ok:
+        parts.append(failure(FAIL["a2_us_adverse_impact"], f"In the US group A is selected at "
                              f"{fmt(d.us.a.selection_rate, 'pct')}, group B at {fmt(d.us.b.selection_rate, 'pct')}: "
-                             f"impact ratio {fmt(d.us.impact, 'num')}. Lower group A's threshold (the four-fifths "
-                             "fix) or equalise selection rates."))
+                             f"impact ratio {fmt(d.us.impact, 'num')}. Below four-fifths the federal agencies generally "
+                             "see evidence of adverse impact (29 CFR 1607.4(D)), and the company's policy is to launch "
+                             "only above it until the screen is validated. Levers that hold every group to the same "
+                             "cut-off: validate the test's job relatedness, or lower the one cut-off for everyone."))
     if not d.eu_ok:
-        parts.append(failure(FAIL["a2_eu_error_gap"], f"The EU thresholds give false-positive rates of "
+        parts.append(failure(FAIL["a2_eu_error_gap"], f"The EU cut-offs give false-positive rates of "
                              f"{fmt(d.eu.a.fpr, 'pct')} and {fmt(d.eu.b.fpr, 'pct')}, a gap of {fmt(d.eu.fpr_gap, 'pp')} "
-                             f"over the documented {fmt(d.tolerance, 'pp')}. Move the EU thresholds toward one threshold."))
+                             f"over the documented {fmt(d.tolerance, 'pp')}. The same cut-off for both groups closes it."))
     if harm > S.harm_budget:
-        parts.append(failure(FAIL["a2_harm"], f"{fmt(harm, 'int')} qualified candidates a day are screened out, over "
-                             f"the budget of {fmt(S.harm_budget, 'int')}. Lower the threshold t: a small FNR times "
+        parts.append(failure(FAIL["a2_harm"], f"{fmt(harm, 'num')} qualified candidates a day are screened out, over "
+                             f"the budget of {fmt(S.harm_budget, 'int')}. Lower the cut-off t: a small miss rate times "
                              f"{fmt(d.evaluations, 'int')} screens is a crowd."))
     return parts
 
 
 def act2_chart(d: Deployment):
-    """Impact ratio against the FPR gap as group A's threshold sweeps: no point meets both checks."""
-    steps, low, high = 40, d.t_b - S.sweep_below, d.t_b + S.sweep_above
-    rules = {rule: a2_pair(rule, d.t_b) for rule in RULES}
-    grid = sorted({low + (high - low) * i / steps for i in range(steps + 1)} | {g.t_a for g in rules.values()})
-    curve = [pair(S.base_a, S.base_b, t, d.t_b) for t in grid]
-    traces = [ch.line("A's threshold swept", [(g.a.fpr - g.b.fpr) * S.pp_per_unit for g in curve],
-                      [g.impact for g in curve], "muted")]
-    colours = dict(zip(RULES, ("series1", "series2", "series3", "series4")))
-    traces += [ch.point(RULES[r].split(" (")[0], (g.a.fpr - g.b.fpr) * S.pp_per_unit, g.impact, colours[r])
-               for r, g in rules.items()]
-    us_line, us_note = ch.hline(C.UGESP_FOUR_FIFTHS, "danger", "US screen")
-    tol = d.tolerance * S.pp_per_unit
-    eu_line, eu_note = ch.vline(tol, "warn", "EU ±tolerance")
-    eu_note.update(y=0, xanchor="left")  # inside the plot, clear of the legend on a phone
-    eu_low, _ = ch.vline(-tol, "warn")
-    figure = ch.figure(traces, x=ch.axis("FPR of A − FPR of B (pp)"), y=ch.axis("Impact ratio", range=[0, 1.05]),
-                       shapes=[us_line, eu_line, eu_low], annotations=[us_note, eu_note], height=int(S.chart_height_px))
-    summary = (f"With group B at t = {fmt(d.t_b, 'num')}, moving group A's threshold trades the impact ratio "
-               f"against the false-positive gap; the US screen needs a ratio ≥ {fmt(C.UGESP_FOUR_FIFTHS, 'num')}, "
-               f"the EU tolerance a gap within ±{fmt(d.tolerance, 'pp')}.")
-    rows = [(RULES[r], fmt(g.t_a, "num"), fmt(g.impact, "num"), fmt(g.fpr_gap, "pp")) for r, g in rules.items()]
-    return chart("a2_tradeoff", "Selection parity against error parity", figure, summary,
-                 table=(("Rule", "Group A's threshold", "Impact ratio", "|ΔFPR|"), rows))
+    """The impact ratio of one cut-off for everyone as t sweeps, for the chosen model and today's."""
+    models = dict.fromkeys((d.d_prime, S.d_prime))
+    traces = [ch.line(f"One cut-off, d′ = {fmt(k, 'num')}", [t for t, _, _ in blind_curve(k)],
+                      [r for _, r, _ in blind_curve(k)], colour) for k, colour in zip(models, ("series1", "series3"))]
+    traces.append(ch.point("Your US deployment", d.t_b, d.us.impact, "accent"))
+    us_line, us_note = ch.hline(C.UGESP_FOUR_FIFTHS, "danger", "four-fifths")
+    figure = ch.figure(traces, x=ch.axis("Cut-off t (group B's)"),
+                       y=ch.axis("US impact ratio", range=[0, 1.05]), shapes=[us_line], annotations=[us_note],
+                       height=int(S.chart_height_px))
+    summary = (f"With one cut-off for everyone and d′ = {fmt(d.d_prime, 'num')}, the impact ratio reaches "
+               f"four-fifths at t = {fmt(blind_cutoff_for_four_fifths(d.d_prime), 'num')} or lower; your US "
+               f"deployment is at {fmt(d.us.impact, 'num')}.")
+    rows = [(fmt(t, "num"), fmt(r, "num"), fmt(f, "pct")) for t, r, f in blind_curve(d.d_prime)[::6]]
+    return chart("a2_tradeoff", "The impact ratio of one cut-off", figure, summary,
+                 table=(("Cut-off t", "Impact ratio", "FPR, both groups"), rows))
 
 
 def act2_math(s: State):
     d = deployment(s)
     return math_peek("The governing equations · Act II", (
-        Equation(r"\text{impact ratio} = \frac{\min_g s_g}{\max_g s_g} \ge \tfrac{4}{5}",
-                 "The US screen (29 CFR 1607.4(D)): selection rates only; a lower ratio is evidence of adverse impact."),
-        Equation(r"|\mathrm{FPR}_A - \mathrm{FPR}_B| \le \tau",
-                 "The EU check the team documents; the AI Act asks for the examination, not this metric."),
+        Equation(r"\text{impact ratio} = \frac{\min_g s_g}{\max_g s_g},\qquad s_g = p_g\,\mathrm{TPR} + (1-p_g)\,\mathrm{FPR}",
+                 "With one cut-off, TPR and FPR are the same in both groups."),
+        Equation(r"\Pr(\text{qualified}\mid s, g) = \sigma\!\left(\operatorname{logit} p_g + d's - \tfrac{d'^2}{2}\right)",
+                 "A score calibrated within group *g*: the same *s* means a different chance in each group."),
         Equation(r"\text{rejected per day} = \sum N_{j,g}\, p_g\, \mathrm{FNR}_{j,g}",
-                 "Qualified candidates screened out, summed over jurisdictions *j* and groups *g*; half the "
-                 "screens in each jurisdiction and half from each group [assumed]."),
+                 "Qualified candidates screened out, summed over markets *j* and groups *g*; half the "
+                 "screens in each market and half from each group [assumed]."),
     ), rows=(
-        ("US thresholds, A / B", f"{fmt(d.us.t_a, 'num')} / {fmt(d.t_b, 'num')}"),
-        ("EU thresholds, A / B", f"{fmt(d.eu.t_a, 'num')} / {fmt(d.t_b, 'num')}"),
+        ("US cut-offs, A / B", f"{fmt(d.us.t_a, 'num')} / {fmt(d.t_b, 'num')}"),
+        ("EU cut-offs, A / B", f"{fmt(d.eu.t_a, 'num')} / {fmt(d.t_b, 'num')}"),
         ("US selection rates, A / B", f"{fmt(d.us.a.selection_rate, 'pct')} / {fmt(d.us.b.selection_rate, 'pct')}"),
-        ("FNR in the EU, A / B", f"{fmt(d.eu.a.fnr, 'pct')} / {fmt(d.eu.b.fnr, 'pct')}"),
+        ("FPR ÷ TPR, group B (US)", fmt(d.us.b.fpr / d.us.b.tpr, "num")),
     ), sources=(
-        cite("ugesp1978", "the four-fifths rule on selection rates"),
+        cite("title_vii_2000e2l", "no different cutoff scores or adjusted scores by protected group"),
+        cite("ugesp1978", "the four-fifths rule: evidence of adverse impact, not a legal definition"),
+        cite("ugesp1978_3", "adverse impact calls for validation or an alternative with less of it"),
         cite("eu_ai_act", "Art. 10 bias examination and mitigation; Art. 99 fine ceilings"),
-        cite("hardt2016", "equalized odds and group-specific thresholds"),
+        cite("eu_race_directive", "direct discrimination (Art. 2) and positive action (Art. 5)"),
     ))
 
 
 ACT2 = Act(
-    number=2, title="Two Jurisdictions, One Score", minutes="15–20 min",
+    number=2, title="A Screen for Two Markets", minutes="15–20 min",
     stakeholder_role="Head of Responsible AI, hiring platform",
     stakeholder=lambda: (
-        f"We screen {fmt(S.evaluations_per_day, 'int')} job applications a day in {fmt(S.countries, 'int')} "
-        "countries with one "
-        "calibrated score. Legal wants a single fairness setting for every market that survives a US audit "
-        "and an EU conformity review. Which deployment do we ship?"),
+        f"We screen {fmt(S.evaluations_per_day, 'int')} job applications a day in the US and the EU with one "
+        "model and one score. Legal's first memo on what the rules ask was wrong; its second lists the launch "
+        "checks below. Which deployment do we ship?"),
     scenario=lambda: (
-        f"Qualified applicants are {fmt(S.base_a, 'pct')} of group A and {fmt(S.base_b, 'pct')} of group B; the "
-        "score separates them as in Act I. Compliance turned each market's rules into one check: in the US the "
-        "**impact ratio** (lowest group's selection rate ÷ highest), in the EU the **false-positive gap** "
-        "the team documents in its bias examination.",
-        "A threshold rule keeps group B's threshold and sets group A's: one threshold, the minimal "
-        "four-fifths fix, equal selection rates, or equal precision.",
+        "Groups A and B differ in a protected characteristic (race, color, religion, sex or national origin, in "
+        f"US law). Qualified applicants are {fmt(S.base_a, 'pct')} "
+        f"of group A and {fmt(S.base_b, 'pct')} of group B, the score separates them as in Act I "
+        f"(d′ = {fmt(S.d_prime, 'num')}), and today everyone at t = {fmt(S.threshold, 'num')} or above goes on to "
+        "interviews. Half the screens are in the US, half in the EU [assumed].",
+        "Launch checks. **US law**: no different cut-offs or adjusted scores by group for an employment test "
+        "(42 U.S.C. §2000e–2(l)). "
+        "**Company policy**: a US impact ratio (lowest group's selection rate ÷ highest) of at least "
+        f"{fmt(C.UGESP_FOUR_FIFTHS, 'num')}, the four-fifths level below which federal agencies generally see "
+        f"evidence of adverse impact; an EU false-positive gap of at most {fmt(S.eu_tolerance, 'pp')}, as "
+        f"documented in its AI Act bias examination; at most {fmt(S.harm_budget, 'int')} qualified candidates "
+        "rejected a day. Not legal advice.",
     ),
     prediction=ACT2_PREDICTION,
-    controls=(A2_US_RULE, A2_EU_RULE, A2_THRESHOLD, A2_TOLERANCE, A2_EVALS),
+    controls=(A2_US_RULE, A2_EU_RULE, A2_THRESHOLD, A2_D_PRIME, A2_TOLERANCE, A2_EVALS),
     instruments=act2_instruments,
     reflection=ACT2_REFLECTION,
     math_peek=act2_math,
@@ -436,46 +509,72 @@ ACT2 = Act(
 
 def active_failures(s: State) -> frozenset[str]:
     d = deployment(s)
-    active = {"a2_us_adverse_impact": not d.us_ok, "a2_eu_error_gap": not d.eu_ok,
-              "a2_harm": d.rejected_per_day > S.harm_budget}
+    active = {"a2_group_cutoffs": not (d.us.one_cutoff and d.eu.one_cutoff), "a2_us_adverse_impact": not d.screen_ok,
+              "a2_eu_error_gap": not d.eu_ok, "a2_harm": not d.harm_ok}
     return frozenset(name for name, on in active.items() if on)
+
+
+RECORD = tuple(MetricSpec(name, label, unit, f) for name, label, unit, f in (
+    ("base_rate_a", "Act I · Group A base rate", "1", "pct"), ("base_rate_b", "Act I · Group B base rate", "1", "pct"),
+    ("threshold_a", "Act I · Group A's threshold", "1", "num"), ("threshold_b", "Act I · Group B's threshold", "1", "num"),
+    ("fpr_a", "Act I · False-positive rate, group A", "1", "pct"), ("fpr_b", "Act I · False-positive rate, group B", "1", "pct"),
+    ("tpr_a", "Act I · True-positive rate, group A", "1", "pct"), ("tpr_b", "Act I · True-positive rate, group B", "1", "pct"),
+    ("ppv_a", "Act I · Precision, group A", "1", "pct"), ("ppv_b", "Act I · Precision, group B", "1", "pct"),
+    ("criterion", "Act I · Fairness criterion", "1", "num"), ("us_rule", "Act II · US rule for group A's cut-off", "1", "num"),
+    ("eu_rule", "Act II · EU rule for group A's cut-off", "1", "num"), ("cutoff", "Act II · Cut-off t", "1", "num"),
+    ("d_prime", "Act II · Model separation d′", "1", "num"), ("us_threshold_a", "Act II · Group A's cut-off, US", "1", "num"),
+    ("impact_ratio", "Act II · US impact ratio", "1", "num"), ("eu_fpr_gap", "Act II · EU false-positive gap", "1", "pp"),
+    ("one_cutoff", "Act II · One cut-off for every group (US law)", "1", "yesno"),
+    ("screen_ok", "Act II · Impact ratio at least four-fifths (policy)", "1", "yesno"),
+    ("eu_ok", "Act II · EU gap within tolerance (policy)", "1", "yesno"),
+    ("qualified_rejected_per_day", "Act II · Qualified candidates rejected per day", "1/day", "num"),
+    ("advanced_per_day", "Act II · Applicants advanced per day", "1/day", "num"),
+))
 
 
 def results(s: State) -> dict[str, float | str | bool]:
     g, d = act1_state(s), deployment(s)
-    return {"base_rate_a": s["a1_base_a"], "base_rate_b": s["a1_base_b"], "criterion": s["a1_criterion"],
+    return {"base_rate_a": s["a1_base_a"], "base_rate_b": s["a1_base_b"], "criterion": CRITERIA[s["a1_criterion"]],
             "threshold_a": g.t_a, "threshold_b": g.t_b, "fpr_a": g.a.fpr, "fpr_b": g.b.fpr,
             "tpr_a": g.a.tpr, "tpr_b": g.b.tpr, "ppv_a": g.a.ppv, "ppv_b": g.b.ppv,
-            "us_rule": d.us_rule, "eu_rule": d.eu_rule, "impact_ratio": d.us.impact, "eu_fpr_gap": d.eu.fpr_gap,
-            "us_ok": d.us_ok, "eu_ok": d.eu_ok, "qualified_rejected_per_day": d.rejected_per_day}
+            "us_rule": RULES[d.us_rule], "eu_rule": RULES[d.eu_rule], "cutoff": d.t_b, "d_prime": d.d_prime,
+            "us_threshold_a": d.us.t_a, "impact_ratio": d.us.impact, "eu_fpr_gap": d.eu.fpr_gap,
+            "one_cutoff": float(d.one_cutoff), "screen_ok": float(d.screen_ok), "eu_ok": float(d.eu_ok),
+            "qualified_rejected_per_day": d.rejected_per_day, "advanced_per_day": d.advanced_per_day}
 
 
 def lab_takeaways() -> list[str]:
-    f, g = act1_facts(), act2_facts()
+    f, g = act1_facts("measured"), act2_facts()
     return [
-        f"Equal flag rates are not equal error rates: at {f['flag']} for both groups, group A's false-positive "
-        f"rate is {f['fpr_a']} against {f['fpr_b']}, {f['ratio']}, with an identical, unbiased classifier.",
+        f"Equal flag rates are not equal error rates: at {fmt(S.flag_rate, 'pct')} for both groups, group B's "
+        f"innocent posts are flagged at {f['m_fpr_b']} against group A's {f['m_fpr_a']}, with an identical, "
+        "unbiased classifier.",
         "FPR = p/(1 − p)·(1 − PPV)/PPV·TPR: with different base rates, equal selection, equal error rates and "
-        f"equal precision cannot all hold; one threshold keeps error rates equal but precision is {f['one_ppv_a']} "
-        f"against {f['one_ppv_b']}.",
-        f"The US four-fifths rule screens selection rates; one threshold gives an impact ratio of {g['ir_single']}. "
-        f"The minimal fix passes it and widens the false-positive gap to {g['gap_fix']}.",
-        "The EU AI Act asks for a documented bias examination and mitigation, not a metric: the tolerance is "
-        "the team's choice, and per-jurisdiction thresholds on one calibrated score meet both markets' rules.",
-        f"At scale a small error rate is a crowd: the shipped design screens out {g['harm_b']} qualified "
-        "candidates a day.",
+        f"equal precision cannot all hold. One cut-off keeps error rates equal but leaves precision at "
+        f"{f['one_ppv_a']} against {f['one_ppv_b']}, and the same raw score means a different chance in each "
+        "group: it is not calibrated within groups.",
+        f"The four-fifths rule is a screen, not a target: a ratio under it (here {g['ir_today']}) is evidence of "
+        "adverse impact that the employer answers by validating the test or finding a use of it with less impact. "
+        "Cut-offs that differ by group are no answer for a US employment test: the statute forbids them.",
+        f"With one cut-off the impact ratio depends only on how often unqualified applicants pass, relative to "
+        f"qualified ones (FPR ÷ TPR): "
+        f"reaching four-fifths took t = {g['t_low']}, advancing {g['adv_share_low']} of applicants, most of them "
+        f"unqualified; a sharper model lowered it to {g['ir_sharp']}.",
+        "Which fairness criterion to keep is policy, made within the law; which statements here are law and which "
+        "are policy is stated beside them (a teaching model, not legal advice).",
     ]
 
 
 LAB = Lab(
     id="v2_16", volume=2, number=16, title="The Fairness Impossibility",
-    invariant="With **different base rates**, equal selection rates, equal error rates and equal precision "
-              "**cannot all hold**; which to keep is a policy choice, and laws differ in what they ask.",
+    invariant="With **different base rates** and an imperfect classifier, equal selection rates, equal error "
+              "rates and equal precision **cannot all hold**; which to keep is a policy choice, made within "
+              "what the law allows.",
     minutes="30–35 min", chapter="Responsible AI", url="vol2/16-fairness-impossibility/",
     reading=(
         "**Fairness criteria**: demographic parity, equalized odds, predictive parity and calibration.",
         "**The impossibility results** of Chouldechova (2017) and Kleinberg et al. (2016).",
-        "**Fairness in deployment**: thresholds, audits, and what regulators actually require.",
+        "**Fairness in deployment**: thresholds, audits, and what the law and regulators ask.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -486,8 +585,14 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V2-17 Constraints Never Lie**: fairness as one of the constraints a production design must meet.",
+        "**V1-15 There Is No Free Fairness**: the price of a calibrated score, and the same US statute for a résumé screen.",
         "**V2-13 The Privacy Measurement Gap**: another guarantee that is a policy choice stated as a number.",
     ),
     presets={"context": {"measured": {"a1_base_a": S.base_a, "a1_base_b": S.base_b},
                          "equal": {"a1_base_a": S.base_equal, "a1_base_b": S.base_equal}}},
+    terms=terms,
+    record_metrics=RECORD,
+    hook="A moderation model scores two communities' posts the same way and flags the same share of each; "
+         "activists say it treats their innocent posts differently. Who is right, and what may a hiring screen "
+         "do about such gaps?",
 )
