@@ -290,7 +290,9 @@ REGISTRY: dict[str, Spec] = {
     ),
     "VLLM_GPU_MEMORY_UTILIZATION": Spec(
         0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
-        _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
+        _VLLM_ARGS_URL, "vLLM's worker sizes the KV cache as total_gpu_memory x gpu_memory_utilization - peak_memory "
+        "(the weights, the profiled activation peak and non-torch memory): activations come out of this share; "
+        "the rest of the GPU is left unused (headroom for other processes)",
     ),
     "LLAMA31_CONTEXT_TOKENS": Spec(
         131072.0, "tokens",

@@ -48,8 +48,10 @@ def kv_bytes_per_token(layers: float, kv_heads: float, head_dim: float, bytes_pe
 def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: float, weight_bytes: float) -> float:
     """B_kv = f * n * HBM - W  (HBM left for KV after the weights; negative: weights do not fit).
 
-    f is the share of HBM the server may use (the rest holds activations and workspace).
-    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization.
+    f is the share of HBM the server may use. vLLM also takes the profiled activation peak out of
+    that share (total x f - peak memory); this count leaves the activations out, an upper bound.
+    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization and its worker's
+    determine_num_available_blocks.
     """
     _positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
     _positive("hbm_bytes_per_gpu", hbm_bytes_per_gpu, "pass HBM per GPU in bytes, e.g. 80e9")

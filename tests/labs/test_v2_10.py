@@ -140,7 +140,7 @@ def test_act1_reflection_key_d_is_the_physics():
 @pytest.mark.parametrize("letter,needles", [
     ("A", ["141 GB", "576 GB", "16.1 GB", "1.29×", "435 GB", "560 GB"]),
     ("B", ["560 GB", "52", "131,072 bytes", "327,680 bytes", "2.5×", "130"]),
-    ("C", ["10 %", "131,072 bytes"]), ("D", ["80 layers against 32", "2.5×", "40 becomes 130"]),
+    ("C", ["hidden size is half", "4,096 against 8,192", "131,072 bytes"]), ("D", ["80 layers against 32", "2.5×", "40 becomes 130"]),
 ])
 def test_act1_reflection_feedback_quotes_the_physics(letter, needles):
     text = feedback("a1_reflect", letter)
@@ -352,6 +352,20 @@ def test_review_wording_and_units():
     assert "fills it, and our serving stack" in page_text(rendered(LAB, all_open("docs")))
     assert "A chat holds about 4,096 tokens, but our serving stack" in page_text(rendered(LAB, all_open()))
     assert "The bulk summariser, with prompts and replies as long" in page_text(rendered(LAB, all_open()))
+
+
+def test_the_usable_share_is_not_called_room_for_activations():
+    """Second review (S3, a source read too strongly): vLLM sizes the KV cache as
+    total_gpu_memory x gpu_memory_utilization - peak_memory, the peak being the weights, the profiled
+    activation peak and non-torch memory (vllm/worker/worker.py, determine_num_available_blocks). The
+    activations come out of the share f, not out of the 10 % left over, so the page must not call
+    that 10 % a reserve for activations, and it says the count leaves the activation peak out."""
+    for context in CONTEXTS:
+        text = page_text(rendered(LAB, all_open(context)))
+        assert "room for activations" not in text and "reserve for activations" not in text
+        assert "vLLM also takes the activation peak out of this share; the count leaves it out" in text
+    assert "reserve for activations" not in feedback("a1_reflect", "C")
+    assert "activations" not in C.REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].note.split("peak_memory")[0]
 
 
 def test_failures_stay_quiet_until_their_act_opens():

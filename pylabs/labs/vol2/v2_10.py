@@ -146,8 +146,9 @@ ACT1_REFLECTION = Reflection(
               "If it were, the 8B's {budget8} would hold {n_same}. It keeps {kv8} per token against {kv_token}, "
               "{kv_x} less, which gives {n8}."),
         Claim("C", "A smaller model needs more activation memory for each conversation.",
-              "The reserve for activations is the same {reserve} of the HBM for both models; what changes is "
-              "the cache per token ({kv8} against {kv_token}) and the budget ({budget8} against {budget})."),
+              "Activations grow with the model's width, and the 8B's hidden size is half the 70B's ({width8} against "
+              "{width70}): it needs less, not more. What changes is the cache per token ({kv8} against "
+              "{kv_token}) and the budget ({budget8} against {budget})."),
         Claim("D", "Its cache per token shrinks only with the layers; the KV heads are alike.",
               "KV per token is 2 × layers × KV heads × head size × bytes: both models keep {kv_heads} KV heads of "
               "the same size, so {layers70} layers against {layers8} make it only {kv_x} smaller. The budget "
@@ -250,7 +251,9 @@ def act1_math(s: State):
         Equation(r"KV_{\text{tok}} = 2\,L\,n_{\text{kv}}\,d_h\,b",
                  "A key and a value per KV head per layer; *b* bytes per element."),
         Equation(r"B_{\text{KV}} = f\,n\,M_{\text{HBM}} - 2P",
-                 "HBM the server may use, minus BF16 weights (*f* leaves room for activations)."),
+                 f"HBM the server may use, vLLM's default share *f* of each GPU's {fmt(C.H100_HBM_BYTES, 'GB')} "
+                 "(the datasheet's figure), minus the BF16 weights. vLLM also takes the activation peak out of "
+                 "this share; the count leaves it out."),
         Equation(r"N = \left\lfloor \frac{B_{\text{KV}}}{KV_{\text{tok}}\cdot s_{\text{reserved}}} \right\rfloor",
                  "Contiguous allocation reserves the window; paging reserves whole blocks of what is used."),
     ), rows=(

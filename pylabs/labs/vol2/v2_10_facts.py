@@ -10,7 +10,6 @@ from pylabs.framework import fmt
 from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_10_model import (EIGHT, SEVENTY, S, Serving, act1_truth, act2_decide, budget, kv_token,
                                           plans, usable, users, weights)
-from pylabs.physics import constants as C
 
 
 def span(tokens: float) -> str:
@@ -42,7 +41,7 @@ def act1_facts(context: str) -> dict[str, str]:
         "weights8": fmt(weights(EIGHT), "GB"), "usable": fmt(usable(), "GB"), "kv_x": fmt(kv / kv8, "x"),
         "budget_x": fmt(budget(EIGHT) / budget(SEVENTY), "x"), "layers70": fmt(SEVENTY.layers, "int"),
         "layers8": fmt(EIGHT.layers, "int"), "n_same": fmt(users(EIGHT, S.window * kv / kv8), "int"),
-        "reserve": fmt(1 - C.VLLM_GPU_MEMORY_UTILIZATION, "pct"), "params_x": fmt(SEVENTY.params / EIGHT.params, "x"),
+        "width70": fmt(SEVENTY.d_model, "int"), "width8": fmt(EIGHT.d_model, "int"), "params_x": fmt(SEVENTY.params / EIGHT.params, "x"),
     }
 
 
