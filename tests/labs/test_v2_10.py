@@ -316,17 +316,39 @@ def test_document_prompts_break_the_promise_until_the_prompts_shrink():
                                                           a2_prompt=1024))
 
 
-@pytest.mark.parametrize("controls,lever", [
-    ({}, "Continuous batching admits"),
-    ({"a2_lat_mode": "continuous", "a2_lat_batch": 4}, "A larger batch completes"),
-    ({"a2_lat_mode": "continuous", "a2_lat_batch": 128, "a2_prompt": 4096}, "Shorter prompts"),
-    ({"a2_lat_mode": "continuous", "a2_lat_batch": 16}, "More slots let more replies run at once"),
-    ({"a2_lat_mode": "continuous", "a2_lat_batch": 32, "a2_prompt": 4096}, "shorter prompts or fewer arrivals"),
+@pytest.mark.parametrize("context,controls,lever", [
+    ("chat", {}, "continuous batching, with enough slots, admits"),
+    ("chat", {"a2_lat_mode": "static", "a2_lat_batch": 4}, "continuous batching, with enough slots, admits"),
+    ("chat", {"a2_lat_mode": "continuous", "a2_lat_batch": 4}, "More slots complete more requests per second"),
+    ("chat", {"a2_lat_mode": "continuous", "a2_lat_batch": 128, "a2_prompt": 4096}, "No batching keeps it here"),
+    ("chat", {"a2_lat_mode": "continuous", "a2_lat_batch": 16}, "let more replies run at once"),
+    ("chat", {"a2_lat_mode": "continuous", "a2_lat_batch": 256, "a2_arrival": 16, "a2_prompt": 4096},
+     "no batch completes more than 6.6 requests/s"),
+    ("docs", {"a2_lat_mode": "continuous", "a2_lat_batch": 4}, "No batching keeps it here"),
+    ("docs", {"a2_lat_mode": "static", "a2_lat_batch": 64}, "No batching keeps it here"),
 ])
-def test_the_failure_names_the_lever_that_works_there(controls, lever):
-    text = page_text(re.search(r'data-failure="a2_ttft_slo".*?</div>', rendered(LAB, all_open(**controls)), re.S)
-                     .group(0))
-    assert lever in text
+def test_the_failure_names_the_lever_that_works_there(context, controls, lever):
+    """Second review (issue 24 class 3, a lever that cannot work): 'A larger batch completes more
+    requests per second' was offered with the batch at its maximum of 256 and arrivals past what the
+    prefills allow (16 requests/s against 1/t_pf = 6.6 at 4,096 tokens), to a static batcher (whose
+    TTFT is at least a whole reply, 1.7 s, whatever its size) and where the prefill queue alone
+    breaks the promise (document prompts: 1.73 s); 'Continuous batching admits …' was offered
+    there too."""
+    text = page_text(re.search(r'data-failure="a2_ttft_slo".*?</div>', rendered(LAB, all_open(context, **controls)),
+                               re.S).group(0))
+    assert lever in text and "A larger batch" not in text
+    if lever == "No batching keeps it here":
+        assert "continuous batching" not in text.lower().split("over the promise", 1)[1]
+
+
+def test_no_room_offers_no_shorter_window_when_the_weights_alone_do_not_fit():
+    """Second review (issue 24 class 3): the only state that reaches a1_no_room is the 70B's 141 GB
+    of weights on one GPU's 72 GB usable; no window makes room, yet the failure said 'shorten the
+    window'."""
+    text = page_text(re.search(r'data-failure="a1_no_room".*?</div>', rendered(LAB, all_open(a1_gpus="1")),
+                               re.S).group(0))
+    assert "The weights alone do not fit: add GPUs or pick the smaller model." in text
+    assert "shorten the window" not in text
 
 
 def test_a_batch_that_does_not_fit_is_not_shown_as_an_ordinary_number():

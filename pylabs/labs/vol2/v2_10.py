@@ -215,7 +215,9 @@ def act1_instruments(s: State) -> list:
                              f"{gpus_text(m.gpus)} {'offers' if m.gpus == 1 else 'offer'} {fmt(usable(m.gpus), 'GB')} "
                              "usable, which leaves "
                              f"{fmt(max(0.0, m.budget), 'GB')} for KV cache, less than one conversation's "
-                             f"{fmt(m.per_user, 'B')}. Add GPUs, shorten the window, or pick the smaller model."))
+                             f"{fmt(m.per_user, 'B')}. " + ("The weights alone do not fit: add GPUs or pick the "
+                             "smaller model." if m.budget <= 0 else "Add GPUs, shorten the window, or pick the "
+                             "smaller model.")))
     parts.append(act1_chart(m, s["context"] == "docs"))
     return parts
 
@@ -406,14 +408,7 @@ def act2_alerts(v: Serving) -> list:
         else:
             why = (f"A request that arrives as a full batch starts to decode waits {fmt(v.ttft, 's')}, against a "
                    f"promise of {fmt(S.ttft_slo_s, 's')} for 99 % of requests.")
-        queue_only = ("More slots let more replies run at once." if v.queue_p99 < S.ttft_slo_s else
-                      f"Even with a slot always free the prefill queue alone gives {fmt(v.queue_p99, 's')}: shorter "
-                      "prompts or fewer arrivals per server shorten it.")
-        lever = ("A larger batch completes more requests per second." if v.arrival >= v.capacity else
-                 "Continuous batching admits a new request at the next step." if v.mode == "static" else
-                 queue_only if v.slot_bound else
-                 "Shorter prompts or fewer arrivals per server shorten the prefill queue.")
-        parts.append(failure(F["a2_ttft_slo"], why, lever))
+        parts.append(failure(F["a2_ttft_slo"], why, ttft_lever(v)))
     if v.kv_oom:
         parts.append(failure(F["a2_kv_oom"], f"{fmt(max(v.lat_batch, v.tput_batch), 'int')} sequences of "
                              f"{fmt(v.prompt + S.output, 'tokens')} need {fmt(v.kv_used, 'GB')} of KV cache; the "
@@ -427,6 +422,25 @@ def act2_alerts(v: Serving) -> list:
         parts.append(callout("warn", "Bulk tier below target",
                              prose(f"{fmt(v.tokens_per_s, 'tokens/s')} against {fmt(S.tput_target, 'tokens/s')}. {fix}")))
     return parts
+
+
+def ttft_lever(v: Serving) -> str:
+    """The lever that clears a broken chat promise in this state, never one that cannot (review 2:
+    "a larger batch" was offered with the batch at its maximum, past what the prefills allow, and
+    to a static batcher, which no batch size rescues; "continuous batching" where the prefill queue
+    alone breaks the promise)."""
+    if v.rho >= 1:
+        return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')}, so no batch completes more than "
+                f"{fmt(1 / v.prefill, 'req/s')}: shorter prompts or fewer arrivals per server.")
+    if v.queue_p99 >= S.ttft_slo_s:
+        return (f"No batching keeps it here: even with a slot always free the prefill queue alone gives "
+                f"{fmt(v.queue_p99, 's')}. Shorter prompts or fewer arrivals per server shorten it.")
+    if v.mode == "static":
+        return ("Every static request waits for a whole reply: continuous batching, with enough slots, admits "
+                "a new request at the next step.")
+    if v.arrival >= v.capacity or v.slot_bound:
+        return "More slots complete more requests per second and let more replies run at once."
+    return "Shorter prompts or fewer arrivals per server shorten the prefill queue."
 
 
 def act2_chart(v: Serving):
