@@ -49,7 +49,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               math_peek, metric_grid, prose, tone)
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_10_facts import a_span, act1_facts, act2_facts, slots_busy, span
+from pylabs.labs.vol2.v2_10_facts import a_span, act1_facts, act2_facts, slots_busy, span, ttft_lever
 from pylabs.labs.vol2.v2_10_model import (EIGHT, KV_BYTES, MODELS, PROMPT, SEVENTY, Memory, S, Serving,
                                           act1_truth, act2_decide, budget, kv_token, usable, users, weights)
 from pylabs.physics import constants as C
@@ -422,25 +422,6 @@ def act2_alerts(v: Serving) -> list:
         parts.append(callout("warn", "Bulk tier below target",
                              prose(f"{fmt(v.tokens_per_s, 'tokens/s')} against {fmt(S.tput_target, 'tokens/s')}. {fix}")))
     return parts
-
-
-def ttft_lever(v: Serving) -> str:
-    """The lever that clears a broken chat promise in this state, never one that cannot (review 2:
-    "a larger batch" was offered with the batch at its maximum, past what the prefills allow, and
-    to a static batcher, which no batch size rescues; "continuous batching" where the prefill queue
-    alone breaks the promise)."""
-    if v.rho >= 1:
-        return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')}, so no batch completes more than "
-                f"{fmt(1 / v.prefill, 'req/s')}: shorter prompts or fewer arrivals per server.")
-    if v.queue_p99 >= S.ttft_slo_s:
-        return (f"No batching keeps it here: even with a slot always free the prefill queue alone gives "
-                f"{fmt(v.queue_p99, 's')}. Shorter prompts or fewer arrivals per server shorten it.")
-    if v.mode == "static":
-        return ("Every static request waits for a whole reply: continuous batching, with enough slots, admits "
-                "a new request at the next step.")
-    if v.arrival >= v.capacity or v.slot_bound:
-        return "More slots complete more requests per second and let more replies run at once."
-    return "Shorter prompts or fewer arrivals per server shorten the prefill queue."
 
 
 def act2_chart(v: Serving):

@@ -65,6 +65,25 @@ def slots_busy(v: Serving) -> str:
             "of requests, which wait for one to free")
 
 
+def ttft_lever(v: Serving) -> str:
+    """The lever that clears a broken chat promise in this state, never one that cannot (review 2:
+    "a larger batch" was offered with the batch at its maximum, past what the prefills allow, and
+    to a static batcher, which no batch size rescues; "continuous batching" where the prefill queue
+    alone breaks the promise)."""
+    if v.rho >= 1:
+        return (f"Each {span(v.prompt)} prefill takes {fmt(v.prefill, 's')}, so no batch completes more than "
+                f"{fmt(1 / v.prefill, 'req/s')}: shorter prompts or fewer arrivals per server.")
+    if v.queue_p99 >= S.ttft_slo_s:
+        return (f"No batching keeps it here: even with a slot always free the prefill queue alone gives "
+                f"{fmt(v.queue_p99, 's')}. Shorter prompts or fewer arrivals per server shorten it.")
+    if v.mode == "static":
+        return ("Every static request waits for a whole reply: continuous batching, with enough slots, admits "
+                "a new request at the next step.")
+    if v.arrival >= v.capacity or v.slot_bound:
+        return "More slots complete more requests per second and let more replies run at once."
+    return "Shorter prompts or fewer arrivals per server shorten the prefill queue."
+
+
 def continuous_wait(v: Serving) -> str:
     """What a continuous plan's P99 is made of: the prefill queue, and the wait for a free slot when
     the slots are often all busy."""
