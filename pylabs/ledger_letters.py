@@ -199,11 +199,11 @@ FROM_V1: dict[str, dict[str, str]] = {
         "a2_reflect": "ABCD",
     },
 
-    "v2_10": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+    "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new
+        "a1_predict": "----",
+        "a1_reflect": "----",
+        "a2_predict": "----",
+        "a2_reflect": "----",
     },
 
     "v2_11": {

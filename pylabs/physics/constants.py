@@ -249,9 +249,13 @@ REGISTRY: dict[str, Spec] = {
     ),
     # ---- V2-10 The KV-Cache Memory Wall: model shapes and serving defaults ----
     "LLAMA3_70B_PARAMS_COUNTED": Spec(
-        70.56e9, "params",
-        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,562,938,880 parameters (70.6B)",
-        _LLAMA3_70B_HF_URL, "the model card's '70B' rounds this; 2 B each in BF16 = 141.1 GB",
+        70_553_706_496.0, "params",
+        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,553,706,496 parameters (safetensors total, shown "
+        "as 70.6B)",
+        _LLAMA3_70B_HF_URL,
+        "config.json's shapes give the same count: 80 layers x 855,654,400 (attention 8192x8192 twice and "
+        "8192x1024 twice, MLP 3 x 8192 x 28,672, two norms) + untied embeddings 2 x 128,256 x 8192 + the "
+        "final norm; the model card's '70B' rounds it; 2 B each in BF16 = 141.1 GB",
     ),
     "LLAMA3_70B_LAYERS": Spec(80.0, "layers", "Meta-Llama-3-70B config.json (num_hidden_layers)",
                               _LLAMA3_70B_CONFIG_URL),
@@ -286,7 +290,17 @@ REGISTRY: dict[str, Spec] = {
     ),
     "VLLM_GPU_MEMORY_UTILIZATION": Spec(
         0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
-        _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
+        _VLLM_ARGS_URL, "vLLM's worker sizes the KV cache as total_gpu_memory x gpu_memory_utilization - peak_memory "
+        "(the weights, the profiled activation peak and non-torch memory): activations come out of this share; "
+        "the rest of the GPU is left unused (headroom for other processes)",
+    ),
+    "LLAMA31_CONTEXT_TOKENS": Spec(
+        131072.0, "tokens",
+        "Llama-3.1-70B and Llama-3.1-8B config.json (max_position_embeddings: 131,072, the 128K window); "
+        "the same layers, heads and parameter counts as Llama 3, whose own window is 8,192",
+        "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json",
+        "Hugging Face, 'Llama 3.1 - 405B, 70B & 8B with multilinguality and long context' (2024): 128K context",
+        label="Llama 3.1 context window",
     ),
     # ---- V2-03 The Bisection Bandwidth Wall: Ethernet ports and leaf switches ----
     "ETH_400G_BW": Spec(
@@ -438,6 +452,7 @@ LLAMA3_8B_D_MODEL = REGISTRY["LLAMA3_8B_D_MODEL"].value
 BYTES_PER_FP8 = REGISTRY["BYTES_PER_FP8"].value
 VLLM_BLOCK_TOKENS = REGISTRY["VLLM_BLOCK_TOKENS"].value
 VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value
+LLAMA31_CONTEXT_TOKENS = REGISTRY["LLAMA31_CONTEXT_TOKENS"].value
 # V2-03 The Bisection Bandwidth Wall
 ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
 IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value
