@@ -284,10 +284,14 @@ def shed_served_fraction(overload: float) -> float:
 class Overload:
     """A FIFO tier fed ``overload`` × its capacity, with retrying callers; the fluid model of V2-12.
 
-    Without shedding, goodput stays at capacity until the queue's delay passes the timeout at
-    t_c, then drops to zero (every answer is late and retried, up to (1 + r)^k attempts), unless
-    capacity that matches demand arrives before t_c (``lag_s``). With shedding (a bounded queue,
-    circuit breakers, a retry budget b) the tier serves min(1, 1/x) of demand and sees x(1 + b).
+    Goodput is the share of demand answered within the timeout, moment by moment. Without
+    shedding the tier answers its capacity, 1/x of demand, until the queue's delay passes the
+    timeout at t_c; then every answer is late and retried, up to (1 + r)^k attempts, and goodput
+    is zero. Capacity that matches demand restores it to 1 only if it arrives before t_c
+    (``lag_s``): after t_c the retries offer x(1 + r)^k, more than the added capacity, and the
+    overload sustains itself (a metastable failure, Bronson et al. 2021). With shedding (a bounded
+    queue, circuit breakers, a retry budget b) the tier answers 1/x of demand and sees x(1 + b)
+    until capacity arrives, then all of it.
     Source: ``fifo_collapse_time_s``, ``retry_amplification``, ``shed_served_fraction``.
     """
 
@@ -310,14 +314,26 @@ class Overload:
         """Capacity arriving after ``lag_s`` catches the queue before it passes the timeout."""
         return not self.shedding and self.t_collapse_s > lag_s
 
-    def goodput_frac(self, lag_s: float) -> float:
-        """Long-run share of demand answered within the timeout."""
-        if self.shedding:
+    def recovers(self, lag_s: float) -> bool:
+        """Does capacity arriving after ``lag_s`` bring goodput back to 1?"""
+        return not math.isinf(lag_s) and (self.shedding or self.rescued(lag_s))
+
+    def goodput_at(self, t_s: float, lag_s: float) -> float:
+        """Share of demand answered in time at ``t_s`` seconds into the overload."""
+        if t_s >= lag_s and self.recovers(lag_s):
+            return 1.0
+        if self.shedding or t_s < self.t_collapse_s:
             return shed_served_fraction(self.overload)
-        return 1.0 if self.rescued(lag_s) else 0.0
+        return 0.0
+
+    def goodput_frac(self, lag_s: float) -> float:
+        """The lowest share of demand answered in time while the overload lasts."""
+        if lag_s <= 0 and self.recovers(lag_s):
+            return 1.0
+        return shed_served_fraction(self.overload) if self.shedding or self.rescued(lag_s) else 0.0
 
     def load(self, lag_s: float) -> float:
-        """Offered load at the tier, in multiples of its capacity."""
+        """Offered load at the tier at its worst, in multiples of its capacity."""
         if self.shedding:
             return self.overload * (1 + self.budget)
         return self.overload if self.rescued(lag_s) else self.overload * self.amplification

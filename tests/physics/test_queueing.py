@@ -264,10 +264,25 @@ def test_section4_overload_model_storm_and_breaker():
     storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
     assert storm.t_collapse_s == pytest.approx(4.0) and storm.amplification == 16.0
     assert not storm.rescued(35.0) and storm.goodput_frac(35.0) == 0.0 and storm.load(35.0) == pytest.approx(24.0)
-    assert storm.rescued(3.0) and storm.goodput_frac(3.0) == 1.0 and storm.load(3.0) == pytest.approx(1.5)
+    assert storm.rescued(3.0) and storm.load(3.0) == pytest.approx(1.5)
+    assert storm.goodput_frac(3.0) == pytest.approx(1 / 1.5)  # at its lowest: capacity before help arrives
     breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
     assert breaker.t_collapse_s == math.inf and not breaker.rescued(0.0)
     assert breaker.goodput_frac(35.0) == pytest.approx(0.667, abs=5e-4) and breaker.load(35.0) == pytest.approx(1.65)
+
+
+def test_shedding_goodput_recovers_when_capacity_arrives():
+    """Issue 24 (V2-12, S3): with shedding, goodput stayed at 1/x after the autoscaler arrived at
+    35 s, while the same autoscaler restored 100 % to a rescued queue. A tier that sheds is still
+    alive when capacity arrives, so it answers all of the demand from then on."""
+    breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
+    assert breaker.goodput_at(34.9, 35.0) == pytest.approx(1 / 1.5) and breaker.goodput_at(35.0, 35.0) == 1.0
+    assert breaker.goodput_at(59.0, math.inf) == pytest.approx(1 / 1.5)  # no capacity ever: 1/x throughout
+    storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
+    assert storm.goodput_at(3.9, 35.0) == pytest.approx(1 / 1.5) and storm.goodput_at(4.0, 35.0) == 0.0
+    assert storm.goodput_at(40.0, 35.0) == 0.0  # after the collapse the retries swamp the new pods
+    mild = q.Overload(1.1, 5.0, 3, 2, False, 0.10)  # collapses at 50 s: the autoscaler at 35 s is in time
+    assert mild.goodput_at(35.0, 35.0) == 1.0 and mild.goodput_frac(35.0) == pytest.approx(1 / 1.1)
 
 
 # ---- V1-13 The Tail Latency Trap: time in system (VOL1_09-16 §V1-13 §4) ---------------------
