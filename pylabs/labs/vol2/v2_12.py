@@ -121,7 +121,7 @@ P_REFLECT = "P" + fmt(S.reflect_quantile, "pct").removesuffix(" %")  # the refle
 
 def act1_facts(context: str) -> dict[str, str]:
     chain = CHAINS[context]
-    return {"n": FIVE, "p": fmt(S.p_svc, "pct"), "all": fmt(1.0, "pct"), "a1_p99_s": fmt(act1_truth(context), "ms"), "chain_slo": fmt(chain.slo_s, "ms"),
+    return {"n": FIVE, "n_num": str(S.shards), "p": fmt(S.p_svc, "pct"), "all": fmt(1.0, "pct"), "a1_p99_s": fmt(act1_truth(context), "ms"), "chain_slo": fmt(chain.slo_s, "ms"),
             "chain_share": fmt(act1_truth(context) / chain.slo_s, "pct"),
             "chain_exact": f"{closed_form(HOPS[context])}: {fmt(chain_exact_p99(context), 'ms')}",
             "fan_share": fmt(L.fanout_slow_fraction(S.p_svc, S.shards), "pct"),
@@ -140,7 +140,7 @@ ACT1_REFLECTION = Reflection(
               "That is today's promise, and it leaves {fan_share} of searches slow: a search is slow when any of "
               "its {n} services is."),
         Claim("B", f"{BUDGET_P} ≤ {SLO}: each gets about 1/{S.shards} of the search's budget.",
-              "Right: at {budget} each, 1 − (1 − {budget})^{n} = {target}. Each service must answer within {slo} "
+              "Right: at {budget} each, 1 − (1 − {budget})^{n_num} = {target}. Each service must answer within {slo} "
               "at its {budget_p}, whatever the shape of its latency."),
         Claim("C", f"{P_REFLECT} ≤ {SLO}: across {FIVE} services the slow ones average out.",
               f"Nothing averages in a fan-out: the search takes the slowest. At {P_REFLECT} per service "
@@ -422,15 +422,13 @@ def cascade_text(st: q.Overload, lag: float, chosen: tuple[str, ...]) -> str:
 
 
 def autoscaler_lever(st: q.Overload, on: bool) -> str:
-    """What would let the autoscaler save the tier from here (levers not already at their limit)."""
-    t_star = timeout_to_wait_for(HPA_LAG_S, st.overload)
-    add = "" if on else "add the autoscaler and "
-    if st.timeout_s > t_star:
+    """How the autoscaler could be given time from here, naming only levers not at their limit
+    (and no threshold: the Act II reflection asks for it)."""
+    if not on and st.t_collapse_s > HPA_LAG_S:
         return "add the autoscaler"
-    if t_star < A2_TIMEOUT.max:
-        return f"{add}lengthen the timeout past {fmt(t_star, 's')}"
-    x_max = 1 + A2_TIMEOUT.max / HPA_LAG_S
-    return f"{add}lower the overload below {fmt(x_max, 'x')} with a longer timeout"
+    room = [lever for lever, free in (("a longer timeout", st.timeout_s < A2_TIMEOUT.max),
+                                      ("a milder overload", st.overload > A2_OVERLOAD.min)) if free]
+    return f"{'give the autoscaler' if on else 'add the autoscaler and give it'} time ({' or '.join(room)})"
 
 
 def act2_chart(st: q.Overload, lag: float):
@@ -452,8 +450,8 @@ def act2_chart(st: q.Overload, lag: float):
     capacity = f"new capacity arrives at {fmt(lag, 's')}" if arrives else "no new capacity arrives in the minute"
     summary = (f"Goodput over the first minute: the queue's delay passes the timeout {collapse}; {capacity}; "
                f"shedding holds {fmt(q.shed_served_fraction(st.overload), 'pct')} until capacity arrives.")
-    rows = [(fmt(t, "s"), fmt(g, "pct"), fmt(h, "pct"))
-            for t, g, h in zip(times, goodput_series(st, lag, times), goodput_series(shed, lag, times))]
+    rows = list(dict.fromkeys((fmt(t, "s"), fmt(g, "pct"), fmt(h, "pct"))  # a step shows twice; a repeat once
+                              for t, g, h in zip(times, goodput_series(st, lag, times), goodput_series(shed, lag, times))))
     return chart("a2_goodput_time", "Goodput in the first minute of the overload", figure, summary,
                  table=(("Time", "Your setting", "Shedding, same capacity"), rows))
 
