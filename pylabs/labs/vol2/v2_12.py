@@ -449,7 +449,8 @@ def act2_chart(st: q.Overload, lag: float):
     collapse = "never" if math.isinf(st.t_collapse_s) else f"at {fmt(st.t_collapse_s, 's')}"
     capacity = f"new capacity arrives at {fmt(lag, 's')}" if arrives else "no new capacity arrives in the minute"
     summary = (f"Goodput over the first minute: the queue's delay passes the timeout {collapse}; {capacity}; "
-               f"shedding holds {fmt(q.shed_served_fraction(st.overload), 'pct')} until capacity arrives.")
+               f"shedding holds {fmt(q.shed_served_fraction(st.overload), 'pct')} "
+               f"{'until then' if arrives else 'throughout'}.")
     rows = list(dict.fromkeys((fmt(t, "s"), fmt(g, "pct"), fmt(h, "pct"))  # a step shows twice; a repeat once
                               for t, g, h in zip(times, goodput_series(st, lag, times), goodput_series(shed, lag, times))))
     return chart("a2_goodput_time", "Goodput in the first minute of the overload", figure, summary,
