@@ -183,7 +183,8 @@ def violation_note(c: Composition, sample) -> str:
     sampled = f"sampled: {sample.count_above(c.slo_s):,} of {S.draws:,}"
     if c.topology == "fanout":
         return f"SLO {fmt(c.slo_s, 'ms')}; {sampled}"
-    return f"SLO {fmt(c.slo_s, 'ms')}; {closed_form(c.hop)}: {fmt(c.violation, 'sci')}; {sampled}"
+    low = "" if c.hop.kind == "exponential" else ", low in the far tail"
+    return f"SLO {fmt(c.slo_s, 'ms')}; {closed_form(c.hop)}{low}: {fmt(c.violation, 'sci')}; {sampled}"
 
 
 def p99_note(c: Composition) -> str:
