@@ -163,15 +163,16 @@ def serial_exceed(hop: Hop, n: int, t_s: float, common: float = 0.0) -> float:
 
     Source: ``erlang_sf``, ``fenton_wilkinson`` and the common-cause mixture.
     """
-    independent = _independent_exceed(hop, n, t_s)
-    return (1 - common) * independent + common * (1 - hop.cdf(t_s / n))
+    return (1 - common) * _independent_exceed(hop, n)(t_s) + common * (1 - hop.cdf(t_s / n))
 
 
-def _independent_exceed(hop: Hop, n: int, t_s: float) -> float:
+def _independent_exceed(hop: Hop, n: int):
+    """t ↦ P(sum of N independent hops > t): Erlang, or the Fenton–Wilkinson lognormal (fitted once)."""
     if hop.kind == "exponential":
-        return erlang_sf(t_s, n, hop.rate_per_s)
+        rate = hop.rate_per_s
+        return lambda t_s: erlang_sf(t_s, n, rate)
     mu, sigma = fenton_wilkinson(hop, n)
-    return 1 - _STD.cdf((math.log(t_s) - mu) / sigma) if t_s > 0 else 1.0
+    return lambda t_s: 1 - _STD.cdf((math.log(t_s) - mu) / sigma) if t_s > 0 else 1.0
 
 
 @lru_cache(maxsize=512)
@@ -186,10 +187,12 @@ def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
             return erlang_quantile_s(q, n, hop.rate_per_s)
         mu, sigma = fenton_wilkinson(hop, n)
         return math.exp(mu + sigma * _STD.inv_cdf(q))
+    independent = _independent_exceed(hop, n)
     lo, hi = math.log(hop.quantile(1e-9)), math.log(n * hop.quantile(1 - 1e-9))
     for _ in range(60):
         mid = (lo + hi) / 2
-        if 1 - serial_exceed(hop, n, math.exp(mid), common) < q:
+        t_s = math.exp(mid)
+        if 1 - ((1 - common) * independent(t_s) + common * (1 - hop.cdf(t_s / n))) < q:
             lo = mid
         else:
             hi = mid
@@ -197,10 +200,10 @@ def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
 
 
 def erlang_sf(t_s: float, n: int, rate_per_s: float) -> float:
-    """P(sum of N i.i.d. exponentials > t) = Σ_{k<N} e^{−λt}(λt)^k/k!, summed in log space.
+    """P(sum of N i.i.d. exponentials > t) = Σ_{k<N} e^{−λt}(λt)^k/k!.
 
-    Each term's logarithm follows from the last (+ ln λt − ln k), so no factorial or lgamma is
-    formed; e^{−λt} underflows once λt passes about 745, and the largest term is factored out.
+    Each term follows from the last (× λt/k). e^{−λt} underflows once λt passes about 745, so
+    from λt = 700 the terms are summed in log space with the largest factored out.
 
     Source: the Erlang distribution (Erlang 1909; any queueing text, e.g. Kleinrock 1975).
     """
@@ -209,6 +212,12 @@ def erlang_sf(t_s: float, n: int, rate_per_s: float) -> float:
         return 0.0
     if x <= 0:
         return 1.0
+    if x < 700:
+        term = total = math.exp(-x)
+        for k in range(1, n):
+            term *= x / k
+            total += term
+        return min(1.0, total)
     log_x, logs, term = math.log(x), [], -x
     for k in range(n):
         if k:
@@ -234,7 +243,7 @@ def erlang_cdf(t_s: float, n: int, rate_per_s: float) -> float:
 def erlang_quantile_s(q: float, n: int, rate_per_s: float) -> float:
     """Inverse of ``erlang_cdf`` by bisection. Source: as ``erlang_cdf``."""
     lo, hi = 0.0, (n + 10 * math.sqrt(n) + 50) / rate_per_s
-    for _ in range(100):
+    for _ in range(64):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if erlang_cdf(mid, n, rate_per_s) < q else (lo, mid)
     return (lo + hi) / 2
