@@ -66,9 +66,9 @@ def test_cascade_reached_and_left_through_the_autoscaler_and_the_timeout(lab_pag
     assert page.verdict("a1_predict") == "correct"
     assert page.failure_visible("a2_cascade")
     page.set_control("a2_fixes", ["autoscaler"])
-    assert page.failure_visible("a2_cascade")  # 2 s: the queue passes it at 4 s, long before 35 s
-    page.set_control("a2_timeout_s", 18)
+    assert page.failure_visible("a2_cascade")  # 2 s: the first request gives up at 6 s, long before 35 s
+    page.set_control("a2_timeout_s", 12)  # over 35 s × 0.5/1.5 = 11.67 s: nobody gives up before the pods
     assert not page.failure_visible("a2_cascade")
     assert close(page.metric("a2_goodput"), 1 / 1.5) and close(page.metric("a2_capacity_s"), 35.0)
-    page.set_control("a2_timeout_s", 17.5)
+    page.set_control("a2_timeout_s", 11.5)
     assert page.failure_visible("a2_cascade")

@@ -194,14 +194,18 @@ def test_act2_pick_is_proven_by_the_physics(context):
 
 
 def test_act2_reflection_threshold_is_where_the_autoscaler_arrives_in_time():
-    """t_c = T_o/(x − 1) > 35 s ⇔ T_o > 17.5 s at x = 1.5: just above, the autoscaler alone holds."""
+    """Review: the first request gives up at t_c + T_o = x·T_o/(x − 1), and the pods serve the one
+    FIFO queue at x·μ, so the autoscaler alone holds for T_o > 35 s × 0.5/1.5 = 11.67 s, not the
+    17.5 s of the backlog at the old capacity (failed before the fix: 12 s cascaded)."""
     t_star = model.timeout_to_wait_for(model.HPA_LAG_S, model.S.overload)
-    assert t_star == pytest.approx(17.5)
-    above = all_open(a2_fixes=("autoscaler",), a2_timeout_s=18.0)
-    at = all_open(a2_fixes=("autoscaler",), a2_timeout_s=17.5)
-    assert "a2_cascade" not in LAB.failures_now(above) and "a2_cascade" in LAB.failures_now(at)
-    assert "a2_cascade" in LAB.failures_now(all_open(a2_fixes=("autoscaler",), a2_timeout_s=30.0, a2_overload=2.0))
+    assert t_star == pytest.approx(35.0 * 0.5 / 1.5)
+    above = all_open(a2_fixes=("autoscaler",), a2_timeout_s=12.0)
+    below = all_open(a2_fixes=("autoscaler",), a2_timeout_s=11.5)
+    assert "a2_cascade" not in LAB.failures_now(above) and "a2_cascade" in LAB.failures_now(below)
+    assert "a2_cascade" in LAB.failures_now(all_open(a2_fixes=("autoscaler",), a2_timeout_s=17.0, a2_overload=2.0))
+    assert "a2_cascade" not in LAB.failures_now(all_open(a2_fixes=("autoscaler",), a2_timeout_s=18.0, a2_overload=2.0))
     assert lab.ACT2_REFLECTION.answer() == "D"
+    assert "Over 11.7 s" in lab.ACT2_REFLECTION.options[3].text and "Over 17.5 s" in lab.ACT2_REFLECTION.options[0].text
 
 
 # ---- feedback for every option, in every context -------------------------------------------------
@@ -241,16 +245,16 @@ def test_verdicts_agree_with_their_fix():
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_default_page_gives_no_answer_away(context):
     html = rendered(LAB, LAB.parse({"controls": {"context": context}}, "context"))
-    for secret in ("324 ms", "325 ms", "250 ms", "252 ms", "0.201 %", "P99.8 ≤", "17.5 s", "4.9 %"):
+    for secret in ("324 ms", "325 ms", "250 ms", "252 ms", "0.201 %", "P99.8 ≤", "11.7 s", "4.9 %"):
         assert secret not in page_text(html), secret
 
 
 def test_act2_page_before_its_reflection_names_no_threshold_timeout():
-    """The cascade's way out names levers, not the 17.5 s the Act II reflection asks for."""
+    """The cascade's way out names levers, not the 11.67 s the Act II reflection asks for."""
     for fixes in ((), ("autoscaler",), ("nodes",)):
         state = answered(LAB, {}, through="a2_pick", controls={"a2_fixes": fixes})
         text = page_text(rendered(LAB, state))
-        assert "17.5 s" not in text.split("How long must the client timeout be")[0]
+        assert "11.7 s" not in text.split("How long must the client timeout be")[0]
         assert "give" in lab.cascade_text(lab.storm(state), model.capacity_lag_s(fixes), fixes)
 
 

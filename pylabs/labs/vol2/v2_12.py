@@ -11,9 +11,9 @@ exponential ones (Erlang: 252.0 ms). The explorer samples a chain and a fan-out 
 beside the closed forms; the reflection asks for a fan-out's per-service budget (0.201 %).
 Act II (the retry storm): inference receives 1.5× its capacity, clients time out after 2 s and
 retry 3 times at 2 layers. Of four fixes, only load shedding with circuit breakers keeps goodput
-at 50 % or more throughout (66.7 %): the queue's delay passes the timeout after 4 s, before the
-autoscaler (35 s) or new nodes (10 min); alerts add no capacity. The reflection asks what timeout
-lets the autoscaler alone save the tier: over 17.5 s.
+at 50 % or more throughout (66.7 %): the queue's delay passes the timeout after 4 s and the first
+request gives up at 6 s, before the autoscaler (35 s) or new nodes (10 min); alerts add no
+capacity. The reflection asks what timeout lets the autoscaler alone save the tier: over 11.67 s.
 
 Corrections of the upstream lab (spec §2), departures from the spec, and why:
 * The spec asks Act I of a fan-out (4.9 % of pages slow). With its key at A, the lowest range,
@@ -31,6 +31,10 @@ Corrections of the upstream lab (spec §2), departures from the spec, and why:
   that sheds serves 1/x of demand until capacity arrives and all of it after (the spec's 1/x held
   even after the autoscaler arrived). After the collapse, capacity that matches demand does not
   restore goodput: the retries offer x(1 + r)^k (a metastable failure, Bronson et al. 2021).
+* Review: capacity is in time if it arrives before the first request gives up, at t_c + T_o (not
+  at t_c): the enlarged tier serves the one FIFO queue at x·μ, so the longest wait is
+  lag·(x − 1)/x. The timeout that lets the autoscaler alone save the tier is 11.67 s, not the
+  17.5 s the backlog would take at the old capacity (a discrete FIFO simulation agrees).
 * "At Google's scale of 100 leaves" is Dean and Barroso's example (100 servers, each slow 1 % of
   the time: 63 % of requests slow), now cited as theirs.
 
@@ -346,7 +350,8 @@ def verdict_text(letter: str) -> str:
                 f"({fmt(fixed.load(lag), 'x')} capacity offered).")
     when = f"{ADDS[fix]} no capacity" if math.isinf(lag) else f"{ADDS[fix]} capacity after {fmt(lag, 's')}"
     return (f"Goodput at its lowest **{fmt(good, 'pct')}**: the queue's delay passes the timeout after "
-            f"{fmt(fixed.t_collapse_s, 's')}, while {FIX_NAMES[fix]} {when}. From then on every request times out "
+            f"{fmt(fixed.t_collapse_s, 's')} and the first request gives up at {fmt(fixed.t_late_s, 's')}, while "
+            f"{FIX_NAMES[fix]} {when}. From then on every request times out "
             f"and is retried, up to {fmt(fixed.amplification, 'num')} attempts each: {fmt(fixed.load(lag), 'x')} capacity.")
 
 
@@ -355,8 +360,7 @@ def act2_facts() -> dict[str, str]:
     lag, x = FIX_LAGS["autoscaler"], S.overload
     alone = storm_with(("autoscaler",))
     facts.update(lag=fmt(lag, "s"), t_star=fmt(timeout_to_wait_for(lag, x), "s"), x_less=fmt(x - 1, "num"),
-                 timeout=fmt(S.timeout_s, "s"), t_c=fmt(alone.t_collapse_s, "s"), demand=fmt(x, "x"),
-                 storm_load=fmt(alone.load(lag), "x"), full=fmt(1.0, "pct"))
+                 x_num=fmt(x, "num"), backlog=fmt(lag * (x - 1), "s"), demand=fmt(x, "x"), full=fmt(1.0, "pct"))
     return facts
 
 
@@ -365,20 +369,23 @@ ACT2_REFLECTION = Reflection(
     prompt=f"Suppose the autoscaler is the only fix and demand is {fmt(S.overload, 'x')} capacity. How long must "
            "the client timeout be for the autoscaler to save the tier?",
     options=(
-        Claim("A", "Any timeout: once the pods arrive, capacity meets the demand.",
-              "The pods arrive at {lag} and match {demand} of demand, but at the {timeout} timeout the queue "
-              "passed it at {t_c}: every request since has been retried, {storm_load} capacity offered, more "
-              "than the pods can take."),
-        Claim("B", "No timeout will do: the retries swamp whatever is added.",
-              "Above {t_star} the queue's delay is still under the timeout when the pods arrive at {lag}: nothing "
-              "has been retried, and goodput returns to {full}."),
-        Claim("C", f"Over {fmt(HPA_LAG_S, 's')}: it must outlast the autoscaler's lag.",
-              "The queue's delay grows by x − 1 = {x_less} s every second, so at {lag} it is {t_star}: any "
-              "timeout above that is enough."),
-        Claim("D", f"Over {fmt(timeout_to_wait_for(HPA_LAG_S, S.overload), 's')}: the delay queued before the "
+        Claim("A", f"Over {fmt(HPA_LAG_S * (S.overload - 1), 's')}: the delay the backlog has reached when the "
                    "pods arrive.",
-              "Right: t_c = T_o/(x − 1) must exceed {lag}, so T_o > {lag} × {x_less} = {t_star}. Users would "
-              "then wait up to {t_star} for an answer, which is why shedding, not a longer timeout, is the fix."),
+              "That is the backlog's delay at the old capacity, {backlog}; the pods serve the same queue, so it "
+              "drains at {demand} capacity and no request waits more than {t_star}. Any timeout above {t_star} "
+              "is enough, not only one above {backlog}."),
+        Claim("B", "No timeout will do: the retries swamp whatever is added.",
+              "Above {t_star} no request has given up when the pods arrive at {lag}: nothing has been retried, "
+              "and goodput returns to {full}."),
+        Claim("C", f"Over {fmt(HPA_LAG_S, 's')}: it must outlast the autoscaler's lag.",
+              "No request waits the whole lag: the delay grows by x − 1 = {x_less} s per second, and once the "
+              "pods serve the queue at {demand} capacity the longest wait is {t_star}; any timeout above that is "
+              "enough."),
+        Claim("D", f"Over {fmt(timeout_to_wait_for(HPA_LAG_S, S.overload), 's')}: the longest wait once the pods "
+                   "help drain the queue.",
+              "Right: the first request gives up at t_c + T_o = x·T_o/(x − 1), which must come after {lag}, so "
+              "T_o > {lag} × {x_less} ÷ {x_num} = {t_star}. Users would then wait up to {t_star} for an answer, "
+              "which is why shedding, not a longer timeout, is the fix."),
     ),
     answer_letter="D",
 )
@@ -410,22 +417,25 @@ def collapse_metric(st: q.Overload, lag: float):
     if st.shedding:
         return M["a2_shed"].show(1 - q.shed_served_fraction(st.overload), "warn",
                                  "the queue stays under the timeout")
-    return M["a2_t_collapse_s"].show(st.t_collapse_s, "warn" if st.rescued(lag) else "danger",
-                                     f"timeout {fmt(st.timeout_s, 's')} ÷ (x − 1)")
+    if st.rescued(lag):
+        return M["a2_t_collapse_s"].show(st.t_collapse_s, "warn", f"at today's capacity; the capacity at "
+                                                                  f"{fmt(lag, 's')} comes first: no request gives up")
+    return M["a2_t_collapse_s"].show(st.t_collapse_s, "danger", f"timeout {fmt(st.timeout_s, 's')} ÷ (x − 1); the "
+                                                                f"first request gives up at {fmt(st.t_late_s, 's')}")
 
 
 def cascade_text(st: q.Overload, lag: float, chosen: tuple[str, ...]) -> str:
     help_at = "and no fix adds capacity" if math.isinf(lag) else f"before new capacity at {fmt(lag, 's')}"
-    return (f"The queue's delay passes the {fmt(st.timeout_s, 's')} timeout after {fmt(st.t_collapse_s, 's')}, "
-            f"{help_at}: every answer is late, every request is retried ({fmt(st.load(lag), 'x')} capacity "
-            f"offered), and goodput is zero. To leave it, turn on load shedding, or "
+    return (f"Requests arriving after {fmt(st.t_collapse_s, 's')} queue longer than the {fmt(st.timeout_s, 's')} "
+            f"timeout; the first gives up at {fmt(st.t_late_s, 's')}, {help_at}. From then on every answer is late, "
+            f"every request is retried ({fmt(st.load(lag), 'x')} capacity offered), and goodput is zero. To leave it, turn on load shedding, or "
             f"{autoscaler_lever(st, 'autoscaler' in chosen)}.")
 
 
 def autoscaler_lever(st: q.Overload, on: bool) -> str:
     """How the autoscaler could be given time from here, naming only levers not at their limit
     (and no threshold: the Act II reflection asks for it)."""
-    if not on and st.t_collapse_s > HPA_LAG_S:
+    if not on and st.t_late_s > HPA_LAG_S:
         return "add the autoscaler"
     room = [lever for lever, free in (("a longer timeout", st.timeout_s < A2_TIMEOUT.max),
                                       ("a milder overload", st.overload > A2_OVERLOAD.min)) if free]
@@ -435,7 +445,7 @@ def autoscaler_lever(st: q.Overload, on: bool) -> str:
 def act2_chart(st: q.Overload, lag: float):
     arrives = lag < S.horizon_s
     marks = {0.0, S.horizon_s} | ({lag} if arrives else set()) | \
-        ({st.t_collapse_s} if st.t_collapse_s < S.horizon_s else set())
+        ({st.t_late_s} if st.t_late_s < S.horizon_s else set())
     times = sorted({t for m in marks for t in (max(0.0, m - S.step_s), m)})
     shed = q.Overload(st.overload, st.timeout_s, st.retries, st.layers, True, st.budget)
     shapes, notes = [], []
@@ -447,9 +457,10 @@ def act2_chart(st: q.Overload, lag: float):
          ch.line("Shedding, same capacity", times, goodput_series(shed, lag, times), "good", dash="dash")],
         x=ch.axis("Seconds into the overload", range=[0, S.horizon_s]),
         y=ch.axis("Answered in time", tickformat=".0%", range=[0, 1.05]), shapes=shapes, annotations=notes)
-    collapse = "never" if math.isinf(st.t_collapse_s) else f"at {fmt(st.t_collapse_s, 's')}"
+    collapse = ("no request waits past the timeout" if st.shedding else
+                f"the first request gives up at {fmt(st.t_late_s, 's')}")
     capacity = f"new capacity arrives at {fmt(lag, 's')}" if arrives else "no new capacity arrives in the minute"
-    summary = (f"Goodput over the first minute: the queue's delay passes the timeout {collapse}; {capacity}; "
+    summary = (f"Goodput over the first minute: {collapse}; {capacity}; "
                f"shedding holds {fmt(q.shed_served_fraction(st.overload), 'pct')} "
                f"{'until then' if arrives else 'throughout'}.")
     rows = list(dict.fromkeys((fmt(t, "s"), fmt(g, "pct"), fmt(h, "pct"))  # a step shows twice; a repeat once
@@ -477,14 +488,15 @@ def act2_math(s: State):
     st = storm(s)
     return math_peek("The governing equations · Act II", (
         Equation(r"t_c = \frac{T_o}{x-1}",
-                 "Arrivals at *x* times capacity grow the queue's delay by (x − 1) seconds per second; past the "
-                 "timeout *T_o* every answer is late."),
+                 "Arrivals at *x* times capacity grow the queue's delay by (x − 1) seconds per second; requests "
+                 "arriving after *t_c* wait longer than the timeout *T_o*, and the first gives up *T_o* later."),
         Equation(r"A = (1+r)^k",
                  "Each of *k* retrying layers makes up to 1 + r attempts at the layer below."),
         Equation(r"\text{goodput} = \min(1, 1/x),\qquad \text{load} = x\,(1+b)",
                  "Shedding at the queue limit keeps the tier busy with fresh work until capacity arrives; a retry "
                  "budget *b* caps retries."),
-    ), rows=(("Collapse time", "never (bounded queue)" if st.shedding else fmt(st.t_collapse_s, "s")),
+    ), rows=(("Delay passes the timeout", "never (bounded queue)" if st.shedding else fmt(st.t_collapse_s, "s")),
+             ("First request gives up", "never (bounded queue)" if st.shedding else fmt(st.t_late_s, "s")),
              ("Autoscaler lag", f"{S.hpa_sync_periods} × {fmt(C.K8S_HPA_SYNC_PERIOD, 's')} + "
                                 f"{fmt(S.pod_start_s, 's')} = {fmt(HPA_LAG_S, 's')}"),
              ("Amplification", fmt(st.amplification, "x"))),
@@ -562,7 +574,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(L.fanout_slow_fraction(C.TAIL_AT_SCALE_LEAF_SLOW, int(C.TAIL_AT_SCALE_LEAVES)), 'pct')}.",
         f"Budget a fan-out per service as 1 − (1 − p)^(1/N): {fmt(BUDGET, 'pct')} each for "
         f"{fmt(S.page_target, 'pct')} of requests.",
-        f"Overload past the timeout drives goodput to zero within seconds ({fmt(SCENARIO_STORM.t_collapse_s, 's')} "
+        f"Overload past the timeout drives goodput to zero within seconds ({fmt(SCENARIO_STORM.t_late_s, 's')} "
         "here) and retries multiply the load by up to (1 + r)^k, so capacity that arrives later is swamped. The "
         "fix must act in seconds: shedding and circuit breakers, not autoscaling.",
     ]

@@ -140,9 +140,13 @@ def act2_decide() -> str:
 
 
 def timeout_to_wait_for(lag_s: float, overload: float) -> float:
-    """The client timeout above which the queue's delay is still under it when capacity arrives
-    after ``lag_s``: t_c = T_o/(x − 1) > lag ⇔ T_o > lag·(x − 1)."""
-    return lag_s * (overload - 1)
+    """The client timeout above which no request has given up when capacity arrives after ``lag_s``.
+
+    The first request gives up at t_c + T_o = x·T_o/(x − 1); the capacity must come before it:
+    T_o > lag·(x − 1)/x. That is also the longest wait, because the enlarged tier serves the one
+    FIFO queue at x·μ (the 17.5 s backlog at the old capacity takes 11.67 s at the new one).
+    """
+    return lag_s * (overload - 1) / overload
 
 
 def goodput_series(st: q.Overload, lag_s: float, times: list[float]) -> list[float]:
