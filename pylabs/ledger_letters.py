@@ -214,7 +214,7 @@ FROM_V1: dict[str, dict[str, str]] = {
 
     "v2_12": {
         "a1_predict": "----",  # now the chain's P99 (was the fan-out's share of slow pages)
-        "a1_reflect": "ABCD",  # the same four claims, asked of a search's services
+        "a1_reflect": "AB-D",  # the same claims, asked of a search's services; C (P95) is now the extra nine
         "a2_pick": "ACDB",     # breakers to C, monitoring to D, the autoscaler to B
         "a2_reflect": "----",  # now the timeout that lets the autoscaler save the tier (was the amplification)
     },

@@ -185,6 +185,19 @@ def test_act1_reflection_budget_is_the_inverse_of_the_fanout():
         assert lab.ACT1_REFLECTION.answer(context) == "B"
 
 
+def test_act1_reflection_key_is_the_loosest_promise_that_meets_the_goal():
+    """Review: with one option tighter than today the odd one out was the key. Now two options
+    meet the 1 % goal (P99.8 and the 'extra nine' P99.9, Treynor et al. 2017), and only the
+    computed budget is the loosest: 1 − 0.999^5 = 0.499 % leaves half the goal unused."""
+    per_service = {"A": 0.01, "B": 1 - 0.998, "C": 0.001}  # each option's per-service violation
+    meets = {k: 1 - (1 - p) ** 5 <= 0.01 + 1e-4 for k, p in per_service.items()}
+    assert meets == {"A": False, "B": True, "C": True}
+    assert max((p for k, p in per_service.items() if meets[k])) == per_service["B"]
+    assert L.fanout_slow_fraction(0.001, 5) == pytest.approx(0.004990, abs=5e-7)
+    texts = {o.letter: o.text for o in lab.ACT1_REFLECTION.options}
+    assert texts["B"].startswith("P99.8 ≤") and texts["C"].startswith("P99.9 ≤") and "loosest" in lab.ACT1_REFLECTION.prompt
+
+
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_pick_is_proven_by_the_physics(context):
     goodputs = {k: model.fix_goodput(k) for k in "ABCD"}

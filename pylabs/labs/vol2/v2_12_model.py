@@ -21,7 +21,6 @@ class Scenario:
     shards: int = 5
     p_svc: float = 0.01
     page_target: float = 0.01       # the reflection's goal for a fan-out request
-    reflect_quantile: float = 0.95  # the reflection's option C: each service promises its P95 instead
     typical_violation: float = 0.5  # past this share of requests over the SLO, slow is the norm ("most")
     seed: int = 12                  # the sampler's fixed seed
     draws: int = 20_000             # samples per composition
