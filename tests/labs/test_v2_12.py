@@ -297,6 +297,15 @@ def test_cascade_reached_at_defaults_and_left_by_shedding():
     assert "a2_cascade" not in LAB.failures_now(all_open(a2_fixes=("shedding",), a2_overload=2.0))  # exactly half
 
 
+def test_goodput_chart_says_nobody_gives_up_when_capacity_comes_in_time():
+    """Review: with the autoscaler in time the chart's summary said 'the first request gives up
+    at 36 s' (the queue's delay 'passes the timeout at 50 s' before the review) beside 100 %."""
+    for controls in ({"a2_timeout_s": 12.0}, {"a2_overload": 1.1, "a2_timeout_s": 5.0}):
+        html = rendered(LAB, all_open(a2_fixes=("autoscaler",), **controls))
+        chart_text = page_text(html.split('data-chart="a2_goodput_time"')[1].split("</figure>")[0])
+        assert "no request gives up, as capacity comes at 35 s" in chart_text and "gives up at" not in chart_text
+
+
 def test_cascade_left_when_the_autoscaler_beats_the_collapse():
     """A mild overload with a long timeout collapses after the autoscaler's 35 s: it arrives in time."""
     state = all_open(a2_overload=1.1, a2_timeout_s=5, a2_fixes=("autoscaler",))

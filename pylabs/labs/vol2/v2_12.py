@@ -454,7 +454,7 @@ def autoscaler_lever(st: q.Overload, on: bool) -> str:
 def act2_chart(st: q.Overload, lag: float):
     arrives = lag < S.horizon_s
     marks = {0.0, S.horizon_s} | ({lag} if arrives else set()) | \
-        ({st.t_late_s} if st.t_late_s < S.horizon_s else set())
+        ({st.t_late_s} if st.t_late_s < S.horizon_s and not st.rescued(lag) else set())
     times = sorted({t for m in marks for t in (max(0.0, m - S.step_s), m)})
     shed = q.Overload(st.overload, st.timeout_s, st.retries, st.layers, True, st.budget)
     shapes, notes = [], []
@@ -467,6 +467,7 @@ def act2_chart(st: q.Overload, lag: float):
         x=ch.axis("Seconds into the overload", range=[0, S.horizon_s]),
         y=ch.axis("Answered in time", tickformat=".0%", range=[0, 1.05]), shapes=shapes, annotations=notes)
     collapse = ("no request waits past the timeout" if st.shedding else
+                f"no request gives up, as capacity comes at {fmt(lag, 's')}" if st.rescued(lag) else
                 f"the first request gives up at {fmt(st.t_late_s, 's')}")
     capacity = f"new capacity arrives at {fmt(lag, 's')}" if arrives else "no new capacity arrives in the minute"
     summary = (f"Goodput over the first minute: {collapse}; {capacity}; "
