@@ -20,26 +20,15 @@ Corrections of the upstream lab (spec §2), departures from the spec, and why:
   that range would also hold the naive "1 %, as each promises"; so Act I asks the upstream lab's
   chain question, whose naive answers (the sum, or more) are wrong, and the fan-out moves to
   the reflection (its per-service budget, the spec's reflection).
-* The exponential context summed the chain by Fenton–Wilkinson (P99 268 ms, 7.53e-5 over 500 ms);
-  five exponential hops sum to Erlang(5, λ = ln 100 / 0.1 s) exactly: 252.0 ms and 1.40e-6
-  (scipy.stats.gamma). For lognormal hops Fenton–Wilkinson stays, labelled an approximation: its
-  P99 (324.4 ms) is within 0.3 % of the true 325.1 ms, but its P(> 500 ms) = 1.26e-6, the spec's
-  golden vector, is half the true 2.34e-6 (numerical convolution; 2×10⁸ Monte Carlo sums give
-  2.2 ± 0.1e-6). The page quotes the sampled P99 and labels the tail share.
+* The model's departures (exact Erlang sums, Fenton–Wilkinson's far tail, when capacity comes in
+  time) are in ``v2_12_model``'s docstring.
 * Act II's fixes are instruments (a multi-choice of all four), so the pick's key is not the one
   fix the page offers a switch for. Goodput is read at its lowest while the overload lasts; a tier
   that sheds serves 1/x of demand until capacity arrives and all of it after (the spec's 1/x held
   even after the autoscaler arrived). After the collapse, capacity that matches demand does not
   restore goodput: the retries offer x(1 + r)^k (a metastable failure, Bronson et al. 2021).
-* Review: capacity is in time if it arrives before the first request gives up, at t_c + T_o (not
-  at t_c): the enlarged tier serves the one FIFO queue at x·μ, so the longest wait is
-  lag·(x − 1)/x. The timeout that lets the autoscaler alone save the tier is 11.67 s, not the
-  17.5 s the backlog would take at the old capacity (a discrete FIFO simulation agrees).
-* Review: the Act I reflection asked "what must each service promise?" with one option tighter
-  than today (the rest looser or none), so the odd one out was the key. It now asks for the
-  loosest promise that meets the goal, and option C is the "rule of the extra 9" (Treynor, Dahlin,
-  Rau and Beyer 2017, "The Calculus of Service Availability", ACM Queue 15(2)): P99.9 meets it
-  with room to spare (0.499 %), so only the computed P99.8 is the loosest.
+* Review: the Act I reflection asks for the loosest promise; C, the "rule of the extra 9" (Treynor
+  et al. 2017, ACM Queue 15(2)), also meets it (0.499 %), so the odd one out is not the key.
 * "At Google's scale of 100 leaves" is Dean and Barroso's example (100 servers, each slow 1 % of
   the time: 63 % of requests slow), now cited as theirs.
 
@@ -58,7 +47,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_12_model import (CHAINS, FIX_LAGS, FIX_OF, HOPS, HPA_LAG_S, N_AXIS, SCENARIO_STORM,
                                           Composition, S, act1_truth, act2_decide, capacity_lag_s, chain_exact_p99,
-                                          fix_goodput, goodput_series, storm_with, timeout_to_wait_for)
+                                          closed_form, fix_goodput, goodput_series, storm_with, timeout_to_wait_for)
 from pylabs.physics import constants as C
 from pylabs.physics import latency as L
 from pylabs.physics import queueing as q
@@ -125,8 +114,8 @@ ACT1_PREDICTION = Prediction(
 
 BUDGET = L.per_service_budget(S.page_target, S.shards)
 BUDGET_P = "P" + fmt(1 - BUDGET, "pct").removesuffix(" %")            # the per-service percentile: "P99.8"
-EXTRA_NINE = S.page_target / 10                                       # option C: one more nine than the search
-P_EXTRA_NINE = "P" + fmt(1 - EXTRA_NINE, "pct").removesuffix(" %")   # "P99.9"
+EXTRA_NINE = S.page_target / 10  # option C: one more nine than the search, "P99.9"
+P_EXTRA_NINE = "P" + fmt(1 - EXTRA_NINE, "pct").removesuffix(" %")
 
 
 def act1_facts(context: str) -> dict[str, str]:
@@ -185,11 +174,6 @@ FAILURES = (
     FailureSpec("a2_cascade", f"CASCADE: goodput below {fmt(S.goodput_floor, 'fraction')} of the demand", act=2),
 )
 F = {f.name: f for f in FAILURES}
-
-
-def closed_form(h: L.Hop) -> str:
-    """How a chain of these hops is summed in closed form."""
-    return "exact Erlang" if h.kind == "exponential" else "Fenton–Wilkinson approximation"
 
 
 def violation_note(c: Composition, sample) -> str:
@@ -378,8 +362,7 @@ ACT2_REFLECTION = Reflection(
     prompt=f"Suppose the autoscaler is the only fix and demand is {fmt(S.overload, 'x')} capacity. How long must "
            "the client timeout be for the autoscaler to save the tier?",
     options=(
-        Claim("A", f"Over {fmt(HPA_LAG_S * (S.overload - 1), 's')}: the delay the backlog has reached when the "
-                   "pods arrive.",
+        Claim("A", f"Over {fmt(HPA_LAG_S * (S.overload - 1), 's')}: the delay the backlog has when the pods arrive.",
               "That is the backlog's delay at the old capacity, {backlog}; the pods serve the same queue, so it "
               "drains at {demand} capacity and no request waits more than {t_star}. Any timeout above {t_star} "
               "is enough, not only one above {backlog}."),
@@ -390,8 +373,7 @@ ACT2_REFLECTION = Reflection(
               "No request waits the whole lag: the delay grows by x − 1 = {x_less} s per second, and once the "
               "pods serve the queue at {demand} capacity the longest wait is {t_star}; any timeout above that is "
               "enough."),
-        Claim("D", f"Over {fmt(timeout_to_wait_for(HPA_LAG_S, S.overload), 's')}: the longest wait once the pods "
-                   "help drain the queue.",
+        Claim("D", f"Over {fmt(timeout_to_wait_for(HPA_LAG_S, S.overload), 's')}: the longest wait once the pods help.",
               "Right: the first request gives up at t_c + T_o = x·T_o/(x − 1), which must come after {lag}, so "
               "T_o > {lag} × {x_less} ÷ {x_num} = {t_star}. Users would then wait up to {t_star} for an answer, "
               "which is why shedding, not a longer timeout, is the fix."),
@@ -426,19 +408,17 @@ def collapse_metric(st: q.Overload, lag: float):
     if st.shedding:
         return M["a2_shed"].show(1 - q.shed_served_fraction(st.overload), "warn",
                                  "the queue stays under the timeout")
-    if st.rescued(lag):
-        return M["a2_t_collapse_s"].show(st.t_collapse_s, "warn", f"at today's capacity; the capacity at "
-                                                                  f"{fmt(lag, 's')} comes first: no request gives up")
-    return M["a2_t_collapse_s"].show(st.t_collapse_s, "danger", f"timeout {fmt(st.timeout_s, 's')} ÷ (x − 1); the "
-                                                                f"first request gives up at {fmt(st.t_late_s, 's')}")
+    note = (f"at today's capacity; the capacity at {fmt(lag, 's')} comes first: no request gives up" if st.rescued(lag)
+            else f"timeout {fmt(st.timeout_s, 's')} ÷ (x − 1); the first request gives up at {fmt(st.t_late_s, 's')}")
+    return M["a2_t_collapse_s"].show(st.t_collapse_s, "warn" if st.rescued(lag) else "danger", note)
 
 
 def cascade_text(st: q.Overload, lag: float, chosen: tuple[str, ...]) -> str:
     help_at = "and no fix adds capacity" if math.isinf(lag) else f"before new capacity at {fmt(lag, 's')}"
     return (f"Requests arriving after {fmt(st.t_collapse_s, 's')} queue longer than the {fmt(st.timeout_s, 's')} "
             f"timeout; the first gives up at {fmt(st.t_late_s, 's')}, {help_at}. From then on every answer is late, "
-            f"every request is retried ({fmt(st.load(lag), 'x')} capacity offered), and goodput is zero. To leave it, turn on load shedding, or "
-            f"{autoscaler_lever(st, 'autoscaler' in chosen)}.")
+            f"every request is retried ({fmt(st.load(lag), 'x')} capacity offered), and goodput is zero. To leave "
+            f"it, turn on load shedding, or {autoscaler_lever(st, 'autoscaler' in chosen)}.")
 
 
 def autoscaler_lever(st: q.Overload, on: bool) -> str:
