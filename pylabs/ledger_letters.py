@@ -214,10 +214,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the chain's P99 (was the fan-out's share of slow pages)
+        "a1_reflect": "AB-D",  # the same claims, asked of a search's services; C (P95) is now the extra nine
+        "a2_pick": "ACDB",     # breakers to C, monitoring to D, the autoscaler to B
+        "a2_reflect": "----",  # now the timeout that lets the autoscaler save the tier (was the amplification)
     },
 
     "v2_13": {

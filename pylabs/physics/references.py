@@ -185,6 +185,9 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    "bronson2021": Reference("Bronson, Aghayev, Charapko and Zhu", 2021, "Metastable Failures in Distributed "
+                             "Systems (HotOS '21)",
+                             "https://sigops.org/s/conferences/hotos/2021/papers/hotos21-s11-bronson.pdf"),
     # ---- V1-05 The Activation Tax ----
     "hendrycks2016": Reference("Hendrycks and Gimpel", 2016, "Gaussian Error Linear Units (GELUs)",
                                "https://arxiv.org/abs/1606.08415"),
