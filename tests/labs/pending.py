@@ -16,6 +16,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_13",
     "v1_15",
     "v2_10",
+    "v2_12",
     "v2_13",
     "v2_16",
     "v2_17",
