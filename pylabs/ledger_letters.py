@@ -17,10 +17,10 @@ LETTERS_VERSION = 2  # the ledger version whose letters are today's
 # lab -> question -> today's letter of each version-1 option (A, B, C, D in that order)
 FROM_V1: dict[str, dict[str, str]] = {
     "v1_00": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the round trip's ranges became the reach's
+        "a1_reflect": "ABCD",  # the same four sets of fixes, reworded
+        "a2_predict": "----",  # the regime pick became the power ceiling that picks the regime (review)
+        "a2_reflect": "----",  # drift (never shown by the instruments) became the coin cell's levers
     },
 
     "v1_01": {
@@ -108,10 +108,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_13": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges of P99 ÷ mean now, not of the P99 in ms (one question in every context)
+        "a1_reflect": "----",  # now asks what drives the load curve's climb
+        "a2_predict": "----",  # C and D part at 1 min, not 2; every claim reworded (A no longer credits the
+                               # autoscaler); version 1 asked Mobile the cloud's question, today's asks of the phone
+        "a2_reflect": "----",  # now asks why a slow service misses the SLO at any capacity
     },
 
     "v1_14": {
@@ -122,10 +123,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_15": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # ranges rewritten (A < 1.15×, B 1.15–1.6×, C 1.6–2.2×, D ≥ 2.2×)
+        "a1_reflect": "----",   # now asks which change equalizes the false-positive rates
+        "a2_pick": "A-BD",      # A, the key (version-1 C, now B) and D (monthly audits instead of validation) kept
+        "a2_reflect": "----",   # now asks what raises one cutoff's adverse-impact ratio
     },
 
     "v1_16": {
@@ -198,11 +199,11 @@ FROM_V1: dict[str, dict[str, str]] = {
         "a2_reflect": "ABCD",
     },
 
-    "v2_10": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+    "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new
+        "a1_predict": "----",
+        "a1_reflect": "----",
+        "a2_predict": "----",
+        "a2_reflect": "----",
     },
 
     "v2_11": {
@@ -213,10 +214,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the chain's P99 (was the fan-out's share of slow pages)
+        "a1_reflect": "AB-D",  # the same claims, asked of a search's services; C (P95) is now the extra nine
+        "a2_pick": "ACDB",     # breakers to C, monitoring to D, the autoscaler to B
+        "a2_reflect": "----",  # now the timeout that lets the autoscaler save the tier (was the amplification)
     },
 
     "v2_13": {
@@ -248,10 +249,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_17": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "ABCD",   # the same four ranges of checks passed (now of ten, not nine)
+        "a1_reflect": "----",   # rewritten: what turns the prefill into the P99 (was: what sets the prefill)
+        "a2_pick": "----",      # rewritten: designs now differ in weight precision (serving memory check)
+        "a2_reflect": "----",   # rewritten: which one change breaks the most checks
     },
 }
 

@@ -60,8 +60,16 @@ REFERENCES: dict[str, Reference] = {
                               "https://doi.org/10.1145/1498765.1498785"),
     "kleinrock1975": Reference("Kleinrock", 1975, "Queueing Systems, Volume I: Theory",
                                "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
+    "newell1982": Reference("Newell", 1982, "Applications of Queueing Theory, 2nd ed. (Chapman and Hall), "
+                            "ch. 1-2: cumulative arrival and departure curves, the deterministic fluid approximation",
+                            "https://books.google.com/books?id=5jbxAAAAMAAJ"),
     "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
                             "https://doi.org/10.1287/opre.9.3.383"),
+    "agrawal2024": Reference("Agrawal et al.", 2024, "Taming Throughput-Latency Tradeoff in LLM Inference with "
+                             "Sarathi-Serve (OSDI 2024)", "https://arxiv.org/abs/2403.02310"),
+    "franx2001": Reference("Franx", 2001, "A Simple Solution for the M/D/c Waiting Time Distribution "
+                           "(Operations Research Letters 29(5))",
+                           "https://doi.org/10.1016/S0167-6377(01)00108-0"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
     # ---- V2-08 The Utilization Trap ----
@@ -129,6 +137,13 @@ REFERENCES: dict[str, Reference] = {
                                  "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
     "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
                                 "Examples", "https://arxiv.org/abs/1412.6572"),
+    # ---- V2-17 The Constraints Never Lie ----
+    "doroshenko2022": Reference("Doroshenko, Ghazi, Kamath, Kumar and Manurangsi", 2022, "Connect the Dots: "
+                                "Tighter Discrete Approximations of Privacy Loss Distributions (PETS 2022; "
+                                "dp-accounting's PLD accountant)", "https://arxiv.org/abs/2207.04380"),
+    "nvidia_llama31_405b_fp8": Reference("NVIDIA", 2024, "Llama-3.1-405B-Instruct-FP8 model card (weights and "
+                                         "activations of the linear layers in FP8: 16 to 8 bits per parameter)",
+                                         "https://huggingface.co/nvidia/Llama-3.1-405B-Instruct-FP8"),
     # ---- V2-16 The Fairness Impossibility ----
     "chouldechova2017": Reference("Chouldechova", 2017, "Fair Prediction with Disparate Impact: A Study of Bias "
                                   "in Recidivism Prediction Instruments", "https://arxiv.org/abs/1703.00056"),
@@ -170,6 +185,9 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    "bronson2021": Reference("Bronson, Aghayev, Charapko and Zhu", 2021, "Metastable Failures in Distributed "
+                             "Systems (HotOS '21)",
+                             "https://sigops.org/s/conferences/hotos/2021/papers/hotos21-s11-bronson.pdf"),
     # ---- V1-05 The Activation Tax ----
     "hendrycks2016": Reference("Hendrycks and Gimpel", 2016, "Gaussian Error Linear Units (GELUs)",
                                "https://arxiv.org/abs/1606.08415"),
