@@ -283,3 +283,43 @@ def test_record_holds_the_spec_fields():
     assert rec["results"]["bound"] == "compute" and rec["results"]["oom"] is True
     assert {"a1_predict", "a2_predict"} <= set(rec["answers"])
     assert set(rec["results"]) == {m.name for m in LAB.record_metrics}
+
+
+# ---- independent review (issue 24) ---------------------------------------------------------------
+
+
+def test_tiny_act2_reflection_says_batching_buys_almost_nothing_there():
+    """Review: on the M7 the DS-CNN's weights are 20.3 us of 2.833 ms at batch 1 (0.72 %), so T/b falls only
+    0.71 % by batch 64 (2.833 -> 2.813 ms). The key's "falls toward O/R" is true but the feedback must say how
+    little, or the option "it stays put" reads as what the instruments show. The large-fall tracks keep the
+    plain sentence (cloud falls 63.7 %)."""
+    tiny = lab.act2_facts("tiny")["small_fall"]
+    assert "0.717 %" in tiny and "0.706 %" in tiny
+    for context in ("cloud", "edge", "mobile"):
+        assert lab.act2_facts(context)["small_fall"] == ""
+    html = rendered(LAB, in_track("tiny"))
+    assert "gains almost nothing from batching" in page_text(html)
+
+
+def test_act1_options_do_not_echo_the_prompt_s_tensor_cores():
+    """Review: the prompt names 'INT8 tensor cores on the H100'; the key's label said 'tensor cores multiply
+    the core count again', the only option repeating the prompt's words (a guessing cue)."""
+    prompt = lab.ACT1_PREDICTION.prompt
+    assert "tensor cores" in prompt
+    assert all("tensor cores" not in o.text for o in lab.ACT1_PREDICTION.options)
+
+
+def test_act1_reflection_pins_the_ruler_setting_its_key_holds_at():
+    """Review: at FP32 with quad-SPI flash the ruler shows compute 6.97e4 and bandwidth 6.70e4, where key C
+    ('compute moves far more than bandwidth') is false; the prompt names INT8 with on-chip memory, where the
+    feedback's 1.03e6 and 1.76e3 hold."""
+    g = model.gap("fp32", "qspi", C.MCU_ACTIVE_POWER_W)
+    assert g.compute / g.bandwidth == pytest.approx(1.04, abs=0.01)
+    assert "INT8 with on-chip memory" in lab.ACT1_REFLECTION.prompt
+
+
+def test_connections_do_not_say_which_term_a_faster_gpu_leaves():
+    """Review: 'a GPU upgrade that paid for much less than it promised', shown before any lock, told the Cloud
+    student that the arithmetic is not the bottleneck, which is Act II's question."""
+    text = " ".join(LAB.connections)
+    assert "much less than it promised" not in text

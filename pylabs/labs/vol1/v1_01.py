@@ -47,7 +47,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import CONTEXTS, TRACK, deployment, device
 from pylabs.labs.vol1.v1_01_model import (MODELS, PRECISION_NAMES, RATE_NAMES, SAMPLE, SCENARIO_GAP, SCENARIO_RUNS,
-                                          SHORT, M7_RESNET, S, Gap, Run, act1_truth, act2_truth, gap, giga, int8_peak,
+                                          SHORT, M7_RESNET, S, Gap, Run, act1_truth, act2_truth, gap, giga, int8_peak, small_fall,
                                           mcu_bandwidth, peak_ratio, weight_capacity)
 from pylabs.physics import constants as C
 from pylabs.physics import magnitude as mag
@@ -101,7 +101,7 @@ ACT1_PREDICTION = Prediction(
         Range("A", "{range}: more cores at a faster clock", None, 1e5, 1e4,
               "That is about the gap without tensor cores: FP32 against FP32 it is {fp32_ratio}. At INT8 the "
               "H100's tensor cores open it further, while the M7 only doubles its rate."),
-        Range("B", "{range}: tensor cores multiply the core count again", 1e5, 1e7, 1e6,
+        Range("B", "{range}: thousands of wide units against one core", 1e5, 1e7, 1e6,
               "{int8_h100} against {int8_m7}: {int8_orders} orders of magnitude on one axis alone."),
         Range("C", "{range}: every part of the chip scaled up at once", 1e7, 1e9, 1e8,
               "That would take several axes multiplied together; compute alone is {a1_compute_ratio}. Even "
@@ -116,7 +116,7 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The VP said a chip is a chip. Read the ratios on the ruler: what do they say about reusing the "
+    prompt="The VP said a chip is a chip. Read the ruler at INT8 with on-chip memory: what do its ratios say about reusing the "
            "cloud stack on the MCU?",
     options=(
         Claim("A", "Every axis shrinks by roughly one common factor, so the cloud model shrunk by that factor "
@@ -330,6 +330,7 @@ def act2_facts(context: str) -> dict[str, str]:
     facts.update({
         "sample": sample, "device": SHORT[context], "batch_high": fmt(S.batch_high, "int"),
         "per_1": fmt(r.per_sample_s, "s"), "per_high": fmt(big.per_sample_s, "s"),
+        "small_fall": small_fall(r, big),
         "t_high": fmt(big.law.total_s, "s"), "x_high": fmt(big.law.total_s / law.total_s, "x"),
         "ai_high": fmt(mag.arithmetic_intensity(big.flop, big.weights), "num"),
         "m7_weights": fmt(M7_RESNET.weights, "B"), "flash": fmt(C.STM32H743_FLASH_BYTES, "iB"),
@@ -346,7 +347,7 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "It falls toward O/R per {sample}: one pass over the weights is shared by the whole batch.",
               "Moving the weights costs {a2_memory_s} per batch at any size, while the arithmetic adds "
               "{a2_compute_s} per {sample}: the time per {sample} falls from {per_1} at batch 1 to {per_high} at "
-              "batch {batch_high}, toward that {a2_compute_s} floor."),
+              "batch {batch_high}, toward that {a2_compute_s} floor.{small_fall}"),
         Claim("B", "It falls in proportion: a batch of {batch_high} costs about what a single {sample} cost "
                    "alone.",
               "The arithmetic is not shared: each {sample} adds {a2_compute_s}. A batch of {batch_high} takes "
@@ -358,7 +359,7 @@ ACT2_REFLECTION = Reflection(
         Claim("D", "It stays put: the weight traffic and the arithmetic both grow in step with the batch "
                    "size.",
               "Only the arithmetic grows with the batch; the weights cross the memory once per batch, "
-              "{a2_memory_s} at any size, so per {sample} the time goes from {per_1} to {per_high}."),
+              "{a2_memory_s} at any size, so per {sample} the time goes from {per_1} to {per_high}.{small_fall}"),
     ),
     answer_letter="A",
 )
@@ -480,8 +481,9 @@ STORY = {
 
 ASSUMED = {
     "cloud": (),
-    "edge": (f"NVIDIA quotes the Orin NX only as sparse INT8: its GPU's dense FP16 rate, "
-             f"{fmt(C.ORIN_NX_PEAK_FP16_DENSE, 'FLOP/s')}, is derived from its clock and SM count.",),
+    "edge": (f"NVIDIA headlines the Orin NX in sparse INT8 operations, its GPU and accelerators together: the "
+             f"GPU's dense FP16 rate, {fmt(C.ORIN_NX_PEAK_FP16_DENSE, 'FLOP/s')}, is derived from its clock and SM "
+             "count.",),
     "mobile": (f"Apple publishes neither the phone's memory bandwidth nor the precision of its "
                f"{fmt(C.A17_PRO_NPU_OPS, 'OP/s')}: the lab assumes {fmt(C.A17_PRO_MEM_BW, 'GB/s')} and reads that "
                "rate as INT8.",),
@@ -576,7 +578,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-02 The Iron Law**: the same three terms, applied to a GPU upgrade that paid for much less than it promised.",
+        "**V1-02 The Iron Law**: the same three terms, applied to the choice of a faster GPU.",
         "**V1-07 The Kernel Fusion Dividend**: the overhead term L, and how fusion removes it.",
     ),
     presets={"context": {c: {"a2_device": r.where, "a2_precision": r.precision, "a2_model": r.model}

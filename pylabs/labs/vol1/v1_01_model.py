@@ -191,3 +191,17 @@ M7_RESNET = Run("tiny", "int8", "resnet50", S.act2_batch, 0.0)
 
 def act2_truth(context: str) -> float:
     return SCENARIO_RUNS[context].law.memory_over_compute
+
+
+def small_fall(r: Run, big: Run) -> str:
+    """A sentence for a chip whose weight traffic is a sliver of the time at batch 1 (the M7 with the
+    DS-CNN): there the time per sample is already near its floor and batching buys almost nothing."""
+    share = r.law.memory_s / r.law.total_s
+    if share >= SMALL_SHARE:
+        return ""
+    fall = 1 - big.per_sample_s / r.per_sample_s
+    return (f" On the {SHORT[r.where]} the weights are only {fmt(share, 'pct')} of the time at batch 1, so the fall "
+            f"is {fmt(fall, 'pct')}: a chip bound by its arithmetic gains almost nothing from batching.")
+
+
+SMALL_SHARE = 0.05  # below this share of the batch-1 time, the fall is called small
