@@ -78,3 +78,22 @@ def test_no_serious_axe_violations_in_dark_mode_with_everything_open(browser, ba
     open_everything(page, "v1_01")
     assert axe_violations(page.page) == []
     ctx.close()
+
+
+@pytest.mark.parametrize("track", ["edge", "mobile"])
+def test_edge_and_mobile_tracks_prove_their_own_act2_key(lab_page, track):
+    """Review: the walkthrough drove Cloud and TinyML only. Each remaining track's Act II key (Edge C at
+    0.916x, Mobile D at 2.13x) is proven in the page by the card it is shown by, with that track's device."""
+    page = lab_page.open("v1_01")
+    page.set_control("context", track)
+    page.lock("a1_predict", "B")
+    assert page.verdict("a1_predict") == "correct"
+    assert close(page.metric("a1_your_peak"), model.int8_peak(track))
+    page.lock("a1_reflect", "C")
+    key = lab.ACT2_PREDICTION.answer(track)
+    page.lock("a2_predict", key)
+    assert page.verdict("a2_predict") == "correct"
+    assert close(page.metric("a2_mem_over_comp"), lab.act2_truth(track))
+    assert not page.failure_visible("a2_does_not_fit")
+    page.lock("a2_reflect", "A")
+    assert page.verdict("a2_reflect") == "correct"
