@@ -323,3 +323,10 @@ def test_connections_do_not_say_which_term_a_faster_gpu_leaves():
     student that the arithmetic is not the bottleneck, which is Act II's question."""
     text = " ".join(LAB.connections)
     assert "much less than it promised" not in text
+
+
+def test_the_phone_s_ram_is_labelled_as_reported():
+    """Review: the registry's 8 GB for the iPhone 15 Pro is from teardowns (Apple publishes no RAM figure);
+    the weight card's note said '8 GB RAM' as if a specification."""
+    html = rendered(LAB, in_track("mobile"))
+    assert "RAM (reported, not Apple's figure)" in page_text(html)

@@ -366,7 +366,7 @@ ACT2_REFLECTION = Reflection(
 
 
 CAPACITY_NOTE = {"cloud": "of {} HBM", "edge": "of {} memory", "tiny": "of {} flash",
-                 "mobile": "of {} RAM, part of which iOS lets one app use"}
+                 "mobile": "of {} RAM (reported, not Apple's figure), part of which iOS lets one app use"}
 
 
 def cards_if_fits(r: Run) -> str:

@@ -37,6 +37,10 @@ PRECISION_NAMES = {"fp32": "FP32", "bf16": "16-bit float", "int8": "INT8"}
 # ANE appears to use float16 for everything'; Apple publishes no FP32 rate):
 # an FP32 model is run there as FP16. The phone's rates are read from Apple's 35 TOPS, precision
 # not stated (registry A17_PRO_NPU_OPS, A17_PRO_NPU_FP16_ASSUMED).
+# The M7's peaks are derived, not ST figures: it has one MAC pipeline and one FP pipeline (LLVM
+# ARMScheduleM7.td: M7UnitMAC and M7UnitVFP, each ProcResource<1>), so one SMLAD (two 16-bit
+# multiply-accumulates; INT8 operands are widened by SXTB16 on the two ALUs) and one VFMA.F32 per cycle:
+# 2 MAC x 2 op x 480 MHz = 1.92 GOP/s INT8 and 1 FMA x 2 x 480 MHz = 0.96 GFLOP/s FP32.
 RATES = {
     ("cloud", "fp32"): C.H100_PEAK_TF32_DENSE, ("cloud", "bf16"): C.H100_PEAK_BF16_DENSE,
     ("cloud", "int8"): C.H100_PEAK_INT8_DENSE,
