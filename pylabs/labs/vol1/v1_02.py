@@ -77,7 +77,9 @@ TRACK_NOTES = {
 def terms(context: str) -> dict[str, str]:
     """The words of each context that the questions name (the scenario's, never an answer)."""
     p = PAIRS[context]
-    return {"old": p.old_name, "new": p.new_name, "new_bytes": fmt(S.bytes_moved * p.bytes_ratio, "GB")}
+    weights = (f"{fmt(S.bytes_moved, 'GB')} of BF16 weights on both GPUs" if p.bytes_ratio == 1 else
+               f"{fmt(S.bytes_moved, 'GB')} of FP16 weights ({fmt(S.bytes_moved * p.bytes_ratio, 'GB')} as INT8 weights)")
+    return {"old": p.old_name, "new": p.new_name, "weights": weights}
 
 
 ADVERTISED = {"cloud": (C.H100_PEAK_BF16_SPARSE, f"{fmt(C.H100_PEAK_BF16_SPARSE, 'FLOP/s')} BF16 with "
@@ -103,9 +105,9 @@ RANGE_GAP = "{a1_speedup} is {gap} {side} this range"
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"Each decoding step reads {fmt(S.bytes_moved, 'GB')} of 16-bit weights ({{new_bytes}} on the {{new}}) "
-           f"and does {fmt(S.intensity, 'num')} operations per 16-bit byte, with {fmt(S.overhead_s, 'ms')} of fixed "
-           "overhead. How many times faster is one step on the {new} than on the {old}?",
+    prompt=f"Each decoding step reads {{weights}} and does {fmt(S.intensity, 'num')} operations per 16-bit byte, "
+           f"with {fmt(S.overhead_s, 'ms')} of fixed overhead. How many times faster is one step on the {{new}} than "
+           "on the {old}?",
     quantity="step time before ÷ step time after",
     unit_fmt="x",
     options=(
@@ -118,7 +120,7 @@ ACT1_PREDICTION = Prediction(
         Range("C", "{range}: a large gain, up to about twice", 1.4, 2.3, 1.8,
               "The step takes {a1_latency_before} on the {old} and {a1_latency_after} on the {new}: "
               "{a1_speedup}. {what_changed}"),
-        Range("D", "{range}: the new peak rate carries through", 2.3, None, 3.0,
+        Range("D", "{range}: more than twice as fast as before", 2.3, None, 3.0,
               "The step takes {a1_latency_before} on the {old} and {a1_latency_after} on the {new}: "
               "{a1_speedup}, {gap_d} below this range. {what_changed} The peak rate reaches the step only "
               "past the ridge, {ridge_new} op/B on the {new}."),
@@ -319,8 +321,9 @@ def act1_scenario(context: str) -> tuple[str, ...]:
         "Every step pays three bills: **moving bytes** between memory and the chip, **computing** on them, "
         "and a **fixed overhead** for launching the work. The Iron Law adds them up.",
         f"Decoding one token costs {fmt(S.flop_per_param, 'num')} operations per parameter, and each weight is "
-        f"read once per step. The {p.old_name} has {fmt(p.old.mem_bw, 'GB/s')} of memory bandwidth, the "
-        f"{p.new_name} {fmt(p.new.mem_bw, 'GB/s')}.",
+        "read once per step. " + (f"The {p.old_name} has {fmt(p.old.mem_bw, 'GB/s')} of memory bandwidth, the "
+                                  f"{p.new_name} {fmt(p.new.mem_bw, 'GB/s')}." if p.old.mem_bw != p.new.mem_bw else
+                                  f"Both paths share the Orin NX's {fmt(p.old.mem_bw, 'GB/s')} of LPDDR5."),
     )
 
 
@@ -361,9 +364,10 @@ ACT2_PREDICTION = Prediction(
     quantity="farthest H100 site within the budget",
     unit_fmt="km",
     options=(
-        Range("A", "{range}: a site in the same region as the cars", None, 1_200e3, 800e3,
+        Range("A", "{range}: a site in the cars' own region", None, 1_200e3, 800e3,
               "Light in fibre covers {km_per_ms} per millisecond ({fibre_speed}). After {inference} of "
-              "inference, {left} of the budget is left for the way there and back: {a2_max_distance}."),
+              "inference (at datasheet peaks; a slower real run only shortens it), {left} of the budget is left "
+              "for the way there and back: {a2_max_distance}."),
         Range("B", "{range}: a site one or two countries away", 1_200e3, 1_800e3, 1_500e3,
               "That is the reach at the speed of light in vacuum, {vacuum}. Glass slows light by its group "
               "index, {group_index}: the answer is {a2_max_distance}, {gap_b} short of this range."),
@@ -405,7 +409,7 @@ ACT2_REFLECTION = Reflection(
     options=(
         Claim("A", "Buy the next GPU generation for the data centre.",
               "Inference is {inference} of the {total}; an infinitely fast GPU still leaves the {rtt} round trip."),
-        Claim("B", "Serve from sites near the cars, or on the car's computer.",
+        Claim("B", "Serve from sites near the cars, or on the car itself.",
               "Within {a2_max_distance} of the cars the budget holds on a straight fibre; on the car the "
               "Orin NX answers in {orin}, with no round trip at all."),
         Claim("C", "Batch several camera frames into each H100 inference.",
@@ -440,7 +444,8 @@ def act2_instruments(s: State) -> list:
                                   note="inference too slow for the budget" if
                                   farthest_h100_m(sla, s["a2_route"], s["a2_batch"]) == 0 else "on this route"),
         M["a2_rtt"].show(svc.rtt_s, "danger" if svc.rtt_s > sla else None, "in the vehicle: none" if edge else ""),
-        M["a2_inference"].show(law.total_s, note=f"{law.bound}-bound on the {device_name(s['context'])}"),
+        M["a2_inference"].show(law.total_s, note=f"{law.bound}-bound on the {device_name(s['context'])}, at "
+                                                 "datasheet peaks: a floor"),
         M["a2_intensity"].show(perception_intensity(svc.batch)),
         M["a2_per_image"].show(law.total_s / svc.batch),
     )]
@@ -555,7 +560,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(devices.A100.ridge, 'num')} FLOP/B on the A100, {fmt(devices.ORIN_NX.ridge, 'num')} FLOP/B on the "
         "Orin NX (FP16). Below the ridge, more operations per second wait for bytes.",
         f"Overhead is the next wall: about {fmt(anecdote_overhead_s(), 'ms')} of fixed overhead shrinks the same "
-        f"upgrade to an {fmt(S.anecdote_cut, 'pct')} gain, the upstream story's figure.",
+        f"upgrade to an {fmt(S.anecdote_cut, 'pct')} gain.",
         f"Light in fibre needs {f2['rtt']} to cross {f2['distance']} and back. No GPU removes it; within a "
         f"{f2['sla']} budget an H100 must sit within {f2['a2_max_distance']} of the cars, or the model runs in the "
         f"vehicle ({f2['orin']} on the Orin NX).",
