@@ -45,7 +45,7 @@ def act1_roofline(u: Upgrade, intensity: float, p: Pair, lo: float, hi_16: float
     # Plotly sets a log axis's range in log10 units
     x = ch.axis("Arithmetic intensity (operations per byte)", "log", range=[math.log10(lo), math.log10(hi)],
                 **ch.decade_ticks(xs, lambda v: fmt(v, "num")))
-    y = ch.axis("Attainable rate (trillion operations per second)", "log",
+    y = ch.axis("Attainable (T op/s)", "log",
                 **ch.decade_ticks(ys, lambda v: fmt(v, "num")))
     points = [ch.point(f"Your step ({p.old_name})", intensity, there, "series2"),
               ch.point(f"Your step ({p.new_name})", new_ai, here, "accent")]
@@ -73,7 +73,7 @@ def act2_chart(context: str, distance_m: float, route: float, batch: float, sla_
     traces = [ch.line("Remote H100", kms, cloud, "series1"),
               ch.line("Orin NX in the vehicle", kms, [edge] * len(kms), "series2", dash="dash"),
               ch.point("Your setting", here_km, svc.total_s * S.ms_per_s, "accent")]
-    figure = ch.figure(traces, x=ch.axis("Distance to the model (km)"), y=ch.axis("Frame to answer (ms)"),
+    figure = ch.figure(traces, x=ch.axis("Distance to the model (km)", tickformat=","), y=ch.axis("Frame to answer (ms)"),
                        shapes=[shape], annotations=[note] if note else [])
     summary = (f"The remote H100 answers in {fmt(cloud[0] / S.ms_per_s, 'ms')} next door and "
                f"{fmt(cloud[-1] / S.ms_per_s, 'ms')} at {fmt(kms[-1] * S.m_per_km, 'km')}; the Orin NX in the "
