@@ -196,8 +196,8 @@ def act1_instruments(s: State) -> list:
         parts.append(failure(F["a1_upgrade_wasted"], wasted_text(s, u)))
     if s["a1_bytes"] > p.old.mem_bytes:
         parts.append(callout("warn", "These weights do not fit",
-                             prose(f"{fmt(s['a1_bytes'], 'GB')} of 16-bit weights exceed the {p.old_name}'s "
-                                   f"{fmt(p.old.mem_bytes, 'GB')} of memory, shared with its CPU; the figures "
+                             prose(f"{fmt(s['a1_bytes'], 'GB')} of 16-bit weights exceed the "
+                                   f"{fmt(p.old.mem_bytes, 'GB')} of memory on the {p.old_name}, shared with its CPU; the figures "
                                    "above are what the Iron Law would give, not a run that could happen.")))
     parts.append(act1_waterfall(u, p.old_name, p.new_name))
     parts.append(act1_roofline(u, s["a1_intensity"], p, A1_INTENSITY.min, A1_INTENSITY.max))
