@@ -17,10 +17,10 @@ LETTERS_VERSION = 2  # the ledger version whose letters are today's
 # lab -> question -> today's letter of each version-1 option (A, B, C, D in that order)
 FROM_V1: dict[str, dict[str, str]] = {
     "v1_00": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the round trip's ranges became the reach's
+        "a1_reflect": "ABCD",  # the same four sets of fixes, reworded
+        "a2_predict": "----",  # the regime pick became the power ceiling that picks the regime (review)
+        "a2_reflect": "----",  # drift (never shown by the instruments) became the coin cell's levers
     },
 
     "v1_01": {
@@ -108,10 +108,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_13": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges of P99 ÷ mean now, not of the P99 in ms (one question in every context)
+        "a1_reflect": "----",  # now asks what drives the load curve's climb
+        "a2_predict": "----",  # C and D part at 1 min, not 2; every claim reworded (A no longer credits the
+                               # autoscaler); version 1 asked Mobile the cloud's question, today's asks of the phone
+        "a2_reflect": "----",  # now asks why a slow service misses the SLO at any capacity
     },
 
     "v1_14": {
@@ -198,11 +199,11 @@ FROM_V1: dict[str, dict[str, str]] = {
         "a2_reflect": "ABCD",
     },
 
-    "v2_10": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+    "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new
+        "a1_predict": "----",
+        "a1_reflect": "----",
+        "a2_predict": "----",
+        "a2_reflect": "----",
     },
 
     "v2_11": {

@@ -37,3 +37,12 @@ def test_every_result_of_every_lab_has_a_label():
         html = ledger_view.render(ledger_with(lab.id))
         for name in lab.results(answered(lab, {}, through=lab.questions[-1].id)):
             assert f"<dt>{name}" not in html
+
+
+def test_a_flag_reads_yes_or_no_never_python_s_true():
+    """Issue 24: results kept as flags (V1-13's "SLO met throughout", V1-16's "Cost ok") read as
+    yes or no on the ledger page, never "True" or "False"."""
+    from tests.labs.reading import page_text
+    text = page_text(ledger_view.render(ledger_with("v1_13")))
+    assert "SLO met throughout no" in text
+    assert "True" not in text and "False" not in text

@@ -43,6 +43,9 @@ _NOUNS = {"years": "year", "days": "day"}  # units that are nouns: "1 day", "2 d
 
 
 def _scaled(value: float, units: tuple[tuple[float, str], ...], digits: int = 3) -> str:
+    if value == 0:  # an exact zero in the base unit ("0 W"), not the smallest ("0 nW")
+        base = next((suffix for factor, suffix in units if factor == 1.0), units[-1][1])
+        return _count("0", _NOUNS[base]) if base in _NOUNS else f"0 {base}"
     index = next((i for i, (f, _) in enumerate(units) if abs(value) >= f), len(units) - 1)
     if index > 0 and abs(float(_sig(abs(value) / units[index][0], digits).replace(",", ""))) >= \
             units[index - 1][0] / units[index][0]:
@@ -150,6 +153,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "B/s": lambda v: _scaled(v, _RATE),
     "GB/s": lambda v: up_from(v, _RATE[:2]),     # GB/s, or TB/s from a thousand GB/s
     "FLOP/s": lambda v: _scaled(v, _FLOPS),
+    "FLOP/s4": lambda v: _scaled(v, _FLOPS, 4),  # a datasheet's peak as published: 989.4 TFLOP/s, 15.04 TFLOP/s
     "FLOP": lambda v: _scaled(v, _FLOP),
     "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
     "OP/s": lambda v: _scaled(v, ((1e15, "POP/s"), (1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))),

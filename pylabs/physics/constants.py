@@ -249,9 +249,13 @@ REGISTRY: dict[str, Spec] = {
     ),
     # ---- V2-10 The KV-Cache Memory Wall: model shapes and serving defaults ----
     "LLAMA3_70B_PARAMS_COUNTED": Spec(
-        70.56e9, "params",
-        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,562,938,880 parameters (70.6B)",
-        _LLAMA3_70B_HF_URL, "the model card's '70B' rounds this; 2 B each in BF16 = 141.1 GB",
+        70_553_706_496.0, "params",
+        "Meta-Llama-3-70B checkpoint on Hugging Face: 70,553,706,496 parameters (safetensors total, shown "
+        "as 70.6B)",
+        _LLAMA3_70B_HF_URL,
+        "config.json's shapes give the same count: 80 layers x 855,654,400 (attention 8192x8192 twice and "
+        "8192x1024 twice, MLP 3 x 8192 x 28,672, two norms) + untied embeddings 2 x 128,256 x 8192 + the "
+        "final norm; the model card's '70B' rounds it; 2 B each in BF16 = 141.1 GB",
     ),
     "LLAMA3_70B_LAYERS": Spec(80.0, "layers", "Meta-Llama-3-70B config.json (num_hidden_layers)",
                               _LLAMA3_70B_CONFIG_URL),
@@ -286,7 +290,17 @@ REGISTRY: dict[str, Spec] = {
     ),
     "VLLM_GPU_MEMORY_UTILIZATION": Spec(
         0.9, "1", "vLLM engine arguments: --gpu-memory-utilization, default 0.9 of each GPU's memory",
-        _VLLM_ARGS_URL, "the rest is left for activations, workspace and the CUDA context",
+        _VLLM_ARGS_URL, "vLLM's worker sizes the KV cache as total_gpu_memory x gpu_memory_utilization - peak_memory "
+        "(the weights, the profiled activation peak and non-torch memory): activations come out of this share; "
+        "the rest of the GPU is left unused (headroom for other processes)",
+    ),
+    "LLAMA31_CONTEXT_TOKENS": Spec(
+        131072.0, "tokens",
+        "Llama-3.1-70B and Llama-3.1-8B config.json (max_position_embeddings: 131,072, the 128K window); "
+        "the same layers, heads and parameter counts as Llama 3, whose own window is 8,192",
+        "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json",
+        "Hugging Face, 'Llama 3.1 - 405B, 70B & 8B with multilinguality and long context' (2024): 128K context",
+        label="Llama 3.1 context window",
     ),
     # ---- V2-03 The Bisection Bandwidth Wall: Ethernet ports and leaf switches ----
     "ETH_400G_BW": Spec(
@@ -438,6 +452,7 @@ LLAMA3_8B_D_MODEL = REGISTRY["LLAMA3_8B_D_MODEL"].value
 BYTES_PER_FP8 = REGISTRY["BYTES_PER_FP8"].value
 VLLM_BLOCK_TOKENS = REGISTRY["VLLM_BLOCK_TOKENS"].value
 VLLM_GPU_MEMORY_UTILIZATION = REGISTRY["VLLM_GPU_MEMORY_UTILIZATION"].value
+LLAMA31_CONTEXT_TOKENS = REGISTRY["LLAMA31_CONTEXT_TOKENS"].value
 # V2-03 The Bisection Bandwidth Wall
 ETH_400G_BW = REGISTRY["ETH_400G_BW"].value
 IB_NDR_SWITCH_PORTS = REGISTRY["IB_NDR_SWITCH_PORTS"].value
@@ -638,6 +653,8 @@ K8S_HPA_SYNC_PERIOD = REGISTRY["K8S_HPA_SYNC_PERIOD"].value
 # are labelled assumptions on the Sources page ("assumed") and labs show them as such.
 _ORIN_NX_URL = "https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/"
 _ORIN_NANO_SUPER_URL = "https://developer.nvidia.com/blog/nvidia-jetson-orin-nano-developer-kit-gets-a-super-boost/"
+_ORIN_NX_SUPER_URL = ("https://developer.nvidia.com/blog/"
+                      "nvidia-jetpack-6-2-brings-super-mode-to-nvidia-jetson-orin-nano-and-jetson-orin-nx-modules/")
 _A17_URL = "https://www.apple.com/newsroom/2023/09/apple-unveils-iphone-15-pro-and-iphone-15-pro-max/"
 _STM32H743_URL = "https://www.st.com/en/microcontrollers-microprocessors/stm32h743-753.html"
 _FIBRE_URL = "https://www.itu.int/rec/T-REC-G.652"
@@ -669,7 +686,15 @@ REGISTRY.update({
     "ORIN_NX_MEM_BYTES": Spec(16e9, "B", "NVIDIA Jetson Orin NX 16 GB module (16 GB LPDDR5)", _ORIN_NX_URL,
                               label="Jetson Orin NX 16 GB memory"),
     "ORIN_NX_POWER_MAX_W": Spec(25.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
-                                label="Jetson Orin NX 16 GB power, highest mode"),
+                                "JetPack 6.2 (Jan 2025) adds a 40 W mode and MAXN SUPER: ORIN_NX_SUPER_POWER_W",
+                                label="Jetson Orin NX 16 GB power, top of the datasheet's 10 to 25 W modes"),
+    "ORIN_NX_SUPER_POWER_W": Spec(
+        40.0, "W", "NVIDIA technical blog, 'JetPack 6.2 Brings Super Mode to NVIDIA Jetson Orin Nano and Jetson "
+        "Orin NX Modules' (Jan 2025): the Orin NX 16 GB gains a 40 W mode and an uncapped MAXN SUPER mode at "
+        "higher clocks", _ORIN_NX_SUPER_URL,
+        "a user report reads GPU 1,173 MHz under MAXN_SUPER on an Orin NX 16 GB (L4T 36.4.7), against the 918 MHz "
+        "ORIN_NX_PEAK_FP16_DENSE counts; Seeed's reComputer wiki (JetPack 6.2) tells Orin NX 16 GB users of its "
+        "industrial boxes not to enable MAXN SUPER", label="Jetson Orin NX 16 GB power, 40 W Super mode (JetPack 6.2)"),
     "ORIN_NX_POWER_MIN_W": Spec(10.0, "W", "NVIDIA Jetson Orin NX 16 GB: configurable 10 W to 25 W", _ORIN_NX_URL,
                                 label="Jetson Orin NX 16 GB power, lowest mode"),
     "A17_PRO_NPU_OPS": Spec(
@@ -723,6 +748,14 @@ REGISTRY.update({
         label="MCU active power (assumed, order of magnitude)"),
     "CR2032_ENERGY_J": Spec(0.675 * 3600, "J", "A CR2032 lithium coin cell: about 225 mAh at 3 V", "",
                              label="CR2032 coin cell energy"),
+    "CR2032_PULSE_MAX_W": Spec(
+        15e-3 * 3.0, "W", "A CR2032 is rated for pulses of about 15 mA at most (3 mA continuous) at its nominal "
+        "3 V: about 45 mW. Manufacturers' ratings as summarised by Wikipedia's 'CR2032 battery' entry",
+        "https://en.wikipedia.org/wiki/CR2032_battery",
+        "a secondary summary and the largest rating: Energizer's CR2032 datasheet allows 2 s pulses of 6.8 mA "
+        "(continuous 0.19 mA), as quoted by J. Cook, 'CR2032 Maximum Current Capacity', Embedded Computing "
+        "Design, Jan 2025 (independent reviews of V1-00)",
+        label="CR2032 coin cell, largest rated pulse power (about 15 mA at 3 V)"),
     "AA_PAIR_ENERGY_J": Spec(7.5 * 3600, "J", "Two alkaline AA cells: about 2,500 mAh at 1.5 V each", "",
                               label="Two AA cells, energy"),
     "FIBRE_GROUP_INDEX": Spec(
@@ -743,6 +776,7 @@ ORIN_NX_MEM_BW = REGISTRY["ORIN_NX_MEM_BW"].value
 ORIN_NX_MEM_BYTES = REGISTRY["ORIN_NX_MEM_BYTES"].value
 ORIN_NX_POWER_MAX_W = REGISTRY["ORIN_NX_POWER_MAX_W"].value
 ORIN_NX_POWER_MIN_W = REGISTRY["ORIN_NX_POWER_MIN_W"].value
+ORIN_NX_SUPER_POWER_W = REGISTRY["ORIN_NX_SUPER_POWER_W"].value
 A17_PRO_NPU_OPS = REGISTRY["A17_PRO_NPU_OPS"].value
 A17_PRO_MEM_BW = REGISTRY["A17_PRO_MEM_BW"].value
 A17_PRO_MEM_BYTES = REGISTRY["A17_PRO_MEM_BYTES"].value
@@ -759,6 +793,7 @@ STM32H743_ONCHIP_BW = REGISTRY["STM32H743_ONCHIP_BW"].value
 STM32H743_QSPI_BW = REGISTRY["STM32H743_QSPI_BW"].value
 MCU_ACTIVE_POWER_W = REGISTRY["MCU_ACTIVE_POWER_W"].value
 CR2032_ENERGY_J = REGISTRY["CR2032_ENERGY_J"].value
+CR2032_PULSE_MAX_W = REGISTRY["CR2032_PULSE_MAX_W"].value
 AA_PAIR_ENERGY_J = REGISTRY["AA_PAIR_ENERGY_J"].value
 FIBRE_GROUP_INDEX = REGISTRY["FIBRE_GROUP_INDEX"].value
 SPEED_OF_LIGHT = REGISTRY["SPEED_OF_LIGHT"].value

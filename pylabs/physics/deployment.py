@@ -51,3 +51,11 @@ def battery_life_s(energy_j: float, average_w: float) -> float:
     """Time a battery lasts at a constant average power: life = E / P_avg (ideal cell: no
     self-discharge, full capacity at any load). Source: VOL1_00-08 §V1-00 (3)."""
     return energy_j / average_w
+
+
+def max_active_power_w(average_w: float, sleep_w: float, active_s: float, period_s: float) -> float:
+    """The most a duty-cycled device may draw while active and still average ``average_w``: the
+    inverse of ``average_power_w``, P_active = (P_avg − (1 − δ) · P_sleep) / δ, and zero when sleep
+    alone already averages more. Source: VOL1_00-08 §V1-00 (3), solved for P_active."""
+    delta = duty_cycle(active_s, period_s)
+    return max(0.0, (average_w - (1.0 - delta) * sleep_w) / delta)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 
 
 def _check(servers: int, arrival_per_s: float, service_s: float) -> None:
@@ -73,6 +74,35 @@ def erlang_c(servers: int, load_erlangs: float) -> float:
         return 0.0
     blocking = erlang_b(servers, load_erlangs)
     return servers * blocking / (servers - load_erlangs * (1.0 - blocking))
+
+
+def md1_wait_cdf(wait_s: float, arrival_per_s: float, service_s: float) -> float:
+    """P(W_q <= t) in M/D/1 (Poisson arrivals, every service exactly D), for λt up to 500:
+
+    (1 − ρ) · Σ_{k=0}^{⌊t/D⌋} [λ(kD − t)]^k / k! · e^{−λ(kD − t)}, ρ = λD; for t < D it is (1 − ρ)·e^{λt}.
+    0.0 when ρ ≥ 1 (no stationary wait). The terms alternate in sign and grow like e^{λt}, so the sum
+    is taken in decimal arithmetic with enough digits to keep fifteen.
+    Source: Erlang 1909, "The theory of probabilities and telephone conversations", as given by
+    Franx 2001, Operations Research Letters 29(5) (the M/D/c waiting-time distribution, c = 1).
+    """
+    _check(1, arrival_per_s, service_s)
+    if wait_s < 0:
+        return 0.0
+    if arrival_per_s * wait_s > 500:
+        raise ValueError(f"arrival_per_s * wait_s must be at most 500 (got {arrival_per_s * wait_s:.0f}); "
+                         "so far out the wait's tail is below any probability a float holds")
+    rho = arrival_per_s * service_s
+    if rho >= 1:
+        return 0.0
+    with localcontext() as ctx:
+        ctx.prec = 30 + int(arrival_per_s * wait_s)
+        lam, t, d = Decimal(arrival_per_s), Decimal(wait_s), Decimal(service_s)
+        total, factorial = Decimal(0), Decimal(1)
+        for k in range(int(wait_s // service_s) + 1):
+            factorial *= k or 1
+            x = lam * (k * d - t)
+            total += (x ** k if k else Decimal(1)) / factorial * (-x).exp()
+        return min(1.0, max(0.0, float((1 - Decimal(rho)) * total)))
 
 
 def mm1_mean_wait_s(arrival_per_s: float, service_s: float) -> float:
@@ -158,6 +188,51 @@ def ggc_wait_percentile_s(quantile: float, arrival_per_s: float, service_s: floa
     if waits <= 1 - quantile:
         return 0.0
     return mean / waits * math.log(waits / (1 - quantile))
+
+
+def two_waits_tail(wait_s: float, first: tuple[float, float], second: tuple[float, float]) -> float:
+    """P(W₁ + W₂ > t) for two independent waits, each of the M/M/c form P(W > t) = p·e^{−r·t}
+    (zero with probability 1 − p, else exponential with rate r); each wait is given as (p, r).
+
+    p₁(1 − p₂)e^{−r₁t} + p₂(1 − p₁)e^{−r₂t} + p₁p₂·(r₂e^{−r₁t} − r₁e^{−r₂t}) / (r₂ − r₁), the last term
+    the tail of a sum of two exponentials (hypoexponential; (1 + r·t)e^{−r·t} when r₁ = r₂).
+    Source: Kleinrock 1975, ch. 3 (the M/M/c wait's form); Ross, Introduction to Probability Models,
+    §5.2.4 (the hypoexponential distribution).
+    """
+    if wait_s < 0:
+        raise ValueError(f"wait_s must be >= 0, got {wait_s}")
+    (p1, r1), (p2, r2) = first, second
+    for p, r in (first, second):
+        if not (0 <= p <= 1 and r > 0):
+            raise ValueError(f"each wait is (probability in [0, 1], rate > 0); got ({p}, {r})")
+    e1, e2 = math.exp(-r1 * wait_s), math.exp(-r2 * wait_s)
+    if abs(r2 - r1) <= 1e-9 * max(r1, r2):
+        both = (1 + r1 * wait_s) * e1
+    else:
+        both = (r2 * e1 - r1 * e2) / (r2 - r1)
+    return min(1.0, p1 * (1 - p2) * e1 + p2 * (1 - p1) * e2 + p1 * p2 * both)
+
+
+def two_waits_percentile_s(quantile: float, first: tuple[float, float], second: tuple[float, float]) -> float:
+    """The q-quantile of W₁ + W₂ (``two_waits_tail``), by bisection: 0 when fewer than 1 − q wait at all.
+
+    Source: inverse of ``two_waits_tail``.
+    """
+    if not 0 < quantile < 1:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile}")
+    miss = 1 - quantile
+    if two_waits_tail(0.0, first, second) <= miss:
+        return 0.0
+    high = 1.0 / min(first[1], second[1])
+    while two_waits_tail(high, first, second) > miss:
+        high *= 2
+    low = 0.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (mid, high) if two_waits_tail(mid, first, second) > miss else (low, mid)
+        if high - low <= 1e-12 * high:
+            break
+    return high
 
 
 def mean_queue_length(arrival_per_s: float, mean_wait_s: float) -> float:
@@ -447,12 +522,15 @@ class Spike:
     """A load spike on a fleet that scales reactively: the fluid model of V1-13.
 
     ``servers_before`` serve until the new capacity arrives after ``lag_s``; meanwhile work beyond
-    their capacity piles up: Q = max(0, λ − c₀μ)·lag. The last request of the lag waits about
-    Q / (c₀μ); once ``servers_after`` serve, the backlog drains in Q / (c₁μ − λ) (never, if
-    c₁μ ≤ λ). Admission control with a ceiling ρ_max admits at most ρ_max of the capacity at
+    their capacity piles up: Q = max(0, λ − c₀μ)·lag. First in, first out, a request arriving as
+    the lag ends waits for the Q ahead of it, which the new capacity serves: Q / (c₁μ) (not
+    Q / (c₀μ): the old servers no longer serve alone). The backlog drains in Q / (c₁μ − λ) (never,
+    if c₁μ ≤ λ). A device that cannot scale has c₁ = c₀, and the lag is then how long the overload
+    has lasted. Admission control with a ceiling ρ_max admits at most ρ_max of the capacity at
     each moment and sheds the rest (random shedding keeps the admitted stream Poisson).
-    Source: fluid approximation of a transient overload (Kleinrock 1975, ch. 2); the steady state
-    after scaling is M/M/c.
+    Source: deterministic fluid approximation of an overload, FIFO wait = the horizontal distance
+    between the cumulative arrival and departure curves (Newell 1982, *Applications of Queueing
+    Theory*, ch. 1-2); the steady state after scaling is M/M/c (Kleinrock 1975, ch. 3).
     """
 
     arrival_per_s: float
@@ -487,9 +565,12 @@ class Spike:
         return max(0.0, excess) * self.lag_s
 
     @property
-    def worst_wait_s(self) -> float:
-        """Queueing wait of the last request to arrive before the new capacity (fluid)."""
-        return self.backlog * self.service_s / self.servers_before if self.servers_before else math.inf
+    def lag_end_wait_s(self) -> float:
+        """Queueing wait of a request arriving as the lag ends: the backlog ahead of it, served
+        first in, first out by the new capacity, Q / (c₁μ) (fluid)."""
+        if self.backlog == 0:
+            return 0.0
+        return self.backlog * self.service_s / self.servers_after if self.servers_after else math.inf
 
     @property
     def rho_after(self) -> float:

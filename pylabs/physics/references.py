@@ -60,8 +60,16 @@ REFERENCES: dict[str, Reference] = {
                               "https://doi.org/10.1145/1498765.1498785"),
     "kleinrock1975": Reference("Kleinrock", 1975, "Queueing Systems, Volume I: Theory",
                                "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
+    "newell1982": Reference("Newell", 1982, "Applications of Queueing Theory, 2nd ed. (Chapman and Hall), "
+                            "ch. 1-2: cumulative arrival and departure curves, the deterministic fluid approximation",
+                            "https://books.google.com/books?id=5jbxAAAAMAAJ"),
     "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
                             "https://doi.org/10.1287/opre.9.3.383"),
+    "agrawal2024": Reference("Agrawal et al.", 2024, "Taming Throughput-Latency Tradeoff in LLM Inference with "
+                             "Sarathi-Serve (OSDI 2024)", "https://arxiv.org/abs/2403.02310"),
+    "franx2001": Reference("Franx", 2001, "A Simple Solution for the M/D/c Waiting Time Distribution "
+                           "(Operations Research Letters 29(5))",
+                           "https://doi.org/10.1016/S0167-6377(01)00108-0"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
     # ---- V2-08 The Utilization Trap ----

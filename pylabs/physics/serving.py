@@ -3,13 +3,17 @@
 All quantities in SI: bytes, seconds, FLOP, FLOP/s, bytes/s, requests/s, fractions.
 Sources: Ainslie et al. 2023 (grouped-query attention); Kwon et al. 2023 (vLLM,
 PagedAttention); Kaplan et al. 2020, Table 1 (forward FLOP per token); Williams, Waterman
-and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution).
+and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution);
+Agrawal et al. 2024 (Sarathi-Serve: prefills pause the decodes of a running batch);
+Kleinrock 1975, ch. 3 (M/M/c: the wait for one of the batch's slots).
 The corrected model is VOL2_03-17.md §V2-10.3.
 """
 
 from __future__ import annotations
 
 import math
+
+from pylabs.physics import queueing
 
 
 def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
@@ -44,8 +48,10 @@ def kv_bytes_per_token(layers: float, kv_heads: float, head_dim: float, bytes_pe
 def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: float, weight_bytes: float) -> float:
     """B_kv = f * n * HBM - W  (HBM left for KV after the weights; negative: weights do not fit).
 
-    f is the share of HBM the server may use (the rest holds activations and workspace).
-    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization.
+    f is the share of HBM the server may use. vLLM also takes the profiled activation peak out of
+    that share (total x f - peak memory); this count leaves the activations out, an upper bound.
+    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization and its worker's
+    determine_num_available_blocks.
     """
     _positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
     _positive("hbm_bytes_per_gpu", hbm_bytes_per_gpu, "pass HBM per GPU in bytes, e.g. 80e9")
@@ -98,7 +104,7 @@ def prefill_flop(params: float, tokens: float, layers: float, d_model: float) ->
 
     Source: Kaplan et al. 2020, Table 1 (2N + 2*n_layer*n_ctx*d_attn FLOP per token).
     """
-    _positive("params", params, "pass the parameter count, e.g. 70.56e9")
+    _positive("params", params, "pass the parameter count, e.g. 70.55e9")
     _positive("tokens", tokens, "pass the prompt length in tokens")
     return 2 * params * tokens + 2 * layers * tokens ** 2 * d_model
 
@@ -181,6 +187,35 @@ def continuous_ttft_p99_s(prefill_time_s: float, arrival_per_s: float) -> float:
     return prefill_time_s + mm1_wait_quantile_s(prefill_time_s, arrival_per_s)
 
 
+def continuous_ttft_with_slots_s(prefill_time_s: float, arrival_per_s: float, slots: int, capacity_per_s: float,
+                                 quantile: float = 0.99) -> float:
+    """TTFT_q = t_pf + the q-quantile of W_prefill + W_slot, the two waits taken as independent.
+
+    W_prefill is the M/M/1 prefill queue of ``continuous_ttft_p99_s``: P(W > t) = ρ·e^{−(1−ρ)t/t_pf},
+    ρ = λ·t_pf. W_slot is the wait for one of the c slots, an M/M/c queue whose slots are each held
+    c/X, X the capacity (the saturated cycle of c prefills and a reply's decode steps, e.g.
+    ``serial_requests_per_s``): P(W > t) = C(c, λc/X)·e^{−(X − λ)t}. inf when λ ≥ X. With the slots
+    rarely all busy (C ≈ 0) it equals ``continuous_ttft_p99_s``; with few slots the slot wait rules.
+    Against a discrete-event simulation of such a batcher (prefills first, one at a time, pausing the
+    decodes; Poisson arrivals; fixed-length prompts and replies) it is high by up to about 2× (the
+    M/M/1 treats fixed-length prefills as exponential), except for prompts of a few hundred tokens at
+    light load, where the decode step already running when a request arrives (one step, ~7 ms for
+    a 70B on 8 H100s), which it leaves out, is most of the wait.
+    Source: Kleinrock 1975, ch. 3 (M/M/1 and M/M/c waits); Yu et al. 2022 (Orca, slots).
+    """
+    _positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
+    _positive("capacity_per_s", capacity_per_s, "pass the requests/s the slots complete when full")
+    _require(slots >= 1 and slots == int(slots), "slots", slots, "a whole number >= 1", "pass the batch's slots")
+    _require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
+    if arrival_per_s >= capacity_per_s or arrival_per_s * prefill_time_s >= 1:
+        return math.inf
+    rho = arrival_per_s * prefill_time_s
+    busy = queueing.erlang_c(int(slots), arrival_per_s * slots / capacity_per_s)
+    wait = queueing.two_waits_percentile_s(quantile, (rho, (1 - rho) / prefill_time_s),
+                                           (busy, capacity_per_s - arrival_per_s))
+    return prefill_time_s + wait
+
+
 def static_ttft_s(output_tokens: float, step_s: float, batch: float, prefill_time_s: float) -> float:
     """TTFT = out * t_step + B * t_pf  (wait for the running batch to finish, then prefill B prompts).
 
@@ -205,3 +240,19 @@ def continuous_capacity_per_s(batch: float, output_tokens: float, step_s: float,
     Source: Little 1961; Yu et al. 2022 (Orca, iteration-level scheduling).
     """
     return min(1 / prefill_time_s, batch / (prefill_time_s + output_tokens * step_s))
+
+
+def serial_requests_per_s(batch: float, output_tokens: float, step_s: float, prefill_time_s: float) -> float:
+    """Requests/s a server completes when prefills and decode steps take turns: B / (B*t_pf + out*t_step).
+
+    Each of B sequences needs its own prefill (compute-bound, whole server) and then shares out
+    decode steps with the others; a scheduler that runs a prefill pauses the running batch's
+    decodes (vLLM and Orca without chunked prefill), so the two times add. Output tokens/s is
+    out times this. Chunked prefill overlaps the two, which this serial count leaves out.
+    Source: Agrawal et al. 2024 (Sarathi-Serve, OSDI: "generation stalls"); Yu et al. 2022 (Orca).
+    """
+    _positive("batch", batch, "pass the number of sequences that share the decode steps")
+    _positive("step_s", step_s, "pass the decode step time in seconds")
+    _positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
+    _require(output_tokens >= 0, "output_tokens", output_tokens, ">= 0", "pass the reply length in tokens")
+    return batch / (batch * prefill_time_s + output_tokens * step_s)

@@ -1,10 +1,12 @@
-"""V2-10 in a real browser: the student walkthrough and every failure state reached and left."""
+"""V2-10 in a real browser: the student walkthrough in each context, every failure state reached and
+left, and a reload that comes back to Act II's instruments."""
 
 from __future__ import annotations
 
 import pytest
 
 from pylabs.labs.vol2 import v2_10 as lab
+from pylabs.labs.vol2 import v2_10_model as model
 from tests.e2e.driver import close
 
 pytestmark = pytest.mark.e2e
@@ -16,61 +18,87 @@ def test_full_walkthrough(lab_page):
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_users")
 
-    # The context toggle moves the instruments (tokens a conversation holds).
-    page.set_control("context", "docs")
-    assert page.page.get_attribute('[data-control="a1_used"]', "value") == "15"  # log2(32768)
-    page.set_control("context", "chat")
-
     # Act I: predict, unlock, and watch the numbers follow the instruments.
-    page.lock("a1_predict", "C")
+    page.lock("a1_predict", "B")
     assert page.verdict("a1_predict") == "incorrect"
-    assert page.metric("a1_users") == lab.act1_truth()
+    assert page.metric("a1_users") == lab.act1_truth() == 40
+    assert page.control_disabled("a1_used")  # contiguous: what a chat holds does not count
     page.chart_drawn("a1_users")
     page.set_control("a1_alloc", "paged")
+    assert not page.control_disabled("a1_used")
     assert page.metric("a1_users") == 324  # §V2-10.4: the 4K reveal
     page.set_control("a1_window", 65536)
     assert page.metric("a1_users") == 324  # paging: the window no longer matters
     page.set_control("a1_alloc", "contiguous")
     assert page.metric("a1_users") == 20
+    page.set_control("a1_model", "8b")
+    assert page.metric("a1_kv_token") == 131_072
+    page.set_control("a1_model", "70b")
     page.set_control("a1_gpus", "1")
     assert page.failure_visible("a1_no_room")
     page.set_control("a1_gpus", "8")
     assert not page.failure_visible("a1_no_room")
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "D")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
-    # Act II: the proposal (static batches of 64) breaks the chat promise.
+    # Act II: the default is a static chat batcher, which breaks the promise.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "B")
+    page.lock("a2_predict", "A")
     assert page.verdict("a2_predict") == "correct"
     assert page.failure_visible("a2_ttft_slo")
-    assert close(page.metric("a2_ttft"), lab.CONFIGS["A"].ttft)
     page.set_control("a2_lat_mode", "continuous")
-    page.set_control("a2_lat_batch", 16)
+    page.set_control("a2_lat_batch", 32)
     assert not page.failure_visible("a2_ttft_slo")
-    assert close(page.metric("a2_ttft"), lab.CONFIGS["B"].ttft)
-    assert close(page.metric("a2_tput"), lab.CONFIGS["B"].tokens_per_s)
+    plan = model.plans("chat")["A"]
+    assert close(page.metric("a2_ttft"), plan.ttft)
+    assert close(page.metric("a2_tput"), plan.tokens_per_s)  # 3,782 tokens/s, prefills included
+    page.set_control("a2_tput_batch", 256)
+    assert close(page.metric("a2_tput"), model.S.output * plan.completes(256))
     page.chart_drawn("a2_ttft")
-    page.lock("a2_reflect", "A")
+    page.lock("a2_reflect", "B")
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud
     (attempt,) = page.attempts("v2_10")
     assert attempt["complete"] and attempt["answers"]["a1_predict"]["correct"] is False
-    assert attempt["results"]["max_users"] == 20 and attempt["results"]["lat_batch"] == 16
+    assert attempt["results"]["max_users"] == 20 and attempt["results"]["lat_batch"] == 32
     assert {"a1_no_room", "a2_ttft_slo"} <= set(attempt["failures_hit"])
+
+
+def test_document_context_locks_none_as_the_key(lab_page):
+    """Document Q&A: 4,096-token prompts, no plan keeps a 200 ms P99; the page says so, not "153 ms"."""
+    page = lab_page.open("v2_10")
+    page.set_control("context", "docs")
+    for qid in ("a1_predict", "a1_reflect"):
+        page.lock(qid, lab.LAB.question(qid).answer("docs"))
+    assert page.page.get_attribute('[data-control="a2_prompt"]', "value") == "12"  # log2(4096)
+    page.lock("a2_predict", "D")
+    assert page.verdict("a2_predict") == "correct"
+    feedback = page.page.inner_text('[data-feedback="a2_predict"]')
+    assert "1.73 s" in feedback and "153 ms" not in feedback
+    page.set_control("a2_lat_mode", "continuous")
+    page.set_control("a2_lat_batch", 32)
+    assert page.failure_visible("a2_ttft_slo")
+    assert close(page.metric("a2_ttft"), model.plans("docs")["A"].ttft)
+    page.set_control("a2_prompt", 1024)
+    assert not page.failure_visible("a2_ttft_slo")
 
 
 def test_act2_failures_reach_and_leave(lab_page):
     page = lab_page.open("v2_10")
-    for qid, letter in (("a1_predict", "B"), ("a1_reflect", "B"), ("a2_predict", "A")):
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "B")):
         page.lock(qid, letter)
     page.set_control("a2_lat_mode", "continuous")
     page.set_control("a2_lat_batch", 1)
     assert page.failure_visible("a2_ttft_slo")  # one slot cannot keep up with the arrivals
     assert page.page.get_attribute('[data-metric="a2_ttft"]', "data-value") == "Infinity"
+    page.set_control("a2_lat_batch", 32)
+    assert not page.failure_visible("a2_ttft_slo")
     page.set_control("a2_lat_batch", 16)
+    assert page.failure_visible("a2_ttft_slo")  # 16 slots, each held for a reply: requests wait for one
+    assert page.metric("a2_ttft") > 0.2
+    page.set_control("a2_lat_batch", 32)
     assert not page.failure_visible("a2_ttft_slo")
     page.set_control("a2_prompt", 8192)
     page.set_control("a2_tput_batch", 256)
@@ -79,3 +107,18 @@ def test_act2_failures_reach_and_leave(lab_page):
     assert not page.failure_visible("a2_kv_oom")
     (attempt,) = page.attempts("v2_10")
     assert {"a2_ttft_slo", "a2_kv_oom"} <= set(attempt["failures_hit"])
+
+
+def test_a_reload_returns_to_act_ii_instruments(lab_page):
+    """Issue 20: a reload moved the page from Act II's instruments (4,350 px) to 2,165 px."""
+    page = lab_page.open("v2_10")
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
+        page.lock(qid, letter)
+    p = page.page
+    place = "el => { window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 120); return window.scrollY; }"
+    before = p.locator('[data-instruments="2"]').evaluate(place)
+    p.wait_for_timeout(300)
+    assert before > 2000 and abs(p.evaluate("() => window.scrollY") - before) <= 1
+    page.reload()
+    p.wait_for_timeout(800)  # charts and math settle
+    assert abs(p.evaluate("() => window.scrollY") - before) <= 200

@@ -101,6 +101,12 @@ def test_units_scale_up_from_a_thousand():
     assert fmt(9.6e8, "FLOP/s") == "960 MFLOP/s" and fmt(989.4e12, "FLOP/s") == "989 TFLOP/s"
 
 
+def test_a_datasheet_peak_keeps_its_four_published_figures():
+    """The H100's dense BF16 peak reads as NVIDIA's whitepaper states it (issue 24, V1-00)."""
+    assert fmt(989.4e12, "FLOP/s4") == "989.4 TFLOP/s" and fmt(15.04e12, "FLOP/s4") == "15.04 TFLOP/s"
+    assert fmt(0.96e9, "FLOP/s4") == "960 MFLOP/s" and fmt(999.96e12, "FLOP/s4") == "1 PFLOP/s"
+
+
 def test_no_measured_number_shows_more_than_four_figures():
     assert fmt(14_487, "num") == "14,490" and fmt(103_421, "num") == "103,400"
     assert fmt(1_763.2, "x") == "1,763×" and fmt(14_487, "tokens/s") == "14,490 tokens/s"
@@ -129,3 +135,10 @@ def test_no_time_reads_zero_nanoseconds():
 def test_numbers_far_from_one_read_in_scientific_notation():
     assert fmt(1.62e-32, "sci") == "1.62 × 10⁻³²" and fmt(1e-5, "sci") == "10⁻⁵" and fmt(2e-10, "sci") == "2 × 10⁻¹⁰"
     assert fmt(0.25, "sci") == "0.25" and fmt(9.996e-6, "sci") == "10⁻⁵" and fmt(3.3e-5, "sci") == "3.3 × 10⁻⁵"
+
+
+def test_an_exact_zero_reads_in_the_base_unit_not_the_smallest():
+    """V1-00's review: a ceiling of nothing read '0 nW' on the card and in the ledger."""
+    assert fmt(0.0, "watts") == "0 W"
+    assert fmt(0.0, "B") == "0 B" and fmt(0.0, "B/s") == "0 B/s"
+    assert fmt(2e-9, "watts") == "2 nW"

@@ -74,3 +74,15 @@ def test_duty_cycle_is_capped_at_always_on():
 def test_v1_00_golden_car_travel_during_a_5_ms_spike():
     """§V1-00 (4), spec error 7: 60 mph × 5 ms = 0.1341 m (not 15 cm)."""
     assert dep.travel_m(60 * 0.44704, 5e-3) == pytest.approx(0.1341, abs=5e-5)
+
+
+def test_the_most_power_while_active_inverts_the_average():
+    """Two AA cells (7.5 Wh) for six months (182.5 days) allow 1.712 mW on average; awake 2 ms a second
+    with 10 µW asleep, the processor may draw up to 851.2 mW while computing (independent review)."""
+    allowed = C.AA_PAIR_ENERGY_J / (182.5 * DAY)
+    assert allowed == pytest.approx(1.7123e-3, rel=1e-4)
+    ceiling = dep.max_active_power_w(allowed, 10e-6, 2e-3, 1.0)
+    assert ceiling == pytest.approx(0.85117, rel=1e-4)
+    assert dep.average_power_w(ceiling, 10e-6, 2e-3, 1.0) == pytest.approx(allowed)
+    assert dep.max_active_power_w(allowed, 2e-3, 2e-3, 1.0) == 0.0  # asleep it already draws too much
+    assert dep.max_active_power_w(allowed, 10e-6, 2.0, 1.0) == pytest.approx(allowed)  # never asleep

@@ -318,13 +318,38 @@ def test_v1_13_section2_error6_50ms_service_cannot_meet_200ms():
     assert q.min_servers_for_sojourn(1000, 0.05, 0.2) is None
 
 
-def test_v1_13_section4_spike_backlog_wait_and_drain():
-    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; wait 440 s; drain at c = 300: 264 s."""
+def test_v1_13_section4_spike_backlog_and_drain():
+    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
     spike = q.Spike(10_000, 0.025, 30, 300, 60)
     assert spike.backlog == pytest.approx(528_000, rel=1e-12)
-    assert spike.worst_wait_s == pytest.approx(440, rel=1e-12)
     assert spike.drain_s == pytest.approx(264, rel=1e-12)
     assert q.utilization(10_000, 0.025, 30) == pytest.approx(8.333, abs=5e-4)
+
+
+@pytest.mark.parametrize("servers_after,wait_s,drain_s", [(60, 220.0, math.inf), (300, 44.0, 264.0),
+                                                         (600, 22.0, 528_000 / 14_000)])
+def test_v1_13_the_backlog_is_served_by_the_new_capacity_first_in_first_out(servers_after, wait_s, drain_s):
+    """Issue 24 (S2), against the spec's golden row "wait 440 s": first in, first out, a request
+    arriving as the lag ends waits for the 528,000 requests ahead of it, and from then on c₁
+    replicas serve them, at c₁μ: Q / (c₁μ) = 220 s for the doubled fleet, 22 s at 600 replicas
+    (where the backlog drains in 37.7 s), not Q / (c₀μ) = 440 s at any c₁. Source: the FIFO wait
+    is the horizontal distance between the cumulative arrival and departure curves (Newell 1982,
+    *Applications of Queueing Theory*, 2nd ed., ch. 1-2); a discrete-event FIFO M/M/c simulation
+    whose servers go from 30 to 60 at 60 s gives 219 s (3 seeds), 44.1 s at 300 and 22.2 s at 600."""
+    spike = q.Spike(10_000, 0.025, 30, servers_after, 60)
+    assert spike.lag_end_wait_s == pytest.approx(wait_s, rel=1e-12)
+    assert spike.drain_s == pytest.approx(drain_s, rel=1e-12)
+    assert spike.backlog * 0.025 / 30 == pytest.approx(440, rel=1e-12)  # the old capacity's figure
+
+
+def test_v1_13_a_device_that_cannot_scale_serves_its_own_backlog():
+    """One NPU (c₀ = c₁ = 1) at 60 requests/s of 25 ms for 60 s: 1,200 queue, the last waits 30 s
+    (a discrete-event FIFO M/M/1 simulation gives 29.8 ± 2.5 s over 20 seeds)."""
+    spike = q.Spike(60, 0.025, 1, 1, 60)
+    assert spike.backlog == pytest.approx(1_200, rel=1e-12)
+    assert spike.lag_end_wait_s == pytest.approx(30, rel=1e-12)
+    assert math.isinf(spike.drain_s)
+    assert q.Spike(30, 0.025, 1, 1, 60).lag_end_wait_s == 0
 
 
 def test_v1_13_spike_without_enough_capacity_never_drains_and_admission_sheds():
@@ -363,3 +388,74 @@ def test_v1_13_spike_queue_over_time_peaks_at_the_lag_and_drains():
     assert spike.queued_at(60) == pytest.approx(spike.backlog)
     assert spike.queued_at(60 + spike.drain_s) == pytest.approx(0, abs=1e-6) and spike.queued_at(1000) == 0
     assert q.Spike(10_000, 0.025, 30, 60, 60).queued_at(120) > spike.backlog
+
+
+# ---- M/D/1: every service the same length ----------------------------------------------------
+
+
+@pytest.mark.parametrize("rho,span", [(0.15, 10), (0.6, 25), (0.9, 60)])
+def test_md1_wait_starts_at_one_minus_rho_and_its_mean_is_pollaczek_khinchine(rho, span):
+    """Erlang's M/D/1 waiting time (Franx 2001, c = 1): P(W = 0) = 1 − ρ, and its mean, the integral of
+    P(W > t) out to ``span`` services, is the Pollaczek–Khinchine ρD / (2(1 − ρ)) (Kleinrock 1975, M/G/1
+    with no service variance)."""
+    service = 0.15
+    arrival = rho / service
+    assert q.md1_wait_cdf(0.0, arrival, service) == pytest.approx(1 - rho)
+    step = service / 5
+    mean = sum((1 - q.md1_wait_cdf((k + 0.5) * step, arrival, service)) * step for k in range(span * 5))
+    assert mean == pytest.approx(rho * service / (2 * (1 - rho)), rel=1e-4)
+
+
+def test_md1_wait_below_one_service_is_exponential_growth_and_matches_a_simulation():
+    """For t < D, P(W <= t) = (1 − ρ)·e^(λt); a Lindley recursion over 200,000 arrivals agrees."""
+    arrival, service = 4.0, 0.1516
+    t = 0.0484
+    assert q.md1_wait_cdf(t, arrival, service) == pytest.approx((1 - arrival * service) * math.exp(arrival * t))
+    rng, wait, waits = random.Random(7), 0.0, []
+    for _ in range(200_000):
+        wait = max(0.0, wait + service - rng.expovariate(arrival))
+        waits.append(wait)
+    for t in (0.0484, 0.2, 0.5):
+        empirical = sum(w <= t for w in waits) / len(waits)
+        assert empirical == pytest.approx(q.md1_wait_cdf(t, arrival, service), abs=0.01)
+
+
+def test_md1_wait_edges():
+    assert q.md1_wait_cdf(-1.0, 1.0, 0.1) == 0.0
+    assert q.md1_wait_cdf(0.5, 10.0, 0.1) == 0.0   # rho = 1: no stationary wait
+    with pytest.raises(ValueError, match="at most 500"):
+        q.md1_wait_cdf(600.0, 1.0, 0.1)
+
+
+# ---- the sum of two independent waits (V2-10: the prefill queue and the wait for a slot) -------------
+
+
+def test_two_waits_reduce_to_one_when_the_other_never_waits():
+    for t in (0.0, 0.1, 1.0):
+        assert q.two_waits_tail(t, (0.3, 2.0), (0.0, 5.0)) == pytest.approx(0.3 * math.exp(-2.0 * t))
+    assert q.two_waits_percentile_s(0.99, (0.3, 2.0), (0.0, 5.0)) == pytest.approx(math.log(0.3 / 0.01) / 2.0)
+    assert q.two_waits_percentile_s(0.99, (0.005, 2.0), (0.004, 5.0)) == 0.0  # fewer than 1 % wait at all
+
+
+def test_two_waits_tail_matches_a_monte_carlo_sum_and_its_equal_rate_limit():
+    """Ross, Introduction to Probability Models §5.2.4: the hypoexponential tail; sampled independently."""
+    rng = random.Random(3)
+    first, second = (0.4, 3.0), (0.6, 1.5)
+    def draw(p, r):
+        return rng.expovariate(r) if rng.random() < p else 0.0
+    sums = [draw(*first) + draw(*second) for _ in range(80_000)]
+    for t in (0.0, 0.5, 1.0, 2.0):
+        assert sum(x > t for x in sums) / len(sums) == pytest.approx(q.two_waits_tail(t, first, second), abs=0.006)
+    assert q.two_waits_tail(0.7, (0.5, 2.0), (0.5, 2.0)) == pytest.approx(
+        q.two_waits_tail(0.7, (0.5, 2.0), (0.5, 2.0 * (1 + 1e-6))), rel=1e-5)
+    t99 = q.two_waits_percentile_s(0.99, first, second)
+    assert q.two_waits_tail(t99, first, second) == pytest.approx(0.01, rel=1e-9)
+
+
+def test_two_waits_inputs_are_checked():
+    with pytest.raises(ValueError, match="probability in"):
+        q.two_waits_tail(1.0, (1.5, 1.0), (0.1, 1.0))
+    with pytest.raises(ValueError, match="wait_s must be >= 0"):
+        q.two_waits_tail(-1.0, (0.5, 1.0), (0.1, 1.0))
+    with pytest.raises(ValueError, match="quantile"):
+        q.two_waits_percentile_s(1.0, (0.5, 1.0), (0.1, 1.0))
