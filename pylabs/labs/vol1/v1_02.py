@@ -7,7 +7,8 @@ largest term matters; a faster unit for a small term buys almost nothing.
 Act I (the memory wall): one decoding step of a 1B-parameter model (2 GB of 16-bit weights, 5
 operations per byte for 5 users, 0.05 ms of overhead) before and after an upgrade. Cloud: A100 →
 H100, 3.17× the dense BF16 compute and 1.64× the bandwidth, gives 1.618×. Edge: the Jetson Orin NX
-moved from FP16 to INT8, with INT8 weights (1 GB) on the same 102.4 GB/s LPDDR5, gives 1.995×. The
+moved from FP16 to INT8 weights (1 GB, widened to FP16 in the kernel) on the same 102.4 GB/s LPDDR5 and
+the same FP16 tensor cores, gives 1.932×. The
 prediction asks for that speedup in the context locked in; the reflection asks which term the
 saving came from (reading the weights, in both contexts).
 Act II (the light barrier): the plan serves a car's perception model (ResNet-50) from H100s
@@ -26,8 +27,9 @@ Corrections to the upstream lab and to the spec (VOL1_00-08 §V1-02):
   dense peaks (295 and 153 FLOP/B, not 590). The Orin's "100 TOPS" is sparse INT8 over the GPU and
   two DLAs, never an FP16 rate.
 - Issue 24 (S2): the Edge upgrade read the same 2 GB on both sides and showed "1.02×". INT8
-  inference runs on INT8 weights (Jacob et al. 2018), so the INT8 side reads 1 GB: 20.25 → 10.15 ms,
-  1.995×. Intensity is counted per byte of 16-bit weights, so both sides do the same operations.
+  weights halve D: 20.25 → 10.48 ms, 1.932×. Review: on the INT8 tensor path (1.995×) the story's
+  2× compute ratio landed in the key; weight-only INT8 (W8A16, TensorRT-LLM) keeps the FP16 rate,
+  so that belief gives about 1× (A) and only the memory wall gives C.
 - Issue 20: Act I's ranges ran from highest (A) to lowest; they run A lowest to D highest now, and
   Act II asks for the farthest site (a distance whose ranges each hold one mistake about light)
   instead of the latency of the plan, which the story made easy to place.
@@ -61,7 +63,8 @@ from pylabs.physics.references import cite
 # ---- context: which devices the instruments compare --------------------------------------
 
 CONTEXT = deployment(CONTEXTS, default="cloud", help=(
-    "Cloud compares the A100 and the H100 in Act I; Edge compares the Jetson Orin NX in FP16 and in INT8. "
+    "Cloud compares the A100 and the H100 in Act I; Edge compares the Jetson Orin NX with FP16 and with INT8 "
+    "weights. "
     "Act II's plan is a remote H100 in both; Edge also shows the car's own Orin NX."))
 TRACK_NOTES = {
     "mobile": ("Mobile is not offered here: Apple publishes no memory bandwidth for the A17 Pro, and this lab's "
@@ -133,8 +136,7 @@ ACT1_REFLECTION = Reflection(
            "come from?",
     options=(
         Claim("A", "The compute term: faster tensor cores finish the multiplies sooner.",
-              "The compute term went {compute_before} → {compute_after}: {compute_saved} of the {saved} saved. "
-              "At {intensity_new} op/B the {new} is far below its ridge ({ridge_new}), so arithmetic was "
+              "{compute_change} At {intensity_new} op/B the {new} is far below its ridge ({ridge_new}), so arithmetic was "
               "never much of the step."),
         Claim("B", "The fixed overhead: newer software launches each step sooner.",
               "The overhead is {overhead} on both sides in this model: it saved nothing. Of the {saved} saved, "
@@ -232,8 +234,8 @@ def advertised_callout(context: str, new: Device):
     peak, what = ADVERTISED[context]
     return callout("info", "Ridges come from dense peaks",
                    prose(f"The headline figure, {what}, would put the ridge at "
-                         f"{fmt(devices.ridge_point(peak, new.mem_bw), 'num')} op/B. Dense models run at the dense "
-                         f"rate, {fmt(new.peak_ops, rate_unit(new))} {new.precision}, so the roof turns at "
+                         f"{fmt(devices.ridge_point(peak, new.mem_bw), 'num')} op/B. This step's dense multiplies run "
+                         f"at {fmt(new.peak_ops, rate_unit(new))} {new.precision}, so the roof turns at "
                          f"{fmt(new.ridge, 'num')} op/B."))
 
 
@@ -246,9 +248,9 @@ def act1_facts(context: str) -> dict[str, str]:
                    f"{fmt(u.bandwidth_ratio, 'x')}; the step reads the same {fmt(S.bytes_moved, 'GB')}.")
         memory_why = f"the same bytes at {fmt(u.bandwidth_ratio, 'x')} the bandwidth"
     else:
-        changed = (f"The dense peak rate grew {fmt(u.compute_ratio, 'x')}; the bandwidth stayed "
-                   f"{fmt(p.new.mem_bw, 'GB/s')}, and the step reads {fmt(S.bytes_moved * p.bytes_ratio, 'GB')} "
-                   f"instead of {fmt(S.bytes_moved, 'GB')}.")
+        changed = (f"The peak rate stayed {fmt(p.new.peak_ops, rate_unit(p.new))} and the bandwidth "
+                   f"{fmt(p.new.mem_bw, 'GB/s')}; only the bytes changed: the step reads "
+                   f"{fmt(S.bytes_moved * p.bytes_ratio, 'GB')} instead of {fmt(S.bytes_moved, 'GB')}.")
         memory_why = f"{fmt(S.bytes_moved * p.bytes_ratio, 'GB')} instead of {fmt(S.bytes_moved, 'GB')} at the same bandwidth"
     return {"a1_speedup": fmt(u.speedup, "x"), "a1_latency_before": fmt(b.total_s, "ms"),
             "a1_latency_after": fmt(a.total_s, "ms"), "old": p.old_name, "new": p.new_name,
@@ -257,6 +259,11 @@ def act1_facts(context: str) -> dict[str, str]:
             "overhead": fmt(S.overhead_s, "ms"), "saved": fmt(saved, "ms"),
             "compute_before": fmt(b.compute_s, "ms"), "compute_after": fmt(a.compute_s, "ms"),
             "compute_saved": fmt(b.compute_s - a.compute_s, "ms"),
+            "compute_change": (f"The compute term went {fmt(b.compute_s, 'ms')} → {fmt(a.compute_s, 'ms')}: "
+                               f"{fmt(b.compute_s - a.compute_s, 'ms')} of the {fmt(saved, 'ms')} saved."
+                               if u.compute_ratio != 1 else
+                               f"The compute term stayed {fmt(a.compute_s, 'ms')}: the multiplies run on the same "
+                               f"tensor cores, so it saved none of the {fmt(saved, 'ms')}."),
             "memory_before": fmt(b.memory_s, "ms"), "memory_after": fmt(a.memory_s, "ms"),
             "memory_saved": fmt(b.memory_s - a.memory_s, "ms"), "memory_why": memory_why,
             "memory_factor": fmt(b.memory_s / a.memory_s, "x"), "compute_factor": fmt(b.compute_s / a.compute_s, "x")}
@@ -277,7 +284,8 @@ def act1_math(s: State):
                  "The terms are added (no overlap), an upper bound on a well-pipelined kernel. *I* counts "
                  "operations per byte of 16-bit weights, so both sides do the same operations."),
         Equation(r"D_{\text{INT8}} = \tfrac{1}{2}\,D_{16}",
-                 "INT8 inference runs on INT8 weights (Jacob et al. 2018): one byte per weight instead of two."),
+                 "Weight-only INT8 (Edge): one byte per weight instead of two, widened to FP16 inside the kernel, "
+                 "so the multiplies keep the FP16 rate (the widening is counted as free)."),
         Equation(r"\text{speedup} = \frac{T_{\text{before}}}{T_{\text{after}}},\qquad I_{\text{ridge}} = \frac{R}{BW}",
                  "Only the terms that shrink make the step faster. Below the ridge a step is memory-bound."),
     ), rows=(
@@ -290,10 +298,10 @@ def act1_math(s: State):
         ("Speedup", fmt(u.speedup, "x")),
     ), sources=(
         cite("williams2009", "ridge point and the memory-bound region"),
-        cite("jacob2018", "integer-arithmetic-only inference on 8-bit weights"),
+        cite("trtllm_precision", "weight-only INT8 (W8A16): INT8 weights, FP16 arithmetic"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source, C.REGISTRY["H100_HBM_BW"].source,
         C.REGISTRY["A100_PEAK_BF16_DENSE"].source, C.REGISTRY["A100_HBM_BW"].source,
-        C.REGISTRY["ORIN_NX_PEAK_FP16_DENSE"].source, C.REGISTRY["ORIN_NX_PEAK_INT8_DENSE"].source,
+        C.REGISTRY["ORIN_NX_PEAK_FP16_DENSE"].source,
         C.REGISTRY["ORIN_NX_MEM_BW"].source, C.REGISTRY["ORIN_NX_PEAK_INT8_SPARSE_TOTAL"].source,
     ))
 
@@ -302,8 +310,8 @@ def act1_stakeholder(context: str) -> str:
     if context == "edge":
         return (f"Our robot's assistant decodes a {fmt(S.decode_params, 'params')}-parameter model on a Jetson "
                 f"Orin NX in FP16: {fmt(S.bytes_moved, 'GB')} of weights read every step, for "
-                f"{fmt(S.users, 'num')} users at once. We are moving it to INT8 weights and the INT8 tensor path, "
-                f"{fmt(PAIRS['edge'].new.peak_ops / PAIRS['edge'].old.peak_ops, 'x')} the dense rate. "
+                f"{fmt(S.users, 'num')} users at once. We are storing the weights in INT8 instead: each is "
+                "widened back to FP16 inside the kernel, so the multiplies stay on the same FP16 tensor cores. "
                 "How much faster will each step be?")
     return (f"We spent {fmt(S.upgrade_usd, 'usd')} moving our assistant from A100s to H100s: "
             f"{fmt(SCENARIO_UPGRADE.compute_ratio, 'x')} the dense BF16 compute on paper. It decodes a "
@@ -319,7 +327,8 @@ def act1_scenario(context: str) -> tuple[str, ...]:
         f"Decoding one token costs {fmt(S.flop_per_param, 'num')} operations per parameter, and each weight is "
         "read once per step. " + (f"The {p.old_name} has {fmt(p.old.mem_bw, 'GB/s')} of memory bandwidth, the "
                                   f"{p.new_name} {fmt(p.new.mem_bw, 'GB/s')}." if p.old.mem_bw != p.new.mem_bw else
-                                  f"Both paths share the Orin NX's {fmt(p.old.mem_bw, 'GB/s')} of LPDDR5."),
+                                  f"Both run on the same Orin NX: {fmt(p.old.mem_bw, 'GB/s')} of LPDDR5 and "
+                                  f"{fmt(p.old.peak_ops, rate_unit(p.old))} of dense FP16 tensor cores."),
     )
 
 
