@@ -218,6 +218,17 @@ def test_the_upgrade_warning_names_only_levers_that_raise_the_gain_and_have_room
     assert "read more bytes" not in maxed and "raise the operations" not in maxed
 
 
+def test_on_int8_weights_a_compute_bound_step_is_told_to_lower_the_intensity_not_the_overhead():
+    """Review: with INT8 weights on the FP16 tensor cores (Edge) a compute-bound step gains almost nothing,
+    and neither a lower overhead nor more bytes per step raises the gain: fewer operations per byte do."""
+    html = rendered(LAB, all_open("edge", a1_intensity=5000))
+    assert "lower the operations per byte" in html and "1× the peak rate" not in html
+    assert "lower the fixed overhead" not in html and "read more bytes" not in html
+    low = model.upgrade("edge", 2e9, 500, 0.05 * MS).speedup
+    assert low > model.upgrade("edge", 2e9, 5000, 0.05 * MS).speedup and low > model.upgrade(
+        "edge", 2e9, 5000, 0).speedup
+
+
 def test_sla_failure_says_light_alone_misses_the_budget():
     html = rendered(LAB, all_open())
     assert 'data-failure="a2_sla_violated"' in html and "Light alone needs 29.4 ms" in html

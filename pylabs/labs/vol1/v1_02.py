@@ -27,9 +27,8 @@ Corrections to the upstream lab and to the spec (VOL1_00-08 §V1-02):
   dense peaks (295 and 153 FLOP/B, not 590). The Orin's "100 TOPS" is sparse INT8 over the GPU and
   two DLAs, never an FP16 rate.
 - Issue 24 (S2): the Edge upgrade read the same 2 GB on both sides and showed "1.02×". INT8
-  weights halve D: 20.25 → 10.48 ms, 1.932×. Review: on the INT8 tensor path (1.995×) the story's
-  2× compute ratio landed in the key; weight-only INT8 (W8A16, TensorRT-LLM) keeps the FP16 rate,
-  so that belief gives about 1× (A) and only the memory wall gives C.
+  weights halve D: 20.25 → 10.48 ms, 1.932×. Review: on the INT8 tensor path (1.995×) the story's 2×
+  compute ratio sat in the key; W8A16 (TensorRT-LLM) keeps the FP16 rate, so that belief gives A.
 - Issue 20: Act I's ranges ran from highest (A) to lowest; they run A lowest to D highest now, and
   Act II asks for the farthest site (a distance whose ranges each hold one mistake about light)
   instead of the latency of the plan, which the story made easy to place.
@@ -39,8 +38,7 @@ Corrections to the upstream lab and to the spec (VOL1_00-08 §V1-02):
 - The Act I warning offered "cut the bytes" as a lever; with overhead the largest term, fewer bytes
   make the gain smaller. It now names only the levers that raise the gain and are not at their limit.
 
-Ledger fields: context, both predictions and reflections (framework), speedup, bound,
-distance_km, sla_violated.
+Ledger fields: context, predictions and reflections, speedup, bound, distance_km, sla_violated.
 """
 
 from __future__ import annotations
@@ -208,21 +206,23 @@ def act1_instruments(s: State) -> list:
 
 
 def wasted_text(s: State, u: Upgrade) -> str:
-    """The warning names only the levers that raise the gain and still have room (issue 24, class 3)."""
+    """Only levers that raise the gain, have room and fit the largest term (issue 24, class 3)."""
     leader = waterfall_leader(u.after)
     levers = []
-    if s["a1_overhead"] > A1_OVERHEAD.min:
+    if leader == "compute" and s["a1_intensity"] > A1_INTENSITY.min:
+        levers.append("lower the operations per byte, so that reading the weights counts again")
+    if leader == "overhead" and s["a1_overhead"] > A1_OVERHEAD.min:
         levers.append("lower the fixed overhead")
-    if s["a1_bytes"] < A1_BYTES.max:
+    if leader == "overhead" and s["a1_bytes"] < A1_BYTES.max:
         levers.append("read more bytes per step, which dilutes the overhead")
-    if s["context"] == "cloud" and s["a1_intensity"] < A1_INTENSITY.max:
+    if leader == "overhead" and u.compute_ratio > 1 and s["a1_intensity"] < A1_INTENSITY.max:
         levers.append("raise the operations per byte")
-    text = (f"{fmt(u.compute_ratio, 'x')} the peak rate removes only {fmt(u.cut, 'pct')} of the step. The "
-            f"{leader} term is the largest")
-    text += " and the same on both sides" if leader == "overhead" else ""
+    what = (f"{fmt(u.compute_ratio, 'x')} the peak rate" if u.compute_ratio > 1 else "Half the weight bytes")
+    text = f"{what} removes only {fmt(u.cut, 'pct')} of the step. The {leader} term is the largest"
+    text += " and the same on both sides" if leader == "overhead" or u.compute_ratio == 1 else ""
     if not levers:
         return text + "; every slider that would raise the gain is at its limit."
-    return text + "; to let the upgrade count, " + " or ".join(levers) + "."
+    return text + "; to let the upgrade count, " + ", or ".join(levers) + "."
 
 
 def waterfall_leader(law: ironlaw.IronLaw) -> str:
