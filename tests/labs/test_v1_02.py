@@ -311,3 +311,11 @@ def test_the_weight_bytes_in_act2s_math_follow_the_scenario(monkeypatch):
     monkeypatch.setattr(lab, "S", dataclasses.replace(lab.S, bytes_per_weight=1.0))
     after = rendered(LAB, all_open())
     assert "D = 1P_w" in after and "ResNet-50 weights, <em>1P_w</em>" in after and "2P_w" not in after
+
+
+def test_act2_prediction_options_do_not_name_the_reflections_fix():
+    """Review (issue 24 class 6): option A read "a site in the cars' own region" above the reflection whose key
+    is "serve from sites near the cars": the prediction named the fix in paraphrase. The ranges now read
+    against the plan's own distance."""
+    words = " ".join(o.text for o in lab.ACT2_PREDICTION.options).lower()
+    assert not any(w in words for w in ("region", "near", "cars", "local"))

@@ -369,17 +369,17 @@ ACT2_PREDICTION = Prediction(
     quantity="farthest H100 site within the budget",
     unit_fmt="km",
     options=(
-        Range("A", "{range}: a site in the cars' own region", None, 1_200e3, 800e3,
+        Range("A", "{range}: well under half the planned distance", None, 1_200e3, 800e3,
               "Light in fibre covers {km_per_ms} per millisecond ({fibre_speed}). After {inference} of "
               "inference (at datasheet peaks; a slower real run only shortens it), {left} of the budget is left "
               "for the way there and back: {a2_max_distance}."),
-        Range("B", "{range}: a site one or two countries away", 1_200e3, 1_800e3, 1_500e3,
+        Range("B", "{range}: about half the planned distance", 1_200e3, 1_800e3, 1_500e3,
               "That is the reach at the speed of light in vacuum, {vacuum}. Glass slows light by its group "
               "index, {group_index}, so the farthest site is {a2_max_distance}."),
-        Range("C", "{range}: a site across much of a continent", 1_800e3, 4_000e3, 3_000e3,
+        Range("C", "{range}: the planned distance would fit", 1_800e3, 4_000e3, 3_000e3,
               "One crossing fits: {one_way} one way in fibre. But the answer must come back, so the budget "
               "covers the distance twice: {a2_max_distance}."),
-        Range("D", "{range}: anywhere the fibre network reaches", 4_000e3, None, 5_000e3,
+        Range("D", "{range}: well past the planned site", 4_000e3, None, 5_000e3,
               "Light is fast, not instant: {distance} and back takes {rtt} in fibre, about three times the "
               "budget. The farthest site is {a2_max_distance}."),
     ),
