@@ -112,7 +112,7 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: the step is barely faster than before", None, 1.15, 1.05,
               "The step takes {a1_latency_before} on the {old} and {a1_latency_after} on the {new}: "
-              "{a1_speedup}. {what_changed}"),
+              "{a1_speedup}. {what_changed} The fixed overhead, {overhead}, is too small to swallow the gain."),
         Range("B", "{range}: a modest gain, well short of double", 1.15, 1.4, 1.27,
               "The step takes {a1_latency_before} on the {old} and {a1_latency_after} on the {new}: "
               "{a1_speedup}. {what_changed}"),
