@@ -62,6 +62,10 @@ REFERENCES: dict[str, Reference] = {
                                "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101"),
     "little1961": Reference("Little", 1961, "A Proof for the Queuing Formula: L = λW",
                             "https://doi.org/10.1287/opre.9.3.383"),
+    "pytorch_dcp_async": Reference("Pasqualin, Zhang, Kumpera and Huang (PyTorch)", 2024,
+                                   "Asynchronous Saving with Distributed Checkpoint (DCP): copy to CPU buffers, "
+                                   "then save in parallel with training",
+                                   "https://pytorch.org/tutorials/recipes/distributed_async_checkpoint_recipe.html"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
     # ---- V2-08 The Utilization Trap ----
