@@ -292,10 +292,10 @@ def act2_facts(context: str) -> dict[str, str]:
              for name, field in (("waste", "waste_frac"), ("goodput", "goodput_frac"), ("stalls", "stall_frac"),
                                  ("rework", "rework_frac"), ("restart", "restart_frac"))}
     opt = plans["sync_opt"]
-    sync_note = (f"No synchronous interval reaches {fmt(GOODPUT_TARGET, 'pct')} with a {fmt(base.restart_s, 's')} "
-                 f"restart: the best, every {fmt(opt.interval_s, 's')}, gives {fmt(opt.goodput_frac, 'pct')}."
+    sync_note = (f"With a restart of {fmt(base.restart_s, 's')} no synchronous interval reaches "
+                 f"{fmt(GOODPUT_TARGET, 'pct')}: the best, every {fmt(opt.interval_s, 's')}, gives {fmt(opt.goodput_frac, 'pct')}."
                  if opt.goodput_frac < GOODPUT_TARGET else
-                 f"With a {fmt(base.restart_s, 's')} restart a synchronous plan can pass, but only near its optimum, "
+                 f"With a restart of {fmt(base.restart_s, 's')} a synchronous plan can pass, but only near its optimum, "
                  f"every {fmt(opt.interval_s, 's')} ({fmt(opt.goodput_frac, 'pct')}).")
     gain = (S.cold_restart_s - S.warm_restart_s) / opt.mtbf_s
     return facts | {
@@ -319,17 +319,17 @@ ACT2_PREDICTION = Pick(
            f"{fmt(GOODPUT_TARGET, 'pct')}?",
     quantity="the plan that keeps goodput on target",
     options=(
-        Claim("A", f"{plan_name('A')}: little work is lost at each failure.",
+        Claim("A", f"{plan_name('A')}: little work is lost when a failure strikes.",
               "Stalling {a2_write} every {five} costs {stalls_a} of the time on its own: {waste_a} lost, "
               "goodput {goodput_a}. {sync_note}"),
-        Claim("B", f"{plan_name('B')}: a brief snapshot, then a background write.",
+        Claim("B", f"{plan_name('B')}: a brief snapshot, then a full write.",
               "Each snapshot stops training for {stall_async}; the write lands {a2_write} later, which adds "
               "{lag_b} of unsaved lag. {waste_b} lost, goodput {goodput_b}: on target. The largest loss left is "
               "the {largest_b}."),
-        Claim("C", f"{plan_name('C')}: few stalls and a modest rework bill.",
+        Claim("C", f"{plan_name('C')}: few stalls, and a modest bill for rework.",
               "Stalls cost {stalls_c} and {half_c} of rework per failure costs {rework_c}: {waste_c} lost, "
               "goodput {goodput_c}. {sync_note}"),
-        Claim("D", f"{plan_name('D')}: hardly any stalls and few writes.",
+        Claim("D", f"{plan_name('D')}: hardly any stalls, and few writes to storage.",
               "The stalls vanish, but with a failure every {a2_cluster_mtbf}, {half_d} of rework per failure "
               "costs {rework_d}: {waste_d} lost, goodput {goodput_d}."),
     ),
@@ -342,12 +342,12 @@ ACT2_REFLECTION = Reflection(
            "raises the goodput of every plan on the chart. Which describes the gains?",
     options=(
         Claim("A", "Each gains the same share of its loss: restarts are part of every plan's loss.",
-              "With a {cold} restart, restarts are {restart_of_b} of what plan B loses and {restart_of_c} of what "
+              "With a restart of {cold}, restarts are {restart_of_b} of what plan B loses and {restart_of_c} of what "
               "plan C loses, yet both gain the same {gain}: the same points, not the same share."),
         Claim("B", "The asynchronous plans gain more points: restarts are most of what they lose.",
               "Restarts are a larger share of what the asynchronous plans lose, but every plan gains the same "
               "{gain}: the restart term R/M holds neither T nor the stall."),
-        Claim("C", "Each gains the same points: every failure costs one restart, whatever the plan.",
+        Claim("C", "Each gains the same points: a failure costs one restart, whatever the plan.",
               "The restart adds R/M to the waste, a term of its own: ({cold} − {warm}) ÷ {a2_cluster_mtbf} = {gain} "
               "for every plan. Which plans pass then depends only on where they started."),
         Claim("D", "The longest intervals gain more points: each failure costs them the most.",
@@ -555,7 +555,7 @@ def lab_takeaways() -> list[str]:
         f"{fmt(cold['B'].mtbf_s, 's')} for {fmt(S.a2_gpus, 'int')} GPUs at {fmt(S.gpu_mtbf_s, 'h')} each.",
         "The interval that wastes least balances stalls against rework at √(2δM) (Young); Daly's higher-order "
         "estimate is a few per cent lower. It falls as 1/√N as the job grows, and the restart does not move it.",
-        f"With a {fmt(S.cold_restart_s, 's')} restart no synchronous interval reaches {fmt(GOODPUT_TARGET, 'pct')}: "
+        f"With a restart of {fmt(S.cold_restart_s, 's')} no synchronous interval reaches {fmt(GOODPUT_TARGET, 'pct')}: "
         f"the best loses {fmt(cold['sync_opt'].waste_frac, 'pct')}. Asynchronous snapshots stall for "
         f"{fmt(cold['B'].stall_s, 's')}; every {fmt(cold['B'].interval_s, 's')} they lose "
         f"{fmt(cold['B'].waste_frac, 'pct')}.",
