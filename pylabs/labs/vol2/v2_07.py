@@ -201,8 +201,8 @@ def act1_collapse_text(s: State, job: Interval, best: Interval) -> str:
         return f"{said} An interval near T* = {fmt(job.young_s, 's')} brings it back to {fmt(best.waste, 'pct')}."
     levers = [text for control, text in ((A1_GPUS, "fewer GPUs"), (A1_STALL, "a shorter stall"),
                                          (A1_RESTART, "a faster restart")) if s[control.name] > control.min]
-    fix = f"{' or '.join(levers).capitalize()} can bring it back" if levers else "Every other lever is at its limit"
-    return f"{said} No interval alone can: even T* loses {fmt(best.waste, 'pct')}. {fix}."
+    fix = f"{' or '.join(levers)} can bring it back" if levers else "every other lever is at its limit"
+    return f"{said} No interval alone can: even T* loses {fmt(best.waste, 'pct')}. {fix[0].upper() + fix[1:]}."
 
 
 def act1_chart(job: Interval):
@@ -394,7 +394,7 @@ def act2_instruments(s: State) -> list:
         M["a2_waste"].show(plan.waste_frac, note="of the wall-clock time"),
         M["a2_time_lost"].show(lost, "danger" if math.isinf(lost) else None,
                                "the run never finishes" if math.isinf(lost) else
-                               f"{fmt(compute_s() + lost, 's')} of wall clock for {fmt(compute_s(), 's')} of compute"),
+                               f"W/(1 − W) = {fmt(lost / compute_s(), 'pct')} of {fmt(compute_s(), 's')} of compute"),
         M["a2_optimal_interval"].show(plan.optimal_interval_s),
         M["a2_stall"].show(plan.stall_s),
         M["a2_write"].show(plan.write_s),
