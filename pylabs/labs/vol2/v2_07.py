@@ -30,10 +30,9 @@ first-order model breaks down, and the cards say so. The context is the restart 
 requeue or warm spares, both [assumed]): it moves R in both acts, and every question's feedback
 is computed with the restart of the context locked in.
 
-Ledger: context, controls (a2_mode is the mode), both predictions and reflections, and results
-cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s, optimal_interval_s,
-waste_frac, goodput, async_mode, constraint_hit (goodput below 90 %), a1_optimal_interval_s,
-a1_waste_frac.
+Ledger: context, controls (a2_mode is the mode), both predictions and reflections, and results cluster_gpus,
+cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s, optimal_interval_s, waste_frac, goodput,
+async_mode, constraint_hit (goodput below 90 %), a1_optimal_interval_s, a1_waste_frac.
 """
 
 from __future__ import annotations
@@ -467,7 +466,8 @@ def act2_math(s: State):
     ), rows=(
         ("State, *sP*", fmt(setting.state_bytes, "B")),
         ("Write, *C_w*", fmt(plan.write_s, "s")),
-        ("Stall, *δ* (host copy at *B_d2h* = " + fmt(S.d2h_bw, "GB/s") + ", assumed)", fmt(plan.stall_s, "s")),
+        ("Stall, *δ*" + (f" (host copy at *B_d2h* = {fmt(S.d2h_bw, 'GB/s')}, assumed)" if plan.lag_s else " = *C_w*"),
+         fmt(plan.stall_s, "s")),
         ("Job MTBF, *M*", fmt(plan.mtbf_s, "s")),
         ("Interval used, *T*", fmt(plan.interval_s, "s")),
         ("Best interval, T*", fmt(plan.optimal_interval_s, "s")),
