@@ -122,10 +122,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_15": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # ranges rewritten (A < 1.15×, B 1.15–1.6×, C 1.6–2.2×, D ≥ 2.2×)
+        "a1_reflect": "----",   # now asks which change equalizes the false-positive rates
+        "a2_pick": "A-BD",      # A, the key (version-1 C, now B) and D (monthly audits instead of validation) kept
+        "a2_reflect": "----",   # now asks what raises one cutoff's adverse-impact ratio
     },
 
     "v1_16": {
