@@ -45,8 +45,9 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import shrinks
 from pylabs.labs.vol2.v2_07_model import (A1_GPU_MTBF_S, GOODPUT_TARGET, HOUR, LLAMA3_GPU_MTBF_S, MINUTE, PLANS,
-                                          RESTART_S, STATE_BYTES_PER_PARAM, UPSTREAM_MTBF_S, Cluster, Interval, S,
-                                          act1_truth, act2_answer, cluster, compute_s, team, time_lost_s)
+                                          RESTART_S, STATE_BYTES_PER_PARAM, TERMS, UPSTREAM_MTBF_S, Cluster, Interval,
+                                          S, act1_truth, act2_answer, act2_setting, cluster, compute_s, plan_name, stall_budget_s,
+                                          overlapping, team, time_lost_s)
 from pylabs.physics import constants as C
 from pylabs.physics import reliability as rel
 from pylabs.physics.references import cite
@@ -175,6 +176,7 @@ FAILURES = (
 )
 F = {f.name: f for f in FAILURES}
 CAPPED = "the first-order model's limit: the job makes no progress"
+ROUGH = "a rough first-order estimate: restarts and rework are not small against M"
 
 
 def act1_instruments(s: State) -> list:
@@ -277,14 +279,6 @@ ACT1 = Act(
 
 # ---- Act II · Fleet scale ---------------------------------------------------------
 
-TERMS = {"Stalls": "stall_frac", "Rework": "rework_frac", "Unsaved lag": "lag_frac", "Restart": "restart_frac"}
-
-
-def plan_name(letter: str) -> str:
-    mode, interval = S.option_plans["ABCD".index(letter)]
-    return f"{'Synchronous' if mode == 'sync' else 'Asynchronous'} every {fmt(interval, 's')}"
-
-
 def act2_facts(context: str) -> dict[str, str]:
     plans, base = PLANS[context], cluster(context)
     facts = {f"{name}_{k.lower()}": fmt(getattr(p, field), "pct") for k, p in plans.items()
@@ -305,6 +299,8 @@ def act2_facts(context: str) -> dict[str, str]:
         "half_d": fmt(plans["D"].interval_s / 2, "s"), "lag_b": fmt(plans["B"].lag_frac, "pct"),
         "largest_b": max(TERMS, key=lambda t: getattr(plans["B"], TERMS[t])).lower(),
         "cold": fmt(S.cold_restart_s, "s"), "warm": fmt(S.warm_restart_s, "s"), "gain": fmt(gain, "pp"),
+        "stall_budget": fmt(stall_budget_s(context), "s"), "dcp_staging": fmt(C.PYTORCH_DCP_ASYNC_STAGING_S, "s"),
+        "dcp_gpus": fmt(C.PYTORCH_DCP_ASYNC_STAGING_GPUS, "int"),
         "restart_of_b": fmt(PLANS["cold"]["B"].restart_frac / PLANS["cold"]["B"].waste_frac, "pct"),
         "restart_of_c": fmt(PLANS["cold"]["C"].restart_frac / PLANS["cold"]["C"].waste_frac, "pct"),
     }
@@ -321,10 +317,11 @@ ACT2_PREDICTION = Pick(
         Claim("A", f"{plan_name('A')}: little work is lost when a failure strikes.",
               "Stalling {a2_write} every {five} costs {stalls_a} of the time on its own: {waste_a} lost, "
               "goodput {goodput_a}. {sync_note}"),
-        Claim("B", f"{plan_name('B')}: a brief snapshot, then a full write.",
-              "Each snapshot stops training for {stall_async}; the write lands {a2_write} later, which adds "
-              "{lag_b} of unsaved lag. {waste_b} lost, goodput {goodput_b}: on target. The largest loss left is "
-              "the {largest_b}."),
+        Claim("B", f"{plan_name('B')}: tiny stalls, {fmt(HOUR / S.option_plans[1][1], 'num')} writes an hour.",
+              "Each snapshot stops training for {stall_async} (the host copy alone, an idealisation); the write "
+              "lands {a2_write} later, which adds {lag_b} of unsaved lag. {waste_b} lost, goodput {goodput_b}: on "
+              "target, and it stays there with any stall up to {stall_budget} (PyTorch measured {dcp_staging} "
+              "of staging on {dcp_gpus} GPUs). The largest loss left is the {largest_b}."),
         Claim("C", f"{plan_name('C')}: few stalls, and a modest bill for rework.",
               "Stalls cost {stalls_c} and {half_c} of rework per failure costs {rework_c}: {waste_c} lost, "
               "goodput {goodput_c}. {sync_note}"),
@@ -338,7 +335,7 @@ ACT2_PREDICTION = Pick(
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt=f"Cutting the restart from {fmt(S.cold_restart_s, 's')} to {fmt(S.warm_restart_s, 's')} (warm spares) "
-           "raises the goodput of every plan on the chart. Which describes the gains?",
+           "raises the goodput of each of the four plans on the stakeholder's run. Which describes the gains?",
     options=(
         Claim("A", "Each gains the same share of its loss: restarts are part of every plan's loss.",
               "With a restart of {cold}, restarts are {restart_of_b} of what plan B loses and {restart_of_c} of what "
@@ -347,8 +344,8 @@ ACT2_REFLECTION = Reflection(
               "Restarts are a larger share of what the asynchronous plans lose, but every plan gains the same "
               "{gain}: the restart term R/M holds neither T nor the stall."),
         Claim("C", "Each gains the same points: a failure costs one restart, whatever the plan.",
-              "The restart adds R/M to the waste, a term of its own: ({cold} − {warm}) ÷ {a2_cluster_mtbf} = {gain} "
-              "for every plan. Which plans pass then depends only on where they started."),
+              "To first order the restart adds R/M to the waste, a term of its own: ({cold} − {warm}) ÷ "
+              "{a2_cluster_mtbf} = {gain} for every plan. Which plans pass then depends only on where they started."),
         Claim("D", "The longest intervals gain more points: each failure costs them the most.",
               "A failure costs long intervals more rework, not more restart: failures come every "
               "{a2_cluster_mtbf} whatever the interval, so every plan gains the same {gain}."),
@@ -374,15 +371,6 @@ A2_GPU_MTBF = Slider("a2_gpu_mtbf", "Per-GPU MTBF", unit="s", min=1e4 * 3600, ma
                      default=S.gpu_mtbf_s, fmt="h")
 
 
-def act2_setting(s: State) -> tuple[Cluster, rel.CheckpointCosts]:
-    setting = Cluster(s["a2_gpus"], s["a2_gpu_mtbf"], s["a2_storage"], s["a2_restart"])
-    return setting, setting.plan(s["a2_mode"], s["a2_interval"])
-
-
-def overlapping(s: State, plan: rel.CheckpointCosts) -> bool:
-    return s["a2_mode"] == "async" and s["a2_interval"] < plan.write_s
-
-
 def act2_instruments(s: State) -> list:
     setting, plan = act2_setting(s)
     on_target = plan.goodput_frac >= GOODPUT_TARGET
@@ -393,15 +381,17 @@ def act2_instruments(s: State) -> list:
         M["a2_waste"].show(plan.waste_frac, note="of the wall-clock time"),
         M["a2_time_lost"].show(lost, "danger" if math.isinf(lost) else None,
                                "the run never finishes" if math.isinf(lost) else
-                               f"W/(1 − W) = {fmt(lost / compute_s(), 'pct')} of {fmt(compute_s(), 's')} of compute"),
+                               f"W/(1 − W) = {fmt(lost / compute_s(), 'pct')} of {fmt(compute_s(), 's')} of compute"
+                               + (f"; {ROUGH}" if plan.waste_frac >= S.collapse_waste else "")),
         M["a2_optimal_interval"].show(plan.optimal_interval_s),
-        M["a2_stall"].show(plan.stall_s),
+        M["a2_stall"].show(plan.stall_s, note=f"host copy alone at {fmt(S.d2h_bw, 'GB/s')} [assumed]"
+                           if s["a2_mode"] == "async" else "the whole write"),
         M["a2_write"].show(plan.write_s),
         M["a2_cluster_mtbf"].show(plan.mtbf_s),
         M["a2_ckpt_bytes"].show(setting.state_bytes, note=f"{fmt(STATE_BYTES_PER_PARAM, 'num')} B per parameter"),
     )]
     if not on_target:
-        parts.append(failure(F["a2_below_target"], below_target_text(s, plan)))
+        parts.append(failure(F["a2_below_target"], below_target_text(s, plan, setting)))
     if overlapping(s, plan):
         more = " or add storage bandwidth" if s["a2_storage"] < A2_STORAGE.max else ""
         parts.append(failure(F["a2_writes_overlap"],
@@ -412,8 +402,8 @@ def act2_instruments(s: State) -> list:
     return parts
 
 
-def below_target_text(s: State, plan: rel.CheckpointCosts) -> str:
-    largest = max(TERMS, key=lambda t: getattr(plan, TERMS[t]))
+def below_target_text(s: State, plan: rel.CheckpointCosts, setting: Cluster) -> str:
+    largest, best = max(TERMS, key=lambda t: getattr(plan, TERMS[t])), setting.sync_optimum()
     shortest = plan.write_s if s["a2_mode"] == "async" else A2_INTERVAL.min
     levers = {
         "Stalls": "asynchronous snapshots" if s["a2_mode"] == "sync" else "a longer interval",
@@ -423,7 +413,9 @@ def below_target_text(s: State, plan: rel.CheckpointCosts) -> str:
     }
     return (f"Goodput is {fmt(plan.goodput_frac, 'pct')}, below the {fmt(GOODPUT_TARGET, 'pct')} the Llama 3 run "
             f"reported. The largest loss is {largest.lower()} ({fmt(getattr(plan, TERMS[largest]), 'pct')} of the "
-            f"time); the lever for it is {levers[largest]}.")
+            f"time); the lever for it is {levers[largest]}." + ("" if s["a2_mode"] == "async" or best.goodput_frac
+            >= GOODPUT_TARGET else f" No synchronous interval reaches the target on this cluster: the best, every "
+            f"{fmt(best.interval_s, 's')}, gives {fmt(best.goodput_frac, 'pct')}."))
 
 
 def act2_chart(setting: Cluster, yours: rel.CheckpointCosts):
@@ -455,7 +447,10 @@ def act2_math(s: State):
                  f"The restartable state, *s* = {fmt(STATE_BYTES_PER_PARAM, 'num')} bytes per parameter (bf16 "
                  "weights, fp32 master weights, Adam's two moments; gradients are not saved), through the storage."),
         Equation(r"\delta_{\text{sync}} = C_w,\qquad \delta_{\text{async}} = \frac{s\,P}{N\,B_{\text{d2h}}}",
-                 "Asynchronous: each GPU copies its shard to host memory, then training resumes."),
+                 "Asynchronous: each GPU copies its shard to host memory, then training resumes. An idealisation: "
+                 "the copy alone, at an assumed bandwidth, and a background write that costs training nothing. "
+                 f"PyTorch measured {fmt(C.PYTORCH_DCP_ASYNC_STAGING_S, 's')} of blocking staging on "
+                 f"{fmt(C.PYTORCH_DCP_ASYNC_STAGING_GPUS, 'int')} GPUs, and slower steps while the write ran."),
         Equation(r"W = \frac{\delta}{T} + \frac{T/2 + L + R}{M},\quad L = \begin{cases}0 & \text{sync}\\ "
                  r"C_w & \text{async}\end{cases}",
                  "Work done while a write is in flight is lost too when a failure strikes."),
@@ -478,6 +473,7 @@ def act2_math(s: State):
         cite("zero2020", "mixed-precision Adam state"),
         cite("young1974"),
         cite("pytorch_dcp_async", "asynchronous checkpoints stage to CPU memory, then write while training runs"),
+        cite("pytorch_async_2025", "0.78 s of blocking staging on 1,856 GPUs; the background write slows training"),
         C.REGISTRY["PCIE5_X16_BW"].source,
     ))
 
@@ -556,8 +552,8 @@ def lab_takeaways() -> list[str]:
         "The interval that wastes least balances stalls against rework at √(2δM) (Young); Daly's higher-order "
         "estimate is a few per cent lower. It falls as 1/√N as the job grows, and the restart does not move it.",
         f"With a restart of {fmt(S.cold_restart_s, 's')} no synchronous interval reaches {fmt(GOODPUT_TARGET, 'pct')}: "
-        f"the best loses {fmt(cold['sync_opt'].waste_frac, 'pct')}. Asynchronous snapshots stall for "
-        f"{fmt(cold['B'].stall_s, 's')}; every {fmt(cold['B'].interval_s, 's')} they lose "
+        f"the best loses {fmt(cold['sync_opt'].waste_frac, 'pct')}. Asynchronous snapshots stall only for the host "
+        f"copy ({fmt(cold['B'].stall_s, 's')} in this idealised model); every {fmt(cold['B'].interval_s, 's')} they lose "
         f"{fmt(cold['B'].waste_frac, 'pct')}.",
         f"The restart is a term of its own: warm spares ({fmt(S.warm_restart_s, 's')}) lift every plan by the same "
         f"{fmt(cold['B'].waste_frac - warm['B'].waste_frac, 'pp')}, enough for the synchronous optimum to reach "

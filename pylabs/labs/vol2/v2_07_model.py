@@ -4,8 +4,11 @@ module (``v2_07``) reads like its page; this is its model."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from pylabs.framework import fmt
 from pylabs.physics import constants as C
 from pylabs.physics import reliability as rel
 from pylabs.physics import scaling, training
@@ -115,9 +118,31 @@ class Cluster:
         """The four plans of the Act II question (A-D), the synchronous optimum and asynchronous
         checkpoints as often as storage allows."""
         plans = {letter: self.plan(mode, interval) for letter, (mode, interval) in zip("ABCD", S.option_plans)}
-        sync_opt = self.plan("sync", S.a2_interval_s).optimal_interval_s
         fastest = self.plan("async", S.a2_interval_s).write_s
-        return plans | {"sync_opt": self.plan("sync", sync_opt), "async_fast": self.plan("async", fastest)}
+        return plans | {"sync_opt": self.sync_optimum(), "async_fast": self.plan("async", fastest)}
+
+    def sync_optimum(self) -> rel.CheckpointCosts:
+        """Synchronous checkpoints at Young's interval: the best any synchronous plan does on this cluster."""
+        return self.plan("sync", self.plan("sync", S.a2_interval_s).optimal_interval_s)
+
+
+def act2_setting(s: Mapping[str, Any]) -> tuple[Cluster, rel.CheckpointCosts]:
+    """The cluster the Act II sliders set, and the plan its mode and interval price."""
+    setting = Cluster(s["a2_gpus"], s["a2_gpu_mtbf"], s["a2_storage"], s["a2_restart"])
+    return setting, setting.plan(s["a2_mode"], s["a2_interval"])
+
+
+def overlapping(s: Mapping[str, Any], plan: rel.CheckpointCosts) -> bool:
+    """Asynchronous checkpoints asked for more often than storage writes them."""
+    return s["a2_mode"] == "async" and s["a2_interval"] < plan.write_s
+
+
+TERMS = {"Stalls": "stall_frac", "Rework": "rework_frac", "Unsaved lag": "lag_frac", "Restart": "restart_frac"}
+
+
+def plan_name(letter: str) -> str:
+    mode, interval = S.option_plans["ABCD".index(letter)]
+    return f"{'Synchronous' if mode == 'sync' else 'Asynchronous'} every {fmt(interval, 's')}"
 
 
 def cluster(context: str) -> Cluster:
@@ -133,6 +158,15 @@ def act2_answer(context: str) -> str:
     passing = [k for k in "ABCD" if PLANS[context][k].goodput_frac >= GOODPUT_TARGET]
     assert len(passing) == 1, f"the Act II question needs exactly one passing plan, got {passing}"
     return passing[0]
+
+
+def stall_budget_s(context: str, letter: str = "B") -> float:
+    """The longest stall per checkpoint at which a plan still meets the target: W = δ/T + F ≤ 1 − target
+    gives δ ≤ (1 − target − F)·T, F = (T/2 + L + R)/M the failure terms. The lab's asynchronous stall is
+    the host copy alone (an idealisation); a measured save blocks longer (PyTorch DCP: 0.78 s)."""
+    plan = PLANS[context][letter]
+    failures = plan.rework_frac + plan.lag_frac + plan.restart_frac
+    return (1 - GOODPUT_TARGET - failures) * plan.interval_s
 
 
 def compute_s() -> float:
