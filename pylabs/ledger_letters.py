@@ -179,10 +179,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_07": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 20 min, 20-40, 40-55, 55 min or more)
+        "a1_reflect": "BAC-",  # "halves" moved to A, "shrinks 4x" to B; "smaller shards" gave way to the restart
+        "a2_predict": "A---",  # two synchronous and two asynchronous plans; only "synchronous every 5 min" stays
+        "a2_reflect": "----",  # a new question: what cutting the restart does to every plan
     },
 
     "v2_08": {
