@@ -15,6 +15,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_11",
     "v1_13",
     "v1_15",
+    "v2_07",
     "v2_10",
     "v2_12",
     "v2_13",
