@@ -73,10 +73,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the weights' share of the device's memory, not the static GB
+        "a1_reflect": "----",  # now what mixed precision saves (activations), claims rewritten
+        "a2_predict": "ABCD",  # the same four ranges, reworded
+        "a2_reflect": "----",  # now whether a bigger micro-batch pays, claims rewritten
     },
 
     "v1_09": {

@@ -1063,6 +1063,39 @@ LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
 
+# ---- V1-08 The Training Memory Budget ----
+_APPLE_A17_PR_URL = "https://www.apple.com/newsroom/2023/09/apple-unveils-iphone-15-pro-and-iphone-15-pro-max/"
+_METAL_BENCHMARKS_URL = "https://github.com/philipturner/metal-benchmarks"
+_HMC_A17_GPU_URL = "https://hmc-tech.com/gpu/apple-6-core-a17-pro-vs-imagination-img-axe-2-16"
+_IOS_APP_MEMORY_URL = "https://developer.apple.com/documentation/os/os_proc_available_memory"
+REGISTRY.update({
+    "A17_PRO_GPU_CORES": Spec(6.0, "1", "Apple, iPhone 15 Pro announcement (Sept 2023): 'the new 6-core GPU "
+                              "in A17 Pro'", _APPLE_A17_PR_URL, label="Apple A17 Pro GPU cores"),
+    "APPLE_GPU_ALUS_PER_CORE": Spec(
+        128.0, "1", "Apple describes each GPU core as having 128 ALUs (metal-benchmarks, 'ALU Layout'); "
+        "one FP32 or FP16 fused multiply-add per ALU per cycle, FP16 no faster than FP32 on Apple GPUs",
+        _METAL_BENCHMARKS_URL, label="ALUs per Apple GPU core"),
+    "A17_PRO_GPU_CLOCK_HZ_ASSUMED": Spec(
+        1.398e9, "Hz", "Assumed: 1,398 MHz as third-party GPU databases list the A17 Pro GPU (hmc-tech: 768 "
+        "shaders, 1,398 MHz, 2.15 TFLOPS FP32 and FP16); metal-benchmarks gives about 1.398 GHz for the A16 and "
+        "M2 GPUs. Apple does not publish GPU clocks", _HMC_A17_GPU_URL,
+        label="Apple A17 Pro GPU clock (assumed; Apple does not publish it)"),
+})
+REGISTRY.update({
+    "A17_PRO_GPU_FP32_ASSUMED": Spec(
+        REGISTRY["A17_PRO_GPU_CORES"].value * REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value * 2
+        * REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value, "FLOP/s",
+        "Derived and assumed: 6 cores (Apple) x 128 ALUs x 2 FLOP per fused multiply-add x 1.398 GHz (assumed "
+        "clock) = 2.15 TFLOP/s, FP32 and FP16 alike. Apple publishes no GPU rate; on-device training (Core ML "
+        "update tasks, MLX) runs on the GPU or CPU, not the Neural Engine", _METAL_BENCHMARKS_URL,
+        "V1-08 review (issue 24): the lab first trained on the Neural Engine's 35 TOPS, an inference rate with no "
+        "stated precision", label="Apple A17 Pro GPU peak, FP32 and FP16 (derived, clock assumed)"),
+})
+A17_PRO_GPU_CORES = REGISTRY["A17_PRO_GPU_CORES"].value
+APPLE_GPU_ALUS_PER_CORE = REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value
+A17_PRO_GPU_CLOCK_HZ_ASSUMED = REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value
+A17_PRO_GPU_FP32_ASSUMED = REGISTRY["A17_PRO_GPU_FP32_ASSUMED"].value
+
 # ---- V1-14 The Silent Degradation Problem ----
 _YURDAKUL_URL = "https://scholarworks.wmich.edu/dissertations/3208"
 REGISTRY.update({
