@@ -30,11 +30,9 @@ Choices made where the spec allows one, and departures (VOL1_00-08 §V1-08, ERRA
   (issue 24; the accumulation ratio moves from 90.1 % to 99.3 %). Budgets are held against the whole
   memory; iOS gives one app less (said on the page). TinyML is explained (track_notes).
 
-Ledger fields: context, model, precision, optimizer, micro-batch, accumulation steps and
-recomputation mode (controls); params, bytes_per_param, static_bytes, activation_bytes, oom (Act I),
-a2_total_bytes, a2_ratio, a2_oom (results). Upstream's oom was a proxy (a wrong prediction); here it is
-whether the Act I setup fits the device.
-"""
+Ledger fields: context, model, precision, optimizer, micro-batch, accumulation steps, recomputation (controls);
+params, bytes_per_param, static_bytes, activation_bytes, oom (whether Act I's setup fits, not upstream's
+proxy), a2_total_bytes, a2_ratio (none while out of memory), a2_oom (results)."""
 
 from __future__ import annotations
 
@@ -53,6 +51,8 @@ from pylabs.physics.references import cite
 
 
 ADAM_FP32, ADAM_MIXED = (training.static_bytes_per_param(p, "adam") for p in ("fp32", "mixed"))  # Act I, Act II
+PEAK_NOTE = {"cloud": "BF16, dense", "edge": "FP16, dense, derived from its GPU's clock",
+             "mobile": "FP32 or FP16, derived; its clock assumed"}
 MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": " (reported; iOS lets one app use less)"}
 
 
@@ -373,6 +373,7 @@ def act2_facts(context: str) -> dict[str, str]:
             "big": fmt(su.big_batch, "int"), "big_none": fmt(big["none"].memory.total, "B"),
             "big_sel": fmt(big["selective"].memory.total, "B"), "big_full": fmt(big["full"].memory.total, "B"),
             "full_step": fmt(big["full"].step_s, "s"), "acts_big": fmt(big["none"].memory.activations, "B"),
+            "full_factor": fmt(big["full"].factor, "x"),
             "acc_total": fmt((a.steps - 1) * a.accumulate_s, "s"), "sgd_gb": fmt(sgd.total, "B"),
             "sgd_saves": fmt(ADAM_MIXED.total_b - training.static_bytes_per_param("mixed", "sgd").total_b, "num")}
 
@@ -389,9 +390,9 @@ ACT2_REFLECTION = Reflection(
                    "activations.",
               "SGD saves {sgd_saves} bytes per parameter, but at {big} sequences the activations ({acts_big}) "
               "dwarf it: {sgd_gb}, still over {mem}."),
-        Claim("C", "It fits with more accumulation steps, which spread its activations over more micro-batches.",
-              "Memory depends on one micro-batch, not on how many are accumulated: {big} sequences need "
-              "{big_none} however many steps follow."),
+        Claim("C", "It cannot fit: no setting on this page holds {big} sequences of {model2} on the {device}.",
+              "It can, with full recomputation: {big_full}, under the {device}'s {mem}, for {full_factor} the "
+              "compute per step."),
         Claim("D", "It fits only with full recomputation, whose extra forward pass costs more than it saves.",
               "Only full recomputation fits ({big_full}; selective needs {big_sel}), and its extra forward pass "
               "makes the step {full_step} against {a2_step_s} now: accumulating was the cheaper way to the "
@@ -484,8 +485,7 @@ def act2_stakeholder(context: str) -> str:
 
 
 def act2_scenario(context: str) -> tuple[str, str]:
-    dev = trainer(context)
-    precision = "BF16, dense" if context == "cloud" else dev.precision
+    dev, precision = trainer(context), PEAK_NOTE[context]
     return (
         "**Gradient accumulation** runs the forward and backward pass on one micro-batch at a time and adds "
         "its gradients into a running sum; the optimizer steps once per *K* micro-batches, on the same "
