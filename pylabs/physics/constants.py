@@ -1064,13 +1064,11 @@ QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
 
 # ---- V1-08 The Training Memory Budget ----
-_APPLE_A17_PR_URL = "https://www.apple.com/newsroom/2023/09/apple-unveils-iphone-15-pro-and-iphone-15-pro-max/"
 _METAL_BENCHMARKS_URL = "https://github.com/philipturner/metal-benchmarks"
 _HMC_A17_GPU_URL = "https://hmc-tech.com/gpu/apple-6-core-a17-pro-vs-imagination-img-axe-2-16"
-_IOS_APP_MEMORY_URL = "https://developer.apple.com/documentation/os/os_proc_available_memory"
 REGISTRY.update({
     "A17_PRO_GPU_CORES": Spec(6.0, "1", "Apple, iPhone 15 Pro announcement (Sept 2023): 'the new 6-core GPU "
-                              "in A17 Pro'", _APPLE_A17_PR_URL, label="Apple A17 Pro GPU cores"),
+                              "in A17 Pro'", _A17_URL, label="Apple A17 Pro GPU cores"),
     "APPLE_GPU_ALUS_PER_CORE": Spec(
         128.0, "1", "Apple describes each GPU core as having 128 ALUs (metal-benchmarks, 'ALU Layout'); "
         "one FP32 or FP16 fused multiply-add per ALU per cycle, FP16 no faster than FP32 on Apple GPUs",
@@ -1086,8 +1084,9 @@ REGISTRY.update({
         REGISTRY["A17_PRO_GPU_CORES"].value * REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value * 2
         * REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value, "FLOP/s",
         "Derived and assumed: 6 cores (Apple) x 128 ALUs x 2 FLOP per fused multiply-add x 1.398 GHz (assumed "
-        "clock) = 2.15 TFLOP/s, FP32 and FP16 alike. Apple publishes no GPU rate; on-device training (Core ML "
-        "update tasks, MLX) runs on the GPU or CPU, not the Neural Engine", _METAL_BENCHMARKS_URL,
+        "clock) = 2.15 TFLOP/s, FP32 and FP16 alike. Apple publishes no GPU rate. Training frameworks on Apple "
+        "devices run on the CPU or the GPU (MLX and ML Compute name no other device), not the Neural Engine",
+        _METAL_BENCHMARKS_URL,
         "V1-08 review (issue 24): the lab first trained on the Neural Engine's 35 TOPS, an inference rate with no "
         "stated precision", label="Apple A17 Pro GPU peak, FP32 and FP16 (derived, clock assumed)"),
 })
