@@ -79,7 +79,8 @@ def device_caveat(context: str) -> list:
         "one app use only part of it (its limit, which Apple does not publish, need not match the physical "
         "memory): the budgets here are held against all of it, so they are optimistic. Training runs on the "
         f"GPU: its {fmt(dev.peak_ops, 'FLOP/s')} is derived from Apple's {fmt(C.A17_PRO_GPU_CORES, 'int')} cores × "
-        f"{fmt(C.APPLE_GPU_ALUS_PER_CORE, 'int')} ALUs × 2 at an assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')}, "
+        f"{fmt(C.APPLE_GPU_ALUS_PER_CORE, 'int')} ALUs × {fmt(S.flop_per_fma, 'int')} FLOP per multiply-add at an "
+        f"assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')}, "
         f"and its bandwidth ({fmt(dev.mem_bw, 'GB/s')}) is an assumption. The Neural Engine's "
         f"{fmt(C.A17_PRO_NPU_OPS / S.per_trillion, 'num')} trillion operations per second is an inference rate "
         "with no stated precision."))]
@@ -95,7 +96,6 @@ TRACK_NOTES = {"tiny": (
     f"{fmt(MODELS['gpt2'].params * ADAM_FP32.total_b, 'B')} of static state with Adam before any activation, "
     f"and the STM32H743's largest SRAM block holds {fmt(C.STM32H743_AXI_SRAM_BYTES, 'iB')}. The lab opens in "
     "Cloud (NVIDIA H100); before your first lock you can pick Edge or Mobile above.")}
-
 # ---- Act I · Where the memory goes --------------------------------------------------
 
 A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, m.label) for k, m in MODELS.items()),
