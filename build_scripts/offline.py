@@ -1,8 +1,9 @@
 """The service worker that keeps the site usable offline after one visit (issue 9).
 
 ``write_service_worker(site_dir, runtime)`` writes ``<site>/sw.js`` from ``sw.js`` with the
-build id (a hash of every file the build wrote) and the core files every lab needs: Pyodide,
-the wheel, the snapshot, the shell's scripts and styles. A new build changes the id, so the
+build id (a hash of every file the build wrote), the core files every lab needs (Pyodide, the
+wheel, the snapshot, the shell's scripts and styles) and each one's SHA-256, against which the
+service worker checks the copies a first visit hands it (handoff.js, issue 22). A new build changes the id, so the
 browser installs the new worker, which deletes the old build's cache.
 """
 
@@ -34,9 +35,17 @@ def core_files(site_dir: Path, runtime: dict) -> list[str]:
     return files
 
 
+def digests(site_dir: Path, files: list[str]) -> dict[str, str]:
+    """SHA-256 (hex) of each listed file that exists, by its entry (a query string is not part of the file)."""
+    paths = {entry: site_dir / entry.split("?")[0] for entry in files if entry != "sitemap.xml"}  # a host may rewrite it
+    return {entry: hashlib.sha256(path.read_bytes()).hexdigest() for entry, path in paths.items() if path.is_file()}
+
+
 def write_service_worker(site_dir: Path, runtime: dict) -> str:
     """Write sw.js; return the build id."""
     build = build_id(site_dir)
-    text = TEMPLATE.read_text().replace("__BUILD__", build).replace("__CORE__", json.dumps(core_files(site_dir, runtime)))
+    core = core_files(site_dir, runtime)
+    text = (TEMPLATE.read_text().replace("__BUILD__", build).replace("__CORE__", json.dumps(core))
+            .replace("__DIGESTS__", json.dumps(digests(site_dir, core))))
     (site_dir / "sw.js").write_text(text)
     return build

@@ -53,6 +53,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "application/xml")
         self.send_header("Content-Length", str(len(body)))
+        # as for every other file (and as a static host sends it): the browser may keep it
+        self.send_header("Last-Modified", self.date_time_string(int((site / "sitemap.xml").stat().st_mtime)))
         self.end_headers()
         self.wfile.write(body)
 

@@ -13,7 +13,8 @@
     try {
       const script = new URL("assets/pylabs/worker.js", root);
       if (new URLSearchParams(location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
-      const worker = new Worker(script, { type: "module" });
+      // named for its first visit: what it downloads is handed to the service worker (handoff.js)
+      const worker = new Worker(script, { type: "module", name: navigator.serviceWorker && !navigator.serviceWorker.controller && window.isSecureContext ? "pylabs:first-visit" : "pylabs" });
       worker.early = [];
       worker.onmessage = (event) => worker.early.push(event.data);
       worker.onerror = (event) => { worker.failed = event.message || "the Python worker failed to start"; };

@@ -122,10 +122,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_15": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # ranges rewritten (A < 1.15×, B 1.15–1.6×, C 1.6–2.2×, D ≥ 2.2×)
+        "a1_reflect": "----",   # now asks which change equalizes the false-positive rates
+        "a2_pick": "A-BD",      # A, the key (version-1 C, now B) and D (monthly audits instead of validation) kept
+        "a2_reflect": "----",   # now asks what raises one cutoff's adverse-impact ratio
     },
 
     "v1_16": {
@@ -248,10 +248,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_17": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "ABCD",   # the same four ranges of checks passed (now of ten, not nine)
+        "a1_reflect": "----",   # rewritten: what turns the prefill into the P99 (was: what sets the prefill)
+        "a2_pick": "----",      # rewritten: designs now differ in weight precision (serving memory check)
+        "a2_reflect": "----",   # rewritten: which one change breaks the most checks
     },
 }
 

@@ -4,6 +4,7 @@ a lab page names the search worker that waits for the lab."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -55,6 +56,10 @@ def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
     for needed in ("assets/pylabs/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
                    "assets/pylabs/pylabs.whl?v=1", "sitemap.xml"):
         assert needed in core
+    digests = json.loads(text.split("const DIGESTS = ")[1].split(";\n")[0])
+    # a copy handed off by a page is checked against the bytes this build wrote (issue 22)
+    assert digests["vendor/pyodide/pyodide.asm.wasm"] == hashlib.sha256(b"vendor/pyodide/pyodide.asm.wasm").hexdigest()
+    assert "sitemap.xml" not in digests and "assets/pylabs/snapshot-k.bin.gz" not in digests  # rewritten by hosts; absent here
     assert offline.write_service_worker(site, runtime) == build  # sw.js itself is not part of the id
     (site / "vol2/02/index.html").write_text("a new page")
     assert offline.write_service_worker(site, runtime) != build

@@ -75,9 +75,10 @@ def hline(y: float, color: str = "muted", label: str = "", log: bool = False) ->
     shapes in data units but annotations in log10 units, so the label needs the exponent."""
     shape = {"type": "line", "y0": y, "y1": y, "xref": "paper", "x0": 0, "x1": 1,
              "line": {"color": f"token:{color}", "dash": "dot", "width": 1.5}}
+    # on the page's background: at the right end it sits over the last bar when that bar is taller
     note = {"y": math.log10(y) if log else y, "xref": "paper", "x": 1, "text": label, "showarrow": False,
-            "xanchor": "right",
-            "yanchor": "bottom", "font": {"color": f"token:{color}"}} if label else None
+            "xanchor": "right", "yanchor": "bottom", "font": {"color": f"token:{color}"},
+            "bgcolor": "token:paper", "borderpad": 1} if label else None
     return shape, note
 
 

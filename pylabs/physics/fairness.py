@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 _STD = NormalDist()
 _LOW, _HIGH = -10.0, 10.0   # thresholds searched, in standard deviations of the negative scores
 _ITERATIONS = 200
+_TPR_LOW, _TPR_HIGH = 1e-9, 1.0 - 1e-15   # recalls searched, strictly inside (0, 1)
 
 
 class FairnessError(ValueError):
@@ -82,14 +83,28 @@ def fpr_from_identity(base_rate: float, ppv_value: float, tpr: float) -> float:
     return base_rate / (1.0 - base_rate) * (1.0 - ppv_value) / ppv_value * tpr
 
 
+def upper_tail(x: float) -> float:
+    """1 − Φ(x) = erfc(x/√2)/2, accurate far into the tail (1 − Φ(x) computed as a difference
+    reads 0 from x ≈ 8.3, where the true value is 10⁻¹⁶ and below).
+    Source: the normal distribution's survival function via the complementary error function."""
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
 def binormal_rates(base_rate: float, threshold: float, d_prime: float) -> GroupRates:
     """Rates at score threshold t: FPR = 1 − Φ(t), TPR = 1 − Φ(t − d′).
     Source: equal-variance binormal ROC model (signal detection theory; Green and Swets 1966)."""
     return GroupRates(base_rate, 1.0 - _STD.cdf(threshold - d_prime), 1.0 - _STD.cdf(threshold))
 
 
-def _bisect(value: Callable[[float], float], target: float, increasing: bool) -> float:
-    """The threshold where a monotone function of the threshold reaches ``target``."""
+def _bisect(value: Callable[[float], float], target: float, increasing: bool, nearest: bool = False) -> float:
+    """The threshold where a monotone function of the threshold reaches ``target``. A target the
+    thresholds searched (±10 standard deviations) do not bracket raises FairnessError instead of
+    returning the end of the search as if it were the answer; with ``nearest`` the caller asks for
+    that end (the closest the group can come) and must say so where it shows it."""
+    ends = sorted((value(_LOW), value(_HIGH)))
+    if not nearest and not ends[0] <= target <= ends[1]:
+        raise FairnessError(f"no threshold within ±{_HIGH:g} standard deviations gives {target}: "
+                            f"the value runs from {ends[0]:.6g} to {ends[1]:.6g}")
     low, high = _LOW, _HIGH
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2
@@ -107,12 +122,14 @@ def threshold_for_selection(base_rate: float, selection: float, d_prime: float) 
     return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).selection_rate, selection, increasing=False)
 
 
-def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float) -> float:
+def threshold_for_ppv(base_rate: float, target_ppv: float, d_prime: float, nearest: bool = False) -> float:
     """The threshold at which the group's PPV is ``target_ppv`` (PPV rises with t when d′ > 0,
-    because the likelihood ratio of the binormal model rises with the score).
+    because the likelihood ratio of the binormal model rises with the score). PPV never falls below
+    the base rate (its limit as t → −∞): a lower target raises FairnessError, or with ``nearest``
+    gives the lowest threshold searched.
     Source: inverts ``ppv`` under the binormal model by bisection."""
     _check_rate("target_ppv", target_ppv, open_interval=True)
-    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True)
+    return _bisect(lambda t: binormal_rates(base_rate, t, d_prime).ppv, target_ppv, increasing=True, nearest=nearest)
 
 
 def posterior(base_rate: float, score: float, d_prime: float) -> float:
@@ -198,9 +215,10 @@ def calibrated_cutoff_z(probability_cutoff: float, base_rate: float, d: float) -
 
 
 def rates_at_z(base_rate: float, z_cutoff: float, d: float) -> GroupRates:
-    """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score.
+    """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score, each tail
+    through ``upper_tail``, so a cutoff far up a group's scores still approves a few (10⁻²⁶, not 0).
     Source: VOL1 §V1-15 (3); equal-variance binormal model (Green and Swets 1966)."""
-    return binormal_rates(base_rate, z_cutoff + d / 2.0, d)
+    return GroupRates(base_rate, upper_tail(z_cutoff - d / 2.0), upper_tail(z_cutoff + d / 2.0))
 
 
 def accuracy(rates: GroupRates) -> float:
@@ -225,3 +243,36 @@ def auc_binormal(d: float) -> float:
     """AUC = Φ(d/√2) for the equal-variance binormal model.
     Source: Green and Swets 1966; Hanley and McNeil 1982."""
     return _STD.cdf(d / math.sqrt(2.0))
+
+
+def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> float:
+    """The adverse-impact ratio of one group-blind cutoff with recall ``tpr`` in both groups:
+    SEL_g = p_g·TPR + (1 − p_g)·FPR with the same TPR and FPR, so SEL_A ÷ SEL_B =
+    (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR: the ratio rises with r (as a lower
+    cutoff admits the unqualified more nearly as often as the qualified), not as TPR − FPR shrinks
+    (TPR − FPR grows as the cutoff falls to the midpoint of the two score distributions).
+    Source: confusion-matrix algebra on the binormal model (VOL1 §V1-15 (3), policy 2)."""
+    rates = [rates_at_z(p, z_for_tpr(tpr, d), d) for p in (base_a, base_b)]
+    return impact_ratio([r.selection_rate for r in rates])
+
+
+def tpr_for_impact_ratio(base_a: float, base_b: float, d: float, ratio: float) -> float:
+    """The recall at which one group-blind cutoff reaches adverse-impact ratio ``ratio`` (the ratio
+    rises with recall, from the base rates' own ratio as recall nears 0 toward 1 as the cutoff admits
+    everyone). A ratio outside what the recalls searched reach raises FairnessError: a bisection
+    returns the end of its range there, which would read as a recall that reaches the ratio.
+    Source: inverts ``blind_impact_ratio`` by bisection."""
+    if ratio <= 0:
+        raise FairnessError(f"ratio = {ratio} must be positive")
+    low, high = _TPR_LOW, _TPR_HIGH
+    reach = blind_impact_ratio(base_a, base_b, low, d), blind_impact_ratio(base_a, base_b, high, d)
+    if not reach[0] <= ratio <= reach[1]:
+        raise FairnessError(f"no single cutoff reaches an impact ratio of {ratio}: between recalls of {low} "
+                            f"and 1 − {1 - high:.0e} it runs from {reach[0]:.6g} to {reach[1]:.6g}")
+    for _ in range(_ITERATIONS):
+        middle = (low + high) / 2
+        if blind_impact_ratio(base_a, base_b, middle, d) < ratio:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2

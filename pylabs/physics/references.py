@@ -129,6 +129,13 @@ REFERENCES: dict[str, Reference] = {
                                  "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
     "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
                                 "Examples", "https://arxiv.org/abs/1412.6572"),
+    # ---- V2-17 The Constraints Never Lie ----
+    "doroshenko2022": Reference("Doroshenko, Ghazi, Kamath, Kumar and Manurangsi", 2022, "Connect the Dots: "
+                                "Tighter Discrete Approximations of Privacy Loss Distributions (PETS 2022; "
+                                "dp-accounting's PLD accountant)", "https://arxiv.org/abs/2207.04380"),
+    "nvidia_llama31_405b_fp8": Reference("NVIDIA", 2024, "Llama-3.1-405B-Instruct-FP8 model card (weights and "
+                                         "activations of the linear layers in FP8: 16 to 8 bits per parameter)",
+                                         "https://huggingface.co/nvidia/Llama-3.1-405B-Instruct-FP8"),
     # ---- V2-16 The Fairness Impossibility ----
     "chouldechova2017": Reference("Chouldechova", 2017, "Fair Prediction with Disparate Impact: A Study of Bias "
                                   "in Recidivism Prediction Instruments", "https://arxiv.org/abs/1703.00056"),

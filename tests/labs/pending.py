@@ -12,8 +12,10 @@ import pytest
 ALL_LABS = frozenset([f"v1_{n:02d}" for n in range(17)] + [f"v2_{n:02d}" for n in range(1, 18)])
 LANDED: frozenset[str] = frozenset({
     "v1_11",
+    "v1_15",
     "v2_13",
     "v2_16",
+    "v2_17",
 })
 # PYLABS_LANDED=v1_11,v2_03: run those labs' tests as landed while their rewrite is in progress
 TRYING = frozenset(filter(None, os.environ.get("PYLABS_LANDED", "").split(",")))

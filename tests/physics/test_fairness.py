@@ -55,6 +55,22 @@ def test_equal_base_rates_let_every_criterion_hold_together():
     assert F.demographic_parity_gap(a, b) == F.equalized_odds_gap(a, b) == F.predictive_parity_gap(a, b) == 0.0
 
 
+@pytest.mark.parametrize("x", (-9.0, -1.0, 0.0, 0.3095, 1.2, 8.5, 10.5, 20.0))
+def test_upper_tail_matches_scipy_far_into_the_tail(x):
+    """1 − Φ(x) as scipy.stats.norm.sf gives it: at x = 10.5 that is 4.3 × 10⁻²⁶, where
+    1 − NormalDist().cdf(x) reads exactly 0 (V1-15 at its sliders' extremes)."""
+    from scipy.stats import norm
+    assert F.upper_tail(x) == pytest.approx(norm.sf(x), rel=1e-12)
+
+
+def test_v1_15_rates_far_into_the_tail_are_tiny_not_zero():
+    """A group whose cutoff sits 10 σ above its negatives still approves some: its FPR, TPR and
+    selection rate are positive and its precision is a ratio of two positive numbers, not 0/0."""
+    g = F.rates_at_z(0.05, 10.25, 0.5)
+    assert 0 < g.fpr < 1e-24 and 0 < g.tpr < 1e-20 and 0 < g.selection_rate
+    assert g.ppv == pytest.approx(0.05 * g.tpr / (0.05 * g.tpr + 0.95 * g.fpr), rel=1e-12) and g.ppv < 1
+
+
 # ---- golden vectors: VOL2 §V2-16 §4 ----------------------------------------------------
 
 
@@ -152,6 +168,48 @@ def test_v1_15_4_the_identity_holds_for_group_a():
     assert a.fpr == pytest.approx(0.09518, abs=5e-6)
 
 
+@pytest.mark.parametrize("tpr", (0.6, 0.8, 0.95, 0.99))
+def test_v1_15_blind_impact_ratio_counts_selection_from_the_two_normal_tails(tpr):
+    """SEL = p·TPR + (1 − p)·FPR at one cutoff, with scipy's normal quantile and tail."""
+    from scipy.stats import norm
+    fpr = norm.sf(D / 2 + norm.ppf(1 - tpr) + D / 2)
+    sel_a, sel_b = 0.35 * tpr + 0.65 * fpr, 0.65 * tpr + 0.35 * fpr
+    assert F.blind_impact_ratio(0.35, 0.65, tpr, D) == pytest.approx(sel_a / sel_b, rel=1e-12)
+
+
+def test_v1_15_one_blind_cutoff_reaches_four_fifths_only_near_97_percent_recall():
+    """scipy.optimize.brentq on the same ratio: 0.96869 (where FPR is 44.5 %)."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    def ratio(tpr):
+        fpr = norm.sf(D + norm.ppf(1 - tpr))
+        return (0.35 * tpr + 0.65 * fpr) / (0.65 * tpr + 0.35 * fpr) - 0.8
+    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(brentq(ratio, 0.81, 0.999), abs=1e-9)
+    assert F.tpr_for_impact_ratio(0.35, 0.65, D, 0.8) == pytest.approx(0.96869, abs=5e-6)
+
+
+@pytest.mark.parametrize("ratio", (1.0, 1.6, 0.5, 0.3))
+def test_v1_15_a_ratio_no_single_cutoff_reaches_is_refused_not_answered_with_the_range_end(ratio):
+    """Review (defect class 9): the bisection answered a ratio of 1.6 with a recall of 1 − 10⁻¹⁵ and a
+    ratio of 0.3 with 10⁻⁹, ends of its range shown as if reached. One cutoff's ratio runs from the
+    base rates' 0.35/0.65 = 0.538 (recall near 0) toward 1 (everyone selected), so these are refused."""
+    with pytest.raises(F.FairnessError, match="no single cutoff"):
+        F.tpr_for_impact_ratio(0.35, 0.65, D, ratio)
+
+
+def test_v1_15_a_ratio_of_zero_is_refused():
+    with pytest.raises(F.FairnessError, match="ratio"):
+        F.tpr_for_impact_ratio(0.35, 0.65, D, 0.0)
+
+
+def test_v1_15_ratios_near_the_ends_of_the_reach_are_still_found():
+    """Just inside the reach, the bisection lands on the recall whose ratio is the target."""
+    for ratio in (0.54, 0.99):
+        tpr = F.tpr_for_impact_ratio(0.35, 0.65, D, ratio)
+        assert F.blind_impact_ratio(0.35, 0.65, tpr, D) == pytest.approx(ratio, rel=1e-9)
+
+
 def test_v1_15_4_policy_2_one_group_blind_cutoff_at_recall_80():
     z = z_for_tpr(0.80, D)
     assert z == pytest.approx(0.1584, abs=5e-5)
@@ -202,3 +260,15 @@ def test_threshold_for_posterior_inverts_posterior_and_matches_v1_15_cutoffs(p):
 
 def test_posterior_underflows_to_zero_far_below_instead_of_overflowing():
     assert F.posterior(0.01, -400.0, 4.0) == 0.0 and F.posterior(0.99, 400.0, 4.0) == 1.0
+
+
+def test_a_ppv_below_the_base_rate_is_out_of_reach_not_the_end_of_the_search():
+    """PPV → p as t → −∞ (every negative and positive flagged), so no threshold gives a group with a
+    30 % base rate a precision of 15 %. The bisection used to return −10 silently (a class-9 defect
+    found in V1-15's review); now it raises, or, asked for the nearest point, gives the search's end."""
+    with pytest.raises(F.FairnessError, match="no threshold"):
+        F.threshold_for_ppv(0.30, 0.15, D_PRIME)
+    t = F.threshold_for_ppv(0.30, 0.15, D_PRIME, nearest=True)
+    assert F.binormal_rates(0.30, t, D_PRIME).ppv == pytest.approx(0.30, abs=1e-9)
+    with pytest.raises(F.FairnessError):
+        F.threshold_for_selection(0.2, 1 - 1e-30, D_PRIME)

@@ -20,6 +20,12 @@ export function unsupportedReason() {
   return null;
 }
 
+/** The worker's name says whether its downloads are to be handed to the service worker (handoff.js). */
+function workerName() {
+  const first = Boolean(navigator.serviceWorker) && window.isSecureContext && !navigator.serviceWorker.controller;
+  return first ? "pylabs:first-visit" : "pylabs";
+}
+
 /**
  * Start the worker once per tab. Resolves when Python and pylabs are ready.
  * @param {(p: {progress: string, step: number, steps: number}) => void} [onProgress] boot progress callback
@@ -45,7 +51,7 @@ export function startRuntime(onProgress) {
     const script = new URL("worker.js", import.meta.url);
     // `?pylabs-boot=full` on a page starts Python without the memory snapshot (tests, benchmark).
     if (new URLSearchParams(window.location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
-    worker = new Worker(script, { type: "module" });
+    worker = new Worker(script, { type: "module", name: workerName() });
     window.__pylabsWorker = worker;
   }
   const receive = (message) => {
@@ -91,6 +97,16 @@ function send(op, args) {
     waiting.set(id, { resolve, reject });
     worker.postMessage({ id, op, args });
   });
+}
+
+/**
+ * Have the worker hand what it downloaded to the service worker about to install (offline.js),
+ * or drop it when `keep` is false. Nothing to do on a page whose lab has not started Python.
+ * @returns {Promise<string[]>} the URLs handed off
+ */
+export function handOffDownloads(keep) {
+  if (!booting) return Promise.resolve([]);
+  return booting.then(() => send(keep ? "handoff" : "keep-nothing", []), () => []);
 }
 
 /**

@@ -9,8 +9,14 @@
 import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/pyodide.mjs";
 import { growMemoryOnInstantiate } from "./snapshot-memory.js";
 import { dropImage, keepImage, keptImage } from "./image-cache.js";
+import { dropCopies, handOff, keepBytes, keepCopy } from "./handoff.js";
 
 const BASE = new URL("../../", import.meta.url);
+// A page that no service worker controls yet (a first visit) names its worker so: what the boot
+// downloads is then kept to hand to the service worker, which would otherwise download it again.
+const HANDING_OFF = self.name === "pylabs:first-visit" && typeof caches === "object";
+const networkFetch = self.fetch.bind(self);
+if (HANDING_OFF) self.fetch = (input, init) => networkFetch(input, init).then(keepCopy); // Pyodide's own fetches too
 const WANTED = new URL(import.meta.url).searchParams.get("boot") === "full" ? "full" : "auto";
 const PROBE_MS = 400;             // how long the snapshot's download is watched before deciding
 const WORTH_WAITING_MS = 2500;    // about what the snapshot saves on a desktop CPU (floor_cold - restore)
@@ -59,7 +65,8 @@ class SlowNetwork extends Error {}
  * @returns {Promise<{image: Promise<Uint8Array>}>} once decided: the image, still arriving
  */
 async function startSnapshot(entry) {
-  const response = await fetch(new URL(entry.url, BASE));
+  // Not through keepCopy: a copy would go on downloading the image after a slow link drops it.
+  const response = await networkFetch(new URL(entry.url, BASE));
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const total = Number(response.headers.get("Content-Length")) || entry.bytes || 0;
   const reader = response.body.getReader();
@@ -93,7 +100,9 @@ async function startSnapshot(entry) {
       }
     }
     settle(true);
-    return decompress(new Blob(chunks));
+    const packed = new Blob(chunks);
+    if (HANDING_OFF) keepBytes(response.url, packed, response.headers);
+    return decompress(packed);
   })();
   // A refusal or a failure before the decision is the decision; after it, loadPyodide reports it.
   image.catch((error) => decide && settle(Promise.reject(error)));
@@ -289,6 +298,15 @@ self.onmessage = async (event) => {
     const versions = await booted;
     if (op === "boot") {
       self.postMessage({ id, ok: true, result: versions });
+      return;
+    }
+    if (op === "handoff") {  // the page is about to register its service worker (offline.js)
+      self.postMessage({ id, ok: true, result: await handOff() });
+      return;
+    }
+    if (op === "keep-nothing") {  // a service worker already keeps this site
+      dropCopies();
+      self.postMessage({ id, ok: true, result: [] });
       return;
     }
     if (op === "memory") {  // the size of Python's WebAssembly memory (the class view's benchmark reads it)

@@ -96,7 +96,8 @@ def group_a_threshold(rule: str, p_a: float, p_b: float, t_b: float, d_prime: fl
     if rule == "dp":
         return F.threshold_for_selection(p_a, b.selection_rate, d_prime)
     if rule == "ppv":
-        return F.threshold_for_ppv(p_a, b.ppv, d_prime)
+        # below group A's base rate, parity is out of reach: the nearest point, which the page labels (out_of_reach)
+        return F.threshold_for_ppv(p_a, b.ppv, d_prime, nearest=True)
     if rule == "calibrated":  # each group's score calibrated within the group, one probability cut-off
         return F.threshold_for_posterior(p_a, F.posterior(p_b, t_b, d_prime), d_prime)
     if rule == "fourfifths" and pair(p_a, p_b, t_b, t_b, d_prime).impact < C.UGESP_FOUR_FIFTHS:
