@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from pylabs.framework import fmt
 from pylabs.framework.questions import fill, in_context
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol1 import v1_08 as lab
@@ -244,7 +245,19 @@ def test_a_new_attempt_opens_in_the_v1_00_track_and_tiny_is_explained():
     earlier = {"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "edge"}
     assert LAB.context_defaults({"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}) == {}
-    assert "512 KiB" in LAB.track_notes["tiny"] and "1.98 GB" in LAB.track_notes["tiny"]
+    assert "512 KiB" in LAB.track_notes["tiny"] and "496 MB" in LAB.track_notes["tiny"]
+
+
+def test_the_tinyml_note_does_not_give_act1s_bytes_per_parameter_before_the_lock():
+    """Review: the note for a student arriving from the TinyML track read "GPT-2 (124M) needs 1.98 GB of
+    static state with Adam", on the page before Act I's lock: 1.98 GB / 124M = 16 B per parameter, so the
+    weights' 4 B are 25 %, the key. The note now names the FP32 weights alone (496 MB)."""
+    earlier = {"v1_00": {"controls": {"track": "tiny"}, "results": {}, "complete": True}}
+    text = page_text(rendered(LAB, LAB.parse({"earlier": earlier})))
+    assert "TinyML is not offered here" in text
+    for m in model.MODELS.values():
+        for per in {b.total_b for b in (lab.ADAM_FP32, lab.ADAM_MIXED)}:
+            assert fmt(m.params * per, "B") not in text, f"{m.label}'s training state with Adam is on the page"
 
 
 # ---- edges ------------------------------------------------------------------------------

@@ -91,10 +91,12 @@ def device_caveat(context: str) -> list:
 CONTEXT = deployment(CONTEXTS, default="cloud", label="Where the model trains",
                      help="The device whose memory every budget is held against, and whose compute and "
                           "bandwidth set Act II's times: an H100, a Jetson Orin NX or a phone's GPU.")
+# The note names the weights alone: training's bytes per parameter are Act I's question, and this note
+# shows before its lock (review: "1.98 GB of static state with Adam" for 124M parameters gave 16 B).
 TRACK_NOTES = {"tiny": (
-    f"TinyML is not offered here: the smallest model in this lab, {MODELS['gpt2'].label}, needs "
-    f"{fmt(MODELS['gpt2'].params * ADAM_FP32.total_b, 'B')} of static state with Adam before any activation, "
-    f"and the STM32H743's largest SRAM block holds {fmt(C.STM32H743_AXI_SRAM_BYTES, 'iB')}. The lab opens in "
+    f"TinyML is not offered here: the smallest model in this lab, {MODELS['gpt2'].label}, has "
+    f"{fmt(MODELS['gpt2'].params * ADAM_FP32.weights_b, 'B')} of FP32 weights alone, before anything training "
+    f"adds, and the STM32H743's largest SRAM block holds {fmt(C.STM32H743_AXI_SRAM_BYTES, 'iB')}. The lab opens in "
     "Cloud (NVIDIA H100); before your first lock you can pick Edge or Mobile above.")}
 # ---- Act I · Where the memory goes --------------------------------------------------
 
