@@ -188,6 +188,23 @@ def test_act1_levers_name_only_changes_that_fit():
     assert "fewer sequences" not in text and "SGD" not in text and "shorter" not in text and "GPT-2" in text
 
 
+def test_act1_levers_to_combine_are_not_at_their_limits():
+    """Review (class 3): with no single change enough, the failure said "combine several (a smaller
+    model, fewer bytes, fewer sequences)" even for GPT-2 (the smallest model) in pure BF16 with SGD."""
+    text = lab.act1_levers(all_open(context="mobile", a1_model="gpt2", a1_precision="bf16", a1_optimizer="sgd",
+                                    a1_batch=512, a1_seq=8192))
+    assert text.startswith("No single") and "smaller model" not in text and "bytes" not in text
+    assert "fewer sequences" in text and "shorter sequences" in text
+    text = lab.act1_levers(all_open(context="mobile", a1_model="7b", a1_batch=512, a1_seq=8192))
+    assert "a smaller model" in text and "fewer bytes per parameter" in text
+
+
+def test_act2_levers_after_selective_ask_for_full_recomputation():
+    state = all_open(context="mobile", a2_model="gpt2", a2_batch=64, a2_mode="selective")
+    text = lab.a2_levers(state, lab.accumulation(state))
+    assert "recompute them fully" in text
+
+
 def test_act2_oom_is_reached_by_a_bigger_micro_batch_and_left_with_checkpointing():
     assert "a2_out_of_memory" not in LAB.failures_now(all_open())
     assert "a2_out_of_memory" in LAB.failures_now(all_open(a2_batch=16))

@@ -221,9 +221,15 @@ def act1_levers(s: State) -> str:
               (act1_budget(s, batch=A1_BATCH.min).fits and s["a1_batch"] > A1_BATCH.min, "fewer sequences per step"),
               (act1_budget(s, seq=A1_SEQ.min).fits and s["a1_seq"] > A1_SEQ.min, "shorter sequences")]
     found = [text for ok, text in levers if ok]
-    if not found:
-        return "No single setting here fits it; combine several (a smaller model, fewer bytes, fewer sequences)."
-    return "Any one of these fits it: " + "; ".join(found) + "."
+    if found:
+        return "Any one of these fits it: " + "; ".join(found) + "."
+    # no single change fits: name only the directions not yet at their limit
+    fewer_bytes = s["a1_precision"] != "bf16" or s["a1_optimizer"] != "sgd"
+    room = [text for ok, text in ((any(m.params < MODELS[s["a1_model"]].params for m in MODELS.values()),
+                                   "a smaller model"), (fewer_bytes, "fewer bytes per parameter"),
+                                  (s["a1_batch"] > A1_BATCH.min, "fewer sequences"),
+                                  (s["a1_seq"] > A1_SEQ.min, "shorter sequences")) if ok]
+    return "No single setting here fits it; combine several (" + ", ".join(room) + ")."
 
 
 def act1_instruments(s: State) -> list:
@@ -413,7 +419,7 @@ def a2_levers(s: State, a: Accumulation) -> str:
         levers.append("halve the micro-batch" + (" and double the accumulation steps" if a.steps < A2_ACCUM.max
                                                  else " (the accumulation steps are at their limit)"))
     if a.mode != "full":
-        levers.append("recompute activations")
+        levers.append("recompute activations" if a.mode == "none" else "recompute them fully")
     if a.seq > A2_SEQ.min:
         levers.append("shorten the sequences")
     if not levers:
