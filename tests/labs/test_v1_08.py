@@ -269,6 +269,14 @@ def test_phone_and_edge_say_what_their_memory_is():
     assert "Assumed device figures" not in rendered(LAB, all_open())
 
 
+def test_the_memory_card_names_the_phone_not_its_gpu():
+    """Review: the device-memory card read "8 GB · A17 Pro GPU (reported; ...)"; the 8 GB is the
+    phone's unified memory, shared by CPU and GPU."""
+    text = page_text(rendered(LAB, in_context_state("mobile")))
+    assert "8 GB Apple A17 Pro (iPhone 15 Pro), reported; iOS lets one app use less" in text
+    assert "A17 Pro GPU (reported" not in text
+
+
 def test_a_new_attempt_opens_in_the_v1_00_track_and_tiny_is_explained():
     earlier = {"v1_00": {"controls": {"track": "edge"}, "results": {}, "complete": True}}
     assert LAB.context_defaults(earlier) == {"context": "edge"}

@@ -26,7 +26,7 @@ Choices made where the spec allows one, and departures (VOL1_00-08 §V1-08, ERRA
 - Contexts: the H100 (80 GB), the Jetson Orin NX (16 GB, its GPU's FP16 tensor rate) and the phone
   (8 GB). The spec trained the phone at the Neural Engine's 35 trillion operations per second, an
   inference rate with no stated precision; on-device training runs on the GPU or CPU, so the phone
-  trains on its GPU at 2.15 TFLOP/s, derived from Apple's 6 cores × 128 ALUs × 2 × an assumed 1.398 GHz
+  trains on its GPU at 2.15 TFLOP/s, derived from Apple's 6 cores × 128 ALUs (third-party) × 2 × an assumed 1.398 GHz
   (issue 24; the accumulation ratio moves from 90.1 % to 99.3 %). Budgets are held against the whole
   memory; iOS gives one app less (said on the page). TinyML is explained (track_notes).
 
@@ -40,7 +40,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Range, Reflection, Slider, State, callout, failure, fmt, math_peek, metric_grid,
                               prose, tone)
 from pylabs.framework.formats import plural
-from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_08_charts import MODES, OPTIMIZERS, PRECISIONS, act1_chart, act2_chart
 from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MODELS, SHORT, SHORT_MODEL, Accumulation, Budget, S,
                                           act1_budget_in, act1_truth, act2_truth, budget, largest_params, scenario,
@@ -53,7 +53,7 @@ from pylabs.physics.references import cite
 ADAM_FP32, ADAM_MIXED = (training.static_bytes_per_param(p, "adam") for p in ("fp32", "mixed"))  # Act I, Act II
 PEAK_NOTE = {"cloud": "BF16, dense", "edge": "FP16, dense, derived from its GPU's clock",
              "mobile": "FP32 or FP16, derived; its clock assumed"}
-MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": " (reported; iOS lets one app use less)"}
+MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": ", reported; iOS lets one app use less"}
 
 
 def terms(context: str) -> dict[str, str]:
@@ -79,8 +79,9 @@ def device_caveat(context: str) -> list:
         "one app use only part of it (its limit, which Apple does not publish, need not match the physical "
         "memory): the budgets here are held against all of it, so they are optimistic. Training runs on the "
         f"GPU: its {fmt(dev.peak_ops, 'FLOP/s')} is derived from Apple's {fmt(C.A17_PRO_GPU_CORES, 'int')} cores × "
-        f"{fmt(C.APPLE_GPU_ALUS_PER_CORE, 'int')} ALUs × {fmt(S.flop_per_fma, 'int')} FLOP per multiply-add at an "
-        f"assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')}, "
+        f"{fmt(C.APPLE_GPU_ALUS_PER_CORE, 'int')} ALUs a core (third-party measurements) × "
+        f"{fmt(S.flop_per_fma, 'int')} FLOP per multiply-add at an assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')} "
+        "(Apple publishes neither), "
         f"and its bandwidth ({fmt(dev.mem_bw, 'GB/s')}) is an assumption. The Neural Engine's "
         f"{fmt(C.A17_PRO_NPU_OPS / S.per_trillion, 'num')} trillion operations per second is an inference rate "
         "with no stated precision."))]
@@ -245,7 +246,7 @@ def act1_instruments(s: State) -> list:
                              note=f"on the {SHORT[context]}, activations aside"),
         M["a1_activations"].show(b.activations),
         M["a1_bytes_per_param"].show(per.total_b, note=f"× {fmt(MODELS[s['a1_model']].params, 'params')} parameters"),
-        M["a1_capacity"].show(b.capacity, note=dev.name + MEMORY_NOTE[context]),
+        M["a1_capacity"].show(b.capacity, note=device(context).name + MEMORY_NOTE[context]),  # the phone, not its GPU
     )]
     if not b.fits:
         parts.append(failure(F["a1_out_of_memory"],
