@@ -154,6 +154,17 @@ def test_act2_key_claim_holds_in_every_context():
     assert all(s < 1 / 6 for s in shares.values())
 
 
+def test_act2_reflection_names_the_sequence_length_its_key_needs():
+    """Review: key D ("fits only with full recomputation") holds at the recipe's 1,024 tokens; at 512 the
+    big micro-batch fits with selective recomputation in every context, so the prompt names the length."""
+    for context in CONTEXTS:
+        big = model.setup(context).big_batch
+        assert not model.scenario(context, big, "selective").memory.fits
+        short = dataclasses.replace(model.scenario(context, big, "selective"), seq=512.0)
+        assert short.memory.fits
+        assert "still of 1,024 tokens" in fill(lab.ACT2_REFLECTION.prompt, lab.terms(context))
+
+
 def test_act2_feedback_gives_the_gaps_and_the_step_times():
     facts = lab.act2_facts("cloud")
     assert (facts["gap_a"], facts["gap_b"], facts["gap_d"]) == ("47.7 pp", "12.7 pp", "1.78 pp")

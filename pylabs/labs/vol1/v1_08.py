@@ -62,7 +62,8 @@ def terms(context: str) -> dict[str, str]:
     return {"device": SHORT[context], "mem": fmt(dev.mem_bytes, "B"),
             "model1": SHORT_MODEL[su.act1_model], "model2": SHORT_MODEL[su.act2_model],
             "b": fmt(su.act2_batch, "int"), "K": fmt(su.act2_accum, "int"), "eff": fmt(su.effective, "int"),
-            "big": fmt(su.big_batch, "int"), "big_steps": fmt(su.effective / su.big_batch, "int")}
+            "big": fmt(su.big_batch, "int"), "big_steps": fmt(su.effective / su.big_batch, "int"),
+            "seq": fmt(S.act2_seq, "tokens")}
 
 
 def device_caveat(context: str) -> list:
@@ -389,8 +390,8 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="To make each optimizer step faster, the team wants micro-batches of {big} on the {device}: {big_steps} "
-           "accumulation steps instead of {K}. What does this act show about that plan?",
+    prompt="To make each optimizer step faster, the team wants micro-batches of {big} on the {device}, still of {seq}: "
+           "{big_steps} accumulation steps instead of {K}. What does this act show about that plan?",
     options=(
         Claim("A", "It fits as it is, and it is faster: the accumulates it removes were the step's main cost.",
               "{big} sequences need **{big_none}** without recomputation, over the {device}'s {mem}; and all "
