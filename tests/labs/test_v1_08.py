@@ -254,6 +254,14 @@ def test_big_memories_read_in_tb_and_counts_have_separators():
     assert "1 sequence at once" in page_text(rendered(LAB, all_open(a2_batch=1, a2_accum=1)))
 
 
+def test_the_chart_summary_does_not_call_the_sweeps_end_the_largest_that_fits():
+    """Review (class 9): GPT-2 with full checkpointing on the H100 still fits at 512, the sweep's last
+    micro-batch; the summary said "the largest ... that fits is 512", a limit of the chart, not of memory."""
+    text = page_text(rendered(LAB, all_open(a2_model="gpt2")))
+    assert "512 or more with full checkpointing" in text
+    assert "8 without recomputation" in page_text(rendered(LAB, all_open()))
+
+
 def test_tiny_memories_scale_down():
     """Class 4 of the reviews: no "0.0168 GB"."""
     text = page_text(rendered(LAB, all_open(a1_model="gpt2", a1_batch=1, a1_seq=512, a2_model="gpt2",

@@ -64,7 +64,9 @@ def act2_chart(a: Accumulation, where: str):
                        y=ch.axis("Memory", "log", **ch.decade_ticks(shown, lambda v: fmt(v * gb, "B"))),
                        shapes=[line], annotations=[note])
     largest = {m: max((b for b, v in zip(BATCHES, curves[m]) if v <= a.dev.mem_bytes), default=0) for m in MODES}
-    fits = {m: fmt(v, "int") if v else "none" for m, v in largest.items()}
+    # the sweep ends at BATCHES[-1]: a curve still under the line there may fit more (class 9 of the reviews)
+    fits = {m: (fmt(v, "int") + (" or more" if v == BATCHES[-1] else "")) if v else "none"
+            for m, v in largest.items()}
     summary = (f"On the {where} the largest micro-batch of {a.model.label} that fits is "
                f"{fits['none']} without recomputation, {fits['selective']} with selective and "
                f"{fits['full']} with full checkpointing.")
