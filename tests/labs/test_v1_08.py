@@ -262,6 +262,13 @@ def test_the_chart_summary_does_not_call_the_sweeps_end_the_largest_that_fits():
     assert "8 without recomputation" in page_text(rendered(LAB, all_open()))
 
 
+def test_the_phones_peak_is_called_assumed_once():
+    """Review (format): the equations panel read "2.15 TFLOP/s (FP32 or FP16, assumed) (assumed)"."""
+    text = page_text(rendered(LAB, in_context_state("mobile")))
+    assert "2.15 TFLOP/s (FP32 or FP16; derived, its clock assumed)" in text
+    assert "(assumed) (assumed)" not in text and "assumed) (assumed" not in text
+
+
 def test_tiny_memories_scale_down():
     """Class 4 of the reviews: no "0.0168 GB"."""
     text = page_text(rendered(LAB, all_open(a1_model="gpt2", a1_batch=1, a1_seq=512, a2_model="gpt2",

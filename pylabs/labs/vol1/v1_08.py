@@ -456,7 +456,7 @@ def act2_instruments(s: State) -> list:
 
 def act2_math(s: State):
     a = accumulation(s)
-    assumed = " (assumed)" if "peak_ops" in a.dev.assumed else ""
+    assumed = "; derived, its clock assumed" if "peak_ops" in a.dev.assumed else ""
     return math_peek("The governing equations · Act II", (
         Equation(r"t_{\text{fb}} = \frac{6\,P\,b\,s}{R\,u},\qquad t_{\text{acc}} = \frac{(4 + 2 + 4)\,P}{B}",
                  "One micro-batch's forward and backward pass at *u* of the peak *R*; one accumulate reads the "
@@ -471,7 +471,7 @@ def act2_math(s: State):
     ), rows=(
         ("Forward and backward of one micro-batch", fmt(a.micro_step_s, "s")),
         ("One accumulate", fmt(a.accumulate_s, "s")),
-        ("Peak *R*", f"{fmt(a.dev.peak_ops, 'FLOP/s')} ({a.dev.precision}){assumed}"),
+        ("Peak *R*", f"{fmt(a.dev.peak_ops, 'FLOP/s')} ({a.dev.precision}{assumed})"),
         ("Bandwidth *B*", fmt(a.dev.mem_bw, "GB/s") + (" (assumed)" if "mem_bw" in a.dev.assumed else "")),
         ("Recomputation factor *f*", fmt(a.factor, "x")),
         ("Throughput ratio", fmt(a.ratio, "pct") if a.memory.fits else "does not fit"),

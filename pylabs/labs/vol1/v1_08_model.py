@@ -92,7 +92,7 @@ def trainer(context: str) -> Device:
         return dev
     peak = C.A17_PRO_GPU_CORES * C.APPLE_GPU_ALUS_PER_CORE * S.flop_per_fma * C.A17_PRO_GPU_CLOCK_HZ_ASSUMED
     return replace(dev, name="A17 Pro GPU", peak_ops=peak,
-                   precision="FP32 or FP16, assumed", assumed=tuple(dev.assumed) + ("peak_ops",))
+                   precision="FP32 or FP16", assumed=tuple(dev.assumed) + ("peak_ops",))
 
 
 @dataclass(frozen=True)
