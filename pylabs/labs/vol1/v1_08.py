@@ -356,10 +356,10 @@ ACT2_PREDICTION = Prediction(
         Range("B", "{range}: summing gradients costs a large share of a pass", 0.5, 0.85, 0.6,
               "That needs an accumulate near a pass's cost. It moves {acc_bytes} bytes per parameter, {t_acc}, "
               "against {t_fb} of arithmetic per micro-batch: **{a2_ratio}**, {gap_b} above your range."),
-        Range("C", "{range}: summing gradients costs a small share of a pass", 0.85, 0.995, 0.95,
+        Range("C", "{range}: summing gradients costs a small share of a pass", 0.85, 0.999, 0.95,
               "The same arithmetic, {K} passes of {t_fb}, plus {K1} accumulates of {t_acc}: **{a2_ratio}** of "
               "a native batch's throughput."),
-        Range("D", "{range}: the arithmetic is unchanged, so nothing is lost", 0.995, None, 1.0,
+        Range("D", "{range}: the arithmetic is unchanged, so nothing is lost", 0.999, None, 1.0,
               "The arithmetic is the same, but each of the {K1} accumulates moves {acc_bytes} bytes per "
               "parameter through memory, {t_acc} each: **{a2_ratio}**, {gap_d} below your range."),
     ),
