@@ -29,6 +29,8 @@ Choices made where the spec allows one, and departures (VOL1_00-08 §V1-08, ERRA
   trains on its GPU at 2.15 TFLOP/s, derived from Apple's 6 cores × 128 ALUs (third-party) × 2 × an assumed 1.398 GHz
   (issue 24; the accumulation ratio moves from 90.1 % to 99.3 %). Budgets are held against the whole
   memory; iOS gives one app less (said on the page). TinyML is explained (track_notes).
+- Act II's ranges split C from D at 99.9 %, not the spec's 99.5 %: at 99.5 % the phone's key moved to D
+  for an assumed utilisation of 30 % or less; at 99.9 % it holds over the whole MFU slider (review).
 
 Ledger fields: context, model, precision, optimizer, micro-batch, accumulation steps, recomputation (controls);
 params, bytes_per_param, static_bytes, activation_bytes, oom (whether Act I's setup fits, not upstream's
