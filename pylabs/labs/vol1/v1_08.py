@@ -44,30 +44,15 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_08_charts import MODES, OPTIMIZERS, PRECISIONS, act1_chart, act2_chart
-from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MODELS, SHORT, SHORT_MODEL, Accumulation, Budget, S,
-                                          act1_budget_in, act1_truth, act2_truth, budget, largest_params, scenario,
-                                          setup, trainer, weights_share)
+from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MEMORY_NOTE, MODELS, PEAK_NOTE, SHORT, SHORT_MODEL,
+                                          Accumulation, Budget, S, act1_budget_in, act1_truth, act2_truth, budget,
+                                          largest_params, scenario, setup, terms, trainer, weights_share)
 from pylabs.physics import constants as C
 from pylabs.physics import training
 from pylabs.physics.references import cite
 
 
 ADAM_FP32, ADAM_MIXED = (training.static_bytes_per_param(p, "adam") for p in ("fp32", "mixed"))  # Act I, Act II
-PEAK_NOTE = {"cloud": "BF16, dense", "edge": "FP16, dense, derived from its GPU's clock",
-             "mobile": "FP32 or FP16, derived; its clock assumed"}
-MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": ", reported; iOS lets one app use less"}
-
-
-def terms(context: str) -> dict[str, str]:
-    """The words of each context that the questions name (the scenario's, never an answer)."""
-    su, dev = setup(context), trainer(context)
-    return {"device": SHORT[context], "mem": fmt(dev.mem_bytes, "B"),
-            "model1": SHORT_MODEL[su.act1_model], "model2": SHORT_MODEL[su.act2_model],
-            "b": fmt(su.act2_batch, "int"), "K": fmt(su.act2_accum, "int"), "eff": fmt(su.effective, "int"),
-            "big": fmt(su.big_batch, "int"), "big_steps": fmt(su.effective / su.big_batch, "int"),
-            "seq": fmt(S.act2_seq, "tokens")}
-
-
 def device_caveat(context: str) -> list:
     """Say which of the device's figures are not the vendor's, and what the budget is held against."""
     dev = trainer(context)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from pylabs.framework.formats import fmt
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import training
@@ -60,6 +61,22 @@ def setup(context: str) -> Setup:
 
 # how prose names each context's training device ("the H100", "the Orin NX", "the phone")
 SHORT = {"cloud": "H100", "edge": "Orin NX", "mobile": "phone"}
+
+
+# how the page names each device's peak and memory
+PEAK_NOTE = {"cloud": "BF16, dense", "edge": "FP16, dense, derived from its GPU's clock",
+             "mobile": "FP32 or FP16, derived; its clock assumed"}
+MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": ", reported; iOS lets one app use less"}
+
+
+def terms(context: str) -> dict[str, str]:
+    """The words of each context that the questions name (the scenario's, never an answer)."""
+    su, dev = setup(context), trainer(context)
+    return {"device": SHORT[context], "mem": fmt(dev.mem_bytes, "B"),
+            "model1": SHORT_MODEL[su.act1_model], "model2": SHORT_MODEL[su.act2_model],
+            "b": fmt(su.act2_batch, "int"), "K": fmt(su.act2_accum, "int"), "eff": fmt(su.effective, "int"),
+            "big": fmt(su.big_batch, "int"), "big_steps": fmt(su.effective / su.big_batch, "int"),
+            "seq": fmt(S.act2_seq, "tokens")}
 
 
 @dataclass(frozen=True)
