@@ -280,6 +280,13 @@ def test_the_phones_peak_is_called_assumed_once():
     assert "(assumed) (assumed)" not in text and "assumed) (assumed" not in text
 
 
+def test_the_takeaway_says_mixed_precision_nearly_halves_the_activations():
+    """Review: 148 GB -> 79.5 GB is 0.54 of the FP32 activations (dropout masks stay one byte), not half."""
+    fp32, mixed = model.act1_budget_in("cloud"), model.act1_budget_in("cloud", "mixed")
+    assert mixed.activations / fp32.activations == pytest.approx(0.536, abs=0.001)
+    assert any("nearly halves the activations" in t for t in lab.lab_takeaways())
+
+
 def test_tiny_memories_scale_down():
     """Class 4 of the reviews: no "0.0168 GB"."""
     text = page_text(rendered(LAB, all_open(a1_model="gpt2", a1_batch=1, a1_seq=512, a2_model="gpt2",

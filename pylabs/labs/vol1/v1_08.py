@@ -551,7 +551,7 @@ def lab_takeaways() -> list[str]:
         f"precision (the FP32 master copy replaces the saving): the weights are {fmt(act1_truth(), 'pct')} of it, "
         "so the largest model whose static state fits is "
         + on_each({c: fmt(largest_params("fp32", "adam", trainer(c)), "params") for c in CONTEXTS}) + ".",
-        f"Mixed precision halves the activations, not the static state: the 7B at {fmt(S.act1_batch, 'int')} × "
+        f"Mixed precision nearly halves the activations, not the static state: the 7B at {fmt(S.act1_batch, 'int')} × "
         f"{fmt(S.act1_seq, 'tokens')} keeps {fmt(seven[0].activations, 'B')} of activations in FP32 and "
         f"{fmt(seven[1].activations, 'B')} in BF16, beside {fmt(seven[0].static, 'B')} of static state either way.",
         "Gradient accumulation costs little: of a native batch's throughput it keeps "
