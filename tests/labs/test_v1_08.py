@@ -176,6 +176,13 @@ def test_act2_key_holds_over_the_whole_utilisation_slider(context):
         assert [o.letter for o in lab.ACT2_PREDICTION.options if o.holds(a.ratio)] == ["C"], (mfu, a.ratio)
 
 
+def test_act2_option_b_feedback_gives_the_accumulate_cost_its_range_needs():
+    """Review: B's feedback said B "needs an accumulate near a pass's cost"; 85 % at K = 32 needs one
+    accumulate to cost (1/0.85 - 1) x 32/31 = 18.2 % of a pass."""
+    assert lab.act2_facts("cloud")["b_floor"] == "18.2 %"
+    assert "near a pass's cost" not in lab.ACT2_PREDICTION.option("B").feedback
+
+
 def test_act2_feedback_gives_the_gaps_and_the_step_times():
     facts = lab.act2_facts("cloud")
     assert (facts["gap_a"], facts["gap_b"], facts["gap_d"]) == ("47.7 pp", "12.7 pp", "2.18 pp")

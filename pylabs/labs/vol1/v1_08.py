@@ -341,8 +341,9 @@ ACT2_PREDICTION = Prediction(
               "Summing is one memory-bound pass over the gradients, {t_acc} on the {device}, against {t_fb} "
               "for a micro-batch's forward and backward pass: **{a2_ratio}**, {gap_a} above your range."),
         Range("B", "{range}: summing gradients costs a large share of a pass", 0.5, 0.85, 0.6,
-              "That needs an accumulate near a pass's cost. It moves {acc_bytes} bytes per parameter, {t_acc}, "
-              "against {t_fb} of arithmetic per micro-batch: **{a2_ratio}**, {gap_b} above your range."),
+              "That needs each accumulate to cost {b_floor} of a pass or more. It moves {acc_bytes} bytes per "
+              "parameter, {t_acc}, against {t_fb} of arithmetic per micro-batch: **{a2_ratio}**, {gap_b} above your "
+              "range."),
         Range("C", "{range}: summing gradients costs a small share of a pass", 0.85, 0.999, 0.95,
               "The same arithmetic, {K} passes of {t_fb}, plus {K1} accumulates of {t_acc}: **{a2_ratio}** of "
               "a native batch's throughput."),
@@ -367,6 +368,8 @@ def act2_facts(context: str) -> dict[str, str]:
             "K1": fmt(a.steps - 1, "int"), "t_acc": fmt(a.accumulate_s, "s"), "t_fb": fmt(a.micro_step_s, "s"),
             "acc_bytes": fmt(a.accumulate_s * a.dev.mem_bw / a.model.params, "num"),
             **{f"gap_{k}": fmt(abs(ratio - v), "pp") for k, v in edges.items()},
+            # the accumulate's share of a pass at which the ratio falls to B's top: K t / (K t + (K-1) x t)
+            "b_floor": fmt((1 / edges["b"] - 1) * a.steps / (a.steps - 1), "pct"),
             "big": fmt(su.big_batch, "int"), "big_none": fmt(big["none"].memory.total, "B"),
             "big_sel": fmt(big["selective"].memory.total, "B"), "big_full": fmt(big["full"].memory.total, "B"),
             "full_step": fmt(big["full"].step_s, "s"), "acts_big": fmt(big["none"].memory.activations, "B"),
