@@ -1121,6 +1121,39 @@ LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
 
+# ---- V1-08 The Training Memory Budget ----
+_METAL_BENCHMARKS_URL = "https://github.com/philipturner/metal-benchmarks"
+_HMC_A17_GPU_URL = "https://hmc-tech.com/gpu/apple-6-core-a17-pro-vs-imagination-img-axe-2-16"
+REGISTRY.update({
+    "A17_PRO_GPU_CORES": Spec(6.0, "1", "Apple, iPhone 15 Pro announcement (Sept 2023): 'the new 6-core GPU "
+                              "in A17 Pro'", _A17_URL, label="Apple A17 Pro GPU cores"),
+    "APPLE_GPU_ALUS_PER_CORE": Spec(
+        128.0, "1", "Third-party measurements, not Apple: metal-benchmarks (P. Turner) gives 128 ALUs per core for "
+        "the Apple 7 and 8 GPU families (its table: A15, 5 cores, 1,710 GFLOPS FP32 at 1,336 MHz = 128 a core) "
+        "and F16 no faster than F32; hmc-tech lists the A17 Pro GPU with 768 shaders (6 x 128)",
+        _METAL_BENCHMARKS_URL, label="ALUs per Apple GPU core"),
+    "A17_PRO_GPU_CLOCK_HZ_ASSUMED": Spec(
+        1.398e9, "Hz", "Assumed: 1,398 MHz as third-party GPU databases list the A17 Pro GPU (hmc-tech: 768 "
+        "shaders, 1,398 MHz, 2.15 TFLOPS FP32 and FP16); metal-benchmarks gives 1,398 MHz for the M2 GPU and "
+        "at least 1,336 MHz for the A15 and A16. Apple does not publish GPU clocks", _HMC_A17_GPU_URL,
+        label="Apple A17 Pro GPU clock (assumed; Apple does not publish it)"),
+})
+REGISTRY.update({
+    "A17_PRO_GPU_FP32_ASSUMED": Spec(
+        REGISTRY["A17_PRO_GPU_CORES"].value * REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value * 2
+        * REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value, "FLOP/s",
+        "Derived and assumed: 6 cores (Apple) x 128 ALUs (third-party) x 2 FLOP per fused multiply-add x 1.398 GHz "
+        "(assumed clock) = 2.15 TFLOP/s, FP32 and FP16 alike. Apple publishes no GPU rate. Training frameworks on Apple "
+        "devices run on the CPU or the GPU (MLX and ML Compute name no other device), not the Neural Engine",
+        _METAL_BENCHMARKS_URL,
+        "V1-08 review (issue 24): the lab first trained on the Neural Engine's 35 TOPS, an inference rate with no "
+        "stated precision", label="Apple A17 Pro GPU peak, FP32 and FP16 (derived, clock assumed)"),
+})
+A17_PRO_GPU_CORES = REGISTRY["A17_PRO_GPU_CORES"].value
+APPLE_GPU_ALUS_PER_CORE = REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value
+A17_PRO_GPU_CLOCK_HZ_ASSUMED = REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value
+A17_PRO_GPU_FP32_ASSUMED = REGISTRY["A17_PRO_GPU_FP32_ASSUMED"].value
+
 # ---- V1-14 The Silent Degradation Problem ----
 _YURDAKUL_URL = "https://scholarworks.wmich.edu/dissertations/3208"
 REGISTRY.update({
