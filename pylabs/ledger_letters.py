@@ -73,10 +73,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the weights' share of the device's memory, not the static GB
+        "a1_reflect": "----",  # now what mixed precision saves (activations), claims rewritten
+        "a2_predict": "AB--",  # A and B the same ranges; C and D now split at 99.9 %, not 99.5 % (review)
+        "a2_reflect": "----",  # now whether a bigger micro-batch pays, claims rewritten
     },
 
     "v1_09": {
@@ -179,10 +179,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_07": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 20 min, 20-40, 40-55, 55 min or more)
+        "a1_reflect": "BAC-",  # "halves" moved to A, "shrinks 4x" to B; "smaller shards" gave way to the restart
+        "a2_predict": "A---",  # two synchronous and two asynchronous plans; only "synchronous every 5 min" stays
+        "a2_reflect": "----",  # a new question: what cutting the restart does to every plan
     },
 
     "v2_08": {
@@ -214,10 +214,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the chain's P99 (was the fan-out's share of slow pages)
+        "a1_reflect": "AB-D",  # the same claims, asked of a search's services; C (P95) is now the extra nine
+        "a2_pick": "ACDB",     # breakers to C, monitoring to D, the autoscaler to B
+        "a2_reflect": "----",  # now the timeout that lets the autoscaler save the tier (was the amplification)
     },
 
     "v2_13": {
