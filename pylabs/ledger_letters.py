@@ -31,10 +31,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_02": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten and put in order (they ran from highest to lowest)
+        "a1_reflect": "----",  # asks where the saving came from, true in both contexts
+        "a2_predict": "----",  # asks for the farthest site, not the latency of the plan
+        "a2_reflect": "ABCD",  # the same four fixes, reworded to similar length
     },
 
     "v1_03": {

@@ -210,6 +210,9 @@ REFERENCES: dict[str, Reference] = {
                                "Microcontrollers", "https://arxiv.org/abs/1711.07128"),
     "banbury2021": Reference("Banbury et al.", 2021, "MLPerf Tiny Benchmark", "https://arxiv.org/abs/2106.07597"),
     # ---- V1-02 The Iron Law ----
+    "trtllm_precision": Reference("NVIDIA", 2024, "TensorRT-LLM documentation, 'Numerical Precision': INT8 "
+                                  "weight-only quantization (W8A16)",
+                                  "https://nvidia.github.io/TensorRT-LLM/reference/precision.html"),
     # ---- V1-03 The Constraint Tax ----
     "mlsysbook_workflow": Reference("Janapa Reddi et al.", 0, "Machine Learning Systems, Volume I, chapter 'ML "
                                     "Workflow' (the six lifecycle stages; constraint propagation, 2^(N−1))",
