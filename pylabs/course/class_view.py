@@ -114,8 +114,11 @@ def calibration_section(stats: ClassStats) -> Markup:
     shares = [stats.labs[x].predictions_right / stats.labs[x].predictions_locked
               if stats.labs[x].predictions_locked else None for x in order]
     names = [lab_code(x) for x in order]
+    # The lab codes are drawn turned; the axis title keeps its distance below them (it touched them).
+    x = ch.axis("Labs, in the order the class did them", "category", automargin=True)
+    x["title"]["standoff"] = 14
     figure = ch.figure([ch.line("Share of predictions right", names, shares, "series1", markers=True)],
-                       x=ch.axis("Labs, in the order the class did them", "category"),
+                       x=x,
                        y=ch.axis("Right", range=[0, 1.05], tickformat=".0%"), legend=False)
     rows = [(str(i), f"{lab_code(x)} · {get(x).title}", share(stats.labs[x].predictions_right, stats.labs[x].predictions_locked),
              str(stats.labs[x].predictions_locked), stats.labs[x].order_key[:10]) for i, x in enumerate(order, 1)]

@@ -53,3 +53,17 @@ def test_the_roster_grid_is_a_table_per_hundred_students_each_with_its_header():
     assert "Students 201–230 of 230" in parts[-1]["html"]
     roster = next(s for s in view["sections"] if s["key"] == "roster")["html"]
     assert 'data-class-roster=""></div>' in roster  # the tables come one by one
+
+
+def test_the_calibration_charts_axis_title_stands_off_its_turned_tick_labels():
+    """Found in review: the x axis title touched the turned lab codes at 375 px."""
+    from pylabs.course.aggregate import aggregate
+    from pylabs.course.class_view import calibration_section
+    from pylabs.course.classroom import Classroom
+    room = Classroom("b")
+    for name, text in make_class(3, ["v2_02", "v1_11"], seed=2):
+        room.add(name, text)
+    html = str(calibration_section(aggregate(room)))
+    spec = json.loads(re.search(r'<script type="application/json" class="pl-chart__spec">(.*?)</script>', html).group(1))
+    x = spec["layout"]["xaxis"]
+    assert x["automargin"] is True and x["title"]["standoff"] >= 12
