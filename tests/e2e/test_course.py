@@ -138,3 +138,24 @@ def test_the_class_page_has_no_serious_axe_violations(browser, base_url, watch, 
     page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)
     assert axe_violations(page) == []
     ctx.close()
+
+
+def test_the_class_view_works_offline_after_one_visit(browser, base_url, watch, tmp_path):
+    """Never tried in the build (found in review): visit class/ once, go offline, reload, load a
+    class; nothing of it needs the network."""
+    good, paths = class_files(tmp_path)
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    watch.attach(page)
+    page.goto(base_url + "class/")
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page.wait_for_selector("html[data-offline=ready]", timeout=120_000)
+    ctx.set_offline(True)
+    page.reload()
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    assert page.get_attribute("[data-class-students]", "data-value") == "3"
+    page.locator("[data-chart=class_completion]").scroll_into_view_if_needed()
+    page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)  # Plotly came from the cache
+    ctx.close()
