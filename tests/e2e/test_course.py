@@ -220,3 +220,28 @@ def test_bad_input_is_named_and_loses_nothing_in_the_page(context, base_url, wat
     old = json.loads(page.get_attribute('[data-class-question="v1_15:a2_pick"]', "data-answers"))
     assert old == {"A": 0, "B": 1, "C": 0, "D": 0}  # scored with today's letters: B, the key
     assert page.get_attribute('[data-class-question="v1_15:a2_pick"]', "data-right-share") == "1.0"
+
+
+def test_a_kept_class_comes_back_after_a_reload_and_forget_removes_it(browser, base_url, watch, tmp_path):
+    """Review: keeping a class (IndexedDB) and forgetting it had no test."""
+    _, paths = class_files(tmp_path)
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    watch.attach(page)
+    page.goto(base_url + "class/")
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    page.click("[data-action=class-keep]")
+    page.wait_for_function("() => document.body.textContent.includes('is kept in this browser')", timeout=30_000)
+    page.reload()
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    assert page.get_attribute("[data-class-students]", "data-value") == "3"
+    assert len(page.query_selector_all("[data-class-rejected] li[data-reason]")) == 3  # refused files come back too
+    page.click("[data-action=class-forget]")
+    page.wait_for_function("() => !document.querySelector('[data-class-students]')")
+    page.reload()
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page.wait_for_timeout(1000)
+    assert page.query_selector("[data-class-students]") is None and page.get_attribute("[data-class-page]", "data-class-ready") is None
+    ctx.close()
