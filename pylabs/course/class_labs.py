@@ -41,6 +41,14 @@ def key_text(lab: Lab, entry: QuestionStats) -> str:
     return ", ".join(f"{letter} for {n} student(s)" for letter, n in sorted(entry.keys.items()))
 
 
+def short(label: str, most: int = 26) -> str:
+    """A legend's name that fits a phone's width (Plotly does not wrap legends); the table and the
+    summary give the whole label."""
+    for cut in (":", " (", ","):  # "Free space (radio or laser), at ..." -> "Free space"
+        label = label.split(cut)[0]
+    return label if len(label) <= most else label[:most].rsplit(" ", 1)[0] + "…"
+
+
 def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
     """The answers over A-D, one bar per context the class locked in, each context's key named: where
     the key differs by context, one set of bars summed over contexts marks as 'key' letters that are
@@ -52,7 +60,7 @@ def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Mar
     for n, c in enumerate(contexts):
         counts = [entry.by_context[c].get(x, 0) for x in LETTERS]
         text = [f"{n_} (key)" if x == keys[c] else str(n_) for x, n_ in zip(LETTERS, counts)]
-        traces.append(ch.bars(f"{lab.context.label_of(c)}: key {keys[c]}", list(LETTERS), counts,
+        traces.append(ch.bars(f"Key {keys[c]}: {short(lab.context.label_of(c))}", list(LETTERS), counts,
                               f"series{n % 4 + 1}", text=text))
     figure = ch.figure(traces, x=ch.axis("Locked answer", "category"), y=ch.axis("Students", rangemode="tozero"),
                        height=300)
