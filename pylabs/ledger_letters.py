@@ -24,10 +24,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_01": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten in decades so the key sits in B (10⁵ to 10⁷)
+        "a1_reflect": "----",  # now what the ruler's unequal ratios say (was "separate stacks per regime")
+        "a2_predict": "---C",  # ranges in order; only "0.8× to 1.25×, about equal" survives, now C
+        "a2_reflect": "----",  # now what a larger batch does to the time per sample (was what rules out the M7)
     },
 
     "v1_02": {
