@@ -12,6 +12,7 @@ import pytest
 ALL_LABS = frozenset([f"v1_{n:02d}" for n in range(17)] + [f"v2_{n:02d}" for n in range(1, 18)])
 LANDED: frozenset[str] = frozenset({
     "v1_00",
+    "v1_01",
     "v1_02",
     "v1_08",
     "v1_11",
