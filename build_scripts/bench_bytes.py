@@ -14,15 +14,11 @@ without latency or the browser's own work. 1 MB = 10^6 bytes.
 from __future__ import annotations
 
 import argparse
-import collections
-import functools
 import gzip
-import http.server
 import json
-import threading
 from pathlib import Path
 
-from build_scripts.serve import SiteHandler
+from build_scripts.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -52,18 +48,8 @@ def sizes(site: Path, path: str) -> tuple[int, int]:
 
 
 def first_visit(site: Path, lab_id: str) -> dict:
-    served: dict[str, list[int]] = collections.defaultdict(list)  # status codes per path
-
-    class Counting(SiteHandler):
-        prefix = PREFIX
-
-        def log_request(self, code="-", size="-") -> None:
-            served[self.path.split("?")[0]].append(int(code) if str(code).isdigit() else 0)
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=str(site)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"
+    served: dict[str, list[int]] = {}  # status codes per path
+    server, base = serve_in_thread(site, PREFIX, served)
     url = next(lab["url"] for lab in json.loads((site / "labs.json").read_text())["labs"] if lab["id"] == lab_id)
     from playwright.sync_api import sync_playwright
     try:
