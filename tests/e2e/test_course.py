@@ -89,14 +89,25 @@ def class_files(tmp_path):
     return good, paths + [broken, tmp_path / "edited.json", tmp_path / "other-site.json"]
 
 
-def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch, tmp_path):
-    good, paths = class_files(tmp_path)
+def open_class_page(context, base_url: str, watch):
+    """The class view in a new page of ``context``, with Python ready."""
     page = context.new_page()
     watch.attach(page)
     page.goto(base_url + "class/")
     page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    return page
+
+
+def load_class(page, paths, timeout_ms: int = 60_000) -> None:
+    """Give the class view these files and wait until everything given is read and on the page."""
     page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=timeout_ms)
+
+
+def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch, tmp_path):
+    good, paths = class_files(tmp_path)
+    page = open_class_page(context, base_url, watch)
+    load_class(page, paths)
     assert page.get_attribute("[data-class-students]", "data-value") == "3"
     reasons = sorted(page.eval_on_selector_all("[data-class-rejected] li[data-reason]", "els => els.map(e => e.dataset.reason)"))
     assert reasons == ["digest", "json", "not-ours"]
@@ -117,8 +128,7 @@ def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch,
         assert [int(row["Predictions right"]), int(row["Predictions locked"])] == student.predictions
         assert row["V2-02 completed"] == student.done["v2_02"][1]
     # The same files again are counted once; a refused file never removes the others.
-    page.set_input_files("input[type=file][data-class-input]", [str(paths[0])])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    load_class(page, [paths[0]])
     assert page.get_attribute("[data-class-students]", "data-value") == "3"
     assert "counted once" in page.text_content("[data-section=files]")
 
@@ -127,13 +137,9 @@ def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch,
 def test_the_class_page_has_no_serious_axe_violations(browser, base_url, watch, tmp_path, scheme):
     _, paths = class_files(tmp_path)
     ctx = browser.new_context(color_scheme=scheme)
-    page = ctx.new_page()
-    watch.attach(page)
-    page.goto(base_url + "class/")
-    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page = open_class_page(ctx, base_url, watch)
     assert axe_violations(page) == []
-    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    load_class(page, paths)
     page.locator("[data-chart=class_completion]").scroll_into_view_if_needed()
     page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)
     assert axe_violations(page) == []
@@ -145,16 +151,12 @@ def test_the_class_view_works_offline_after_one_visit(browser, base_url, watch, 
     class; nothing of it needs the network."""
     good, paths = class_files(tmp_path)
     ctx = browser.new_context()
-    page = ctx.new_page()
-    watch.attach(page)
-    page.goto(base_url + "class/")
-    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page = open_class_page(ctx, base_url, watch)
     page.wait_for_selector("html[data-offline=ready]", timeout=120_000)
     ctx.set_offline(True)
     page.reload()
     page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
-    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    load_class(page, paths)
     assert page.get_attribute("[data-class-students]", "data-value") == "3"
     page.locator("[data-chart=class_completion]").scroll_into_view_if_needed()
     page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)  # Plotly came from the cache
@@ -202,12 +204,8 @@ def bad_input_files(tmp_path):
 
 def test_bad_input_is_named_and_loses_nothing_in_the_page(context, base_url, watch, tmp_path):
     """Review: the issue's list of bad input, driven in the real page at once."""
-    page = context.new_page()
-    watch.attach(page)
-    page.goto(base_url + "class/")
-    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
-    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in bad_input_files(tmp_path)])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=120_000)
+    page = open_class_page(context, base_url, watch)
+    load_class(page, bad_input_files(tmp_path), timeout_ms=120_000)
     rejected = dict(page.eval_on_selector_all("[data-class-rejected] li[data-reason]",
                                               "els => els.map(e => [e.querySelector('strong').textContent, e.dataset.reason])"))
     assert rejected == {"cut.json": "json", "huge.json": "too-large", "edited.json": "digest", "other-site.json": "not-ours"}
@@ -226,12 +224,8 @@ def test_a_kept_class_comes_back_after_a_reload_and_forget_removes_it(browser, b
     """Review: keeping a class (IndexedDB) and forgetting it had no test."""
     _, paths = class_files(tmp_path)
     ctx = browser.new_context()
-    page = ctx.new_page()
-    watch.attach(page)
-    page.goto(base_url + "class/")
-    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
-    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    page = open_class_page(ctx, base_url, watch)
+    load_class(page, paths)
     page.click("[data-action=class-keep]")
     page.wait_for_function("() => document.body.textContent.includes('is kept in this browser')", timeout=30_000)
     page.reload()
