@@ -14,7 +14,8 @@ from pylabs.labs.vol1 import v1_07_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
-RIGHT = {"a1_predict": "B", "a1_reflect": "C", "a2_predict": "C", "a2_reflect": "B"}
+RIGHT = {"a1_predict": "D", "a1_reflect": "A", "a2_predict": "B", "a2_reflect": "C"}
+KEYS = {"cloud": RIGHT, "edge": {**RIGHT, "a2_predict": "D"}}
 
 
 def all_open(**controls):
@@ -27,48 +28,97 @@ def metric(html: str, name: str) -> float:
     return float(value)
 
 
-# ---- answer keys ---------------------------------------------------------------------
+# ---- answer keys, in every context ------------------------------------------------------
 
 
-def test_act1_key_is_b_half_busy_with_asynchronous_launches():
-    """§V1-07 (2b) #1-2: upstream keyed 33 % (C) and its model gave 7.7 %; asynchronous launches give 50 %."""
-    assert model.act1_truth() == pytest.approx(0.5)
-    assert_key_proven(lab.ACT1_PREDICTION, "B")
-    assert model.stream("kws", model.S.cloud_cpu_s, "sync", False).busy == pytest.approx(1 / 3)
-    assert lab.ACT1_PREDICTION.option("A").holds(1 / 3)  # the synchronous misconception has its own option
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_act1_key_is_d_the_cpu_dispatches_all_the_time(context):
+    """Asynchronous launches (CUDA Programming Guide): each kernel costs max(t_cpu, t_gpu); with 10 µs (cloud)
+    or 50 µs (edge) of dispatch behind 5 µs kernels, the CPU dispatches 100 % of the time."""
+    assert model.act1_truth(context) == pytest.approx(1.0)
+    assert_key_proven(lab.ACT1_PREDICTION, "D", context)
 
 
-def test_act2_key_is_c_breakeven_133607_images():
-    """§V1-07 (4): t_c 30 s, 1,450 → 2,150 images/s: N* = 133,607."""
-    assert model.act2_truth() == pytest.approx(133_607, abs=1)
-    assert_key_proven(lab.ACT2_PREDICTION, "C")
+@pytest.mark.parametrize("cpu_us", range(5, 51))
+def test_act1_key_holds_for_any_dispatch_the_kernel_does_not_cover(cpu_us):
+    """The edge's 50 µs is an assumption: the key holds for every dispatch of 4.75 µs or more."""
+    st = model.stream("kws", cpu_us * 1e-6, "async", False)
+    assert lab.ACT1_PREDICTION.option("D").holds(model.dispatch_share(st, "async", cpu_us * 1e-6))
 
 
-def test_reflection_keys():
-    assert lab.ACT1_REFLECTION.answer() == "C"
-    assert lab.ACT2_REFLECTION.answer() == "B"
-    facts = lab.act1_facts()
-    assert facts["fast_time"] == "10 ms" and facts["fast_busy"] == "25 %"
-    f2 = lab.act2_facts()
-    assert f2["speedup"] == "3×" and f2["t_un"] == "30 µs" and f2["t_f"] == "10 µs"
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_the_synchronous_misconception_lands_off_the_key(context):
+    """Synchronising after every kernel: 10/15 = 66.7 % (cloud), 50/55 = 90.9 % (edge): both in C, not D."""
+    sync = model.scenario_stream(context, "sync")
+    share = model.dispatch_share(sync, "sync", model.DISPATCH_S[context])
+    assert share == pytest.approx({"cloud": 2 / 3, "edge": 50 / 55}[context])
+    assert lab.ACT1_PREDICTION.option("C").holds(share)
+
+
+def test_act2_key_is_b_in_the_cloud_and_d_on_the_edge():
+    """§V1-07 (4): N* = 133,607 images, 19.2 min at 10 M a day (B: 10 min to 1 h); edge 150 → 222 images/s:
+    13,875 images, 5.78 days at 100 an hour (D: a day or more, so the daily deployment never pays back)."""
+    assert model.CLOUD.breakeven == pytest.approx(133_607, abs=1)
+    assert model.act2_truth("cloud") / 60 == pytest.approx(19.24, abs=0.01)
+    assert_key_proven(lab.ACT2_PREDICTION, "B", "cloud")
+    assert model.EDGE.breakeven == pytest.approx(13_875, abs=0.5)
+    assert model.act2_truth("edge") / 86400 == pytest.approx(5.78, abs=0.005)
+    assert_key_proven(lab.ACT2_PREDICTION, "D", "edge")
+
+
+def test_the_rate_difference_mistake_lands_in_a_in_the_cloud():
+    """30 s × (2,150 − 1,450) images/s = 21,000 images = 3.02 min of cloud traffic: option A, not the key."""
+    images = model.S.compile_s * (model.S.cloud_compiled_rate - model.S.cloud_eager_rate)
+    assert images == pytest.approx(21_000)
+    assert lab.ACT2_PREDICTION.option("A").holds(images / model.S.cloud_requests_per_s)
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_reflection_keys_and_their_numbers_in_each_context(context):
+    assert lab.ACT1_REFLECTION.answer(context) == "A"
+    assert lab.ACT2_REFLECTION.answer(context) == "C"
+    facts = lab.act1_facts(context)
+    assert facts["fast_time"] == {"cloud": "10 ms", "edge": "50 ms"}[context]
+    assert (facts["a1_busy"], facts["fast_busy"]) == {"cloud": ("50 %", "25 %"), "edge": ("10 %", "5 %")}[context]
+    f2 = lab.act2_facts(context)
+    assert f2["speedup"] == "3×"
+    assert (f2["t_un"], f2["t_f"]) == {"cloud": ("30 µs", "10 µs"), "edge": ("150 µs", "50 µs")}[context]
+
+
+def test_cuda_graph_chain_on_the_a100():
+    """§V1-07 (4): graphs 4.628 → 1.543 µs (3.0×)."""
+    f2 = lab.act2_facts("cloud")
     assert f2["g_un"] == "4.63 µs" and f2["g_f"] == "1.54 µs"
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_locking_the_keys_in_each_context_earns_correct(context):
+    state = LAB.parse({"answers": {q: {"choice": k, "locked_at": "2026-01-01T00:00:00Z"}
+                                   for q, k in KEYS[context].items()},
+                       "controls": {"context": context}}, changed="context")
+    html = rendered(LAB, state)
+    for qid in KEYS[context]:
+        assert f'data-feedback="{qid}" data-verdict="correct"' in html, (context, qid)
 
 
 # ---- the spec's golden vectors through the lab ------------------------------------------
 
 
-@pytest.mark.parametrize("controls,time_s,busy", [
-    ({}, 10e-3, 0.5),                                                   # async
-    ({"a1_mode": "sync"}, 15e-3, 1 / 3),                                # sync
-    ({"a1_fast": True}, 10e-3, 0.25),                                   # GPU 2× faster
-    ({"context": "edge", "a1_cpu_s": 50e-6}, 50e-3, 0.10),              # edge dispatch
-    ({"a1_mode": "fused"}, 5e-3, 1.0),                                  # f = 0.5
+@pytest.mark.parametrize("controls,time_s,busy,cpu", [
+    ({}, 10e-3, 0.5, 1.0),                                              # async
+    ({"a1_mode": "sync"}, 15e-3, 1 / 3, 2 / 3),                         # sync
+    ({"a1_fast": True}, 10e-3, 0.25, 1.0),                              # GPU 2× faster
+    ({"context": "edge", "a1_cpu_s": 50e-6}, 50e-3, 0.10, 1.0),         # edge dispatch
+    ({"a1_mode": "fused"}, 5e-3, 1.0, 1.0),                             # f = 0.5
+    ({"a1_model": "resnet"}, 10e-3, 1.0, 0.2),                          # 200 × 50 µs behind 10 µs
+    ({"a1_mode": "graphs"}, 5e-3, 1.0, 10e-6 / 5e-3),                   # one launch for the graph
 ])
-def test_act1_golden_vectors_on_the_page(controls, time_s, busy):
-    """§V1-07 (4) rows 1-4."""
+def test_act1_golden_vectors_on_the_page(controls, time_s, busy, cpu):
+    """§V1-07 (4) rows 1-4, and the CPU's dispatching share n·t_cpu / T beside them."""
     html = rendered(LAB, all_open(**controls))
     assert metric(html, "a1_time_s") == pytest.approx(time_s)
     assert metric(html, "a1_busy") == pytest.approx(busy)
+    assert metric(html, "a1_cpu_share") == pytest.approx(cpu)
 
 
 def test_graph_mode_overrides_the_dispatch_slider_and_says_so():
@@ -138,13 +188,30 @@ def test_no_payback_is_reached_on_the_edge_and_left_with_a_longer_deployment():
     assert "a2_no_payback" in LAB.failures_now(all_open(a2_compiles=64, a2_compile_s=300, a2_duration_s=3600))
 
 
-def test_a_compiled_model_no_faster_never_pays_back():
+def test_a_compiled_model_no_faster_never_pays_back_and_says_so_in_words():
+    """Issue 24 classes 3, 22: no "0 µs saved", no bare ∞: the page says "never" and "nothing"."""
     state = all_open(a2_eager=2000, a2_compiled=1500)
     assert "a2_no_payback" in LAB.failures_now(state)
     html = rendered(LAB, state)
     assert math.isinf(metric(html, "a2_breakeven")) and math.isinf(metric(html, "a2_breakeven_time_s"))
-    assert "no volume of traffic" in html
+    assert "no volume of traffic" in html and "never: the compiled model is no faster" in html
+    assert "saves nothing per image" in html and not re.search(r"(?<![\d.,])0 µs", html)
     assert record(LAB, state)["results"]["breakeven"] is None  # infinity is stored as null
+
+
+def test_the_no_payback_failure_offers_only_levers_with_room():
+    """Issue 24 class 3: at a year between recompilations and one compilation, neither lever is offered."""
+    text = lab.no_payback_text(lab.deployment_of(all_open(a2_compiles=64, a2_compile_s=300)))
+    assert "Keep the process alive longer, compile once and share the artefact, or stay eager." in text
+    stuck = all_open(context="edge", a2_eager=150, a2_compiled=151, a2_duration_s=lab.A2_DURATION.max)
+    text = lab.no_payback_text(lab.deployment_of(stuck))
+    assert text.endswith("Stay eager.") and "alive longer" not in text and "compile once" not in text
+
+
+def test_the_launch_bound_failure_does_not_offer_fusion_once_fused():
+    edge = rendered(LAB, all_open(context="edge", a1_cpu_s=50e-6, a1_mode="fused"))
+    text = edge.split('data-failure="a1_launch_bound"')[1].split("</div>")[0]
+    assert "a CUDA graph" in text and "(fusion)" not in text
 
 
 # ---- edges of every instrument -----------------------------------------------------------
@@ -189,11 +256,12 @@ def test_the_cloud_is_labelled_a100_and_the_edge_assumptions_are_labelled():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-07 (3): {context, model, mode, util, fusion_speedup, breakeven, roi_positive}."""
+    """§V1-07 (3): {context, model, mode, util, fusion_speedup, breakeven, roi_positive}, and the CPU's share."""
     rec = record(LAB, all_open(a1_mode="sync"))
     assert rec["complete"] is True
     assert {"context", "a1_model", "a1_mode"} <= set(rec["controls"])
     assert rec["results"]["util"] == pytest.approx(1 / 3)
+    assert rec["results"]["cpu_share"] == pytest.approx(2 / 3)
     assert rec["results"]["fusion_speedup"] == pytest.approx(3.0)
     assert rec["results"]["breakeven"] == pytest.approx(133_607, abs=1)
     assert rec["results"]["roi_positive"] is True
@@ -201,17 +269,35 @@ def test_record_holds_the_spec_ledger_fields():
     assert {m.name for m in LAB.record_metrics} == set(rec["results"])
 
 
-def test_no_answer_is_on_the_page_before_its_lock():
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_no_answer_is_on_the_page_before_its_lock(context):
+    html = rendered(LAB, LAB.parse({"controls": {"context": context}}, changed="context"))
+    assert 'data-metric="a1_cpu_share"' not in html and "19.2 min" not in html and "5.78 days" not in html
+    act1_done = rendered(LAB, answered(LAB, KEYS[context], through="a1_reflect", controls={"context": context}))
+    assert "133,607" not in act1_done and "13,875" not in act1_done
+
+
+def test_the_story_does_not_say_when_the_cpu_waits():
+    """Issue 20 (6): "only a synchronisation makes the CPU wait" plus "nothing synchronises" gave D without the
+    numbers; the scenario now says only that a launch returns once the kernel is queued."""
     html = rendered(LAB, LAB.default_state())
-    assert "50 %" not in html and "133,607" not in html
-    act1_done = rendered(LAB, answered(LAB, RIGHT, through="a1_reflect"))
-    assert "133,607" not in act1_done
+    assert "makes the CPU wait" not in html and "is in the GPU's queue" in html
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_tracks_the_lab_cannot_offer_are_explained(context):
+    assert set(LAB.track_notes) == {"mobile", "tiny"}
+    assert all("opens in Cloud (NVIDIA A100)" in note for note in LAB.track_notes.values())
 
 
 def test_feedback_quotes_the_physics():
-    html = rendered(LAB, answered(LAB, {"a1_predict": "A"}, through="a1_predict"))
+    html = rendered(LAB, answered(LAB, {"a1_predict": "C"}, through="a1_predict"))
     feedback = html.split('data-feedback="a1_predict"')[1].split("</div>")[0]
-    assert "50 %" in feedback and "incorrect" in html.split('data-feedback="a1_predict"')[1][:40]
+    assert "66.7 %" in feedback and "100 %" in feedback and "5 pp above your range" in feedback
+    assert "incorrect" in html.split('data-feedback="a1_predict"')[1][:40]
+    html = rendered(LAB, answered(LAB, {"a2_predict": "A"}, through="a2_predict"))
+    feedback = html.split('data-feedback="a2_predict"')[1].split("</div>")[0]
+    assert "21,000 images" in feedback and "19.2 min" in feedback and "1.92× above your range" in feedback
     html = rendered(LAB, answered(LAB, {"a2_reflect": "D"}, through="a2_reflect"))
     feedback = html.split('data-feedback="a2_reflect"')[1].split("</div>")[0]
     assert "3×" in feedback and "30 µs" in feedback
@@ -229,6 +315,6 @@ def test_the_ratio_words_follow_the_scenario(relabelled):
     assert new.MODES["fused"] == "Fused: a quarter of the kernels merged into the others"
     assert new.A2_OPS.help.startswith("LayerNorm → Dropout → ReLU is four;")
     claims = {c.letter: c.text for c in new.ACT1_REFLECTION.options}
-    assert claims["A"].startswith("It takes a third of the time") and "busy share shrinks 3×" in claims["C"]
-    html = rendered(new.LAB, answered(new.LAB, {"a1_reflect": "A"}, through="a1_reflect"))
+    assert claims["B"].startswith("Its time shrinks 3×") and "busy share shrinks 3×" in claims["A"]
+    html = rendered(new.LAB, answered(new.LAB, {"a1_reflect": "B"}, through="a1_reflect"))
     assert "The GPU's work shrinks 3×" in html
