@@ -48,7 +48,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import shrinks
 from pylabs.labs.vol1.contexts import TRACK, deployment
-from pylabs.labs.vol1.v1_07_charts import act1_chart, gaps, act1_sweep, act2_chart, gemm_note
+from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note
 from pylabs.labs.vol1.v1_07_model import (DEPLOYMENTS, DEVICES, DISPATCH_S, MODELS, REQUESTS_PER_S, S, TENSOR_BYTES,
                                           act1_truth, act2_truth, chain_s, chain_speedup, dispatch_share, scenario_stream,
                                           stream)
@@ -130,19 +130,19 @@ ACT1_PREDICTION = Prediction(
     unit_fmt="pct",
     options=(
         Range("A", "{range}: the GPU's work dominates, and dispatch is overhead", None, 0.20, 0.10,
-              "{gap_a}. Dispatch is overhead only behind kernels longer than it (a GPT-2 layer's "
+              "Dispatch is overhead only behind kernels longer than it (a GPT-2 layer's "
               "{long_gpu} kernels: {long_share}). Here each kernel runs {gpu} and each dispatch takes "
               "{dispatch}, so the CPU is busy {a1_cpu_share} of the {a1_time_s}."),
         Range("B", "{range}: the CPU runs ahead, then waits while the queue drains", 0.20, 0.50, 0.35,
-              "{gap_b}. The queue drains faster than the CPU fills it: a kernel takes {gpu}, a dispatch "
+              "The queue drains faster than the CPU fills it: a kernel takes {gpu}, a dispatch "
               "{dispatch}, so the queue is empty at every launch and the CPU never gets ahead. It is busy "
               "{a1_cpu_share} of the {a1_time_s}."),
         Range("C", "{range}: dispatch and kernel take turns, and the CPU waits", 0.50, 0.95, 2 / 3,
-              "{gap_c}. Taking turns is what a synchronisation after every kernel does: {sync_share} of "
+              "Taking turns is what a synchronisation after every kernel does: {sync_share} of "
               "{sync_time}. A launch returns once the kernel is queued, so the CPU starts the next dispatch at "
               "once: {a1_cpu_share} of {a1_time_s}."),
         Range("D", "{range}: the dispatch outlasts the kernel and sets the pace", 0.95, None, 1.0,
-              "{gap_d}. Each kernel costs max({dispatch}, {gpu}) = {dispatch}: the CPU dispatches without a "
+              "Each kernel costs max({dispatch}, {gpu}) = {dispatch}: the CPU dispatches without a "
               "break for {a1_time_s}, and the GPU is busy only {a1_busy} of it."),
     ),
     truth=act1_truth,
@@ -153,15 +153,13 @@ ACT1_PREDICTION = Prediction(
 def act1_facts(context: str) -> dict[str, str]:
     st, fast, sync = (scenario_stream(context, m, f) for m, f in (("async", False), ("async", True), ("sync", False)))
     long = stream("gpt2", DISPATCH_S[context], "async", False)
-    share = act1_truth(context)
-    return {"a1_cpu_share": M["a1_cpu_share"].text(share), "a1_time_s": M["a1_time_s"].text(st.seconds),
+    return {"a1_cpu_share": M["a1_cpu_share"].text(act1_truth(context)), "a1_time_s": M["a1_time_s"].text(st.seconds),
             "a1_busy": M["a1_busy"].text(st.busy), "dispatch": fmt(DISPATCH_S[context], "us"),
             "gpu": fmt(st.gpu_s, "us"), "sync_share": fmt(dispatch_share(sync, "sync", DISPATCH_S[context]), "pct"),
             "sync_time": fmt(sync.seconds, "s"), "long_gpu": fmt(long.gpu_s, "us"),
             "long_share": fmt(dispatch_share(long, "async", DISPATCH_S[context]), "pct"),
             "shrinks": shrinks(S.fast_gpu), "fast_time": fmt(fast.seconds, "s"), "fast_busy": fmt(fast.busy, "pct"),
-            "fast_gpu": fmt(fast.gpu_s, "us"), "device": DEVICE[context],
-            **gaps(ACT1_PREDICTION, share, "pp")}
+            "fast_gpu": fmt(fast.gpu_s, "us"), "device": DEVICE[context]}
 
 
 ACT1_REFLECTION = Reflection(
@@ -285,8 +283,8 @@ ACT1 = Act(
         "The dashboard says the GPUs are far from busy, and finance asks whether faster ones would help."),
     scenario=lambda context: (
         "In eager mode a framework runs a model one operator at a time: for each, the CPU walks through Python, "
-        "the dispatcher and the CUDA driver, then **launches** a kernel. A launch returns as soon as the kernel "
-        "is in the GPU's queue, and the CPU goes on to the next operator while the GPU works through the queue.",
+        "the dispatcher and the CUDA driver, then **launches** a kernel into the GPU's queue, and the GPU runs "
+        "the queue's kernels in order.",
         f"Here each launch costs the CPU {fmt(DISPATCH_S[context], 'us')}"
         + (" (Meta's trace analysis puts a launch at "
            f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * S.us_per_s, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')})."
@@ -341,7 +339,6 @@ def act2_facts(context: str) -> dict[str, str]:
         "eager_s": fmt(d.breakeven / d.eager_rate, "s"), "deployment": fmt(S.deployment_s, "s"),
         "verdict": ("well inside the day between deployments" if d.pays_back else
                     "longer than the day between deployments, so each compilation is lost before it pays"),
-        **gaps(ACT2_PREDICTION, d.breakeven_s, "x", ratio=True),
         "replicas": fmt(S.replicas_example, "int"), "replicas_breakeven": fmt(S.replicas_example * d.breakeven, "int"),
         "bytes_un": fmt(kernels.elementwise_bytes(TENSOR_BYTES, ops, False), "B"),
         "bytes_f": fmt(kernels.elementwise_bytes(TENSOR_BYTES, ops, True), "B"),
@@ -362,17 +359,17 @@ ACT2_PREDICTION = Prediction(
     unit_fmt="s",
     options=(
         Range("A", "{range}: the first requests after each deployment repay it", None, 600.0, 120.0,
-              "{gap_a}. The extra {rate_gap} images/s over {compile} make {rate_gap_images} images, but a "
+              "The extra {rate_gap} images/s over {compile} make {rate_gap_images} images, but a "
               "difference of rates is not the time saved: each image saves {saved}, so {compile} needs "
               "{a2_breakeven} images, {a2_breakeven_time_s} at {traffic}."),
         Range("B", "{range}: repaid within the first hour after each deployment", 600.0, 3600.0, 1800.0,
-              "{gap_b}. Each image saves {saved} of GPU time (1/R_eager − 1/R_compiled): {compile} ÷ {saved} = "
+              "Each image saves {saved} of GPU time (1/R_eager − 1/R_compiled): {compile} ÷ {saved} = "
               "{a2_breakeven} images, which {traffic} brings in {a2_breakeven_time_s}, {verdict}."),
         Range("C", "{range}: repaid later in the day, before the next deployment", 3600.0, 86400.0, 6 * 3600.0,
-              "{gap_c}. {compile} ÷ {saved} saved per image = {a2_breakeven} images ({eager_s} of eager GPU "
+              "{compile} ÷ {saved} saved per image = {a2_breakeven} images ({eager_s} of eager GPU "
               "work): {a2_breakeven_time_s} at {traffic}, {verdict}."),
         Range("D", "{range}: not repaid before the next day's deployment", 86400.0, None, 3 * 86400.0,
-              "{gap_d}. {compile} ÷ {saved} saved per image = {a2_breakeven} images, and at {traffic} they "
+              "{compile} ÷ {saved} saved per image = {a2_breakeven} images, and at {traffic} they "
               "take {a2_breakeven_time_s}, {verdict}."),
     ),
     truth=act2_truth,
@@ -412,8 +409,7 @@ def act2_instruments(s: State) -> list:
                                       f"at {TRAFFIC[s['context']]}" if d.saves else "never"),
         M["a2_volume"].show(d.volume, "good" if d.pays_back else "danger"),
         M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger"),
-        M["a2_fusion_speedup"].show(fusion_speedup(s), note="modelled: each kernel moves its tensor at full "
-                                                             "bandwidth (the chain below)"),
+        M["a2_fusion_speedup"].show(fusion_speedup(s), note="modelled, the chain below"),
     )]
     if not d.pays_back:
         parts.append(failure(F["a2_no_payback"], no_payback_text(d)))

@@ -1,12 +1,11 @@
 """The charts and notes of V1-07 (The Kernel Fusion Dividend): Act I's launch modes and busy-share sweep,
-Act II's break-even chart and the GEMM note, and how far a value lies from each option's range (for the
-feedback). The lab module (``v1_07``) places them on its page."""
+Act II's break-even chart and the GEMM note. The lab module (``v1_07``) places them on its page."""
 
 from __future__ import annotations
 
 import math
 
-from pylabs.framework import Prediction, State, callout, chart, fmt, prose
+from pylabs.framework import State, callout, chart, fmt, prose
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_07_model import MODELS, S, busy_sweep, gemm_s, stream, volume_sweep
 from pylabs.physics.devices import Device
@@ -86,21 +85,6 @@ def gemm_note(device: Device, cpu_s: float):
     n, t = S.gemm_dim, gemm_s(device)
     return callout("info", "Nothing to fuse in one large GEMM",
                    prose(f"A {fmt(n, 'int')}³ FP16 matrix multiply does about {fmt(n / 3, 'int')} FLOP per byte, "
-                         f"above the ridge point of the {device.name} ({fmt(device.ridge, 'int')}): it runs at the "
+                         f"above the ridge point of the {device.name} ({fmt(device.ridge, 'FLOP/B')}): it runs at the "
                          f"compute roof for {fmt(t, 's')}. Its one launch ({fmt(cpu_s, 'us')}) is "
                          f"{fmt(cpu_s / t, 'pct')} of that, so fusing or compiling it gains almost nothing."))
-
-
-def gaps(q: Prediction, value: float, fmt_name: str, ratio: bool = False) -> dict[str, str]:
-    """How far ``value`` is from each option's range, in the question's units (or as a ratio)."""
-    out = {}
-    for o in q.options:
-        if o.holds(value):
-            out[f"gap_{o.letter.lower()}"] = "In your range"
-        elif o.low is not None and value < o.low:
-            far = o.low / value if ratio else o.low - value
-            out[f"gap_{o.letter.lower()}"] = f"{fmt(far, 'x' if ratio else fmt_name)} below your range"
-        else:
-            far = value / o.high if ratio else value - o.high
-            out[f"gap_{o.letter.lower()}"] = f"{fmt(far, 'x' if ratio else fmt_name)} above your range"
-    return out
