@@ -30,8 +30,12 @@ Departures from the spec (VOL1_00-08 §V1-07) and why (issues 20 and 24):
   "per the chapter", and no public benchmark here confirms them: the page calls them the team's
   measurement, and both are sliders. The edge rates and dispatch are labelled assumptions.
 - The fusion speedup is the model's ideal (every kernel at full bandwidth) and is labelled modelled.
-- Mobile and TinyML are not offered (track_notes): this model is CUDA's; a phone's Metal/Core ML stack
-  publishes no dispatch time per kernel, and an MCU has no GPU to launch kernels on.
+- Mobile and TinyML are not offered (track_notes): this model is CUDA's, and no published dispatch time per
+  kernel was found for a phone's Metal/Core ML stack; an MCU has no GPU to launch kernels on, and TensorFlow
+  Lite Micro invokes each operator in turn on the calling core (tflite-micro, micro_interpreter_graph.cc,
+  MicroInterpreterGraph::InvokeSubgraph).
+- CUDA kernel launches are asynchronous and queue up to a point (CUDA C++ Programming Guide, "Asynchronous
+  Concurrent Execution"); the 5–20 µs per launch is Meta's Holistic Trace Analysis documentation.
 - The spec's two Act II reflections become one (fusion: 3× traffic and 3× time); the other (no gain
   on one large GEMM) is a computed note in the fusion panel.
 
@@ -71,8 +75,8 @@ WHERE = {"cloud": "A100 GPUs", "edge": "Jetson Orin NX boxes"}
 RATES_ARE = {"cloud": "the team's measurement", "edge": "assumed figures"}
 TRACK_NOTES = {
     "mobile": "Mobile is not offered: this lab models CUDA's launches (asynchronous kernel launches, CUDA graphs, "
-              "torch.compile), and a phone's Metal and Core ML stack publishes no dispatch time per kernel to put in "
-              "their place. The lab opens in Cloud (NVIDIA A100); before your first lock you can pick Edge, a Jetson "
+              "torch.compile); for a phone's Metal and Core ML stack it has no published dispatch time per kernel "
+              "to put in their place. The lab opens in Cloud (NVIDIA A100); before your first lock you can pick Edge, a Jetson "
               "that runs CUDA, above.",
     "tiny": "TinyML is not offered: a Cortex-M7 has no GPU to launch kernels on. TensorFlow Lite Micro runs each "
             "operator on the core that dispatches it, one after another, so there is no launch to overlap. The lab "
@@ -141,7 +145,7 @@ ACT1_PREDICTION = Prediction(
               "Taking turns is what a synchronisation after every kernel does: {sync_share} of "
               "{sync_time}. A launch returns once the kernel is queued, so the CPU starts the next dispatch at "
               "once: {a1_cpu_share} of {a1_time_s}."),
-        Range("D", "{range}: the dispatch outlasts the kernel and sets the pace", 0.95, None, 1.0,
+        Range("D", "{range}: each dispatch begins as soon as the last one ends", 0.95, None, 1.0,
               "Each kernel costs max({dispatch}, {gpu}) = {dispatch}: the CPU dispatches without a "
               "break for {a1_time_s}, and the GPU is busy only {a1_busy} of it."),
     ),
@@ -331,7 +335,7 @@ def act2_facts(context: str) -> dict[str, str]:
     d, device, cpu, ops = DEPLOYMENTS[context], DEVICES[context], DISPATCH_S[context], S.chain_ops
     saved = 1 / d.eager_rate - 1 / d.compiled_rate
     return {
-        "saved": fmt(saved, "us"), "compile": fmt(S.compile_s, "s"), "traffic": TRAFFIC[context],
+        "saved": fmt(saved, "s"), "compile": fmt(S.compile_s, "s"), "traffic": TRAFFIC[context],
         "a2_breakeven": M["a2_breakeven"].text(d.breakeven),
         "a2_breakeven_time_s": M["a2_breakeven_time_s"].text(d.breakeven_s),
         "rate_gap": fmt(d.compiled_rate - d.eager_rate, "num"),
@@ -476,7 +480,7 @@ def act2_math(s: State):
         ("Tensor, *S*", fmt(TENSOR_BYTES, "B")),
         ("Bandwidth, *B*", fmt(device.mem_bw, "GB/s")),
         ("Compilations, *k*", fmt(d.compiles, "int")),
-        ("Saved per image", fmt(d.saved_per_item, "us") if d.saves else "nothing"),
+        ("Saved per image", fmt(d.saved_per_item, "s") if d.saves else "nothing"),
         ("Break-even, *N\\**", fmt(d.breakeven, "int") if d.saves else "never"),
     ), sources=(
         cite("ansel2024", "torch.compile: TorchDynamo and TorchInductor fuse elementwise chains"),

@@ -72,7 +72,7 @@ def act2_chart(d: Deployment):
     figure = ch.figure([eager, compiled], x=ch.axis("Images served", "log", **ch.decade_ticks(xs)),
                        y=ch.axis("GPU time (s)", "log", **ch.decade_ticks(ys)), shapes=shapes, annotations=notes)
     summary = (f"Compiling costs {fmt(d.compiles * d.compile_s, 's')} up front and saves "
-               f"{fmt(d.saved_per_item, 'us')} per image; the lines cross at {fmt(d.breakeven, 'int')} images, "
+               f"{fmt(d.saved_per_item, 's')} per image; the lines cross at {fmt(d.breakeven, 'int')} images, "
                f"and this deployment serves {fmt(d.volume, 'int')}." if d.saves else
                f"Compiling costs {fmt(d.compiles * d.compile_s, 's')} up front and saves nothing per image: the "
                f"lines never cross, and this deployment serves {fmt(d.volume, 'int')} images.")
