@@ -64,7 +64,8 @@ SCENARIO_TAX = w.constraint_tax(SCENARIO_STAGES, S.discovery_stage)
 
 
 def act1_truth() -> float:
-    return SCENARIO_TAX.multiplier
+    """Work redone (s) when the limit surfaces as the scenario's discovery stage begins."""
+    return SCENARIO_TAX.redone_s
 
 
 # ---- Act II · The iteration race -------------------------------------------------------
@@ -103,14 +104,9 @@ UPSTREAM_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycl
 DAILY_RACE = Race(*learners(24 * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
 
 
-def act2_decide() -> str:
-    """The race at the scenario's inputs: who leads, and does the small model catch up?"""
-    r = SCENARIO_RACE
-    if r.small.start >= r.large.start:
-        return "B"
-    if r.final(r.small) >= S.cap and r.final(r.large) >= S.cap:
-        return "D"
-    return "C" if math.isfinite(r.crossover_s) else "A"
+def act2_truth() -> float:
+    """When the hourly small model first draws level with the weekly large one (s), at the scenario's inputs."""
+    return SCENARIO_RACE.crossover_s
 
 
 def sample_times(window_s: float) -> list[float]:
