@@ -131,6 +131,7 @@ def test_act2_feedback_quotes_the_computed_race():
     facts = lab.act2_facts()
     assert facts["a2_crossover"] == "52 h" and facts["head_start"] == "5 pp"
     assert (facts["day_runs"], facts["day_gain"]) == ("24", "2.37 pp")
+    assert facts["late_share"] == "95 %" and facts["daily_ratio"] == "30.5×"  # 0.999^51; 1,584 h / 52 h
     assert facts["a2_crossover"] in rendered(LAB, all_open())
 
 

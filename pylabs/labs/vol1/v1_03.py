@@ -14,7 +14,8 @@ rule of thumb, 2^(N−1) times a stage-1 fix, is shown beside it as a heuristic;
 what the days showed against its doubling from stage 5 to 6 (130 → 140 days).
 Act II (the iteration race): a large model (weekly cycle) against a small one (hourly cycle) with
 diminishing returns r per iteration; the prediction asks when the small one draws level (52 h), the
-reflection what a phone's once-a-day cycle does to that (66 runs, 66 days: more runs, not the same 52). Upstream's default r = 0.95 caps the small model at 92 %, below
+reflection what a phone's once-a-day cycle does to that (66 runs, 66 days: more runs, not the
+same 52). Upstream's default r = 0.95 caps the small model at 92 %, below
 the large one's start, so its promised crossover never happened; this lab's default r = 0.999 (spec
 §3) makes the crossover real, and the r slider shows it vanish. The deployment context moves neither
 curve: on a phone it decides which retraining cycles the battery allows (energy per day against a
@@ -35,8 +36,8 @@ from pylabs.framework import charts as ch
 from pylabs.framework.components import bullets
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
-                                          SCENARIO_TAX, SMALL_CYCLES, UPSTREAM_RACE, S, Race, act1_truth,
-                                          act2_truth, learners, race_times)
+                                          SCENARIO_TAX, SMALL_CYCLES, TRACK_NOTES, UPSTREAM_RACE, S, Race,
+                                          act1_truth, act2_truth, learners, race_times)
 from pylabs.physics import constants as C
 from pylabs.physics import workflow as w
 from pylabs.physics.references import cite
@@ -100,7 +101,8 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "A small rise: the long stages come before deployment and are redone in both cases.",
               "From stage {stage} to stage 6 the work redone goes from {a1_redone} to {redone6}: only the "
               "{deploy_days} of deployment is added. Rework is the sum of the stages already built, and the "
-              "30-, 60- and 40-day stages lie early. The doubling rule prices risk, not days."),
+              "30-, 60- and 40-day stages lie early. The doubling is a rule of thumb for cost, not a count "
+              "of days."),
         Claim("B", "Twice as many days: each stage rebuilds all earlier ones, so rework doubles.",
               "The days redone went from {a1_redone} to {redone6}, not double. Rework adds the stages already "
               "built; it does not multiply them. Only the rule of thumb doubles."),
@@ -141,11 +143,11 @@ F = {f.name: f for f in FAILURES}
 def act1_instruments(s: State) -> list:
     t = tax(s)
     parts = [metric_grid(
-        M["a1_multiplier"].show(t.multiplier, "danger" if t.multiplier >= 8 else None),
         M["a1_redone"].show(t.redone_s, note=f"of {fmt(t.project_s, 'days')} planned"),
+        M["a1_delivery"].show(t.project_s + t.redone_s, note=f"planned: {fmt(t.project_s, 'days')}"),
         M["a1_share"].show(t.share, "danger" if t.share > 0.5 else None),
         M["a1_found"].show(t.found_s, note="from the start of the project"),
-        M["a1_delivery"].show(t.project_s + t.redone_s, note=f"planned: {fmt(t.project_s, 'days')}"),
+        M["a1_multiplier"].show(t.multiplier, "danger" if t.multiplier >= 8 else None),
     )]
     if t.share > 0.5:
         parts.append(failure(F["a1_most_redone"],
@@ -230,8 +232,7 @@ ACT1 = Act(
         "The ML workflow runs through six stages: problem definition, data collection, model development, "
         "evaluation, deployment and monitoring. Each stage builds on the decisions of the ones before.",
         "The plan: " + ", ".join(f"{n.lower()} {fmt(d * DAY, 'days')}" for n, d in zip(S.stage_names, S.stage_days))
-        + ". A constraint recorded at problem definition shapes all of them; a constraint found later "
-          "invalidates the stages already built without it.",
+        + ". A constraint recorded at problem definition shapes all of them.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_STAGE, *STAGE_SLIDERS),
@@ -302,10 +303,11 @@ ACT2_PREDICTION = Prediction(
         Range("B", "{range}: a few days of hourly runs", DAY, S.week_s, 50 * HOUR,
               "The gap is {head_start}; each hourly run adds a little under {small_gain}, so it closes after "
               "**{a2_crossover}**, before the large model's first weekly run."),
-        Range("C", "{range}: the weekly runs keep moving the finish line", S.week_s, 8 * S.week_s, 4 * S.week_s,
-              "The large model's first run comes at {week}; by then the small one has passed it. It draws level "
-              "after **{a2_crossover}**."),
-        Range("D", "{range} or never: the head start is too large", 8 * S.week_s, None, 26 * S.week_s,
+        Range("C", "{range}: weeks of runs, each gaining less than the last", S.week_s, 8 * S.week_s,
+              4 * S.week_s,
+              "Returns diminish slowly at r = {r}: run {hourly_runs} still adds {late_share} of what the first "
+              "added, so the gap closes after **{a2_crossover}**, before the large model's first weekly run."),
+        Range("D", "{range}, or never: the head start is too large", 8 * S.week_s, None, 26 * S.week_s,
               "At r = {r} the small model's hourly gains add up to {head_start} after {a2_crossover}; the large "
               "model's head start is a few days of its rival's runs."),
     ),
@@ -324,6 +326,7 @@ def act2_facts() -> dict[str, str]:
         "week": fmt(r.large.cycle_s, "h"),
         "daily_crossover": fmt(daily.crossover_s, "days"), "daily_runs": fmt(daily.crossover_s / DAY, "int"),
         "hourly_runs": fmt(r.crossover_s / HOUR, "int"),
+        "late_share": fmt(S.decay ** (r.crossover_s / r.small.cycle_s - 1), "pct"), "daily_ratio": fmt(daily.crossover_s / r.crossover_s, "x"),
         "large_by_then": fmt(w.accuracy_at_s(daily.large, daily.crossover_s), "pct1"),
         "daily_final": fmt(daily.final(daily.small), "pct1"), "cap": fmt(S.cap, "pct"),
         "window": fmt(r.window_s, "weeks"),
@@ -343,7 +346,8 @@ ACT2_REFLECTION = Reflection(
               "gains too, to {large_by_then}."),
         Claim("C", "After more runs than hourly: the large model gains while it climbs.",
               "After {daily_runs} runs ({daily_crossover}) instead of {hourly_runs}: by then the large model has "
-              "had its weekly runs and stands at {large_by_then}. Slower cycles cost more than the time."),
+              "had its weekly runs and stands at {large_by_then}. A cycle 24× slower draws level {daily_ratio} "
+              "later."),
         Claim("D", "Only at the end, when both models meet at the accuracy ceiling.",
               "The small model draws level after {daily_crossover}, long before either reaches {cap}."),
     ),
@@ -555,17 +559,9 @@ def lab_takeaways() -> list[str]:
         f"The deployment context moves no curve; it decides which cycles are allowed. On a phone, hourly "
         f"retraining costs {fmt(hourly, 'Wh')} a day ({fmt(hourly / S.budget_j, 'x')} the budget); daily "
         f"retraining costs {fmt(once, 'Wh')} ({fmt(once / S.budget_j, 'x')}) and still catches up after "
-        f"{fmt(daily.crossover_s, 'weeks')}.",
+        f"{fmt(daily.crossover_s, 'days')}.",
     ]
 
-
-TRACK_NOTES = {
-    "edge": "This lab compares retraining in a datacentre with retraining on a battery. An edge box in the "
-            "Edge track runs on mains power like the datacentre, so its race is the Cloud context's: the lab "
-            "opens in Cloud.",
-    "tiny": "The TinyML track's microcontroller runs a model trained elsewhere and flashed onto it; this lab "
-            "does not model retraining on it, so the lab opens in Cloud.",
-}
 
 LAB = Lab(
     id="v1_03", volume=1, number=3, title="The Constraint Tax",
@@ -586,7 +582,7 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V1-00 The Architect's Portal**: where you chose the deployment context this lab opens in.",
-        "**V1-04 The Data Gravity Trap**: the data stage, where most of the redone days of Act I go.",
+        "**V1-04 The Data Gravity Trap**: the data this workflow collects, fed to a GPU and moved between sites.",
         "**V1-08 The Training Memory Budget**: what decides whether a model fits a device at all.",
     ),
     record_metrics=RECORD,

@@ -57,6 +57,15 @@ class Scenario:
 S = Scenario()
 HOUR = S.hour_s
 
+# the V1-00 tracks this lab does not offer, and why (shown on the page)
+TRACK_NOTES = {
+    "edge": "This lab compares retraining in a datacentre with retraining on a battery. An edge box in the "
+            "Edge track runs on mains power like the datacentre, so its race is the Cloud context's: the lab "
+            "opens in Cloud.",
+    "tiny": "The TinyML track's microcontroller runs a model trained elsewhere and flashed onto it; this lab "
+            "does not model retraining on it, so the lab opens in Cloud.",
+}
+
 # ---- Act I · The constraint tax ------------------------------------------------------
 
 SCENARIO_STAGES = [d * DAY for d in S.stage_days]
