@@ -70,7 +70,7 @@ def tax(s: State) -> w.ConstraintTax:
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"The memory limit surfaced as stage {S.discovery_stage} ({S.stage_names[S.discovery_stage - 1].lower()}) "
-           "began. With the plan above, how many days of work must the team redo before it can ship?",
+           "began. Given the plan, how many days of work must the team redo before it can ship?",
     quantity=f"work redone when the limit surfaces at stage {S.discovery_stage}",
     unit_fmt="days",
     shown_by="a1_redone",
