@@ -95,8 +95,8 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt=f"The rule of thumb says a stage-6 discovery costs twice a stage-{S.discovery_stage} one. What did "
-           "the days redone show for those two stages, and why?",
+    prompt=f"The rule of thumb says a stage-6 discovery costs twice a stage-{S.discovery_stage} one. For the "
+           "clinic's plan, what do the days redone show for those two stages, and why?",
     options=(
         Claim("A", "A small rise: the long stages come before deployment and are redone in both cases.",
               "From stage {stage} to stage 6 the work redone goes from {a1_redone} to {redone6}: only the "
@@ -335,8 +335,8 @@ def act2_facts() -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="A phone's energy budget allows one small-model run a day, not one an hour. Run daily, when does "
-           "the small model catch the large one?",
+    prompt="A phone's energy budget allows one small-model run a day, not one an hour. Run daily, with the "
+           "other inputs as given, when does the small model catch the large one?",
     options=(
         Claim("A", "Never: one run a day cannot close the head start within the window.",
               "It does: after {daily_crossover}, well inside the {window}, and it ends the window at "
@@ -589,5 +589,5 @@ LAB = Lab(
     context_from=TRACK,
     track_notes=TRACK_NOTES,
     hook="A clinic's model is ready to ship when the team learns the tablets hold an eighth of it. What does "
-         "that cost, and when does a weak model that retrains hourly overtake a strong one that retrains weekly?",
+         "that cost, and can a weak model that retrains hourly overtake a strong one that retrains weekly?",
 )
