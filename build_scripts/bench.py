@@ -447,6 +447,8 @@ def main() -> None:
     parser.add_argument("--lab", action="append", help="only this lab id (repeatable; default: all)")
     parser.add_argument("--network", action=argparse.BooleanOptionalAction, default=True,
                         help="also time a first visit over emulated 20 and 100 Mbit/s links, by default and with the usual boot")
+    parser.add_argument("--bytes", action=argparse.BooleanOptionalAction, default=True,
+                        help="also count a first visit's bytes per file type (build_scripts/bench_bytes.py)")
     parser.add_argument("--class-view", action=argparse.BooleanOptionalAction, default=True,
                         help="also time the class view with 500 students (build_scripts/bench_class.py)")
     args = parser.parse_args()
@@ -500,6 +502,10 @@ def main() -> None:
         print_ratios(f"== {mode}: issue 9 targets, ratios to the floors of the same run (medians per lab) ==",
                      data["summary"])
         print_notes(mode, data["runs"])
+    if args.bytes:  # issue 22: what a first visit moves, and that nothing moves twice
+        from build_scripts import bench_bytes
+        report["bytes"] = bench_bytes.first_visit(site, labs[0]["id"])
+        bench_bytes.report(report["bytes"])
     print()
     move_cost.report([lab["id"] for lab in labs] if args.lab else None)  # every slider, new values
     print("\nJSON:\n" + json.dumps({m: d["summary"] for m, d in report["modes"].items()}))

@@ -26,8 +26,10 @@ def build_id(site_dir: Path) -> str:
 
 def core_files(site_dir: Path, runtime: dict) -> list[str]:
     shell = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "pylabs").glob("*.js"))
+    # Material's search worker: a lab page's search-later.js imports it, sometimes before we control the page
+    search = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "javascripts" / "workers").glob("*.js"))
     pyodide = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "vendor" / "pyodide").iterdir())
-    files = ["assets/pylabs/runtime.json", "assets/pylabs/pylabs.css", "assets/pylabs/course.css", runtime["wheel"], runtime["plotly"], *shell, *pyodide]
+    files = ["assets/pylabs/runtime.json", "assets/pylabs/pylabs.css", "assets/pylabs/course.css", runtime["wheel"], runtime["plotly"], *shell, *search, *pyodide]
     if runtime.get("snapshot"):
         files.append(runtime["snapshot"]["url"])
     # What Material fetches from a page (instant navigation, search) and the labs' manifest.

@@ -24,6 +24,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files from ``directory``, mounted at ``prefix`` (everything else is 404)."""
 
     prefix = "/"
+    served: dict[str, list[int]] | None = None  # when given: the status codes answered per path (query left out)
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
 
     def translate_path(self, path: str) -> str:
@@ -61,19 +62,28 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:
         pass
 
+    def log_request(self, code="-", size="-") -> None:
+        if self.served is not None:
+            self.served.setdefault(self.path.split("?")[0], []).append(int(code) if str(code).isdigit() else 0)
 
-def make_server(site_dir: Path, port: int = 0, prefix: str = "/") -> http.server.ThreadingHTTPServer:
+
+def make_server(site_dir: Path, port: int = 0, prefix: str = "/",
+                served: dict[str, list[int]] | None = None) -> http.server.ThreadingHTTPServer:
+    """``served``, when given, collects the status codes answered per path (tests and the bench
+    count what a visit downloads)."""
     prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-    handler = functools.partial(type("Handler", (SiteHandler,), {"prefix": prefix}), directory=str(site_dir))
+    handler = functools.partial(type("Handler", (SiteHandler,), {"prefix": prefix, "served": served}),
+                                directory=str(site_dir))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     server.prefix = prefix
     return server
 
 
-def serve_in_thread(site_dir: Path, prefix: str = "/") -> tuple[http.server.ThreadingHTTPServer, str]:
+def serve_in_thread(site_dir: Path, prefix: str = "/",
+                    served: dict[str, list[int]] | None = None) -> tuple[http.server.ThreadingHTTPServer, str]:
     """Start a server on a free port in a daemon thread; return it and its base URL."""
-    server = make_server(site_dir, 0, prefix)
+    server = make_server(site_dir, 0, prefix, served)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host, port = server.server_address[:2]
     return server, f"http://{host}:{port}{server.prefix}"

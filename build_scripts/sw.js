@@ -25,8 +25,7 @@ function httpCopy(url) {
 }
 
 /** A copy of a core file this browser already has (handed off, else in the HTTP cache) when it is this build's, else null. */
-async function copyOf(handoff, path) {
-  const url = new URL(path, self.location);
+async function copyOf(handoff, path, url) {
   for (const find of [() => handoff.match(url, { ignoreSearch: true }), () => httpCopy(url)]) {
     const copy = await find();
     if (copy && (!DIGESTS[path] || (await sha256(copy.clone())) === DIGESTS[path])) return copy;
@@ -40,8 +39,9 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     const handoff = await caches.open(HANDOFF);
     await Promise.all(CORE.map(async (path) => {
-      const copy = await copyOf(handoff, path).catch(() => null);
-      await (copy ? cache.put(new URL(path, self.location), copy) : cache.add(new URL(path, self.location)));
+      const url = new URL(path, self.location);
+      const copy = await copyOf(handoff, path, url).catch(() => null);
+      await (copy ? cache.put(url, copy) : cache.add(url));
     }));
     await self.skipWaiting();
   })());

@@ -24,17 +24,17 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_01": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten in decades so the key sits in B (10⁵ to 10⁷)
+        "a1_reflect": "----",  # now what the ruler's unequal ratios say (was "separate stacks per regime")
+        "a2_predict": "---C",  # ranges in order; only "0.8× to 1.25×, about equal" survives, now C
+        "a2_reflect": "----",  # now what a larger batch does to the time per sample (was what rules out the M7)
     },
 
     "v1_02": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten and put in order (they ran from highest to lowest)
+        "a1_reflect": "----",  # asks where the saving came from, true in both contexts
+        "a2_predict": "----",  # asks for the farthest site, not the latency of the plan
+        "a2_reflect": "ABCD",  # the same four fixes, reworded to similar length
     },
 
     "v1_03": {
@@ -76,10 +76,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the weights' share of the device's memory, not the static GB
+        "a1_reflect": "----",  # now what mixed precision saves (activations), claims rewritten
+        "a2_predict": "AB--",  # A and B the same ranges; C and D now split at 99.9 %, not 99.5 % (review)
+        "a2_reflect": "----",  # now whether a bigger micro-batch pays, claims rewritten
     },
 
     "v1_09": {
@@ -182,10 +182,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_07": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 20 min, 20-40, 40-55, 55 min or more)
+        "a1_reflect": "BAC-",  # "halves" moved to A, "shrinks 4x" to B; "smaller shards" gave way to the restart
+        "a2_predict": "A---",  # two synchronous and two asynchronous plans; only "synchronous every 5 min" stays
+        "a2_reflect": "----",  # a new question: what cutting the restart does to every plan
     },
 
     "v2_08": {
@@ -217,10 +217,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the chain's P99 (was the fan-out's share of slow pages)
+        "a1_reflect": "AB-D",  # the same claims, asked of a search's services; C (P95) is now the extra nine
+        "a2_pick": "ACDB",     # breakers to C, monitoring to D, the autoscaler to B
+        "a2_reflect": "----",  # now the timeout that lets the autoscaler save the tier (was the amplification)
     },
 
     "v2_13": {

@@ -39,7 +39,8 @@ def test_build_id_is_read_from_the_vendored_pyodide(tmp_path):
 def _site(tmp_path):
     site = tmp_path / "site"
     for path in ("assets/pylabs/lab.js", "assets/pylabs/worker.js", "vendor/pyodide/pyodide.mjs",
-                 "vendor/pyodide/pyodide.asm.wasm", "sitemap.xml", "vol2/02/index.html"):
+                 "vendor/pyodide/pyodide.asm.wasm", "sitemap.xml", "vol2/02/index.html",
+                 "assets/javascripts/workers/search.abc.min.js"):
         (site / path).parent.mkdir(parents=True, exist_ok=True)
         (site / path).write_text(path)
     return site
@@ -53,7 +54,10 @@ def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
     text = (site / "sw.js").read_text()
     assert f'const BUILD = "{build}";' in text and "__CORE__" not in text
     core = json.loads(text.split("const CORE = ")[1].split(";\n")[0])
-    for needed in ("assets/pylabs/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
+    # Material's search worker too: search-later.js imports it, sometimes before the service worker
+    # controls the page, so offline the lab page threw "importScripts … failed to load"
+    for needed in ("assets/javascripts/workers/search.abc.min.js",
+                   "assets/pylabs/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
                    "assets/pylabs/pylabs.whl?v=1", "sitemap.xml"):
         assert needed in core
     digests = json.loads(text.split("const DIGESTS = ")[1].split(";\n")[0])

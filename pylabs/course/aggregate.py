@@ -64,6 +64,7 @@ class QuestionStats:
     wrong: Counter = field(default_factory=Counter)         # wrong letter -> students
     wrong_contexts: dict = field(default_factory=dict)      # wrong letter -> Counter of contexts
     misses: list = field(default_factory=list)              # (kind, amount) per wrong prediction
+    by_context: dict = field(default_factory=dict)          # context -> Counter of letters
 
     @property
     def locked(self) -> int:
@@ -160,6 +161,7 @@ def _count_answers(lab: Lab, attempt: dict, row: StudentRow, questions: dict, st
         letter = answer["choice"]
         ok = letter == key
         entry.counts[letter] += 1
+        entry.by_context.setdefault(context, Counter())[letter] += 1
         entry.keys[key] += 1
         tally = row.predictions if q.kind == "prediction" else row.reflections
         tally[0] += ok

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from pylabs.course.aggregate import ClassStats, LabStats, QuestionStats, feedback_text
+from pylabs.course.aggregate import ClassStats, LabStats, QuestionStats, feedback_text, key_in
 from pylabs.course.describe import ACTS, act_controls, lab_code
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart, rich
@@ -41,7 +41,45 @@ def key_text(lab: Lab, entry: QuestionStats) -> str:
     return ", ".join(f"{letter} for {n} student(s)" for letter, n in sorted(entry.keys.items()))
 
 
+def short(label: str, most: int = 26) -> str:
+    """A legend's name that fits a phone's width (Plotly does not wrap legends); the table and the
+    summary give the whole label."""
+    for cut in (":", " (", ","):  # "Free space (radio or laser), at ..." -> "Free space"
+        label = label.split(cut)[0]
+    return label if len(label) <= most else label[:most].rsplit(" ", 1)[0] + "…"
+
+
+def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
+    """The answers over A-D, one bar per context the class locked in, each context's key named: where
+    the key differs by context, one set of bars summed over contexts marks as 'key' letters that are
+    wrong for part of the class (found in review: V1-00's 'A (key)' bar held students of the
+    context whose key is B)."""
+    contexts = [c for c in lab.context.values if c in entry.by_context]
+    keys = {c: key_in(lab.id, q.id, c) for c in contexts}
+    traces = []
+    for n, c in enumerate(contexts):
+        counts = [entry.by_context[c].get(x, 0) for x in LETTERS]
+        text = [f"{n_} (key)" if x == keys[c] else str(n_) for x, n_ in zip(LETTERS, counts)]
+        traces.append(ch.bars(f"Key {keys[c]}: {short(lab.context.label_of(c))}", list(LETTERS), counts,
+                              f"series{n % 4 + 1}", text=text))
+    figure = ch.figure(traces, x=ch.axis("Locked answer", "category"), y=ch.axis("Students", rangemode="tozero"),
+                       height=300)
+    rows = []
+    for c in contexts:
+        total = sum(entry.by_context[c].values())
+        rows += [(lab.context.label_of(c), x + (" (key)" if x == keys[c] else ""), q.text_of(x, lab.terms(c)),
+                  str(entry.by_context[c].get(x, 0)), share(entry.by_context[c].get(x, 0), total)) for x in LETTERS]
+    right = [f"{lab.context.label_of(c)}: {entry.by_context[c].get(keys[c], 0)} of {sum(entry.by_context[c].values())} "
+             f"right (key {keys[c]})" for c in contexts]
+    summary = f"{entry.right} of {entry.locked} locked answers are right ({share(entry.right, entry.locked)}); " + \
+              "; ".join(right) + "."
+    return chart(f"class_{lab.id}_{q.id}", "How the class answered, by context", figure, summary,
+                 table=((lab.context.label, "Answer", "Option", "Students", "Share in the context"), rows))
+
+
 def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
+    if len(entry.keys) > 1:
+        return answers_by_context_chart(lab, q, entry)
     counts = [entry.counts.get(x, 0) for x in LETTERS]
     colors = ["good" if x in entry.keys else "series1" for x in LETTERS]
     names = [f"{x} (key)" if x in entry.keys else x for x in LETTERS]

@@ -92,7 +92,14 @@ def _handin(name: str, doc: dict, site_build: str, text: str) -> Accepted | Reje
     if not (handin.text_matches(text) or handin.digest_matches(doc)):
         return Rejected(name, "digest", "its content does not match its digest: it was changed after it was "
                                         "made (edited by hand, or damaged on the way)")
-    letters = doc.get("letters") if doc.get("letters") in ledger.READS else ledger.VERSION
+    letters = doc.get("letters", ledger.VERSION)
+    if letters not in ledger.READS or isinstance(letters, bool):
+        # Read with today's letters, a newer site's answers would be scored against the wrong
+        # options (found in review: a hand-in with letters 3 loaded as if it were 2).
+        newer = isinstance(letters, int) and not isinstance(letters, bool) and letters > ledger.VERSION
+        return Rejected(name, "schema", f"its answers are lettered as {'a newer' if newer else 'no'} site letters "
+                                        f"them (letters version {letters!r}); this site reads versions "
+                                        f"{', '.join(map(str, ledger.READS))}" + (": open the class view of that site" if newer else ""))
     kind = "course hand-in" if doc.get("kind") == "course" else "lab hand-in"
     result = _ledger_of(name, doc, kind, letters)
     build = (doc.get("site") or {}).get("build") if isinstance(doc.get("site"), dict) else None

@@ -51,20 +51,36 @@ def result_label(name: str, label: str) -> str:
     return label
 
 
-def result_rows(lab: Lab | None, results: dict) -> list[tuple[str, str]]:
-    """The attempt's key numbers: (label with its act, formatted value with its unit)."""
+def _option_label(lab: Lab, value: str) -> str:
+    """A stored option key (``hdd_seq``) as the page labels it, when a control of the lab offers it."""
+    for act in lab.acts:
+        for control in act.controls:
+            if isinstance(control, (Choice, MultiChoice)) and value in control.values:
+                return control.label_of(value)
+    return value
+
+
+def result_rows(lab: Lab | None, results: dict, known_only: bool = False) -> list[tuple[str, str]]:
+    """The attempt's key numbers: (label with its act, formatted value with its unit). With
+    ``known_only`` (the printed report), only results the lab describes (its metrics and record
+    metrics, with their labels, units and formats): the rest are a lab's record keys ("Bw gb per s",
+    "Per req" 0.000045, "hdd_seq" were printed, found in review)."""
     known = {m.name: m for m in (lab.metrics + lab.record_metrics)} if lab else {}
     rows = []
     for name, value in results.items():
         spec = known.get(name)
+        if known_only and spec is None:
+            continue
         numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
         label = spec.label if spec else name.split("_", 1)[-1].replace("_", " ").capitalize()
         if value is None:
             shown = "—"
         elif numeric:
             shown = fmt(value, spec.fmt if spec else "num")
+        elif isinstance(value, str):
+            shown = _option_label(lab, value) if lab else value
         else:
-            shown = "yes" if value is True else "no" if value is False else str(value)
+            shown = "yes" if value is True else "no"
         rows.append((result_label(name, label), shown))
     return rows
 

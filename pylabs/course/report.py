@@ -83,7 +83,7 @@ def render(doc: dict, lab_id: str) -> str:
           h("tbody", None, question_rows(lab, attempt))),
         h("section", {"class": "pl-report__design"},
           h("h2", None, "Act II design"), _pairs(design_rows(lab, attempt["controls"]), "No Act II controls."),
-          h("h2", None, "Key numbers"), _pairs(result_rows(lab, attempt["results"]), "No results recorded."),
+          h("h2", None, "Key numbers"), _pairs(result_rows(lab, attempt["results"], known_only=True), "No results recorded."),
           h("h2", None, "Failure states"),
           h("p", None, "Reached: " + (", ".join(failure_titles(lab, attempt["failures_hit"])) or "none") + "."),
           h("p", None, "In the final design: " + (", ".join(failure_titles(lab, active)) or "none") + ".")

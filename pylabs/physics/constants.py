@@ -416,6 +416,18 @@ REGISTRY.update({
     "TECTONIC_PEAK_BW": Spec(
         7e12, "B/s", "Dubey et al. 2024, sec. 3.3.1 (Tectonic peak throughput)", _LLAMA3_PAPER_URL,
     ),
+    "PYTORCH_DCP_ASYNC_STAGING_S": Spec(
+        0.78, "s", "Wright et al. (Meta and Crusoe), PyTorch blog 2025, '6x faster Async Checkpointing in "
+        "PyTorch': GPU training blocked 0.78 s while DCP staged a Llama3-70B checkpoint to CPU memory",
+        "https://pytorch.org/blog/6x-faster-async-checkpointing/",
+        "1,856 H200 GPUs, HSDP2 with TorchTitan; the background write then slowed training for about 67 s",
+        label="Measured blocking time of one asynchronous PyTorch DCP save (staging), 1,856 GPUs",
+    ),
+    "PYTORCH_DCP_ASYNC_STAGING_GPUS": Spec(
+        1856.0, "GPUs", "Wright et al. (Meta and Crusoe), PyTorch blog 2025 (1,856 H200 GPUs, Llama3-70B)",
+        "https://pytorch.org/blog/6x-faster-async-checkpointing/",
+        label="GPUs in the PyTorch DCP asynchronous-save measurement",
+    ),
     "LLAMA3_CKPT_MAX_BYTES_PER_GPU": Spec(
         4e9, "B", "Dubey et al. 2024, sec. 3.3.1 (checkpoints from 1 MB to 4 GB per GPU)",
         _LLAMA3_PAPER_URL,
@@ -426,6 +438,8 @@ LLAMA3_405B_GPUS = REGISTRY["LLAMA3_405B_GPUS"].value
 LLAMA3_405B_SNAPSHOT_S = REGISTRY["LLAMA3_405B_SNAPSHOT_S"].value
 LLAMA3_405B_UNEXPECTED_INTERRUPTIONS = REGISTRY["LLAMA3_405B_UNEXPECTED_INTERRUPTIONS"].value
 LLAMA3_405B_EFFECTIVE_TRAINING = REGISTRY["LLAMA3_405B_EFFECTIVE_TRAINING"].value
+PYTORCH_DCP_ASYNC_STAGING_S = REGISTRY["PYTORCH_DCP_ASYNC_STAGING_S"].value
+PYTORCH_DCP_ASYNC_STAGING_GPUS = REGISTRY["PYTORCH_DCP_ASYNC_STAGING_GPUS"].value
 TECTONIC_SUSTAINED_BW = REGISTRY["TECTONIC_SUSTAINED_BW"].value
 TECTONIC_PEAK_BW = REGISTRY["TECTONIC_PEAK_BW"].value
 LLAMA3_CKPT_MAX_BYTES_PER_GPU = REGISTRY["LLAMA3_CKPT_MAX_BYTES_PER_GPU"].value
@@ -1106,6 +1120,39 @@ A17_PRO_NPU_FP16_ASSUMED = REGISTRY["A17_PRO_NPU_FP16_ASSUMED"].value
 LLAMA3_8B_QUERY_HEADS = REGISTRY["LLAMA3_8B_QUERY_HEADS"].value
 QUANT_GROUP_WEIGHTS = REGISTRY["QUANT_GROUP_WEIGHTS"].value
 QUANT_SCALE_BYTES = REGISTRY["QUANT_SCALE_BYTES"].value
+
+# ---- V1-08 The Training Memory Budget ----
+_METAL_BENCHMARKS_URL = "https://github.com/philipturner/metal-benchmarks"
+_HMC_A17_GPU_URL = "https://hmc-tech.com/gpu/apple-6-core-a17-pro-vs-imagination-img-axe-2-16"
+REGISTRY.update({
+    "A17_PRO_GPU_CORES": Spec(6.0, "1", "Apple, iPhone 15 Pro announcement (Sept 2023): 'the new 6-core GPU "
+                              "in A17 Pro'", _A17_URL, label="Apple A17 Pro GPU cores"),
+    "APPLE_GPU_ALUS_PER_CORE": Spec(
+        128.0, "1", "Third-party measurements, not Apple: metal-benchmarks (P. Turner) gives 128 ALUs per core for "
+        "the Apple 7 and 8 GPU families (its table: A15, 5 cores, 1,710 GFLOPS FP32 at 1,336 MHz = 128 a core) "
+        "and F16 no faster than F32; hmc-tech lists the A17 Pro GPU with 768 shaders (6 x 128)",
+        _METAL_BENCHMARKS_URL, label="ALUs per Apple GPU core"),
+    "A17_PRO_GPU_CLOCK_HZ_ASSUMED": Spec(
+        1.398e9, "Hz", "Assumed: 1,398 MHz as third-party GPU databases list the A17 Pro GPU (hmc-tech: 768 "
+        "shaders, 1,398 MHz, 2.15 TFLOPS FP32 and FP16); metal-benchmarks gives 1,398 MHz for the M2 GPU and "
+        "at least 1,336 MHz for the A15 and A16. Apple does not publish GPU clocks", _HMC_A17_GPU_URL,
+        label="Apple A17 Pro GPU clock (assumed; Apple does not publish it)"),
+})
+REGISTRY.update({
+    "A17_PRO_GPU_FP32_ASSUMED": Spec(
+        REGISTRY["A17_PRO_GPU_CORES"].value * REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value * 2
+        * REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value, "FLOP/s",
+        "Derived and assumed: 6 cores (Apple) x 128 ALUs (third-party) x 2 FLOP per fused multiply-add x 1.398 GHz "
+        "(assumed clock) = 2.15 TFLOP/s, FP32 and FP16 alike. Apple publishes no GPU rate. Training frameworks on Apple "
+        "devices run on the CPU or the GPU (MLX and ML Compute name no other device), not the Neural Engine",
+        _METAL_BENCHMARKS_URL,
+        "V1-08 review (issue 24): the lab first trained on the Neural Engine's 35 TOPS, an inference rate with no "
+        "stated precision", label="Apple A17 Pro GPU peak, FP32 and FP16 (derived, clock assumed)"),
+})
+A17_PRO_GPU_CORES = REGISTRY["A17_PRO_GPU_CORES"].value
+APPLE_GPU_ALUS_PER_CORE = REGISTRY["APPLE_GPU_ALUS_PER_CORE"].value
+A17_PRO_GPU_CLOCK_HZ_ASSUMED = REGISTRY["A17_PRO_GPU_CLOCK_HZ_ASSUMED"].value
+A17_PRO_GPU_FP32_ASSUMED = REGISTRY["A17_PRO_GPU_FP32_ASSUMED"].value
 
 # ---- V1-14 The Silent Degradation Problem ----
 _YURDAKUL_URL = "https://scholarworks.wmich.edu/dissertations/3208"

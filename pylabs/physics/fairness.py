@@ -101,10 +101,11 @@ def _bisect(value: Callable[[float], float], target: float, increasing: bool, ne
     thresholds searched (±10 standard deviations) do not bracket raises FairnessError instead of
     returning the end of the search as if it were the answer; with ``nearest`` the caller asks for
     that end (the closest the group can come) and must say so where it shows it."""
-    ends = sorted((value(_LOW), value(_HIGH)))
-    if not nearest and not ends[0] <= target <= ends[1]:
-        raise FairnessError(f"no threshold within ±{_HIGH:g} standard deviations gives {target}: "
-                            f"the value runs from {ends[0]:.6g} to {ends[1]:.6g}")
+    if not nearest:
+        lowest, highest = sorted((value(_LOW), value(_HIGH)))
+        if not lowest <= target <= highest:
+            raise FairnessError(f"no threshold within ±{_HIGH:g} standard deviations gives {target}: "
+                                f"the value runs from {lowest:.6g} to {highest:.6g}")
     low, high = _LOW, _HIGH
     for _ in range(_ITERATIONS):
         middle = (low + high) / 2

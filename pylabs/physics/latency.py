@@ -152,35 +152,79 @@ def fenton_wilkinson(hop: Hop, n: int) -> tuple[float, float]:
 
 
 def serial_exceed(hop: Hop, n: int, t_s: float, common: float = 0.0) -> float:
-    """P(sum of N hops > t): Fenton–Wilkinson for independent hops; with probability ρ all
-    hops are equal, so the sum is N·X.
+    """P(sum of N hops > t): with probability ρ all hops are equal (the sum is N·X); otherwise
+    they are independent, and the sum is Erlang (exact) for exponential hops and the
+    Fenton–Wilkinson lognormal (an approximation) for lognormal ones.
 
-    Source: ``fenton_wilkinson`` and the common-cause mixture.
+    Fenton–Wilkinson matches the mean and variance, not the tail: for 5 hops of median 40 ms and
+    P99 100 ms it gives P(sum > 500 ms) = 1.26e-6 where the sum's true value is 2.34e-6
+    (numerical convolution of the hop's density; 2×10⁸ Monte Carlo sums give 2.2 ± 0.1 × 10⁻⁶),
+    while its P99 (324.4 ms) is within 0.3 % of the true 325.1 ms.
+
+    Source: ``erlang_sf``, ``fenton_wilkinson`` and the common-cause mixture.
     """
-    return _serial_exceed(hop, n, t_s, common, *fenton_wilkinson(hop, n))
+    return (1 - common) * _independent_exceed(hop, n)(t_s) + common * (1 - hop.cdf(t_s / n))
 
 
-def _serial_exceed(hop: Hop, n: int, t_s: float, common: float, mu: float, sigma: float) -> float:
-    independent = 1 - _STD.cdf((math.log(t_s) - mu) / sigma) if t_s > 0 else 1.0
-    return (1 - common) * independent + common * (1 - hop.cdf(t_s / n))
-
-
-def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
-    """Quantile of the chain's sum (Fenton–Wilkinson, with the common-cause mixture).
-
-    Source: ``serial_exceed`` inverted by bisection on log t (the matched lognormal computed once).
-    """
+def _independent_exceed(hop: Hop, n: int):
+    """t ↦ P(sum of N independent hops > t): Erlang, or the Fenton–Wilkinson lognormal (fitted once)."""
+    if hop.kind == "exponential":
+        rate = hop.rate_per_s
+        return lambda t_s: erlang_sf(t_s, n, rate)
     mu, sigma = fenton_wilkinson(hop, n)
+    return lambda t_s: 1 - _STD.cdf((math.log(t_s) - mu) / sigma) if t_s > 0 else 1.0
+
+
+@lru_cache(maxsize=512)
+def serial_quantile_s(hop: Hop, n: int, q: float, common: float = 0.0) -> float:
+    """Quantile of the chain's sum: Erlang (exact) for exponential hops, Fenton–Wilkinson for
+    lognormal ones, with the common-cause mixture inverted by bisection on log t.
+
+    Source: ``serial_exceed`` inverted (cached per arguments: the chart asks for 17 N per move).
+    """
     if common == 0:
+        if hop.kind == "exponential":
+            return erlang_quantile_s(q, n, hop.rate_per_s)
+        mu, sigma = fenton_wilkinson(hop, n)
         return math.exp(mu + sigma * _STD.inv_cdf(q))
+    independent = _independent_exceed(hop, n)
     lo, hi = math.log(hop.quantile(1e-9)), math.log(n * hop.quantile(1 - 1e-9))
     for _ in range(60):
         mid = (lo + hi) / 2
-        if 1 - _serial_exceed(hop, n, math.exp(mid), common, mu, sigma) < q:
+        t_s = math.exp(mid)
+        if 1 - ((1 - common) * independent(t_s) + common * (1 - hop.cdf(t_s / n))) < q:
             lo = mid
         else:
             hi = mid
     return math.exp((lo + hi) / 2)
+
+
+def erlang_sf(t_s: float, n: int, rate_per_s: float) -> float:
+    """P(sum of N i.i.d. exponentials > t) = Σ_{k<N} e^{−λt}(λt)^k/k!.
+
+    Each term follows from the last (× λt/k). e^{−λt} underflows once λt passes about 745, so
+    from λt = 700 the terms are summed in log space with the largest factored out.
+
+    Source: the Erlang distribution (Erlang 1909; any queueing text, e.g. Kleinrock 1975).
+    """
+    x = rate_per_s * t_s
+    if n <= 0:
+        return 0.0
+    if x <= 0:
+        return 1.0
+    if x < 700:
+        term = total = math.exp(-x)
+        for k in range(1, n):
+            term *= x / k
+            total += term
+        return min(1.0, total)
+    log_x, logs, term = math.log(x), [], -x
+    for k in range(n):
+        if k:
+            term += log_x - math.log(k)
+        logs.append(term)
+    top = max(logs)
+    return min(1.0, math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
 
 
 def erlang_cdf(t_s: float, n: int, rate_per_s: float) -> float:
@@ -191,19 +235,15 @@ def erlang_cdf(t_s: float, n: int, rate_per_s: float) -> float:
 
     Source: the Erlang distribution (Erlang 1909; any queueing text, e.g. Kleinrock 1975).
     """
-    x = rate_per_s * t_s
-    if x <= 0 or n <= 0:
-        return 0.0 if n > 0 else 1.0
-    logs = [k * math.log(x) - math.lgamma(k + 1) - x for k in range(n)]
-    top = max(logs)
-    total = math.exp(top) * math.fsum(math.exp(v - top) for v in logs)
-    return min(1.0, max(0.0, 1.0 - total))
+    if n <= 0:
+        return 1.0
+    return max(0.0, 1.0 - erlang_sf(t_s, n, rate_per_s))
 
 
 def erlang_quantile_s(q: float, n: int, rate_per_s: float) -> float:
     """Inverse of ``erlang_cdf`` by bisection. Source: as ``erlang_cdf``."""
     lo, hi = 0.0, (n + 10 * math.sqrt(n) + 50) / rate_per_s
-    for _ in range(100):
+    for _ in range(64):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if erlang_cdf(mid, n, rate_per_s) < q else (lo, mid)
     return (lo + hi) / 2

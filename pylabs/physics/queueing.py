@@ -359,10 +359,17 @@ def shed_served_fraction(overload: float) -> float:
 class Overload:
     """A FIFO tier fed ``overload`` × its capacity, with retrying callers; the fluid model of V2-12.
 
-    Without shedding, goodput stays at capacity until the queue's delay passes the timeout at
-    t_c, then drops to zero (every answer is late and retried, up to (1 + r)^k attempts), unless
-    capacity that matches demand arrives before t_c (``lag_s``). With shedding (a bounded queue,
-    circuit breakers, a retry budget b) the tier serves min(1, 1/x) of demand and sees x(1 + b).
+    Goodput is the share of demand answered within the timeout, moment by moment. Without
+    shedding the tier answers its capacity, 1/x of demand. A request arriving at t waits
+    (x − 1)·t, so from t_c = T_o/(x − 1) on, arrivals would wait longer than the timeout; the first
+    of them gives up, and is retried, at t_c + T_o = x·t_c, and from then on every answer is late
+    and goodput is zero, with up to (1 + r)^k attempts per request. Capacity that matches demand
+    restores goodput to 1 only if it arrives before t_c + T_o (``lag_s``): it then serves the one
+    FIFO queue at x·μ, so no request waits more than lag·(x − 1)/x, which is under T_o. After that
+    the retries offer x(1 + r)^k, more than the added capacity, and the overload sustains itself
+    (a metastable failure, Bronson et al. 2021). With shedding (a bounded queue, circuit breakers,
+    a retry budget b) the tier answers 1/x of demand and sees x(1 + b) until capacity arrives,
+    then all of it.
     Source: ``fifo_collapse_time_s``, ``retry_amplification``, ``shed_served_fraction``.
     """
 
@@ -381,18 +388,36 @@ class Overload:
     def amplification(self) -> float:
         return retry_amplification(self.retries, self.layers)
 
+    @property
+    def t_late_s(self) -> float:
+        """When the first request gives up and is retried (the first late answer): t_c + T_o = x·t_c."""
+        return self.t_collapse_s + self.timeout_s
+
     def rescued(self, lag_s: float) -> bool:
-        """Capacity arriving after ``lag_s`` catches the queue before it passes the timeout."""
-        return not self.shedding and self.t_collapse_s > lag_s
+        """Capacity arriving after ``lag_s`` comes before any request has waited past the timeout:
+        the enlarged tier serves the shared FIFO queue, so the longest wait is lag·(x − 1)/x < T_o."""
+        return not self.shedding and self.t_late_s > lag_s
+
+    def recovers(self, lag_s: float) -> bool:
+        """Does capacity arriving after ``lag_s`` bring goodput back to 1?"""
+        return not math.isinf(lag_s) and (self.shedding or self.rescued(lag_s))
+
+    def goodput_at(self, t_s: float, lag_s: float) -> float:
+        """Share of demand answered in time at ``t_s`` seconds into the overload."""
+        if t_s >= lag_s and self.recovers(lag_s):
+            return 1.0
+        if self.shedding or t_s < self.t_late_s:
+            return shed_served_fraction(self.overload)
+        return 0.0
 
     def goodput_frac(self, lag_s: float) -> float:
-        """Long-run share of demand answered within the timeout."""
-        if self.shedding:
-            return shed_served_fraction(self.overload)
-        return 1.0 if self.rescued(lag_s) else 0.0
+        """The lowest share of demand answered in time while the overload lasts."""
+        if lag_s <= 0 and self.recovers(lag_s):
+            return 1.0
+        return shed_served_fraction(self.overload) if self.shedding or self.rescued(lag_s) else 0.0
 
     def load(self, lag_s: float) -> float:
-        """Offered load at the tier, in multiples of its capacity."""
+        """Offered load at the tier at its worst, in multiples of its capacity."""
         if self.shedding:
             return self.overload * (1 + self.budget)
         return self.overload if self.rescued(lag_s) else self.overload * self.amplification

@@ -70,6 +70,13 @@ REFERENCES: dict[str, Reference] = {
     "franx2001": Reference("Franx", 2001, "A Simple Solution for the M/D/c Waiting Time Distribution "
                            "(Operations Research Letters 29(5))",
                            "https://doi.org/10.1016/S0167-6377(01)00108-0"),
+    "pytorch_dcp_async": Reference("Pasqualin, Zhang, Kumpera and Huang (PyTorch)", 2024,
+                                   "Asynchronous Saving with Distributed Checkpoint (DCP): copy to CPU buffers, "
+                                   "then save in parallel with training",
+                                   "https://pytorch.org/tutorials/recipes/distributed_async_checkpoint_recipe.html"),
+    "pytorch_async_2025": Reference("Wright et al. (Meta and Crusoe, PyTorch)", 2025,
+                                    "6x faster Async Checkpointing in PyTorch, using Cached Plans, no GIL contention",
+                                    "https://pytorch.org/blog/6x-faster-async-checkpointing/"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
     # ---- V2-08 The Utilization Trap ----
@@ -185,6 +192,9 @@ REFERENCES: dict[str, Reference] = {
                               "https://sre.google/sre-book/handling-overload/"),
     "k8s_hpa": Reference("Kubernetes project", 0, "Horizontal Pod Autoscaling",
                          "https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/"),
+    "bronson2021": Reference("Bronson, Aghayev, Charapko and Zhu", 2021, "Metastable Failures in Distributed "
+                             "Systems (HotOS '21)",
+                             "https://sigops.org/s/conferences/hotos/2021/papers/hotos21-s11-bronson.pdf"),
     # ---- V1-05 The Activation Tax ----
     "hendrycks2016": Reference("Hendrycks and Gimpel", 2016, "Gaussian Error Linear Units (GELUs)",
                                "https://arxiv.org/abs/1606.08415"),
@@ -200,6 +210,9 @@ REFERENCES: dict[str, Reference] = {
                                "Microcontrollers", "https://arxiv.org/abs/1711.07128"),
     "banbury2021": Reference("Banbury et al.", 2021, "MLPerf Tiny Benchmark", "https://arxiv.org/abs/2106.07597"),
     # ---- V1-02 The Iron Law ----
+    "trtllm_precision": Reference("NVIDIA", 2024, "TensorRT-LLM documentation, 'Numerical Precision': INT8 "
+                                  "weight-only quantization (W8A16)",
+                                  "https://nvidia.github.io/TensorRT-LLM/reference/precision.html"),
     # ---- V1-03 The Constraint Tax ----
     "mlsysbook_workflow": Reference("Janapa Reddi et al.", 0, "Machine Learning Systems, Volume I, chapter 'ML "
                                     "Workflow' (the six lifecycle stages; constraint propagation, 2^(N−1))",

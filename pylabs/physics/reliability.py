@@ -123,6 +123,21 @@ def goodput_fraction(interval_s: float, stall_s: float, mtbf_s: float, restart_s
     return 1.0 - waste_fraction(interval_s, stall_s, mtbf_s, restart_s, lag_s)
 
 
+def time_lost_s(compute_s: float, waste_frac: float) -> float:
+    """L = C * W / (1 - W)  (wall-clock time lost by a run of C seconds of pure compute; inf once W reaches 1).
+
+    W is a share of wall-clock time, and the run's wall clock is C / (1 - W), not C: the loss is
+    W * C / (1 - W), more than W * C.
+    Source: goodput = useful time / wall-clock time (Dubey et al. 2024, Llama 3, sec. 3.3.4,
+    "effective training time"); the algebra follows from the definition.
+    """
+    _require(math.isfinite(compute_s) and compute_s >= 0, "compute_s", compute_s, ">= 0",
+             "pass the run's pure compute time in seconds")
+    _require(0 <= waste_frac <= 1, "waste_frac", waste_frac, "between 0 and 1",
+             "pass the share of wall-clock time lost (1 - goodput)")
+    return math.inf if waste_frac >= 1 else compute_s * waste_frac / (1.0 - waste_frac)
+
+
 @dataclass(frozen=True)
 class CheckpointCosts:
     """One checkpoint plan on one cluster: its times (s) and the shares of time (0-1) it loses."""

@@ -130,3 +130,33 @@ def test_summary_csv_has_a_row_per_question(cls):
     first = rows[0]
     entry = stats.questions[("v1_00", first["Question"])]
     assert [int(first[x]) for x in "ABCD"] == [entry.counts.get(x, 0) for x in "ABCD"]
+
+
+def test_where_keys_differ_by_context_the_answers_are_drawn_per_context_against_a_numpy_reference():
+    """Found in review: one set of bars summed over contexts marked 'A (key)' and 'B (key)', so a
+    student of the context whose key is B counted in the green A bar. Per context, the counts match
+    the raw files and the chart has one trace per context naming its key."""
+    from pylabs.course.class_labs import answers_chart
+    files = make_class(80, ["v1_00"], seed=4)
+    room = Classroom()
+    for name, text in files:
+        room.add(name, text)
+    stats = aggregate(room)
+    docs = [json.loads(text) for _, text in files]
+    lab = get("v1_00")
+    split = [q for q in lab.questions if len(stats.questions[("v1_00", q.id)].keys) > 1]
+    assert split, "the fixture's class locks v1_00 in more than one context"
+    for q in split:
+        entry = stats.questions[("v1_00", q.id)]
+        pairs = np.array([(a["context"], a["answers"][q.id]["choice"]) for d in docs for a in d["attempts"].values()
+                          if a["lab"] == "v1_00" and q.id in a["answers"]])
+        for context in set(pairs[:, 0]):
+            letters = pairs[pairs[:, 0] == context, 1]
+            values, counts = np.unique(letters, return_counts=True)
+            assert dict(entry.by_context[context]) == {str(v): int(c) for v, c in zip(values, counts)}
+        html = str(answers_chart(lab, q, entry))
+        spec = json.loads(html[html.index('class="pl-chart__spec">') + 23:html.index("</script>")])
+        names = [t["name"] for t in spec["data"]]
+        assert len(names) == len(entry.by_context)
+        for context in entry.by_context:
+            assert any(name.startswith(f"Key {q.answer(context)}: ") and len(name) <= 40 for name in names)

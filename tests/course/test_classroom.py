@@ -10,7 +10,7 @@ import pytest
 from build_scripts.class_fixture import make_class
 from pylabs import bridge, ledger
 from pylabs.course import handin
-from pylabs.course.classroom import MAX_FILE_BYTES, Classroom, read_file
+from pylabs.course.classroom import MAX_FILE_BYTES, Accepted, Classroom, Rejected, read_file
 from tests.course.helpers import NOW, finished_ledger
 
 
@@ -113,3 +113,15 @@ def test_an_export_from_an_older_build_is_read_with_todays_letters():
     doc["version"] = 1
     result = read_file("old.json", json.dumps(doc))
     assert "older build" in result.notes[0] and len(result.ledger["attempts"]) == 1
+
+
+@pytest.mark.parametrize("letters", [3, "2", True, None])
+def test_a_hand_in_lettered_by_another_site_is_refused_not_scored_with_todays_letters(letters):
+    """Found in review: any ``letters`` this site does not read was taken as today's, so a newer
+    site's answers were scored against options they never named."""
+    doc = handin.build(finished_ledger("v2_02"), "lab", "v2_02", "b1", "2026-11-28T10:00:00Z")
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    result = read_file("newer.json", handin.dumps(handin.seal({**body, "letters": letters})), "b1")
+    assert isinstance(result, Rejected) and result.reason == "schema" and "letters version" in result.message
+    for ok in (1, 2):  # what this site reads: version 1 migrated, 2 as is
+        assert isinstance(read_file("ok.json", handin.dumps(handin.seal({**body, "letters": ok})), "b1"), Accepted)

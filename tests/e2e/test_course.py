@@ -89,14 +89,25 @@ def class_files(tmp_path):
     return good, paths + [broken, tmp_path / "edited.json", tmp_path / "other-site.json"]
 
 
-def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch, tmp_path):
-    good, paths = class_files(tmp_path)
+def open_class_page(context, base_url: str, watch):
+    """The class view in a new page of ``context``, with Python ready."""
     page = context.new_page()
     watch.attach(page)
     page.goto(base_url + "class/")
     page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    return page
+
+
+def load_class(page, paths, timeout_ms: int = 60_000) -> None:
+    """Give the class view these files and wait until everything given is read and on the page."""
     page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=timeout_ms)
+
+
+def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch, tmp_path):
+    good, paths = class_files(tmp_path)
+    page = open_class_page(context, base_url, watch)
+    load_class(page, paths)
     assert page.get_attribute("[data-class-students]", "data-value") == "3"
     reasons = sorted(page.eval_on_selector_all("[data-class-rejected] li[data-reason]", "els => els.map(e => e.dataset.reason)"))
     assert reasons == ["digest", "json", "not-ours"]
@@ -117,8 +128,7 @@ def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch,
         assert [int(row["Predictions right"]), int(row["Predictions locked"])] == student.predictions
         assert row["V2-02 completed"] == student.done["v2_02"][1]
     # The same files again are counted once; a refused file never removes the others.
-    page.set_input_files("input[type=file][data-class-input]", [str(paths[0])])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    load_class(page, [paths[0]])
     assert page.get_attribute("[data-class-students]", "data-value") == "3"
     assert "counted once" in page.text_content("[data-section=files]")
 
@@ -127,14 +137,105 @@ def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch,
 def test_the_class_page_has_no_serious_axe_violations(browser, base_url, watch, tmp_path, scheme):
     _, paths = class_files(tmp_path)
     ctx = browser.new_context(color_scheme=scheme)
-    page = ctx.new_page()
-    watch.attach(page)
-    page.goto(base_url + "class/")
-    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page = open_class_page(ctx, base_url, watch)
     assert axe_violations(page) == []
-    page.set_input_files("input[type=file][data-class-input]", [str(p) for p in paths])
-    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    load_class(page, paths)
     page.locator("[data-chart=class_completion]").scroll_into_view_if_needed()
     page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)
     assert axe_violations(page) == []
+    ctx.close()
+
+
+def test_the_class_view_works_offline_after_one_visit(browser, base_url, watch, tmp_path):
+    """Never tried in the build (found in review): visit class/ once, go offline, reload, load a
+    class; nothing of it needs the network."""
+    good, paths = class_files(tmp_path)
+    ctx = browser.new_context()
+    page = open_class_page(ctx, base_url, watch)
+    page.wait_for_selector("html[data-offline=ready]", timeout=120_000)
+    ctx.set_offline(True)
+    page.reload()
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    load_class(page, paths)
+    assert page.get_attribute("[data-class-students]", "data-value") == "3"
+    page.locator("[data-chart=class_completion]").scroll_into_view_if_needed()
+    page.wait_for_selector("[data-chart=class_completion] .main-svg", timeout=30_000)  # Plotly came from the cache
+    ctx.close()
+
+
+def bad_input_files(tmp_path):
+    """The issue's bad input, all at once: nineteen good hand-ins and one broken; a 50 MB file; the
+    same file twice; two students under one name; a version-1 ledger whose letters moved; a ledger
+    with an attempt set aside; a hand-in edited by hand; a file of another site."""
+    from pylabs import ledger
+    from tests.course.helpers import finished_ledger
+    good = make_class(19, ["v2_02"], seed=5)
+    paths = []
+    for name, text in good:
+        paths.append(tmp_path / name)
+        paths[-1].write_text(text)
+    (tmp_path / "cut.json").write_text(good[0][1][:500])
+    with open(tmp_path / "huge.json", "wb") as big:
+        big.write(b"[" + b"0," * 25_000_000 + b"0]")
+    (tmp_path / "again.json").write_text(good[3][1])
+    sam_a = finished_ledger("v2_02", name="Sam Lee")
+    sam_b = json.loads(ledger.dumps(finished_ledger("v2_02", name="Sam Lee")))
+    sam_b["attempts"] = {k.replace("done0001", "done0002"): {**v, "id": v["id"].replace("done0001", "done0002")}
+                         for k, v in sam_b["attempts"].items()}
+    (tmp_path / "sam-laptop.json").write_text(ledger.dumps(sam_a))
+    (tmp_path / "sam-lab-pc.json").write_text(json.dumps(sam_b))
+    old = json.loads(ledger.dumps(finished_ledger("v1_15", name="Old Timer")))  # v1_15 a2_pick: v1 C is today's B
+    old["version"] = 1
+    for attempt in old["attempts"].values():
+        assert attempt["answers"]["a2_pick"]["choice"] == "B"
+        attempt["answers"]["a2_pick"]["choice"] = "C"
+    (tmp_path / "old-build.json").write_text(json.dumps(old))
+    kept = json.loads(ledger.dumps(finished_ledger("v2_02", name="Quinn")))
+    kept["attempts"]["v2_02-broken01"] = {"lab": "v2_02", "answers": "lost"}
+    (tmp_path / "quarantined.json").write_text(json.dumps(kept))
+    edited = json.loads(good[1][1])
+    next(iter(edited["attempts"].values()))["complete"] = False
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    (tmp_path / "other-site.json").write_text(json.dumps({"schema": "jupyterlite.submission", "cells": []}))
+    names = ["cut.json", "huge.json", "again.json", "sam-laptop.json", "sam-lab-pc.json", "old-build.json",
+             "quarantined.json", "edited.json", "other-site.json"]
+    return paths[:10] + [tmp_path / "cut.json"] + paths[10:] + [tmp_path / n for n in names[1:]]
+
+
+def test_bad_input_is_named_and_loses_nothing_in_the_page(context, base_url, watch, tmp_path):
+    """Review: the issue's list of bad input, driven in the real page at once."""
+    page = open_class_page(context, base_url, watch)
+    load_class(page, bad_input_files(tmp_path), timeout_ms=120_000)
+    rejected = dict(page.eval_on_selector_all("[data-class-rejected] li[data-reason]",
+                                              "els => els.map(e => [e.querySelector('strong').textContent, e.dataset.reason])"))
+    assert rejected == {"cut.json": "json", "huge.json": "too-large", "edited.json": "digest", "other-site.json": "not-ours"}
+    # 19 hand-ins, Sam Lee's two files as one student, the old build's Old Timer, Quinn: nothing lost
+    assert page.get_attribute("[data-class-students]", "data-value") == "22"
+    files = page.text_content("[data-section=files]")
+    assert "the same content as" in files and "counted once" in files
+    assert "older build (version 1)" in files and "set aside, the rest kept" in files
+    assert "different attempts of V2-02 under this name" in files
+    old = json.loads(page.get_attribute('[data-class-question="v1_15:a2_pick"]', "data-answers"))
+    assert old == {"A": 0, "B": 1, "C": 0, "D": 0}  # scored with today's letters: B, the key
+    assert page.get_attribute('[data-class-question="v1_15:a2_pick"]', "data-right-share") == "1.0"
+
+
+def test_a_kept_class_comes_back_after_a_reload_and_forget_removes_it(browser, base_url, watch, tmp_path):
+    """Review: keeping a class (IndexedDB) and forgetting it had no test."""
+    _, paths = class_files(tmp_path)
+    ctx = browser.new_context()
+    page = open_class_page(ctx, base_url, watch)
+    load_class(page, paths)
+    page.click("[data-action=class-keep]")
+    page.wait_for_function("() => document.body.textContent.includes('is kept in this browser')", timeout=30_000)
+    page.reload()
+    page.wait_for_selector("[data-class-page][data-class-ready]", timeout=60_000)
+    assert page.get_attribute("[data-class-students]", "data-value") == "3"
+    assert len(page.query_selector_all("[data-class-rejected] li[data-reason]")) == 3  # refused files come back too
+    page.click("[data-action=class-forget]")
+    page.wait_for_function("() => !document.querySelector('[data-class-students]')")
+    page.reload()
+    page.wait_for_selector("html[data-pylabs=ready]", timeout=60_000)
+    page.wait_for_timeout(1000)
+    assert page.query_selector("[data-class-students]") is None and page.get_attribute("[data-class-page]", "data-class-ready") is None
     ctx.close()

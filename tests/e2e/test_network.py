@@ -7,14 +7,9 @@ The server here counts the requests it answers, per path, as a static host would
 
 from __future__ import annotations
 
-import collections
-import functools
-import http.server
-import threading
-
 import pytest
 
-from build_scripts.serve import SiteHandler
+from build_scripts.serve import serve_in_thread
 from tests.e2e.conftest import PREFIX
 from tests.e2e.driver import LabDriver, PageWatch
 
@@ -27,18 +22,9 @@ AFTER_READY_MS = 15_000  # the issue's window: what the service worker does once
 @pytest.fixture
 def counting_site(site_dir):
     """The site on its own server, with the requests answered per path (query left out)."""
-    served: dict[str, list[int]] = collections.defaultdict(list)
-
-    class Counting(SiteHandler):
-        prefix = PREFIX
-
-        def log_request(self, code="-", size="-") -> None:
-            served[self.path.split("?")[0]].append(int(code) if str(code).isdigit() else 0)
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=str(site_dir)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{PREFIX}", served
+    served: dict[str, list[int]] = {}
+    server, base_url = serve_in_thread(site_dir, PREFIX, served)
+    yield base_url, served
     server.shutdown()
 
 

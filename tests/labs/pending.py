@@ -12,10 +12,15 @@ import pytest
 ALL_LABS = frozenset([f"v1_{n:02d}" for n in range(17)] + [f"v2_{n:02d}" for n in range(1, 18)])
 LANDED: frozenset[str] = frozenset({
     "v1_00",
+    "v1_01",
+    "v1_02",
+    "v1_08",
     "v1_11",
     "v1_13",
     "v1_15",
+    "v2_07",
     "v2_10",
+    "v2_12",
     "v2_13",
     "v2_16",
     "v2_17",

@@ -213,3 +213,56 @@ def test_erlang_cdf_against_scipy_gamma_far_into_the_tail(t, n, lam):
     from scipy.stats import gamma
     assert L.erlang_cdf(t, n, lam) == pytest.approx(gamma.cdf(t, a=n, scale=1 / lam), rel=1e-9, abs=1e-15)
     assert L.erlang_cdf(800, 800, 1.0) == pytest.approx(0.5047, abs=5e-5)
+
+
+def test_exponential_chain_is_the_exact_erlang_sum_not_fenton_wilkinson():
+    """Issue 24 (V2-12, S2): the exponential context matched the chain's sum with Fenton–Wilkinson
+    (P99 268 ms, P(> 500 ms) = 7.53e-5). Five exponential hops of P99 100 ms (λ = ln 100 / 0.1 s)
+    sum to Erlang(5, λ): P99 252.0 ms and P(> 500 ms) = 1.40e-6 (scipy.stats.gamma(a=5, scale=1/λ))."""
+    from scipy.stats import gamma
+
+    lam = math.log(100) / 0.1
+    assert EXPO.rate_per_s == pytest.approx(lam, rel=1e-12)
+    assert L.serial_quantile_s(EXPO, 5, 0.99) == pytest.approx(0.2520, abs=5e-5)
+    assert L.serial_quantile_s(EXPO, 5, 0.99) == pytest.approx(gamma.ppf(0.99, a=5, scale=1 / lam), rel=1e-9)
+    assert L.serial_exceed(EXPO, 5, 0.5) == pytest.approx(1.40e-6, abs=5e-9)
+    assert L.serial_exceed(EXPO, 5, 0.5) == pytest.approx(gamma.sf(0.5, a=5, scale=1 / lam), rel=1e-9)
+    # with a common cause: the mixture of the Erlang sum and five times one hop
+    mixed = 0.7 * gamma.sf(0.5, a=5, scale=1 / lam) + 0.3 * math.exp(-lam * 0.1)
+    assert L.serial_exceed(EXPO, 5, 0.5, 0.3) == pytest.approx(mixed, rel=1e-9)
+    assert L.serial_exceed(EXPO, 5, L.serial_quantile_s(EXPO, 5, 0.99, 0.3), 0.3) == pytest.approx(0.01, rel=1e-6)
+
+
+@pytest.mark.parametrize("t,n,lam", [(0.5, 5, 46.05), (3.0, 40, 20.0), (900.0, 800, 1.0), (1e-4, 3, 10.0)])
+def test_erlang_survival_against_scipy_in_the_far_tail(t, n, lam):
+    """The survival sum keeps its relative precision where 1 − cdf would not (scipy.stats.gamma.sf)."""
+    from scipy.stats import gamma
+
+    assert L.erlang_sf(t, n, lam) == pytest.approx(gamma.sf(t, a=n, scale=1 / lam), rel=1e-9)
+
+
+def test_fenton_wilkinson_understates_the_lognormal_chain_s_far_tail():
+    """The spec's §4 vector P(> 500 ms) = 1.26e-6 for five lognormal hops (median 40 ms, P99
+    100 ms) is Fenton–Wilkinson's; the sum's own value, by numerical convolution of the hop's
+    distribution (scipy.stats.lognorm, exact cell probabilities), is 2.34e-6, while the P99s agree
+    to 0.3 % (FW 324.4 ms, convolution 325.1 ms). The lab labels the share an approximation."""
+    import numpy as np
+    from scipy.signal import fftconvolve
+    from scipy.stats import lognorm
+
+    dt = 1e-5
+    edges = np.arange(0.0, 1.0 + dt, dt)
+    cell = np.diff(lognorm.cdf(edges, s=LOGN.sigma, scale=LOGN.median_s))
+    total = cell
+    for _ in range(4):
+        total = fftconvolve(total, cell)[:len(cell)]
+    total = np.clip(total, 0.0, None)
+    k = int(round(0.5 / dt))
+    tail_low, tail_high = total[k:].sum(), total[k - 5:].sum()  # a sum of 5 cell starts lies within 5 dt
+    assert 2.30e-6 < tail_low <= tail_high < 2.40e-6
+    assert L.serial_exceed(LOGN, 5, 0.5) == pytest.approx(1.26e-6, abs=5e-9)
+    assert L.serial_exceed(LOGN, 5, 0.5) < 0.6 * tail_low
+    cdf = np.cumsum(total)
+    p99 = np.searchsorted(cdf, 0.99) * dt
+    assert p99 == pytest.approx(0.3251, abs=3e-4)
+    assert L.serial_quantile_s(LOGN, 5, 0.99) == pytest.approx(p99, rel=0.005)

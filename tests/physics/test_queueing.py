@@ -264,10 +264,50 @@ def test_section4_overload_model_storm_and_breaker():
     storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
     assert storm.t_collapse_s == pytest.approx(4.0) and storm.amplification == 16.0
     assert not storm.rescued(35.0) and storm.goodput_frac(35.0) == 0.0 and storm.load(35.0) == pytest.approx(24.0)
-    assert storm.rescued(3.0) and storm.goodput_frac(3.0) == 1.0 and storm.load(3.0) == pytest.approx(1.5)
+    assert storm.rescued(3.0) and storm.load(3.0) == pytest.approx(1.5)
+    assert storm.goodput_frac(3.0) == pytest.approx(1 / 1.5)  # at its lowest: capacity before help arrives
     breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
     assert breaker.t_collapse_s == math.inf and not breaker.rescued(0.0)
     assert breaker.goodput_frac(35.0) == pytest.approx(0.667, abs=5e-4) and breaker.load(35.0) == pytest.approx(1.65)
+
+
+def test_shedding_goodput_recovers_when_capacity_arrives():
+    """Issue 24 (V2-12, S3): with shedding, goodput stayed at 1/x after the autoscaler arrived at
+    35 s, while the same autoscaler restored 100 % to a rescued queue. A tier that sheds is still
+    alive when capacity arrives, so it answers all of the demand from then on."""
+    breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
+    assert breaker.goodput_at(34.9, 35.0) == pytest.approx(1 / 1.5) and breaker.goodput_at(35.0, 35.0) == 1.0
+    assert breaker.goodput_at(59.0, math.inf) == pytest.approx(1 / 1.5)  # no capacity ever: 1/x throughout
+    storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
+    assert storm.goodput_at(5.9, 35.0) == pytest.approx(1 / 1.5) and storm.goodput_at(6.0, 35.0) == 0.0
+    assert storm.goodput_at(40.0, 35.0) == 0.0  # after the collapse the retries swamp the new pods
+    mild = q.Overload(1.1, 5.0, 3, 2, False, 0.10)  # collapses at 50 s: the autoscaler at 35 s is in time
+    assert mild.goodput_at(35.0, 35.0) == 1.0 and mild.goodput_frac(35.0) == pytest.approx(1 / 1.1)
+
+
+def _fifo_worst_wait_s(x: float, lag_s: float, horizon_s: float = 60.0, mu: float = 200.0) -> float:
+    """One FIFO queue of unit jobs arriving evenly at x·μ, served at μ until ``lag_s``, then at x·μ."""
+    free_at = worst = 0.0
+    for i in range(int(horizon_s * x * mu)):
+        arrival = i / (x * mu)
+        start = max(arrival, free_at)
+        free_at = start + 1 / (mu if start < lag_s else x * mu)
+        worst = max(worst, free_at - arrival)
+    return worst
+
+
+def test_capacity_in_time_is_judged_at_the_first_timeout_not_at_t_c():
+    """Review of V2-12: capacity that matches demand serves the shared FIFO queue at x·μ, so the
+    longest wait is lag·(x − 1)/x (11.67 s for the autoscaler's 35 s at x = 1.5), not the 17.5 s
+    the backlog would take at the old capacity. Nothing times out if the capacity arrives before
+    the first request gives up, at t_c + T_o = x·t_c (6 s at the defaults), so a 12 s timeout
+    (t_c = 24 s, before the pods) is already enough. Checked against a discrete FIFO simulation."""
+    assert _fifo_worst_wait_s(1.5, 35.0) == pytest.approx(35.0 * 0.5 / 1.5, rel=2e-3)
+    assert q.Overload(1.5, 12.0, 3, 2, False, 0.10).rescued(35.0)
+    assert not q.Overload(1.5, 11.5, 3, 2, False, 0.10).rescued(35.0)
+    storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
+    assert storm.t_late_s == pytest.approx(6.0) and storm.rescued(5.9) and not storm.rescued(6.1)
+    assert _fifo_worst_wait_s(1.5, 5.9, horizon_s=20.0) < 2.0 < _fifo_worst_wait_s(1.5, 6.1, horizon_s=20.0)
 
 
 # ---- V1-13 The Tail Latency Trap: time in system (VOL1_09-16 §V1-13 §4) ---------------------

@@ -148,6 +148,22 @@ def test_snapshot_is_the_per_gpu_shard_over_pcie():
     assert r.snapshot_stall_s(14e12, 16384, 50e9) == pytest.approx(shard / 50e9, rel=1e-12)
 
 
+def test_time_lost_counts_the_waste_against_the_wall_clock_not_the_compute():
+    """Issue 24 (V2-07, S2): the run's wall clock is C / (1 - W), so the loss is C·W/(1 - W): 17.5 days,
+    not W·C = 15.0 days, for 107 days of compute at W = 14.0 %, and 94.2, not 50.1, at 10⁴ h per GPU.
+    Source: goodput = useful / wall-clock time (Dubey et al. 2024, sec. 3.3.4, "effective training time")."""
+    compute = 6 * 1e12 * 10e12 / (16384 * C.H100_PEAK_BF16_DENSE * 0.40)
+    ten_min = r.waste_fraction(600, 35, 50_000 * HOUR / 16384, 600)
+    assert compute / 86400 == pytest.approx(107.1, abs=0.05)
+    assert r.time_lost_s(compute, ten_min) / 86400 == pytest.approx(17.47, abs=0.005)
+    assert compute * ten_min / 86400 == pytest.approx(15.02, abs=0.005)  # the old card's W·C
+    weak = r.waste_fraction(600, 35, 10_000 * HOUR / 16384, 600)
+    assert r.time_lost_s(compute, weak) / 86400 == pytest.approx(94.2, abs=0.05)
+    assert compute * weak / 86400 == pytest.approx(50.1, abs=0.05)
+    assert compute + r.time_lost_s(compute, ten_min) == pytest.approx(compute / (1 - ten_min), rel=1e-12)
+    assert r.time_lost_s(compute, 1.0) == math.inf and r.time_lost_s(compute, 0.0) == 0.0
+
+
 # ---- errors name the value and the fix ------------------------------------------------
 
 
@@ -159,6 +175,7 @@ def test_snapshot_is_the_per_gpu_shard_over_pcie():
     (lambda: r.waste_fraction(0, 1, 100, 0), "interval_s must be > 0"),
     (lambda: r.waste_fraction(10, 1, 100, 0, lag_s=math.nan), "lag_s must be >= 0"),
     (lambda: r.gpu_mtbf_from_run_s(8, 86400, 0), "interruptions must be > 0"),
+    (lambda: r.time_lost_s(86400, 1.5), "waste_frac must be between 0 and 1"),
 ])
 def test_bad_inputs_raise_with_the_fix(call, message):
     with pytest.raises(ValueError, match=message):

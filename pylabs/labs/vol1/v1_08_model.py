@@ -1,16 +1,33 @@
-"""The scenario and model of V1-08 (The Training Memory Budget): the models, one training setup's memory
-on one device, and gradient accumulation's memory and time. The lab module (``v1_08``) reads like its
-page; this is its model.
+"""The scenario and model of V1-08 (The Training Memory Budget): the models, each context's training
+device and stated setups, one training setup's memory on one device, and gradient accumulation's
+memory and time. The lab module (``v1_08``) reads like its page; this is its model.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pylabs.framework.formats import fmt
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import training
 from pylabs.physics.devices import Device
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One context's stakeholders: Act I's model, Act II's model, micro-batch and accumulation steps,
+    and the micro-batch the team would rather run (Act II's reflection)."""
+
+    act1_model: str
+    act2_model: str
+    act2_batch: float
+    act2_accum: float
+    big_batch: float
+
+    @property
+    def effective(self) -> float:
+        return self.act2_batch * self.act2_accum
 
 
 @dataclass(frozen=True)
@@ -20,20 +37,46 @@ class Scenario:
     act1_params: float = 7e9            # "a 7B model", as the junior engineer put it
     act1_seq: float = 1024.0            # tokens per sequence
     act1_batch: float = 8.0             # sequences per step
-    act2_model: str = "gpt3xl"
     act2_seq: float = 1024.0
-    act2_batch: float = 8.0             # the micro-batch that fits
-    act2_accum: float = 32.0            # micro-batches per optimizer step
-    act2_effective: float = 256.0       # sequences per optimizer step the team wants
-    act2_big_batch: float = 64.0        # the micro-batch the team wants in Act II's reflection
-    mfu: float = 0.4                    # utilisation of the forward and backward passes
-    phone_model: str = "gpt2"           # on-device fine-tuning starts with a small model
-    phone_batch: float = 4.0            # the largest power-of-two micro-batch that fits 8 GB
-    phone_accum: float = 64.0
+    mfu: float = 0.4                    # utilisation of the forward and backward passes (assumed)
     bytes_per_gb: float = 1e9           # chart axes in GB
+    bytes_per_tb: float = 1e12          # or in TB, once a bar passes a thousand GB
+    per_trillion: float = 1e12          # Apple states the Neural Engine's rate in trillions of operations
+    flop_per_fma: float = 2.0           # a fused multiply-add counts two floating-point operations
+    # per context: the H100 trains the 7B and GPT-3 XL; the Orin NX (16 GB) and the phone (8 GB)
+    # fine-tune GPT-2, at the largest power-of-two micro-batch that fits, for 256 sequences a step
+    cloud: Setup = Setup("7b", "gpt3xl", 8.0, 32.0, 64.0)
+    edge: Setup = Setup("gpt3xl", "gpt2", 8.0, 32.0, 64.0)
+    mobile: Setup = Setup("gpt3xl", "gpt2", 4.0, 64.0, 32.0)
 
 
 S = Scenario()
+CONTEXTS = ("cloud", "edge", "mobile")
+
+
+def setup(context: str) -> Setup:
+    """The stakeholders' setups in ``context`` (read from ``S`` when asked, so a changed scenario follows)."""
+    return getattr(S, context)
+
+
+# how prose names each context's training device ("the H100", "the Orin NX", "the phone")
+SHORT = {"cloud": "H100", "edge": "Orin NX", "mobile": "phone"}
+
+
+# how the page names each device's peak and memory
+PEAK_NOTE = {"cloud": "BF16, dense", "edge": "FP16, dense, derived from its GPU's clock",
+             "mobile": "FP32 or FP16, derived; its clock assumed"}
+MEMORY_NOTE = {"cloud": "", "edge": " (shared with the CPU)", "mobile": ", reported; iOS lets one app use less"}
+
+
+def terms(context: str) -> dict[str, str]:
+    """The words of each context that the questions name (the scenario's, never an answer)."""
+    su, dev = setup(context), trainer(context)
+    return {"device": SHORT[context], "mem": fmt(dev.mem_bytes, "B"),
+            "model1": SHORT_MODEL[su.act1_model], "model2": SHORT_MODEL[su.act2_model],
+            "b": fmt(su.act2_batch, "int"), "K": fmt(su.act2_accum, "int"), "eff": fmt(su.effective, "int"),
+            "big": fmt(su.big_batch, "int"), "big_steps": fmt(su.effective / su.big_batch, "int"),
+            "seq": fmt(S.act2_seq, "tokens")}
 
 
 @dataclass(frozen=True)
@@ -53,6 +96,20 @@ MODELS = {
     "7b": Model("7B (7.0B, Llama 2 7B shape)", S.act1_params, C.LLAMA2_7B_LAYERS, C.LLAMA2_7B_HIDDEN,
                 C.LLAMA2_7B_HEADS),
 }
+SHORT_MODEL = {"gpt2": "GPT-2", "gpt3xl": "GPT-3 XL", "gpt2xl": "GPT-2 XL", "7b": "7B"}
+
+
+def trainer(context: str) -> Device:
+    """The device that trains in ``context``. The phone trains on its GPU: on-device training runs on
+    the GPU or CPU, and the Neural Engine's one published rate (35 trillion operations per second,
+    no precision stated) is an inference figure. Apple publishes no GPU rate: 2.15 TFLOP/s is
+    derived from 6 cores x 128 ALUs x 2 x an assumed 1.398 GHz (issue 24)."""
+    dev = device(context)
+    if context != "mobile":
+        return dev
+    peak = C.A17_PRO_GPU_CORES * C.APPLE_GPU_ALUS_PER_CORE * S.flop_per_fma * C.A17_PRO_GPU_CLOCK_HZ_ASSUMED
+    return replace(dev, name="A17 Pro GPU", peak_ops=peak,
+                   precision="FP32 or FP16", assumed=tuple(dev.assumed) + ("peak_ops",))
 
 
 @dataclass(frozen=True)
@@ -80,14 +137,33 @@ def budget(model: Model, precision: str, optimizer: str, batch: float, seq: floa
     return Budget(static, act, dev.mem_bytes)
 
 
-# ---- Act I · The 16-byte parameter ------------------------------------------------
+# ---- Act I · Where the memory goes -------------------------------------------------
+
+
+def weights_share(precision: str, optimizer: str) -> float:
+    """The largest share of a device's memory the weights may fill with the static state still
+    fitting: weight bytes ÷ static bytes per parameter (activations aside)."""
+    per = training.static_bytes_per_param(precision, optimizer)
+    return per.weights_b / per.total_b
+
+
+def largest_params(precision: str, optimizer: str, dev: Device) -> float:
+    """The largest model whose static state fits ``dev``: memory ÷ static bytes per parameter."""
+    return dev.mem_bytes / training.static_bytes_per_param(precision, optimizer).total_b
 
 
 def act1_truth() -> float:
-    return S.act1_params * training.static_bytes_per_param("fp32", "adam").total_b
+    """FP32 Adam: 4 of 16 bytes per parameter are the weights, on every device."""
+    return weights_share("fp32", "adam")
 
 
-# ---- Act II · Accumulate, don't enlarge ----------------------------------------------
+def act1_budget_in(context: str, precision: str = "fp32") -> Budget:
+    """The stakeholder's model in ``context`` at the scenario's batch and sequence."""
+    return budget(MODELS[setup(context).act1_model], precision, "adam", S.act1_batch, S.act1_seq, "none",
+                  trainer(context))
+
+
+# ---- Act II · The effective batch --------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -133,13 +209,16 @@ class Accumulation:
         return self.steps * self.factor * self.micro_step_s + (self.steps - 1) * self.accumulate_s
 
 
-SCENARIO = Accumulation(MODELS[S.act2_model], S.act2_batch, S.act2_accum, "none", S.act2_seq, S.mfu, device("cloud"))
-PHONE = Accumulation(MODELS[S.phone_model], S.phone_batch, S.phone_accum, "none", S.act2_seq, S.mfu,
-                     device("mobile"))
+def scenario(context: str, batch: float | None = None, mode: str = "none") -> Accumulation:
+    """Act II's setup in ``context``; ``batch`` another micro-batch for the same effective batch."""
+    su = setup(context)
+    b = su.act2_batch if batch is None else batch
+    return Accumulation(MODELS[su.act2_model], b, su.effective / b, mode, S.act2_seq, S.mfu,
+                        trainer(context))
 
 
-def act2_truth() -> float:
-    return SCENARIO.ratio
+def act2_truth(context: str) -> float:
+    return scenario(context).ratio
 
 
 # the micro-batches the memory chart sweeps
