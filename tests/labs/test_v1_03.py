@@ -285,7 +285,7 @@ def test_record_holds_the_spec_ledger_fields():
     res = rec["results"]
     assert (res["discovery_stage"], res["multiplier"], res["invalidated_days"]) == (5.0, 16.0, 130.0)
     assert res["crossover_h"] == 52.0 and res["r"] == 0.999 and res["energy_fail"] is True
-    assert res["gates"] == "target,crossover"
+    assert res["gates"] == "accuracy, iteration"  # the passed gates in words (review: the page printed keys)
     assert rec["answers"]["a1_predict"]["correct"] is True and rec["context"] == "mobile"
 
 
@@ -316,3 +316,61 @@ def test_the_daily_energy_budget_in_the_scenario_follows_its_source(relabelled):
     assert "by default 2.5 Wh, 19.7 % of a 12.7 Wh battery" in text
     changed = relabelled(budget_j=5 * 3600.0)
     assert "by default 5 Wh, 39.4 % of a 12.7 Wh battery" in " ".join(changed.LAB.acts[1].scenario())
+
+
+# ---- independent review (issues 20 and 24) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_a_race_that_never_ends_says_never_not_infinity(context):
+    """Review, defect class 22: at r = 0.95 the crossover and the small model's time to target do not
+    exist; the cards and the gates say so in words instead of printing "∞" (the math peek's A∞ is a
+    symbol and stays)."""
+    from tests.labs.reading import page_text
+    text = page_text(rendered(LAB, all_open(context=context, a2_decay=0.95)))
+    assert text.replace("A ∞", "").count("∞") == 0
+    assert "Small model catches the large one at never" in text
+    assert "Small model reaches the target after never" in text
+
+
+def test_the_race_table_lists_each_time_once():
+    """Review (F): with a 4-week window the table listed 672 h twice (four weeks and the window's end)."""
+    html = str(lab.act2_chart(lab.race(all_open(a2_window=4 * 604800))))
+    table = html.split("<table", 1)[1]
+    assert table.count("<td>672 h</td>") == 1
+
+
+def test_the_chart_summary_separates_the_stage_from_its_days():
+    """Review (F): "at stage 6 4 days" ran two numbers together."""
+    short = all_open(a1_stage=1, a1_days_2=86400, a1_days_3=86400, a1_days_4=86400, a1_days_5=86400)
+    html = str(lab.act1_chart(lab.tax(short), lab.stage_durations(short)))
+    assert "at stage 6 4 days" not in html and "at stage 6, 4 days" in html
+
+
+def test_the_ledger_names_the_gates_passed_in_words():
+    """Review (issue 24, ledger page): the record kept the gates' keys ("target,crossover,energy"),
+    which the ledger page printed as they were."""
+    from pylabs.course.describe import result_rows
+    rows = dict(result_rows(LAB, record(LAB, all_open(context="mobile", a2_small_cycle="24"))["results"], True))
+    assert rows["Constraint gates passed"] == "accuracy, iteration, energy"
+    rows = dict(result_rows(LAB, record(LAB, all_open(a2_decay=0.95))["results"], True))
+    assert rows["Constraint gates passed"] == "none"
+
+
+def test_nothing_before_the_lock_says_every_earlier_stage_is_redone_or_that_the_fast_model_wins():
+    """Review (issue 20, item 2): the scenario's "A constraint recorded at problem definition shapes all
+    of them" and the reading list's "invalidates the work built before it" paraphrased key D of Act I
+    ("every stage since problem definition"); "when a weaker model that trains fast wins" presupposed
+    the crossover that option D of Act II denies. The reading list's first item also printed as
+    "between them.," in the folded summary."""
+    from tests.labs.reading import page_text
+    text = page_text(rendered(LAB, LAB.default_state()))
+    for phrase in ("shapes all of them", "invalidates the work built before it", "trains fast wins", "them.,"):
+        assert phrase not in text, phrase
+
+
+def test_stecklein_is_cited_as_estimated_not_measured():
+    """Review (class 9): Stecklein et al. 2004 derive the escalation with three cost-estimation methods
+    (bottom-up, total cost breakdown, top-down hypothetical project; NTRS 20100036670): not measured."""
+    html = rendered(LAB, all_open())
+    assert "measured escalation" not in html and "29 to over 1,500×" in html

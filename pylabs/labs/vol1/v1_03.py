@@ -33,7 +33,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.framework.components import bullets
+from pylabs.framework.components import MetricCard, bullets
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
                                           SCENARIO_TAX, SMALL_CYCLES, TRACK_NOTES, UPSTREAM_RACE, S, Race,
@@ -175,7 +175,7 @@ def act1_chart(t: w.ConstraintTax, durations: list[float]):
         y=ch.axis("Days of work redone"), stacked=True)
     summary = (f"Found at stage {t.stage}, the limit costs {fmt(t.redone_s, 'days')} of redone work "
                f"({fmt(t.multiplier, 'x')} by the rule of thumb); found at stage 2 it would cost "
-               f"{fmt(taxes[1].redone_s, 'days')}, at stage {len(taxes)} {fmt(taxes[-1].redone_s, 'days')}.")
+               f"{fmt(taxes[1].redone_s, 'days')}, at stage {len(taxes)}, {fmt(taxes[-1].redone_s, 'days')}.")
     rows = [(S.stage_names[x.stage - 1], fmt(x.multiplier, "x"), fmt(x.redone_s, "days"), fmt(x.found_s, "days"))
             for x in taxes]
     return chart("a1_rework", "What the same constraint costs, by the stage that finds it", figure, summary,
@@ -216,7 +216,7 @@ def act1_math(s: State):
     ), sources=(
         cite("mlsysbook_workflow", "six stages; m = 2^(N−1)"),
         cite("boehm_basili2001", "item 1: often 100× after delivery, about 5:1 for small systems"),
-        cite("stecklein2004", "measured escalation: 3–8× at design, 21–78× at test, 29 to over 1,500× in operation"),
+        cite("stecklein2004", "escalation from three cost-estimation methods: 3–8× at design, 21–78× at test, 29 to over 1,500× in operation"),
     ))
 
 
@@ -232,7 +232,7 @@ ACT1 = Act(
         "The ML workflow runs through six stages: problem definition, data collection, model development, "
         "evaluation, deployment and monitoring. Each stage builds on the decisions of the ones before.",
         "The plan: " + ", ".join(f"{n.lower()} {fmt(d * DAY, 'days')}" for n, d in zip(S.stage_names, S.stage_days))
-        + ". A constraint recorded at problem definition shapes all of them.",
+        + ".",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_STAGE, *STAGE_SLIDERS),
@@ -369,8 +369,25 @@ def crossover_note(r: Race) -> str:
     if math.isfinite(r.crossover_s):
         return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
     if w.accuracy_ceiling(r.small) < r.large.start:
-        return "never: it saturates first"
+        return "it saturates first"
     return "not within the window"
+
+
+def when(seconds: float) -> str:
+    """A time the race may never reach (no crossover, a target above the ceiling), in words then."""
+    return fmt(seconds, "h") if math.isfinite(seconds) else "never"
+
+
+def time_card(spec: MetricSpec, seconds: float, tone: str | None = None, note: str = "") -> MetricCard:
+    """A time card that reads "never" instead of "∞" (defect class 22)."""
+    card = spec.show(seconds, tone, note)
+    if math.isfinite(seconds):
+        return card
+    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
+                      card.label, "never", card.tone)
+
+
+GATE_WORDS = {"target": "accuracy", "crossover": "iteration", "energy": "energy"}  # as the ledger page prints them
 
 
 def gates(s: State, r: Race) -> list[tuple[str, bool | None, str]]:
@@ -380,9 +397,9 @@ def gates(s: State, r: Race) -> list[tuple[str, bool | None, str]]:
     on_phone = s["context"] == "mobile"
     return [
         ("target", small_t <= r.window_s,
-         f"Accuracy: reach {fmt(S.target, 'pct')} within the window (small model: {fmt(small_t, 'h')})"),
+         f"Accuracy: reach {fmt(S.target, 'pct')} within the window (small model: {when(small_t)})"),
         ("crossover", math.isfinite(r.crossover_s),
-         f"Iteration: catch the large model within the window ({fmt(r.crossover_s, 'h')})"),
+         f"Iteration: catch the large model within the window ({when(r.crossover_s)})"),
         ("energy", (energy <= s["a2_budget"]) if on_phone else None,
          f"Energy: retraining within {fmt(s['a2_budget'], 'Wh')} a day on the phone "
          f"({fmt(energy, 'Wh')} a day)" if on_phone else "Energy: not a constraint in the datacentre"),
@@ -395,7 +412,7 @@ def act2_instruments(s: State) -> list:
     energy = energy_j(s)
     ceiling = w.accuracy_ceiling(r.small)
     crossed = math.isfinite(r.crossover_s)
-    cards = [M["a2_crossover"].show(r.crossover_s, "good" if crossed else "danger", crossover_note(r))]
+    cards = [time_card(M["a2_crossover"], r.crossover_s, "good" if crossed else "danger", crossover_note(r))]
     if on_phone:
         cards.append(M["a2_energy_ratio"].show(energy / s["a2_budget"], "danger" if energy_over(s) else "good",
                                                f"{fmt(energy, 'Wh')} against {fmt(s['a2_budget'], 'Wh')}"))
@@ -405,8 +422,8 @@ def act2_instruments(s: State) -> list:
     if on_phone:
         cards.append(M["a2_energy_day"].show(energy, note=f"{fmt(energy / C.PHONE_BATTERY_J, 'pct')} of a "
                                                           f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery"))
-    cards += [M["a2_small_to_target"].show(r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
-              M["a2_large_to_target"].show(r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
+    cards += [time_card(M["a2_small_to_target"], r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
+              time_card(M["a2_large_to_target"], r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
     parts = [metric_grid(*cards), act2_chart(r)]
     if ceiling < r.large.start:
         parts.append(failure(F["a2_no_crossover"],
@@ -452,7 +469,7 @@ def act2_chart(r: Race):
                f"{fmt(r.final(r.large), 'pct1')}. "
                + (f"The small model catches up after {fmt(r.crossover_s, 'h')}." if math.isfinite(r.crossover_s)
                   else "The small model never catches up within the window."))
-    marks = [t for t in (HOUR, DAY, S.week_s, 4 * S.week_s, r.window_s) if t <= r.window_s]
+    marks = sorted({t for t in (HOUR, DAY, S.week_s, 4 * S.week_s, r.window_s) if t <= r.window_s})
     rows = [(fmt(t, "h"), fmt(w.accuracy_at_s(r.small, t), "pct1"), fmt(w.accuracy_at_s(r.large, t), "pct1"))
             for t in marks]
     return chart("a2_race", "Accuracy against time, log scale", figure, summary,
@@ -524,10 +541,10 @@ def active_failures(s: State) -> frozenset[str]:
 
 def results(s: State) -> dict[str, float | str | bool | None]:
     t, r = tax(s), race(s)
-    passed = [name for name, ok, _ in gates(s, r) if ok]
+    passed = [GATE_WORDS[name] for name, ok, _ in gates(s, r) if ok]
     return {"discovery_stage": float(t.stage), "multiplier": t.multiplier, "invalidated_days": t.redone_s / DAY,
             "t_cycle_small": r.small.cycle_s, "t_cycle_large": r.large.cycle_s, "r": r.small.decay,
-            "crossover_h": r.crossover_s / HOUR, "gates": ",".join(passed), "energy_fail": energy_over(s)}
+            "crossover_h": r.crossover_s / HOUR, "gates": ", ".join(passed) or "none", "energy_fail": energy_over(s)}
 
 
 RECORD = (
@@ -569,9 +586,9 @@ LAB = Lab(
               "iteration speed beats a head start only **while each iteration still buys accuracy**.",
     minutes="35–40 min", chapter="ML Workflow", url="vol1/03-constraint-tax/",
     reading=(
-        "**The six lifecycle stages** and the feedback between them.",
-        "**Constraint propagation**: why a requirement found late invalidates the work built before it.",
-        "**Iteration velocity**: cycle time, diminishing returns, and when a weaker model that trains fast wins.",
+        "**The six lifecycle stages**: their order, and the feedback between them.",
+        "**Constraint propagation**: the chapter's rule of thumb for what a requirement found late costs.",
+        "**Iteration velocity**: cycle time, diminishing returns, and whether a weaker model that trains fast can win.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
