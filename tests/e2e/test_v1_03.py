@@ -47,6 +47,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_decay", 0.95)
     assert page.failure_visible("a2_no_crossover")
     assert page.page.get_attribute('[data-metric="a2_crossover"]', "data-value") == "Infinity"
+    assert page.page.inner_text('[data-metric="a2_crossover"] .pl-metric__value') == "never"  # not "∞" (review)
     page.set_control("a2_decay", 0.999)
     assert not page.failure_visible("a2_no_crossover")
     page.lock("a2_reflect", "C")

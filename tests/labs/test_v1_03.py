@@ -374,3 +374,23 @@ def test_stecklein_is_cited_as_estimated_not_measured():
     (bottom-up, total cost breakdown, top-down hypothetical project; NTRS 20100036670): not measured."""
     html = rendered(LAB, all_open())
     assert "measured escalation" not in html and "29 to over 1,500×" in html
+
+
+def test_the_daily_reflection_quotes_the_card_it_asks_about():
+    """Review (issue 20, item 3): the Act II reflection's feedback gave the daily crossover as "66 days"
+    while the card, with the small model on a 24 h cycle, reads "1,584 h"; it now quotes both."""
+    from tests.labs.reading import page_text
+    state = all_open(a2_small_cycle="24")
+    text = page_text(rendered(LAB, state))
+    card = lab.M["a2_crossover"].text(lab.race(state).crossover_s)
+    assert card == "1,584 h" and lab.act2_facts()["daily_crossover"] == "1,584 h (66 days)"
+    assert f"After 66 runs, {card} (66 days), instead of 52" in text
+
+
+def test_the_phone_battery_cites_a_page_that_states_it():
+    """Review (defect class 25): the 12.7 Wh cited Apple's newsroom, which gives no battery figure, and
+    said "teardowns". The figure is the Chinese regulatory listing's 3,274 mAh / 12.70 Wh for the iPhone 15
+    Pro, as reported (thetechnext.com, MySmartPrice, September 2023)."""
+    spec = constants.REGISTRY["PHONE_BATTERY_J"]
+    assert spec.value == pytest.approx(12.70 * 3600)
+    assert "apple.com" not in spec.url and "12.70 Wh" in spec.source

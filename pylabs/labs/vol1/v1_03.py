@@ -324,7 +324,9 @@ def act2_facts() -> dict[str, str]:
         "head_start": fmt(S.large_start - S.small_start, "pp"), "small_gain": fmt(S.small_gain, "pp"),
         "day_runs": fmt(day_runs, "int"), "day_gain": fmt(w.accuracy_after(r.small, day_runs) - S.small_start, "pp"),
         "week": fmt(r.large.cycle_s, "h"),
-        "daily_crossover": fmt(daily.crossover_s, "days"), "daily_runs": fmt(daily.crossover_s / DAY, "int"),
+        # in the card's unit (h) first, as the instruments show it at a 24 h cycle
+        "daily_crossover": f"{fmt(daily.crossover_s, 'h')} ({fmt(daily.crossover_s, 'days')})",
+        "daily_runs": fmt(daily.crossover_s / DAY, "int"),
         "hourly_runs": fmt(r.crossover_s / HOUR, "int"),
         "late_share": fmt(S.decay ** (r.crossover_s / r.small.cycle_s - 1), "pct"), "daily_ratio": fmt(daily.crossover_s / r.crossover_s, "x"),
         "large_by_then": fmt(w.accuracy_at_s(daily.large, daily.crossover_s), "pct1"),
@@ -345,7 +347,7 @@ ACT2_REFLECTION = Reflection(
               "Hourly, it took {hourly_runs} runs. Daily it takes {daily_runs}: while it climbs, the large model "
               "gains too, to {large_by_then}."),
         Claim("C", "After more runs than hourly: the large model gains while it climbs.",
-              "After {daily_runs} runs ({daily_crossover}) instead of {hourly_runs}: by then the large model has "
+              "After {daily_runs} runs, {daily_crossover}, instead of {hourly_runs}: by then the large model has "
               "had its weekly runs and stands at {large_by_then}. A cycle 24× slower draws level {daily_ratio} "
               "later."),
         Claim("D", "Only at the end, when both models meet at the accuracy ceiling.",
