@@ -394,3 +394,16 @@ def test_the_phone_battery_cites_a_page_that_states_it():
     spec = constants.REGISTRY["PHONE_BATTERY_J"]
     assert spec.value == pytest.approx(12.70 * 3600)
     assert "apple.com" not in spec.url and "12.70 Wh" in spec.source
+
+
+def test_a_crossover_the_phone_cannot_afford_is_not_green():
+    """Review (defect class 7, a green card beside a failure): in the Mobile context the hourly race
+    catches up after 52 h, but hourly retraining is 21.6x the energy budget; the card was green beside
+    "Retraining drains the phone". It is neutral there and says why, and green again at a daily cycle."""
+    over = str(lab.act2_instruments(all_open(context="mobile")))
+    card = over.split('data-metric="a2_crossover"')[0].rsplit("<div", 1)[1]
+    assert "pl-metric--good" not in card and "over the energy budget" in over
+    daily = str(lab.act2_instruments(all_open(context="mobile", a2_small_cycle="24")))
+    assert "pl-metric--good" in daily.split('data-metric="a2_crossover"')[0].rsplit("<div", 1)[1]
+    cloud = str(lab.act2_instruments(all_open()))
+    assert "pl-metric--good" in cloud.split('data-metric="a2_crossover"')[0].rsplit("<div", 1)[1]

@@ -414,7 +414,10 @@ def act2_instruments(s: State) -> list:
     energy = energy_j(s)
     ceiling = w.accuracy_ceiling(r.small)
     crossed = math.isfinite(r.crossover_s)
-    cards = [time_card(M["a2_crossover"], r.crossover_s, "good" if crossed else "danger", crossover_note(r))]
+    # a crossover bought at a cycle the phone cannot afford is no success: not green beside the energy failure
+    over = energy_over(s)
+    note = crossover_note(r) + (", at a cycle over the energy budget" if over and crossed else "")
+    cards = [time_card(M["a2_crossover"], r.crossover_s, "danger" if not crossed else None if over else "good", note)]
     if on_phone:
         cards.append(M["a2_energy_ratio"].show(energy / s["a2_budget"], "danger" if energy_over(s) else "good",
                                                f"{fmt(energy, 'Wh')} against {fmt(s['a2_budget'], 'Wh')}"))
