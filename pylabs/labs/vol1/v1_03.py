@@ -37,7 +37,8 @@ from pylabs.framework.components import MetricCard, bullets
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
                                           SCENARIO_TAX, SMALL_CYCLES, TRACK_NOTES, UPSTREAM_RACE, S, Race,
-                                          act1_truth, act2_truth, learners, race_times)
+                                          act1_truth, act2_truth, crossover_note, cycle_label, learners,
+                                          race_times, when)
 from pylabs.physics import constants as C
 from pylabs.physics import workflow as w
 from pylabs.physics.references import cite
@@ -246,15 +247,6 @@ ACT1 = Act(
 # ---- Act II · The iteration race -------------------------------------------------------
 
 
-def cycle_label(hours: str) -> str:
-    h = float(hours)
-    for unit, per_unit in (("week", S.week_s / HOUR), ("day", 24)):
-        if h % per_unit == 0:
-            n = h / per_unit
-            return f"{fmt(n, 'num')} {unit}{'s' if n != 1 else ''} ({fmt(h * HOUR, 'h')})"
-    return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
-
-
 A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
                         tuple(Option(v, cycle_label(v)) for v in SMALL_CYCLES), default=S.small_cycle_h,
                         widget="select", unit="h")
@@ -363,21 +355,6 @@ def a2_overridden(s: State) -> dict[str, str]:
         return {}
     reason = "Not used in the Cloud context: retraining runs in a datacentre, with no battery to drain."
     return {"a2_power": reason, "a2_budget": reason}
-
-
-def crossover_note(r: Race) -> str:
-    if r.crossover_s == 0:
-        return "ahead from the start"
-    if math.isfinite(r.crossover_s):
-        return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
-    if w.accuracy_ceiling(r.small) < r.large.start:
-        return "it saturates first"
-    return "not within the window"
-
-
-def when(seconds: float) -> str:
-    """A time the race may never reach (no crossover, a target above the ceiling), in words then."""
-    return fmt(seconds, "h") if math.isfinite(seconds) else "never"
 
 
 def time_card(spec: MetricSpec, seconds: float, tone: str | None = None, note: str = "") -> MetricCard:

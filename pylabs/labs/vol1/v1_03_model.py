@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.framework import fmt
 from pylabs.physics import workflow as w
 
 DAY = w.SECONDS_PER_DAY
@@ -130,3 +131,31 @@ def race_times(r: Race) -> list[float]:
     if math.isfinite(r.crossover_s) and r.crossover_s > 0:
         times = sorted({*times, r.crossover_s})
     return times
+
+
+# ---- the race in words (cards, gates and the cycle menus) ---------------------------------------
+
+
+def cycle_label(hours: str) -> str:
+    """A cycle menu's label: "1 week (168 h)", "1 day (24 h)", "8 hours"."""
+    h = float(hours)
+    for unit, per_unit in (("week", S.week_s / HOUR), ("day", 24)):
+        if h % per_unit == 0:
+            n = h / per_unit
+            return f"{fmt(n, 'num')} {unit}{'s' if n != 1 else ''} ({fmt(h * HOUR, 'h')})"
+    return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
+
+
+def crossover_note(r: Race) -> str:
+    if r.crossover_s == 0:
+        return "ahead from the start"
+    if math.isfinite(r.crossover_s):
+        return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
+    if w.accuracy_ceiling(r.small) < r.large.start:
+        return "it saturates first"
+    return "not within the window"
+
+
+def when(seconds: float) -> str:
+    """A time the race may never reach (no crossover, a target above the ceiling), in words then."""
+    return fmt(seconds, "h") if math.isfinite(seconds) else "never"
