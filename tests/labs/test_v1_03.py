@@ -407,3 +407,11 @@ def test_a_crossover_the_phone_cannot_afford_is_not_green():
     assert "pl-metric--good" in daily.split('data-metric="a2_crossover"')[0].rsplit("<div", 1)[1]
     cloud = str(lab.act2_instruments(all_open()))
     assert "pl-metric--good" in cloud.split('data-metric="a2_crossover"')[0].rsplit("<div", 1)[1]
+
+
+def test_option_a_feedback_labels_the_data_stage_as_the_labs_model():
+    """Review (class 8): that a memory limit invalidates the collected data is this lab's model (the
+    chapter's case discards the whole project), not a fact of every project; A's feedback now says so,
+    as B's and C's do."""
+    feedback = next(o for o in lab.ACT1_PREDICTION.options if o.letter == "A").feedback
+    assert "in this lab's model" in feedback

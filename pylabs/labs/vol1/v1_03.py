@@ -78,7 +78,7 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: redeploy the same pipeline with a smaller model", None, 20 * DAY, 10 * DAY,
               "Deployment has not begun, so there is nothing of it to redo. A model that fits {tablet} is "
-              "a new model: it must be trained and evaluated again, on data chosen for it."),
+              "a new model: it must be trained and evaluated again, and in this lab's model on data collected for it."),
         Range("B", "{range}: only model development, retrained for the tablet", 20 * DAY, 80 * DAY, 60 * DAY,
               "Retraining is {train_days}, but a new model needs a new evaluation ({eval_days}), and in this "
               "lab's model the data were collected for the large model's inputs too."),
