@@ -112,6 +112,7 @@ class StudentRow:
     name: str
     files: list[str]
     notes: list[str]
+    typed: bool = True   # ``name`` is what the student typed, not made from a file name
     done: dict = field(default_factory=dict)   # lab -> ("complete", date) or ("in progress", "")
     predictions: list = field(default_factory=lambda: [0, 0])  # right, locked
     reflections: list = field(default_factory=lambda: [0, 0])
@@ -199,7 +200,7 @@ def _count_design(lab: Lab, attempt: dict, stats: LabStats) -> None:
 
 
 def _student(student: Student, questions: dict, labs: dict) -> StudentRow:
-    row = StudentRow(student.name, list(student.files), list(student.notes))
+    row = StudentRow(student.name, list(student.files), list(student.notes), student.typed)
     for lab_id in sorted({a["lab"] for a in student.ledger["attempts"].values()}):
         if lab_id not in LAB_MODULES:
             continue

@@ -6,11 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 
 import numpy as np
 import pytest
 
-from build_scripts.class_fixture import make_class
+from build_scripts.class_fixture import make_class, plans, student_ledger
 from pylabs.course import gradebook
 from pylabs.course.aggregate import aggregate
 from pylabs.course.classroom import Classroom
@@ -102,7 +103,7 @@ def test_gradebook_csv_has_its_documented_columns_and_one_row_per_student(cls):
     stats, docs = cls
     rows = list(csv.reader(io.StringIO(gradebook.gradebook_csv(stats))))
     header, body = rows[0], rows[1:]
-    assert header == [*gradebook.GRADEBOOK_COLUMNS, *[f"{x.upper().replace('_', '-')} completed" for x in LAB_MODULES]]
+    assert header == [*gradebook.GRADEBOOK_COLUMNS, *[f"{x.upper().replace('_', '-')} complete" for x in LAB_MODULES]]
     assert len(body) == 60 and len({r[0] for r in body}) == 60
     for row in body:
         doc = next(d for d in docs if d["student"]["name"] == row[0])
@@ -111,12 +112,42 @@ def test_gradebook_csv_has_its_documented_columns_and_one_row_per_student(cls):
                  for q in get(a["lab"]).questions if q.kind == "prediction"]
         refl = [(a["answers"][q.id]["choice"] == q.answer(a["context"])) for a in attempts
                 for q in get(a["lab"]).questions if q.kind == "reflection"]
+        assert row[1:5] == ["", row[0], row[0], ""]   # ID, SIS User ID, SIS Login ID, Section
         assert row[5:10] == [str(len(attempts)), str(sum(preds)), str(len(preds)), str(sum(refl)), str(len(refl))]
-        v2_02 = next(a for a in attempts if a["lab"] == "v2_02")
-        assert row[header.index("V2-02 completed")] == max(x["locked_at"] for x in v2_02["answers"].values())[:10]
-        assert row[header.index("V1-01 completed")] == ""
+        assert row[header.index("V2-02 complete")] == "1" and row[header.index("V1-01 complete")] == ""
     documented = open("docs/class.md").read()
     assert all(f"`{column}`" in documented for column in ("Student", "Labs complete", "Predictions right"))
+
+
+def test_every_gradebook_cell_after_section_is_a_number_or_empty(cls):
+    """Canvas's import (lib/gradebook_importer.rb, Assignment#interpret_grade) reads any cell containing
+    a digit as points, so a date there (2026-11-20) would become 2026 points; Moodle maps each column
+    to a grade item. The dates are a file of their own."""
+    stats, _ = cls
+    rows = list(csv.reader(io.StringIO(gradebook.gradebook_csv(stats))))
+    start = rows[0].index("Section") + 1
+    assert all(cell == "" or cell.isdigit() for row in rows[1:] for cell in row[start:])
+
+
+def test_the_completion_dates_are_a_file_of_their_own(cls):
+    stats, docs = cls
+    rows = list(csv.DictReader(io.StringIO(gradebook.dates_csv(stats))))
+    assert len(rows) == 60
+    for row in rows:
+        doc = next(d for d in docs if d["student"]["name"] == row["Student"])
+        v2_02 = next(a for a in doc["attempts"].values() if a["lab"] == "v2_02")
+        assert row["V2-02 completed"] == max(x["locked_at"] for x in v2_02["answers"].values())[:10]
+        assert row["V1-01 completed"] == ""
+
+
+def test_a_file_without_a_name_gives_canvas_no_sis_identifier():
+    rng = random.Random(3)
+    doc = student_ledger(1, ["v1_00"], plans(["v1_00"], rng), rng)
+    del doc["student"]   # a plain ledger export from before the student typed a name
+    room = Classroom()
+    assert room.add("anonymous.json", json.dumps(doc)).__class__.__name__ == "Accepted"
+    row = list(csv.reader(io.StringIO(gradebook.gradebook_csv(aggregate(room)))))[1]
+    assert row[0].startswith("(no name)") and row[1:5] == ["", "", "", ""]
 
 
 def test_csv_cells_never_run_as_formulas():
