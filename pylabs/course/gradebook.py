@@ -3,7 +3,9 @@ and a summary (one row per question).
 
 Gradebook columns, in order (``GRADEBOOK_COLUMNS``, then one per lab):
 
-- ``Student``: the name or ID the student typed (a file without one: ``(no name) <file>``).
+- ``Student``: the name or ID the student typed. A file without one has no row: no gradebook can
+  match it, and Moodle's import (``grade/import/csv/classes/load_data.php``) gives a row with an
+  empty user field to the student of the row before it. It is in the roster and the dates file.
 - ``ID``: empty. Canvas reads it as its own internal user number, which a student never types, so
   a typed number there could match the wrong student.
 - ``SIS User ID``, ``SIS Login ID``: what the student typed (empty for a file without a name).
@@ -77,10 +79,9 @@ def _csv(header: list[str], rows: list[list]) -> str:
 
 def gradebook_csv(stats: ClassStats) -> str:
     rows = []
-    for s in stats.students:
-        typed = s.name if s.typed else ""
+    for s in (x for x in stats.students if x.typed):
         done = [1 if completed_on(s, x) else "" for x in LAB_MODULES]
-        rows.append([s.name, "", typed, typed, "", s.labs_complete, *s.predictions, *s.reflections, *done])
+        rows.append([s.name, "", s.name, s.name, "", s.labs_complete, *s.predictions, *s.reflections, *done])
     return _csv([*GRADEBOOK_COLUMNS, *lab_columns()], rows)
 
 
