@@ -27,6 +27,18 @@ def share(n: int, total: int) -> str:
     return fmt(n / total, "pct") if total else "—"
 
 
+def median_miss_shown(entry: QuestionStats, unit_fmt: str) -> str:
+    """The class's median miss in the question's unit, with the median factor beside it where the
+    page's own feedback speaks in factors ("120 ms (a factor of 2.1)")."""
+    median = entry.median_miss()
+    if median is None:
+        return ""
+    kind, amount = median
+    if kind != "factor":
+        return miss_shown(kind, amount, unit_fmt)
+    return f"{fmt(entry.median_unit_miss(), unit_fmt)} ({miss_shown(kind, amount, unit_fmt)})"
+
+
 def miss_shown(kind: str, amount: float, unit_fmt: str) -> str:
     if kind == "pp":
         return fmt(amount, "pp")
@@ -106,10 +118,10 @@ def misconception(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
                rich(q.text_of(letter, lab.terms(context)))),
              h("p", {"class": "pl-class__feedback"}, h("strong", None, "Its feedback: "),
                rich(feedback_text(lab, q, letter, context)))]
-    median = entry.median_miss() if isinstance(q, Prediction) else None
-    if median is not None:
+    median = median_miss_shown(entry, q.unit_fmt) if isinstance(q, Prediction) else ""
+    if median:
         parts.append(h("p", None, h("strong", None, "Missed by (median of wrong predictions): "),
-                       f"{miss_shown(median[0], median[1], q.unit_fmt)} from the edge of the range chosen."))
+                       f"{median} from the edge of the range chosen."))
     return parts
 
 

@@ -38,7 +38,7 @@ import csv
 import io
 
 from pylabs.course.aggregate import ClassStats
-from pylabs.course.class_labs import key_text, miss_shown
+from pylabs.course.class_labs import key_text, median_miss_shown
 from pylabs.course.describe import lab_code
 from pylabs.framework.formats import fmt
 from pylabs.framework.questions import LETTERS, Prediction
@@ -99,9 +99,9 @@ def summary_csv(stats: ClassStats) -> str:
             if entry is None or not entry.locked:
                 continue
             top = entry.top_wrong or ("", 0)
-            median = entry.median_miss() if isinstance(q, Prediction) else None
+            median = median_miss_shown(entry, q.unit_fmt) if isinstance(q, Prediction) else ""
             rows.append([lab_code(lab_id), lab.title, q.id, q.act, q.kind, key_text(lab, entry), entry.locked,
                          entry.right, fmt(entry.right / entry.locked, "pct"),
                          *[entry.counts.get(x, 0) for x in LETTERS], top[0], top[1] or "",
-                         miss_shown(median[0], median[1], q.unit_fmt) if median else ""])
+                         median])
     return _csv(list(SUMMARY_COLUMNS), rows)

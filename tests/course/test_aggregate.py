@@ -38,7 +38,7 @@ def reference(docs: list[dict], lab_id: str, qid: str):
     """(letters, keys, misses) over the class, from the raw files."""
     lab = get(lab_id)
     q = lab.question(qid)
-    letters, keys, misses = [], [], []
+    letters, keys, misses, unit_misses = [], [], [], []
     for doc in docs:
         for attempt in doc["attempts"].values():
             if attempt["lab"] != lab_id or qid not in attempt["answers"]:
@@ -49,18 +49,19 @@ def reference(docs: list[dict], lab_id: str, qid: str):
             if isinstance(q, Prediction) and letter != key:
                 truth, option = q.value_in(attempt["context"]), q.option(letter)
                 edge = option.high if option.high is not None and truth >= option.high else option.low
+                unit_misses.append(abs(truth - edge))
                 if q.unit_fmt in ("pct", "pct1", "pp"):
                     misses.append(abs(truth - edge))
                 else:
                     misses.append(max(truth / edge, edge / truth))
-    return np.array(letters), np.array(keys), np.array(misses)
+    return np.array(letters), np.array(keys), np.array(misses), np.array(unit_misses)
 
 
 @pytest.mark.parametrize("lab_id", LABS)
 def test_answers_shares_and_misses_match_a_numpy_reference(cls, lab_id):
     stats, docs = cls
     for q in get(lab_id).questions:
-        letters, keys, misses = reference(docs, lab_id, q.id)
+        letters, keys, misses, unit_misses = reference(docs, lab_id, q.id)
         entry = stats.questions[(lab_id, q.id)]
         values, counts = np.unique(letters, return_counts=True)
         assert dict(entry.counts) == {str(v): int(c) for v, c in zip(values, counts)}
@@ -71,6 +72,7 @@ def test_answers_shares_and_misses_match_a_numpy_reference(cls, lab_id):
             assert entry.top_wrong == (str(values[np.argmax(counts)]), int(counts.max()))
         if misses.size:
             assert entry.median_miss()[1] == pytest.approx(float(np.median(misses)))
+            assert entry.median_unit_miss() == pytest.approx(float(np.median(unit_misses)))
 
 
 def test_completion_and_calibration_match_a_numpy_reference(cls):
@@ -152,6 +154,17 @@ def test_a_file_without_a_name_has_no_gradebook_row_but_keeps_its_dates():
     assert len(list(csv.reader(io.StringIO(gradebook.gradebook_csv(stats))))) == 1   # the header only
     dates = list(csv.DictReader(io.StringIO(gradebook.dates_csv(stats))))
     assert dates[0]["Student"].startswith("(no name)") and dates[0]["V1-00 completed"]
+
+
+def test_the_median_miss_is_given_in_the_question_s_unit():
+    """Issue 21: "how far the class missed by in the question's units (median)"; the factor the
+    page's feedback uses stays beside it."""
+    from pylabs.course.aggregate import QuestionStats
+    from pylabs.course.class_labs import median_miss_shown
+    entry = QuestionStats("v1_00", "a1_predict")
+    entry.misses = [("factor", 2.0), ("factor", 3.0), ("factor", 4.0)]
+    entry.unit_misses = [0.010, 0.020, 0.120]
+    assert median_miss_shown(entry, "ms") == "20 ms (a factor of 3)"
 
 
 def test_csv_cells_never_run_as_formulas():
