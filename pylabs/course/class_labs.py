@@ -125,6 +125,19 @@ def misconception(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
     return parts
 
 
+def prompts(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
+    """The prompt as the class read it: one paragraph when every context the class locked in words it
+    the same way, else one per wording, named by its contexts (most students first)."""
+    wordings: dict[str, list[str]] = {}
+    for context, _ in sorted(entry.by_context.items(), key=lambda kv: -sum(kv[1].values())):
+        wordings.setdefault(worded(q.prompt, lab.terms(context)), []).append(lab.context.label_of(context))
+    if len(wordings) <= 1:
+        text = next(iter(wordings), worded(q.prompt, lab.terms(lab.context.default)))
+        return [h("p", {"class": "pl-class__prompt"}, rich(text))]
+    return [h("p", {"class": "pl-class__prompt"}, h("strong", None, f"{', '.join(names)}: "), rich(text))
+            for text, names in wordings.items()]
+
+
 def question_block(lab: Lab, q: Question, entry: QuestionStats | None) -> Markup:
     title = h("h3", None, f"Act {ACTS[q.act]} · {q.kind}")
     if entry is None or not entry.locked:
@@ -132,7 +145,7 @@ def question_block(lab: Lab, q: Question, entry: QuestionStats | None) -> Markup
     return h("section", {"class": "pl-class__question", "data-class-question": f"{lab.id}:{q.id}",
                          "data-right-share": repr(entry.right / entry.locked),
                          "data-answers": json.dumps({x: entry.counts.get(x, 0) for x in LETTERS}, sort_keys=True)},
-             title, h("p", {"class": "pl-class__prompt"}, rich(worded(q.prompt, lab.terms(lab.context.default)))),
+             title, prompts(lab, q, entry),
              h("p", None, h("strong", None, "Right: "),
                f"{entry.right} of {entry.locked} ({share(entry.right, entry.locked)})"),
              answers_chart(lab, q, entry), misconception(lab, q, entry))

@@ -208,3 +208,24 @@ def test_where_keys_differ_by_context_the_answers_are_drawn_per_context_against_
         assert len(names) == len(entry.by_context)
         for context in entry.by_context:
             assert any(name.startswith(f"Key {q.answer(context)}: ") and len(name) <= 40 for name in names)
+
+
+def test_a_prompt_worded_per_context_is_shown_as_each_context_read_it():
+    """The class view showed every prompt in the default context's words, though V1-01's Act II asks
+    about a different device in each track."""
+    from pylabs.course.class_labs import question_block
+    from pylabs.framework.components import rich
+    from pylabs.framework.questions import worded
+    room = Classroom()
+    for name, text in make_class(40, ["v1_01"], seed=5):
+        room.add(name, text)
+    stats = aggregate(room)
+    lab = get("v1_01")
+    q = lab.question("a2_predict")
+    entry = stats.questions[("v1_01", "a2_predict")]
+    html = str(question_block(lab, q, entry))
+    assert len(entry.by_context) > 1
+    for context in entry.by_context:
+        assert str(rich(worded(q.prompt, lab.terms(context)))) in html
+        assert lab.context.label_of(context) in html
+
