@@ -89,8 +89,13 @@ def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Mar
                  table=((lab.context.label, "Answer", "Option", "Students", "Share in the context"), rows))
 
 
+def worded_alike(lab: Lab, q: Question, contexts) -> bool:
+    """Whether every option reads the same in each of ``contexts``."""
+    return len({tuple(q.text_of(x, lab.terms(c)) for x in LETTERS) for c in contexts}) <= 1
+
+
 def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
-    if len(entry.keys) > 1:
+    if len(entry.keys) > 1 or not worded_alike(lab, q, entry.by_context):
         return answers_by_context_chart(lab, q, entry)
     counts = [entry.counts.get(x, 0) for x in LETTERS]
     colors = ["good" if x in entry.keys else "series1" for x in LETTERS]
@@ -98,7 +103,8 @@ def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
     figure = ch.figure([ch.bars("Students", names, counts, colors, text=[str(c) for c in counts])],
                        x=ch.axis("Locked answer", "category"), y=ch.axis("Students", rangemode="tozero"),
                        height=240, legend=False)
-    terms = lab.terms(lab.context.default)
+    common = max(entry.by_context, key=lambda c: sum(entry.by_context[c].values()), default=lab.context.default)
+    terms = lab.terms(common)   # worded alike in every context the class chose (else answers_by_context_chart)
     rows = [(x + (" (key)" if x in entry.keys else ""), q.text_of(x, terms), str(entry.counts.get(x, 0)),
              share(entry.counts.get(x, 0), entry.locked)) for x in LETTERS]
     summary = (f"{entry.right} of {entry.locked} locked answers are right ({share(entry.right, entry.locked)}); "
