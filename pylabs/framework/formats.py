@@ -176,6 +176,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "bit/s": lambda v: _scaled(v, ((1e12, "Tb/s"), (1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s"), (1.0, "b/s"))),
     "usd/GB": lambda v: f"{usd(v)}/GB",
     "num": _sig,
+    "num4": lambda v: _sig(v, 4),  # a ratio where the third figure hides the lesson: 1.468, not 1.47
     "usd": usd,
     "usd/h": lambda v: f"{usd(v)}/h",
     "params": lambda v: _scaled(v, ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1.0, ""))).replace(" ", ""),
