@@ -12,6 +12,7 @@ from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_07 as lab
 from pylabs.labs.vol1 import v1_07_model as model
 from tests.labs.helpers import answered, assert_key_proven, rendered
+from tests.labs.reading import page_text
 
 LAB = lab.LAB
 RIGHT = {"a1_predict": "D", "a1_reflect": "A", "a2_predict": "B", "a2_reflect": "C"}
@@ -194,9 +195,21 @@ def test_a_compiled_model_no_faster_never_pays_back_and_says_so_in_words():
     assert "a2_no_payback" in LAB.failures_now(state)
     html = rendered(LAB, state)
     assert math.isinf(metric(html, "a2_breakeven")) and math.isinf(metric(html, "a2_breakeven_time_s"))
-    assert "no volume of traffic" in html and "never: the compiled model is no faster" in html
+    assert "no volume of traffic" in html and "the compiled model is no faster" in html
     assert "saves nothing per image" in html and not re.search(r"(?<![\d.,])0 µs", html)
     assert record(LAB, state)["results"]["breakeven"] is None  # infinity is stored as null
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_the_break_even_cards_say_never_in_words_not_a_bare_infinity(context):
+    """Review (defect class 22): a compiled model no faster than the eager one left both break-even cards,
+    and the key strip that repeats them, reading a bare "∞" (with "never" only in a note). The cards now
+    read "never"; their data-value stays Infinity for the scripts."""
+    html = rendered(LAB, all_open(context=context, a2_eager=2000, a2_compiled=1500))
+    for name in ("a2_breakeven", "a2_breakeven_time_s"):
+        card = html.split(f'data-metric="{name}"')[1].split("</div>")[0]
+        assert 'pl-metric__value">never<' in card, card
+    assert "∞" not in page_text(html)
 
 
 def test_the_no_payback_failure_offers_only_levers_with_room():

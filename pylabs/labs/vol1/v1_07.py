@@ -46,10 +46,12 @@ breakeven and roi_positive.
 
 from __future__ import annotations
 
+import math
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
+from pylabs.framework.components import MetricCard
 from pylabs.framework.formats import shrinks
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note
@@ -407,10 +409,10 @@ ACT2_REFLECTION = Reflection(
 def act2_instruments(s: State) -> list:
     d = deployment_of(s)
     parts = [metric_grid(
-        M["a2_breakeven"].show(d.breakeven, None if d.pays_back else "danger",
-                               "" if d.saves else "never: the compiled model is no faster"),
-        M["a2_breakeven_time_s"].show(d.breakeven_s, None if d.pays_back else "danger",
-                                      f"at {TRAFFIC[s['context']]}" if d.saves else "never"),
+        never_card(M["a2_breakeven"], d.breakeven, None if d.pays_back else "danger",
+                   "" if d.saves else "the compiled model is no faster"),
+        never_card(M["a2_breakeven_time_s"], d.breakeven_s, None if d.pays_back else "danger",
+                   f"at {TRAFFIC[s['context']]}" if d.saves else "no volume repays it"),
         M["a2_volume"].show(d.volume, "good" if d.pays_back else "danger"),
         M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger"),
         M["a2_fusion_speedup"].show(fusion_speedup(s), note="modelled, the chain below"),
@@ -420,6 +422,16 @@ def act2_instruments(s: State) -> list:
     parts.append(act2_chart(d))
     parts.extend(fusion_panel(s))
     return parts
+
+
+def never_card(spec: MetricSpec, value: float, tone: str | None, note: str) -> MetricCard:
+    """A break-even card that reads "never" where no volume repays the compilation, not a bare "∞"
+    (defect class 22); its data-value stays Infinity, and the key strip repeats the word."""
+    card = spec.show(value, tone, note)
+    if math.isfinite(value):
+        return card
+    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
+                      card.label, "never", card.tone)
 
 
 def no_payback_text(d: Deployment) -> str:
