@@ -333,3 +333,14 @@ def test_the_ratio_words_follow_the_scenario(relabelled):
     assert claims["B"].startswith("Its time shrinks 3×") and "busy share shrinks 3×" in claims["A"]
     html = rendered(new.LAB, answered(new.LAB, {"a1_reflect": "B"}, through="a1_reflect"))
     assert "The GPU's work shrinks 3×" in html
+
+
+def test_the_modelled_fusion_speedup_has_a_measured_one_beside_it():
+    """Review (defect class 20): the 3× was the model's ideal with no measurement beside it. Triton's fused-softmax
+    tutorial (triton-lang.org, 02-fused-softmax) cuts the unfused softmax's DRAM traffic from 8MN + 4M to 2MN
+    elements (~4×) and reports the fused kernel "4x faster" than the unfused one; an earlier version of the same
+    tutorial reported 2-3x against a ~5× traffic cut."""
+    html = rendered(LAB, all_open())
+    panel = page_text(html.split("Fusion panel")[1].split("Nothing to fuse")[0])
+    assert "Triton" in panel and "measured" in panel and "2–3×" in panel and "4×" in panel
+    assert "Fused Softmax" in html  # the source, in the math peek

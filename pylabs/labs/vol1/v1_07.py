@@ -471,7 +471,12 @@ def fusion_panel(s: State) -> list:
     rows = [("Eager launches", fmt(un, "us"), fmt(fu, "us")), ("CUDA graph", fmt(g_un, "us"), fmt(g_f, "us"))]
     return [callout("info", f"Fusion panel · LayerNorm → Dropout → ReLU on the {device.name}",
                     prose(f"The activation is {fmt(TENSOR_BYTES, 'B')}; a launch costs {fmt(cpu, 'us')} of "
-                          "dispatch, this context's default from Act I.")),
+                          "dispatch, this context's default from Act I. The times are the model's ideal, every "
+                          "kernel at full bandwidth."),
+                    prose("A measured case: Triton's fused-softmax tutorial merges five PyTorch operations into "
+                          "one kernel, cutting the memory traffic about 4×, and measures it about 4× faster than "
+                          "the unfused operations; an earlier version of the tutorial measured 2–3× against a "
+                          "5× cut. Real fusion gains come close to the cut in traffic, or fall short of it.")),
             grid,
             chart("a2_fusion", "Time of the elementwise chain, one kernel per op against fused", figure, summary,
                   table=(("Launches", "One kernel per op", "Fused"), rows)),
@@ -497,6 +502,7 @@ def act2_math(s: State):
     ), sources=(
         cite("ansel2024", "torch.compile: TorchDynamo and TorchInductor fuse elementwise chains"),
         cite("williams2009", "memory-bound kernels run at bandwidth × intensity"),
+        cite("triton_fused_softmax", "traffic 8MN + 4M → 2MN elements; fused kernel reported 4× faster"),
         C.REGISTRY["A100_HBM_BW"].source,
         C.REGISTRY["ORIN_NX_MEM_BW"].source,
     ))
