@@ -265,7 +265,9 @@ def test_opening_in_the_edge_track_brings_the_edge_defaults():
 def test_the_cloud_is_labelled_a100_and_the_edge_assumptions_are_labelled():
     html = rendered(LAB, LAB.default_state())
     assert "Cloud (NVIDIA A100)" in html and "Cloud (NVIDIA H100)" not in html
-    assert "assumption" in html and "assumed" in html
+    assert "50 µs, is an assumption" in html  # the edge dispatch, in the slider's help
+    edge = rendered(LAB, LAB.parse({"controls": {"context": "edge"}}, changed="context"))
+    assert "assumed for the Jetson" in edge
 
 
 def test_record_holds_the_spec_ledger_fields():
@@ -344,3 +346,15 @@ def test_the_modelled_fusion_speedup_has_a_measured_one_beside_it():
     panel = page_text(html.split("Fusion panel")[1].split("Nothing to fuse")[0])
     assert "Triton" in panel and "measured" in panel and "2–3×" in panel and "4×" in panel
     assert "Fused Softmax" in html  # the source, in the math peek
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_the_asynchronous_launch_is_stated_before_the_lock_and_no_option_is_refuted_by_it(context):
+    """Review (issue 20): the model the key rests on, that a launch returns once its kernel is queued (CUDA C++
+    Programming Guide, "Asynchronous Concurrent Execution": kernel launches return to the host before the device
+    completes), was left to the word "nothing synchronises". The scenario now states it; C's gloss was "the CPU
+    waits", which that sentence would refute, so C now carries the additive belief (dispatch plus work, 66.7 %)."""
+    html = rendered(LAB, LAB.parse({"controls": {"context": context}}, changed="context"))
+    assert "returns when its kernel is in the queue, not when the kernel has run" in page_text(html)
+    gloss = lab.ACT1_PREDICTION.option("C").text
+    assert "waits" not in gloss and "adds" in gloss

@@ -112,7 +112,7 @@ A1_CPU = Slider("a1_cpu_s", "CPU dispatch per kernel", unit="s", min=1e-6, max=5
                 help=f"Framework, driver and launch call. The cloud default sits in the "
                      f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * S.us_per_s, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')} "
                      f"a launch usually costs (Meta's trace analysis); the edge default, {fmt(S.edge_cpu_s, 'us')}, "
-                     "is an assumption (assumed for the Jetson's slower Arm cores; no published figure).")
+                     "is an assumption for the Jetson's slower Arm cores (no published figure).")
 A1_MODE = Choice("a1_mode", "How the kernels are launched", tuple(Option(k, v) for k, v in MODES.items()),
                  default="async", widget="select")
 A1_FAST = Toggle("a1_fast", f"A GPU {fmt(S.fast_gpu, 'x')} as fast (every kernel takes "
@@ -143,10 +143,10 @@ ACT1_PREDICTION = Prediction(
               "The queue drains faster than the CPU fills it: a kernel takes {gpu}, a dispatch "
               "{dispatch}, so the queue is empty at every launch and the CPU never gets ahead. It is busy "
               "{a1_cpu_share} of the {a1_time_s}."),
-        Range("C", "{range}: dispatch and kernel take turns, and the CPU waits", 0.50, 0.95, 2 / 3,
-              "Taking turns is what a synchronisation after every kernel does: {sync_share} of "
-              "{sync_time}. A launch returns once the kernel is queued, so the CPU starts the next dispatch at "
-              "once: {a1_cpu_share} of {a1_time_s}."),
+        Range("C", "{range}: the GPU's work adds to the time of each dispatch", 0.50, 0.95, 2 / 3,
+              "Adding the two is what a synchronisation after every kernel does: {sync_share} of "
+              "{sync_time}. Without one the GPU runs each kernel while the CPU dispatches the next, so the "
+              "work hides behind the dispatch: {a1_cpu_share} of {a1_time_s}."),
         Range("D", "{range}: each dispatch begins as soon as the last one ends", 0.95, None, 1.0,
               "Each kernel costs max({dispatch}, {gpu}) = {dispatch}: the CPU dispatches without a "
               "break for {a1_time_s}, and the GPU is busy only {a1_busy} of it."),
@@ -290,9 +290,10 @@ ACT1 = Act(
     scenario=lambda context: (
         "In eager mode a framework runs a model one operator at a time: for each, the CPU walks through Python, "
         "the dispatcher and the CUDA driver, then **launches** a kernel into the GPU's queue, and the GPU runs "
-        "the queue's kernels in order.",
+        "the queue's kernels in order. A launch returns when its kernel is in the queue, not when the kernel "
+        "has run (CUDA's launches are asynchronous to the CPU).",
         f"Here each launch costs the CPU {fmt(DISPATCH_S[context], 'us')}"
-        + (" (Meta's trace analysis puts a launch at "
+        + (" (Meta's trace analysis puts the CPU side of a launch at "
            f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * S.us_per_s, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')})."
            if context == "cloud" else ", assumed for the Jetson's slower Arm cores (no published figure)."),
     ),
