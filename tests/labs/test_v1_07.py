@@ -358,3 +358,15 @@ def test_the_asynchronous_launch_is_stated_before_the_lock_and_no_option_is_refu
     assert "returns when its kernel is in the queue, not when the kernel has run" in page_text(html)
     gloss = lab.ACT1_PREDICTION.option("C").text
     assert "waits" not in gloss and "adds" in gloss
+
+
+@pytest.mark.parametrize("context", ["cloud", "edge"])
+def test_the_story_inputs_of_act_ii_are_labelled_before_the_lock(context):
+    """Review (issue 24 class 8): the cloud rates and the 30 s compilation have no public source (the spec's "per
+    the chapter" is not a benchmark); the prompt labelled the rates but not the compile time. Both are now the
+    team's measurements (cloud) or assumptions (edge) in the prompt and in the sliders' help."""
+    state = answered(LAB, KEYS[context], through="a1_reflect", controls={"context": context})
+    text = page_text(rendered(LAB, state))
+    label = {"cloud": "the team's measurements, not a published benchmark", "edge": "assumed figures"}[context]
+    assert f"each compilation takes 30 s ({label})" in text
+    assert "Compile time, per compilation" in text and "no published benchmark" in lab.A2_COMPILE.help
