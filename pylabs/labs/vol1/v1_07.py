@@ -46,15 +46,13 @@ breakeven and roi_positive.
 
 from __future__ import annotations
 
-import math
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, Toggle, callout, chart, failure, fmt, math_peek,
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
-from pylabs.framework.components import MetricCard
 from pylabs.framework.formats import shrinks
 from pylabs.labs.vol1.contexts import TRACK, deployment
-from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note
+from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note, launch_bound_text, never_card
 from pylabs.labs.vol1.v1_07_model import (DEPLOYMENTS, DEVICES, DISPATCH_S, MODELS, REQUESTS_PER_S, S, TENSOR_BYTES,
                                           act1_truth, act2_truth, chain_s, chain_speedup, dispatch_share, scenario_stream,
                                           stream)
@@ -149,7 +147,8 @@ ACT1_PREDICTION = Prediction(
               "work hides behind the dispatch: {a1_cpu_share} of {a1_time_s}."),
         Range("D", "{range}: each dispatch begins as soon as the last one ends", 0.95, None, 1.0,
               "Each kernel costs max({dispatch}, {gpu}) = {dispatch}: the CPU dispatches without a "
-              "break for {a1_time_s}, and the GPU is busy only {a1_busy} of it."),
+              "break for {a1_time_s}, and the GPU is busy only {a1_busy} of it. (Only the last kernel's "
+              "{gpu} runs after the last dispatch, a share the model leaves out.)"),
     ),
     truth=act1_truth,
     shown_by="a1_cpu_share",
@@ -239,18 +238,6 @@ def act1_instruments(s: State) -> list:
     parts.append(act1_chart(s, MODES))
     parts.append(act1_sweep(s, st))
     return parts
-
-
-def launch_bound_text(st: KernelStream, mode: str) -> str:
-    if st.synchronous:
-        return (f"Every launch waits for its kernel, so each kernel costs {fmt(st.cpu_s, 'us')} of dispatch "
-                f"plus {fmt(st.gpu_s, 'us')} of work. Drop the synchronisation and the dispatch overlaps "
-                "the work.")
-    levers = ("one launch for the whole stream (a CUDA graph) brings the GPU back on top" if mode == "fused" else
-              "fewer, larger kernels (fusion) or one launch for the whole stream (a CUDA graph) bring the GPU "
-              "back on top")
-    return (f"Each kernel costs the CPU {fmt(st.cpu_s, 'us')} to dispatch and the GPU {fmt(st.gpu_s, 'us')} to "
-            f"run, so the GPU waits for every launch; {levers}.")
 
 
 def act1_math(s: State):
@@ -425,16 +412,6 @@ def act2_instruments(s: State) -> list:
     parts.append(act2_chart(d))
     parts.extend(fusion_panel(s))
     return parts
-
-
-def never_card(spec: MetricSpec, value: float, tone: str | None, note: str) -> MetricCard:
-    """A break-even card that reads "never" where no volume repays the compilation, not a bare "∞"
-    (defect class 22); its data-value stays Infinity, and the key strip repeats the word."""
-    card = spec.show(value, tone, note)
-    if math.isfinite(value):
-        return card
-    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
-                      card.label, "never", card.tone)
 
 
 def no_payback_text(d: Deployment) -> str:
