@@ -370,3 +370,22 @@ def test_the_story_inputs_of_act_ii_are_labelled_before_the_lock(context):
     label = {"cloud": "the team's measurements, not a published benchmark", "edge": "assumed figures"}[context]
     assert f"each compilation takes 30 s ({label})" in text
     assert "Compile time, per compilation" in text and "no published benchmark" in lab.A2_COMPILE.help
+
+
+def test_the_synchronised_failure_names_the_larger_lever_when_dropping_the_sync_is_not_enough():
+    """Review (defect class 21): synchronising on the edge (50 µs dispatch, 5 µs kernels) offered only "drop the
+    synchronisation", which leaves the GPU busy 10 %: still launch-bound. The text now says so and names fusion or
+    a CUDA graph; in the cloud (10 µs) dropping it gives 50 %, at the failure's own threshold."""
+    edge = rendered(LAB, all_open(context="edge", a1_cpu_s=50e-6, a1_mode="sync"))
+    text = page_text(edge.split('data-failure="a1_launch_bound"')[1].split("</div>")[0])
+    assert "Drop the synchronisation" in text and "10 %" in text and "fusion or a CUDA graph" in text
+    cloud = rendered(LAB, all_open(a1_mode="sync", a1_cpu_s=6e-6))
+    text = page_text(cloud.split('data-failure="a1_launch_bound"')[1].split("</div>")[0])
+    assert "83.3 %" in text and "fusion or a CUDA graph" not in text
+
+
+def test_a_net_loss_on_compiling_is_called_a_loss():
+    """Review (issue 24 class 7): "GPU time saved, net of compiling −29.5 s" carried no word for the sign."""
+    html = rendered(LAB, all_open(context="edge"))
+    card = page_text(html.split('data-metric="a2_net_gpu_s"')[1].split("</div>")[0])
+    assert "−" in card and "a loss: compiling costs more than it saves" in card

@@ -404,7 +404,8 @@ def act2_instruments(s: State) -> list:
         never_card(M["a2_breakeven_time_s"], d.breakeven_s, None if d.pays_back else "danger",
                    f"at {TRAFFIC[s['context']]}" if d.saves else "no volume repays it"),
         M["a2_volume"].show(d.volume, "good" if d.pays_back else "danger"),
-        M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger"),
+        M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger",
+                               "" if d.net_gpu_s >= 0 else "a loss: compiling costs more than it saves"),
         M["a2_fusion_speedup"].show(fusion_speedup(s), note="modelled, the chain below"),
     )]
     if not d.pays_back:
@@ -579,8 +580,8 @@ LAB = Lab(
     context_from=TRACK,
     terms=terms,
     track_notes=TRACK_NOTES,
-    hook="The dashboard says the GPUs are far from busy and finance wants faster ones. Who really sets the pace "
-         "of an inference, and when does compiling the model earn back its start-up time?",
+    hook="The dashboard says the GPUs are far from busy and finance wants faster ones. Would they help, and "
+         "when does compiling the model earn back its start-up time?",
     record_metrics=(
         MetricSpec("cpu_share", "CPU busy dispatching (Act I)", "1", "pct"),
         MetricSpec("util", "GPU busy share (Act I)", "1", "pct"),

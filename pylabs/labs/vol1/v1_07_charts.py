@@ -94,9 +94,12 @@ def gemm_note(device: Device, cpu_s: float):
 
 def launch_bound_text(st: KernelStream, mode: str) -> str:
     if st.synchronous:
+        overlapped = min(1.0, st.gpu_s / st.cpu_s)  # the GPU's busy share once the launches overlap
         return (f"Every launch waits for its kernel, so each kernel costs {fmt(st.cpu_s, 'us')} of dispatch "
                 f"plus {fmt(st.gpu_s, 'us')} of work. Drop the synchronisation and the dispatch overlaps "
-                "the work.")
+                f"the work: the GPU would be busy {fmt(overlapped, 'pct')}"
+                + ("." if overlapped >= 0.5 else ", still launch-bound, so fusion or a CUDA graph is the larger "
+                                                 "lever."))
     levers = ("one launch for the whole stream (a CUDA graph) brings the GPU back on top" if mode == "fused" else
               "fewer, larger kernels (fusion) or one launch for the whole stream (a CUDA graph) bring the GPU "
               "back on top")
