@@ -83,10 +83,10 @@ ACT1_PREDICTION = Prediction(
     options=(
         Range("A", "{range}: the weights, which never grow, stay most of the total", None, 3.0, 1.5,
               "The weights stay at {weights}, but the rest grows past them: {kv_target} of KV cache and "
-              "{scores_target} of scores: **{a1_vs_today}** in all."),
+              "{scores_target} of scores, **{a1_vs_today}** the memory in all."),
         Range("B", "{range}: the total grows in step with the prompt's length", 3.0, 30.0, PROMPT_GROWTH,
               "The KV cache does grow {prompt_growth}, to {kv_target}; the scores grow with the square, "
-              "{square}, to {scores_target}: **{a1_vs_today}** in all."),
+              "{square}, to {scores_target}, **{a1_vs_today}** the memory in all."),
         Range("C", "{range}: faster than the prompt, slower than its square", 30.0, 300.0, 100.0,
               "Weights {weights} (fixed), KV cache {kv_today} → {kv_target} ({prompt_growth}), scores "
               "{scores_today} → {scores_target} ({square}): {total_target} against {total_today}, "
@@ -525,10 +525,10 @@ def lab_takeaways() -> list[str]:
     naive = {k: fmt(max_context(BY_CONTEXT[k], False), "tokens") for k in CONTEXTS}
     flash = {k: fmt(max_context(BY_CONTEXT[k], True), "tokens") for k in CONTEXTS}
     return [
-        f"Attention scores grow with the square of the prompt and the KV cache in step with it: "
-        f"{fmt(PROMPT_GROWTH, 'x')} the prompt needs {fmt(act1_truth(), 'x')} the memory with standard attention "
-        f"({fmt(TODAY.total_b, 'B')} → {fmt(TARGET.total_b, 'B')}), and {fmt(growth_to_target(True), 'x')} "
-        "with FlashAttention.",
+        f"A prompt {fmt(PROMPT_GROWTH, 'x')} longer needs {fmt(act1_truth(), 'x')} the memory with standard "
+        f"attention ({fmt(TODAY.total_b, 'B')} → {fmt(TARGET.total_b, 'B')}): the weights stay, the KV cache grows "
+        f"{fmt(PROMPT_GROWTH, 'x')} and the scores {fmt(PROMPT_GROWTH ** 2, 'x')}. With FlashAttention it is "
+        f"{fmt(growth_to_target(True), 'x')}.",
         f"On a model of GPT-2 XL's shape, standard attention fits {naive['cloud']} on an H100 and {naive['edge']} "
         f"on an Orin NX; FlashAttention raises that to {flash['cloud']} and {flash['edge']}, where the KV cache "
         "fills the memory.",

@@ -51,7 +51,7 @@ def act2_chart(dev: Device, layers: float, params: float, launch: float, graph: 
                       dash="dot"),
               ch.point("Your depth", layers, now, "accent")]
     shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 'ms')} budget", log=True)
-    note.update(x=0.5, xanchor="center", yanchor="top")  # between the two curves at mid-depth
+    note.update(x=1, xanchor="right", yanchor="bottom")  # above the line at the deep end, clear of "Your depth"
     values = mine + theirs + [floor, S.sla_s * S.ms_per_s]
     figure = ch.figure(traces, x=ch.axis("Depth L (layers), same parameters"),
                        y=ch.axis("Milliseconds per token", "log", **ch.decade_ticks(values, lambda v: f"{v:g}")),
