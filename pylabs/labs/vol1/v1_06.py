@@ -456,7 +456,7 @@ def act2_scenario(context: str) -> tuple[str, str]:
         "At batch 1, each generated token passes through every layer, and each layer multiplies one vector by "
         "its weight matrices: four matrix-vector products (QKV, attention output, MLP up, MLP down) and six "
         "small kernels (two norms, attention, softmax, activation, residual adds).",
-        f"Each kernel launch has a fixed cost on the CPU side; this lab assumes {terms(context)['launch']} on the "
+        f"Each kernel launch has a fixed cost; this lab assumes {terms(context)['launch']} on the "
         f"{SHORT[context]}. The {SHORT[context]} reads its memory at {fmt(BY_CONTEXT[context].mem_bw, 'GB/s')}.",
     )
 
