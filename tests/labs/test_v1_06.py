@@ -307,3 +307,11 @@ def test_nothing_reveals_a_key_before_its_lock():
         assert lab.fmt(lab.act1_truth(), "x") not in page_text(html)
         before_act2 = page_text(rendered(LAB, answered(LAB, {}, through="a1_reflect", controls={"context": context})))
         assert lab.fmt(lab.act2_truth(context), "pct") not in before_act2
+
+
+def test_small_times_and_sizes_scale_their_unit():
+    """Defect class 4 (a value forced into one unit that can be tiny): the H100's bandwidth floor reads
+    59.7 µs, not 0.0597 ms; one layer's scores at 4,096 tokens read 839 MB, not 0.839 GB."""
+    text = page_text(rendered(LAB, in_context("cloud")))
+    assert "59.7 µs" in text and "0.0597 ms" not in text
+    assert "839 MB" in text and "0.839 GB" not in text

@@ -147,11 +147,11 @@ M = {m.name: m for m in (
     MetricSpec("a1_growth", f"Score memory ÷ at {fmt(S.act1_seq, 'tokens')}", "1", "x"),
     MetricSpec("a1_train_act", "Training activations (batch 1)", "B", "B"),
     MetricSpec("a1_attn_share", "Attention share of forward FLOPs", "1", "pct"),
-    MetricSpec("a2_t_token", "Time per token", "s", "ms"),
+    MetricSpec("a2_t_token", "Time per token", "s", "s"),
     MetricSpec("a2_wide_share", f"{S.wide_layers:.0f} wide layers' time ÷ this depth's", "1", "pct"),
     MetricSpec("a2_overhead", "Time not spent reading weights", "1", "pct"),
     MetricSpec("a2_launches", "Kernel launches per token", "1", "int"),
-    MetricSpec("a2_floor", "Bandwidth floor (weights ÷ bandwidth)", "s", "ms"),
+    MetricSpec("a2_floor", "Bandwidth floor (weights ÷ bandwidth)", "s", "s"),
     MetricSpec("a2_width", "Width d (from parameters and depth)", "1", "int"),
     MetricSpec("a2_weights", "Weights (FP16)", "B", "B"),
 )}
@@ -328,10 +328,10 @@ def act2_facts(context: str) -> dict[str, str]:
     dev, launch, share = BY_CONTEXT[context], default_launch(context), act2_truth(context)
     deep = token(dev, S.deep_layers, S.act2_params, launch)
     h100, orin = BY_CONTEXT["cloud"], BY_CONTEXT["edge"]
-    return {"a2_wide_share": fmt(share, "pct"), "a2_floor": fmt(deep.streaming_s, "ms"), "launch": fmt(launch, "us"),
+    return {"a2_wide_share": fmt(share, "pct"), "a2_floor": fmt(deep.streaming_s, "s"), "launch": fmt(launch, "us"),
             "deep": fmt(S.deep_layers, "int"), "deep_launches": fmt(S.deep_layers * KERNELS_PER_LAYER, "int"),
             "wide_launches": fmt(S.wide_layers * KERNELS_PER_LAYER, "int"),
-            "deep_fixed": fmt(S.deep_layers * KERNELS_PER_LAYER * launch, "ms"),
+            "deep_fixed": fmt(S.deep_layers * KERNELS_PER_LAYER * launch, "s"),
             "bw_ratio": fmt(h100.mem_bw / orin.mem_bw, "x"),
             "launch_ratio": fmt(S.launch_edge_s / S.launch_cloud_s, "x"),
             "h100_launch": fmt(S.launch_cloud_s, "us"), "orin_launch": fmt(S.launch_edge_s, "us"),
@@ -375,7 +375,7 @@ def a2_levers(s: State, dev: Device, lat: tf.TokenLatency) -> str:
     """What brings a token under the budget, the largest term first and only levers not at their limit."""
     if lat.streaming_s > S.sla_s:
         faster = [k for k in CONTEXTS if BY_CONTEXT[k].mem_bw > dev.mem_bw]
-        return (f"Reading the weights alone takes {fmt(lat.streaming_s, 'ms')}, over the budget at any depth: "
+        return (f"Reading the weights alone takes {fmt(lat.streaming_s, 's')}, over the budget at any depth: "
                 "fewer parameters" + (f", or the {SHORT[faster[0]]}'s faster memory." if faster else "."))
     levers = []
     if s["a2_layers"] > A2_LAYERS.min:
@@ -393,7 +393,7 @@ def act2_instruments(s: State) -> list:
     weights = tf.weights_bytes(s["a2_params"], S.bytes_per_value)
     over = lat.total_s > S.sla_s
     parts = [metric_grid(
-        M["a2_t_token"].show(lat.total_s, "warn" if over else "good", f"budget {fmt(S.sla_s, 'ms')}"),
+        M["a2_t_token"].show(lat.total_s, "warn" if over else "good", f"budget {fmt(S.sla_s, 's')}"),
         M["a2_wide_share"].show(wide_share(dev, s["a2_layers"], s["a2_params"], launch_s(s)),
                                 note=f"on the {SHORT[dev.key]}"),
         M["a2_overhead"].show(lat.overhead_share),
@@ -408,8 +408,8 @@ def act2_instruments(s: State) -> list:
                                           f"{fmt(weights, 'B')}, more than the {fmt(dev.mem_bytes, 'B')} of the "
                                           f"{dev.name}. Pick fewer parameters."))
     if over:
-        parts.append(failure(F["a2_sla_fail"], f"Each token takes {fmt(lat.total_s, 'ms')} against a budget of "
-                                               f"{fmt(S.sla_s, 'ms')}. " + a2_levers(s, dev, lat)))
+        parts.append(failure(F["a2_sla_fail"], f"Each token takes {fmt(lat.total_s, 's')} against a budget of "
+                                               f"{fmt(S.sla_s, 's')}. " + a2_levers(s, dev, lat)))
     parts.append(act2_chart(dev, s["a2_layers"], s["a2_params"], launch_s(s), s["a2_graph"],
                             list(range(int(A2_LAYERS.min), int(A2_LAYERS.max) + 1, 2))))
     return parts
@@ -432,8 +432,8 @@ def act2_math(s: State):
         ("Device peak (dense)", fmt(dev.peak_ops, "FLOP/s")),
         ("Width *d*", fmt(lat.d_model, "num")),
         ("Launch cost", fmt(launch_s(s), "us") + " (assumed)"),
-        ("GEMVs, all layers", fmt(lat.gemm_s, "ms")),
-        ("Small kernels, all layers", fmt(lat.small_kernels_s, "ms")),
+        ("GEMVs, all layers", fmt(lat.gemm_s, "s")),
+        ("Small kernels, all layers", fmt(lat.small_kernels_s, "s")),
     ), sources=(
         cite("williams2009", "roofline: a batch-1 GEMV does about 1 FLOP per byte"),
         cite("kaplan2020", "about 12·d² parameters per layer"),
@@ -446,7 +446,7 @@ def act2_math(s: State):
 
 def act2_stakeholder(context: str) -> str:
     return (f"Our text generator has a budget of {fmt(S.act2_params, 'params')} parameters and must produce each "
-            f"token within {fmt(S.sla_s, 'ms')}, one request at a time, on the {BY_CONTEXT[context].name}. One team "
+            f"token within {fmt(S.sla_s, 's')}, one request at a time, on the {BY_CONTEXT[context].name}. One team "
             f"proposes {S.deep_layers:.0f} narrow layers, the other {S.wide_layers:.0f} wide ones. Same parameters, "
             "same bytes: surely the speed is the same? Pick one.")
 

@@ -50,17 +50,17 @@ def act2_chart(dev: Device, layers: float, params: float, launch: float, graph: 
               ch.line(f"{SHORT[dev.key]}: reading the weights only", depths, [floor] * len(depths), "muted",
                       dash="dot"),
               ch.point("Your depth", layers, now, "accent")]
-    shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 'ms')} budget", log=True)
+    shape, note = ch.hline(S.sla_s * S.ms_per_s, "warn", f"{fmt(S.sla_s, 's')} budget", log=True)
     note.update(x=1, xanchor="right", yanchor="bottom")  # above the line at the deep end, clear of "Your depth"
     values = mine + theirs + [floor, S.sla_s * S.ms_per_s]
     figure = ch.figure(traces, x=ch.axis("Depth L (layers), same parameters"),
                        y=ch.axis("Milliseconds per token", "log", **ch.decade_ticks(values, lambda v: f"{v:g}")),
                        shapes=[shape], annotations=[note], height=S.chart_height_px)
     summary = (f"With {fmt(params, 'params')} parameters and {fmt(launch, 'us')} per kernel, a token on the "
-               f"{dev.name} takes {fmt(mine[0] / S.ms_per_s, 'ms')} at {depths[0]} layers and "
-               f"{fmt(mine[-1] / S.ms_per_s, 'ms')} at {depths[-1]}; reading the weights alone takes "
-               f"{fmt(floor / S.ms_per_s, 'ms')} at any depth.")
-    rows = [(str(L), fmt(a / S.ms_per_s, "ms"), fmt(b / S.ms_per_s, "ms")) for L, a, b in
+               f"{dev.name} takes {fmt(mine[0] / S.ms_per_s, 's')} at {depths[0]} layers and "
+               f"{fmt(mine[-1] / S.ms_per_s, 's')} at {depths[-1]}; reading the weights alone takes "
+               f"{fmt(floor / S.ms_per_s, 's')} at any depth.")
+    rows = [(str(L), fmt(a / S.ms_per_s, "s"), fmt(b / S.ms_per_s, "s")) for L, a, b in
             zip(depths[::7], mine[::7], theirs[::7])]
     return chart("a2_depth", "Time per token against depth", figure, summary,
                  table=(("Layers", SHORT[dev.key], SHORT[other.key]), rows))
