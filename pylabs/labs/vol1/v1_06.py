@@ -23,12 +23,18 @@ Departures from the spec (VOL1_00-08 §V1-06) and the issues (20, 24), and why:
 * Act I's prediction was "4,096 → 8,192 multiplies the score memory by?" (4×, B), whose option B
   restated the prompt's own N × N matrix and whose answer the bold invariant stated (issue 20). It
   now asks for the total at the VP's prompt, which needs every term's growth from the numbers the
-  scenario gives; the 4× stays on the cards and in the math peek.
+  scenario gives; the 4× stays on the cards and in the math peek. Its key's gloss was the hedge
+  "faster than the prompt, slower than its square", which a student finds by logic alone (weights
+  fixed, scores squared) without the numbers (review); C and D now both say the scores take over, and
+  only the sum (102× against 596×) tells them apart.
 * Act I's reflection was "how does FlashAttention fit?", whose key the toggle's label stated. It now
   asks about what the act shows with FlashAttention on: what fills the memory at the longest prompt.
 * Act II's prediction asks the wide/deep share (not deep/wide), so its key is the lowest range, and
-  follows the context's device; its ranges put A under 40 %, which holds on the Orin from 8 µs a
-  launch up (at 1 µs, a CUDA graph, it is 84.6 %: C) and on the H100 at every launch cost.
+  follows the context's device at the launch cost its prompt states. The Orin's 20 µs is an assumption
+  (HTA gives 5 to 20 µs for any host), so the ranges put A under 60 % and the launch slider starts at
+  HTA's 5 µs: A then holds over the whole slider on both devices (the Orin's share is 51.4 % at 5 µs;
+  under 40 %, the review found, it flipped to B below 8 µs). A CUDA graph's 1 µs is another setup
+  (84.6 % on the Orin, B), not the prompt's.
 * Act II's reflection was "what makes depth cost time?" with the scenario stating the answer ("a
   layer cannot start before the previous one has finished"); it now asks why the H100 pays more.
 * The story's "on-device classifier … 5 ms per token" was batch-1 decoding: it is a text generator
@@ -87,13 +93,15 @@ ACT1_PREDICTION = Prediction(
         Range("B", "{range}: the total grows in step with the prompt's length", 3.0, 30.0, PROMPT_GROWTH,
               "The KV cache does grow {prompt_growth}, to {kv_target}; the scores grow with the square, "
               "{square}, to {scores_target}, **{a1_vs_today}** the memory in all."),
-        Range("C", "{range}: faster than the prompt, slower than its square", 30.0, 300.0, 100.0,
+        Range("C", "{range}: the score matrices become most of the memory", 30.0, 300.0, 100.0,
               "Weights {weights} (fixed), KV cache {kv_today} → {kv_target} ({prompt_growth}), scores "
               "{scores_today} → {scores_target} ({square}): {total_target} against {total_today}, "
               "**{a1_vs_today}**."),
-        Range("D", "{range}: the whole memory grows with the square of the prompt", 300.0, None, PROMPT_GROWTH ** 2,
-              "Only the scores grow {square}; the KV cache grows {prompt_growth} and the weights not at all. "
-              "The total is **{a1_vs_today}**, from {total_today} to {total_target}."),
+        Range("D", "{range}: the score matrices set the total, which grows as their square", 300.0, None,
+              PROMPT_GROWTH ** 2,
+              "The scores do fill most of the longer prompt's memory ({scores_target} of {total_target}), but "
+              "today's {total_today} is mostly weights (fixed) and KV cache ({prompt_growth}): the total grows "
+              "**{a1_vs_today}**, not the square's {square}."),
     ),
     truth=act1_truth,
     shown_by="a1_vs_today",
@@ -275,11 +283,11 @@ A2_LAYERS = Slider("a2_layers", "Depth L (layers)", unit="layers", min=2, max=10
 A2_PARAMS = Slider("a2_params", "Parameters P", unit="params", min=10e6, max=10e9, step=1,
                    default=S.act2_params, fmt="params", scale="log", steps=60,
                    help="Width follows: d = √(P / 12L).")
-A2_LAUNCH = Slider("a2_launch", "Launch cost per kernel (assumed)", unit="s", min=1e-6, max=50e-6,
-                   step=1e-6, default=default_launch(CONTEXT.default), fmt="us",
+A2_LAUNCH = Slider("a2_launch", "Launch cost per kernel (assumed)", unit="s", min=C.KERNEL_LAUNCH_CPU_LOW_S,
+                   max=50e-6, step=1e-6, default=default_launch(CONTEXT.default), fmt="us",
                    help=f"The CPU side of a launch usually takes {fmt(C.KERNEL_LAUNCH_CPU_LOW_S, 'us')} to "
                         f"{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')} (Meta's trace-analysis docs); which end a device "
-                        "sits at is this lab's assumption.")
+                        "sits at is this lab's assumption. Less than that per kernel takes a CUDA graph.")
 A2_GRAPH = Toggle("a2_graph", f"Capture each token's kernels in one CUDA graph (about {fmt(S.launch_graph_s, 'us')} "
                               "a kernel)")
 
@@ -303,17 +311,17 @@ ACT2_PREDICTION = Prediction(
     quantity=f"time per token, {S.wide_layers:.0f} layers ÷ {S.deep_layers:.0f} layers",
     unit_fmt="pct",
     options=(
-        Range("A", "{range}: small layers cost far more than their bytes", None, 0.4, 0.2,
+        Range("A", "{range}: small layers cost far more than their bytes", None, 0.6, 0.2,
               "The {deep}-layer model launches {deep_launches} kernels per token against {wide_launches}, at "
               "{launch} each: {deep_fixed} of fixed costs, while reading the weights takes {a2_floor} for "
               "either shape. The wide model needs **{a2_wide_share}** of the deep one's time."),
-        Range("B", "{range}: the wide model saves some overhead per layer", 0.4, 0.8, 0.6,
+        Range("B", "{range}: the wide model saves some overhead per layer", 0.6, 0.9, 0.75,
               "The overhead is most of the deep model's time: {deep_launches} launches of {launch}, "
               "{deep_fixed}, against {a2_floor} of reading: the wide model needs **{a2_wide_share}** of its time."),
-        Range("C", "{range}: same parameters, same bytes, so the same time", 0.8, 1.25, 1.0,
+        Range("C", "{range}: same parameters, same bytes, so the same time", 0.9, 1.1, 1.0,
               "Same bytes, {a2_floor} of reading either way, but {deep_launches} launches against "
               "{wide_launches}: the wide model needs **{a2_wide_share}** of the deep one's time."),
-        Range("D", "{range}: bigger matrices make the wide model slower", 1.25, None, 1.5,
+        Range("D", "{range}: bigger matrices make the wide model slower", 1.1, None, 1.5,
               "Its matrices are bigger but fewer, and the bytes are the same ({a2_floor} of reading); the deep "
               "model pays {deep_launches} launches to its {wide_launches}: **{a2_wide_share}**."),
     ),
