@@ -334,3 +334,12 @@ def test_act1_key_gloss_is_no_hedge_between_the_other_options():
     target = lab.memory(100_000, False)
     assert target.scores_b / target.total_b > 0.9
     assert "596×" in fill(prediction.option("D").feedback, lab.act1_facts("cloud"))
+
+
+def test_the_serial_launch_count_is_stated_as_a_bound():
+    """Review (issue 24, class 8: an idealisation stated as fact): T sums max(launch, read) per kernel, as if
+    the GPU waited for every launch. CUDA launches are asynchronous (the CPU queues the next launch while a
+    long GEMV runs; HTA measures the CPU side), so the wide model's small launches can hide behind its
+    163 µs GEMVs on the Orin: its modelled time is an upper bound, which only lowers the key's share."""
+    text = page_text(rendered(LAB, all_open()))
+    assert "upper bound" in text and "in series with the GPU" in text

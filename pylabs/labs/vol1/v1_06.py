@@ -432,7 +432,9 @@ def act2_math(s: State):
                  r"+ 6\,t_{\text{launch}}\right]",
                  "Per layer, four GEMVs (QKV, output, MLP up and down) each take at least one launch or the time to "
                  "read their weights at bandwidth *B*; six small kernels (norms, softmax, activation, residuals) "
-                 "cost one launch each."),
+                 "cost one launch each. This counts every launch in series with the GPU's work; a host that "
+                 "queues launches while a long GEMV runs hides some of them, so the wide model's time is an "
+                 "upper bound and its share of the deep one's lower still."),
         Equation(r"T_{\min} = \frac{12\,L\,d^2\,b}{B} = \frac{P\,b}{B}",
                  "The bandwidth floor is the same for every depth: only the launches depend on *L*."),
     ), rows=(
