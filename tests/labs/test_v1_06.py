@@ -237,6 +237,20 @@ def test_weights_oom_on_the_orin_only():
     assert "a2_oom" not in LAB.failures_now(in_context("edge"))
 
 
+def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
+    """Review (issue 24, class 7: an unstorable model timed): 10 B parameters are 20 GB of FP16 weights, more
+    than the Orin's 16 GB, yet the page showed 'Time per token 195 ms' against its budget and fired the budget
+    failure beside the OOM. The time is now qualified and only the OOM fires."""
+    state = in_context("edge", a2_params=10e9)
+    assert LAB.failures_now(state) >= {"a2_oom"} and "a2_sla_fail" not in LAB.failures_now(state)
+    html = render_lab(LAB, state)
+    card = html[html.index('data-metric="a2_t_token"'):]
+    card = card[:card.index("</div>")]
+    assert "if the weights fit, which they do not" in card and "budget" not in card
+    assert "pl-metric--good" not in html[html.rindex("<div", 0, html.index('data-metric="a2_t_token"')):][:200]
+    assert not record(LAB, state)["results"]["sla_fail"]
+
+
 def test_failure_callouts_render_only_while_active():
     assert 'data-failure="a2_sla_fail"' in render_lab(LAB, in_context("edge"))
     assert 'data-failure="a2_sla_fail"' not in render_lab(LAB, in_context("edge", a2_layers=4))

@@ -399,9 +399,11 @@ def a2_levers(s: State, dev: Device, lat: tf.TokenLatency) -> str:
 def act2_instruments(s: State) -> list:
     dev, lat = act2_state(s)
     weights = tf.weights_bytes(s["a2_params"], S.bytes_per_value)
-    over = lat.total_s > S.sla_s
+    fits = weights <= dev.mem_bytes
+    over = fits and lat.total_s > S.sla_s
     parts = [metric_grid(
-        M["a2_t_token"].show(lat.total_s, "warn" if over else "good", f"budget {fmt(S.sla_s, 's')}"),
+        M["a2_t_token"].show(lat.total_s, ("warn" if over else "good") if fits else None,
+                             f"budget {fmt(S.sla_s, 's')}" if fits else "if the weights fit, which they do not"),
         M["a2_wide_share"].show(wide_share(dev, s["a2_layers"], s["a2_params"], launch_s(s)),
                                 note=f"on the {SHORT[dev.key]}"),
         M["a2_overhead"].show(lat.overhead_share),
@@ -411,7 +413,7 @@ def act2_instruments(s: State) -> list:
         M["a2_weights"].show(weights, None if weights <= dev.mem_bytes else "danger",
                              f"of {fmt(dev.mem_bytes, 'B')}"),
     )]
-    if weights > dev.mem_bytes:
+    if not fits:
         parts.append(failure(F["a2_oom"], f"{fmt(s['a2_params'], 'params')} parameters in FP16 are "
                                           f"{fmt(weights, 'B')}, more than the {fmt(dev.mem_bytes, 'B')} of the "
                                           f"{dev.name}. Pick fewer parameters."))
@@ -491,9 +493,10 @@ ACT2 = Act(
 
 def active_failures(s: State) -> frozenset[str]:
     dev, lat = act2_state(s)
+    a2_oom = tf.weights_bytes(s["a2_params"], S.bytes_per_value) > dev.mem_bytes
     active = {"a1_attn_oom": memory(s["a1_seq"], s["a1_flash"]).total_b > device(s["context"]).mem_bytes,
-              "a2_sla_fail": lat.total_s > S.sla_s,
-              "a2_oom": tf.weights_bytes(s["a2_params"], S.bytes_per_value) > dev.mem_bytes}
+              "a2_sla_fail": not a2_oom and lat.total_s > S.sla_s,  # a model that cannot load is not timed
+              "a2_oom": a2_oom}
     return frozenset(name for name, on in active.items() if on)
 
 
