@@ -357,3 +357,11 @@ def test_the_serial_launch_count_is_stated_as_a_bound():
     163 µs GEMVs on the Orin: its modelled time is an upper bound, which only lowers the key's share."""
     text = page_text(rendered(LAB, all_open()))
     assert "upper bound" in text and "in series with the GPU" in text
+
+
+def test_the_orin_memory_is_said_to_be_shared():
+    """Review (defect class 14 on the Orin): the Orin NX's 16 GB of LPDDR5 is shared by its CPU, OS and GPU
+    (NVIDIA Jetson Orin NX data sheet: one unified memory), and the lab fits models against all of it. The
+    page says so before the first lock, where the context is chosen."""
+    text = page_text(rendered(LAB, LAB.parse({"controls": {}})))
+    assert "counts all 16 GB" in text and "a real model gets less" in text

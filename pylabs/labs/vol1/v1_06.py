@@ -67,7 +67,9 @@ from pylabs.physics.references import cite
 
 CONTEXT = deployment(CONTEXTS, default="cloud",
                      help="Sets the device of both acts: the memory Act I's model must fit in (an H100's HBM or "
-                          "the Orin's shared LPDDR5) and the device Act II's models run on.")
+                          "the Orin's LPDDR5, which its CPU and OS share: the lab counts all "
+                          f"{fmt(C.ORIN_NX_MEM_BYTES, 'B')}, so a real model gets less) and the device Act II's "
+                          "models run on.")
 
 # ---- Act I · A longer prompt -----------------------------------------------------------
 
