@@ -249,6 +249,8 @@ def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
     assert "if the weights fit, which they do not" in card and "budget" not in card
     assert "pl-metric--good" not in html[html.rindex("<div", 0, html.index('data-metric="a2_t_token"')):][:200]
     assert not record(LAB, state)["results"]["sla_fail"]
+    assert "would take, if its weights fit," in page_text(rendered(LAB, state))
+    assert "would take" not in page_text(rendered(LAB, in_context("edge")))
 
 
 def test_failure_callouts_render_only_while_active():

@@ -56,8 +56,10 @@ def act2_chart(dev: Device, layers: float, params: float, launch: float, graph: 
     figure = ch.figure(traces, x=ch.axis("Depth L (layers), same parameters"),
                        y=ch.axis("Milliseconds per token", "log", **ch.decade_ticks(values, lambda v: f"{v:g}")),
                        shapes=[shape], annotations=[note], height=S.chart_height_px)
+    fits = params * S.bytes_per_value <= dev.mem_bytes
     summary = (f"With {fmt(params, 'params')} parameters and {fmt(launch, 'us')} per kernel, a token on the "
-               f"{dev.name} takes {fmt(mine[0] / S.ms_per_s, 's')} at {depths[0]} layers and "
+               f"{dev.name} {'takes' if fits else 'would take, if its weights fit,'} "
+               f"{fmt(mine[0] / S.ms_per_s, 's')} at {depths[0]} layers and "
                f"{fmt(mine[-1] / S.ms_per_s, 's')} at {depths[-1]}; reading the weights alone takes "
                f"{fmt(floor / S.ms_per_s, 's')} at any depth.")
     rows = [(str(L), fmt(a / S.ms_per_s, "s"), fmt(b / S.ms_per_s, "s")) for L, a, b in
