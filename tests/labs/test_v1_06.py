@@ -171,7 +171,7 @@ def test_feedback_quotes_the_cards_of_its_context():
     """The key's numbers are the cards' numbers, in each context (the Orin's 19 %, the H100's 6.25 %)."""
     for context, share, cap in (("cloud", "6.25 %", "250,276 tokens"), ("edge", "19 %", "41,943 tokens")):
         text = page_text(rendered(LAB, in_context(context)))
-        assert f"this depth's {share}" in text and f"fits is {cap}" in text
+        assert f"this depth's {share}" in text and f"is {cap}. What fills" in text
 
 
 def test_the_invariant_and_hook_state_no_key():
@@ -367,3 +367,15 @@ def test_the_orin_memory_is_said_to_be_shared():
     page says so before the first lock, where the context is chosen."""
     text = page_text(rendered(LAB, LAB.parse({"controls": {}})))
     assert "counts all 16 GB" in text and "a real model gets less" in text
+
+
+def test_act1_reflection_prompt_does_not_rule_out_an_option():
+    """Review (issue 20, an option refuted by the prompt): the prompt said 'no score matrix is stored', which
+    struck out A ('score matrices in a compact form') before any instrument was read, and B ('copies of the
+    weights, one per block') was no belief anyone holds. The prompt now asks only what fills the memory; the
+    scores card (0 B, 'not stored') refutes A, and B is the weights, 3.12 GB, a small share at the cap."""
+    reflection, terms = LAB.question("a1_reflect"), LAB.terms("edge")
+    assert "score" not in reflection.prompt
+    assert "weights" in reflection.text_of("B", terms) and "cop" not in reflection.text_of("B", terms)
+    cap = model.at_flash_cap("edge")
+    assert cap.weights_b / cap.total_b < 0.2 < cap.kv_b / cap.total_b

@@ -127,15 +127,15 @@ def act1_facts(context: str) -> dict[str, str]:
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="With FlashAttention on, no score matrix is stored, yet on the {device} ({mem}) the longest prompt "
-           "that fits is {flash_cap}. What fills the memory at that length?",
+    prompt="With FlashAttention on, the longest prompt that fits on the {device} ({mem}) is {flash_cap}. "
+           "What fills the memory at that length?",
     options=(
         Claim("A", "Score matrices in a compact form: fewer bytes each, but still one per pair of tokens.",
               "FlashAttention stores no scores at all: the scores card reads 0 with it on. Each block of scores "
               "lives only in on-chip memory, and O(N) row statistics rescale the partial results."),
-        Claim("B", "Copies of the weights, one for each block of the prompt, so they grow with its length.",
-              "The weights are read, not copied: {weights} at every prompt length, a small part of the "
-              "{device}'s {mem} at {flash_cap}."),
+        Claim("B", "The model's weights, still the largest single part of the memory at that length.",
+              "The weights stay at {weights} at every prompt length, a small part of the {device}'s {mem}: "
+              "at {flash_cap} the KV cache holds {kv_cap}."),
         Claim("C", "The running softmax statistics, kept for every pair of tokens in every head.",
               "The running maximum and sum are kept per row, two numbers per token and head, not per pair: "
               "{stats} at {flash_cap}, against {kv_cap} of KV cache."),
