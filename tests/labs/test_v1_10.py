@@ -325,3 +325,31 @@ def test_the_narrow_channel_illustration_follows_the_grid():
     """Reflection D's feedback: a channel 100× narrower than the widest keeps 127 / 100 levels each side."""
     facts = lab.act1_facts()
     assert (facts["narrow"], facts["narrow_levels"], facts["bound"]) == ("100×", "1.27", "0.197 %")
+
+
+# ---- Act II text follows the state (issue 24, classes 3, 6 and 7) ------------------------------
+
+
+def test_a_tier_that_does_not_fit_shows_no_decode_rate():
+    """A model that cannot be loaded decodes nothing: 0 tokens/s, said in words, never a speed."""
+    html = rendered(LAB, all_open())  # the research plan: the flagship's INT8 is out of memory
+    card = html[html.index('data-metric="a2_rate_flagship"'):][:400]
+    assert 'data-value="0.0"' in card and "does not fit: nothing runs" in card
+    fits = rendered(LAB, all_open(a2_flagship="8b_int4"))
+    rate = float(re.search(r'data-metric="a2_rate_flagship" data-value="([^"]+)"', fits).group(1))
+    assert rate > 0
+
+
+def test_the_out_of_memory_levers_follow_the_state():
+    long = str(render_lab(LAB, all_open()))
+    assert "Fewer bits or a smaller model, or a shorter context, brings" in long
+    short = str(render_lab(LAB, all_open(a2_context=lab.A2_CONTEXT.min)))
+    assert "Fewer bits or a smaller model brings" in short and "shorter context" not in short
+
+
+def test_the_quality_warning_gives_each_tiers_own_reason():
+    html = str(render_lab(LAB, all_open(a2_flagship="8b_int4", a2_mid="8b_int2", a2_budget="8b_int4_s50")))
+    assert "Mid-range: 8B 2-bit (group 128), perplexity 210 (est) above the team's limit of 10" in html
+    assert "Budget: 8B INT4 + 50 % structured pruning, pruned with no retraining behind it" in html
+    only_ppl = str(render_lab(LAB, all_open(a2_budget="8b_int2")))
+    assert "no retraining" not in only_ppl[only_ppl.index('data-failure="a2_quality"'):][:600]

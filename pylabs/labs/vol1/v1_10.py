@@ -94,7 +94,7 @@ ACT1_PREDICTION = Prediction(
         Range("C", "{range}: a few tenths, small but measurable", 0.001, 0.005, 0.003,
               "torchvision's post-training INT8 ResNet-50 (fbgemm, a scale per output channel) scores "
               "{int8_top1} against {fp32_top1} in FP32: {a1_drop} lost. Close to lossless, not lossless."),
-        Range("D", "{range}: a full point or more, a visible loss", 0.005, None, 0.01,
+        Range("D", "{range}: a visible loss on the validation set", 0.005, None, 0.01,
               "That is the cost of fewer bits: at INT4 the table's estimate for ResNet-50 is {r50_int4} "
               "(est, no direct source). Per-channel INT8 measures {a1_drop}."),
     ),
@@ -151,8 +151,8 @@ M = {m.name: m for m in (
     MetricSpec("a2_flagship", "Flagship footprint", "B", "GB"),
     MetricSpec("a2_mid", "Mid-range footprint", "B", "GB"),
     MetricSpec("a2_budget", "Budget footprint", "B", "GB"),
-    MetricSpec("a2_rate_flagship", "Flagship decode rate", "1/s", "num"),
-    MetricSpec("a2_rate_budget", "Budget decode rate", "1/s", "num"),
+    MetricSpec("a2_rate_flagship", "Flagship decode rate", "1/s", "tokens/s"),
+    MetricSpec("a2_rate_budget", "Budget decode rate", "1/s", "tokens/s"),
     MetricSpec("a2_kv", "KV cache, flagship", "B", "GB"),
 )}
 
@@ -179,7 +179,7 @@ def act1_instruments(s: State) -> list:
     over = cfg.size > S.size_budget_bytes
     parts = [metric_grid(
         M["a1_drop"].show(cfg.drop, "danger" if cfg.drop >= S.collapse_drop else "warn" if cfg.drop > 0.01
-                          else "good", f"from {fmt(MODELS[cfg.model][3], 'pct')} in FP32; {BASIS[cfg.basis]}"),
+                          else "good", f"from {share(MODELS[cfg.model][3], decimals=2)} in FP32; {BASIS[cfg.basis]}"),
         M["a1_size"].show(cfg.size, "warn" if over else "good", f"budget {fmt(S.size_budget_bytes, 'B')}"),
         M["a1_latency"].show(cfg.latency_s(), note="memory-bound" if cfg.memory_bound else "compute-bound"),
         M["a1_speedup"].show(speedup, note=f"model at {fmt(S.utilisation, 'pct')} of peak (assumed)"),
@@ -350,7 +350,7 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "Both halve: half the weights are gone, so half the bytes and half the multiplies.",
               "Zeros stored in a dense matrix take the same bytes ({dense_u50} on the flagship), and a dense "
               "kernel multiplies them like any other number."),
-        Claim("B", "Neither moves: dense storage keeps every zero, and a dense kernel multiplies each one.",
+        Claim("B", "Neither moves: the zeros stay stored, and a dense kernel multiplies every one.",
               "Stored dense it stays {dense_u50} and decodes at {rate_u50}, as unpruned; a bitmask format brings "
               "it to {mask_u50} only with kernels that read it. NVIDIA's 2:4 pattern is the hardware-friendly "
               "middle: semi-structured, not arbitrary."),
@@ -374,26 +374,38 @@ def act2_instruments(s: State) -> list:
     foot = [VARIANTS[k].footprint(tokens) for k in keys]
     fits = [f <= b for f, (*_, b) in zip(foot, S.tiers)]
     bw = C.A17_PRO_MEM_BW
-    rate = [cp.decode_tokens_per_s(VARIANTS[k].weights, VARIANTS[k].kv(tokens), bw) for k in keys]
+    rate = [cp.decode_tokens_per_s(VARIANTS[k].weights, VARIANTS[k].kv(tokens), bw) if ok else 0.0
+            for k, ok in zip(keys, fits)]
     cards = [M[f"a2_{n}"].show(f, "good" if ok else "danger", f"of {fmt(b, 'GB')}")
              for f, ok, (n, _, b) in zip(foot, fits, S.tiers)]
     parts = [metric_grid(
         M["a2_oom_tiers"].show(fits.count(False), "danger" if not all(fits) else "good", "of 3"), *cards,
-        M["a2_rate_flagship"].show(rate[0], note=f"tokens/s at {fmt(bw, 'GB/s')} (assumed)"),
-        M["a2_rate_budget"].show(rate[2], note="tokens/s"),
+        M["a2_rate_flagship"].show(rate[0], None if fits[0] else "danger",
+                                   f"at {fmt(bw, 'GB/s')} (assumed)" if fits[0] else "does not fit: nothing runs"),
+        M["a2_rate_budget"].show(rate[2], None if fits[2] else "danger",
+                                 "batch 1" if fits[2] else "does not fit: nothing runs"),
         M["a2_kv"].show(VARIANTS[keys[0]].kv(tokens), note=f"at {fmt(tokens, 'tokens')}"),
     )]
     if not all(fits):
         over = [f"{lab} needs {fmt(f, 'GB')} of {fmt(b, 'GB')}" for f, ok, (_, lab, b) in zip(foot, fits, S.tiers)
                 if not ok]
-        parts.append(failure(F["a2_out_of_memory"], "; ".join(over) + ". Fewer bits, a smaller model or a "
-                             "shorter context brings a tier under its budget."))
-    weak = [f"{lab}: {VARIANTS[k].label}" for k, (_, lab, _) in zip(keys, S.tiers) if not VARIANTS[k].acceptable]
+        shorter = ", or a shorter context," if tokens > A2_CONTEXT.min else ""
+        parts.append(failure(F["a2_out_of_memory"], "; ".join(over) + f". Fewer bits or a smaller model{shorter} "
+                             "brings a tier under its budget."))
+    weak = [f"{lab}: {VARIANTS[k].label}, {why_weak(VARIANTS[k])}" for k, (_, lab, _) in zip(keys, S.tiers)
+            if not VARIANTS[k].acceptable]
     if weak:
-        parts.append(failure(F["a2_quality"], "; ".join(weak) + ". Perplexity above "
-                             f"{fmt(S.perplexity_limit, 'num')}, or pruning with no retraining behind it."))
+        parts.append(failure(F["a2_quality"], "; ".join(weak) + "."))
     parts += [act2_chart(keys, tokens), act2_frontier(keys)]
     return parts
+
+
+def why_weak(v) -> str:
+    """Why a tier's model is not good enough: its perplexity, or pruning that no retraining backs."""
+    if v.ppl_key:
+        return (f"perplexity {fmt(v.perplexity, 'num')} (est) above the team's limit of "
+                f"{fmt(S.perplexity_limit, 'num')}")
+    return "pruned with no retraining behind it, so its quality is unmeasured"
 
 
 def act2_math(s: State):
@@ -408,7 +420,7 @@ def act2_math(s: State):
                  "Generating one token reads every weight and the cache once: batch-1 decoding is memory-bound."),
     ), rows=(
         ("Flagship model", v.label),
-        ("Parameters, *P*", fmt(v.params, "int")),
+        ("Parameters, *P*", fmt(v.params, "params")),
         ("Weights", fmt(v.weights, "GB")),
         ("KV cache", fmt(v.kv(tokens), "GB") + f" at {fmt(tokens, 'tokens')}"),
         ("Runtime, *R*", fmt(S.runtime_bytes, "GB") + " (assumed)"),

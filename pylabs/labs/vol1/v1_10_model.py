@@ -135,7 +135,6 @@ class Variant:
     ppl_key: str = ""                   # row of the perplexity table (8B quantized variants)
     density: float = 1.0                # share of weights kept by pruning
     storage: str = "dense"              # dense, structured (weights removed) or bitmask
-    note: str = ""
 
     @property
     def weights(self) -> float:
@@ -173,11 +172,10 @@ VARIANTS = {
     "8b_int3": Variant(f"8B 3-bit ({GROUP})", P8, 3.0, G, L8, "int3"),
     "8b_int2": Variant(f"8B 2-bit ({GROUP})", P8, 2.0, G, L8, "int2"),
     "8b_int4_s50": Variant(f"8B INT4 + {PRUNED} structured pruning", P8, 4.0, G, L8, density=KEPT,
-                           storage="structured", note="no retraining: quality unmeasured"),
-    "8b_int4_u50": Variant(f"8B INT4 + {PRUNED} unstructured, stored dense", P8, 4.0, G, L8, density=KEPT,
-                           note="the zeros are still stored"),
+                           storage="structured"),
+    "8b_int4_u50": Variant(f"8B INT4 + {PRUNED} unstructured, stored dense", P8, 4.0, G, L8, density=KEPT),
     "8b_int4_u50m": Variant(f"8B INT4 + {PRUNED} unstructured, bitmask format", P8, 4.0, G, L8, density=KEPT,
-                            storage="bitmask", note="needs sparse kernels; quality unmeasured"),
+                            storage="bitmask"),
     "3b_int4": Variant("3B-class INT4 (Llama 3.2 3B)", C.LLAMA32_3B_PARAMS, 4.0, G, L3),
     "1b_int8": Variant("1B-class INT8 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 8.0, 0.0, L1),
     "1b_int4": Variant("1B-class INT4 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 4.0, G, L1),
