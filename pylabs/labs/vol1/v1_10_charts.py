@@ -15,6 +15,7 @@ BASIS = {cp.MEASURED: "torchvision, measured", cp.ESTIMATE: "representative (est
 
 
 SIZE_TICKS = (0.08, 0.2, 0.4, 1.0, 2.0)  # x-axis ticks as multiples of the budget: 2, 5, 10, 25, 50 MB
+BUDGET_LABEL_Y = 0.4  # paper units: the budget line's label, in the empty band under the accurate points
 
 
 def act1_chart(cfg: Config):
@@ -29,6 +30,8 @@ def act1_chart(cfg: Config):
     traces.append(ch.frontier("Frontier", [(r.size, r.top1 * S.pp) for r in rows]))
     traces.append(ch.point("Your setting", cfg.size, cfg.top1 * S.pp, "accent", "star"))
     shape, note = ch.vline(S.size_budget_bytes, "warn", "budget", log=True)
+    # inside the plot, right of its line, below the FP32-level points: clear of the legend
+    note.update(y=BUDGET_LABEL_Y, yanchor="middle", xanchor="left")
     ticks = [m * S.size_budget_bytes for m in SIZE_TICKS]
     figure = ch.figure(traces, x=ch.axis("Model size", "log", **ch.ticks_at(ticks, lambda v: fmt(v, "B"))),
                        y=ch.axis("Top-1 accuracy (%)"), shapes=[shape], annotations=[note])
