@@ -54,10 +54,18 @@ def test_act2_key_is_a_int4_3bit_and_a_1b_model(context):
 
 
 @pytest.mark.parametrize("letter, fits", [("A", [True, True, True]), ("B", [False, False, False]),
-                                          ("C", [True, False, False]), ("D", [False, False, False])])
+                                          ("C", [True, False, False]), ("D", [True, True, False])])
 def test_every_design_is_checked_against_every_tier(letter, fits):
     """§V1-10 (2) error 6: the upstream key (the research plan, B) is out of memory on all three tiers."""
     assert model.design_fits(model.DESIGNS[letter]) == fits
+
+
+def test_the_smallest_plan_is_not_the_key_on_every_tier():
+    """Defect class 7: "pick the most compressed plan" must not find the key. D's 3-bit is smaller than the
+    key's INT4 on the flagship and the mid-range; its 2-bit budget tier is out of memory and collapses."""
+    foot = {letter: [model.VARIANTS[k].footprint(2048) for k in keys] for letter, keys in model.DESIGNS.items()}
+    assert foot["D"][0] < foot["A"][0] and foot["D"][1] <= foot["A"][1]
+    assert model.design_fits(model.DESIGNS["D"])[2] is False and not model.VARIANTS["8b_int2"].acceptable
 
 
 def test_reflection_keys_are_d_and_b():

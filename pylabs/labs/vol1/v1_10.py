@@ -318,9 +318,10 @@ ACT2_PREDICTION = Pick(
               "8B model's structure without retraining is not a published result."),
         Claim("C", "INT4 on the flagship and the mid-range, a 3B-class model at INT4 on the budget tier.",
               "The mid-range needs {int4} against {mid}, and the 3B model needs {three_b} against {budget}."),
-        Claim("D", "INT8 on all three tiers: one model to test and ship, with the smallest accuracy loss.",
-              "INT8 weights alone are {w_int8}; with the cache and runtime, {int8} is over even the flagship's "
-              "{flagship}."),
+        Claim("D", "One 8B model everywhere: 3-bit on the flagship and the mid-range, 2-bit on the budget tier.",
+              "3-bit needs {int3}, under the flagship's and the mid-range's budgets, but 2-bit still needs {int2} "
+              "against the budget tier's {budget}, and at 2 bits the perplexity is {ppl2} (est), far above the "
+              "team's limit of {limit}."),
     ),
     decide=act2_answer,
 )
@@ -330,7 +331,8 @@ def act2_facts() -> dict[str, str]:
     budgets = {n: fmt(b, "GB") for n, _, b in S.tiers}
     return {**budgets, "w_int8": fmt(VARIANTS["8b_int8"].weights, "GB"), "int8": gb("8b_int8"),
             "int4": gb("8b_int4"), "int3": gb("8b_int3"), "s50": gb("8b_int4_s50"), "one_b": gb("1b_int4"),
-            "three_b": gb("3b_int4"), "ppl3": fmt(cp.perplexity("int3"), "num"),
+            "three_b": gb("3b_int4"), "ppl3": fmt(cp.perplexity("int3"), "num"), "int2": gb("8b_int2"),
+            "ppl2": fmt(cp.perplexity("int2"), "num"),
             "limit": fmt(S.perplexity_limit, "num"), "dense_u50": gb("8b_int4_u50"),
             "mask_u50": gb("8b_int4_u50m"), "rate_u50": fmt(rate("8b_int4_u50"), "tokens/s"),
             "rate_int4": fmt(rate("8b_int4"), "tokens/s")}

@@ -182,7 +182,7 @@ VARIANTS = {
 }
 TIER_NAMES = tuple(t[0] for t in S.tiers)
 DESIGNS = {"A": ("8b_int4", "8b_int3", "1b_int4"), "B": ("8b_int8", "8b_int4", "8b_int4_s50"),
-           "C": ("8b_int4", "8b_int4", "3b_int4"), "D": ("8b_int8", "8b_int8", "8b_int8")}
+           "C": ("8b_int4", "8b_int4", "3b_int4"), "D": ("8b_int3", "8b_int3", "8b_int2")}
 RESEARCH_PLAN = "B"  # the stakeholder's plan, the tier planner's starting point
 
 
