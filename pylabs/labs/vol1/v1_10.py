@@ -26,12 +26,16 @@ Issues 20 and 24 (review of V1-10):
 - The phone's FP16 rate is the registry's labelled assumption (half of Apple's 35 TOPS, read as INT8);
   integer peaks are in OP/s, floating point in FLOP/s.
 - Keys re-lettered for balance over the curriculum (C, D, A, B); options rewritten as parallel claims.
+  The pick's "INT8 everywhere" (ruled out by the weights alone) became one 8B model at 3 and 2 bits,
+  so that "pick the most compressed plan" does not find the key. A tier that does not fit shows no
+  decode rate; failure texts offer only the levers not yet pulled.
 
 Choices made where the spec leaves one: the Act I models are ResNet-50 and MobileNetV2 (the spec's
 ViT-B has no per-tensor/per-channel PTQ figure we could confirm, so it is left out rather than
 invented); the accuracy and perplexity tables are labelled as representative values anchored on the
-papers cited, not as measurements; the upstream calibration-size penalty is dropped (no source). The spec's Act I key band, 0.5-2 pp
-for "R50 per-channel 0.2", contradicts its own table; the measured 0.21 pp decides the key here.
+papers cited, not as measurements; the upstream calibration-size penalty is dropped (no source). The spec's corrected bands put the Act I
+key in B, (0, 0.5] pp; here the ranges are redrawn (A < 0.02, B 0.02-0.1, C 0.1-0.5, D >= 0.5 pp) so
+that the measured 0.21 pp sits in C, for key letters balanced over the curriculum.
 INT4 runs at the INT8 rate on every device (no INT4 tensor rate is listed for Hopper, Orin or the ANE).
 
 Ledger fields: context, model, fmt, granularity, drop_pp, tier_configs, tier_footprints_gb, oom_tiers.
