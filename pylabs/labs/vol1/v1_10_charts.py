@@ -1,5 +1,5 @@
 """V1-10's charts: Act I's accuracy against size for every setting of both models (each cell marked
-with what it rests on: a torchvision measurement or an estimate), and Act II's memory per tier and
+with what it rests on: a torchvision or Krishnamoorthi 2018 measurement, or an estimate), and Act II's memory per tier and
 the 8B model's memory against quality.
 """
 
@@ -10,8 +10,8 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_10_model import FORMATS, MODELS, VARIANTS, Config, S, act1_points
 from pylabs.physics import compression as cp
 
-BASIS = {cp.MEASURED: "torchvision, measured", cp.ESTIMATE: "representative (est)",
-         cp.UNSOURCED: "est, no direct source"}
+BASIS = {cp.MEASURED: "torchvision, measured", cp.KRISHNAMOORTHI: "Krishnamoorthi 2018, measured",
+         cp.ESTIMATE: "representative (est)", cp.UNSOURCED: "est, no direct source"}
 
 
 SIZE_TICKS = (0.08, 0.2, 0.4, 1.0, 2.0)  # x-axis ticks as multiples of the budget: 2, 5, 10, 25, 50 MB
@@ -36,8 +36,10 @@ def act1_chart(cfg: Config):
     figure = ch.figure(traces, x=ch.axis("Model size", "log", **ch.ticks_at(ticks, lambda v: fmt(v, "B"))),
                        y=ch.axis("Top-1 accuracy (%)"), shapes=[shape], annotations=[note])
     front = ch.pareto_front([(r.size, r.top1) for r in rows])
-    summary = (f"Every setting of both models, by size and top-1: two cells are torchvision's measurements, the "
-               f"rest estimates (the INT4 cells have no direct source). The frontier runs through {len(front)} "
+    n = {b: sum(r.basis == b for r in rows) for b in BASIS}
+    summary = (f"Every setting of both models, by size and top-1: {fmt(n[cp.MEASURED], 'int')} cells are torchvision's "
+               f"measurements and {fmt(n[cp.KRISHNAMOORTHI], 'int')} Krishnamoorthi's (2018), the rest estimates "
+               f"({fmt(n[cp.UNSOURCED], 'int')} with no direct source). The frontier runs through {len(front)} "
                f"points; your setting is {fmt(cfg.size, 'B')} at {fmt(cfg.top1, 'pct')}. Collapsed settings sit "
                "near zero.")
     table = [(MODELS[r.model][0], FORMATS[r.fmt][0], "—" if r.fmt == "fp16" else label[r.granularity],
@@ -47,7 +49,8 @@ def act1_chart(cfg: Config):
                  table=(("Model", "Format", "Scales", "Scheme", "Size", "Top-1"), table))
 
 
-BASIS_SHORT = {cp.MEASURED: "torchvision", cp.ESTIMATE: "est", cp.UNSOURCED: "est, no direct source"}
+BASIS_SHORT = {cp.MEASURED: "torchvision", cp.KRISHNAMOORTHI: "Krishnamoorthi 2018", cp.ESTIMATE: "est",
+               cp.UNSOURCED: "est, no direct source"}
 
 
 TIER_LABEL_STEP = 0.08  # paper units between the staggered budget labels of the frontier chart
