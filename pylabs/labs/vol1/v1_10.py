@@ -139,7 +139,7 @@ def act1_facts() -> dict[str, str]:
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
     prompt="Post-training INT8 with one scale per weight tensor collapses MobileNetV2, while one scale per "
-           "channel, or quantization-aware training, keeps it close to FP32. What breaks it?",
+           "channel, or quantization-aware training, keeps it usable. What breaks it?",
     options=(
         Claim("A", "Its weights are fewer, so each rounding error carries more of what the network knows.",
               "Size alone does not decide it: the same small network loses only {mnv2_pc} with a scale per "
@@ -275,8 +275,8 @@ def act1_math(s: State):
     ), sources=(
         C.REGISTRY["RESNET50_PARAMS"].source, C.REGISTRY["MOBILENETV2_PARAMS"].source,
         C.REGISTRY["RESNET50_INT8_PTQ_TOP1"].source, C.REGISTRY["MOBILENETV2_INT8_QAT_TOP1"].source,
-        cite("krishnamoorthi2018", "per-channel INT8 post-training quantization within 2 % of floating point"),
-        cite("krishnamoorthi2018", "Tables 3 and 5: MobileNetV2 INT8 per tensor and per channel; INT4 weights"),
+        cite("krishnamoorthi2018", "per-channel INT8 post-training quantization within 2 % of floating point; "
+                                   "Tables 3 and 5: MobileNetV2 INT8 per tensor and per channel, 4-bit weights"),
         cite("wu2020", "an 8-bit workflow within 1 % of FP32 for every network studied, MobileNets included"),
         cite("nagel2019", "per-channel far better than per-tensor on MobileNetV2"),
         "The accuracy table's other cells are representative values anchored on these papers (est); INT4 "
