@@ -405,9 +405,10 @@ def act2_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a2_oom_tiers"].show(fits.count(False), "danger" if not all(fits) else "good", "of 3"), *cards,
         M["a2_rate_flagship"].show(rate[0], None if fits[0] else "danger",
-                                   f"at {fmt(bw, 'GB/s')} (assumed)" if fits[0] else "does not fit: nothing runs"),
+                                   f"bound: every byte read at {fmt(bw, 'GB/s')} (assumed)" if fits[0]
+                                   else "does not fit: nothing runs"),
         M["a2_rate_budget"].show(rate[2], None if fits[2] else "danger",
-                                 "batch 1" if fits[2] else "does not fit: nothing runs"),
+                                 "batch 1, bandwidth bound" if fits[2] else "does not fit: nothing runs"),
         M["a2_kv"].show(VARIANTS[keys[0]].kv(tokens), note=f"at {fmt(tokens, 'tokens')}"),
     )]
     if not all(fits):
@@ -441,7 +442,8 @@ def act2_math(s: State):
         Equation(r"KV = 2\,L\,n_{kv}\,d_{head}\cdot 2\ \text{B}\cdot T",
                  "A key and a value per KV head per layer, in FP16, for *T* tokens."),
         Equation(r"r = \frac{B}{W + KV}",
-                 "Generating one token reads every weight and the cache once: batch-1 decoding is memory-bound."),
+                 "Generating one token reads every weight and the cache once: batch-1 decoding is memory-bound, "
+                 "and this is its upper bound (real kernels reach a fraction of *B*)."),
     ), rows=(
         ("Flagship model", v.label),
         ("Parameters, *P*", fmt(v.params, "params")),
