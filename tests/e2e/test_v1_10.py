@@ -69,3 +69,21 @@ def test_full_walkthrough(lab_page):
     (attempt,) = page.attempts("v1_10")
     assert attempt["complete"]
     assert {"a1_collapse", "a2_out_of_memory"} <= set(attempt["failures_hit"])
+
+
+def test_the_context_sets_act_is_device_and_the_key_holds(lab_page):
+    """A context switch in the browser (review): Edge moves Act I's latency to the Orin's, the key stays C,
+    and the context locks with the first answer; INT4 after training collapses ResNet-50 (Krishnamoorthi
+    2018, Table 5: 21.2 pp) and training with the rounding leaves the collapse."""
+    page = lab_page.open("v1_10")
+    page.set_control("context", "edge")
+    page.lock("a1_predict", "C")
+    assert page.verdict("a1_predict") == "correct"
+    assert page.control_disabled("context")
+    edge = lab.config(lab.LAB.parse({"answers": {}, "controls": {"context": "edge"}}))
+    assert close(page.metric("a1_latency"), edge.latency_s())
+    page.set_control("a1_format", "int4")
+    assert page.failure_visible("a1_collapse")
+    assert close(page.metric("a1_drop"), 0.212)
+    page.set_control("a1_scheme", "qat")
+    assert not page.failure_visible("a1_collapse")
