@@ -16,6 +16,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_02",
     "v1_03",
     "v1_08",
+    "v1_10",
     "v1_11",
     "v1_13",
     "v1_15",
