@@ -53,6 +53,12 @@ def test_full_walkthrough(lab_page):
     assert page.failure_visible("a2_no_payback")
     page.set_control("a2_compiles", 1)
     assert not page.failure_visible("a2_no_payback")
+    # A compiled model slower than the eager one: the break-even cards say "never" (review, class 22).
+    page.set_control("a2_compiled", 1000)
+    assert page.failure_visible("a2_no_payback")
+    assert page.page.inner_text('[data-metric="a2_breakeven"] .pl-metric__value').strip() == "never"
+    page.set_control("a2_compiled", 2150)
+    assert not page.failure_visible("a2_no_payback")
     assert close(page.metric("a2_fusion_speedup"), 3.0)
     page.set_control("a2_ops", 8)
     assert close(page.metric("a2_fusion_speedup"), 8.0)
