@@ -27,8 +27,9 @@ Where the lab departs from the spec (§V1-05) and why:
 - Elementwise rates: the GPUs run activations on their CUDA cores at the FP32 rate (no tensor
   cores); the phone runs INT8 on the Neural Engine at Apple's 35 TOPS (read as INT8,
   coremltools), FP16 at the assumed half of it (A17_PRO_NPU_FP16_ASSUMED), and FP32 on its GPU
-  (A17_PRO_GPU_FP32_ASSUMED): the Neural Engine computes in FP16 and INT8 (hollance/neural-engine,
-  third-party; Apple publishes no precision table). The upstream "50× transistors" claim is not
+  (A17_PRO_GPU_FP32_ASSUMED): "the ANE appears to use float16 for everything" (github.com/hollance/
+  neural-engine, docs/16-bit.md, third-party; Apple publishes no precision table), and coremltools
+  converts ML programs to float 16 by default (Typed Execution guide). The upstream "50× transistors" claim is not
   repeated: no source.
 - One activation control drives all four layers (each layer's time is independent); the ledger
   records it once.
@@ -287,7 +288,7 @@ ACT1 = Act(
     stakeholder_role="AR Product Lead",
     stakeholder=lambda context: (
         f"Our AR segmentation model runs at {fmt(S.fps_now, 'num')} FPS on the {SHORT[context]}; the overlay "
-        f"needs {fmt(S.fps_target, 'num')}. It has {S.activation_layers} sigmoid layers on {SHAPE} maps. The "
+        f"needs {fmt(S.fps_target, 'num')}. It has {fmt(S.activation_layers, 'words')} sigmoid layers on {SHAPE} maps. The "
         "hardware team says an exponential costs far more silicon than a compare, so swapping to ReLU should "
         "win the frame back. Is it worth the retraining sprint?"),
     scenario=lambda: (
@@ -346,7 +347,7 @@ ACT2_PREDICTION = Prediction(
     unit_fmt="x",
     options=(
         Range("A", "{range}: it nearly fits on chip", None, 2.0, 1.0,
-              "{pixel_ratio} counts only pixels × bytes: every pixel holds {channels} values, and each of the "
+              "Pixels × bytes alone give {pixel_ratio}; every pixel holds {channels} values, and each of the "
               "{batch} images has its own map: {map_bytes}, {a2_buffer_ratio} the buffer."),
         Range("B", "{range}: a handful of buffers' worth", 2.0, 20.0, 6.0,
               "One image's values counted as bytes give {values_ratio}; each value takes {bytes} bytes, and the "
@@ -424,7 +425,7 @@ def act2_instruments(s: State) -> list:
     facts = act2_facts()
     parts.append(callout("info", "The map you predicted", prose(
         f"At the starting settings the first map is {facts['map_bytes']} in FP32: **{facts['a2_buffer_ratio']}** "
-        f"the {kib(S.buffer_bytes)} buffer; one image's share of it is {facts['one_image_ratio']}. FP16 halves "
+        f"the {kib(S.buffer_bytes)} buffer; one image's map alone is {facts['one_image_ratio']}. FP16 halves "
         "it and INT8 quarters it, and the map still streams through DRAM.")))
     return parts
 
