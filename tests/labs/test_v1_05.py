@@ -71,6 +71,15 @@ def test_the_phone_key_holds_up_to_77_gb_per_s():
         assert lab.ACT1_PREDICTION.option("B").holds(share)
 
 
+def test_the_act1_key_holds_over_the_whole_exponential_slider():
+    """Defect class 16: the assumed cost of an exponential (4 to 30 operations) never moves the frame share,
+    since sigmoid stays under every context's crossover."""
+    for context in CONTEXTS:
+        shares = {4 * model.act_layer(context, "sigmoid", model.PRESET_PRECISION[context], exp_ops=k).time_s
+                  for k in range(int(lab.A1_EXP.min), int(lab.A1_EXP.max) + 1)}
+        assert len(shares) == 1
+
+
 def test_the_prompt_names_the_device_its_rate_and_its_bandwidth():
     prompts = {c: lab.ACT1_PREDICTION.prompt.format_map(LAB.terms(c)) for c in CONTEXTS}
     assert "A17 Pro phone" in prompts["mobile"] and "35 TOP/s" in prompts["mobile"]

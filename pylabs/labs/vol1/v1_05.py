@@ -156,9 +156,10 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "In proportion: GELU's layer takes its operation count ÷ sigmoid's as long.",
               "Time follows the operation count only on the compute roof. On the {device}, GELU's arithmetic "
               "takes {gelu_compute} a layer and its bytes {a1_layer_s}."),
-        Claim("B", "Twice as long: the cubic and the tanh need a second pass over the map.",
-              "GELU is one formula per element, evaluated in the same single pass: {a1_layer_bytes} of traffic, "
-              "as for sigmoid."),
+        Claim("B", "Nothing: the chip evaluates all of GELU in one special-function step.",
+              "A special-function unit speeds up the exponential, but GELU still needs its multiplies and adds "
+              "({gelu_ops} operations here, {gelu_compute} a layer). Fuse the layer and that arithmetic is the "
+              "whole time."),
         Claim("C", "Almost nothing: the layer waits on its bytes, not its arithmetic.",
               "Unfused, each element is read once and written once. Arithmetic would set the time only above "
               "**{a1_crossover_ops}** operations per element on the {device}; GELU needs {gelu_ops}."),
