@@ -313,3 +313,40 @@ def test_record_holds_the_spec_ledger_fields():
 def test_nothing_answers_act2_in_act1s_instruments():
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     assert "196×" not in html
+
+
+# ---- independent review (issue 24) ----------------------------------------------------------
+
+
+def test_act2_story_does_not_give_the_h100_a_512_kib_buffer():
+    """Review: in Cloud the story said "Our accelerator keeps data on chip in a 512 KiB buffer" while the device
+    is the H100, whose on-chip cache is a 50 MB L2 (NVIDIA Hopper architecture in-depth). The 512 KiB buffer is the
+    scenario's assumption: in Cloud it belongs to the small accelerator the model also ships to."""
+    for context in CONTEXTS:
+        text = page_text(rendered(LAB, in_context(context, through="a1_reflect")))
+        story = text[text.index("Incoming message", text.index("The Memory Ledger")):]
+        story = story[:story.index("Your prediction")]
+        assert "512 KiB" in story and model.SHORT[context] in story
+        assert ("H100's 50 MB L2" in story) == (context == "cloud")
+        assert ("Our accelerator" in story) == (context != "cloud")
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_act1_key_holds_at_any_achieved_share_of_the_peak_bandwidth(context):
+    """Defect class 20: the layer time is a bound at peak bandwidth with no measured time beside it. The key holds
+    for any achieved bandwidth from 10 % of the peak to the peak (the phone's B up to 2 %, the H100's A below
+    0.1 %), and the page says that no measured time is shown."""
+    layer = model.scenario_layer(context)
+    assert model.S.bandwidth_floor == 0.1
+    for achieved in (model.S.bandwidth_floor, 0.25, 0.5, 1.0):
+        share = 4 * max(layer.compute_s, layer.memory_s / achieved) / model.FRAME_S
+        assert lab.ACT1_PREDICTION.option(lab.ACT1_PREDICTION.answer(context)).holds(share)
+    text = page_text(rendered(LAB, in_context(context)))
+    assert "no measured time" in text and "No measured time is on this page" in text
+
+
+def test_a_fused_layer_reads_as_no_traffic_not_zero_seconds():
+    """Review (format): the fused callout read "memory traffic 0 s"; nothing spilling read "0 s at 51.2 GB/s"."""
+    text = page_text(rendered(LAB, all_open(a1_fused=True, a2_image=28, a2_channels=1, a2_batch=1)))
+    assert "memory traffic 0 s" not in text and "adds no memory traffic" in text
+    assert "nothing spills" in text

@@ -215,7 +215,7 @@ def act1_instruments(s: State) -> list:
         M["a1_op_ratio"].show(chosen.ops / relu.ops),
         M["a1_fps_relu"].show(fps, "good" if fps >= S.fps_target else "danger",
                               f"FPS; the target is {fmt(S.fps_target, 'num')}"),
-        M["a1_layer_s"].show(chosen.time_s, note="an ideal bound: full bandwidth, arithmetic overlapped"),
+        M["a1_layer_s"].show(chosen.time_s, note="a bound at peak bandwidth; no measured time"),
         M["a1_crossover_ops"].show(chosen.crossover_ops,
                                    note=f"{NAMES[s['a1_activation']]} needs {fmt(chosen.ops, 'int')}"),
         M["a1_layer_bytes"].show(chosen.bytes_moved,
@@ -223,8 +223,9 @@ def act1_instruments(s: State) -> list:
     ), act1_chart(s)]
     bound = "compute" if chosen.compute_s > chosen.memory_s else "memory"
     parts.append(callout("info", f"{NAMES[s['a1_activation']]} here is {bound}-bound", prose(
-        f"Arithmetic takes {fmt(chosen.compute_s, 's')} per layer, memory traffic "
-        f"{fmt(chosen.memory_s, 's')}. Even removing all four layers would leave "
+        f"Arithmetic takes {fmt(chosen.compute_s, 's')} per layer, "
+        + ("and fused, the layer adds no memory traffic. " if chosen.fused else
+           f"memory traffic {fmt(chosen.memory_s, 's')}. ") + "Even removing all four layers would leave "
         f"{fmt(fps_with(FRAME_S, four), 'num')} FPS: the rest of the frame is in the other layers, their "
         "arithmetic and their bytes.")))
     return parts
@@ -257,9 +258,11 @@ def act1_math(s: State):
     return math_peek("The governing equations · Act I", (
         Equation(r"t = \max\!\left(\frac{n\,k}{R},\ \frac{n\cdot 2b}{B}\right)",
                  "An unfused activation layer over *n* elements with *k* operations each, at *R* operations/s, "
-                 "reads and writes *b* bytes per element at *B* bytes/s. An ideal bound: full bandwidth, and "
-                 "arithmetic overlapped with traffic. Fused into the previous layer's epilogue, the second "
-                 "term disappears."),
+                 "reads and writes *b* bytes per element at *B* bytes/s. An ideal bound: peak bandwidth, and "
+                 "arithmetic overlapped with traffic. No measured time is on this page: a real kernel reaches "
+                 "only part of the peak and pays a launch, so it is slower. The prediction's answer stays the "
+                 f"same in every context down to {fmt(S.bandwidth_floor, 'pct')} of the peak bandwidth. Fused "
+                 "into the previous layer's epilogue, the second term disappears."),
         Equation(r"k_{\text{ReLU}} = 1,\ k_{\text{sigmoid}} = k_{\exp} + 2,\ k_{\tanh} = k_{\exp} + 4,\ "
                  r"k_{\text{GELU}} = k_{\exp} + 12",
                  "Operation counts of the formulas; GELU in its tanh form."),
@@ -327,8 +330,21 @@ A2_MODE = Choice("a2_mode", "Mode", (Option("inference", "Inference"), Option("t
                  default="training")
 A2_BUFFER = Choice("a2_buffer", "On-chip buffer", tuple(Option(k, v[0]) for k, v in BUFFERS.items()),
                    default="kib512", widget="select", unit="B",
-                   help=f"Apple does not publish the Neural Engine's on-chip memory: {kib(S.buffer_bytes)} is the "
-                        f"scenario's assumption. The H100's {fmt(C.H100_L2_BYTES, 'B')} L2 is NVIDIA's figure.")
+                   help=f"{kib(S.buffer_bytes)} is the scenario's assumption, not a vendor figure (Apple does not "
+                        "publish the Neural Engine's on-chip memory). The H100's "
+                        f"{fmt(C.H100_L2_BYTES, 'B')} L2 is NVIDIA's figure.")
+
+
+def act2_story(context: str) -> str:
+    """The H100 has no 512 KiB buffer: in Cloud the scenario's buffer belongs to the small accelerator the
+    model is also ported to, and the H100's L2 is the buffer setting that is the H100's own."""
+    buffer = (f"Before we count on the H100's {fmt(C.H100_L2_BYTES, 'B')} L2 cache, size them against the "
+              f"{kib(S.buffer_bytes)} on-chip buffer of the small accelerator we also ship to"
+              if context == "cloud" else
+              f"Our accelerator keeps data on chip in a {kib(S.buffer_bytes)} buffer (our planning figure, not "
+              "a vendor's)")
+    return (f"Now I need to know where the activations live. {buffer}; anything larger goes out to DRAM and "
+            f"back. We also want to train the backbone on the {SHORT[context]}. Start a Memory Ledger for me.")
 
 
 def ledger(s: State) -> Ledger:
@@ -415,7 +431,7 @@ def act2_instruments(s: State) -> list:
         M["a2_peak_bytes"].show(led.peak, "danger" if led.oom else None, mode),
         M["a2_device_share"].show(share, "danger" if led.oom else "warn" if share > 0.5 else "good",
                                   f"of {fmt(led.ram, 'GB')}{MEMORY_NOTE.get(s['context'], '')}"),
-        M["a2_spill_s"].show(led.spill_s, note=f"at {fmt(led.mem_bw, 'GB/s')}"),
+        M["a2_spill_s"].show(led.spill_s, note=f"at {fmt(led.mem_bw, 'GB/s')}" if spilled else "nothing spills"),
         M["a2_other_peak"].show(led.other_peak, note="inference" if led.training else "training"),
     )]
     if led.oom:
@@ -487,17 +503,15 @@ def act2_math(s: State):
         C.REGISTRY["A17_PRO_MEM_BYTES"].source,
         C.REGISTRY["ORIN_NX_MEM_BYTES"].source,
         C.REGISTRY["H100_HBM_BYTES"].source,
-        "The 512 KiB buffer is the scenario's assumption: Apple does not publish the Neural Engine's on-chip memory.",
+        f"The {kib(S.buffer_bytes)} buffer is the scenario's assumption, not a vendor figure: Apple does not "
+        "publish the Neural Engine's on-chip memory.",
     ))
 
 
 ACT2 = Act(
     number=2, title="The Memory Ledger", minutes="15–20 min",
     stakeholder_role="ML Platform Engineer",
-    stakeholder=lambda: (
-        "Now I need to know where the activations live. Our accelerator keeps data on chip in a "
-        f"{kib(S.buffer_bytes)} buffer; anything larger goes out to DRAM and back. We also want to train the "
-        "backbone on the device. Start a Memory Ledger for me."),
+    stakeholder=lambda context: act2_story(context),
     scenario=lambda: (
         "A feature map's size is bytes per value × pixels × channels × batch. In this pyramid backbone each of "
         f"the {fmt(S.stages, 'words')} stages halves the side and doubles the channels.",
@@ -532,8 +546,8 @@ def lab_takeaways() -> list[str]:
     facts, phone = act2_facts(), scenario_layer("mobile")
     return [
         f"Sigmoid needs {fmt(ops('sigmoid') / ops('relu'), 'x')} ReLU's arithmetic per element, yet on the "
-        f"phone's NPU both take {fmt(phone.time_s, 's')} per {SHAPE} INT8 layer: an unfused activation is "
-        "memory-bound.",
+        f"phone's NPU both need {fmt(phone.time_s, 's')} per {SHAPE} INT8 layer at the assumed peak bandwidth: an "
+        "unfused activation is memory-bound.",
         f"Four such layers are {fmt(frame_share('mobile'), 'pct')} of a {fmt(S.fps_now, 'num')} FPS frame on the "
         f"phone and {fmt(frame_share('cloud'), 'pct')} on the H100, so no activation swap reaches the target; "
         "fusion removes their traffic, and the frame's time is in the heavy layers and their bytes.",
