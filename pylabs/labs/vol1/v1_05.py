@@ -253,6 +253,17 @@ def act1_chart(s: State):
                  table=(("Function", "Ops/element", "Arithmetic", "Memory", "Layer"), table))
 
 
+def l2_note(s: State, chosen) -> tuple:
+    """Act II's rule (maps that fit on chip never touch DRAM) applied to Act I on the H100, whose 50 MB L2 holds a
+    small layer's two maps: the page times them at HBM's bandwidth, and says so."""
+    if s["context"] != "cloud" or chosen.fused or chosen.bytes_moved > C.H100_L2_BYTES:
+        return ()
+    return (Equation(r"2\,n\,b \le S_{\text{L2}}",
+                     f"On the H100 this layer's two maps ({fmt(chosen.bytes_moved, 'B')}) also fit the "
+                     f"{fmt(C.H100_L2_BYTES, 'B')} L2 cache, which is faster than HBM when the previous layer's "
+                     f"output is still there: this page times them at HBM's {fmt(chosen.mem_bw, 'GB/s')}."),)
+
+
 def act1_math(s: State):
     chosen, where = layer_of(s, s["a1_activation"]), engine(s["context"], s["a1_precision"])
     return math_peek("The governing equations · Act I", (
@@ -268,6 +279,7 @@ def act1_math(s: State):
                  "Operation counts of the formulas; GELU in its tanh form."),
         Equation(r"k^{*} = \frac{R}{B}\cdot 2b",
                  "Above *k\\** operations per element the arithmetic, not the memory, sets the time."),
+        *l2_note(s, chosen),
     ), rows=(
         ("Elements, *n*", fmt(chosen.elements, "int")),
         ("Operations per element, *k*", fmt(chosen.ops, "int")),
