@@ -27,10 +27,11 @@ Where the lab departs from the spec (§V1-05) and why:
 - Elementwise rates: the GPUs run activations on their CUDA cores at the FP32 rate (no tensor
   cores); the phone runs INT8 on the Neural Engine at Apple's 35 TOPS (read as INT8,
   coremltools), FP16 at the assumed half of it (A17_PRO_NPU_FP16_ASSUMED), and FP32 on its GPU
-  (A17_PRO_GPU_FP32_ASSUMED): "the ANE appears to use float16 for everything" (github.com/hollance/
-  neural-engine, docs/16-bit.md, third-party; Apple publishes no precision table), and coremltools
-  converts ML programs to float 16 by default (Typed Execution guide). The upstream "50× transistors" claim is not
-  repeated: no source.
+  (A17_PRO_GPU_FP32_ASSUMED). Apple's own coremltools guide ("Typed Execution Workflow Example") says a
+  float 16 model can run on the Neural Engine, GPU and CPU while a float 32 model "will execute on a combination
+  of the GPU and CPU"; that the Neural Engine computes FP16 internally is third-party and hedged ("the ANE appears
+  to use float16 for everything", github.com/hollance/neural-engine, docs/16-bit.md). The upstream
+  "50× transistors" claim is not repeated: no source.
 - One activation control drives all four layers (each layer's time is independent); the ledger
   records it once.
 - TinyML is not offered: a 56×56×256 INT8 map alone is larger than the MCU's largest SRAM block,
@@ -92,7 +93,8 @@ A1_PRECISION = Choice("a1_precision", "Precision of the feature maps",
                       tuple(Option(k, v[0]) for k, v in PRECISIONS.items()), default="int8",
                       unit="bytes per value",
                       help=f"The GPUs run activations on their CUDA cores at the FP32 rate. The phone runs INT8 "
-                           f"on its Neural Engine at Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')}, FP16 there at "
+                           f"on its Neural Engine at Apple's {fmt(C.A17_PRO_NPU_OPS, 'OP/s')} (Apple states no precision: "
+                           f"read as INT8), FP16 there at "
                            f"{fmt(C.A17_PRO_NPU_FP16_ASSUMED, 'FLOP/s')} (assumed: half) and FP32 on its GPU at "
                            f"{fmt(C.A17_PRO_GPU_FP32_ASSUMED, 'FLOP/s')} (assumed clock).")
 A1_SIDE = Slider("a1_side", f"Feature map side (H = W), {fmt(S.act1_channels, 'int')} channels", unit="pixels",

@@ -58,7 +58,8 @@ class Engine:
 def engine(context: str, precision: str) -> Engine:
     """The GPUs run activations on their CUDA cores at the FP32 rate (tensor cores do matrix
     products only); the phone runs INT8 on the Neural Engine at Apple's 35 TOPS, FP16 there at the
-    assumed half of it, and FP32 on its GPU (the Neural Engine computes in FP16 and INT8)."""
+    assumed half of it, and FP32 on its GPU (coremltools: a float 32 Core ML model runs on the GPU and CPU,
+    not the Neural Engine)."""
     if context == "cloud":
         return Engine(C.H100_PEAK_FP32, "FLOP/s", "H100 CUDA cores, FP32 rate")
     if context == "edge":
