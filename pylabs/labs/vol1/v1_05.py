@@ -27,10 +27,9 @@ Where the lab departs from the spec (§V1-05) and why:
 - Elementwise rates: the GPUs run activations on their CUDA cores at the FP32 rate (no tensor
   cores); the phone runs INT8 on the Neural Engine at Apple's 35 TOPS (read as INT8,
   coremltools), FP16 at the assumed half of it (A17_PRO_NPU_FP16_ASSUMED), and FP32 on its GPU
-  (A17_PRO_GPU_FP32_ASSUMED). Apple's own coremltools guide ("Typed Execution Workflow Example") says a
-  float 16 model can run on the Neural Engine, GPU and CPU while a float 32 model "will execute on a combination
-  of the GPU and CPU"; that the Neural Engine computes FP16 internally is third-party and hedged ("the ANE appears
-  to use float16 for everything", github.com/hollance/neural-engine, docs/16-bit.md). The upstream
+  (A17_PRO_GPU_FP32_ASSUMED): a float 32 Core ML model "will execute on a combination of the GPU and CPU"
+  (Apple, coremltools "Typed Execution Workflow Example"); that the Neural Engine computes in FP16 is third-party
+  and hedged ("the ANE appears to use float16 for everything", github.com/hollance/neural-engine). The upstream
   "50× transistors" claim is not repeated: no source.
 - One activation control drives all four layers (each layer's time is independent); the ledger
   records it once.
@@ -256,14 +255,12 @@ def act1_chart(s: State):
 
 
 def l2_note(s: State, chosen) -> tuple:
-    """Act II's rule (maps that fit on chip never touch DRAM) applied to Act I on the H100, whose 50 MB L2 holds a
-    small layer's two maps: the page times them at HBM's bandwidth, and says so."""
+    """Act II's rule (maps that fit on chip skip DRAM) on the H100, whose L2 holds a small layer: said, not modelled."""
     if s["context"] != "cloud" or chosen.fused or chosen.bytes_moved > C.H100_L2_BYTES:
         return ()
     return (Equation(r"2\,n\,b \le S_{\text{L2}}",
-                     f"On the H100 this layer's two maps ({fmt(chosen.bytes_moved, 'B')}) also fit the "
-                     f"{fmt(C.H100_L2_BYTES, 'B')} L2 cache, which is faster than HBM when the previous layer's "
-                     f"output is still there: this page times them at HBM's {fmt(chosen.mem_bw, 'GB/s')}."),)
+                     f"On the H100 the two maps ({fmt(chosen.bytes_moved, 'B')}) also fit its {fmt(C.H100_L2_BYTES, 'B')} L2, faster "
+                     f"than HBM if the previous layer's output is still there: timed here at {fmt(chosen.mem_bw, 'GB/s')}."),)
 
 
 def act1_math(s: State):
@@ -350,8 +347,7 @@ A2_BUFFER = Choice("a2_buffer", "On-chip buffer", tuple(Option(k, v[0]) for k, v
 
 
 def act2_story(context: str) -> str:
-    """The H100 has no 512 KiB buffer: in Cloud the scenario's buffer belongs to the small accelerator the
-    model is also ported to, and the H100's L2 is the buffer setting that is the H100's own."""
+    """In Cloud the 512 KiB buffer is a small accelerator's, not the H100's (its own is the 50 MB L2)."""
     buffer = (f"Before we count on the H100's {fmt(C.H100_L2_BYTES, 'B')} L2 cache, size them against the "
               f"{kib(S.buffer_bytes)} on-chip buffer of the small accelerator we also ship to"
               if context == "cloud" else
