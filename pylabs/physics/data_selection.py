@@ -11,8 +11,7 @@ Two halves (VOL1_09-16 §V1-09 (3)):
   (a surrogate calibrated so that 1M labels give ResNet-50's 76 %); active learning is modelled
   as an effective label count n·(1 + (k−1)(1 − n/N_pool)), whose gain vanishes when the whole
   pool is labelled, since then both strategies hold the same labels. k may lie below 1: some deep
-  active-learning methods fall short of random sampling (Gashi, Deng and Elezi 2024), most of all
-  at small budgets (Hacohen, Dekel and Weinshall 2022, the "cold start").
+  active-learning methods fall short of random sampling (Gashi, Deng and Elezi 2024).
 
 Every function is pure, in SI units and dollars; ``Source:`` lines name the origin of each form.
 """

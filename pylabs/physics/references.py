@@ -262,8 +262,6 @@ REFERENCES: dict[str, Reference] = {
                           "Active Learning on Image Classification Tasks", "https://arxiv.org/abs/2106.15324"),
     "gashi2024": Reference("Gashi, Deng and Elezi", 2024, "Deep Active Learning: A Reality Check",
                            "https://arxiv.org/abs/2403.14800"),
-    "hacohen2022": Reference("Hacohen, Dekel and Weinshall", 2022, "Active Learning on a Budget: Opposite Strategies "
-                             "Suit High and Low Budgets (ICML 2022)", "https://arxiv.org/abs/2202.02794"),
     "torchvision_resnet50": Reference("PyTorch", 0, "torchvision.models.resnet50, ResNet50_Weights.IMAGENET1K_V1",
                                       "https://pytorch.org/vision/stable/models/generated/"
                                       "torchvision.models.resnet50.html"),
