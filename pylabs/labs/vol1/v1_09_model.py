@@ -178,8 +178,8 @@ RECORD = (
 TRACK_NOTES = {
     "mobile": ("Mobile is not offered here: this lab trains a ResNet-50 from scratch on "
                f"{fmt(S.images, 'int')} images, a job for a server or an edge box. Apple publishes no rate for the "
-               "A17 Pro's GPU, and its Neural Engine's headline rate is an inference figure, so the phone's time "
-               "would rest on assumptions. The lab opens in Cloud (H100); before your first lock you can pick "
+               "A17 Pro's GPU, and training frameworks on Apple devices run on the CPU or GPU, not the Neural "
+               "Engine, so the phone's time would rest on an assumed rate. The lab opens in Cloud (H100); before your first lock you can pick "
                "Edge (Jetson Orin NX) above."),
     "tiny": (f"TinyML is not offered here: ResNet-50's {fmt(C.RESNET50_PARAMS, 'params')} parameters take "
              f"{fmt(4 * C.RESNET50_PARAMS, 'B')} in FP32, and the Cortex-M7 board holds "
