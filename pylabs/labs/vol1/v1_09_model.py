@@ -143,7 +143,7 @@ def plan_text(o: PlanOption) -> str:
     share = fmt(o.labels / S.pool, "pct")
     if o.strategy == "random":
         return f"A random {share} of the pool, {fmt(o.labels, 'int')} images: {fmt(o.cost, 'usd')} of labels."
-    return f"Active learning's pick of {fmt(o.labels, 'int')} images ({share}): {fmt(o.cost, 'usd')} of labels."
+    return f"Active learning's pick of {fmt(o.labels, 'int')} images: {fmt(o.cost, 'usd')} of labels."
 
 
 def act2_decide() -> str:
