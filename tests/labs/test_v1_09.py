@@ -203,6 +203,8 @@ def test_a_bar_above_the_whole_pool_says_no_budget_reaches_it():
     html = rendered(LAB, state)
     assert "no label budget gets there" in html
     assert 'data-metric="a2_cost_to_bar" data-value="Infinity"' in html
+    # defect class 22: an unreachable cost is said in words beside the card's ∞
+    assert html.count("none, even the whole pool falls short") == 2
 
 
 def test_random_order_disables_the_noise_control_with_a_reason():

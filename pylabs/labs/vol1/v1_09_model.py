@@ -177,10 +177,10 @@ RECORD = (
 
 TRACK_NOTES = {
     "mobile": ("Mobile is not offered here: this lab trains a ResNet-50 from scratch on "
-               f"{fmt(S.images, 'int')} images, a job for a server or an edge box. Apple publishes no rate for the "
-               "A17 Pro's GPU, and training frameworks on Apple devices run on the CPU or GPU, not the Neural "
-               "Engine, so the phone's time would rest on an assumed rate. The lab opens in Cloud (H100); before your first lock you can pick "
-               "Edge (Jetson Orin NX) above."),
+               f"{fmt(S.images, 'int')} images, a job for a server or an edge box. Apple publishes no rate for the GPU "
+               "of the A17 Pro, and training frameworks on Apple devices run on the CPU or GPU, not the Neural "
+               "Engine, so the phone's time would rest on an assumed rate. The lab opens in Cloud (H100); before "
+               "your first lock you can pick Edge (Jetson Orin NX) above."),
     "tiny": (f"TinyML is not offered here: ResNet-50's {fmt(C.RESNET50_PARAMS, 'params')} parameters take "
              f"{fmt(4 * C.RESNET50_PARAMS, 'B')} in FP32, and the Cortex-M7 board holds "
              f"{fmt(C.STM32H743_FLASH_BYTES, 'iB')} of flash and {fmt(C.STM32H743_SRAM_BYTES, 'iB')} of RAM: it "
