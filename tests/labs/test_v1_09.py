@@ -137,6 +137,14 @@ def test_context_changes_the_throughput():
     assert 'data-metric="a1_run_usd"' in cloud and 'data-metric="a1_run_energy"' in edge
 
 
+def test_the_assumed_utilisation_has_a_measurement_beside_it():
+    """Defect class 20: NVIDIA DeepLearningExamples (ResNet50 v1.5, PyTorch, 1× A100 80GB, mixed precision) trains
+    2,470 img/s; at 24.6 GFLOP per image and 312 TFLOP/s dense that is 19.5 % of the peak, near the assumed 17 %."""
+    assert model.MEASURED_A100_UTIL == pytest.approx(2470 * 24.6e9 / 312e12)
+    help_text = rendered(LAB, LAB.default_state()).split('data-control="a1_util"')[1]
+    assert "NVIDIA trains 2,470 images/s on one A100 with mixed precision, 19.5 % of its peak" in help_text
+
+
 def test_utilisation_is_an_instrument_labelled_as_an_assumption():
     assert "assumed" in lab.A1_UTIL.label and lab.A1_UTIL.default == 0.17
     fast = lab.run(all_open(a1_util=0.34))
