@@ -120,9 +120,11 @@ def header(lab: Lab) -> Markup:
 
 
 def reading_topic(item: str) -> str:
-    """The topic of a reading item ("**Arithmetic intensity**: ..." -> "Arithmetic intensity")."""
-    head = item.split(":", 1)[0] if ":" in item else item
-    return head.replace("**", "").replace("*", "").strip()
+    """The topic of a reading item ("**Arithmetic intensity**: ..." -> "Arithmetic intensity"); an
+    item with no colon gives its first sentence, without its full stop (a whole item in the title
+    read "… between them.,", found in V1-03's review)."""
+    head = item.split(":", 1)[0] if ":" in item else item.split(". ", 1)[0]
+    return head.replace("**", "").replace("*", "").strip().rstrip(".")
 
 
 def context_picker(lab: Lab, state: State) -> Markup:

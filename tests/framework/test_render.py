@@ -42,3 +42,10 @@ def test_a_measured_answer_is_said_to_be_measured_not_physics():
     finally:
         object.__setattr__(q, "gives", "The physics gives")
     assert "The survey measures <strong>" in html and "The physics gives" not in html
+
+
+def test_a_reading_item_without_a_colon_gives_its_first_sentence_as_its_topic():
+    from pylabs.framework.render import reading_topic
+    assert reading_topic("**Arithmetic intensity**: FLOPs per byte.") == "Arithmetic intensity"
+    assert reading_topic("Stages and the costs between them. More text.") == "Stages and the costs between them"
+    assert reading_topic("The gap between them.") == "The gap between them"
