@@ -5,9 +5,11 @@ reads like its page; this is its model.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import MetricSpec, fmt
+from pylabs.framework.components import MetricCard
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import data_selection as ds
@@ -161,6 +163,28 @@ def efficiency_to_meet(labels: float, bar: float) -> float:
     n·(1 + (k − 1)(1 − n/N)) = n*, solved for k (the inverse of ``ds.al_effective_labels`` in k)."""
     needed = ds.labels_for_accuracy(bar, S.curve_ceiling, S.curve_coefficient)
     return 1 + (needed / labels - 1) / (1 - labels / S.pool)
+
+
+# ---- how the page words a few numbers -------------------------------------------------------
+
+
+def usd(value: float) -> str:
+    return "no budget" if math.isinf(value) else fmt(value, "usd")
+
+
+def saved_note(r: Run) -> str:
+    if r.speedup == 1:
+        return "random order's time, no more, no less"
+    return f"{fmt(abs(r.budget_s - r.time_s), 's')} {'saved' if r.speedup > 1 else 'lost'} per run"
+
+
+def cost_card(spec: MetricSpec, cost: float, tone: str | None = None, note: str = "") -> MetricCard:
+    """A cost card that reads "out of reach" instead of "∞" when no budget reaches the bar (defect class 22)."""
+    card = spec.show(cost, tone, note)
+    if math.isfinite(cost):
+        return card
+    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">out of reach<'), card.name,
+                      card.label, "out of reach", card.tone)
 
 
 # ---- what the ledger keeps with no card of its own (labels and units for the ledger page) ----
