@@ -339,3 +339,9 @@ def test_filtering_feedback_agrees_with_the_pacing_the_scenario_describes():
     option B's feedback must not say every epoch costs the same, but what the pacing does and why it is not the gain."""
     text = LAB.question("a1_reflect").option("B").feedback
     assert "every epoch still costs the same" not in text and "pacing" in text
+
+
+def test_the_hook_does_not_promise_that_one_claim_holds():
+    """Issue 20: 'Which promise holds' told the student one of the two vendors is right; at face value the
+    active-learning claim is the key, so the card leaned towards it. The hook asks whether either holds."""
+    assert "Which promise holds" not in LAB.hook and "Does either promise hold" in LAB.hook

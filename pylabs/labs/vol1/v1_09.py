@@ -594,6 +594,6 @@ LAB = Lab(
     record_metrics=RECORD,
     track_notes=TRACK_NOTES,
     hook=(f"A vendor says showing a network easy images first trains it {fmt(S.vendor_claim, 'x')} faster; another "
-          f"says each label it picks is worth {fmt(S.al_claimed, 'x')} a random one. Which promise holds, and what "
+          f"says each label it picks is worth {fmt(S.al_claimed, 'x')} a random one. Does either promise hold, and what "
           "is each worth to a startup?"),
 )
