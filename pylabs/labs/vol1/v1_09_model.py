@@ -6,7 +6,7 @@ reads like its page; this is its model.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pylabs.framework import MetricSpec, fmt
 from pylabs.framework.components import MetricCard
@@ -180,11 +180,7 @@ def saved_note(r: Run) -> str:
 
 def cost_card(spec: MetricSpec, cost: float, tone: str | None = None, note: str = "") -> MetricCard:
     """A cost card that reads "out of reach" instead of "∞" when no budget reaches the bar (defect class 22)."""
-    card = spec.show(cost, tone, note)
-    if math.isfinite(cost):
-        return card
-    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">out of reach<'), card.name,
-                      card.label, "out of reach", card.tone)
+    return replace(spec, infinite="out of reach").show(cost, tone, note)
 
 
 # ---- what the ledger keeps with no card of its own (labels and units for the ledger page) ----
