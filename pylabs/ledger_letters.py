@@ -55,10 +55,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_05": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # was sigmoid ÷ ReLU arithmetic (recall of a stated count); now the layers' frame share
+        "a1_reflect": "AC-D",  # the key (bytes, not arithmetic) moved B -> C; "a second pass" became "one special-function step" (not the odd one out)
+        "a2_predict": "----",  # was one image's 224×224×256 map; now the ledger's first map, which a card shows
+        "a2_reflect": "----",  # was why batch scales activations; now why training's peak is close to inference's
     },
 
     "v1_06": {

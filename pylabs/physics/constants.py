@@ -716,8 +716,10 @@ REGISTRY.update({
         "second (precision not stated)", _A17_URL,
         label="Apple A17 Pro Neural Engine rate (precision not stated by Apple)"),
     "A17_PRO_MEM_BW": Spec(
-        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), as published for the A16; Apple does "
-        "not publish the A17 Pro's bandwidth", _A17_URL, "ERRATA: a labelled assumption (est)",
+        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), the figure third-party spec "
+        "databases list for the A16; Apple publishes neither chip's memory bandwidth", _A17_URL,
+        "ERRATA: a labelled assumption (est); V1-05 review: the source said 'as published for the A16', but "
+        "Apple publishes no A16 figure either",
         label="Apple A17 Pro memory bandwidth (assumed, not published)"),
     "A17_PRO_MEM_BYTES": Spec(
         8e9, "B", "iPhone 15 Pro, 8 GB LPDDR5 as reported by teardowns and benchmarks (Apple does not publish RAM)",
