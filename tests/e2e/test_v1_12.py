@@ -18,8 +18,8 @@ def test_full_walkthrough(lab_page):
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_speedup")
 
-    # Act I: the CTO's 64× (A) is wrong; the fixed job reaches 6.12×.
-    page.lock("a1_predict", "A")
+    # Act I: the CTO's near-linear speedup (D) is wrong; the fixed job reaches 6.12× (A).
+    page.lock("a1_predict", "D")
     assert page.verdict("a1_predict") == "incorrect"
     assert close(page.metric("a1_speedup"), lab.act1_truth())
     assert close(page.metric("a1_wall_s"), lab.S.one_worker_s / lab.act1_truth())
@@ -33,13 +33,13 @@ def test_full_walkthrough(lab_page):
     page.set_control("a1_workers", 64)
     page.set_control("a1_serial", 0.25)
     assert close(page.metric("a1_speedup"), 3.8208955223880596)
-    page.lock("a1_reflect", "C")
+    page.lock("a1_reflect", "B")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II: the benchmark at batch 32 ranks the vendors opposite to production at batch 1.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "C")
+    page.lock("a2_predict", "B")
     assert page.verdict("a2_predict") == "incorrect"
     assert close(page.metric("a2_crossover"), lab.crossover())
     page.chart_drawn("a2_throughput")
@@ -54,7 +54,7 @@ def test_full_walkthrough(lab_page):
     assert page.failure_visible("a2_rank_inverted")
     page.set_control("a2_batch_prod", 32)
     assert not page.failure_visible("a2_rank_inverted")
-    page.lock("a2_reflect", "B")
+    page.lock("a2_reflect", "D")
     assert page.verdict("a2_reflect") == "correct"
     page.open_math(2)
 

@@ -17,6 +17,8 @@ class Scenario:
     one_worker_s: float = 100 * 3600.0   # the job on one device
     serial: float = 0.15                 # share of the one-device time that stays on rank 0
     workers: float = 64.0
+    big_cluster: float = 1024.0          # Act I reflection: sixteen times the GPUs
+    async_serial: float = 0.10           # Act I reflection: the serial share left by asynchronous checkpoints
     a_fixed_s: float = 2.0e-3            # vendor A: fixed time per batch
     a_per_sample_s: float = 0.100e-3     # vendor A: time per sample
     b_lead_at_one: float = 1.2           # production pilot: B serves 20 % more at batch 1
@@ -82,8 +84,14 @@ def act1_truth() -> float:
     return amdahl.parallel_speedup(S.serial, S.workers)
 
 
-def serial_for(speedup: float, workers: float = S.workers) -> float:
-    """The serial share that gives ``speedup`` on ``workers`` (Amdahl solved for s)."""
+def fixed_run(serial: float | None = None, workers: float | None = None, efficiency: float = 1.0) -> Run:
+    """The scenario's fixed job, or it with one setting changed (the reflection's proposals)."""
+    return Run(S.serial if serial is None else serial, S.workers if workers is None else workers, efficiency, False)
+
+
+def serial_for(speedup: float, workers: float | None = None) -> float:
+    """The serial share that gives ``speedup`` on ``workers`` (the scenario's when None; Amdahl solved for s)."""
+    workers = S.workers if workers is None else workers
     return (1 / speedup - 1 / workers) / (1 - 1 / workers)
 
 
@@ -91,7 +99,9 @@ def serial_for(speedup: float, workers: float = S.workers) -> float:
 
 
 def vendor_b_costs() -> tuple[float, float]:
-    """B's (fixed, per-sample) seconds: the line through the two stated measurements."""
+    """B's (fixed, per-sample) seconds: the line through the two stated measurements. They are
+    ratios to A, so they fix B's costs only together with A's stated costs: with r = t0/t1 of A,
+    b* = 1 + 372(r + 1)/(25r + 428) (9.418 at the scenario's r = 20)."""
     a1 = amdahl.batch_latency_s(S.prod_batch, S.a_fixed_s, S.a_per_sample_s)
     a32 = amdahl.batch_latency_s(S.bench_batch, S.a_fixed_s, S.a_per_sample_s)
     return amdahl.batch_costs_through(S.prod_batch, a1 / S.b_lead_at_one,
