@@ -583,7 +583,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-11 The Roofline**: the per-sample cost is a roofline question; the fixed cost is not.",
+        "**V1-11 The Roofline**: what sets a kernel's time on a given chip, from its peak and its memory bandwidth.",
         "**V1-13 The Tail Latency Trap**: what a service's users wait at the 99th percentile, beyond the mean.",
         "**V2-09 You Can't Optimize What You Can't Measure**: Amdahl's law over a training step's components.",
     ),
