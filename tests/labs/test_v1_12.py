@@ -111,8 +111,10 @@ def test_every_option_s_feedback_quotes_its_own_physics():
     assert facts["ratio_d_low"] == fmt(1 / model.ratio_b_over_a(16), "x") and model.ratio_b_over_a(16) < 1
     assert facts["fixed_gap"] == "392 µs" and facts["per_gap"] == "41.6 µs" and facts["gap_used"] == "333 µs"
     one = lab.act1_facts("cloud")
-    assert (one["a1_speedup"], one["of_ceiling"], one["s_for_a"], one["s_for_c"]) == ("6.12×", "91.9 %", "14 %", "6.88 %")
-    assert (one["big_speedup"], one["fix_speedup"], one["fix_h"], one["linear_less"]) == ("6.63×", "8.77×", "11.4 h", "54.4×")
+    assert (one["a1_speedup"], one["of_ceiling"], one["s_for_a"], one["s_for_c"]) == \
+        ("6.12×", "91.9 %", "14 %", "6.88 %")
+    assert (one["big_speedup"], one["fix_speedup"], one["fix_h"], one["linear_less"]) == \
+        ("6.63×", "8.77×", "11.4 h", "54.4×")
     for context in CONTEXTS:
         for q in LAB.questions:
             for letter in "ABCD":

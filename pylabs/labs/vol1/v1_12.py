@@ -37,8 +37,6 @@ Ledger fields: s, n, speedup, efficiency (S/N), b_bench, b_prod, crossover_b, ra
 
 from __future__ import annotations
 
-import math
-
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
                               fmt, math_peek, metric_grid, prose)
@@ -46,20 +44,11 @@ from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Run, S, act1_truth, act2_truth,
-                                          crossover, fixed_run, rank_valid, ratio_b_over_a, serial_for, throughput)
+                                          crossover, fixed_run, padded, rank_valid, rated_power_w, ratio_b_over_a,
+                                          serial_for, throughput)
 from pylabs.physics import amdahl
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-def padded(ticks: list[float]) -> list[float]:
-    """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
-    return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
-
-
-def rated_power_w(context: str) -> float:
-    """The device's rated power from the registry: the H100's TDP, the Orin NX's highest mode."""
-    return C.H100_TDP_W if context == "cloud" else C.ORIN_NX_POWER_MAX_W
 
 
 # ---- context ----------------------------------------------------------------------
@@ -115,7 +104,8 @@ def act1_facts(context: str) -> dict[str, str]:
     serial_s, parallel_s = base.hours()[1]
     big, fix = fixed_run(workers=S.big_cluster), fixed_run(serial=S.async_serial)
     ceiling = amdahl.parallel_ceiling(S.serial)
-    return {**terms(context),"serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"), "total_h": fmt(base.wall_s, "h"),
+    return {**terms(context), "serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"),
+            "total_h": fmt(base.wall_s, "h"),
             "a1_speedup": fmt(base.speedup, "x"), "of_ceiling": fmt(base.speedup / ceiling, "pct"),
             "gustafson": fmt(amdahl.gustafson_speedup(S.serial, S.workers), "x"),
             "linear_less": fmt(S.workers * (1 - S.serial), "x"),
@@ -133,7 +123,8 @@ ACT1_PREDICTION = Prediction(
     prompt=f"The job takes {fmt(S.one_worker_s, 'h')} on one {{gpu}}; {fmt(S.serial, 'pct')} of that time is serial "
            f"(rank 0 checkpoints and evaluates while the others wait) and the rest splits perfectly over "
            f"{fmt(S.workers, 'int')} {{gpus}}. What speedup does the run on {fmt(S.workers, 'int')} {{gpus}} achieve?",
-    quantity=f"speedup on {fmt(S.workers, 'int')} devices (one device's time ÷ the {fmt(S.workers, 'int')}-device time)",
+    quantity=f"speedup on {fmt(S.workers, 'int')} devices (one device's time ÷ the "
+             f"{fmt(S.workers, 'int')}-device time)",
     unit_fmt="x",
     options=(
         Range("A", "{range}: the serial hours dominate the run", None, SPEED_B, 6.0,
@@ -232,19 +223,13 @@ def act1_curve(r: Run):
               ch.line("Fixed job (Amdahl)", WORKER_TICKS, amdahl_y, "series1"),
               ch.line("Scaled job (Gustafson)", WORKER_TICKS, gustafson_y, "series2", dash="dash"),
               ch.point("This run", r.workers, r.speedup, "accent")]
-    shapes, notes = [], []
-    ceiling = amdahl.parallel_ceiling(r.serial)
-    if math.isfinite(ceiling):
-        shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
-        shapes.append(shape)
-        notes.append(note)
+    ceiling = amdahl.parallel_ceiling(r.serial)  # finite: the serial share starts at 1 %
+    shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
     figure = ch.figure(traces, x=ch.axis("Workers, N", "log", range=padded(WORKER_TICKS),
                                          **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
                        y=ch.axis("Speedup", "log", **ch.decade_ticks([1.0, max(WORKER_TICKS)], lambda v: fmt(v, "x"))),
-                       shapes=shapes, annotations=notes, height=S.curve_px)
-    flattens = (f"flattens towards 1/s = {fmt(ceiling, 'x')}" if math.isfinite(ceiling)
-                else "grows with N, since nothing is serial")
-    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup {flattens}: "
+                       shapes=[shape], annotations=[note], height=S.curve_px)
+    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup flattens towards 1/s = {fmt(ceiling, 'x')}: "
                f"{fmt(amdahl_y[6], 'x')} on {fmt(WORKER_TICKS[6], 'int')} devices and {fmt(amdahl_y[-1], 'x')} on "
                f"{fmt(WORKER_TICKS[-1], 'int')}; the scaled job keeps climbing, to {fmt(gustafson_y[-1], 'x')}.")
     rows = [(fmt(n, "int"), fmt(a, "x"), fmt(g, "x")) for n, a, g in zip(WORKER_TICKS, amdahl_y, gustafson_y)]
@@ -440,7 +425,8 @@ def act2_instruments(s: State) -> list:
     if not valid:
         parts.append(failure(F["a2_rank_inverted"],
                              f"The benchmark runs at batch {fmt(bench, 'int')} and production at batch "
-                             f"{fmt(prod, 'int')}, on opposite sides of the crossover at batch {fmt(crossover(), 'num')}: "
+                             f"{fmt(prod, 'int')}, on opposite sides of the crossover at batch "
+                             f"{fmt(crossover(), 'num')}: "
                              f"the benchmark puts {leader[ratio_b_over_a(bench) > 1]} first, production "
                              f"{leader[ratio_b_over_a(prod) > 1]}. To leave this state, put the two batches on one "
                              "side of it: another scenario, the Server batch, or production's batch."))
@@ -592,6 +578,6 @@ LAB = Lab(
     terms=terms,
     track_notes=TRACK_NOTES,
     hook=f"A CTO expects {fmt(S.workers, 'int')} GPUs to run a {fmt(S.one_worker_s, 'h')} training job "
-         f"{fmt(S.workers, 'int')} times faster, and a synthetic benchmark and a production pilot disagree on which accelerator is faster. What do the GPUs "
-         "buy, and which number should procurement trust?",
+         f"{fmt(S.workers, 'int')} times faster, and a synthetic benchmark and a production pilot disagree on "
+         "which accelerator is faster. What do the GPUs buy, and which number should procurement trust?",
 )

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 from pylabs.physics import amdahl
+from pylabs.physics import constants as C
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,16 @@ class Scenario:
 S = Scenario()
 WORKER_TICKS = [2.0 ** k for k in range(11)]     # 1 … 1,024 workers
 BATCH_TICKS = [2.0 ** k for k in range(9)]       # 1 … 256 samples per batch
+
+
+def padded(ticks: list[float]) -> list[float]:
+    """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
+    return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
+
+
+def rated_power_w(context: str) -> float:
+    """The device's rated power from the registry: the H100's TDP, the Orin NX's highest mode."""
+    return C.H100_TDP_W if context == "cloud" else C.ORIN_NX_POWER_MAX_W
 
 # ---- Act I · The speedup ceiling -------------------------------------------------------
 
