@@ -294,3 +294,41 @@ def test_edge_names_its_boards_in_the_story_and_the_questions():
     html = rendered(LAB, state)
     assert "100 h on one Orin NX board" in html and "64 Orin NX boards" in html
     assert "Sixteen times the Orin NX boards" in html and "the run on 64 Orin NX boards gives 8.77×" in html
+
+
+# ---- independent review (issues 20 and 24) -------------------------------------------------
+
+
+def test_act2_key_holds_over_every_control_a_student_can_move():
+    """Review: b* depends only on the stated costs, so no control, Act I's or Act II's, in either
+    context moves the key C or the card that shows it (9.418, both vendors' lines through the stated
+    ratios: 1.2× at batch 1, 72/85 at batch 32, A = 2 ms + 0.1 ms per sample)."""
+    extremes = {"a1_serial": (0.01, 0.5), "a1_workers": (1, 1024), "a1_efficiency": (0.7, 1.0),
+                "a1_mode": ("fixed", "scaled"), "a2_scenario": ("offline", "single", "server"),
+                "a2_batch_bench": (1, 256), "a2_batch_prod": (1, 256)}
+    for context in CONTEXTS:
+        for values in itertools.product(*extremes.values()):
+            controls = dict(zip(extremes, values), context=context)
+            html = rendered(LAB, answered(LAB, {}, through="a2_predict", controls=controls))
+            assert metric(html, "a2_crossover") == pytest.approx(9.4181, abs=5e-4), controls
+        assert LAB.question("a2_predict").answer(context) == "C"
+
+
+def test_act2_reflection_has_a_production_option_that_is_wrong():
+    """Review (issue 20, defect class 18): the key was the only option naming production, so "pick
+    the odd one out" found it. Option A runs the pilot's own queries at batch 256, where A leads 1.37×
+    (far above b* = 9.42), while the pilot's one-at-a-time traffic has B ahead 1.2×: the same queries,
+    the wrong regime."""
+    a = lab.ACT2_REFLECTION.option("A")
+    assert "pilot's own queries" in a.text and "256" in a.text
+    assert 1 / model.ratio_b_over_a(256) == pytest.approx(1.371, abs=5e-4)
+    facts = lab.act2_facts()
+    assert (facts["big"], facts["big_lead"], facts["b_one"]) == ("256", "1.37×", "1.2×")
+    assert not lab.ACT2_REFLECTION.option("A").text.startswith("Throughput under a replay")
+
+
+def test_option_d_says_what_gustafson_counts():
+    """Review: Gustafson (1988) measures s′ on the parallel run and grows the job; his 54.55× does not
+    "treat the serial work as if it split", nor does N(1 − s)."""
+    feedback = lab.ACT1_PREDICTION.option("D").feedback
+    assert "as if it split" not in feedback and "grows with the" in feedback

@@ -137,8 +137,9 @@ ACT1_PREDICTION = Prediction(
               "Reaching {c_low} on {n} {gpus} would need under {s_for_c} serial work. With {s}, the run is "
               "{serial_h} of serial work plus {parallel_h} of split work: {a1_speedup}."),
         Range("D", "{range}: close to linear, less the serial share", SPEED_D, None, 54.0,
-              "{n} × (1 − s) = {linear_less} and Gustafson's {gustafson} both treat the serial work as if it "
-              "split. It runs {serial_h} on one {gpu} while the others wait, whatever their number: {a1_speedup}."),
+              "{n} × (1 − s) = {linear_less} only takes the serial share off linear, and Gustafson's {gustafson} "
+              "is for a job that grows with the {gpus}, its s measured on the {n}-{gpu} run. Here the serial "
+              "{serial_h} runs on one {gpu} while the others wait, whatever their number: {a1_speedup}."),
     ),
     truth=act1_truth,
     shown_by="a1_speedup",
@@ -200,7 +201,7 @@ def act1_instruments(s: State) -> list:
                              f"{fmt(r.workers, 'int')} would be linear"),
         M["a1_wall_s"].show(r.wall_s, note=f"{fmt(S.one_worker_s, 'h')} on one device"
                             + (f", for {fmt(r.speedup, 'x')} the work" if r.scaled else "")),
-        M["a1_ceiling"].show(ceiling, note="the scaled job has none" if r.scaled else "fixed job"),
+        M["a1_ceiling"].show(ceiling, note="the fixed job's; the scaled job has none" if r.scaled else "fixed job"),
         M["a1_efficiency_out"].show(share),
         M["a1_run_share"].show(r.run_serial_share, note=f"s = {fmt(r.serial, 'pct')} of one device's time"
                                if not r.scaled else "held fixed as the job grows"),
@@ -352,7 +353,8 @@ def act2_facts() -> dict[str, str]:
             "gap_used": fmt(BATCH_C * (pb - pa), "us"),
             "d_low": fmt(BATCH_D, "int"), "ratio_d_low": fmt(1 / ratio_b_over_a(BATCH_D), "x"),
             "bench": fmt(S.bench_batch, "int"), "ceiling_a": fmt(1 / pa, "num"), "ceiling_b": fmt(1 / pb, "num"),
-            "peak_ratio": fmt(pb / pa, "x"), "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
+            "peak_ratio": fmt(pb / pa, "x"), "big": fmt(A2_BATCH_PROD.max, "int"),
+            "big_lead": fmt(1 / ratio_b_over_a(A2_BATCH_PROD.max), "x"), "b_one": fmt(ratio_b_over_a(S.prod_batch), "x"), "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
             "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms"), "prod": fmt(S.prod_batch, "int")}
 
 
@@ -388,10 +390,11 @@ ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt="What should the benchmark the team trusts measure, to predict this deployment?",
     options=(
-        Claim("A", "Throughput at the largest batch each accelerator accepts.",
-              "At the largest batches throughput nears 1 ÷ per-sample cost ({ceiling_a} samples/s for A, "
-              "{ceiling_b} for B) and ranks A first; production, one query at a time, pays the fixed cost on every "
-              "query."),
+        Claim("A", f"Throughput on the pilot's own queries, run offline in batches of {fmt(A2_BATCH_PROD.max, 'int')}.",
+              "The same queries in batches of {big} sit far above b* = {a2_crossover}: the fixed cost is shared "
+              "and A leads {big_lead}, near 1 ÷ per-sample cost ({ceiling_a} samples/s for A, {ceiling_b} for B). "
+              "The pilot served them one at a time, where B leads {b_one}: the batch the arrivals form decides the "
+              "ranking, not which queries run."),
         Claim("B", "The synthetic score, averaged over many more models.",
               "More models measured at batch {bench} repeat the same bias: the batch regime, not the number of "
               "models, decides the ranking here."),
@@ -399,7 +402,7 @@ ACT2_REFLECTION = Reflection(
               "A peak rate speaks only to the per-sample cost (B's is {peak_ratio} A's here) and says "
               "nothing of the fixed cost per batch, which one-at-a-time traffic pays on every query."),
         Claim("D", "Throughput under a replay of production's query arrivals.",
-              "A replay forms production's batches (batch {prod} here), where the fixed cost dominates: {lat_a} "
+              "A replay forms production's batches (batch {prod} in the pilot), where the fixed cost dominates: {lat_a} "
               "for A against {lat_b} for B per query, so it ranks B first, as the pilot did. The synthetic "
               "score ran at batch {bench}, on the other side of b* = {a2_crossover}. MLPerf Inference's "
               "SingleStream and Server scenarios model such traffic."),
