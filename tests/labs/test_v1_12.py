@@ -111,8 +111,7 @@ def test_every_option_s_feedback_quotes_its_own_physics():
     assert facts["ratio_d_low"] == fmt(1 / model.ratio_b_over_a(16), "x") and model.ratio_b_over_a(16) < 1
     assert facts["fixed_gap"] == "392 µs" and facts["per_gap"] == "41.6 µs" and facts["gap_used"] == "333 µs"
     one = lab.act1_facts("cloud")
-    assert (one["a1_speedup"], one["of_ceiling"], one["s_for_a"], one["s_for_c"]) == \
-        ("6.12×", "91.9 %", "14 %", "6.88 %")
+    assert (one["a1_speedup"], one["of_ceiling"], one["n_for_a"]) == ("6.12×", "91.9 %", "221")
     assert (one["big_speedup"], one["fix_speedup"], one["fix_h"], one["linear_less"]) == \
         ("6.63×", "8.77×", "11.4 h", "54.4×")
     for context in CONTEXTS:
@@ -332,3 +331,17 @@ def test_option_d_says_what_gustafson_counts():
     "treat the serial work as if it split", nor does N(1 − s)."""
     feedback = lab.ACT1_PREDICTION.option("D").feedback
     assert "as if it split" not in feedback and "grows with the" in feedback
+
+
+def test_act1_feedback_does_not_name_the_reflection_s_fix():
+    """Review (defect class 24): options B's and C's feedback said 6.5× "needs under 14 % serial work"
+    and 12× "under 6.88 %", naming the Act I reflection's key (cut the serial share) before its lock.
+    They now say what the GPU count does: 6.5× takes 221 GPUs at 15 % (Amdahl solved for N:
+    0.85 / (1/6.5 − 0.15) = 221), and 12× is above 1/s = 6.67×, which no GPU count reaches."""
+    assert model.workers_for(6.5) == 221 and model.fixed_run(workers=221).speedup >= 6.5 > \
+        model.fixed_run(workers=220).speedup
+    before_reflection = rendered(LAB, answered(LAB, {}, through="a1_predict"))
+    for letter in "ABCD":
+        feedback = lab.ACT1_PREDICTION.option(letter).feedback
+        assert "serial work." not in feedback and "need under" not in feedback
+    assert "needs under" not in before_reflection and "would need under" not in before_reflection

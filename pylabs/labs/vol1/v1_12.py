@@ -45,7 +45,7 @@ from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Run, S, act1_truth, act2_truth,
                                           crossover, fixed_run, padded, rank_valid, rated_power_w, ratio_b_over_a,
-                                          serial_for, throughput)
+                                          throughput, workers_for)
 from pylabs.physics import amdahl
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -111,7 +111,7 @@ def act1_facts(context: str) -> dict[str, str]:
             "linear_less": fmt(S.workers * (1 - S.serial), "x"),
             "ceiling": fmt(ceiling, "x"), "n": fmt(S.workers, "int"), "s": fmt(S.serial, "pct"),
             "one_h": fmt(S.one_worker_s, "h"), "a_high": fmt(SPEED_B, "x"), "c_low": fmt(SPEED_C, "x"),
-            "s_for_a": fmt(serial_for(SPEED_B), "pct"), "s_for_c": fmt(serial_for(SPEED_C), "pct"),
+            "n_for_a": fmt(workers_for(SPEED_B), "int"),
             "big_n": fmt(big.workers, "int"), "big_speedup": fmt(big.speedup, "x"), "big_h": fmt(big.wall_s, "h"),
             "fix_s": fmt(fix.serial, "pct"), "fix_speedup": fmt(fix.speedup, "x"), "fix_h": fmt(fix.wall_s, "h"),
             "fix_ceiling": fmt(amdahl.parallel_ceiling(fix.serial), "x"),
@@ -132,9 +132,9 @@ ACT1_PREDICTION = Prediction(
               "{a1_speedup}. That is {of_ceiling} of 1/s = {ceiling}, the limit with unlimited {gpus}."),
         Range("B", "{range}: about one over the serial share", SPEED_B, SPEED_C, 6.67,
               "1/s = {ceiling} is the limit with unlimited {gpus}. On {n} the split part still takes {parallel_h}, "
-              "so the run gives {a1_speedup}, below {a_high}: that needs under {s_for_a} serial work."),
+              "so the run gives {a1_speedup}, below {a_high}: at {s} serial work that takes {n_for_a} {gpus}."),
         Range("C", "{range}: a large part of linear lost to waiting", SPEED_C, SPEED_D, 20.0,
-              "Reaching {c_low} on {n} {gpus} would need under {s_for_c} serial work. With {s}, the run is "
+              "{c_low} is above 1/s = {ceiling}: with {s} serial work no number of {gpus} reaches it. The run is "
               "{serial_h} of serial work plus {parallel_h} of split work: {a1_speedup}."),
         Range("D", "{range}: close to linear, less the serial share", SPEED_D, None, 54.0,
               "{n} × (1 − s) = {linear_less} only takes the serial share off linear, and Gustafson's {gustafson} "
@@ -161,7 +161,7 @@ ACT1_REFLECTION = Reflection(
               "The scaled job does {gustafson} one {gpu}'s work in the same {one_h}: more work, not a sooner "
               "finish. This job still takes {total_h}."),
         Claim("D", "A faster interconnect, so the split part loses nothing to communication.",
-              "The split is already perfect here (e = 100 %): the run stays {total_h}. Efficiency scales only "
+              "The scenario's split is already perfect (e = 100 %): the run stays {total_h}. Efficiency scales only "
               "the split part: at {e_low} the run gives {e_low_speedup}."),
     ),
     answer_letter="B",
@@ -494,7 +494,7 @@ ACT2 = Act(
         "is the objective one. Which should we believe?"),
     scenario=lambda: (
         "The synthetic score is throughput at a large batch, scaled so that A's is "
-        f"{fmt(S.score_a, 'int')}. Production runs at the batch its traffic forms: interactive requests arriving "
+        f"{fmt(S.score_a, 'int')}. In production, interactive requests arriving "
         "one by one are served one by one.",
         "A batch costs a fixed time plus a time per sample, so throughput rises with the batch and flattens.",
     ),

@@ -108,6 +108,14 @@ def serial_for(speedup: float, workers: float | None = None) -> float:
     return (1 / speedup - 1 / workers) / (1 - 1 / workers)
 
 
+def workers_for(speedup: float, serial: float | None = None) -> float:
+    """The workers that give ``speedup`` at ``serial`` (the scenario's when None; Amdahl solved for N,
+    whole devices). Only below the ceiling 1/s."""
+    serial = S.serial if serial is None else serial
+    assert speedup < 1 / serial, "no number of workers reaches the ceiling"
+    return math.ceil(round((1 - serial) / (1 / speedup - serial), 9))
+
+
 # ---- Act II · The benchmark that ranks backwards ---------------------------------------
 
 
