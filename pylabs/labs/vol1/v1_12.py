@@ -268,10 +268,11 @@ def act1_math(s: State):
                  "Amdahl: a fixed job whose serial share *s* of the one-device time stays on one device while "
                  "the rest splits over *N* devices at efficiency *e*. However many devices, never more than 1/*s*."),
         Equation(r"E = \frac{S}{N},\qquad s' = \frac{s}{s + (1 - s)/(N e)} = s\,S",
-                 "Efficiency, and the serial share of the *N*-device run's wall clock (what Gustafson calls *s*)."),
+                 "Efficiency, and the serial share of the *N*-device run's wall clock: Gustafson's *s′*, the serial "
+                 "share he measures on the parallel system."),
         Equation(r"S_G = s' + (1 - s')\,N e \;=\; N - s'(N - 1)\ \ (e = 1)",
-                 "Gustafson: the job grows so that the *N*-device run keeps serial share *s′*; *S_G* is how much "
-                 "more work it finishes than one device would in the same time. With *s′* of the same job it "
+                 "Gustafson: the job grows so that the *N*-device run keeps serial share *s′*; *S_G* is how many "
+                 "times one device's work it finishes in the same time. With *s′* of the same job it "
                  "gives Amdahl's *S* again."),
     ), rows=(
         ("Serial share, *s*", fmt(r.serial, "pct")),
@@ -354,7 +355,8 @@ def act2_facts() -> dict[str, str]:
             "d_low": fmt(BATCH_D, "int"), "ratio_d_low": fmt(1 / ratio_b_over_a(BATCH_D), "x"),
             "bench": fmt(S.bench_batch, "int"), "ceiling_a": fmt(1 / pa, "num"), "ceiling_b": fmt(1 / pb, "num"),
             "peak_ratio": fmt(pb / pa, "x"), "big": fmt(A2_BATCH_PROD.max, "int"),
-            "big_lead": fmt(1 / ratio_b_over_a(A2_BATCH_PROD.max), "x"), "b_one": fmt(ratio_b_over_a(S.prod_batch), "x"), "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
+            "big_lead": fmt(1 / ratio_b_over_a(A2_BATCH_PROD.max), "x"), "b_one": fmt(ratio_b_over_a(S.prod_batch), "x"),
+            "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
             "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms"), "prod": fmt(S.prod_batch, "int")}
 
 
@@ -402,8 +404,8 @@ ACT2_REFLECTION = Reflection(
               "A peak rate speaks only to the per-sample cost (B's is {peak_ratio} A's here) and says "
               "nothing of the fixed cost per batch, which one-at-a-time traffic pays on every query."),
         Claim("D", "Throughput under a replay of production's query arrivals.",
-              "A replay forms production's batches (batch {prod} in the pilot), where the fixed cost dominates: {lat_a} "
-              "for A against {lat_b} for B per query, so it ranks B first, as the pilot did. The synthetic "
+              "A replay forms production's batches (batch {prod} in the pilot), where the fixed cost dominates: "
+              "{lat_a} for A against {lat_b} for B per query, so it ranks B first, as the pilot did. The synthetic "
               "score ran at batch {bench}, on the other side of b* = {a2_crossover}. MLPerf Inference's "
               "SingleStream and Server scenarios model such traffic."),
     ),
