@@ -83,10 +83,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_09": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten (a "slower" range added below 0.9×) so the key sits in B
+        "a1_reflect": "ACBD",  # the same four claims, reworded to similar length; the key moved to C
+        "a2_predict": "----",  # four plans with label counts, decided by the learning curve, at the claimed k
+        "a2_reflect": "BACD",  # the same four claims, reworded; the key moved to A
     },
 
     "v1_10": {

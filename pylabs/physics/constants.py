@@ -1034,8 +1034,17 @@ KERNEL_LAUNCH_CPU_HIGH_S = REGISTRY["KERNEL_LAUNCH_CPU_HIGH_S"].value
 CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value
 # ---- V1-09 The Data Selection Tradeoff ----
 _TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_DLE_RESNET50_URL = ("https://github.com/NVIDIA/DeepLearningExamples/blob/master/PyTorch/Classification/ConvNets/"
+                     "resnet50v1.5/README.md")
 REGISTRY.update({
+    "RESNET50_A100_AMP_TRAIN_IMAGES_PER_S": Spec(
+        2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, 'Training performance: NVIDIA DGX A100 "
+        "(8x A100 80GB)', 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)", _DLE_RESNET50_URL,
+        "a measured training rate to set beside V1-09's assumed utilisation: 2,470 x 24.6 GFLOP / 312 TFLOP/s = 19.5 % "
+        "of the A100's dense peak (issue 24 names the same figure for V1-04)",
+        label="ResNet-50 v1.5 training on one A100 80 GB, mixed precision (NVIDIA, measured)"),
 })
+RESNET50_A100_AMP_TRAIN_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].value
 # ---- V1-10 The Compression Frontier ----
 _TV_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
 _TV_MOBILENET_V2_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v2.html"

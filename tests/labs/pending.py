@@ -17,6 +17,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_03",
     "v1_06",
     "v1_08",
+    "v1_09",
     "v1_10",
     "v1_11",
     "v1_13",
