@@ -105,10 +105,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges in order (they ran from highest to lowest), split at 6.5×, 12×, 40×
+        "a1_reflect": "----",  # now which of four proposals finishes the job soonest (was which raises the ceiling)
+        "a2_predict": "----",  # ranges split at 3, 8, 16 (were 3, 12, 24); the prompt now states A's costs
+        "a2_reflect": "-DBC",  # A is new (the pilot's queries at batch 256: same queries, wrong regime); production's traffic (was B, with P99) is now D
     },
 
     "v1_13": {
