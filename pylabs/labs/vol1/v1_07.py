@@ -56,7 +56,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import shrinks
 from pylabs.labs.vol1.contexts import TRACK, deployment
-from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note, launch_bound_text, never_card
+from pylabs.labs.vol1.v1_07_charts import act1_chart, act1_sweep, act2_chart, gemm_note, launch_bound_text
 from pylabs.labs.vol1.v1_07_model import (DEPLOYMENTS, DEVICES, DISPATCH_S, MODELS, REQUESTS_PER_S, S, TENSOR_BYTES,
                                           act1_truth, act2_truth, chain_s, chain_speedup, dispatch_share, scenario_stream,
                                           stream)
@@ -201,8 +201,8 @@ M = {m.name: m for m in (
     MetricSpec("a1_rate", "Inferences per second (one stream)", "1/s", "num"),
     MetricSpec("a1_kernels", "Kernel launches per inference", "1", "int"),
     MetricSpec("a1_gpu_s", "GPU time per kernel", "s", "us"),
-    MetricSpec("a2_breakeven", "Break-even: images before compiling pays", "images", "int"),
-    MetricSpec("a2_breakeven_time_s", "Time to reach it at this traffic", "s", "s"),
+    MetricSpec("a2_breakeven", "Break-even: images before compiling pays", "images", "int", infinite="never"),
+    MetricSpec("a2_breakeven_time_s", "Time to reach it at this traffic", "s", "s", infinite="never"),
     MetricSpec("a2_volume", "Images served in the deployment", "images", "int"),
     MetricSpec("a2_net_gpu_s", "GPU time saved, net of compiling", "s", "s"),
     MetricSpec("a2_fusion_speedup", "Fusion speedup of the chain", "1", "x"),
@@ -403,10 +403,10 @@ ACT2_REFLECTION = Reflection(
 def act2_instruments(s: State) -> list:
     d = deployment_of(s)
     parts = [metric_grid(
-        never_card(M["a2_breakeven"], d.breakeven, None if d.pays_back else "danger",
-                   "" if d.saves else "the compiled model is no faster"),
-        never_card(M["a2_breakeven_time_s"], d.breakeven_s, None if d.pays_back else "danger",
-                   f"at {TRAFFIC[s['context']]}" if d.saves else "no volume repays it"),
+        M["a2_breakeven"].show(d.breakeven, None if d.pays_back else "danger",
+                               "" if d.saves else "the compiled model is no faster"),
+        M["a2_breakeven_time_s"].show(d.breakeven_s, None if d.pays_back else "danger",
+                                      f"at {TRAFFIC[s['context']]}" if d.saves else "no volume repays it"),
         M["a2_volume"].show(d.volume, "good" if d.pays_back else "danger"),
         M["a2_net_gpu_s"].show(d.net_gpu_s, "good" if d.pays_back else "danger",
                                "" if d.net_gpu_s >= 0 else "a loss: compiling costs more than it saves"),

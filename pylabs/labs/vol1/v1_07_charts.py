@@ -1,13 +1,12 @@
 """The charts and notes of V1-07 (The Kernel Fusion Dividend): Act I's launch modes and busy-share sweep,
-Act II's break-even chart, the GEMM note, the launch-bound failure's text and the break-even
-cards that say "never". The lab module (``v1_07``) places them on its page."""
+Act II's break-even chart, the GEMM note and the launch-bound failure's text. The lab module (``v1_07``)
+places them on its page."""
 
 from __future__ import annotations
 
 import math
 
-from pylabs.framework import MetricSpec, State, callout, chart, fmt, prose
-from pylabs.framework.components import MetricCard
+from pylabs.framework import State, callout, chart, fmt, prose
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_07_model import MODELS, S, busy_sweep, gemm_s, stream, volume_sweep
 from pylabs.physics.devices import Device
@@ -105,13 +104,3 @@ def launch_bound_text(st: KernelStream, mode: str) -> str:
               "back on top")
     return (f"Each kernel costs the CPU {fmt(st.cpu_s, 'us')} to dispatch and the GPU {fmt(st.gpu_s, 'us')} to "
             f"run, so the GPU waits for every launch; {levers}.")
-
-
-def never_card(spec: MetricSpec, value: float, tone: str | None, note: str) -> MetricCard:
-    """A break-even card that reads "never" where no volume repays the compilation, not a bare "∞"
-    (defect class 22); its data-value stays Infinity, and the key strip repeats the word."""
-    card = spec.show(value, tone, note)
-    if math.isfinite(value):
-        return card
-    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
-                      card.label, "never", card.tone)
