@@ -102,7 +102,7 @@ A1_IMAGE = Slider("a1_image", "Stored JPEG per image", unit="B", min=50e3, max=5
 A1_WORKERS = Slider("a1_workers", "Data-loader workers (CPU processes)", unit="1", min=1, max=32, step=1,
                     default=S.workers, fmt="int")
 A1_PER_WORKER = Slider("a1_per_worker", "Decode per worker (assumed)", unit="images/s",
-                       min=50, max=600, step=10, default=S.decode_per_worker, fmt="num",
+                       min=50, max=600, step=10, default=S.decode_per_worker, fmt="images/s",
                        help="JPEG decode plus random-resized crop on one CPU core; an estimate, not a measurement.")
 
 
@@ -151,7 +151,7 @@ ACT1_PREDICTION = Pick(
     quantity="the stage that limits training throughput",
     options=(
         Claim("A", "**CPU decode**: the workers decode fewer images per second than the disk or GPU.",
-              "{workers} workers at {per_worker} each give {a1_decode_rate}; the disk streams {disk} ÷ {jpeg} = "
+              "The {workers} workers at {per_worker} each give {a1_decode_rate}; the disk streams {disk} ÷ {jpeg} = "
               "{a1_storage_rate}, {decode_gap} more, and the A100 could train {a1_gpu_rate}. The job runs at "
               "the slowest: {a1_rate}, the GPU busy {a1_util}."),
         Claim("B", "**Storage**: the hard disk streams fewer images per second than decode or the GPU.",
@@ -180,7 +180,7 @@ ACT1_REFLECTION = Reflection(
               "{a1_gpu_rate} the A100 trains, so it is busy {fix_b_util}. It needs at least {need_workers} "
               "workers on fast storage."),
         Claim("C", "The hard disk kept, with {w_c} decode workers instead of {workers}.",
-              "{w_c} workers decode {fix_c_decode}, but the disk still streams {fix_c_storage}: busy "
+              "With {w_c} workers decode gives {fix_c_decode}, but the disk still streams {fix_c_storage}: busy "
               "{fix_c_util}. Fixing decode alone moves the bottleneck to storage."),
         Claim("D", "A SATA SSD in place of the hard disk, and {w_d} decode workers.",
               "SATA streams {fix_d_storage}, enough, but {w_d} workers decode {fix_d_decode}: busy "
@@ -293,7 +293,7 @@ ACT1 = Act(
         f"says each GPU is busy only {fmt(SCENARIO_LOADER.pipeline().gpu_utilization, 'pct')} of the time. "
         f"ResNet-50 is a big model, so I want {S.more_gpus}× more GPUs. Can you sign off the order?"),
     scenario=lambda: (
-        f"Each A100 is fed by a data loader: {S.workers} CPU worker processes read JPEG files "
+        f"Each A100 is fed by a data loader: {fmt(S.workers, 'words')} CPU worker processes read JPEG files "
         f"(about {fmt(S.image_bytes, 'B')} each) from a hard-disk volume, decode and crop them, and hand "
         "batches to the GPU while it trains on the previous one (**prefetching**).",
         f"Papers quote ResNet-50 at about {fmt(C.RESNET50_MACS, 'GFLOP')}s per image. That figure counts "
@@ -360,7 +360,7 @@ ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
     prompt=f"How long does copying the {fmt(S.act2_dataset_bytes, 'B')} over {{route}} ({{link}}) take at its full "
            "line rate?",
-    quantity=f"time to move {fmt(S.act2_dataset_bytes, 'B')} over the context's link",
+    quantity=f"time to move {fmt(S.act2_dataset_bytes, 'B')} at the link's full line rate",
     unit_fmt="s",
     options=(
         Range("A", "{range}: a link this fast empties any disk quickly", None, 600, 300,
