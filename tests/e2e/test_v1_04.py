@@ -27,8 +27,8 @@ def test_full_walkthrough(lab_page):
     assert not page.control_disabled("a1_iops")
     assert close(page.metric("a1_storage_rate"), 150)
     # Fix both stages: fast storage and enough workers; the failure clears.
-    page.set_control("a1_storage", "nvme")
-    page.set_control("a1_workers", 24)
+    page.set_control("a1_storage", "sata")
+    page.set_control("a1_workers", 16)
     assert close(page.metric("a1_util"), 1.0)
     assert not page.failure_visible("a1_gpu_starved")
     page.lock("a1_reflect", "B")

@@ -8,7 +8,7 @@ past some size the compute must go to the data.
 Act I (the pipeline): ResNet-50 on an A100 at NVIDIA's measured rate (2,470 images/s, MFU 19.5 %)
 is fed by six decode workers (1,200 images/s) and one hard disk (1,364): the GPU is busy 48.5 %
 of the time. The prediction asks which stage limits the job (A, CPU decode, 13.6 % below the
-disk); the reflection asks which of four purchases fills the GPU (B: NVMe with 24 workers).
+disk); the reflection asks which of four purchases fills the GPU (B: a SATA SSD with 16 workers).
 Act II (data gravity): 50 TB over the context's link at full line rate: 4,000 s between AWS regions
 at 100 Gb/s (C, 1 h to 6 h), 4.63 days over the edge site's 1 Gb/s LAN (D). The reflection: with
 1 PB and a 6-hour budget, move the compute, because no link offered copies it in time (D).
@@ -163,7 +163,7 @@ ACT1_PREDICTION = Pick(
               "{a1_util_more}."),
         Claim("D", "**The PCIe link**: copying decoded images to the GPU is slower than the rest.",
               "A decoded crop in FP32 is {tensor}: at the {a1_gpu_rate} the GPU could train that is {pcie_need}, "
-              "{pcie_share} of PCIe 4.0 x16 ({pcie}). The copy is never the slow stage."),
+              "{pcie_share} of PCIe 4.0 x16 ({pcie}). The copy is not the slow stage here."),
     ),
     decide=act1_answer,
 )
@@ -175,15 +175,15 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "An NVMe SSD in place of the hard disk, keeping the {workers} workers.",
               "NVMe streams {fix_a_storage}, but the {workers} workers still decode {fix_a_decode}: busy {fix_a_util}. "
               "The disk was never the slowest stage."),
-        Claim("B", "An NVMe SSD in place of the hard disk, and {w_b} decode workers.",
-              "NVMe streams {fix_b_storage} and {w_b} workers decode {fix_b_decode}: both outrun the "
+        Claim("B", "A SATA SSD in place of the hard disk, and {w_b} decode workers.",
+              "SATA streams {fix_b_storage} and {w_b} workers decode {fix_b_decode}: both outrun the "
               "{a1_gpu_rate} the A100 trains, so it is busy {fix_b_util}. It needs at least {need_workers} "
-              "workers on fast storage."),
+              "workers on storage faster than its {a1_need_bw}."),
         Claim("C", "The hard disk kept, with {w_c} decode workers instead of {workers}.",
               "With {w_c} workers decode gives {fix_c_decode}, but the disk still streams {fix_c_storage}: busy "
               "{fix_c_util}. Fixing decode alone moves the bottleneck to storage."),
-        Claim("D", "A SATA SSD in place of the hard disk, and {w_d} decode workers.",
-              "SATA streams {fix_d_storage}, enough, but {w_d} workers decode {fix_d_decode}: busy "
+        Claim("D", "An NVMe SSD in place of the hard disk, and {w_d} decode workers.",
+              "NVMe streams {fix_d_storage}, far more than needed, but {w_d} workers decode {fix_d_decode}: busy "
               "{fix_d_util}. At {per_worker} each the A100 needs {need_workers} workers."),
     ),
     answer_letter="B",
@@ -242,7 +242,9 @@ def starved_lever(ld: Loader, pipe: io.Pipeline) -> str:
     if pipe.bottleneck == "cpu_decode":
         need = math.ceil(pipe.gpu_per_s / ld.per_worker)
         if need <= A1_WORKERS.max:
-            return f"{fmt(need, 'int').capitalize()} workers at {fmt(ld.per_worker, 'images/s')} each would keep up."
+            then = (f"; storage, at {fmt(pipe.storage_per_s, 'images/s')}, would then set the pace"
+                    if pipe.storage_per_s < pipe.gpu_per_s else "")
+            return f"{fmt(need, 'int')} workers at {fmt(ld.per_worker, 'images/s')} each would decode enough{then}."
         return (f"Even {fmt(A1_WORKERS.max, 'int')} workers decode only {fmt(A1_WORKERS.max * ld.per_worker, 'images/s')}"
                 ": this GPU needs faster decoding per worker than these CPUs give.")
     if ld.storage == "hdd_random":
@@ -267,7 +269,9 @@ def act1_math(s: State):
                  "its random reads per second."),
         Equation(r"r_{\text{cpu}} = w\,r_w", "Workers add decode throughput; they cannot make the disk faster."),
         Equation(r"r = \min(r_{\text{gpu}}, r_{\text{io}}, r_{\text{cpu}}),\quad U = \frac{r}{r_{\text{gpu}}}",
-                 "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed)."),
+                 "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed). "
+                 "An idealisation: it assumes perfect overlap, so *U* is an upper bound; NVIDIA measures "
+                 f"{fmt(C.RESNET50_A100_AMP_IMAGES_PER_S, 'images/s')} on one A100 with its fastest loader."),
     ), rows=(
         ("Peak *R*", fmt(GPUS[ld.gpu].peak_ops, "FLOP/s")),
         ("Multiply-adds forward *M*", fmt(C.RESNET50_MACS, "GFLOP").replace("FLOP", " MAC")),
@@ -412,7 +416,7 @@ ACT2_REFLECTION = Reflection(
         Claim("A", "Lease a link twice as fast as today's and copy all of it.",
               "At {fast_link} and full line rate {pb} takes {fast_time}, still past the {budget}."),
         Claim("B", "Recompress the JPEGs losslessly, then copy all of it as today.",
-              "Lossless recompression (Lepton) leaves {lepton} of the bytes: {packed} still takes {packed_time} "
+              "Lossless recompression (Lepton) leaves {lepton} of the bytes on average: {packed} still takes {packed_time} "
               "over {link}, past the {budget}."),
         Claim("C", "Move the compute only if the copy's fee costs more than GPUs there.",
               "The clock decides before the bill: the copy takes {pb_time} over {link}, past the {budget}, "
@@ -430,7 +434,7 @@ def act2_instruments(s: State) -> list:
     share = mv.time_s / mv.budget_s
     parts = [metric_grid(
         M["a2_transfer_s"].show(mv.time_s, "danger" if mv.too_slow else "good"),
-        M["a2_fee_usd"].show(mv.fee_usd, note=f"{PRICE_LABELS[mv.tariff].split(' · ')[1]} × {fmt(mv.data_bytes, 'B')}"),
+        M["a2_fee_usd"].show(mv.fee_usd, note=fee_note(mv)),
         M["a2_budget_share"].show(share, "danger" if mv.too_slow else tone(1 - share, 0.5, 0.0),
                                   f"of {fmt(mv.budget_s, 'h')}"),
         M["a2_goodput"].show(mv.link_bits * mv.efficiency / transfer.BITS_PER_BYTE),
@@ -443,6 +447,13 @@ def act2_instruments(s: State) -> list:
                              f"{gravity_lever(mv)}"))
     parts.append(act2_chart(mv))
     return parts
+
+
+def fee_note(mv: Move) -> str:
+    """The price times the data; a tiered tariff shows its average price per GB."""
+    tiered = len(TARIFFS[mv.tariff]) > 1
+    price = mv.fee_usd / (mv.data_bytes / transfer.BYTES_PER_GB) if tiered else TARIFFS[mv.tariff][0][1]
+    return f"{per_gb(price)}{' on average' if tiered else ''} × {fmt(mv.data_bytes, 'B')}"
 
 
 def gravity_lever(mv: Move) -> str:
@@ -468,7 +479,7 @@ def act2_math(s: State):
         ("Dataset *D*", fmt(mv.data_bytes, "B")),
         ("Link *L* · share *η*", f"{fmt(mv.link_bits, 'bit/s')} · {fmt(mv.efficiency, 'pct')}"),
         ("Transfer time *T*", fmt(mv.time_s, "s")),
-        ("Price *p* · fee", f"{PRICE_LABELS[mv.tariff].split(' · ')[1]} · {fmt(mv.fee_usd, 'usd')}"),
+        ("Price *p* · fee", f"{fee_note(mv)} = {fmt(mv.fee_usd, 'usd')}"),
     ), sources=(
         C.REGISTRY["AWS_INTER_REGION_USD_PER_GB"].source,
         C.REGISTRY["AWS_INTERNET_EGRESS_USD_PER_GB"].source,
