@@ -550,7 +550,7 @@ def lab_takeaways() -> list[str]:
         f"disk streams {f['a1_storage_rate']}, so the GPU is busy {f['a1_util']}; {f['more']} the GPUs would each "
         f"be busy {f['a1_util_more']}.",
         f"Fix every stage below the GPU: NVMe alone leaves {f['fix_a_util']}, {f['w_c']} workers on the disk "
-        f"{f['fix_c_util']}; NVMe with {f['w_b']} workers reaches {f['fix_b_util']}.",
+        f"{f['fix_c_util']}; a {STORAGE[S.fix_b[0]][0]} with {f['w_b']} workers reaches {f['fix_b_util']}.",
         f"One small file per image on a hard disk is capped by its random reads: "
         f"{fmt(random.storage_per_s, 'images/s')}, {fmt(random.gpu_utilization, 'pct')} busy. Shard the dataset.",
         f"{cloud['data']} takes {cloud['a2_transfer_s']} between AWS regions at {cloud['link']} and "
