@@ -38,10 +38,13 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_03": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        # every question rewritten for issue 20: Act I asks the days redone (was the 2^(N-1) rule's
+        # multiplier), Act II the crossover time (was a pick of four race outcomes); both reflections
+        # now ask what the act showed
+        "a1_predict": "----",
+        "a1_reflect": "----",
+        "a2_predict": "----",
+        "a2_reflect": "----",
     },
 
     "v1_04": {

@@ -38,6 +38,12 @@ def miss_amount(option: Range, truth: float, unit_fmt: str) -> tuple[str, float]
     return "diff", abs(truth - edge)
 
 
+def unit_miss(option: Range, truth: float) -> float:
+    """How far ``truth`` lies outside a wrong option's range, in the question's unit."""
+    above = option.high is not None and truth >= option.high
+    return abs(truth - (option.high if above else option.low))
+
+
 @lru_cache(maxsize=None)
 def key_in(lab_id: str, qid: str, context: str) -> str:
     return get(lab_id).question(qid).answer(context)
@@ -64,6 +70,7 @@ class QuestionStats:
     wrong: Counter = field(default_factory=Counter)         # wrong letter -> students
     wrong_contexts: dict = field(default_factory=dict)      # wrong letter -> Counter of contexts
     misses: list = field(default_factory=list)              # (kind, amount) per wrong prediction
+    unit_misses: list = field(default_factory=list)         # |value - nearest edge|, in the question's unit
     by_context: dict = field(default_factory=dict)          # context -> Counter of letters
 
     @property
@@ -89,6 +96,11 @@ class QuestionStats:
         kind = Counter(k for k, _ in self.misses).most_common(1)[0][0]
         return kind, statistics.median(v for k, v in self.misses if k == kind)
 
+    def median_unit_miss(self) -> float | None:
+        """The median distance from the computed value to the nearest edge of the range chosen, in
+        the question's own unit (the issue's "how far the class missed by in the question's units")."""
+        return statistics.median(self.unit_misses) if self.unit_misses else None
+
 
 @dataclass
 class LabStats:
@@ -112,6 +124,7 @@ class StudentRow:
     name: str
     files: list[str]
     notes: list[str]
+    typed: bool = True   # ``name`` is what the student typed, not made from a file name
     done: dict = field(default_factory=dict)   # lab -> ("complete", date) or ("in progress", "")
     predictions: list = field(default_factory=lambda: [0, 0])  # right, locked
     reflections: list = field(default_factory=lambda: [0, 0])
@@ -177,7 +190,9 @@ def _count_answers(lab: Lab, attempt: dict, row: StudentRow, questions: dict, st
             entry.wrong_contexts[letter] = Counter()
         entry.wrong_contexts[letter][context] += 1
         if isinstance(q, Prediction):
-            entry.misses.append(miss_amount(q.option(letter), q.value_in(context), q.unit_fmt))
+            truth = q.value_in(context)
+            entry.misses.append(miss_amount(q.option(letter), truth, q.unit_fmt))
+            entry.unit_misses.append(unit_miss(q.option(letter), truth))
 
 
 @lru_cache(maxsize=65536)
@@ -199,7 +214,7 @@ def _count_design(lab: Lab, attempt: dict, stats: LabStats) -> None:
 
 
 def _student(student: Student, questions: dict, labs: dict) -> StudentRow:
-    row = StudentRow(student.name, list(student.files), list(student.notes))
+    row = StudentRow(student.name, list(student.files), list(student.notes), student.typed)
     for lab_id in sorted({a["lab"] for a in student.ledger["attempts"].values()}):
         if lab_id not in LAB_MODULES:
             continue

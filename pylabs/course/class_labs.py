@@ -27,6 +27,18 @@ def share(n: int, total: int) -> str:
     return fmt(n / total, "pct") if total else "—"
 
 
+def median_miss_shown(entry: QuestionStats, unit_fmt: str) -> str:
+    """The class's median miss in the question's unit, with the median factor beside it where the
+    page's own feedback speaks in factors ("120 ms (a factor of 2.1)")."""
+    median = entry.median_miss()
+    if median is None:
+        return ""
+    kind, amount = median
+    if kind != "factor":
+        return miss_shown(kind, amount, unit_fmt)
+    return f"{fmt(entry.median_unit_miss(), unit_fmt)} ({miss_shown(kind, amount, unit_fmt)})"
+
+
 def miss_shown(kind: str, amount: float, unit_fmt: str) -> str:
     if kind == "pp":
         return fmt(amount, "pp")
@@ -77,8 +89,13 @@ def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Mar
                  table=((lab.context.label, "Answer", "Option", "Students", "Share in the context"), rows))
 
 
+def worded_alike(lab: Lab, q: Question, contexts) -> bool:
+    """Whether every option reads the same in each of ``contexts``."""
+    return len({tuple(q.text_of(x, lab.terms(c)) for x in LETTERS) for c in contexts}) <= 1
+
+
 def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
-    if len(entry.keys) > 1:
+    if len(entry.keys) > 1 or not worded_alike(lab, q, entry.by_context):
         return answers_by_context_chart(lab, q, entry)
     counts = [entry.counts.get(x, 0) for x in LETTERS]
     colors = ["good" if x in entry.keys else "series1" for x in LETTERS]
@@ -86,7 +103,8 @@ def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
     figure = ch.figure([ch.bars("Students", names, counts, colors, text=[str(c) for c in counts])],
                        x=ch.axis("Locked answer", "category"), y=ch.axis("Students", rangemode="tozero"),
                        height=240, legend=False)
-    terms = lab.terms(lab.context.default)
+    common = max(entry.by_context, key=lambda c: sum(entry.by_context[c].values()), default=lab.context.default)
+    terms = lab.terms(common)   # worded alike in every context the class chose (else answers_by_context_chart)
     rows = [(x + (" (key)" if x in entry.keys else ""), q.text_of(x, terms), str(entry.counts.get(x, 0)),
              share(entry.counts.get(x, 0), entry.locked)) for x in LETTERS]
     summary = (f"{entry.right} of {entry.locked} locked answers are right ({share(entry.right, entry.locked)}); "
@@ -106,11 +124,24 @@ def misconception(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
                rich(q.text_of(letter, lab.terms(context)))),
              h("p", {"class": "pl-class__feedback"}, h("strong", None, "Its feedback: "),
                rich(feedback_text(lab, q, letter, context)))]
-    median = entry.median_miss() if isinstance(q, Prediction) else None
-    if median is not None:
+    median = median_miss_shown(entry, q.unit_fmt) if isinstance(q, Prediction) else ""
+    if median:
         parts.append(h("p", None, h("strong", None, "Missed by (median of wrong predictions): "),
-                       f"{miss_shown(median[0], median[1], q.unit_fmt)} from the edge of the range chosen."))
+                       f"{median} from the edge of the range chosen."))
     return parts
+
+
+def prompts(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
+    """The prompt as the class read it: one paragraph when every context the class locked in words it
+    the same way, else one per wording, named by its contexts (most students first)."""
+    wordings: dict[str, list[str]] = {}
+    for context, _ in sorted(entry.by_context.items(), key=lambda kv: -sum(kv[1].values())):
+        wordings.setdefault(worded(q.prompt, lab.terms(context)), []).append(lab.context.label_of(context))
+    if len(wordings) <= 1:
+        text = next(iter(wordings), worded(q.prompt, lab.terms(lab.context.default)))
+        return [h("p", {"class": "pl-class__prompt"}, rich(text))]
+    return [h("p", {"class": "pl-class__prompt"}, h("strong", None, f"{', '.join(names)}: "), rich(text))
+            for text, names in wordings.items()]
 
 
 def question_block(lab: Lab, q: Question, entry: QuestionStats | None) -> Markup:
@@ -120,7 +151,7 @@ def question_block(lab: Lab, q: Question, entry: QuestionStats | None) -> Markup
     return h("section", {"class": "pl-class__question", "data-class-question": f"{lab.id}:{q.id}",
                          "data-right-share": repr(entry.right / entry.locked),
                          "data-answers": json.dumps({x: entry.counts.get(x, 0) for x in LETTERS}, sort_keys=True)},
-             title, h("p", {"class": "pl-class__prompt"}, rich(worded(q.prompt, lab.terms(lab.context.default)))),
+             title, prompts(lab, q, entry),
              h("p", None, h("strong", None, "Right: "),
                f"{entry.right} of {entry.locked} ({share(entry.right, entry.locked)})"),
              answers_chart(lab, q, entry), misconception(lab, q, entry))

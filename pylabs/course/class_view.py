@@ -8,7 +8,7 @@ from pylabs.course.aggregate import ClassStats, aggregate
 from pylabs.course.class_labs import lab_section, share
 from pylabs.course.classroom import Accepted, Classroom
 from pylabs.course.describe import lab_code
-from pylabs.course.gradebook import gradebook_csv, summary_csv
+from pylabs.course.gradebook import dates_csv, gradebook_csv, summary_csv
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart
 from pylabs.framework.formats import fmt, plural
@@ -143,6 +143,6 @@ def sections(room: Classroom) -> dict:
     out.append({"key": "calibration", "html": calibration_section(stats)})
     out += [{"key": f"lab-{x}", "html": lab_section(x, stats)} for x in LAB_MODULES if x in stats.labs]
     return {"students": len(stats.students), "files": len(room.files),
-            "gradebook": gradebook_csv(stats), "summary": summary_csv(stats),
+            "gradebook": gradebook_csv(stats), "dates": dates_csv(stats), "summary": summary_csv(stats),
             "rejected": [{"name": f.name, "reason": f.reason, "message": f.message} for f in room.rejected],
             "sections": [{**s, "html": str(s["html"])} for s in out]}

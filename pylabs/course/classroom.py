@@ -150,6 +150,7 @@ class Student:
     ledger: dict
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    typed: bool = True   # the name is what the student typed (False: made from a file name)
 
 
 @dataclass
@@ -177,7 +178,8 @@ class Classroom:
         key = student_key(file.student) if file.student else f"file:{file.name}:{len(self.files)}"
         student = self.students.get(key)
         if student is None:
-            self.students[key] = Student(file.student or f"(no name) {file.name}", file.ledger, [file.name])
+            self.students[key] = Student(file.student or f"(no name) {file.name}", file.ledger, [file.name],
+                                         typed=bool(file.student))
             return
         clash = _clash(student.ledger, file.ledger)
         if clash:

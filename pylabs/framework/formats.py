@@ -62,6 +62,7 @@ _BYTES = ((1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB"), (1.
 _RATE = ((1e12, "TB/s"), (1e9, "GB/s"), (1e6, "MB/s"), (1e3, "KB/s"), (1.0, "B/s"))
 _FLOPS = ((1e15, "PFLOP/s"), (1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1e6, "MFLOP/s"), (1e3, "kFLOP/s"),
           (1.0, "FLOP/s"))
+_OPS = ((1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))
 _FLOP = ((1e24, "×10²⁴ FLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFLOP"), (1e12, "TFLOP"),
          (1e9, "GFLOP"), (1e6, "MFLOP"), (1e3, "kFLOP"), (1.0, "FLOP"))
 _USD = ((1e9, "B"), (1e6, "M"), (1e3, "k"))
@@ -156,7 +157,8 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "FLOP/s4": lambda v: _scaled(v, _FLOPS, 4),  # a datasheet's peak as published: 989.4 TFLOP/s, 15.04 TFLOP/s
     "FLOP": lambda v: _scaled(v, _FLOP),
     "GFLOP": lambda v: f"{_sig(v / 1e9)} GFLOP",
-    "OP/s": lambda v: _scaled(v, ((1e15, "POP/s"), (1e12, "TOP/s"), (1e9, "GOP/s"), (1e6, "MOP/s"), (1.0, "OP/s"))),
+    # integer rates as vendors print them: TOP/s up to thousands ("1,979 TOPS", NVIDIA's H100 INT8), no "POP/s"
+    "OP/s": lambda v: _scaled(v, _OPS, 4 if abs(v) >= 1e15 else 3),
     "Hz": lambda v: _scaled(v, ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz"), (1.0, "Hz"))),
     "m/s": lambda v: f"{_sig(v / 1e3)} km/s",
     "km": lambda v: f"{_sig(v / 1e3)} km",
@@ -174,6 +176,7 @@ FORMATS: dict[str, Callable[[float], str]] = {
     "bit/s": lambda v: _scaled(v, ((1e12, "Tb/s"), (1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s"), (1.0, "b/s"))),
     "usd/GB": lambda v: f"{usd(v)}/GB",
     "num": _sig,
+    "num4": lambda v: _sig(v, 4),  # a ratio where the third figure hides the lesson: 1.468, not 1.47
     "usd": usd,
     "usd/h": lambda v: f"{usd(v)}/h",
     "params": lambda v: _scaled(v, ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1.0, ""))).replace(" ", ""),

@@ -307,7 +307,7 @@ def verdict(p: Prediction | Pick, state: State, ask: Asking) -> Markup:
     answer = p.answer(ask.context)
     right = chosen == answer
     said = (f"You predicted {chosen} ({p.text_of(chosen, ask.terms)}). "
-            f"The physics gives **{fmt(truth, p.unit_fmt)}**")
+            f"{p.gives} **{fmt(truth, p.unit_fmt)}**")
     if right:
         summary = f"{said}, inside your range."
     else:

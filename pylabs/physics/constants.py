@@ -731,8 +731,10 @@ REGISTRY.update({
         "not a vendor figure", "", "VOL1 §0.1 (est); ERRATA keeps it an assumption; the range V1-03's power help "
         "quotes", label="Phone sustained power, top of the range (assumed)"),
     "PHONE_BATTERY_J": Spec(
-        12.7 * 3600, "J", "iPhone 15 Pro battery, about 12.7 Wh as reported by teardowns (Apple does not publish Wh)",
-        _A17_URL, label="iPhone 15 Pro battery energy (reported)"),
+        12.7 * 3600, "J", "iPhone 15 Pro battery, 3,274 mAh and 12.70 Wh in a Chinese regulatory database listing, "
+        "as reported in September 2023 (Apple does not publish Wh)",
+        "https://thetechnext.com/mobiles/iphone-15-pro-models-feature-enhanced-battery-capacities-and-wattage/",
+        label="iPhone 15 Pro battery energy (reported)"),
     "STM32H743_CLOCK_HZ": Spec(480e6, "Hz", "ST STM32H743 product page: Arm Cortex-M7 at up to 480 MHz",
                                _STM32H743_URL, label="STM32H743 (Cortex-M7) clock"),
     "STM32H743_PEAK_FP32": Spec(

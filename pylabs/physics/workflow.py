@@ -39,11 +39,13 @@ def discovery_time_s(stage_durations_s: Sequence[float], stage: int) -> float:
 
 
 def invalidated_time_s(stage_durations_s: Sequence[float], stage: int) -> float:
-    """Work that must be redone when a stage-1 constraint surfaces at stage N: W = Σ_{i=2..N} d_i
-    (problem definition stands; every stage from data collection through stage N was built for the
-    wrong target). Source: VOL1 spec V1-03 §3 (corrected model; upstream summed the stages after N)."""
+    """Work that must be redone when a stage-1 constraint surfaces at the start of stage N:
+    W = Σ_{i=2..N−1} d_i. Problem definition stands; every stage from data collection up to the one
+    before N was built for the wrong target. Stage N has not begun when the constraint surfaces, so
+    none of it is redone (issue 24 and ERRATA: the spec's Σ_{i=2..N} counted stage N, giving 140
+    days at N = 5 where 130 are redone; upstream summed the stages from N onward, 15 days)."""
     _check_stage(stage_durations_s, stage)
-    return float(sum(stage_durations_s[1:stage]))
+    return float(sum(stage_durations_s[1:max(1, stage - 1)]))
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class ConstraintTax:
 
 
 def constraint_tax(stage_durations_s: Sequence[float], stage: int) -> ConstraintTax:
-    """m = 2^(N−1), W = Σ_{i=2..N} d_i and D = Σ_{i<N} d_i for a constraint found at stage N.
+    """m = 2^(N−1), W = Σ_{i=2..N−1} d_i and D = Σ_{i<N} d_i for a constraint found as stage N begins.
     Source: VOL1 spec V1-03 §3 (corrected model)."""
     return ConstraintTax(stage, stage_cost_multiplier(stage), invalidated_time_s(stage_durations_s, stage),
                          discovery_time_s(stage_durations_s, stage), float(sum(stage_durations_s)))

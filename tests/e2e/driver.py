@@ -131,6 +131,19 @@ class LabDriver:
             "(n) => { const r = document.querySelector('[data-lab]'); "
             "return Number(r.dataset.renders || 0) > n && r.dataset.busy !== 'true'; }", arg=before)
 
+    def place(self, selector: str, top: int = 120) -> int:
+        """Scroll until ``selector``'s element sits ``top`` px below the viewport's top and stays
+        there for 300 ms (content above it may still be settling; Chromium's scroll anchoring then
+        moves scrollY to keep the element in place), and return scrollY."""
+        for _ in range(10):
+            y = self.page.locator(selector).evaluate(
+                "(el, top) => { window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - top);"
+                " return window.scrollY; }", top)
+            self.page.wait_for_timeout(300)
+            if self.page.evaluate("() => window.scrollY") == y:
+                return y
+        raise AssertionError(f"{selector} did not stay in place")
+
     def control_disabled(self, name: str) -> bool:
         return self.page.eval_on_selector(f'[data-control="{name}"]', "e => e.disabled")
 

@@ -126,6 +126,10 @@ def test_an_instructor_loads_a_class_and_reads_it_back(context, base_url, watch,
     for row, student in zip(sorted(rows, key=lambda r: r["Student"]), stats.students):
         assert int(row["Labs complete"]) == student.labs_complete == 2
         assert [int(row["Predictions right"]), int(row["Predictions locked"])] == student.predictions
+        assert row["V2-02 complete"] == "1" and row["SIS Login ID"] == row["Student"]
+    href = page.get_attribute("a[data-class-dates-csv]", "href")
+    dates = list(csv.DictReader(io.StringIO(page.evaluate("(url) => fetch(url).then(r => r.text())", href))))
+    for row, student in zip(sorted(dates, key=lambda r: r["Student"]), stats.students):
         assert row["V2-02 completed"] == student.done["v2_02"][1]
     # The same files again are counted once; a refused file never removes the others.
     load_class(page, [paths[0]])

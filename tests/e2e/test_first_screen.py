@@ -61,12 +61,7 @@ def test_a_reload_returns_to_the_same_place(lab_page: LabDriver):
     page = lab_page.open("v1_11").page
     for qid, letter in (("a1_predict", "A"), ("a1_reflect", "B"), ("a2_predict", "C")):
         lab_page.lock(qid, letter)
-    target = page.locator('[data-instruments="2"]')
-    target.scroll_into_view_if_needed()
-    page.evaluate("() => window.scrollBy(0, document.querySelector('[data-instruments=\"2\"]')"
-                  ".getBoundingClientRect().top - 120)")
-    page.wait_for_timeout(300)
-    before = page.evaluate("() => window.scrollY")
+    before = lab_page.place('[data-instruments="2"]')
     assert before > 2000
     lab_page.reload()
     page.wait_for_timeout(800)  # charts and math settle

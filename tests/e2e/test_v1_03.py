@@ -18,24 +18,28 @@ def test_full_walkthrough(lab_page):
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_multiplier")
 
-    # Act I: the upstream's "famous 100×" guess is wrong; the instruments unlock.
-    page.lock("a1_predict", "D")
+    # Act I: "retrain and re-evaluate" (C) misses the data stage; the instruments unlock.
+    page.lock("a1_predict", "C")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_multiplier"), lab.act1_truth())
-    assert close(page.metric("a1_redone"), 140 * 86400)
+    assert close(page.metric("a1_redone"), lab.act1_truth())
+    assert close(page.metric("a1_redone"), 130 * 86400)
+    assert close(page.metric("a1_delivery"), 280 * 86400)
+    assert close(page.metric("a1_multiplier"), 16)
     assert page.failure_visible("a1_most_redone")
     page.chart_drawn("a1_rework")
     page.set_control("a1_stage", 2)
     assert close(page.metric("a1_multiplier"), 2) and not page.failure_visible("a1_most_redone")
+    assert close(page.metric("a1_redone"), 0)
+    page.set_control("a1_stage", 3)
     page.set_control("a1_days_2", 60 * 86400)
     assert close(page.metric("a1_redone"), 60 * 86400)
-    page.lock("a1_reflect", "C")
+    page.lock("a1_reflect", "A")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II: the race; the crossover is there at r = 0.999 and gone at r = 0.95.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "C")
+    page.lock("a2_predict", "B")
     assert page.verdict("a2_predict") == "correct"
     assert close(page.metric("a2_crossover"), 52 * HOUR)
     assert page.control_disabled("a2_power")  # no battery in the datacentre, and the help says so
@@ -43,9 +47,11 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_decay", 0.95)
     assert page.failure_visible("a2_no_crossover")
     assert page.page.get_attribute('[data-metric="a2_crossover"]', "data-value") == "Infinity"
+    assert page.page.inner_text('[data-metric="a2_crossover"] .pl-metric__value') == "never"  # not "∞" (review)
     page.set_control("a2_decay", 0.999)
     assert not page.failure_visible("a2_no_crossover")
-    page.lock("a2_reflect", "B")
+    page.lock("a2_reflect", "C")
+    assert page.verdict("a2_reflect") == "correct"
     page.open_math(2)
 
     hud = page.page.inner_text("[data-hud]")
@@ -58,9 +64,11 @@ def test_full_walkthrough(lab_page):
 def test_phone_retraining_budget_reached_and_left(lab_page):
     page = lab_page.open("v1_03")
     page.set_control("context", "mobile")
-    page.lock("a1_predict", "C")
-    page.lock("a1_reflect", "C")
-    page.lock("a2_predict", "C")
+    page.lock("a1_predict", "D")
+    assert page.verdict("a1_predict") == "correct"
+    page.lock("a1_reflect", "A")
+    page.lock("a2_predict", "B")
+    assert page.verdict("a2_predict") == "correct"
     assert not page.control_disabled("a2_power")
     assert page.failure_visible("a2_energy_budget")
     assert close(page.metric("a2_energy_ratio"), 21.6)

@@ -115,10 +115,8 @@ def test_a_reload_returns_to_act_ii_instruments(lab_page):
     for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
         page.lock(qid, letter)
     p = page.page
-    place = "el => { window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 120); return window.scrollY; }"
-    before = p.locator('[data-instruments="2"]').evaluate(place)
-    p.wait_for_timeout(300)
-    assert before > 2000 and abs(p.evaluate("() => window.scrollY") - before) <= 1
+    before = page.place('[data-instruments="2"]')
+    assert before > 2000
     page.reload()
     p.wait_for_timeout(800)  # charts and math settle
     assert abs(p.evaluate("() => window.scrollY") - before) <= 200

@@ -142,3 +142,14 @@ def test_an_exact_zero_reads_in_the_base_unit_not_the_smallest():
     assert fmt(0.0, "watts") == "0 W"
     assert fmt(0.0, "B") == "0 B" and fmt(0.0, "B/s") == "0 B/s"
     assert fmt(2e-9, "watts") == "2 nW"
+
+
+def test_integer_rates_are_printed_in_tops_as_vendors_print_them():
+    """NVIDIA's H100 datasheet gives INT8 Tensor Core throughput as 1,979 TOPS (3,958 with sparsity);
+    no vendor writes "POP/s", which the format printed as 1.98 POP/s."""
+    assert fmt(1.979e15, "OP/s") == "1,979 TOP/s" and fmt(3.958e15, "OP/s") == "3,958 TOP/s"
+    assert fmt(624e12, "OP/s") == "624 TOP/s" and fmt(2.5e12, "OP/s") == "2.5 TOP/s"
+
+
+def test_num4_keeps_four_significant_figures():
+    assert fmt(1.468, "num4") == "1.468" and fmt(1.4, "num4") == "1.4" and fmt(14487.0, "num4") == "14,490"

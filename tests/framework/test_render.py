@@ -25,3 +25,20 @@ def test_locked_instruments_mark_their_controls_as_an_inactive_group():
         html = str(render_lab(lab, lab.default_state()))
         locked = html.split('data-instruments="1" data-unlocked="false"')[1].split("</section>")[0]
         assert '<div class="pl-controls" role="group" aria-disabled="true">' in locked
+
+
+def test_a_measured_answer_is_said_to_be_measured_not_physics():
+    """A prediction whose value is a measurement (V1-10: torchvision's INT8 ResNet-50) says who
+    gives it; the verdict said "The physics gives" of every value."""
+    from pylabs.labs import get
+    from tests.labs.helpers import answered, rendered
+    lab = get("v1_00")
+    q = lab.question("a1_predict")
+    state = answered(lab, {}, "a1_predict")
+    assert "The physics gives" in rendered(lab, state)
+    object.__setattr__(q, "gives", "The survey measures")   # a frozen dataclass: set for this test only
+    try:
+        html = rendered(lab, state)
+    finally:
+        object.__setattr__(q, "gives", "The physics gives")
+    assert "The survey measures <strong>" in html and "The physics gives" not in html

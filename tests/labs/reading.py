@@ -21,8 +21,9 @@ def page_text(html: str) -> str:
 
 
 _NUMBER = r"(?<![\w.,/:§−-])"  # a number that starts here, not the tail of a longer one, a name or N−1
-_SCALED = ("KB|MB|GB|ms|µs|ns|kFLOP|MFLOP|GFLOP|TFLOP|FLOP|kFLOP/s|MFLOP/s|GFLOP/s|TFLOP/s|FLOP/s|MOP/s|GOP/s|TOP/s|"
-           "KB/s|MB/s|GB/s|kb/s|Mb/s|Gb/s|mW|W|kW|Wh|kWh|MWh|kHz|MHz|g|kg CO₂e")
+_SCALED = (  # TOP/s is the largest integer rate (vendors print "1,979 TOPS")
+    "KB|MB|GB|ms|µs|ns|kFLOP|MFLOP|GFLOP|TFLOP|FLOP|kFLOP/s|MFLOP/s|GFLOP/s|TFLOP/s|FLOP/s|MOP/s|GOP/s|"
+    "KB/s|MB/s|GB/s|kb/s|Mb/s|Gb/s|mW|W|kW|Wh|kWh|MWh|kHz|MHz|g|kg CO₂e")
 _WORD_NUMBERS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"  # "one of 150,528" is idiom
 
 RULES: tuple[tuple[str, re.Pattern, str], ...] = (

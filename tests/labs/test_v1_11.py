@@ -317,7 +317,7 @@ def test_int8_ridge_uses_the_dense_peak_and_rates_read_in_top_s():
     assert metric(html, "a1_ai") == pytest.approx(2 * 7.969, abs=1e-3)
     assert card(html, "a1_rate") == "53.4 TOP/s"
     assert "268 MOP over 16.8 MB" in html and "MFLOP" not in html  # review: INT8 counted as MFLOP
-    assert "Peak, P 1.98 POP/s" in page_text(html).replace("*", "")
+    assert "Peak, P 1,979 TOP/s" in page_text(html).replace("*", "")
 
 
 def test_the_math_peek_names_a_float_peak_in_flop_s():

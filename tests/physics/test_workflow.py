@@ -23,15 +23,25 @@ def race(decay: float, small_cycle_s: float = HOUR, large_cycle_s: float = WEEK)
 
 
 def test_spec_v1_03_stage_5_golden_vector():
+    """Spec §V1-03(4) says 140 days, counting stage 5 itself; but the limit surfaces as stage 5 begins
+    (discovery day 135 = 5 + 30 + 60 + 40), so only stages 2-4 are redone: 30 + 60 + 40 = 130 days
+    (issue 24, ERRATA V1-03)."""
     assert w.stage_cost_multiplier(5) == 16
-    assert w.invalidated_time_s(STAGES, 5) == pytest.approx(140 * DAY, rel=1e-12)
+    assert w.invalidated_time_s(STAGES, 5) == pytest.approx(130 * DAY, rel=1e-12)
     assert w.discovery_time_s(STAGES, 5) == pytest.approx(135 * DAY, rel=1e-12)
 
 
 def test_spec_v1_03_stages_3_and_6_golden_vectors():
     assert (w.stage_cost_multiplier(3), w.stage_cost_multiplier(6)) == (4, 32)
-    assert w.invalidated_time_s(STAGES, 3) == pytest.approx(90 * DAY, rel=1e-12)
-    assert w.invalidated_time_s(STAGES, 6) == pytest.approx(145 * DAY, rel=1e-12)
+    """Corrected as above: stage 3 redoes stage 2 (30 days), stage 6 redoes stages 2-5 (140 days); the
+    spec's 90 / 145 counted the discovering stage itself."""
+    assert w.invalidated_time_s(STAGES, 3) == pytest.approx(30 * DAY, rel=1e-12)
+    assert w.invalidated_time_s(STAGES, 6) == pytest.approx(140 * DAY, rel=1e-12)
+
+
+def test_a_constraint_found_as_data_collection_begins_redoes_nothing():
+    """Issue 24: at N = 2 nothing has been built on the missing constraint yet (the spec's sum gave 30 days)."""
+    assert w.invalidated_time_s(STAGES, 2) == 0
 
 
 def test_a_constraint_found_at_stage_1_costs_nothing_extra():
@@ -42,7 +52,7 @@ def test_a_constraint_found_at_stage_1_costs_nothing_extra():
 def test_upstream_summed_the_wrong_stages():
     """Spec V1-03 error 2: the stages from discovery onward are 15 days, not the work thrown away."""
     assert sum(STAGES[4:]) == pytest.approx(15 * DAY)
-    assert w.invalidated_time_s(STAGES, 5) > 9 * sum(STAGES[4:])
+    assert w.invalidated_time_s(STAGES, 5) > 8 * sum(STAGES[4:])
 
 
 def test_stage_outside_the_workflow_is_refused():
@@ -149,5 +159,6 @@ def test_a_run_cannot_outlast_its_cycle():
 def test_constraint_tax_bundles_the_spec_v1_03_stage_5_row():
     t = w.constraint_tax(STAGES, 5)
     assert (t.stage, t.multiplier) == (5, 16)
-    assert (t.redone_s, t.found_s, t.project_s) == pytest.approx((140 * DAY, 135 * DAY, 150 * DAY))
-    assert t.share == pytest.approx(140 / 150)
+    assert (t.redone_s, t.found_s, t.project_s) == pytest.approx((130 * DAY, 135 * DAY, 150 * DAY))
+    assert t.share == pytest.approx(130 / 150)
+    assert t.project_s + t.redone_s == pytest.approx(280 * DAY)  # delivery (issue 24: 280, not 290)

@@ -63,6 +63,7 @@ async function showView(root, view) {
     }
   }
   setCsv(root.querySelector("[data-class-csv]"), view.gradebook, "gradebook");
+  setCsv(root.querySelector("[data-class-dates-csv]"), view.dates, "completion-dates");
   setCsv(root.querySelector("[data-class-summary-csv]"), view.summary, "class-summary");
   root.querySelector("[data-class-actions]").hidden = false;
   drawWhenSeen(container);

@@ -5,15 +5,21 @@ stage built on top of it; and iteration speed beats a head start only while each
 buys something.
 
 Act I (the constraint tax): a rural clinic's model is ready for deployment when the team learns that
-the tablets have far less memory than the model needs. The chapter's rule of thumb prices a stage-N
-discovery at 2^(N−1) times a stage-1 one; the lab also counts the days that must be redone,
-Σ_{i=2..N} d_i (upstream summed the stages *after* the discovery, 15 days instead of 140).
+the tablets have far less memory than the model needs. The prediction asks how many days must be
+redone: the limit surfaces as stage N begins, so stages 2..N−1 were built without it,
+W = Σ_{i=2..N−1} d_i = 130 days at N = 5, and delivery moves from day 150 to day 280. The spec's
+§V1-03(3)–(4) sums Σ_{i=2..N} (140 days, 90 at N = 3, 145 at N = 6), counting a stage that had not
+begun (issue 24, ERRATA); upstream summed the stages *after* the discovery (15 days). The chapter's
+rule of thumb, 2^(N−1) times a stage-1 fix, is shown beside it as a heuristic; the reflection asks
+what the days showed against its doubling from stage 5 to 6 (130 → 140 days).
 Act II (the iteration race): a large model (weekly cycle) against a small one (hourly cycle) with
-diminishing returns r per iteration. Upstream's default r = 0.95 caps the small model at 92 %, below
+diminishing returns r per iteration; the prediction asks when the small one draws level (52 h), the
+reflection what a phone's once-a-day cycle does to that (66 runs, 66 days: more runs, not the
+same 52). Upstream's default r = 0.95 caps the small model at 92 %, below
 the large one's start, so its promised crossover never happened; this lab's default r = 0.999 (spec
 §3) makes the crossover real, and the r slider shows it vanish. The deployment context moves neither
 curve: on a phone it decides which retraining cycles the battery allows (energy per day against a
-budget), which is the design decision of Act II.
+budget), which is the design decision of Act II. Edge and TinyML are explained in ``TRACK_NOTES``.
 
 Ledger fields (results): discovery_stage, multiplier, invalidated_days, t_cycle_small, t_cycle_large,
 r, crossover_h, gates, energy_fail.
@@ -23,15 +29,16 @@ from __future__ import annotations
 
 import math
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.framework.components import bullets
+from pylabs.framework.components import MetricCard, bullets
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
-                                          SCENARIO_TAX, SMALL_CYCLES, UPSTREAM_RACE, S, Race, act1_truth,
-                                          act2_decide, learners, race_times)
+                                          SCENARIO_TAX, SMALL_CYCLES, TRACK_NOTES, UPSTREAM_RACE, S, Race,
+                                          act1_truth, act2_truth, crossover_note, cycle_label, learners,
+                                          race_times, when)
 from pylabs.physics import constants as C
 from pylabs.physics import workflow as w
 from pylabs.physics.references import cite
@@ -63,51 +70,56 @@ def tax(s: State) -> w.ConstraintTax:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"The memory limit surfaced at stage {S.discovery_stage} ({S.stage_names[S.discovery_stage - 1].lower()}). "
-           "By the chapter's rule for how constraint costs propagate through the workflow, how many times "
-           "more does the fix cost than if the limit had been written down at stage 1?",
-    quantity=f"cost of a stage-{S.discovery_stage} discovery ÷ cost at stage 1",
-    unit_fmt="x",
+    prompt=f"The memory limit surfaced as stage {S.discovery_stage} ({S.stage_names[S.discovery_stage - 1].lower()}) "
+           "began. Given the plan, how many days of work must the team redo before it can ship?",
+    quantity=f"work redone when the limit surfaces at stage {S.discovery_stage}",
+    unit_fmt="days",
+    shown_by="a1_redone",
     options=(
-        Range("A", "{range}: swap in a smaller model and redeploy", None, 8.0, 5.0,
-              "A smaller model is not a swap: it needs new data choices, new training and a new evaluation. "
-              "Every stage since problem definition was built for the wrong target."),
-        Range("B", "{range}: one extra stage's worth of work per stage passed", 8.0, 13.0, 10.0,
-              "Costs do not add one stage at a time: each stage builds on the ones before, so the rule "
-              "doubles the cost with every stage the constraint passes unrecorded."),
-        Range("C", "{range}: the cost doubles with every stage the constraint passes", 13.0, 40.0, 16.0,
-              "The rule is m = 2^(N−1): {doublings} doublings between stage 1 and stage {stage}. In days, {redone} of "
-              "the {project} project are redone ({share})."),
-        Range("D", "{range}: the famous software-defect figure", 40.0, None, 100.0,
-              "Boehm and Basili's {boehm} is an empirical figure for software defects found *after* "
-              "delivery (in operation), not the chapter's rule for a constraint found at deployment."),
+        Range("A", "{range}: redeploy the same pipeline with a smaller model", None, 20 * DAY, 10 * DAY,
+              "Deployment has not begun, so there is nothing of it to redo. A model that fits {tablet} is "
+              "a new model: it must be trained and evaluated again, and in this lab's model on data collected for it."),
+        Range("B", "{range}: only model development, retrained for the tablet", 20 * DAY, 80 * DAY, 60 * DAY,
+              "Retraining is {train_days}, but a new model needs a new evaluation ({eval_days}), and in this "
+              "lab's model the data were collected for the large model's inputs too."),
+        Range("C", "{range}: model development and evaluation, on the same data", 80 * DAY, 120 * DAY,
+              100 * DAY,
+              "Training and evaluation are {model_eval}. In this lab's model the data stage was also built for "
+              "a model the tablets cannot hold, so it is redone as well."),
+        Range("D", "{range}: every stage since problem definition, data included", 120 * DAY, None, 130 * DAY,
+              "Stages 2 to {before} were all built without the limit: {stage_sum} = **{a1_redone}** of the "
+              "{project}-day plan ({share}). Stage {stage} had not begun, so none of it is redone; delivery "
+              "moves from day {project} to day {delivery}."),
     ),
     truth=act1_truth,
 )
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="What made the clinic's fix so expensive?",
+    prompt=f"The rule of thumb says a stage-6 discovery costs twice a stage-{S.discovery_stage} one. For the "
+           "clinic's plan, what do the days redone show for those two stages, and why?",
     options=(
-        Claim("A", "The team trained too long; stopping at a lower accuracy would have saved the work.",
-              "A less accurate model of the same size would not have fitted the tablets either. Accuracy was "
-              "never the problem."),
-        Claim("B", "Deployment is always the most expensive stage of an ML project.",
-              "Deployment itself was short ({deploy_days}). What was expensive was everything built before it."),
-        Claim("C", "The tablets' memory was never recorded at problem definition, so data, model and "
-                   "evaluation all optimised a model that could not ship.",
-              "A constraint written down at stage 1 shapes every later decision; found at stage {stage} it "
-              "invalidates {redone} of work, stages 2 to {stage}."),
-        Claim("D", "The tablets were unusually weak; no team could have planned for them.",
-              "The clinic's devices were known from the start: one question at stage 1 would have found the "
-              "limit."),
+        Claim("A", "A small rise: the long stages come before deployment and are redone in both cases.",
+              "From stage {stage} to stage 6 the work redone goes from {a1_redone} to {redone6}: only the "
+              "{deploy_days} of deployment is added. Rework is the sum of the stages already built, and the "
+              "30-, 60- and 40-day stages lie early. The doubling is a rule of thumb for cost, not a count "
+              "of days."),
+        Claim("B", "Twice as many days: each stage rebuilds all earlier ones, so rework doubles.",
+              "The days redone went from {a1_redone} to {redone6}, not double. Rework adds the stages already "
+              "built; it does not multiply them. Only the rule of thumb doubles."),
+        Claim("C", "No more days: a model already in service is patched in place, not rebuilt.",
+              "Found in monitoring, the limit still invalidates every stage built on it: {redone6}, "
+              "{deploy_days} more than at stage {stage}, since deployment is now redone too."),
+        Claim("D", "Many times more: monitoring runs for the model's whole life, and all of it is redone.",
+              "Monitoring has just begun when the limit surfaces at stage 6, so none of it is redone; the "
+              "rework is stages 2 to 5, {redone6}."),
     ),
-    answer_letter="C",
+    answer_letter="A",
 )
 
 M = {m.name: m for m in (
     MetricSpec("a1_multiplier", "Cost to fix vs stage 1 (rule of thumb)", "1", "x"),
-    MetricSpec("a1_redone", "Work redone (stages 2 to N)", "s", "days"),
+    MetricSpec("a1_redone", "Work redone (stages 2 to N−1)", "s", "days"),
     MetricSpec("a1_share", "Share of the project redone", "1", "pct"),
     MetricSpec("a1_found", "Limit surfaces after", "s", "days"),
     MetricSpec("a1_delivery", "Delivery, with the rework", "s", "days"),
@@ -132,17 +144,18 @@ F = {f.name: f for f in FAILURES}
 def act1_instruments(s: State) -> list:
     t = tax(s)
     parts = [metric_grid(
-        M["a1_multiplier"].show(t.multiplier, "danger" if t.multiplier >= 8 else None),
         M["a1_redone"].show(t.redone_s, note=f"of {fmt(t.project_s, 'days')} planned"),
+        M["a1_delivery"].show(t.project_s + t.redone_s, note=f"planned: {fmt(t.project_s, 'days')}"),
         M["a1_share"].show(t.share, "danger" if t.share > 0.5 else None),
         M["a1_found"].show(t.found_s, note="from the start of the project"),
-        M["a1_delivery"].show(t.project_s + t.redone_s, note=f"planned: {fmt(t.project_s, 'days')}"),
+        M["a1_multiplier"].show(t.multiplier, "danger" if t.multiplier >= 8 else None),
     )]
     if t.share > 0.5:
         parts.append(failure(F["a1_most_redone"],
                              f"Found at stage {t.stage}, the memory limit invalidates {fmt(t.redone_s, 'days')} "
-                             f"of the {fmt(t.project_s, 'days')} project ({fmt(t.share, 'pct')}). Move the "
-                             "discovery earlier: a limit recorded at stage 1 or 2 costs a fraction of this."))
+                             f"of the {fmt(t.project_s, 'days')} planned ({fmt(t.share, 'pct')}). Record the limit "
+                             "earlier: checked before data collection begins (stage 2 or earlier), it costs no "
+                             "rework at all."))
     parts.append(act1_chart(t, stage_durations(s)))
     return parts
 
@@ -151,7 +164,7 @@ def act1_chart(t: w.ConstraintTax, durations: list[float]):
     names = list(S.stage_short)
     taxes = [w.constraint_tax(durations, n) for n in range(1, len(names) + 1)]
     days = [x.redone_s / DAY for x in taxes]
-    text = [fmt(x.multiplier, "x") for x in taxes]
+    text = [fmt(x.redone_s, "days") for x in taxes]
     others = [0.0 if x.stage == t.stage else d for x, d in zip(taxes, days)]
     mine = [d if x.stage == t.stage else 0.0 for x, d in zip(taxes, days)]
     figure = ch.figure(
@@ -161,9 +174,9 @@ def act1_chart(t: w.ConstraintTax, durations: list[float]):
                                                              for x, m in zip(taxes, text)])],
         x=ch.axis("Stage at which the limit surfaces", "category", tickangle=0),
         y=ch.axis("Days of work redone"), stacked=True)
-    summary = (f"Found at stage {t.stage}, the limit costs {fmt(t.multiplier, 'x')} by the rule of thumb and "
-               f"{fmt(t.redone_s, 'days')} of redone work; found at stage 2 it would cost "
-               f"{fmt(taxes[1].redone_s, 'days')}, at stage {len(taxes)} {fmt(taxes[-1].redone_s, 'days')}.")
+    summary = (f"Found at stage {t.stage}, the limit costs {fmt(t.redone_s, 'days')} of redone work "
+               f"({fmt(t.multiplier, 'x')} by the rule of thumb); found at stage 2 it would cost "
+               f"{fmt(taxes[1].redone_s, 'days')}, at stage {len(taxes)}, {fmt(taxes[-1].redone_s, 'days')}.")
     rows = [(S.stage_names[x.stage - 1], fmt(x.multiplier, "x"), fmt(x.redone_s, "days"), fmt(x.found_s, "days"))
             for x in taxes]
     return chart("a1_rework", "What the same constraint costs, by the stage that finds it", figure, summary,
@@ -171,11 +184,17 @@ def act1_chart(t: w.ConstraintTax, durations: list[float]):
 
 
 def act1_facts() -> dict[str, str]:
-    t = SCENARIO_TAX
-    return {"redone": fmt(t.redone_s, "days"), "project": fmt(t.project_s, "days"), "share": fmt(t.share, "pct"),
-            "boehm": fmt(C.DEFECT_COST_RATIO_AFTER_DELIVERY, "x"),
-            "deploy_days": fmt(SCENARIO_STAGES[S.discovery_stage - 1], "days"),
-            "doublings": str(t.stage - 1), "stage": str(t.stage)}
+    """The feedback's numbers at the scenario's plan (Act I has one context: the clinic's tablets)."""
+    t, n, days = SCENARIO_TAX, S.discovery_stage, S.stage_days
+    later = w.constraint_tax(SCENARIO_STAGES, n + 1)
+    built = days[1:n - 1]
+    return {"a1_redone": fmt(t.redone_s, "days"), "project": fmt(t.project_s / DAY, "int"),
+            "share": fmt(t.share, "pct"), "delivery": fmt((t.project_s + t.redone_s) / DAY, "int"),
+            "stage": str(n), "before": str(n - 1), "redone6": fmt(later.redone_s, "days"),
+            "stage_sum": " + ".join(fmt(d, "int") for d in built),
+            "deploy_days": fmt(SCENARIO_STAGES[n - 1], "days"), "tablet": fmt(S.tablet_bytes, "B"),
+            "train_days": fmt(SCENARIO_STAGES[2], "days"), "eval_days": fmt(SCENARIO_STAGES[3], "days"),
+            "model_eval": fmt(SCENARIO_STAGES[2] + SCENARIO_STAGES[3], "days")}
 
 
 def act1_math(s: State):
@@ -184,9 +203,9 @@ def act1_math(s: State):
         Equation(r"m(N) = 2^{\,N-1}",
                  "The chapter's rule of thumb for constraint propagation: each stage the constraint passes "
                  "unrecorded doubles the cost of the fix. A heuristic, not a measurement."),
-        Equation(r"W(N) = \sum_{i=2}^{N} d_i",
-                 "Work redone: problem definition stands, every stage from data collection through the one "
-                 "that finds the constraint was built for the wrong target."),
+        Equation(r"W(N) = \sum_{i=2}^{N-1} d_i",
+                 "Work redone: problem definition stands, and every stage from data collection up to the one "
+                 "before *N* was built for the wrong target. Stage *N* has not begun, so none of it is redone."),
         Equation(r"D(N) = \sum_{i<N} d_i",
                  "The day stage *N* begins, when a constraint first checked there surfaces."),
     ), rows=(
@@ -198,7 +217,7 @@ def act1_math(s: State):
     ), sources=(
         cite("mlsysbook_workflow", "six stages; m = 2^(N−1)"),
         cite("boehm_basili2001", "item 1: often 100× after delivery, about 5:1 for small systems"),
-        cite("stecklein2004", "measured escalation: 3–8× at design, 21–78× at test, 29 to over 1,500× in operation"),
+        cite("stecklein2004", "escalation from three cost-estimation methods: 3–8× at design, 21–78× at test, 29 to over 1,500× in operation"),
     ))
 
 
@@ -214,8 +233,7 @@ ACT1 = Act(
         "The ML workflow runs through six stages: problem definition, data collection, model development, "
         "evaluation, deployment and monitoring. Each stage builds on the decisions of the ones before.",
         "The plan: " + ", ".join(f"{n.lower()} {fmt(d * DAY, 'days')}" for n, d in zip(S.stage_names, S.stage_days))
-        + ". A constraint recorded at problem definition shapes all of them; a constraint found later "
-          "invalidates the stages already built without it.",
+        + ".",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_STAGE, *STAGE_SLIDERS),
@@ -227,15 +245,6 @@ ACT1 = Act(
 )
 
 # ---- Act II · The iteration race -------------------------------------------------------
-
-
-def cycle_label(hours: str) -> str:
-    h = float(hours)
-    for unit, per_unit in (("week", S.week_s / HOUR), ("day", 24)):
-        if h % per_unit == 0:
-            n = h / per_unit
-            return f"{fmt(n, 'num')} {unit}{'s' if n != 1 else ''} ({fmt(h * HOUR, 'h')})"
-    return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
 
 
 A2_SMALL_CYCLE = Choice("a2_small_cycle", "Small model: one iteration every",
@@ -272,59 +281,71 @@ def energy_over(s: State) -> bool:
     return s["context"] == "mobile" and energy_j(s) > s["a2_budget"]
 
 
-ACT2_PREDICTION = Pick(
+ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
-    prompt=f"Over the {fmt(S.window_s, 'weeks')}, with r = {fmt(S.decay, 'num')}, how does the race between "
-           "the two models go?",
-    quantity="the race at the stated inputs",
+    prompt=f"With r = {fmt(S.decay, 'num')}, one small-model run an hour and one large-model run a week, how long "
+           "after the start does the small model first draw level with the large one?",
+    quantity="time until the small model catches the large one",
+    unit_fmt="h",
+    shown_by="a2_crossover",
     options=(
-        Claim("A", "The large model stays ahead throughout: its head start and bigger steps win.",
-              "With r = {r} the small model catches up after **{crossover}**. (At r = {r_low} it would be "
-              "right: the small model tops out at {ceiling_low}, below the large one's start.)"),
-        Claim("B", "The small model leads from its first iteration.",
-              "It starts {head_start} behind; one hourly iteration adds {small_gain}. It needs **{crossover}** "
-              "to catch up."),
-        Claim("C", "The small model catches up and passes: many small steps beat a few big ones, while "
-                   "the gains last.",
-              "The small model catches the large one after **{crossover}** and ends at {small_final} against "
-              "{large_final}. At r = {r_low} its gains die out at {ceiling_low} and the crossover vanishes."),
-        Claim("D", "They finish level: both reach the same ceiling within the window.",
-              "The small model reaches the {cap} ceiling; the weekly model has made only {large_iters} "
-              "iterations and ends at {large_final}."),
+        Range("A", "{range}: a day of hourly runs closes the gap", None, DAY, 12 * HOUR,
+              "A day is {day_runs} runs of at most {small_gain}: {day_gain}, about half the {head_start} head "
+              "start."),
+        Range("B", "{range}: a few days of hourly runs", DAY, S.week_s, 50 * HOUR,
+              "The gap is {head_start}; each hourly run adds a little under {small_gain}, so it closes after "
+              "**{a2_crossover}**, before the large model's first weekly run."),
+        Range("C", "{range}: weeks of runs, each gaining less than the last", S.week_s, 8 * S.week_s,
+              4 * S.week_s,
+              "Returns diminish slowly at r = {r}: run {hourly_runs} still adds {late_share} of what the first "
+              "added, so the gap closes after **{a2_crossover}**, before the large model's first weekly run."),
+        Range("D", "{range}, or never: the head start is too large", 8 * S.week_s, None, 26 * S.week_s,
+              "At r = {r} the small model's hourly gains add up to {head_start} after {a2_crossover}; the large "
+              "model's head start is a few days of its rival's runs."),
     ),
-    decide=act2_decide,
+    truth=act2_truth,
 )
 
 
 def act2_facts() -> dict[str, str]:
-    r, low = SCENARIO_RACE, UPSTREAM_RACE
+    """The feedback's numbers at the scenario's inputs; the context moves neither curve."""
+    r, daily = SCENARIO_RACE, DAILY_RACE
+    day_runs = round(DAY / r.small.cycle_s)
     return {
-        "r": fmt(S.decay, "num"), "r_low": fmt(A2_DECAY.min, "num"), "crossover": fmt(r.crossover_s, "h"),
-        "ceiling_low": fmt(w.accuracy_ceiling(low.small), "pct1"), "small_final": fmt(r.final(r.small), "pct1"),
-        "large_final": fmt(r.final(r.large), "pct1"), "cap": fmt(S.cap, "pct"),
+        "r": fmt(S.decay, "num"), "a2_crossover": fmt(r.crossover_s, "h"),
         "head_start": fmt(S.large_start - S.small_start, "pp"), "small_gain": fmt(S.small_gain, "pp"),
-        "large_iters": fmt(math.floor(r.window_s / r.large.cycle_s), "int"),
+        "day_runs": fmt(day_runs, "int"), "day_gain": fmt(w.accuracy_after(r.small, day_runs) - S.small_start, "pp"),
+        "week": fmt(r.large.cycle_s, "h"),
+        # in the card's unit (h) first, as the instruments show it at a 24 h cycle
+        "daily_crossover": f"{fmt(daily.crossover_s, 'h')} ({fmt(daily.crossover_s, 'days')})",
+        "daily_runs": fmt(daily.crossover_s / DAY, "int"),
+        "hourly_runs": fmt(r.crossover_s / HOUR, "int"),
+        "late_share": fmt(S.decay ** (r.crossover_s / r.small.cycle_s - 1), "pct"), "daily_ratio": fmt(daily.crossover_s / r.crossover_s, "x"),
+        "large_by_then": fmt(w.accuracy_at_s(daily.large, daily.crossover_s), "pct1"),
+        "daily_final": fmt(daily.final(daily.small), "pct1"), "cap": fmt(S.cap, "pct"),
+        "window": fmt(r.window_s, "weeks"),
     }
 
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="What decides whether a fast, weaker model overtakes a slow, stronger one?",
+    prompt="A phone's energy budget allows one small-model run a day, not one an hour. Run daily, with the "
+           "other inputs as given, when does the small model catch the large one?",
     options=(
-        Claim("A", "The deployment context: the cloud favours the large model, a phone the small one.",
-              "Switch the context and the curves stay where they are. The context decides which cycles are "
-              "*allowed* (a phone's battery rules out hourly retraining), not who wins at a given cycle."),
-        Claim("B", "Iterations per week times the gain per iteration, against the head start, for as long as "
-                   "the returns have not saturated.",
-              "The cycle ratio multiplies the small model's gains; r decides how long they last. At "
-              "r = {r_low} they stop at {ceiling_low} and no cycle speed helps."),
-        Claim("C", "Each architecture's final accuracy, fixed at design time.",
-              "Both models share the same ceiling here; what differs is how fast each approaches it."),
-        Claim("D", "Only the length of the project window.",
-              "The window decides whether a late crossover counts, but at hourly cycles the crossover comes "
-              "within days, and at r = {r_low} no window is long enough."),
+        Claim("A", "Never: one run a day cannot close the head start within the window.",
+              "It does: after {daily_crossover}, well inside the {window}, and it ends the window at "
+              "{daily_final}."),
+        Claim("B", "After the same number of runs as hourly, each now a day long.",
+              "Hourly, it took {hourly_runs} runs. Daily it takes {daily_runs}: while it climbs, the large model "
+              "gains too, to {large_by_then}."),
+        Claim("C", "After more runs than hourly: the large model gains while it climbs.",
+              "After {daily_runs} runs, {daily_crossover}, instead of {hourly_runs}: by then the large model has "
+              "had its weekly runs and stands at {large_by_then}. A cycle 24× slower draws level {daily_ratio} "
+              "later."),
+        Claim("D", "Only at the end, when both models meet at the accuracy ceiling.",
+              "The small model draws level after {daily_crossover}, long before either reaches {cap}."),
     ),
-    answer_letter="B",
+    answer_letter="C",
 )
 
 
@@ -336,14 +357,16 @@ def a2_overridden(s: State) -> dict[str, str]:
     return {"a2_power": reason, "a2_budget": reason}
 
 
-def crossover_note(r: Race) -> str:
-    if r.crossover_s == 0:
-        return "ahead from the start"
-    if math.isfinite(r.crossover_s):
-        return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
-    if w.accuracy_ceiling(r.small) < r.large.start:
-        return "never: it saturates first"
-    return "not within the window"
+def time_card(spec: MetricSpec, seconds: float, tone: str | None = None, note: str = "") -> MetricCard:
+    """A time card that reads "never" instead of "∞" (defect class 22)."""
+    card = spec.show(seconds, tone, note)
+    if math.isfinite(seconds):
+        return card
+    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
+                      card.label, "never", card.tone)
+
+
+GATE_WORDS = {"target": "accuracy", "crossover": "iteration", "energy": "energy"}  # as the ledger page prints them
 
 
 def gates(s: State, r: Race) -> list[tuple[str, bool | None, str]]:
@@ -353,9 +376,9 @@ def gates(s: State, r: Race) -> list[tuple[str, bool | None, str]]:
     on_phone = s["context"] == "mobile"
     return [
         ("target", small_t <= r.window_s,
-         f"Accuracy: reach {fmt(S.target, 'pct')} within the window (small model: {fmt(small_t, 'h')})"),
+         f"Accuracy: reach {fmt(S.target, 'pct')} within the window (small model: {when(small_t)})"),
         ("crossover", math.isfinite(r.crossover_s),
-         f"Iteration: catch the large model within the window ({fmt(r.crossover_s, 'h')})"),
+         f"Iteration: catch the large model within the window ({when(r.crossover_s)})"),
         ("energy", (energy <= s["a2_budget"]) if on_phone else None,
          f"Energy: retraining within {fmt(s['a2_budget'], 'Wh')} a day on the phone "
          f"({fmt(energy, 'Wh')} a day)" if on_phone else "Energy: not a constraint in the datacentre"),
@@ -368,7 +391,10 @@ def act2_instruments(s: State) -> list:
     energy = energy_j(s)
     ceiling = w.accuracy_ceiling(r.small)
     crossed = math.isfinite(r.crossover_s)
-    cards = [M["a2_crossover"].show(r.crossover_s, "good" if crossed else "danger", crossover_note(r))]
+    # a crossover bought at a cycle the phone cannot afford is no success: not green beside the energy failure
+    over = energy_over(s)
+    note = crossover_note(r) + (", at a cycle over the energy budget" if over and crossed else "")
+    cards = [time_card(M["a2_crossover"], r.crossover_s, "danger" if not crossed else None if over else "good", note)]
     if on_phone:
         cards.append(M["a2_energy_ratio"].show(energy / s["a2_budget"], "danger" if energy_over(s) else "good",
                                                f"{fmt(energy, 'Wh')} against {fmt(s['a2_budget'], 'Wh')}"))
@@ -378,8 +404,8 @@ def act2_instruments(s: State) -> list:
     if on_phone:
         cards.append(M["a2_energy_day"].show(energy, note=f"{fmt(energy / C.PHONE_BATTERY_J, 'pct')} of a "
                                                           f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery"))
-    cards += [M["a2_small_to_target"].show(r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
-              M["a2_large_to_target"].show(r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
+    cards += [time_card(M["a2_small_to_target"], r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
+              time_card(M["a2_large_to_target"], r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
     parts = [metric_grid(*cards), act2_chart(r)]
     if ceiling < r.large.start:
         parts.append(failure(F["a2_no_crossover"],
@@ -425,7 +451,7 @@ def act2_chart(r: Race):
                f"{fmt(r.final(r.large), 'pct1')}. "
                + (f"The small model catches up after {fmt(r.crossover_s, 'h')}." if math.isfinite(r.crossover_s)
                   else "The small model never catches up within the window."))
-    marks = [t for t in (HOUR, DAY, S.week_s, 4 * S.week_s, r.window_s) if t <= r.window_s]
+    marks = sorted({t for t in (HOUR, DAY, S.week_s, 4 * S.week_s, r.window_s) if t <= r.window_s})
     rows = [(fmt(t, "h"), fmt(w.accuracy_at_s(r.small, t), "pct1"), fmt(w.accuracy_at_s(r.large, t), "pct1"))
             for t in marks]
     return chart("a2_race", "Accuracy against time, log scale", figure, summary,
@@ -497,10 +523,10 @@ def active_failures(s: State) -> frozenset[str]:
 
 def results(s: State) -> dict[str, float | str | bool | None]:
     t, r = tax(s), race(s)
-    passed = [name for name, ok, _ in gates(s, r) if ok]
+    passed = [GATE_WORDS[name] for name, ok, _ in gates(s, r) if ok]
     return {"discovery_stage": float(t.stage), "multiplier": t.multiplier, "invalidated_days": t.redone_s / DAY,
             "t_cycle_small": r.small.cycle_s, "t_cycle_large": r.large.cycle_s, "r": r.small.decay,
-            "crossover_h": r.crossover_s / HOUR, "gates": ",".join(passed), "energy_fail": energy_over(s)}
+            "crossover_h": r.crossover_s / HOUR, "gates": ", ".join(passed) or "none", "energy_fail": energy_over(s)}
 
 
 RECORD = (
@@ -521,16 +547,18 @@ def lab_takeaways() -> list[str]:
     hourly = w.daily_retraining_energy_j(HOUR, S.train_s, S.train_power_w)
     once = w.daily_retraining_energy_j(DAY, S.train_s, S.train_power_w)
     return [
-        f"By the chapter's rule of thumb a constraint found at stage N costs 2^(N−1) times a stage-1 fix: "
-        f"{fmt(t.multiplier, 'x')} at deployment. Counted in days, {fmt(t.redone_s, 'days')} of the "
-        f"{fmt(t.project_s, 'days')} project are redone.",
+        f"A constraint found as stage N begins invalidates every stage built since problem definition: at "
+        f"deployment, {fmt(t.redone_s, 'days')} of the {fmt(t.project_s / DAY, 'int')}-day plan are redone and "
+        f"delivery moves to day {fmt((t.project_s + t.redone_s) / DAY, 'int')}. The chapter's rule of thumb, "
+        f"2^(N−1), prices it at {fmt(t.multiplier, 'x')}; the days barely grow after deployment, because the "
+        "long stages come first.",
         f"Fast iteration wins while the returns last: at r = {fmt(S.decay, 'num')} the hourly small model "
         f"catches the weekly large one after {fmt(r.crossover_s, 'h')}; at r = {fmt(A2_DECAY.min, 'num')} it "
         f"saturates at {fmt(w.accuracy_ceiling(low.small), 'pct1')} and never does.",
         f"The deployment context moves no curve; it decides which cycles are allowed. On a phone, hourly "
         f"retraining costs {fmt(hourly, 'Wh')} a day ({fmt(hourly / S.budget_j, 'x')} the budget); daily "
         f"retraining costs {fmt(once, 'Wh')} ({fmt(once / S.budget_j, 'x')}) and still catches up after "
-        f"{fmt(daily.crossover_s, 'weeks')}.",
+        f"{fmt(daily.crossover_s, 'days')}.",
     ]
 
 
@@ -540,9 +568,9 @@ LAB = Lab(
               "iteration speed beats a head start only **while each iteration still buys accuracy**.",
     minutes="35–40 min", chapter="ML Workflow", url="vol1/03-constraint-tax/",
     reading=(
-        "**The six lifecycle stages** and the feedback between them.",
-        "**Constraint propagation**: why a requirement found late invalidates the work built before it.",
-        "**Iteration velocity**: cycle time, diminishing returns, and when a weaker model that trains fast wins.",
+        "**The six lifecycle stages**: their order, and the feedback between them.",
+        "**Constraint propagation**: the chapter's rule of thumb for what a requirement found late costs.",
+        "**Iteration velocity**: cycle time, diminishing returns, and whether a weaker model that trains fast can win.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -553,9 +581,12 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V1-00 The Architect's Portal**: where you chose the deployment context this lab opens in.",
-        "**V1-04 The Data Gravity Trap**: the data stage, where most of the redone days of Act I go.",
+        "**V1-04 The Data Gravity Trap**: the data this workflow collects, fed to a GPU and moved between sites.",
         "**V1-08 The Training Memory Budget**: what decides whether a model fits a device at all.",
     ),
     record_metrics=RECORD,
     context_from=TRACK,
+    track_notes=TRACK_NOTES,
+    hook="A clinic's model is ready to ship when the team learns the tablets hold an eighth of it. What does "
+         "that cost, and can a weak model that retrains hourly overtake a strong one that retrains weekly?",
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.framework import fmt
 from pylabs.physics import workflow as w
 
 DAY = w.SECONDS_PER_DAY
@@ -57,6 +58,15 @@ class Scenario:
 S = Scenario()
 HOUR = S.hour_s
 
+# the V1-00 tracks this lab does not offer, and why (shown on the page)
+TRACK_NOTES = {
+    "edge": "This lab compares retraining in a datacentre with retraining on a battery. An edge box in the "
+            "Edge track runs on mains power like the datacentre, so its race is the Cloud context's: the lab "
+            "opens in Cloud.",
+    "tiny": "The TinyML track's microcontroller runs a model trained elsewhere and flashed onto it; this lab "
+            "does not model retraining on it, so the lab opens in Cloud.",
+}
+
 # ---- Act I · The constraint tax ------------------------------------------------------
 
 SCENARIO_STAGES = [d * DAY for d in S.stage_days]
@@ -64,7 +74,8 @@ SCENARIO_TAX = w.constraint_tax(SCENARIO_STAGES, S.discovery_stage)
 
 
 def act1_truth() -> float:
-    return SCENARIO_TAX.multiplier
+    """Work redone (s) when the limit surfaces as the scenario's discovery stage begins."""
+    return SCENARIO_TAX.redone_s
 
 
 # ---- Act II · The iteration race -------------------------------------------------------
@@ -103,14 +114,9 @@ UPSTREAM_RACE = Race(*learners(float(S.small_cycle_h) * HOUR, float(S.large_cycl
 DAILY_RACE = Race(*learners(24 * HOUR, float(S.large_cycle_h) * HOUR, S.decay), S.window_s)
 
 
-def act2_decide() -> str:
-    """The race at the scenario's inputs: who leads, and does the small model catch up?"""
-    r = SCENARIO_RACE
-    if r.small.start >= r.large.start:
-        return "B"
-    if r.final(r.small) >= S.cap and r.final(r.large) >= S.cap:
-        return "D"
-    return "C" if math.isfinite(r.crossover_s) else "A"
+def act2_truth() -> float:
+    """When the hourly small model first draws level with the weekly large one (s), at the scenario's inputs."""
+    return SCENARIO_RACE.crossover_s
 
 
 def sample_times(window_s: float) -> list[float]:
@@ -125,3 +131,31 @@ def race_times(r: Race) -> list[float]:
     if math.isfinite(r.crossover_s) and r.crossover_s > 0:
         times = sorted({*times, r.crossover_s})
     return times
+
+
+# ---- the race in words (cards, gates and the cycle menus) ---------------------------------------
+
+
+def cycle_label(hours: str) -> str:
+    """A cycle menu's label: "1 week (168 h)", "1 day (24 h)", "8 hours"."""
+    h = float(hours)
+    for unit, per_unit in (("week", S.week_s / HOUR), ("day", 24)):
+        if h % per_unit == 0:
+            n = h / per_unit
+            return f"{fmt(n, 'num')} {unit}{'s' if n != 1 else ''} ({fmt(h * HOUR, 'h')})"
+    return f"{fmt(h, 'num')} hour{'s' if h != 1 else ''}"
+
+
+def crossover_note(r: Race) -> str:
+    if r.crossover_s == 0:
+        return "ahead from the start"
+    if math.isfinite(r.crossover_s):
+        return f"week {math.floor(r.crossover_s / S.week_s) + 1} of {fmt(r.window_s, 'weeks')}"
+    if w.accuracy_ceiling(r.small) < r.large.start:
+        return "it saturates first"
+    return "not within the window"
+
+
+def when(seconds: float) -> str:
+    """A time the race may never reach (no crossover, a target above the ceiling), in words then."""
+    return fmt(seconds, "h") if math.isfinite(seconds) else "never"
