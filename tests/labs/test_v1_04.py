@@ -300,3 +300,49 @@ def test_track_notes_and_scenes_never_state_a_key():
     """The notes and the Act II scenes name no answer: not 'move the compute', no transfer time."""
     text = " ".join([*LAB.track_notes.values(), *lab.SCENES.values()]).lower()
     assert "compute" not in text and "1.11 h" not in text
+
+
+# ---- independent review ---------------------------------------------------------------------
+
+
+def pre_lock_text(context="cloud"):
+    from tests.labs.reading import page_text
+    return page_text(str(rendered(LAB, LAB.parse({"controls": {"context": context}}, "context"))))
+
+
+def test_act1_story_states_the_stage_rates_the_key_rests_on_before_the_lock():
+    """Review, class 16: key A rests on 6 × 200 = 1,200 images/s against 150 MB/s ÷ 110 KB = 1,364 (13.6 %
+    apart); it flips above 227 images/s per worker, below 132 MB/s or above 125 KB. The scenario states the
+    decode rate (an estimate) and the disk's stream before the lock, not only the dimmed locked controls."""
+    story = " ".join(lab.ACT1.scenario())
+    assert "about 200 images/s (an estimate)" in story and "150 MB/s" in story and "110 KB" in story
+    for per_worker in range(50, 228):  # A holds up to the flip, and the flip is where the physics puts it
+        assert model.Loader(per_worker=per_worker).pipeline().bottleneck == "cpu_decode"
+    assert model.Loader(per_worker=230).pipeline().bottleneck == "storage"
+    for mfu in (0.1, 0.195, 0.6):  # over the whole MFU slider and both GPUs
+        for gpu in model.GPUS:
+            assert model.Loader(gpu=gpu, mfu=mfu).pipeline().bottleneck == "cpu_decode"
+
+
+def test_wrong_storage_pick_gives_the_gap_from_the_right_side():
+    """Review: 1,200 is 12.0 % below 1,364 (the disk streams 13.6 % more); "13.6 % below the disk" was wrong."""
+    facts = lab.act1_facts()
+    b = fill(lab.ACT1_PREDICTION.options[1].feedback, facts)
+    assert "12 % below" in b or "12.0 % below" in b
+    assert "13.6 % below" not in b
+
+
+def test_the_measurement_is_not_said_to_use_the_fastest_loader():
+    """Review: the DeepLearningExamples README gives 2,470 img/s (DGX A100, 1 GPU, AMP) without naming the
+    data backend it used; "with its fastest loader" was unsupported. It measures the whole training job."""
+    html = rendered(LAB, all_open())
+    assert "fastest loader" not in html and "loading included" in html
+
+
+def test_nothing_before_the_lock_paraphrases_act2s_reflection():
+    """Review, classes 6 and 24: the reading list said "bringing compute to the data" (key D in other
+    words) and the V1-09 connection "instead of moving all of it" (refuting A and B, "copy all of it")."""
+    for context in CONTEXTS:
+        text = pre_lock_text(context).lower()
+        assert "compute to the data" not in text and "moving all of it" not in text
+

@@ -7,8 +7,8 @@ past some size the compute must go to the data.
 
 Act I (the pipeline): ResNet-50 on an A100 at NVIDIA's measured rate (2,470 images/s, MFU 19.5 %)
 is fed by six decode workers (1,200 images/s) and one hard disk (1,364): the GPU is busy 48.5 %
-of the time. The prediction asks which stage limits the job (A, CPU decode, 13.6 % below the
-disk); the reflection asks which of four purchases fills the GPU (B: a SATA SSD with 16 workers).
+of the time. The prediction asks which stage limits the job (A, CPU decode: the disk streams
+13.6 % more); the reflection asks which of four purchases fills the GPU (B: a SATA SSD with 16 workers).
 Act II (data gravity): 50 TB over the context's link at full line rate: 4,000 s between AWS regions
 at 100 Gb/s (C, 1 h to 6 h), 4.63 days over the edge site's 1 Gb/s LAN (D). The reflection: with
 1 PB and a 6-hour budget, move the compute, because no link offered copies it in time (D).
@@ -133,6 +133,7 @@ def act1_facts() -> dict[str, str]:
         "disk": fmt(C.HDD_SEQ_BW, "B/s"), "jpeg": fmt(S.image_bytes, "B"),
         "a1_need_bw": M["a1_need_bw"].text(pipe.gpu_per_s * S.image_bytes),
         "decode_gap": fmt(pipe.storage_per_s / pipe.decode_per_s - 1, "pct"),
+        "decode_below": fmt(1 - pipe.decode_per_s / pipe.storage_per_s, "pct"),
         "gpu_over": fmt(pipe.gpu_per_s / pipe.samples_per_s, "x"),
         "tensor": fmt(tensor_bytes(), "B"), "pcie": fmt(C.PCIE4_X16_BW, "B/s"), "pcie_need": fmt(pcie_need, "B/s"),
         "pcie_share": fmt(pcie_need / C.PCIE4_X16_BW, "pct"),
@@ -156,7 +157,7 @@ ACT1_PREDICTION = Pick(
               "the slowest: {a1_rate}, the GPU busy {a1_util}."),
         Claim("B", "**Storage**: the hard disk streams fewer images per second than decode or the GPU.",
               "The disk streams {disk} ÷ {jpeg} = {a1_storage_rate}, close, but the {workers} workers at "
-              "{per_worker} each give only {a1_decode_rate}: decode binds first, {decode_gap} below the disk."),
+              "{per_worker} each give only {a1_decode_rate}: decode binds first, {decode_below} below the disk."),
         Claim("C", "**The GPU**: ResNet-50's forward and backward passes are the slowest step.",
               "Training one image costs {gpu_flop}; at {mfu} of {peak} the A100 could train {a1_gpu_rate}, "
               "{gpu_over} what the loader delivers ({a1_rate}). With {more} the GPUs each would be busy "
@@ -271,7 +272,7 @@ def act1_math(s: State):
         Equation(r"r = \min(r_{\text{gpu}}, r_{\text{io}}, r_{\text{cpu}}),\quad U = \frac{r}{r_{\text{gpu}}}",
                  "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed). "
                  "An idealisation: it assumes perfect overlap, so *U* is an upper bound; NVIDIA measures "
-                 f"{fmt(C.RESNET50_A100_AMP_IMAGES_PER_S, 'images/s')} on one A100 with its fastest loader."),
+                 f"the whole job, loading included, at {fmt(C.RESNET50_A100_AMP_IMAGES_PER_S, 'images/s')} on one A100."),
     ), rows=(
         ("Peak *R*", fmt(GPUS[ld.gpu].peak_ops, "FLOP/s")),
         ("Multiply-adds forward *M*", fmt(C.RESNET50_MACS, "GFLOP").replace("FLOP", " MAC")),
@@ -298,7 +299,8 @@ ACT1 = Act(
         f"ResNet-50 is a big model, so I want {S.more_gpus}× more GPUs. Can you sign off the order?"),
     scenario=lambda: (
         f"Each A100 is fed by a data loader: {fmt(S.workers, 'words')} CPU worker processes read JPEG files "
-        f"(about {fmt(S.image_bytes, 'B')} each) from a hard-disk volume, decode and crop them, and hand "
+        f"(about {fmt(S.image_bytes, 'B')} each) from a hard disk that streams {fmt(C.HDD_SEQ_BW, 'B/s')}, "
+        f"decode and crop them, each worker about {fmt(S.decode_per_worker, 'images/s')} (an estimate), and hand "
         "batches to the GPU while it trains on the previous one (**prefetching**).",
         f"Papers quote ResNet-50 at about {fmt(C.RESNET50_MACS, 'GFLOP')}s per image. That figure counts "
         "multiply-adds, and it is the forward pass only: training also runs the backward pass.",
@@ -567,7 +569,7 @@ LAB = Lab(
     reading=(
         "**Data pipelines**: storage, decode and augmentation in front of the accelerator.",
         "**Storage formats**: sharded records against one small file per sample.",
-        "**Data gravity**: moving data across regions, egress pricing, and bringing compute to the data.",
+        "**Data gravity**: moving data across regions and sites, its time and its egress fees.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -578,7 +580,7 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V1-08 The Training Memory Budget**: what the GPU holds once the data arrives.",
-        "**V1-09 The Data Selection Tradeoff**: train on less data instead of moving all of it.",
+        "**V1-09 The Data Selection Tradeoff**: how much of the data a model needs at all.",
         "**V2-04 The I/O Bottleneck**: the same pipeline at thousands of GPUs, where metadata breaks first.",
     ),
     presets={"context": {"cloud": {"a2_link": "100", "a2_price": "inter"},
