@@ -346,3 +346,19 @@ def test_nothing_before_the_lock_paraphrases_act2s_reflection():
         text = pre_lock_text(context).lower()
         assert "compute to the data" not in text and "moving all of it" not in text
 
+
+def test_a_storage_bound_starvation_also_names_the_stage_behind_it():
+    """Review, class 21: when the disk binds the lever names storage, and when decode is also below the
+    GPU (six workers behind one small file per image) it says decode sets the pace next, as the
+    decode-bound text already did for storage."""
+    text = failure_text(rendered(LAB, all_open(a1_storage="hdd_random", a1_workers=6)), "a1_gpu_starved")
+    assert "Shard the small files" in text and "Decode, at 1,200 images/s, would then set the pace" in text
+    text = failure_text(rendered(LAB, all_open(a1_workers=32)), "a1_gpu_starved")
+    assert "move them to faster storage" in text and "would then set the pace" not in text
+
+
+def test_a_free_copy_buys_no_compute_and_says_so():
+    """Review (F): on a free LAN the card read "0 h at $20/h"; it says there is no fee to spend."""
+    html = rendered(LAB, all_open("edge", a2_link="1", a2_price="lan"))
+    start = html.index('data-metric="a2_bought_s"')
+    assert "no fee to spend" in html[start:html.index("</div>", html.index("</div>", start) + 6) + 200]

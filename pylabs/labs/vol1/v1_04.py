@@ -248,10 +248,13 @@ def starved_lever(ld: Loader, pipe: io.Pipeline) -> str:
             return f"{fmt(need, 'int')} workers at {fmt(ld.per_worker, 'images/s')} each would decode enough{then}."
         return (f"Even {fmt(A1_WORKERS.max, 'int')} workers decode only {fmt(A1_WORKERS.max * ld.per_worker, 'images/s')}"
                 ": this GPU needs faster decoding per worker than these CPUs give.")
+    then = (f" Decode, at {fmt(pipe.decode_per_s, 'images/s')}, would then set the pace."
+            if pipe.decode_per_s < pipe.gpu_per_s else "")
     if ld.storage == "hdd_random":
-        return "Shard the small files so the disk reads them in order, or move them to flash."
+        return "Shard the small files so the disk reads them in order, or move them to flash." + then
     if ld.storage != "ram":
-        return f"The GPU needs {fmt(pipe.gpu_per_s * ld.image_bytes, 'B/s')} of JPEG: move them to faster storage."
+        return (f"The GPU needs {fmt(pipe.gpu_per_s * ld.image_bytes, 'B/s')} of JPEG: move them to faster "
+                "storage." + then)
     return (f"Even RAM delivers only {fmt(pipe.storage_per_s, 'images/s')} of images this size: store smaller "
             "JPEGs.")
 
@@ -440,7 +443,8 @@ def act2_instruments(s: State) -> list:
         M["a2_budget_share"].show(share, "danger" if mv.too_slow else tone(1 - share, 0.5, 0.0),
                                   f"of {fmt(mv.budget_s, 'h')}"),
         M["a2_goodput"].show(mv.link_bits * mv.efficiency / transfer.BITS_PER_BYTE),
-        M["a2_bought_s"].show(mv.bought_s, note=f"at {fmt(mv.compute_usd_per_h, 'usd/h')}"),
+        M["a2_bought_s"].show(mv.bought_s, note=f"at {fmt(mv.compute_usd_per_h, 'usd/h')}" if mv.fee_usd > 0
+                              else "no fee to spend"),
     )]
     if mv.too_slow:
         parts.append(failure(F["a2_data_gravity"],
