@@ -224,7 +224,8 @@ def test_data_gravity_is_reached_and_left_section_4():
     slow = failure_text(rendered(LAB, all_open(a2_link="10")), "a2_data_gravity")
     assert "at 100 Gb/s and the full line rate it takes 1.11 h, which would fit" in slow
     pb = failure_text(rendered(LAB, all_open(a2_dataset=1e15)), "a2_data_gravity")
-    assert "no link offered here" in pb and "compute" not in pb
+    assert "the fastest link offered, already at its full line rate" in pb and "compute" not in pb
+    assert "no link offered here" not in pb  # review, class 6: key D's own words, read as the instruments' verdict
     assert "a2_data_gravity" not in LAB.failures_now(all_open(a2_dataset=1e15, a2_budget=24 * 3600))
 
 

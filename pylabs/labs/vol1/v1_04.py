@@ -469,7 +469,7 @@ def gravity_lever(mv: Move) -> str:
     if mv.link_bits < fastest or mv.efficiency < 1.0:
         verdict = "would fit" if not best.too_slow else "still would not fit"
         return f"; at {fmt(fastest, 'bit/s')} and the full line rate it takes {fmt(best.time_s, 's')}, which {verdict}."
-    return ": no link offered here, at any share of its line rate, copies it in time."
+    return f"; {fmt(fastest, 'bit/s')} is the fastest link offered, already at its full line rate."
 
 
 def act2_math(s: State):
