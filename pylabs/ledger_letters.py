@@ -90,10 +90,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_10": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten: the measured 0.21 pp now sits in C (0.05 to 0.5 pp)
+        "a1_reflect": "AD-C",  # size now A, the shared scale D, activations C; "negative weights" replaced
+        "a2_predict": "-BAC",  # plans re-lettered (the key, INT4 / 3-bit / 1B, is now A); INT8 everywhere became
+                               # one 8B model at 3 and 2 bits, so that the smallest plan is not always the key
+        "a2_reflect": "ABCD",  # the same four claims, reworded to similar length
     },
 
     "v1_11": {

@@ -92,7 +92,7 @@ class Lab:
     failures: tuple[FailureSpec, ...]
     active_failures: Callable[[State], frozenset[str]]
     results: Callable[[State], Mapping[str, float | str | bool | None]]  # see render.result_value
-    takeaways: Callable[[], Sequence[str]]
+    takeaways: Callable[..., Sequence[str]]       # takeaways(context) or takeaways()
     connections: tuple[str, ...]
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     reads: tuple[str, ...] = ()    # earlier labs whose ledger entries this lab shows

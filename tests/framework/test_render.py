@@ -42,3 +42,26 @@ def test_a_measured_answer_is_said_to_be_measured_not_physics():
     finally:
         object.__setattr__(q, "gives", "The physics gives")
     assert "The survey measures <strong>" in html and "The physics gives" not in html
+
+
+def test_a_reading_item_without_a_colon_gives_its_first_sentence_as_its_topic():
+    from pylabs.framework.render import reading_topic
+    assert reading_topic("**Arithmetic intensity**: FLOPs per byte.") == "Arithmetic intensity"
+    assert reading_topic("Stages and the costs between them. More text.") == "Stages and the costs between them"
+    assert reading_topic("The gap between them.") == "The gap between them"
+
+
+def test_takeaways_that_take_the_context_are_rendered_in_the_student_s_context():
+    """Takeaways quote numbers; a lab whose numbers follow the context gives takeaways(context),
+    and the page shows those of the context the student locked in (they took none before)."""
+    from dataclasses import replace
+    from pylabs.framework.render import render_blocks
+    from pylabs.labs import get
+    from tests.labs.helpers import answered
+    lab = get("v1_01")
+    contexts = list(lab.context.values)
+    told = replace(lab, takeaways=lambda context: [f"Said in the {context} context."])
+    for context in contexts[:2]:
+        state = answered(told, {}, told.questions[-1].id, {lab.context.name: context})
+        html = str(dict(render_blocks(told, state))["takeaways"])
+        assert f"Said in the {context} context." in html
