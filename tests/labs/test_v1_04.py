@@ -363,3 +363,12 @@ def test_a_free_copy_buys_no_compute_and_says_so():
     html = rendered(LAB, all_open("edge", a2_link="1", a2_price="lan"))
     start = html.index('data-metric="a2_bought_s"')
     assert "no fee to spend" in html[start:html.index("</div>", html.index("</div>", start) + 6) + 200]
+
+
+def test_four_times_the_gpus_says_they_share_this_loader():
+    """Review (S3): "GPU busy with 4× the GPUs 12.1 %" holds only if the new GPUs share the same disk and
+    decode workers (util_with); GPUs bought with their own servers would stay at 48.5 %. Say so."""
+    html = rendered(LAB, all_open())
+    assert "GPU busy with 4× the GPUs on this loader" in html
+    c = fill(lab.ACT1_PREDICTION.options[2].feedback, lab.act1_facts())
+    assert "4× the GPUs on the same loader, each would be busy 12.1 %" in c

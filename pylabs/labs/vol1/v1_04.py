@@ -160,7 +160,8 @@ ACT1_PREDICTION = Pick(
               "{per_worker} each give only {a1_decode_rate}: decode binds first, {decode_below} below the disk."),
         Claim("C", "**The GPU**: ResNet-50's forward and backward passes are the slowest step.",
               "Training one image costs {gpu_flop}; at {mfu} of {peak} the A100 could train {a1_gpu_rate}, "
-              "{gpu_over} what the loader delivers ({a1_rate}). With {more} the GPUs each would be busy "
+              "{gpu_over} what the loader delivers ({a1_rate}). With {more} the GPUs on the same loader, each would be "
+              "busy "
               "{a1_util_more}."),
         Claim("D", "**The PCIe link**: copying decoded images to the GPU is slower than the rest.",
               "A decoded crop in FP32 is {tensor}: at the {a1_gpu_rate} the GPU could train that is {pcie_need}, "
@@ -196,7 +197,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_gpu_rate", "GPU could train", "images/s", "images/s"),
     MetricSpec("a1_storage_rate", "Storage delivers", "images/s", "images/s"),
     MetricSpec("a1_decode_rate", "CPU workers decode", "images/s", "images/s"),
-    MetricSpec("a1_util_more", f"GPU busy with {S.more_gpus}× the GPUs", "1", "pct"),
+    MetricSpec("a1_util_more", f"GPU busy with {S.more_gpus}× the GPUs on this loader", "1", "pct"),
     MetricSpec("a1_epoch_s", f"One pass over {fmt(S.act1_dataset_bytes, 'B')}", "s", "s"),
     MetricSpec("a1_need_bw", "JPEG bandwidth the GPU needs", "B/s", "B/s"),
     MetricSpec("a2_transfer_s", "Transfer time", "s", "s"),
@@ -553,8 +554,8 @@ def lab_takeaways() -> list[str]:
         f"image costs {f['gpu_flop']}, so an A100 at NVIDIA's measured {f['mfu']} MFU trains {f['a1_gpu_rate']} and "
         f"needs {f['a1_need_bw']} of JPEG.",
         f"A prefetching pipeline runs at its slowest stage: {f['workers']} workers decode {f['a1_decode_rate']}, the "
-        f"disk streams {f['a1_storage_rate']}, so the GPU is busy {f['a1_util']}; {f['more']} the GPUs would each "
-        f"be busy {f['a1_util_more']}.",
+        f"disk streams {f['a1_storage_rate']}, so the GPU is busy {f['a1_util']}; {f['more']} the GPUs on the same disk and "
+        f"CPUs would each be busy {f['a1_util_more']}.",
         f"Fix every stage below the GPU: NVMe alone leaves {f['fix_a_util']}, {f['w_c']} workers on the disk "
         f"{f['fix_c_util']}; a {STORAGE[S.fix_b[0]][0]} with {f['w_b']} workers reaches {f['fix_b_util']}.",
         f"One small file per image on a hard disk is capped by its random reads: "
