@@ -62,10 +62,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_06": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the score memory at 2× the prompt became the total at the VP's 100K (102×, C)
+        "a1_reflect": "----",  # how FlashAttention fits (its toggle said so) became what fills memory with it on
+        "a2_predict": "----",  # deep ÷ wide on the Orin became wide ÷ deep on the context's device (A)
+        "a2_reflect": "----",  # what makes depth cost time became why it costs more on the faster GPU
     },
 
     "v1_07": {
