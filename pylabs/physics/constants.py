@@ -716,8 +716,10 @@ REGISTRY.update({
         "second (precision not stated)", _A17_URL,
         label="Apple A17 Pro Neural Engine rate (precision not stated by Apple)"),
     "A17_PRO_MEM_BW": Spec(
-        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), as published for the A16; Apple does "
-        "not publish the A17 Pro's bandwidth", _A17_URL, "ERRATA: a labelled assumption (est)",
+        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), the figure third-party spec "
+        "databases list for the A16; Apple publishes neither chip's memory bandwidth", _A17_URL,
+        "ERRATA: a labelled assumption (est); V1-05 review: the source said 'as published for the A16', but "
+        "Apple publishes no A16 figure either",
         label="Apple A17 Pro memory bandwidth (assumed, not published)"),
     "A17_PRO_MEM_BYTES": Spec(
         8e9, "B", "iPhone 15 Pro, 8 GB LPDDR5 as reported by teardowns and benchmarks (Apple does not publish RAM)",
@@ -1072,8 +1074,17 @@ KERNEL_LAUNCH_CPU_HIGH_S = REGISTRY["KERNEL_LAUNCH_CPU_HIGH_S"].value
 CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value
 # ---- V1-09 The Data Selection Tradeoff ----
 _TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_DLE_RESNET50_URL = ("https://github.com/NVIDIA/DeepLearningExamples/blob/master/PyTorch/Classification/ConvNets/"
+                     "resnet50v1.5/README.md")
 REGISTRY.update({
+    "RESNET50_A100_AMP_TRAIN_IMAGES_PER_S": Spec(
+        2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, 'Training performance: NVIDIA DGX A100 "
+        "(8x A100 80GB)', 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)", _DLE_RESNET50_URL,
+        "a measured training rate to set beside V1-09's assumed utilisation: 2,470 x 24.6 GFLOP / 312 TFLOP/s = 19.5 % "
+        "of the A100's dense peak (issue 24 names the same figure for V1-04)",
+        label="ResNet-50 v1.5 training on one A100 80 GB, mixed precision (NVIDIA, measured)"),
 })
+RESNET50_A100_AMP_TRAIN_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].value
 # ---- V1-10 The Compression Frontier ----
 _TV_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
 _TV_MOBILENET_V2_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v2.html"
