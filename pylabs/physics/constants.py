@@ -951,12 +951,6 @@ REGISTRY.update({
     "AWS_EGRESS_TIER4_USD_PER_GB": Spec(
         0.05, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer out to the internet (US East): $0.05 per GB above "
         "150 TB a month", _AWS_EC2_PRICING_URL, label="AWS internet egress, above 150 TB a month, per GB"),
-    "RESNET50_A100_AMP_IMAGES_PER_S": Spec(
-        2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, training performance on NVIDIA DGX "
-        "A100 (8x A100 80GB), 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)",
-        "https://github.com/NVIDIA/DeepLearningExamples/tree/master/PyTorch/Classification/ConvNets/resnet50v1.5",
-        "issue 24: the spec's MFU 0.40 gave 5,073 img/s; this measurement is MFU of about 0.195",
-        label="ResNet-50 v1.5 training on one A100 80GB, mixed precision (measured)"),
     "LEPTON_SIZE_RATIO": Spec(
         0.77, "1", "Horn et al., NSDI 2017 (Lepton): losslessly compresses JPEG images to 77 % of their original "
         "size on average", "https://www.usenix.org/conference/nsdi17/technical-sessions/presentation/horn",
@@ -980,7 +974,6 @@ AWS_EGRESS_TIER3_BYTES = REGISTRY["AWS_EGRESS_TIER3_BYTES"].value
 AWS_EGRESS_TIER2_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER2_USD_PER_GB"].value
 AWS_EGRESS_TIER3_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER3_USD_PER_GB"].value
 AWS_EGRESS_TIER4_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER4_USD_PER_GB"].value
-RESNET50_A100_AMP_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_IMAGES_PER_S"].value
 LEPTON_SIZE_RATIO = REGISTRY["LEPTON_SIZE_RATIO"].value
 # ---- V1-06 The Quadratic Wall: the GPT-2 XL shape (Hugging Face gpt2-xl config.json) ----
 _GPT2_XL_CONFIG_URL = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"
@@ -1080,8 +1073,8 @@ REGISTRY.update({
     "RESNET50_A100_AMP_TRAIN_IMAGES_PER_S": Spec(
         2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, 'Training performance: NVIDIA DGX A100 "
         "(8x A100 80GB)', 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)", _DLE_RESNET50_URL,
-        "a measured training rate to set beside V1-09's assumed utilisation: 2,470 x 24.6 GFLOP / 312 TFLOP/s = 19.5 % "
-        "of the A100's dense peak (issue 24 names the same figure for V1-04)",
+        "a measured training rate: V1-09 sets it beside its assumed utilisation (2,470 x 24.6 GFLOP / 312 TFLOP/s = "
+        "19.5 % of the A100's dense peak), and V1-04 takes its MFU from it (issue 24: the spec's 0.40 gave 5,073 img/s)",
         label="ResNet-50 v1.5 training on one A100 80 GB, mixed precision (NVIDIA, measured)"),
 })
 RESNET50_A100_AMP_TRAIN_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].value

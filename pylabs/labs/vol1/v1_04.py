@@ -84,7 +84,7 @@ A1_GPU = Choice("a1_gpu", "Accelerator", tuple(
     default="a100", widget="select")
 A1_MFU = Slider("a1_mfu", "GPU utilisation (MFU)", unit="1", min=0.1, max=0.6, step=S.mfu_step,
                 default=S.mfu, fmt="pct",
-                help=f"NVIDIA measures ResNet-50 v1.5 training at {fmt(C.RESNET50_A100_AMP_IMAGES_PER_S, 'images/s')} "
+                help=f"NVIDIA measures ResNet-50 v1.5 training at {fmt(C.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S, 'images/s')} "
                      f"on one A100 80GB with mixed precision: {fmt(S.mfu, 'pct')} of its peak. The same share on "
                      "the H100 is assumed.")
 A1_STORAGE = Choice("a1_storage", "Where the JPEGs are read from", tuple(
@@ -276,7 +276,7 @@ def act1_math(s: State):
         Equation(r"r = \min(r_{\text{gpu}}, r_{\text{io}}, r_{\text{cpu}}),\quad U = \frac{r}{r_{\text{gpu}}}",
                  "With prefetching every stage runs at once, so the slowest sets the pace (stages are not summed). "
                  "An idealisation: it assumes perfect overlap, so *U* is an upper bound; NVIDIA measures "
-                 f"the whole job, loading included, at {fmt(C.RESNET50_A100_AMP_IMAGES_PER_S, 'images/s')} on one A100."),
+                 f"the whole job, loading included, at {fmt(C.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S, 'images/s')} on one A100."),
     ), rows=(
         ("Peak *R*", fmt(GPUS[ld.gpu].peak_ops, "FLOP/s")),
         ("Multiply-adds forward *M*", fmt(C.RESNET50_MACS, "GFLOP").replace("FLOP", " MAC")),
@@ -289,7 +289,7 @@ def act1_math(s: State):
         cite("he2016", "ResNet-50's cost in multiply-adds"),
         C.REGISTRY["A100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["HDD_SEQ_BW"].source, C.REGISTRY["HDD_RANDOM_IOPS"].source,
-        C.REGISTRY["NVME_GEN4_BW"].source, C.REGISTRY["RESNET50_A100_AMP_IMAGES_PER_S"].source,
+        C.REGISTRY["NVME_GEN4_BW"].source, C.REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].source,
         C.REGISTRY["PCIE4_X16_BW"].source,
     ))
 

@@ -18,7 +18,7 @@ from pylabs.physics.training import cnn_train_flop_per_sample
 def measured_mfu() -> float:
     """NVIDIA's measured ResNet-50 v1.5 training rate on one A100 (mixed precision) as a share of the
     A100's dense BF16/FP16 peak: r · F / R ≈ 0.195 (issue 24: the spec's 0.40 gave 5,073 images/s)."""
-    return C.RESNET50_A100_AMP_IMAGES_PER_S * cnn_train_flop_per_sample(C.RESNET50_MACS) / A100.peak_ops
+    return C.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S * cnn_train_flop_per_sample(C.RESNET50_MACS) / A100.peak_ops
 
 
 @dataclass(frozen=True)
