@@ -15,6 +15,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_01",
     "v1_02",
     "v1_03",
+    "v1_04",
     "v1_05",
     "v1_06",
     "v1_08",
