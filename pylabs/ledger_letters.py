@@ -69,10 +69,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_07": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the CPU's dispatching share, not the GPU's busy share
+        "a1_reflect": "BCAD",  # the same four outcomes of a faster GPU, the key moved to A
+        "a2_predict": "----",  # now the traffic time to break even, not the image count
+        "a2_reflect": "ACBD",  # the same four claims about fusion, the key moved to C
     },
 
     "v1_08": {
