@@ -18,6 +18,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_04",
     "v1_05",
     "v1_06",
+    "v1_07",
     "v1_08",
     "v1_09",
     "v1_10",
