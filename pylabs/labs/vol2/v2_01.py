@@ -19,9 +19,10 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_01_model import (BIG_RUN, FABRICS, GPN, GPU_AXIS, GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W,
-                                         NODES, PLAN_S, PLANS, SCENARIO_FLEET, SCENARIO_RUN, SINGLE_GPU_S,
-                                         UTIL_AXIS, Fleet, Run, S, act1_truth, act2_truth)
+from pylabs.labs.vol2.v2_01_model import (BIG_RUN, CONTEXT_FABRIC, CONTEXT_UTILIZATION, FABRICS, GPN, GPU_AXIS,
+                                         GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W, NODES, PLAN_S, PLANS,
+                                         SCENARIO_FLEET, SCENARIO_RUN, SINGLE_GPU_S, UTIL_AXIS, Fleet, Run, S,
+                                         act1_truth, act2_truth, comm_multiple_for, scenario_run, terms)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -52,55 +53,61 @@ A1_FABRIC = Choice("a1_fabric", "Network between nodes",
                    unit="B/s per node per direction")
 
 
-_F = {"compute": fmt(SCENARIO_RUN.one_gpu_step_s / S.gpus, "s"),
-      "allreduce": fmt(SCENARIO_RUN.allreduce_s(S.gpus), "s"), "tpg": fmt(S.global_batch_tokens / S.gpus, "tokens"), "ceiling": fmt(SCENARIO_RUN.ceiling(), "x")}
+def comm_over_compute(speedup: float) -> str:
+    return fmt(comm_multiple_for(speedup), "num")
+
+
+def act1_feedback(low: float | None, high: float | None) -> str:
+    """What a range needs of the step, then what the context's run shows (true in every context)."""
+    if low is None:
+        need = f"Under {fmt(high, 'x')} the all-reduce would take more than {comm_over_compute(high)} times a step's compute."
+    elif high is None:
+        need = f"{fmt(low, 'x')} or more needs an all-reduce under {comm_over_compute(low)} times a step's compute."
+    else:
+        need = (f"{fmt(low, 'x')} to {fmt(high, 'x')} needs an all-reduce of {comm_over_compute(high)} to "
+                f"{comm_over_compute(low)} times a step's compute.")
+    return need + (" On {fabric_nodes}, each GPU computes for {compute} per step and the all-reduce takes "
+                   "{allreduce}: the run reaches {a1_speedup}, and no GPU count passes {a1_ceiling}.")
+
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"The team keeps its global batch of {fmt(S.global_batch_tokens, 'tokens')} per step and runs on "
-           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} DGX nodes, {FABRICS['ndr8'][0]} each). What "
+           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} DGX nodes, {{fabric}} each). What "
            "speedup over one GPU will the run reach?",
     quantity=f"speedup on {fmt(S.gpus, 'int')} GPUs",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: the network swallows nearly everything", None, 100.0, 50.0,
-              f"Communication dominates, but it is paid once per step: each GPU still computes for "
-              f"{_F['compute']} against a {_F['allreduce']} all-reduce, so the speedup climbs towards "
-              f"{_F['ceiling']} before it flattens."),
+        Range("A", "{range}: the network swallows nearly everything", None, 100.0, 50.0, act1_feedback(None, 100.0)),
         Range("B", "{range}: communication takes most of every step", 100.0, 300.0, 200.0,
-              f"Each GPU gets {_F['tpg']} per step: {_F['compute']} of compute, then {_F['allreduce']} "
-              "waiting for the gradients of the whole model to cross the network."),
+              act1_feedback(100.0, 300.0)),
         Range("C", "{range}: a good cluster still loses a third or more", 300.0, 700.0, 500.0,
-              f"That needs far more work per GPU. At this batch each GPU computes only {_F['tpg']} per "
-              f"step ({_F['compute']}) while the all-reduce takes {_F['allreduce']}."),
-        Range("D", "{range}: close to the CFO's linear plan", 700.0, None, 1000.0,
-              "Linear scaling treats communication as free. Every step here ends with an all-reduce of "
-              f"every gradient that takes {_F['allreduce']}, several times the {_F['compute']} of compute."),
+              act1_feedback(300.0, 700.0)),
+        Range("D", "{range}: close to the CFO's linear plan", 700.0, None, 1000.0, act1_feedback(700.0, None)),
     ),
-    truth=act1_truth,
+    truth=lambda context: act1_truth(context),
+    shown_by="a1_speedup",
 )
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
     prompt="Why does the efficiency keep falling as the VP adds GPUs to the same run?",
     options=(
-        Claim("A", "Every GPU added lengthens the ring, so the all-reduce time grows in proportion to the "
-                   "GPU count.",
+        Claim("A", "Each GPU added lengthens the ring, so the all-reduce grows in proportion to the GPU count.",
               "A ring all-reduce costs 2(N−1)/N of the bytes over the bandwidth, which is nearly flat in N: "
               "{ar_small} at {gpus_small} GPUs, {ar_big} at {gpus_big}."),
-        Claim("B", "The global batch is fixed, so each GPU's compute per step shrinks as 1/N while the "
-                   "all-reduce per step stays almost the same.",
+        Claim("B", "GPUs in a large cluster run their matrix multiplies at a lower MFU than on one node.",
+              "While a GPU computes it runs at the same {mfu} MFU on one node or a thousand. The loss is "
+              "the time it spends idle, waiting for the all-reduce."),
+        Claim("C", "Each GPU's slice of the fixed batch shrinks as 1/N; the gradient exchange barely changes.",
               "Each GPU computes for {c_small} per step at {gpus_small} GPUs and {c_big} at {gpus_big}, while "
               "the all-reduce stays near {ar_big}. A batch of {big_batch} per step gives **{big_eff}** "
               "efficiency on {gpus_big} GPUs instead of {eff}."),
-        Claim("C", "GPUs reach a lower MFU when they are part of a large cluster.",
-              "While a GPU computes it runs at the same {mfu} MFU on one node or a thousand. The loss is "
-              "the time it spends idle, waiting for the all-reduce."),
-        Claim("D", "A large fleet draws more power than the facility delivers, so the GPUs throttle.",
+        Claim("D", "A large fleet draws more power than the hall delivers, so every GPU throttles its clock.",
               "Power limits how many GPUs a hall can hold, not how fast each one computes. The lost time "
               "is spent in the all-reduce."),
     ),
-    answer_letter="B",
+    answer_letter="C",
 )
 
 M = {m.name: m for m in (
@@ -151,18 +158,21 @@ def act1_instruments(s: State) -> list:
         M["a1_ceiling"].show(run.ceiling()),
     )]
     if late > S.schedule_slack:
-        parts.append(failure(F["a1_schedule_blown"], schedule_blown_text(train, gpus, compute, comm)))
+        parts.append(failure(F["a1_schedule_blown"], schedule_blown_text(run, gpus, compute, comm)))
     parts.append(act1_chart(run, gpus))
     return parts
 
 
-def schedule_blown_text(train: float, gpus: float, compute: float, comm: float) -> str:
-    """Say what dominates the step: the wait for the all-reduce, or the compute of too few GPUs."""
-    late = f"The run needs {fmt(train, 's')} against the plan's {fmt(PLAN_S, 's')}. "
+def schedule_blown_text(run: Run, gpus: float, compute: float, comm: float) -> str:
+    """Say what dominates the step, and offer only the levers not already at their limit."""
+    late = f"The run needs {fmt(run.train_s(gpus), 's')} against the plan's {fmt(PLAN_S, 's')}. "
     if comm > compute:
+        levers = (["give each GPU more tokens per step (a larger global batch)"] if run.batch < A1_BATCH.max else [])
+        if FABRICS[run.fabric][1] * FABRICS[run.fabric][2] < max(n * bw for _, n, bw in FABRICS.values()):
+            levers.append("move to a faster network between nodes")
+        fix = " " + " or ".join(levers).capitalize() + "." if levers else ""
         return late + (f"Each GPU computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for "
-                       "the all-reduce: the wait dominates, so more GPUs barely help. Give each GPU more tokens "
-                       "per step (a larger global batch) or a faster network between nodes.")
+                       "the all-reduce: the wait dominates, so more GPUs barely help." + fix)
     wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
             f"the all-reduce takes {fmt(comm, 's')}, {fmt(comm / (compute + comm), 'pct')} of the step")
     return late + (f"Compute dominates: each step computes for {fmt(compute, 's')} and {wait}. "
@@ -173,7 +183,9 @@ def schedule_blown_text(train: float, gpus: float, compute: float, comm: float) 
 def sequence_note(tokens_per_gpu: float) -> str:
     """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
     if tokens_per_gpu < C.LLAMA3_SEQ:
-        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of a {fmt(C.LLAMA3_SEQ, 'int')}-token sequence"
+        seq = fmt(C.LLAMA3_SEQ, "int")
+        article = "an" if seq.startswith(("8", "11", "18")) else "a"
+        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of {article} {seq}-token sequence"
     return f"{plural(tokens_per_gpu / C.LLAMA3_SEQ, 'sequence')} of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
 
 
@@ -200,15 +212,19 @@ def act1_chart(run: Run, gpus: float):
                  table=(("GPUs", "Linear", "Physics", "Efficiency"), rows))
 
 
-def act1_facts() -> dict[str, str]:
-    small = S.small_fleet_gpus
+def act1_facts(context: str) -> dict[str, str]:
+    """Act I's feedback numbers on the organisation's fabric (each one a card's, at the scenario)."""
+    small, run, big = S.small_fleet_gpus, scenario_run(context), scenario_run(context, S.big_batch_tokens)
+    nodes = plural(NODES, "node", count_fmt="int")
     return {
+        "fabric_nodes": f"{nodes} with {FABRICS[run.fabric][0]} each",
+        "compute": fmt(run.one_gpu_step_s / S.gpus, "s"), "allreduce": fmt(run.allreduce_s(S.gpus), "s"),
+        "a1_speedup": fmt(run.speedup(S.gpus), "x"), "a1_ceiling": fmt(run.ceiling(), "x"),
         "gpus_small": fmt(small, "int"), "gpus_big": fmt(S.gpus, "int"),
-        "ar_small": fmt(SCENARIO_RUN.allreduce_s(small), "s"), "ar_big": fmt(SCENARIO_RUN.allreduce_s(S.gpus), "s"),
-        "c_small": fmt(SCENARIO_RUN.one_gpu_step_s / small, "s"),
-        "c_big": fmt(SCENARIO_RUN.one_gpu_step_s / S.gpus, "s"),
-        "big_batch": fmt(S.big_batch_tokens, "tokens"), "big_eff": fmt(BIG_RUN.speedup(S.gpus) / S.gpus, "pct"),
-        "eff": fmt(act1_truth() / S.gpus, "pct"), "mfu": fmt(S.mfu, "pct"),
+        "ar_small": fmt(run.allreduce_s(small), "s"), "ar_big": fmt(run.allreduce_s(S.gpus), "s"),
+        "c_small": fmt(run.one_gpu_step_s / small, "s"), "c_big": fmt(run.one_gpu_step_s / S.gpus, "s"),
+        "big_batch": fmt(S.big_batch_tokens, "tokens"), "big_eff": fmt(big.speedup(S.gpus) / S.gpus, "pct"),
+        "eff": fmt(run.speedup(S.gpus) / S.gpus, "pct"), "mfu": fmt(S.mfu, "pct"),
     }
 
 
@@ -224,7 +240,7 @@ def act1_math(s: State):
                  "One step of the global batch *G* on one GPU, and the hierarchical all-reduce of 2-byte "
                  "gradients over *n* nodes of *g* GPUs with *L* NICs each. *P* cancels in their ratio."),
         Equation(r"S(N) = \frac{T_1}{T_1/N + T_{\text{AR}}(N)} \;<\; \frac{T_1}{T_{\text{AR}}}",
-                 "Strong scaling: compute splits *N* ways, the all-reduce does not."),
+                 "Strong scaling: the speedup on *N* GPUs with the global batch held fixed, and the bound it stays under."),
     ), rows=(
         ("Training compute, *6PD*", fmt(C.LLAMA3_70B_TRAIN_FLOPS, "FLOP")),
         ("One H100, whole run", fmt(SINGLE_GPU_S, "s")),
@@ -255,8 +271,7 @@ ACT1 = Act(
         f"an all-reduce of the whole model's gradients, {fmt(GRAD_BYTES, 'GB')} in BF16, inside "
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
-        "well on one node. With the batch fixed, adding GPUs splits the compute of a step but not its "
-        "all-reduce.",
+        "well on one node, and it stays fixed as GPUs are added.",
         f"Two simplifications make this estimate optimistic. The model's weights and optimizer state must be "
         f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
         f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
@@ -306,6 +321,7 @@ def fleet(s: State) -> Fleet:
 
 
 _D = fmt(S.reserved_discount, "pct")
+_KEEP = fmt(1 - S.reserved_discount, "pct")
 
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
@@ -314,29 +330,33 @@ ACT2_PREDICTION = Prediction(
     quantity="utilization where reserved and on-demand cost the same",
     unit_fmt="pct",
     options=(
-        Range("A", "{range}: almost any steady use justifies committing", None, 0.4, S.reserved_discount,
-              f"The {_D} discount is not the breakeven. A reservation also pays for the idle hours, so it "
-              "wins only once the fleet is busy more than 1 − D of the time."),
-        Range("B", "{range}: busy about half the time is enough", 0.4, 0.6, 0.5,
+        Range("A", "{range}: almost any steady use justifies committing", None, 0.3, 0.2,
+              "Under 30 % busy, on-demand bills under 30 % of the hours at the full price, while a reservation "
+              f"bills all of them at {_KEEP} of it: reserving costs more than twice as much there."),
+        Range("B", "{range}: busy about a third of the time is enough", 0.3, 0.45, S.reserved_discount,
+              f"The {_D} discount is not the breakeven. A reservation also pays for the idle hours, so at "
+              f"{_D} busy it bills every hour at {_KEEP} of the price to use {_D} of them."),
+        Range("C", "{range}: busy about half the time is enough", 0.45, 0.6, 0.5,
               f"Half-busy, a reservation pays for twice the hours you use; a {_D} discount does not cover that."),
-        Range("C", "{range}: only a mostly busy fleet should commit", 0.6, 0.8, 0.7,
-              "Reserved costs (1 − D) of the list price for every hour; on-demand costs the full price for "
-              "busy hours only. They tie when the busy share U equals 1 − D."),
-        Range("D", "{range}: only a fleet that never idles", 0.8, None, 0.9,
-              f"A {_D} discount pays off well before the fleet is saturated: the tie is at U = 1 − D."),
+        Range("D", "{range}: only a mostly busy fleet should commit", 0.6, None, 0.7,
+              f"Reserved costs {_KEEP} of the list price for every hour; on-demand costs the full price for "
+              "busy hours only. They tie when the busy share U equals 1 − D: **{a2_breakeven_reserved}**."),
     ),
     truth=act2_truth,
+    shown_by="a2_breakeven_reserved",
 )
 
 
-def act2_facts() -> dict[str, str]:
-    f, low = SCENARIO_FLEET, S.startup_utilization
-    fixed = f.on_prem(0.0)
+def act2_facts(context: str) -> dict[str, str]:
+    """Act II's feedback numbers at the organisation's utilization, beside the other's."""
+    f = Fleet(utilization=CONTEXT_UTILIZATION[context])
+    other = next(u for c, u in CONTEXT_UTILIZATION.items() if c != context)
     return {
-        "fixed_share": fmt(fixed / f.on_prem(), "pct"), "energy_share": fmt(f.energy() / f.on_prem(), "pct"),
-        "hour_high": fmt(f.per_useful_hour(), "usd/h"), "u_high": fmt(f.utilization, "pct"),
-        "hour_low": fmt(f.per_useful_hour(low), "usd/h"), "u_low": fmt(low, "pct"),
+        "fixed_share": fmt(f.on_prem(0.0) / f.on_prem(), "pct"), "energy_share": fmt(f.energy() / f.on_prem(), "pct"),
+        "a2_on_prem_per_hour": fmt(f.per_useful_hour(), "usd/h"), "u_here": fmt(f.utilization, "pct"),
+        "hour_other": fmt(f.per_useful_hour(other), "usd/h"), "u_other": fmt(other, "pct"),
         "price": fmt(f.price, "usd/h"), "years": fmt(f.years, "int"),
+        "a2_breakeven_reserved": fmt(f.breakeven_reserved(), "pct"),
     }
 
 
@@ -345,21 +365,21 @@ ACT2_REFLECTION = Reflection(
     prompt="On demand, a useful GPU-hour always costs the list price. Owned, it costs more the less busy the "
            "fleet is. Why?",
     options=(
-        Claim("A", "Idle GPUs wear out faster, so maintenance bills rise at low utilization.",
-              "Wear is not in the bill at all. At {u_high} busy the owned fleet costs {hour_high} per useful "
-              "GPU-hour, at {u_low} {hour_low}, with the same hardware."),
-        Claim("B", "Most of the owned fleet's cost is fixed (purchase, idle power, staff), so the same total "
-                   "is spread over fewer useful hours.",
-              "The fixed part is {fixed_share} of the {years}-year on-prem bill. Spread over the useful hours it "
-              "comes to {hour_high} per GPU-hour at {u_high} busy and {hour_low} at {u_low}."),
-        Claim("C", "Electricity dominates the on-prem bill, and idle GPUs waste most of it.",
-              "All the electricity together is {energy_share} of the {years}-year on-prem bill; the purchase "
-              "and staff dwarf it."),
-        Claim("D", "Clouds charge less per hour as your usage grows, so on-demand keeps getting cheaper.",
+        Claim("A", "Purchase, idle power and staff cost the same at any load, so fewer useful hours share them.",
+              "The part that does not depend on use is {fixed_share} of the {years}-year on-prem bill at {u_here} "
+              "busy. Shared by the useful hours it comes to {a2_on_prem_per_hour} per GPU-hour at {u_here} and "
+              "{hour_other} at {u_other}."),
+        Claim("B", "Idle GPUs wear out faster than busy ones, so repair bills rise as utilization falls.",
+              "Wear is not in the bill at all. Owned, a useful GPU-hour costs {a2_on_prem_per_hour} at {u_here} "
+              "busy and {hour_other} at {u_other}, with the same hardware."),
+        Claim("C", "Electricity dominates the owned fleet's bill, and idle GPUs waste most of what they draw.",
+              "All the electricity together is {energy_share} of the {years}-year on-prem bill at {u_here} busy; "
+              "the purchase and staff dwarf it."),
+        Claim("D", "Clouds lower the hourly price as your usage grows, so the on-demand hour gets cheaper.",
               "The on-demand price is flat, {price} per GPU-hour at any usage; the discount comes from "
               "committing (reserved), not from using more."),
     ),
-    answer_letter="B",
+    answer_letter="A",
 )
 
 
@@ -386,10 +406,21 @@ def act2_instruments(s: State) -> list:
     if never:
         parts.append(failure(F["a2_never_pays_back"],
                              f"Even busy every hour, the owned fleet costs {fmt(f.on_prem(1.0), 'usd')} against "
-                             f"{fmt(f.on_demand(1.0), 'usd')} on demand over {horizon}. Owning "
-                             "pays back only with a higher cloud price, a longer horizon or a cheaper purchase."))
+                             f"{fmt(f.on_demand(1.0), 'usd')} on demand over {horizon}. " + payback_levers(s)))
     parts.append(act2_chart(f, s["a2_plan"]))
     return parts
+
+
+def payback_levers(s: State) -> str:
+    """The levers that would make owning pay back, leaving out those already at their limit."""
+    wanted = (("a2_price", "max", "a higher cloud price"), ("a2_years", "max", "a longer horizon"),
+              ("a2_capex", "min", "a cheaper purchase"), ("a2_idle_w", "min", "less idle power"),
+              ("a2_staff", "min", "cheaper operations"))
+    levers = [words for name, end, words in wanted if s[name] != getattr(A2[name], end)]
+    if not levers:
+        return "Every lever here is at its limit: at these prices owning does not pay back."
+    return "Owning pays back only with " + (", ".join(levers[:-1]) + " or " + levers[-1] if len(levers) > 1
+                                              else levers[0]) + "."
 
 
 def cost_metrics(f: Fleet, plan: str) -> list:
@@ -558,6 +589,9 @@ LAB = Lab(
         "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism for when data parallelism stops scaling.",
         "V2-08 The Utilization Trap (a later lab): what running a shared fleet near full utilization does to queueing delay.",
     ),
-    presets={"context": {"frontier": {"a1_fabric": "ndr8", "a2_utilization": S.utilization},
-                         "startup": {"a1_fabric": "ndr1", "a2_utilization": S.startup_utilization}}},
+    terms=terms,
+    hook=f"The CFO divided one H100's training time by {fmt(S.gpus, 'int')} and booked the date. Will "
+         "the fleet keep it, and should the company rent that fleet or buy it?",
+    presets={"context": {c: {"a1_fabric": CONTEXT_FABRIC[c], "a2_utilization": CONTEXT_UTILIZATION[c]}
+                         for c in CONTEXT_FABRIC}},
 )

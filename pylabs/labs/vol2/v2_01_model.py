@@ -99,8 +99,30 @@ BIG_RUN = Run(S.big_batch_tokens, "ndr8")
 NODES = S.gpus / GPN
 
 
-def act1_truth() -> float:
-    return SCENARIO_RUN.speedup(S.gpus)
+# the fabric each organisation's nodes have (the context's preset of the fabric control)
+CONTEXT_FABRIC = {"frontier": "ndr8", "startup": "ndr1"}
+# the utilization each organisation's fleet runs at (the context's preset of Act II's slider)
+CONTEXT_UTILIZATION = {"frontier": S.utilization, "startup": S.startup_utilization}
+
+
+def scenario_run(context: str = "frontier", batch: float = S.global_batch_tokens) -> Run:
+    """The team's run on the organisation's fabric."""
+    return Run(batch, CONTEXT_FABRIC[context])
+
+
+def act1_truth(context: str = "frontier") -> float:
+    return scenario_run(context).speedup(S.gpus)
+
+
+def terms(context: str) -> dict[str, str]:
+    """The organisation's fabric, which Act I's prompt names (the key moves with it)."""
+    return {"fabric": FABRICS[CONTEXT_FABRIC[context]][0]}
+
+
+def comm_multiple_for(speedup: float) -> float:
+    """The all-reduce's multiple of a step's compute at which the fleet reaches ``speedup``:
+    S = N·c/(c + T_AR), so T_AR/c = N/S − 1."""
+    return S.gpus / speedup - 1
 
 
 GPU_AXIS = [2 ** k for k in range(15)]
