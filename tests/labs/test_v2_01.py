@@ -89,10 +89,10 @@ def test_one_gpu_has_no_communication_and_unit_speedup():
 
 
 def test_reflection_facts_show_the_allreduce_is_flat_and_compute_shrinks():
-    run = lab.SCENARIO_RUN
+    run = model.SCENARIO_RUN
     assert run.allreduce_s(1024) / run.allreduce_s(128) < 1.05
     facts = lab.act1_facts("frontier")
-    assert facts["big_eff"] == lab.fmt(lab.BIG_RUN.speedup(1024) / 1024, "pct")
+    assert facts["big_eff"] == lab.fmt(model.BIG_RUN.speedup(1024) / 1024, "pct")
 
 
 # ---- Act II: answer key and TCO vectors ------------------------------------------------

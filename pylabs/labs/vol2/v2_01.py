@@ -19,10 +19,10 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_01_model import (BIG_RUN, CONTEXT_FABRIC, CONTEXT_UTILIZATION, FABRICS, GPN, GPU_AXIS,
+from pylabs.labs.vol2.v2_01_model import (CONTEXT_FABRIC, CONTEXT_UTILIZATION, FABRICS, GPN, GPU_AXIS,
                                          GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W, NODES, PLAN_S, PLANS,
-                                         SCENARIO_FLEET, SCENARIO_RUN, SINGLE_GPU_S, UTIL_AXIS, Fleet, Run, S,
-                                         act1_truth, act2_truth, comm_multiple_for, scenario_run, terms)
+                                         SCENARIO_FLEET, SINGLE_GPU_S, UTIL_AXIS, Fleet, Run, S,
+                                         BUSY, act1_truth, act2_truth, comm_multiple_for, scenario_run, terms)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -53,19 +53,16 @@ A1_FABRIC = Choice("a1_fabric", "Network between nodes",
                    unit="B/s per node per direction")
 
 
-def comm_over_compute(speedup: float) -> str:
-    return fmt(comm_multiple_for(speedup), "num")
-
-
 def act1_feedback(low: float | None, high: float | None) -> str:
     """What a range needs of the step, then what the context's run shows (true in every context)."""
+    times = {v: fmt(comm_multiple_for(v), "num") for v in (low, high) if v is not None}
     if low is None:
-        need = f"Under {fmt(high, 'x')} the all-reduce would take more than {comm_over_compute(high)} times a step's compute."
+        need = f"Under {fmt(high, 'x')} the all-reduce would take more than {times[high]} times a step's compute."
     elif high is None:
-        need = f"{fmt(low, 'x')} or more needs an all-reduce under {comm_over_compute(low)} times a step's compute."
+        need = f"{fmt(low, 'x')} or more needs an all-reduce under {times[low]} times a step's compute."
     else:
-        need = (f"{fmt(low, 'x')} to {fmt(high, 'x')} needs an all-reduce of {comm_over_compute(high)} to "
-                f"{comm_over_compute(low)} times a step's compute.")
+        need = (f"{fmt(low, 'x')} to {fmt(high, 'x')} needs an all-reduce of {times[high]} to "
+                f"{times[low]} times a step's compute.")
     return need + (" On {fabric_nodes}, each GPU computes for {compute} per step and the all-reduce takes "
                    "{allreduce}: the run reaches {a1_speedup}, and no GPU count passes {a1_ceiling}.")
 
@@ -97,8 +94,8 @@ ACT1_REFLECTION = Reflection(
               "A ring all-reduce costs 2(N−1)/N of the bytes over the bandwidth, which is nearly flat in N: "
               "{ar_small} at {gpus_small} GPUs, {ar_big} at {gpus_big}."),
         Claim("B", "GPUs in a large cluster run their matrix multiplies at a lower MFU than on one node.",
-              "While a GPU computes it runs at the same {mfu} MFU on one node or a thousand. The loss is "
-              "the time it spends idle, waiting for the all-reduce."),
+              "In this model a GPU computes at the same {mfu} MFU on one node or a thousand, and Meta measured "
+              "{mfu_meta} on 16,384 H100s. The loss is the time a GPU spends idle, waiting for the all-reduce."),
         Claim("C", "Each GPU's slice of the fixed batch shrinks as 1/N; the gradient exchange barely changes.",
               "Each GPU computes for {c_small} per step at {gpus_small} GPUs and {c_big} at {gpus_big}, while "
               "the all-reduce stays near {ar_big}. A batch of {big_batch} per step gives **{big_eff}** "
@@ -225,6 +222,7 @@ def act1_facts(context: str) -> dict[str, str]:
         "c_small": fmt(run.one_gpu_step_s / small, "s"), "c_big": fmt(run.one_gpu_step_s / S.gpus, "s"),
         "big_batch": fmt(S.big_batch_tokens, "tokens"), "big_eff": fmt(big.speedup(S.gpus) / S.gpus, "pct"),
         "eff": fmt(run.speedup(S.gpus) / S.gpus, "pct"), "mfu": fmt(S.mfu, "pct"),
+        "mfu_meta": fmt(C.LLAMA3_405B_MFU_16K, "pct"),
     }
 
 
@@ -253,7 +251,8 @@ def act1_math(s: State):
         cite("kaplan2020", "C = 6ND"),
         cite("thakur2005"),
         cite("mccandlish2018", "the critical batch size"),
-        C.REGISTRY["H100_PEAK_BF16_DENSE"].source + ".",
+        C.REGISTRY["H100_PEAK_BF16_DENSE"].source + f"; the {fmt(S.mfu, 'pct')} MFU is this lab's assumption.",
+        C.REGISTRY["LLAMA3_405B_MFU_16K"].source + ".",
         C.REGISTRY["DGX_H100_NICS"].source + ".",
     ))
 
@@ -262,7 +261,7 @@ ACT1 = Act(
     number=1, title="The Scale Illusion", minutes="12–15 min",
     stakeholder_role="VP Engineering",
     stakeholder=lambda: (
-        f"We are training a Llama-3-70B-class model, a {fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run. On one H100 it would take "
+        f"We are training a Llama-3-70B-class model, a {fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run. On one H100 at an assumed {fmt(S.mfu, 'pct')} MFU it would take "
         f"{fmt(SINGLE_GPU_S, 's')}. We have {fmt(S.gpus, 'int')} H100s, so the CFO has booked "
         f"{fmt(PLAN_S, 's')} ({fmt(PLAN_S, 'years')}) for the run. Can I promise that date?"),
     scenario=lambda: (
@@ -499,9 +498,10 @@ def act2_math(s: State):
 ACT2 = Act(
     number=2, title="The Fleet Bill", minutes="20–25 min",
     stakeholder_role="CFO",
-    stakeholder=lambda: (
+    stakeholder=lambda context: (
         f"The board approved {fmt(S.budget_usd, 'usd')} for {fmt(S.years, 'int')} years of this "
-        f"{fmt(S.gpus, 'int')}-GPU fleet, and the plan keeps it busy most of the time. I can rent on "
+        f"{fmt(S.gpus, 'int')}-GPU fleet, and {BUSY[context]} it busy "
+        f"{fmt(CONTEXT_UTILIZATION[context], 'pct')} of the time. I can rent on "
         f"demand at {fmt(S.usd_per_gpu_hour, 'usd/h')} per GPU, reserve at {_D} off, or buy at "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU with servers and network. Which is cheapest, and what "
         "utilization do we need before buying pays off?"),
@@ -509,7 +509,7 @@ ACT2 = Act(
         "**On-demand** bills only busy hours. **Reserved** bills every hour at a discount, busy or not. "
         "**On-prem** bills the purchase up front, then power (some of it even when idle) and staff for as "
         "long as you own it.",
-        f"The defaults are **stated assumptions**, not quotes: {fmt(S.utilization, 'pct')} utilization, "
+        "The defaults are **stated assumptions**, not quotes: the utilization above, "
         f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
         f"{fmt(LOAD_W, 'W')} at load (1/{GPN} of a DGX H100) and {fmt(S.idle_w, 'W')} idle, PUE "
@@ -546,17 +546,19 @@ def results(s: State) -> dict[str, float]:
             "a2_breakeven_reserved": f.breakeven_reserved(), "a2_breakeven_on_prem": f.breakeven_on_prem()}
 
 
-def lab_takeaways() -> list[str]:
-    truth, big = act1_truth(), BIG_RUN.speedup(S.gpus)
+def lab_takeaways(context: str) -> list[str]:
+    run = scenario_run(context)
+    truth, big = run.speedup(S.gpus), scenario_run(context, S.big_batch_tokens).speedup(S.gpus)
     f, hi = SCENARIO_FLEET, HYPERSCALER_FLEET
     horizon = plural(f.years, "year", count_fmt="int")
     return [
         f"Linear scaling is the illusion: one H100 needs {fmt(SINGLE_GPU_S, 's')} for the "
         f"{fmt(C.LLAMA3_70B_TRAIN_FLOPS, 'FLOP')} run, and dividing by {fmt(S.gpus, 'int')} GPUs gives the "
         f"CFO's {fmt(PLAN_S, 's')}.",
-        f"With a fixed batch of {fmt(S.global_batch_tokens, 'tokens')}, {fmt(S.gpus, 'int')} GPUs reach "
+        f"With a fixed batch of {fmt(S.global_batch_tokens, 'tokens')}, {fmt(S.gpus, 'int')} GPUs on "
+        f"{FABRICS[run.fabric][0]} per node reach "
         f"{fmt(truth, 'x')} ({fmt(truth / S.gpus, 'pct')} efficiency): compute splits N ways, the all-reduce does "
-        f"not, and the speedup can never pass {fmt(SCENARIO_RUN.ceiling(), 'x')}.",
+        f"not, and the speedup can never pass {fmt(run.ceiling(), 'x')}.",
         f"Tokens per GPU are the lever: {fmt(S.big_batch_tokens, 'tokens')} per step gives {fmt(big, 'x')} "
         f"({fmt(big / S.gpus, 'pct')}) on the same fleet, as long as the model still learns well at that batch.",
         f"Utilization decides pay-per-use against commitment: reserving at {_D} off beats on-demand only above "

@@ -103,6 +103,7 @@ NODES = S.gpus / GPN
 CONTEXT_FABRIC = {"frontier": "ndr8", "startup": "ndr1"}
 # the utilization each organisation's fleet runs at (the context's preset of Act II's slider)
 CONTEXT_UTILIZATION = {"frontier": S.utilization, "startup": S.startup_utilization}
+BUSY = {"frontier": "one long run keeps", "startup": "experiments that come and go keep"}  # what keeps each fleet busy
 
 
 def scenario_run(context: str = "frontier", batch: float = S.global_batch_tokens) -> Run:
