@@ -202,6 +202,7 @@ def test_schedule_blown_offers_only_levers_not_at_their_limit():
     assert "larger global batch" not in text and "faster network" in text
     text = _failure_text(rendered(LAB, all_open(a1_fabric="ndr1")))
     assert "larger global batch" in text and "faster network" in text
+    assert "Give each GPU more tokens" in text  # not str.capitalize()'s "gpu"
 
 
 def test_never_pays_back_offers_only_levers_not_at_their_limit():
@@ -210,6 +211,9 @@ def test_never_pays_back_offers_only_levers_not_at_their_limit():
     assert "a2_never_pays_back" not in LAB.failures_now(state)
     text = lab.payback_levers(all_open(a2_price=a2["a2_price"].max))
     assert "higher cloud price" not in text and "longer horizon" in text
+    # idle power and staff alone cannot make owning pay back, so the text does not offer them
+    cheapest = model.Fleet(idle_w=0, staff=0, kwh=a2["a2_kwh"].min, pue=a2["a2_pue"].min, load_w=a2["a2_load_w"].min)
+    assert cheapest.breakeven_on_prem() > 1
 
 
 # ---- context presets, charts and the ledger record ----------------------------------------

@@ -167,7 +167,7 @@ def schedule_blown_text(run: Run, gpus: float, compute: float, comm: float) -> s
         levers = (["give each GPU more tokens per step (a larger global batch)"] if run.batch < A1_BATCH.max else [])
         if FABRICS[run.fabric][1] * FABRICS[run.fabric][2] < max(n * bw for _, n, bw in FABRICS.values()):
             levers.append("move to a faster network between nodes")
-        fix = " " + " or ".join(levers).capitalize() + "." if levers else ""
+        fix = " " + (text := " or ".join(levers))[0].upper() + text[1:] + "." if levers else ""
         return late + (f"Each GPU computes for {fmt(compute, 's')} per step and then waits {fmt(comm, 's')} for "
                        "the all-reduce: the wait dominates, so more GPUs barely help." + fix)
     wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
@@ -307,7 +307,7 @@ A2_SLIDERS = (  # each sets the ``Fleet`` field named after its "a2_" prefix
     Slider("a2_idle_w", "Power per GPU when idle", "W", 0, 600, 25, S.idle_w, "W",
            help="Assumption: server and GPU at rest still draw power."),
     Slider("a2_pue", "Facility PUE", "1", 1.05, 1.8, 0.05, S.pue, "num", help="Assumption: facility power ÷ IT power."),
-    Slider("a2_kwh", "Electricity price ($ per kWh)", "USD/kWh", 0.03, 0.25, 0.01, S.usd_per_kwh, "num",
+    Slider("a2_kwh", "Electricity price per kWh", "USD/kWh", 0.03, 0.25, 0.01, S.usd_per_kwh, "usd",
            help="Assumption."),
     Slider("a2_staff", "Operations staff per GPU-year", "USD", 0, 10_000, 250, S.staff_usd_per_gpu_year, "usd",
            help="Assumption."),
@@ -411,10 +411,11 @@ def act2_instruments(s: State) -> list:
 
 
 def payback_levers(s: State) -> str:
-    """The levers that would make owning pay back, leaving out those already at their limit."""
+    """The levers that make owning pay back, leaving out those already at their limit. Idle power and
+    staff are not among them: at $2.10/h and 3 years, even at 0 W idle, no staff and the cheapest power
+    the breakeven stays above full use (the purchase is the largest term)."""
     wanted = (("a2_price", "max", "a higher cloud price"), ("a2_years", "max", "a longer horizon"),
-              ("a2_capex", "min", "a cheaper purchase"), ("a2_idle_w", "min", "less idle power"),
-              ("a2_staff", "min", "cheaper operations"))
+              ("a2_capex", "min", "a cheaper purchase"))
     levers = [words for name, end, words in wanted if s[name] != getattr(A2[name], end)]
     if not levers:
         return "Every lever here is at its limit: at these prices owning does not pay back."
@@ -485,7 +486,7 @@ def act2_math(s: State):
         ("Reserved breakeven", fmt(f.breakeven_reserved(), "pct")),
         ("Owning beats on-demand", own_vs_demand_text(f.breakeven_on_prem())),
         ("Owning beats reserved", own_vs_reserved_text(f.breakeven_own_vs_reserved())),
-        ("On-prem at zero utilization (fixed part)", fmt(f.on_prem(0.0), "usd")),
+        ("On-prem at zero utilization", fmt(f.on_prem(0.0), "usd")),
     ), sources=(
         "Barroso, Hölzle and Ranganathan, *The Datacenter as a Computer* (3rd ed.), ch. 6: capital and "
         "operating costs, PUE.",
@@ -507,8 +508,7 @@ ACT2 = Act(
         "utilization do we need before buying pays off?"),
     scenario=lambda: (
         "**On-demand** bills only busy hours. **Reserved** bills every hour at a discount, busy or not. "
-        "**On-prem** bills the purchase up front, then power (some of it even when idle) and staff for as "
-        "long as you own it.",
+        "**On-prem** bills the purchase up front, then power and staff for as long as you own it.",
         "The defaults are **stated assumptions**, not quotes: the utilization above, "
         f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
