@@ -148,11 +148,11 @@ def act1_instruments(s: State) -> list:
         M["a1_efficiency"].show(efficiency, tone(efficiency)),
         M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
                              f"plan {fmt(PLAN_S, 's')}"),
+        M["a1_allreduce_s"].show(comm, "danger" if comm > compute else None),
+        M["a1_ceiling"].show(run.ceiling()),  # in the strip: at one GPU the fabric moves only this card
+        M["a1_compute_s"].show(compute),
         M["a1_vs_plan"].show(late, "danger" if late > S.schedule_slack else None),
         M["a1_tokens_per_gpu"].show(run.batch / gpus, note=sequence_note(run.batch / gpus)),
-        M["a1_compute_s"].show(compute),
-        M["a1_allreduce_s"].show(comm, "danger" if comm > compute else None),
-        M["a1_ceiling"].show(run.ceiling()),
     )]
     if late > S.schedule_slack:
         parts.append(failure(F["a1_schedule_blown"], schedule_blown_text(run, gpus, compute, comm)))
@@ -374,7 +374,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", "Idle GPUs wear out faster than busy ones, so repair bills rise as utilization falls.",
               "Wear is not in the bill at all. Owned, a useful GPU-hour costs {a2_on_prem_per_hour} at {u_here} "
               "busy and {hour_other} at {u_other}, with the same hardware."),
-        Claim("C", "Electricity dominates the owned fleet's bill, and idle GPUs waste most of what they draw.",
+        Claim("C", "Electricity dominates the owned fleet's bill, and idle GPUs waste most of the power they draw.",
               "All the electricity together is {energy_share} of the {years}-year on-prem bill at {u_here} busy; "
               "the purchase and staff dwarf it."),
         Claim("D", "Clouds lower the hourly price as your usage grows, so the on-demand hour gets cheaper.",
