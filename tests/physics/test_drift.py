@@ -80,12 +80,40 @@ def test_no_drift_never_crosses_and_bad_inputs_say_why():
 # ---- the sampled monitor against closed forms --------------------------------------------------------
 
 
-def test_sampling_is_deterministic_and_a_larger_window_extends_a_smaller_one():
+def test_sampling_is_deterministic_and_the_same_records_serve_every_cut():
     assert D.sampled_psi(0.3, 2000, 7, 3) == D.sampled_psi(0.3, 2000, 7, 3)
     assert D.sampled_psi(0.3, 2000, 7, 3) != D.sampled_psi(0.3, 2000, 8, 3)
-    small = D._sorted_window(7, 3, 500)
-    large = D._sorted_window(7, 3, 20_000)
-    assert set(small) <= set(large) and set(D._sorted_window(7, 3, 5000)) <= set(large)
+    tree = D._BitTree(7, 3, 2000)
+    below = [tree.count_below(k / 256) for k in range(257)]
+    assert below[0] == 0 and below[-1] == 2000
+    assert all(a <= b for a, b in zip(below, below[1:]))  # one set of records: counts grow with the cut
+    # the stream does not depend on the order the cuts are asked in
+    again = D._BitTree(7, 3, 2000)
+    assert [again.count_below(k / 256) for k in reversed(range(257))][::-1] == below
+
+
+def test_the_bit_tree_draws_uniform_records():
+    """The records below a cut c are Binomial(n, c): over many seeds the count's mean is n·c and its
+    variance n·c(1 − c), and a dyadic cut (½) is the zeros of level 0 alone."""
+    n, cut, seeds = 400, 0.3, 2000
+    counts = [D._BitTree(seed, 1, n).count_below(cut) for seed in range(seeds)]
+    assert statistics.fmean(counts) == pytest.approx(n * cut, abs=4 * math.sqrt(n * cut * (1 - cut) / seeds))
+    assert statistics.variance(counts) == pytest.approx(n * cut * (1 - cut), rel=0.12)
+    half = D._BitTree(5, 2, 1000)
+    assert half.count_below(0.5) == 1000 - half.levels[0].bit_count()
+
+
+def test_bin_counts_fit_the_multinomial_by_chi_square():
+    """Pooled over 300 seeded checks of 500 records at Δ = 0.8 σ, the bin counts pass Pearson's
+    goodness-of-fit test against the exact shares (scipy.stats.chisquare)."""
+    stats = pytest.importorskip("scipy.stats")
+    shares = D.shifted_bin_shares(0.8)
+    pooled = [0] * 10
+    for seed in range(300):
+        for i, c in enumerate(D.sampled_bin_counts(0.8, 500, seed, 9)):
+            pooled[i] += c
+    total = sum(pooled)
+    assert stats.chisquare(pooled, [total * s for s in shares]).pvalue > 0.001
 
 
 def test_sampled_counts_match_the_bin_shares_within_binomial_error():
