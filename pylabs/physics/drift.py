@@ -184,15 +184,21 @@ class _BitTree:
         if cut >= 1.0:
             return self.window
         levels, low_edge, width, start, m, below, depth = self.levels, 0.0, 1.0, 0, self.window, 0, 0
-        while m and depth < _TREE_DEPTH:
-            if depth == len(levels):
-                levels.append(self._draw(self.window))
+        while m:
+            try:
+                level = levels[depth]
+            except IndexError:
+                if depth == _TREE_DEPTH:
+                    break
+                level = self._draw(self.window)
+                levels.append(level)
             width *= 0.5
-            lower = m - ((levels[depth] >> start) & ((1 << m) - 1)).bit_count()
-            if cut < low_edge + width:
+            lower = m - ((level >> start) & ((1 << m) - 1)).bit_count()
+            middle = low_edge + width
+            if cut < middle:
                 m = lower
             else:
-                below, start, m, low_edge = below + lower, start + lower, m - lower, low_edge + width
+                below, start, m, low_edge = below + lower, start + lower, m - lower, middle
             depth += 1
         return below + (m if low_edge < cut else 0)  # records left at 2⁻⁵³ resolution sit at low_edge
 

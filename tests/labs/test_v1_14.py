@@ -30,17 +30,31 @@ def after_act1(**controls):
 # ---- answer keys (§V1-14 (3) "Key C holds", "Key B holds"; (4) golden vectors) ----------------------
 
 
-def test_act1_key_is_c_amount_crosses_at_3_53_weeks():
-    """§V1-14 (4): δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8)."""
+CONTEXTS = ("cloud", "edge", "mobile")
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act1_key_is_c_amount_crosses_at_3_53_weeks_in_every_context(context):
+    """§V1-14 (4): δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8). The
+    population crossing does not depend on the window, so the key is C in every product."""
     assert model.act1_truth() / WEEK == pytest.approx(3.53, abs=0.005)
-    assert_key_proven(lab.ACT1_PREDICTION, "C")
+    assert_key_proven(lab.ACT1_PREDICTION, "C", context)
 
 
-def test_act2_key_is_b_weekly_monthly_quarterly():
-    """§V1-14 (4): T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile)."""
-    ops = {c: model.scenario_product(c).t_op / DAY for c in ("cloud", "edge", "mobile")}
+def test_act1_ranges_are_ordered_and_the_linear_belief_lands_in_b():
+    """Reading the alarm's 0.2 as a shift of 0.2 σ gives 0.2 / 0.13 = 1.54 weeks, inside B (1-2 weeks)."""
+    opts = lab.ACT1_PREDICTION.options
+    assert [o.low for o in opts[1:]] == [o.high for o in opts[:-1]] and opts[0].low is None and opts[-1].high is None
+    assert [o.letter for o in opts if o.holds(0.2 / 0.13 * WEEK)] == ["B"]
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act2_key_is_a_weekly_monthly_quarterly_in_every_context(context):
+    """§V1-14 (4): T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile): the spec's key B,
+    lettered A here. The question names all three products, so the key is the same in every context."""
+    ops = {c: model.scenario_product(c).t_op / DAY for c in CONTEXTS}
     assert ops == pytest.approx({"cloud": 5.657, "edge": 30.0, "mobile": 87.83}, abs=0.005)
-    assert lab.ACT2_PREDICTION.answer() == "B"
+    assert lab.ACT2_PREDICTION.answer(context) == "A"
 
 
 @pytest.mark.parametrize("context,t_star,t_max,annual", [
@@ -57,14 +71,48 @@ def test_edge_retrain_is_the_whole_fleet_not_one_device():
     assert model.scenario_product("edge").retrain_usd == 58_000
 
 
-def test_reflection_keys_are_b():
-    assert lab.ACT1_REFLECTION.answer() == "B" and lab.ACT2_REFLECTION.answer() == "B"
+def test_act1_reflection_key_d_halving_the_threshold_takes_seven_tenths_of_the_time():
+    """§V1-14 (4) golden vector: binned PSI reaches 0.1 at Δ = 0.3235 σ and 0.2 at 0.4583 σ, so with
+    Δ = δt the crossing comes at 0.706 of the time (D); not a half (B, PSI linear in the shift), a
+    quarter (A) or the same week (C)."""
+    assert lab.D.shift_for_psi(0.1) == pytest.approx(0.3235, abs=5e-5)
+    assert lab.D.shift_for_psi(0.2) == pytest.approx(0.4583, abs=5e-5)
+    amount = lab.FEATURES["amount"][1]
+    ratio = model.crossing_s(amount, lab.C.PSI_MINOR_SHIFT) / model.crossing_s(amount, model.S.alarm_psi)
+    assert ratio == pytest.approx(0.7058, abs=5e-4) and abs(ratio - 1 / math.sqrt(2)) < 0.01
+    assert lab.ACT1_REFLECTION.answer() == "D"
+    facts = lab.act1_facts("cloud")
+    assert (facts["cross10"], facts["a1_crossing"], facts["time_ratio"]) == ("2.49 weeks", "3.53 weeks", "70.6 %")
 
 
-def test_every_pick_pattern_is_distinct_and_the_physics_matches_one():
+@pytest.mark.parametrize("context,star,each", [("cloud", "5.66 days", "$516k"), ("edge", "49.9 days", "$425k"),
+                                               ("mobile", "87.8 days", "$125k")])
+def test_act2_reflection_key_b_retraining_and_staleness_are_equal_at_t_star(context, star, each):
+    """At T* = √(2C/(V·r)), C/T* = V·r·T*/2: cloud 8,000 × 365 / 5.657 = $516k each, edge 58,000 × 365 /
+    49.86 = $425k, mobile 30,000 × 365 / 87.83 = $125k (Harris 1913's EOQ has the same balance)."""
+    p = model.scenario_product(context)
+    assert lab.D.retrain_usd_per_year(p.t_star, p.retrain_usd) == pytest.approx(
+        lab.D.staleness_usd_per_year(p.t_star, p.value, p.rate))
+    facts = lab.act2_facts(context)
+    assert (facts["star"], facts["retrain_star"], facts["stale_star"]) == (star, each, each)
+    assert lab.ACT2_REFLECTION.answer(context) == "B"
+
+
+def test_every_pick_pattern_is_distinct_and_the_physics_matches_a():
     assert len(set(model.PATTERNS.values())) == 4
-    found = tuple(model.nearest_cadence(model.scenario_product(c).t_op) for c in ("cloud", "edge", "mobile"))
-    assert found == model.PATTERNS["B"]
+    found = tuple(model.nearest_cadence(model.scenario_product(c).t_op) for c in CONTEXTS)
+    assert found == model.PATTERNS["A"]
+
+
+def test_no_majority_or_odd_one_out_finds_the_pick_key():
+    """Defect class 7: per product, the most common cadence over the four options is not the key's
+    schedule, and every option has exactly one cadence no other option gives that product."""
+    patterns = list(model.PATTERNS.values())
+    majority = tuple(max(set(col), key=col.count) for col in zip(*patterns))
+    assert majority not in patterns
+    for pattern in patterns:
+        unique = [i for i, c in enumerate(pattern) if sum(p[i] == c for p in patterns) == 1]
+        assert len(unique) == 1, pattern
 
 
 # ---- Act I: the sampled monitor -----------------------------------------------------------------
@@ -107,6 +155,25 @@ def test_missed_alarm_reached_with_quarterly_checks_on_location_and_left_weekly(
     assert "a1_missed" in LAB.failures_now(state)
     assert 'data-failure="a1_missed"' in rendered(LAB, state)
     assert "a1_missed" not in LAB.failures_now(after_act1(a1_drift=0.03, a1_check=1))
+
+
+def test_the_missed_alarm_names_only_levers_that_are_not_at_their_limit():
+    """Defect class 3: with weekly checks, the lowest threshold and the fastest feature's drift already
+    chosen, the failure offers none of them."""
+    state = after_act1(a1_drift=0.01, a1_check=13, a1_threshold="t20")
+    text = lab.missed_text(state, lab.monitor(state))
+    assert "check more often" in text and "lower the threshold" in text
+    state = after_act1(a1_drift=0.01, a1_check=1, a1_threshold="t10")
+    assert "a1_missed" in LAB.failures_now(state)
+    text = lab.missed_text(state, lab.monitor(state))
+    assert "check more often" not in text and "lower the threshold" not in text
+    assert "faster-moving feature" in text
+
+
+def test_a_false_alarm_at_the_largest_window_does_not_ask_for_more_records():
+    mon = lab.Monitor(0.13, 1, 0.2, int(lab.A1_WINDOW.max), 1)
+    assert "sample more records" not in lab.false_alarm_text(mon, WEEK)
+    assert "sample more records" in lab.false_alarm_text(lab.Monitor(0.13, 1, 0.2, 50, 1), WEEK)
 
 
 def test_false_alarm_reached_with_a_tiny_window_and_left_with_more_records():
@@ -177,6 +244,29 @@ def test_act1_answer_is_not_in_the_act1_text_before_its_lock():
     assert fmt(model.act1_truth(), "weeks") not in html and "0.458" not in html
 
 
+def test_the_reflections_keys_are_not_stated_before_their_locks():
+    """Defect class 6: the equations panel and the prediction feedback do not give the halved threshold's
+    1/√2, and the cost chart does not say how the two costs compare at T*."""
+    state = answered(LAB, {}, through="a1_predict")
+    facts = lab.act1_facts("cloud")
+    shown = [str(lab.act1_math(state))] + [o.feedback.format(**facts) for o in lab.ACT1_PREDICTION.options]
+    for text in shown:
+        assert "√2" not in text and "square" not in text and "Δ²" not in text
+    state = answered(LAB, {}, through="a2_predict")
+    facts = lab.act2_facts("cloud")
+    p = lab.product(state)
+    shown = [str(lab.act2_math(state)), str(lab.act2_cost_chart(p, state["a2_cadence"] * DAY))]
+    shown += [o.feedback.format(**facts) for o in lab.ACT2_PREDICTION.options]
+    for text in shown:
+        assert "1/T" not in text and "cost the same" not in text and "equal" not in text
+
+
+def test_the_tiny_track_is_explained_and_the_hook_states_no_answer():
+    assert "microcontroller" in LAB.track_notes["tiny"] and "opens in Cloud" in LAB.track_notes["tiny"]
+    for answer in ("3.53", "weekly", "monthly", "quarterly", "equal", "√2"):
+        assert answer not in LAB.hook
+
+
 # ---- edge values of every instrument ------------------------------------------------------------------
 
 
@@ -209,9 +299,17 @@ def test_each_extreme_alone_renders(name):
         assert all(m.rsplit('data-metric="', 1)[1].startswith("a2_extra") for m in negative)
 
 
+def card_text(html, name):
+    return html.split(f'data-metric="{name}"')[1].split('pl-metric__value">')[1].split("<")[0]
+
+
 def test_no_drift_has_no_crossing_and_records_null():
+    """Defect class 22: no crossing and no alarm read as words, not "∞"."""
     state = after_act1(a1_drift=0.0)
     assert lab.monitor(state).crossing_s == math.inf
+    html = rendered(LAB, state)
+    assert card_text(html, "a1_crossing") == "never" and card_text(html, "a1_alarm") == "none"
+    assert "∞" not in html
     rec = record(LAB, answered(LAB, {}, "a2_reflect", {"a1_drift": 0.0}))
     assert rec["results"]["detect_wk"] is None and rec["results"]["acc_at_detect"] is None
 
@@ -248,10 +346,10 @@ def test_options_cover_every_combination_of_features_and_thresholds():
 
 
 def test_the_weekly_retrain_price_follows_the_scenarios_weekly_cadence(monkeypatch):
-    mobile, before = model.scenario_product("mobile"), lab.act2_facts()["mobile_weekly"]
-    assert before == fmt(mobile.annual(model.CADENCES["weekly"] * DAY), "usd")
+    edge, before = model.scenario_product("edge"), lab.act2_facts("cloud")["edge_weekly"]
+    assert before == fmt(edge.annual(model.CADENCES["weekly"] * DAY), "usd") == "$3.08M"
     monkeypatch.setitem(model.CADENCES, "weekly", 14.0)
-    assert lab.act2_facts()["mobile_weekly"] == fmt(mobile.annual(14 * DAY), "usd") != before
+    assert lab.act2_facts("cloud")["edge_weekly"] == fmt(edge.annual(14 * DAY), "usd") != before
 
 
 def test_the_rule_of_thumb_takeaway_quotes_the_registry(monkeypatch):
