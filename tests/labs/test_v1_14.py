@@ -187,6 +187,16 @@ def test_floor_violated_at_the_teams_calendar_in_cloud_and_left_by_retraining_so
     assert "a2_floor_violated" not in LAB.failures_now(all_open(a2_cadence=5))
 
 
+def test_a_floor_no_cadence_can_hold_names_the_levers_that_can():
+    """Defect class 3: drift in 3 days and a 93.5 % floor leave 0.214 days above the floor, under the
+    slider's 1-day minimum, so the failure does not ask for a shorter cadence."""
+    state = all_open(a2_drift_days=3, a2_floor=0.935, a2_cadence=1)
+    assert lab.product(state).t_max / DAY == pytest.approx(0.005 / (0.07 / 3), rel=1e-9)
+    html = rendered(LAB, state)
+    assert 'data-failure="a2_floor_violated"' in html
+    assert "Retrain at least that often" not in html and "lower the floor, or slow the drift" in html
+
+
 def test_edge_at_exactly_its_floor_interval_is_not_a_violation():
     state = answered(LAB, {}, "a2_reflect", {"context": "edge", "a2_drift_days": 30, "a2_value": 200,
                                              "a2_floor": 0.87, "a2_retrain": 8000, "a2_cadence": 30})

@@ -392,22 +392,22 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="On the cost chart the total is lowest at T*. There, how does a year's retraining spend compare with "
+    prompt="On the cost chart the total is lowest at T\\*. There, how does a year's retraining spend compare with "
            "the value lost to staleness?",
     options=(
         Claim("A", "Retraining is about two thirds: the fixed bill is what a longer cycle saves.",
-              "For the {product}, at T* = {star} retraining costs {retrain_star} a year and staleness "
-              "{stale_star}. A longer cycle cuts the first, but staleness grows as fast as it falls."),
+              "For the {product}, at T\\* = {star} retraining costs {retrain_star} a year and staleness "
+              "{stale_star}. Past T\\*, a longer cycle cuts the first by less than it adds to the second."),
         Claim("B", "They are equal: one falls as 1/T while the other grows in proportion to T.",
-              "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T* = {star}, "
-              "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T* they are "
+              "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T\\* = {star}, "
+              "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T\\* they are "
               "{retrain_2star} and {stale_2star}."),
         Claim("C", "Staleness is about two thirds: a stale model loses value every day of the cycle.",
-              "For the {product}, at T* = {star} staleness costs {stale_star} a year and retraining "
+              "For the {product}, at T\\* = {star} staleness costs {stale_star} a year and retraining "
               "{retrain_star}: the average loss over a cycle is half the loss at its end."),
         Claim("D", "It depends on the product: a cheap retrain tips the balance toward staleness.",
-              "A cheap retrain moves T* shorter, not the balance: at T* = {star} the {product} spends "
-              "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T*."),
+              "A cheap retrain moves T\\* shorter, not the balance: at T\\* = {star} the {product} spends "
+              "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T\\*."),
     ),
     answer_letter="B",
 )
@@ -440,10 +440,13 @@ def act2_instruments(s: State) -> list:
                              f"{fmt(s['a2_retrain'], 'usd')}" if s["context"] == "edge" else "training and release"),
     )]
     if violated:
+        lever = ("Retrain at least that often." if p.t_max >= A2_CADENCE.min * DAY else
+                 f"No cadence here is that short (the slider stops at {fmt(A2_CADENCE.min * DAY, 'days')}): "
+                 "lower the floor, or slow the drift.")
         parts.append(failure(F["a2_floor_violated"],
                              f"Retraining every {fmt(t, 'days')}, accuracy falls to {fmt(p.lowest_acc(t), 'pct')} "
                              f"before each retrain, below the {fmt(p.floor, 'pct')} floor (it gets there after "
-                             f"{fmt(p.t_max, 'days')}). Retrain at least that often."))
+                             f"{fmt(p.t_max, 'days')}). {lever}"))
     parts.append(act2_cost_chart(p, t))
     parts.append(act2_products_chart())
     return parts
@@ -479,7 +482,7 @@ ACT2 = Act(
         "the mobile app. Each loses accuracy at its own speed and pays its own price to ship a new model."),
     scenario=lambda: (
         "Retrain too often and the training and release bills pile up; too rarely and the model spends most of "
-        "its life stale. The cheapest interval balances the two.",
+        "its life stale. Somewhere between lies the cheapest interval.",
         "Each product also has an accuracy floor below which it must never fall, whatever the cost.",
     ),
     prediction=ACT2_PREDICTION,
@@ -537,8 +540,8 @@ def lab_takeaways() -> list[str]:
         f"complaint at week {f['complaint']}.",
         "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
         f"{fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} rule of thumb ignores the sample size.",
-        f"The cheapest retraining interval is T* = √(2C/(V·r)): a hundred times the cost is ten times the "
-        f"interval, and at T* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
+        f"The cheapest retraining interval is T\\* = √(2C/(V·r)): a hundred times the cost is ten times the "
+        f"interval, and at T\\* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
         "each per year for the cloud API).",
         f"A floor caps the interval: cloud {f['cloud_op']}, edge {f['edge_op']} (it would prefer {f['edge_star']}), "
         f"mobile {f['mobile_op']}. An edge fleet pays its per-device update once per device.",
