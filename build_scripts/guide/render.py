@@ -102,7 +102,7 @@ def lab_page(lab: Lab) -> str:
                 h("h2", None, f"Contexts ({lab.context.label})"), h("ul", None, contexts),
                 [act_section(lab, act) for act in lab.acts],
                 failures_section(lab), design_section(lab),
-                h("h2", None, "Takeaways"), bullets(lab.takeaways()),
+                h("h2", None, "Takeaways"), bullets(in_context(lab.takeaways, lab.context.default)),
                 h("h2", None, "Connections"), bullets(linked_connections(lab)))
 
 

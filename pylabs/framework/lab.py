@@ -92,7 +92,7 @@ class Lab:
     failures: tuple[FailureSpec, ...]
     active_failures: Callable[[State], frozenset[str]]
     results: Callable[[State], Mapping[str, float | str | bool | None]]  # see render.result_value
-    takeaways: Callable[[], Sequence[str]]
+    takeaways: Callable[..., Sequence[str]]       # takeaways(context) or takeaways()
     connections: tuple[str, ...]
     presets: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     reads: tuple[str, ...] = ()    # earlier labs whose ledger entries this lab shows
@@ -260,7 +260,8 @@ class Lab:
         """This lab's entry in ``labs.json`` (see TESTING.md)."""
         return {
             "id": self.id, "title": self.title, "volume": self.volume, "number": self.number,
-            "url": self.url, "minutes": self.minutes, "invariant": self.invariant,
+            # the hook, not the invariant: labs.json is public, and the invariant states the answers
+            "url": self.url, "minutes": self.minutes, "hook": self.hook,
             "controls": [c.manifest() for c in self.controls],
             "metrics": [{"name": m.name, "unit": m.unit, "label": m.label} for m in self.metrics],
             "questions": [{"id": q.id, "kind": q.kind, "act": q.act} for q in self.questions],

@@ -108,6 +108,8 @@ class Prediction:
     # the metric whose card shows the answer at the scenario's inputs (the protocol test checks
     # that the feedback's number is the card's, in every context)
     shown_by: str = ""
+    # who gives the value, as the verdict says it: a measurement is not physics ("torchvision measures")
+    gives: str = "The physics gives"
     default_context: str = field(default="", compare=False)  # set by the Lab it belongs to
     _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -33,11 +33,14 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tupl
     """The page's blocks. With a ``memo`` (kept between updates by the runtime) an act whose
     inputs did not change is reused instead of re-rendered: the output is the same either way."""
     memo = {} if memo is None else memo
-    if "static" not in memo:  # the header and both forms of the takeaways do not depend on the state
+    if "static" not in memo:  # the header and the waiting takeaways do not depend on the state
         connections = linked_connections(lab)
-        memo["static"] = (header(lab), takeaways(lab.invariant, lab.takeaways(), connections),
-                          takeaways_waiting(connections))
-    top, done, waiting = memo["static"]
+        memo["static"] = (header(lab), takeaways_waiting(connections), connections)
+    top, waiting, connections = memo["static"]
+    context = state[lab.context.name]
+    if memo.get(("takeaways", context)) is None:  # the takeaways quote the context's numbers: takeaways(context)
+        memo[("takeaways", context)] = takeaways(lab.invariant, in_context(lab.takeaways, context), connections)
+    done = memo[("takeaways", context)]
     blocks = [("header", top), ("context", context_picker(lab, state))]
     blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
     # The invariant and the takeaways state every answer, so they wait until the last question is locked.
@@ -120,9 +123,11 @@ def header(lab: Lab) -> Markup:
 
 
 def reading_topic(item: str) -> str:
-    """The topic of a reading item ("**Arithmetic intensity**: ..." -> "Arithmetic intensity")."""
-    head = item.split(":", 1)[0] if ":" in item else item
-    return head.replace("**", "").replace("*", "").strip()
+    """The topic of a reading item ("**Arithmetic intensity**: ..." -> "Arithmetic intensity"); an
+    item with no colon gives its first sentence, without its full stop (a whole item in the title
+    read "… between them.,", found in V1-03's review)."""
+    head = item.split(":", 1)[0] if ":" in item else item.split(". ", 1)[0]
+    return head.replace("**", "").replace("*", "").strip().rstrip(".")
 
 
 def context_picker(lab: Lab, state: State) -> Markup:
@@ -307,7 +312,7 @@ def verdict(p: Prediction | Pick, state: State, ask: Asking) -> Markup:
     answer = p.answer(ask.context)
     right = chosen == answer
     said = (f"You predicted {chosen} ({p.text_of(chosen, ask.terms)}). "
-            f"The physics gives **{fmt(truth, p.unit_fmt)}**")
+            f"{p.gives} **{fmt(truth, p.unit_fmt)}**")
     if right:
         summary = f"{said}, inside your range."
     else:

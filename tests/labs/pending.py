@@ -14,6 +14,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_00",
     "v1_01",
     "v1_02",
+    "v1_03",
     "v1_08",
     "v1_11",
     "v1_13",

@@ -149,3 +149,12 @@ def test_the_invariant_waits_for_the_last_lock_and_the_index_card_asks_instead(l
     assert invariant in words(page_text(done))
     assert lab.hook, f"{lab.id}: the volume's index card needs the lab's question (Lab.hook)"
     assert not shingles(lab.hook) & shingles(lab.invariant), f"{lab.id}: the hook repeats the invariant"
+
+
+def test_the_public_manifest_carries_no_invariant():
+    """labs.json is served with the site: the invariant there answered V1-06's and V2-04's acts to
+    anyone who opened it (found by V1-06's author). It carries the hook instead."""
+    from pylabs.labs import all_labs
+    for lab in all_labs():
+        entry = lab.manifest()
+        assert "invariant" not in entry and entry["hook"] == lab.hook

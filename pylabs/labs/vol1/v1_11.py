@@ -250,6 +250,11 @@ def act1_instruments(s: State) -> list:
     return parts
 
 
+
+def tokens_to_peak_text(rows: float) -> str:
+    """M*, or in words when no number of tokens reaches the peak (its intensity stays below the ridge)."""
+    return fmt(rows, "tokens") if math.isfinite(rows) else "none: no batch reaches the peak"
+
 def act1_math(s: State):
     kern, ctx, p = act1_kernel(s), s["context"], a1_precision(s)
     m, k, n = shape(s)
@@ -272,7 +277,7 @@ def act1_math(s: State):
         ("Bandwidth, *B*", fmt(kern.mem_bw, "GB/s") + ASSUMED_BW.get(ctx, "")),
         ("Intensity, *I*", f"{fmt(kern.ai, 'num')} op/B"),
         ("Ridge, *R*", f"{fmt(kern.ridge, 'num')} op/B"),
-        ("Tokens per call to reach the peak, *M**", fmt(rows_to_peak(ctx, p, k, n), "tokens")),
+        ("Tokens per call to reach the peak, *M**", tokens_to_peak_text(rows_to_peak(ctx, p, k, n))),
         ("Operations per element of the chain, *o* (assumed)", fmt(S.ops_per_element, "num")),
     ), sources=(
         cite("williams2009", "attainable = min(peak, bandwidth × operational intensity)"),

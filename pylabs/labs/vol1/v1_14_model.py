@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.physics import constants as C
 from pylabs.physics import drift as D
@@ -144,12 +145,16 @@ class Product:
         return max(0.0, S.acc_start - self.rate * t)
 
 
-def cost_curve(p: Product) -> tuple[list[float], list[float], list[float]]:
-    """The cost chart's data: retraining and staleness dollars per year against the interval in days."""
-    days = [10 ** (k / 20) for k in range(0, 52)]  # 1 to about 400 days
-    retrain = [D.retrain_usd_per_year(d * DAY, p.retrain_usd) for d in days]
-    stale = [D.staleness_usd_per_year(d * DAY, p.value, p.rate) for d in days]
-    return days, retrain, stale
+COST_DAYS = tuple(10 ** (k / 20) for k in range(0, 52))  # the cost chart's x: 1 to about 400 days
+
+
+@lru_cache(maxsize=16)
+def cost_curve(p: Product) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The cost chart's data: retraining and staleness dollars per year against the interval in days
+    (kept per product: moving the cadence moves only its point)."""
+    retrain = tuple(D.retrain_usd_per_year(d * DAY, p.retrain_usd) for d in COST_DAYS)
+    stale = tuple(D.staleness_usd_per_year(d * DAY, p.value, p.rate) for d in COST_DAYS)
+    return COST_DAYS, retrain, stale
 
 
 def retrain_usd(context: str, base: float, devices: float) -> float:

@@ -446,8 +446,9 @@ def act2_chart(v: Serving):
     summary = (f"At {fmt(v.arrival, 'req/s')} with {span(v.prompt)} prompts: continuous batching's P99 "
                f"{said['continuous']}; static, behind a full batch of {slots}, {said['static']}. "
                "A curve stops where the batcher can no longer keep up and the queue grows without bound.")
-    rows = [(fmt(r, "req/s"), fmt(a if a is not None else math.inf, "s"),
-             fmt(b if b is not None else math.inf, "s")) for r, a, b in zip(rates[::2], cont[::2], static[::2])]
+    def waited(t):  # a rate past the batcher's capacity has no P99: its queue grows without bound
+        return fmt(t, "s") if t is not None and math.isfinite(t) else "unbounded"
+    rows = [(fmt(r, "req/s"), waited(a), waited(b)) for r, a, b in zip(rates[::2], cont[::2], static[::2])]
     return chart("a2_ttft", "Chat time to first token against arrivals", figure, summary,
                  table=(("Arrivals", "Continuous (P99)", "Static (full batch)"), rows))
 
