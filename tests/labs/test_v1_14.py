@@ -362,12 +362,18 @@ def test_the_weekly_retrain_price_follows_the_scenarios_weekly_cadence(monkeypat
     assert lab.act2_facts("cloud")["edge_weekly"] == fmt(edge.annual(14 * DAY), "usd") != before
 
 
+@pytest.mark.parametrize("context,window,each", [("cloud", "5,000", "$516k"), ("mobile", "500", "$125k")])
+def test_the_takeaways_quote_the_context_locked_in(context, window, each):
+    text = " ".join(lab.lab_takeaways(context))
+    assert f"weekly check on {window} records" in text and f"({each} each per year" in text
+
+
 def test_the_rule_of_thumb_takeaway_quotes_the_registry(monkeypatch):
     assert any(f"{fmt(lab.C.PSI_MINOR_SHIFT, 'num')} / {fmt(lab.C.PSI_MAJOR_SHIFT, 'num')} rule of thumb" in t
-               for t in lab.lab_takeaways())
+               for t in lab.lab_takeaways("cloud"))
     monkeypatch.setattr(lab.C, "PSI_MINOR_SHIFT", 0.15)
     monkeypatch.setattr(lab.C, "PSI_MAJOR_SHIFT", 0.3)
-    assert any("0.15 / 0.3 rule of thumb" in t for t in lab.lab_takeaways())
+    assert any("0.15 / 0.3 rule of thumb" in t for t in lab.lab_takeaways("cloud"))
 
 
 def test_act2_sliders_start_at_the_cloud_row_and_name_the_scenarios_drop():

@@ -530,19 +530,18 @@ def results(s: State) -> dict[str, float | bool | None]:
             "floor_violated": beyond(s["a2_cadence"] * DAY, p.t_max)}
 
 
-def lab_takeaways() -> list[str]:
-    f = {**act1_facts(CONTEXT.default), **act2_facts(CONTEXT.default)}
-    cloud = scenario_product("cloud")
+def lab_takeaways(context: str) -> list[str]:
+    f = {**act1_facts(context), **act2_facts(context)}
     return [
         f"Binned PSI is the symmetric KL divergence, about the shift squared; it reaches {f['psi20']} once the mean "
         f"has moved {f['shift20']} σ. At {fmt(FEATURES['amount'][1], 'num')} σ a week that is {f['a1_crossing']}: "
-        f"a weekly check alarms at {f['a1_alarm']} with accuracy still {f['a1_acc_at_alarm']}, long before the "
-        f"complaint at week {f['complaint']}.",
+        f"a weekly check on {f['window']} records alarms at {f['a1_alarm']} with accuracy still "
+        f"{f['a1_acc_at_alarm']}, long before the complaint at week {f['complaint']}.",
         "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
         f"{fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} rule of thumb ignores the sample size.",
         f"The cheapest retraining interval is T\\* = √(2C/(V·r)): a hundred times the cost is ten times the "
-        f"interval, and at T\\* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
-        "each per year for the cloud API).",
+        f"interval, and at T\\* retraining and staleness cost the same ({f['retrain_star']} each per year for the "
+        f"{f['product']}).",
         f"A floor caps the interval: cloud {f['cloud_op']}, edge {f['edge_op']} (it would prefer {f['edge_star']}), "
         f"mobile {f['mobile_op']}. An edge fleet pays its per-device update once per device.",
     ]

@@ -75,7 +75,7 @@ def act2_cost_chart(p: Product, t: float):
     summary = (f"The yearly total is lowest at T* = {fmt(p.t_star, 'days')}, and the floor allows at most "
                f"{fmt(p.t_max, 'days')}. Your {fmt(t, 'days')} costs {fmt(p.annual(t), 'usd')} a year.")
     rows = [(fmt(d * DAY, "days"), fmt(a, "usd"), fmt(b, "usd"), fmt(a + b, "usd"))
-            for d, a, b in zip(days[::6], retrain[::6], stale[::6])]
+            for d, a, b in zip(days[::3], retrain[::3], stale[::3])]
     return chart("a2_cost", "Yearly cost against the retraining interval", figure, summary,
                  table=(("Every", "Retraining", "Staleness", "Total"), rows))
 

@@ -145,7 +145,7 @@ class Product:
         return max(0.0, S.acc_start - self.rate * t)
 
 
-COST_DAYS = tuple(10 ** (k / 20) for k in range(0, 52))  # the cost chart's x: 1 to about 400 days
+COST_DAYS = tuple(10 ** (k / 10) for k in range(0, 27))  # the cost chart's x: 1 to about 400 days
 
 
 @lru_cache(maxsize=16)
