@@ -203,6 +203,39 @@ class _BitTree:
         return below + (m if low_edge < cut else 0)  # records left at 2⁻⁵³ resolution sit at low_edge
 
 
+    def counts_below(self, cuts: Sequence[float]) -> list[int]:
+        """``count_below`` for each of ``cuts`` in ascending order: each walk starts from the deepest node
+        of the previous walk that still holds its cut (cuts crowd together when the shift is large)."""
+        levels, window, out = self.levels, self.window, []
+        path = [(0.0, 1.0, 0, window, 0)]  # per depth: the node walked through (low edge, width, start, m, below)
+        for cut in cuts:
+            if cut <= 0.0 or cut >= 1.0:
+                out.append(0 if cut <= 0.0 else window)
+                continue
+            while len(path) > 1 and not path[-1][0] <= cut < path[-1][0] + path[-1][1]:
+                path.pop()
+            low_edge, width, start, m, below = path[-1]
+            depth = len(path) - 1
+            while m:
+                try:
+                    level = levels[depth]
+                except IndexError:
+                    if depth == _TREE_DEPTH:
+                        break
+                    level = self._draw(window)
+                    levels.append(level)
+                width *= 0.5
+                lower = m - ((level >> start) & ((1 << m) - 1)).bit_count()
+                if cut < low_edge + width:
+                    m = lower
+                else:
+                    below, start, m, low_edge = below + lower, start + lower, m - lower, low_edge + width
+                depth += 1
+                path.append((low_edge, width, start, m, below))
+            out.append(below + (m if low_edge < cut else 0))
+        return out
+
+
 _TREE_DEPTH = 53  # a double's resolution on [0, 1)
 
 
@@ -220,8 +253,7 @@ def sampled_bin_counts(shift_sigma: float, window: int, seed: int, week: int, bi
     (seeded Mersenne Twister, ``random.Random.getrandbits``)."""
     if window < 1:
         raise ValueError(f"a window needs at least one record, got {window}")
-    tree = _tree(seed, week, window)
-    positions = [0, *(tree.count_below(c) for c in shifted_cdf_cuts(shift_sigma, bins)), window]
+    positions = [0, *_tree(seed, week, window).counts_below(shifted_cdf_cuts(shift_sigma, bins)), window]
     return tuple(hi - lo for lo, hi in zip(positions, positions[1:]))
 
 

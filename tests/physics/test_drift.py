@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 
 import pytest
@@ -90,6 +91,17 @@ def test_sampling_is_deterministic_and_the_same_records_serve_every_cut():
     # the stream does not depend on the order the cuts are asked in
     again = D._BitTree(7, 3, 2000)
     assert [again.count_below(k / 256) for k in reversed(range(257))][::-1] == below
+
+
+def test_walks_that_share_a_path_count_as_separate_walks():
+    """``counts_below`` starts each cut's walk where the previous one can be reused: the counts are those
+    of one walk per cut, also for cuts crowded in a tail, repeated, or at 0 and 1."""
+    rng = random.Random(5)
+    for k in range(400):
+        n = rng.choice([1, 7, 333, 5000])
+        cuts = sorted(rng.choice([rng.random(), rng.random() ** 8, 1 - rng.random() ** 8, 0.0, 1.0, 0.5])
+                      for _ in range(rng.randint(1, 12)))
+        assert D._BitTree(k, 3, n).counts_below(cuts) == [D._BitTree(k, 3, n).count_below(c) for c in cuts]
 
 
 def test_the_bit_tree_draws_uniform_records():
