@@ -55,17 +55,17 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_05": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # was sigmoid ÷ ReLU arithmetic (recall of a stated count); now the layers' frame share
+        "a1_reflect": "AC-D",  # the key (bytes, not arithmetic) moved B -> C; "a second pass" became "one special-function step" (not the odd one out)
+        "a2_predict": "----",  # was one image's 224×224×256 map; now the ledger's first map, which a card shows
+        "a2_reflect": "----",  # was why batch scales activations; now why training's peak is close to inference's
     },
 
     "v1_06": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the score memory at 2× the prompt became the total at the VP's 100K (102×, C)
+        "a1_reflect": "----",  # how FlashAttention fits (its toggle said so) became what fills memory with it on
+        "a2_predict": "----",  # deep ÷ wide on the Orin became wide ÷ deep on the context's device (A)
+        "a2_reflect": "----",  # what makes depth cost time became why it costs more on the faster GPU
     },
 
     "v1_07": {
@@ -83,17 +83,18 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_09": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten (a "slower" range added below 0.9×) so the key sits in B
+        "a1_reflect": "ACBD",  # the same four claims, reworded to similar length; the key moved to C
+        "a2_predict": "----",  # four plans with label counts, decided by the learning curve, at the claimed k
+        "a2_reflect": "BACD",  # the same four claims, reworded; the key moved to A
     },
 
     "v1_10": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten: the measured 0.21 pp now sits in C (0.05 to 0.5 pp)
+        "a1_reflect": "AD-C",  # size now A, the shared scale D, activations C; "negative weights" replaced
+        "a2_predict": "-BAC",  # plans re-lettered (the key, INT4 / 3-bit / 1B, is now A); INT8 everywhere became
+                               # one 8B model at 3 and 2 bits, so that the smallest plan is not always the key
+        "a2_reflect": "ABCD",  # the same four claims, reworded to similar length
     },
 
     "v1_11": {
@@ -104,10 +105,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_12": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges in order (they ran from highest to lowest), split at 6.5×, 12×, 40×
+        "a1_reflect": "----",  # now which of four proposals finishes the job soonest (was which raises the ceiling)
+        "a2_predict": "----",  # ranges split at 3, 8, 16 (were 3, 12, 24); the prompt now states A's costs
+        "a2_reflect": "-DBC",  # A is new (the pilot's queries at batch 256: same queries, wrong regime); production's traffic (was B, with P99) is now D
     },
 
     "v1_13": {

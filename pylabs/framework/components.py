@@ -119,13 +119,16 @@ class MetricSpec:
     label: str
     unit: str
     fmt: str
+    # what the card says when the model gives no finite value (a queue that never drains, a peak no
+    # batch reaches): a word, never "∞" (reviews of V1-03, V1-07, V1-09, V1-12 found the glyph)
+    infinite: str = "unbounded"
 
     def __post_init__(self) -> None:
         fmt(1.0, self.fmt)
 
     def show(self, value: float, tone: str | None = None, note: str = "") -> "MetricCard":
         assert tone in TONES, f"metric tone {tone!r} is not one of {TONES}"
-        text = fmt(value, self.fmt)
+        text = self.text(value)
         html = h("div", {"class": classes("pl-metric", tone and f"pl-metric--{tone}"),
                          "data-metric": self.name, "data-value": number_attr(value)},
                  h("span", {"class": "pl-metric__label"}, self.label),
@@ -134,7 +137,7 @@ class MetricSpec:
         return MetricCard(html, self.name, self.label, text, tone)
 
     def text(self, value: float) -> str:
-        return fmt(value, self.fmt)
+        return fmt(value, self.fmt) if math.isfinite(value) else self.infinite
 
 
 def number_attr(value: float) -> str:

@@ -716,8 +716,10 @@ REGISTRY.update({
         "second (precision not stated)", _A17_URL,
         label="Apple A17 Pro Neural Engine rate (precision not stated by Apple)"),
     "A17_PRO_MEM_BW": Spec(
-        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), as published for the A16; Apple does "
-        "not publish the A17 Pro's bandwidth", _A17_URL, "ERRATA: a labelled assumption (est)",
+        51.2e9, "B/s", "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), the figure third-party spec "
+        "databases list for the A16; Apple publishes neither chip's memory bandwidth", _A17_URL,
+        "ERRATA: a labelled assumption (est); V1-05 review: the source said 'as published for the A16', but "
+        "Apple publishes no A16 figure either",
         label="Apple A17 Pro memory bandwidth (assumed, not published)"),
     "A17_PRO_MEM_BYTES": Spec(
         8e9, "B", "iPhone 15 Pro, 8 GB LPDDR5 as reported by teardowns and benchmarks (Apple does not publish RAM)",
@@ -1034,12 +1036,25 @@ KERNEL_LAUNCH_CPU_HIGH_S = REGISTRY["KERNEL_LAUNCH_CPU_HIGH_S"].value
 CUDA_GRAPH_PER_KERNEL_S = REGISTRY["CUDA_GRAPH_PER_KERNEL_S"].value
 # ---- V1-09 The Data Selection Tradeoff ----
 _TORCHVISION_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
+_DLE_RESNET50_URL = ("https://github.com/NVIDIA/DeepLearningExamples/blob/master/PyTorch/Classification/ConvNets/"
+                     "resnet50v1.5/README.md")
 REGISTRY.update({
+    "RESNET50_A100_AMP_TRAIN_IMAGES_PER_S": Spec(
+        2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, 'Training performance: NVIDIA DGX A100 "
+        "(8x A100 80GB)', 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)", _DLE_RESNET50_URL,
+        "a measured training rate to set beside V1-09's assumed utilisation: 2,470 x 24.6 GFLOP / 312 TFLOP/s = 19.5 % "
+        "of the A100's dense peak (issue 24 names the same figure for V1-04)",
+        label="ResNet-50 v1.5 training on one A100 80 GB, mixed precision (NVIDIA, measured)"),
 })
+RESNET50_A100_AMP_TRAIN_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].value
 # ---- V1-10 The Compression Frontier ----
 _TV_RESNET50_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html"
 _TV_MOBILENET_V2_URL = "https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v2.html"
 _LLAMA32_1B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json"
+_TV_QUANT_RESNET50_URL = ("https://pytorch.org/vision/stable/models/generated/"
+                          "torchvision.models.quantization.resnet50.html")
+_TV_QUANT_MOBILENET_V2_URL = ("https://pytorch.org/vision/stable/models/generated/"
+                              "torchvision.models.quantization.mobilenet_v2.html")
 _LLAMA32_3B_CONFIG_URL = "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"
 REGISTRY.update({
     "RESNET50_TOP1": Spec(
@@ -1072,8 +1087,22 @@ REGISTRY.update({
                               _LLAMA32_3B_CONFIG_URL),
     "LLAMA32_3B_KV_HEADS": Spec(8.0, "heads", "Llama-3.2-3B config.json (num_key_value_heads)",
                                 _LLAMA32_3B_CONFIG_URL),
+    "RESNET50_INT8_PTQ_TOP1": Spec(
+        0.7592, "1", "torchvision ResNet50_QuantizedWeights.IMAGENET1K_FBGEMM_V1 (post-training quantization, "
+        "fbgemm: per-channel INT8 weights): acc@1 75.920 % on ImageNet-1K, from IMAGENET1K_V1 at 76.130 %",
+        _TV_QUANT_RESNET50_URL, "issue 24: replaces the lab's representative 0.2 pp (est)",
+        label="ResNet-50 top-1 accuracy, INT8 post-training quantized (torchvision, fbgemm)"),
+    "MOBILENETV2_INT8_QAT_TOP1": Spec(
+        0.71658, "1", "torchvision MobileNet_V2_QuantizedWeights.IMAGENET1K_QNNPACK_V1 (quantization-aware "
+        "training, qnnpack): acc@1 71.658 % on ImageNet-1K, from IMAGENET1K_V1 at 71.878 %. PyTorch's "
+        "get_default_qat_qconfig('qnnpack') fake-quantizes weights per_tensor_symmetric "
+        "(default_fused_wt_fake_quant)", _TV_QUANT_MOBILENET_V2_URL,
+        "issue 24: the lab showed 1.5 pp (est) for per-tensor QAT",
+        label="MobileNetV2 top-1 accuracy, INT8 per-tensor QAT (torchvision, qnnpack)"),
 })
 RESNET50_TOP1 = REGISTRY["RESNET50_TOP1"].value
+RESNET50_INT8_PTQ_TOP1 = REGISTRY["RESNET50_INT8_PTQ_TOP1"].value
+MOBILENETV2_INT8_QAT_TOP1 = REGISTRY["MOBILENETV2_INT8_QAT_TOP1"].value
 MOBILENETV2_PARAMS = REGISTRY["MOBILENETV2_PARAMS"].value
 MOBILENETV2_FLOP = REGISTRY["MOBILENETV2_FLOP"].value
 MOBILENETV2_TOP1 = REGISTRY["MOBILENETV2_TOP1"].value

@@ -10,7 +10,8 @@ Two halves (VOL1_09-16 §V1-09 (3)):
 * Label budget: n = min(B/c, N_pool) labels; a power-law learning curve acc(n) = a_max − k/√n
   (a surrogate calibrated so that 1M labels give ResNet-50's 76 %); active learning is modelled
   as an effective label count n·(1 + (k−1)(1 − n/N_pool)), whose gain vanishes when the whole
-  pool is labelled, since then both strategies hold the same labels.
+  pool is labelled, since then both strategies hold the same labels. k may lie below 1: some deep
+  active-learning methods fall short of random sampling (Gashi, Deng and Elezi 2024).
 
 Every function is pure, in SI units and dollars; ``Source:`` lines name the origin of each form.
 """
@@ -112,16 +113,17 @@ def al_effective_labels(labels: float, pool: float, efficiency: float) -> float:
     not at all extra once the whole pool is labelled (both strategies then hold the same set).
     Source: VOL1 §V1-09 (3); k is a claimed efficiency, not a measured one."""
     _require(0 <= labels <= pool, f"labels must be in [0, pool] (got {labels!r} of {pool!r})")
-    _require(1 <= efficiency <= 2, f"efficiency must be in [1, 2] (got {efficiency!r}); 1 means no gain")
+    _require(0 < efficiency <= 2, f"efficiency must be in (0, 2] (got {efficiency!r}); 1 means no gain, "
+                                  "below 1 a loss against random sampling")
     return labels * (1 + (efficiency - 1) * (1 - labels / pool))
 
 
 def al_labels_for_effective(effective: float, pool: float, efficiency: float) -> float:
-    """The n with n_eff(n) = ``effective``: the smaller root of −(k−1)/N·n² + k·n − n_eff = 0;
-    ∞ when more than the pool is needed (n_eff rises monotonically to N_pool for k ≤ 2).
-    Source: the inverse of ``al_effective_labels``."""
+    """The n with n_eff(n) = ``effective``: the root in [0, N_pool] of (k−1)/N·n² − k·n + n_eff = 0
+    (for k < 1 the other root is negative); ∞ when more than the pool is needed (n_eff rises
+    monotonically to N_pool for 0 < k ≤ 2). Source: the inverse of ``al_effective_labels``."""
     _require(effective >= 0, f"effective must be >= 0 (got {effective!r})")
-    _require(1 <= efficiency <= 2, f"efficiency must be in [1, 2] (got {efficiency!r})")
+    _require(0 < efficiency <= 2, f"efficiency must be in (0, 2] (got {efficiency!r})")
     if effective > pool:
         return math.inf
     if efficiency == 1:

@@ -260,6 +260,8 @@ REFERENCES: dict[str, Reference] = {
                             "Active Learning Using Neural Networks (CVPR 2022)", "https://arxiv.org/abs/2002.09564"),
     "beck2021": Reference("Beck, Sivasubramanian, Dani, Ramakrishnan and Iyer", 2021, "Effective Evaluation of Deep "
                           "Active Learning on Image Classification Tasks", "https://arxiv.org/abs/2106.15324"),
+    "gashi2024": Reference("Gashi, Deng and Elezi", 2024, "Deep Active Learning: A Reality Check",
+                           "https://arxiv.org/abs/2403.14800"),
     "torchvision_resnet50": Reference("PyTorch", 0, "torchvision.models.resnet50, ResNet50_Weights.IMAGENET1K_V1",
                                       "https://pytorch.org/vision/stable/models/generated/"
                                       "torchvision.models.resnet50.html"),

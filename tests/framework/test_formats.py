@@ -36,7 +36,9 @@ def test_unknown_format_names_the_known_ones():
 def test_an_infinite_metric_value_is_spelled_for_javascript():
     from pylabs.framework.components import MetricSpec
     html = str(MetricSpec("wait", "Wait", "s", "ms").show(float("inf")))
-    assert 'data-value="Infinity"' in html and "∞" in html
+    assert 'data-value="Infinity"' in html and "∞" not in html and ">unbounded<" in html
+    said = str(MetricSpec("drain", "Drain", "s", "ms", infinite="never").show(float("inf")))
+    assert ">never<" in said
 
 
 def test_the_ledger_record_keeps_an_unbounded_result_as_null():

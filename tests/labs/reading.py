@@ -42,7 +42,8 @@ RULES: tuple[tuple[str, re.Pattern, str], ...] = (
      "a count and its total in one style: '3 of 9' or 'three of nine'"),
     ("false whole", re.compile(r"(?<![\d.,])100\.0+ %"), "a share that is not 1 never reads 100.0 %"),
     ("python", re.compile(r"\b(?:True|False)\b(?![ -]?[a-z-])|\b(?:nan|inf)\b"), "a Python value on the page"),
-    ("infinity", re.compile(r"(?<![A-Za-z])(?<![A-Za-z] )−?∞"),  # not a subscript: A∞, a ceiling
+    # not a lone letter's subscript (A∞, a ceiling), but after a word, as a card's value follows its label
+    ("infinity", re.compile(r"(?<![A-Za-z])(?<!(?<![A-Za-z])[A-Za-z] )−?∞"),
      "a state the model says never ends or never happens reads in words ('never', "
                                       "'none', 'out of reach'), not ∞"),
 )

@@ -83,12 +83,21 @@ def test_decode_rate_is_bandwidth_over_bytes():
 
 
 def test_accuracy_table_matches_its_published_anchors():
-    """Krishnamoorthi 2018: per-channel INT8 PTQ within 2 %; Wu et al. 2020: INT8 within 1 % for every
-    network with calibration; Nagel et al. 2019: MobileNetV2 per-tensor INT8 PTQ collapses."""
+    """Krishnamoorthi 2018: per-channel INT8 PTQ within 2 % (Table 3: Mobilenet-v2 0.719 -> 0.698, 2.1 pp;
+    the spec's representative 1.0 pp was optimistic); Nagel et al. 2019: MobileNetV2 per-tensor INT8 PTQ
+    collapses."""
+    assert cp.top1_drop("resnet50", "int8", "per_channel", "ptq") <= 0.01
+    assert cp.top1_drop("mobilenetv2", "int8", "per_channel", "ptq") == pytest.approx(0.021, abs=1e-9)
     for model in ("resnet50", "mobilenetv2"):
-        assert cp.top1_drop(model, "int8", "per_channel", "ptq") <= 0.01
+        assert cp.top1_drop(model, "int8", "per_channel", "ptq") <= 0.022
         assert cp.top1_drop(model, "fp16", "per_tensor", "ptq") == 0
-    assert cp.top1_drop("resnet50", "int8", "per_channel", "ptq") == pytest.approx(0.002)
+    # torchvision's quantized weights (issue 24): ResNet-50 INT8 PTQ (fbgemm, per-channel) 76.130 -> 75.920 %;
+    # MobileNetV2 INT8 QAT (qnnpack, per-tensor weights) 71.878 -> 71.658 %
+    assert cp.top1_drop("resnet50", "int8", "per_channel", "ptq") == pytest.approx(0.0021, abs=1e-9)
+    assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "qat") == pytest.approx(0.0022, abs=1e-9)
+    assert cp.top1_basis("resnet50", "int8", "per_channel", "ptq") == cp.MEASURED
+    assert cp.top1_basis("mobilenetv2", "int8", "per_tensor", "qat") == cp.MEASURED
+    assert all(cp.top1_basis(m, "int4", "per_tensor", "qat") == cp.UNSOURCED for m in ("resnet50", "mobilenetv2"))
     assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "ptq") > 0.5
     assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "ptq") < c.MOBILENETV2_TOP1
     for key in [("int8", "per_channel", "qat"), ("int8", "per_tensor", "qat")]:
@@ -101,3 +110,20 @@ def test_perplexity_table_is_monotone_and_collapses_at_2_bits():
     """§V1-10 (3): FP16 6.1, INT8 ≈ 6.2, INT4-g128 ≈ 6.5, 3-bit ≈ 8–10, 2-bit collapses (Huang et al. 2024)."""
     ppl = [cp.perplexity(f) for f in ("fp16", "int8", "int4", "int3", "int2")]
     assert ppl == sorted(ppl) and ppl[0] == 6.1 and 8 <= ppl[3] <= 10 and ppl[4] > 100
+
+
+def test_int4_and_mobilenetv2_cells_are_krishnamoorthis_measurements():
+    """Review of V1-10 (golden vectors from Krishnamoorthi 2018, arXiv 1806.08342; the cells were 3 to 15 pp,
+    marked "no direct source"). Table 5, 4-bit weights with 8-bit activations: Resnet v1 50 0.752 in FP32,
+    0.002 per layer and 0.54 per channel after training, 0.732 per channel with QAT; Mobilenet v2 0.719,
+    0.001 per layer and per channel after training, 0.62 per channel with QAT. Table 3, INT8 after training:
+    Mobilenet-v2 0.001 per layer."""
+    expected = {("resnet50", "int4", "per_channel", "ptq"): 0.212, ("resnet50", "int4", "per_tensor", "ptq"): 0.750,
+                ("resnet50", "int4", "per_channel", "qat"): 0.020, ("mobilenetv2", "int4", "per_channel", "ptq"): 0.718,
+                ("mobilenetv2", "int4", "per_tensor", "ptq"): 0.718, ("mobilenetv2", "int4", "per_channel", "qat"): 0.099,
+                ("mobilenetv2", "int8", "per_tensor", "ptq"): 0.718}
+    for cell, drop in expected.items():
+        assert cp.top1_drop(*cell) == pytest.approx(drop, abs=1e-9)
+        assert cp.top1_basis(*cell) == cp.KRISHNAMOORTHI
+    for model in ("resnet50", "mobilenetv2"):  # no published per-tensor INT4 QAT: no better than per channel
+        assert cp.top1_drop(model, "int4", "per_tensor", "qat") >= cp.top1_drop(model, "int4", "per_channel", "qat")

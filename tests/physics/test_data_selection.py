@@ -75,10 +75,18 @@ def test_v1_09_4_cost_to_the_bar_golden():
 
 
 def test_al_inverse_round_trips():
-    for k in (1.0, 1.2, 1.85, 2.0):
+    for k in (0.5, 0.8, 1.0, 1.2, 1.85, 2.0):
         for n in (1e3, 1e5, 5e5, 1e6):
             eff = ds.al_effective_labels(n, 1e6, k)
             assert ds.al_labels_for_effective(eff, 1e6, k) == pytest.approx(n, rel=1e-9)
+
+
+def test_an_efficiency_below_one_costs_more_than_random_and_still_ends_at_the_pool():
+    """Some deep AL methods fall short of random sampling (Gashi, Deng and Elezi 2024, arXiv:2403.14800):
+    at k = 0.8 reaching 360,000 effective labels takes more real labels, and the whole pool is still the pool."""
+    assert ds.al_labels_for_effective(360_000, 1e6, 0.8) > 360_000
+    assert ds.al_effective_labels(1e6, 1e6, 0.8) == pytest.approx(1e6)
+    assert ds.cost_to_accuracy_usd(0.70, 0.05, 1e6, 0.85, 90, 0.8) > ds.cost_to_accuracy_usd(0.70, 0.05, 1e6, 0.85, 90)
 
 
 def test_unreachable_bars_cost_infinity():
@@ -102,6 +110,7 @@ def test_budget_stops_at_the_pool():
     (lambda: ds.curriculum_speedup(0, 0), "budget_fraction"),
     (lambda: ds.al_effective_labels(2e6, 1e6, 1.5), "labels must be in"),
     (lambda: ds.al_effective_labels(1e5, 1e6, 3), "efficiency"),
+    (lambda: ds.al_effective_labels(1e5, 1e6, 0), "efficiency"),
     (lambda: ds.labels_bought(1e4, 0, 1e6), "usd_per_label"),
 ])
 def test_bad_inputs_name_the_parameter(call, message):

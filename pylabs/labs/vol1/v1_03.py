@@ -28,6 +28,7 @@ r, crossover_h, gates, energy_fail.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
@@ -359,11 +360,7 @@ def a2_overridden(s: State) -> dict[str, str]:
 
 def time_card(spec: MetricSpec, seconds: float, tone: str | None = None, note: str = "") -> MetricCard:
     """A time card that reads "never" instead of "∞" (defect class 22)."""
-    card = spec.show(seconds, tone, note)
-    if math.isfinite(seconds):
-        return card
-    return MetricCard(str(card).replace('pl-metric__value">∞<', 'pl-metric__value">never<'), card.name,
-                      card.label, "never", card.tone)
+    return replace(spec, infinite="never").show(seconds, tone, note)
 
 
 GATE_WORDS = {"target": "accuracy", "crossover": "iteration", "energy": "energy"}  # as the ledger page prints them

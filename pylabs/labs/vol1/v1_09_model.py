@@ -6,8 +6,10 @@ reads like its page; this is its model.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pylabs.framework import MetricSpec, fmt
+from pylabs.framework.components import MetricCard
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import data_selection as ds
@@ -30,15 +32,20 @@ class Scenario:
     usd_per_label: float = 0.05         # scenario price (VOL1 §0.1), shown as an assumption
     budget_usd: float = 50_000.0        # the CTO's label budget
     bar: float = 0.70                   # the accuracy the product needs
-    al_claimed: float = 1.85            # the AL vendor's claimed label efficiency (unsourced)
+    al_claimed: float = 1.85            # the AL vendor's claimed label efficiency (unsourced), taken at face value
     al_sceptical: float = 1.2           # a sceptical value, nearer strong-baseline studies
-    random_share: float = 0.10          # the "label a random 10 %" plan
+    pilot_labels: float = 100_000.0     # the learning curve's anchor the scenario quotes
+    # the four plans the CTO weighs (strategy, labels): two random samples, two active-learning picks
+    plans: tuple = (("random", 300_000.0), ("al", 150_000.0), ("random", 400_000.0), ("al", 250_000.0))
     curve_ceiling: float = 0.85         # surrogate learning curve: a_max − k/√n ...
     curve_coefficient: float = 90.0     # ... with 1M labels giving 0.76 (about ResNet-50's top-1)
 
 
 S = Scenario()
 RESNET50_FLOP = 2 * C.RESNET50_MACS  # two FLOP per multiply-accumulate (torchvision counts MACs)
+# the utilisation NVIDIA's measured ResNet-50 training rate on one A100 implies (set beside the assumed u)
+MEASURED_A100_UTIL = (C.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S * ds.training_flop_per_sample(RESNET50_FLOP)
+                      / C.A100_PEAK_BF16_DENSE)
 
 # ---- Act I · Does the order of the data matter? -------------------------------------
 
@@ -117,21 +124,89 @@ def plan(budget: float, usd_per_label: float, strategy: str, gain: float) -> Pla
     return Plan(n, ds.al_effective_labels(n, S.pool, efficiency(strategy, gain)), usd_per_label)
 
 
-def scenario_plans() -> dict[str, tuple[float, float]]:
-    """(cost, accuracy) of the four plans the CTO weighs, at the scenario's prices and claimed k."""
-    c = S.usd_per_label
-    al_cost = cost_to_bar(S.bar, c, S.al_claimed)
-    random_cost = cost_to_bar(S.bar, c)
-    return {
-        "A": (S.pool * c, accuracy(S.pool)),
-        "B": (S.random_share * S.pool * c, accuracy(S.random_share * S.pool)),
-        "C": (al_cost, plan(al_cost, c, "al", S.al_claimed).acc),
-        "D": (random_cost, accuracy(random_cost / c)),
-    }
+@dataclass(frozen=True)
+class PlanOption:
+    """One of the CTO's plans at the scenario's price and the vendor's claimed k, taken at face value."""
+
+    strategy: str
+    labels: float
+    cost: float
+    acc: float
+
+
+def scenario_plans() -> dict[str, PlanOption]:
+    """The four plans of Act II's question, lettered A to D."""
+    out = {}
+    for letter, (strategy, labels) in zip("ABCD", S.plans):
+        p = plan(labels * S.usd_per_label, S.usd_per_label, strategy, S.al_claimed)
+        out[letter] = PlanOption(strategy, labels, p.spend, p.acc)
+    return out
+
+
+def plan_text(o: PlanOption) -> str:
+    """A plan as Act II's question words it (the option's text)."""
+    share = fmt(o.labels / S.pool, "pct")
+    if o.strategy == "random":
+        return f"A random {share} of the pool, {fmt(o.labels, 'int')} images: {fmt(o.cost, 'usd')} of labels."
+    return f"Active learning's pick of {fmt(o.labels, 'int')} images: {fmt(o.cost, 'usd')} of labels."
 
 
 def act2_decide() -> str:
-    """The cheapest plan whose accuracy meets the bar (a tolerance absorbs the inversion's rounding)."""
+    """The cheapest plan whose accuracy meets the bar."""
     plans = scenario_plans()
-    meeting = [k for k, (_, acc) in plans.items() if acc > S.bar or math.isclose(acc, S.bar)]
-    return min(meeting, key=lambda k: plans[k][0])
+    meeting = [k for k, o in plans.items() if o.acc >= S.bar]
+    return min(meeting, key=lambda k: plans[k].cost)
+
+
+def efficiency_to_meet(labels: float, bar: float) -> float:
+    """The smallest k at which ``labels`` chosen by active learning reach ``bar``:
+    n·(1 + (k − 1)(1 − n/N)) = n*, solved for k (the inverse of ``ds.al_effective_labels`` in k)."""
+    needed = ds.labels_for_accuracy(bar, S.curve_ceiling, S.curve_coefficient)
+    return 1 + (needed / labels - 1) / (1 - labels / S.pool)
+
+
+# ---- how the page words a few numbers -------------------------------------------------------
+
+
+def usd(value: float) -> str:
+    return "no budget" if math.isinf(value) else fmt(value, "usd")
+
+
+def saved_note(r: Run) -> str:
+    if r.speedup == 1:
+        return "random order's time, no more, no less"
+    return f"{fmt(abs(r.budget_s - r.time_s), 's')} {'saved' if r.speedup > 1 else 'lost'} per run"
+
+
+def cost_card(spec: MetricSpec, cost: float, tone: str | None = None, note: str = "") -> MetricCard:
+    """A cost card that reads "out of reach" instead of "∞" when no budget reaches the bar (defect class 22)."""
+    return replace(spec, infinite="out of reach").show(cost, tone, note)
+
+
+# ---- what the ledger keeps with no card of its own (labels and units for the ledger page) ----
+
+RECORD = (
+    MetricSpec("ordering", "Act I data order", "1", "num"),
+    MetricSpec("speedup", "Act I ordering speedup (surrogate)", "1", "x"),
+    MetricSpec("budget_usd", "Act II label budget", "USD", "usd"),
+    MetricSpec("strategy", "Act II labelling strategy", "1", "num"),
+    MetricSpec("labels", "Act II labels bought", "labels", "int"),
+    MetricSpec("acc", "Act II accuracy reached", "1", "pct1"),
+    MetricSpec("cost_to_bar_usd", "Act II label cost to the bar", "USD", "usd"),
+)
+
+
+# ---- the tracks the lab does not offer (shown on the page when the V1-00 track is one of them) ----
+
+TRACK_NOTES = {
+    "mobile": ("Mobile is not offered here: this lab trains a ResNet-50 from scratch on "
+               f"{fmt(S.images, 'int')} images, a job for a server or an edge box. Apple publishes no rate for the GPU "
+               "of the A17 Pro, and training frameworks on Apple devices run on the CPU or GPU, not the Neural "
+               "Engine, so the phone's time would rest on an assumed rate. The lab opens in Cloud (H100); before "
+               "your first lock you can pick Edge (Jetson Orin NX) above."),
+    "tiny": (f"TinyML is not offered here: ResNet-50's {fmt(C.RESNET50_PARAMS, 'params')} parameters take "
+             f"{fmt(4 * C.RESNET50_PARAMS, 'B')} in FP32, and the Cortex-M7 board holds "
+             f"{fmt(C.STM32H743_FLASH_BYTES, 'iB')} of flash and {fmt(C.STM32H743_SRAM_BYTES, 'iB')} of RAM: it "
+             "cannot train this model at all. The lab opens in Cloud (H100); before your first lock you can pick "
+             "Edge (Jetson Orin NX) above."),
+}

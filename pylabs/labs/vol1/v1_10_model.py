@@ -19,8 +19,8 @@ class Scenario:
 
     size_budget_bytes: float = 25e6     # the mobile team's own download target (not an App Store rule)
     utilisation: float = 0.3            # share of peak the convolutions reach at batch 1 (spec §V1-10 (3))
-    phone_fp16_share: float = 0.5       # assumed: FP16 at half the Neural Engine's INT8 rate
     collapse_drop: float = 0.10         # a top-1 loss of 10 points or more is a collapse
+    narrow_channel: float = 100.0       # an illustrative channel this many times narrower than its tensor's widest
     context_tokens: float = 2048.0
     kv_bytes: float = 2.0               # FP16 KV cache
     runtime_bytes: float = 0.3e9        # the inference runtime's own memory (spec §V1-10 (3))
@@ -47,14 +47,21 @@ SCHEMES = {"ptq": "Post-training (PTQ, with calibration data)", "qat": "Quantiza
 # ---- Act I · Is INT8 lossless? ------------------------------------------------------
 
 
+PEAKS = {  # context -> (FP16 FLOP/s, INT8 OP/s), dense
+    "cloud": (C.H100_PEAK_BF16_DENSE, C.H100_PEAK_INT8_DENSE),
+    "edge": (C.ORIN_NX_PEAK_FP16_DENSE, C.ORIN_NX_PEAK_INT8_DENSE),
+    "mobile": (C.A17_PRO_NPU_FP16_ASSUMED, C.A17_PRO_NPU_OPS),
+}
+
+
 def peak_ops(context: str, fmt_key: str) -> float:
     """The device's dense rate for a format; INT4 weights run at the INT8 rate (no INT4 tensor rate)."""
-    integer = fmt_key != "fp16"
-    if context == "cloud":
-        return C.H100_PEAK_INT8_DENSE if integer else C.H100_PEAK_BF16_DENSE
-    if context == "edge":
-        return C.ORIN_NX_PEAK_INT8_DENSE if integer else C.ORIN_NX_PEAK_FP16_DENSE
-    return C.A17_PRO_NPU_OPS * (1.0 if integer else S.phone_fp16_share)
+    return PEAKS[context][fmt_key != "fp16"]
+
+
+def rate_unit(fmt_key: str) -> str:
+    """FLOP/s for floating point, OP/s for integer arithmetic."""
+    return "FLOP/s" if fmt_key == "fp16" else "OP/s"
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,10 @@ class Config:
         return cp.top1_drop(self.model, self.fmt, self.granularity, self.scheme)
 
     @property
+    def basis(self) -> str:
+        return cp.top1_basis(self.model, self.fmt, self.granularity, self.scheme)
+
+    @property
     def top1(self) -> float:
         return MODELS[self.model][3] - self.drop
 
@@ -99,14 +110,13 @@ def act1_truth() -> float:
     return cp.top1_drop("resnet50", "int8", "per_channel", "ptq")
 
 
-def act1_points() -> list[tuple[str, str, str, str, float, float]]:
+def act1_points() -> list[Config]:
+    """Every setting of both models (FP16 once: it has no scales to choose)."""
     rows = []
     for model in MODELS:
         for f in FORMATS:
             keys = [("per_channel", "ptq")] if f == "fp16" else [(g, sc) for g in GRANULARITY for sc in SCHEMES]
-            for g, sc in keys:
-                c = Config(model, f, g, sc, "mobile")
-                rows.append((model, f, g, sc, c.size, c.top1))
+            rows += [Config(model, f, g, sc, "mobile") for g, sc in keys]
     return rows
 
 
@@ -125,7 +135,6 @@ class Variant:
     ppl_key: str = ""                   # row of the perplexity table (8B quantized variants)
     density: float = 1.0                # share of weights kept by pruning
     storage: str = "dense"              # dense, structured (weights removed) or bitmask
-    note: str = ""
 
     @property
     def weights(self) -> float:
@@ -163,18 +172,18 @@ VARIANTS = {
     "8b_int3": Variant(f"8B 3-bit ({GROUP})", P8, 3.0, G, L8, "int3"),
     "8b_int2": Variant(f"8B 2-bit ({GROUP})", P8, 2.0, G, L8, "int2"),
     "8b_int4_s50": Variant(f"8B INT4 + {PRUNED} structured pruning", P8, 4.0, G, L8, density=KEPT,
-                           storage="structured", note="no retraining: quality unmeasured"),
-    "8b_int4_u50": Variant(f"8B INT4 + {PRUNED} unstructured, stored dense", P8, 4.0, G, L8, density=KEPT,
-                           note="the zeros are still stored"),
+                           storage="structured"),
+    "8b_int4_u50": Variant(f"8B INT4 + {PRUNED} unstructured, stored dense", P8, 4.0, G, L8, density=KEPT),
     "8b_int4_u50m": Variant(f"8B INT4 + {PRUNED} unstructured, bitmask format", P8, 4.0, G, L8, density=KEPT,
-                            storage="bitmask", note="needs sparse kernels; quality unmeasured"),
+                            storage="bitmask"),
     "3b_int4": Variant("3B-class INT4 (Llama 3.2 3B)", C.LLAMA32_3B_PARAMS, 4.0, G, L3),
     "1b_int8": Variant("1B-class INT8 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 8.0, 0.0, L1),
     "1b_int4": Variant("1B-class INT4 (Llama 3.2 1B)", C.LLAMA32_1B_PARAMS, 4.0, G, L1),
 }
 TIER_NAMES = tuple(t[0] for t in S.tiers)
-DESIGNS = {"A": ("8b_int8", "8b_int8", "8b_int8"), "B": ("8b_int8", "8b_int4", "8b_int4_s50"),
-           "C": ("8b_int4", "8b_int3", "1b_int4"), "D": ("8b_int4", "8b_int4", "3b_int4")}
+DESIGNS = {"A": ("8b_int4", "8b_int3", "1b_int4"), "B": ("8b_int8", "8b_int4", "8b_int4_s50"),
+           "C": ("8b_int4", "8b_int4", "3b_int4"), "D": ("8b_int3", "8b_int3", "8b_int2")}
+RESEARCH_PLAN = "B"  # the stakeholder's plan, the tier planner's starting point
 
 
 def design_fits(keys: tuple[str, ...], tokens: float = S.context_tokens) -> list[bool]:

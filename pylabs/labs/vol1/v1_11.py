@@ -186,7 +186,7 @@ ACT1_REFLECTION = Reflection(
 )
 
 M = {m.name: m for m in (
-    MetricSpec("a1_m_star", "Tokens per call to reach the peak", "tokens", "tokens"),
+    MetricSpec("a1_m_star", "Tokens per call to reach the peak", "tokens", "tokens", infinite="none"),
     MetricSpec("a1_ai", "Arithmetic intensity", "op/B", "num"),
     MetricSpec("a1_ridge", "Ridge point", "op/B", "num"),
     MetricSpec("a1_rate", "Ceiling on this device", "op/s", "OP/s"),

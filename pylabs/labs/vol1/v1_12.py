@@ -13,19 +13,29 @@ Act II (the benchmark that ranks backwards): vendor A wins the synthetic benchma
 fixed cost plus a per-sample cost; the two throughput curves cross at batch 9.4, so any
 benchmark batch on the other side of the crossover from production inverts the ranking.
 
-Choices made where the spec leaves one (VOL1_09-16 §V1-12): vendor B's fixed and per-sample
-costs are fitted exactly to the two stated ratios (1.2× at batch 1, 85:72 at batch 32), which
-gives the spec's 1.608 ms and 0.1416 ms after rounding and its crossover 9.418; the context
-(64 H100s or 64 Jetson Orin NX boards) sets the device and so the energy the run draws at its
-rated power; with one worker the parallel efficiency is 1 by definition. The upstream validity
-score, the "Bedchamber Effect" and the MLPerf committee as a procurement advisor are not kept.
+Contexts: Cloud (64 H100s) and Edge (64 Jetson Orin NX boards): the device sets the words of the
+story and the power, so the energy of the run; Amdahl's law and Act II's vendors are the same in
+both, so every key is. Mobile and TinyML are explained on the page (track_notes).
+
+Choices made where the spec leaves one, and departures (VOL1_09-16 §V1-12):
+- Vendor B's fixed and per-sample costs are fitted exactly to the two stated ratios (1.2× at batch 1,
+  85:72 at batch 32), which gives the spec's 1.608 ms and 0.1416 ms after rounding and its crossover
+  9.418. Those measurements are ratios: they fix B's costs only with A's, b* = 1 + 372(r + 1)/(25r + 428)
+  for r = t0/t1 of A (review, issue 24). The spec never states A's 2 ms + 0.1 ms per sample to the
+  student; the prompt does, and the key (8 to 16) holds for every r ≥ 13.3 (b* tends to 15.9).
+- Prediction ranges run from lowest (A) to highest (D); the spec's ran from highest to lowest.
+- The Act I reflection asks which of four proposals finishes the job soonest (the instruments
+  compare them), not which "raises the ceiling", which the equations panel states (1/s).
+- The Act II reflection's key is a replay of production's arrivals: the act shows batch regimes,
+  not tail latency, so the spec's "P99" is left to V1-13.
+- The serial share starts at 1 %: at 0 the ceiling is unbounded and the card would read "∞".
+- The upstream validity score, the "Bedchamber Effect" and the MLPerf committee as a procurement
+  advisor are not kept. With one worker the parallel efficiency is 1 by definition.
 
 Ledger fields: s, n, speedup, efficiency (S/N), b_bench, b_prod, crossover_b, rank_valid.
 """
 
 from __future__ import annotations
-
-import math
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure,
@@ -34,20 +44,11 @@ from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Run, S, act1_truth, act2_truth,
-                                          crossover, rank_valid, ratio_b_over_a, serial_for, throughput)
+                                          crossover, fixed_run, padded, rank_valid, rated_power_w, ratio_b_over_a,
+                                          throughput, workers_for)
 from pylabs.physics import amdahl
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-
-
-def padded(ticks: list[float]) -> list[float]:
-    """A log axis's range (in log10 units) that keeps the first and last ticks and their labels inside."""
-    return [math.log10(ticks[0]) - 0.08, math.log10(ticks[-1]) + 0.08]
-
-
-def rated_power_w(context: str) -> float:
-    """The device's rated power from the registry: the H100's TDP, the Orin NX's highest mode."""
-    return C.H100_TDP_W if context == "cloud" else C.ORIN_NX_POWER_MAX_W
 
 
 # ---- context ----------------------------------------------------------------------
@@ -56,9 +57,25 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud",
                      help=f"Sets the device the {fmt(S.workers, 'int')} workers are: its name and the power each "
                           "draws, so the energy of the run. Amdahl's law is the same on both.")
 
+
+def track_note(track: str, device_words: str) -> str:
+    return (f"{track} is not offered here: Act I's job trains on {fmt(S.workers, 'int')} accelerators at once and Act "
+            f"II buys accelerators for a data-centre service; {device_words} does neither. Amdahl's law is the same "
+            "on any device, so the lab opens in Cloud.")
+
+
+TRACK_NOTES = {"mobile": track_note("Mobile", "a phone"), "tiny": track_note("TinyML", "a microcontroller")}
+WORDS = {"cloud": ("GPU", "GPUs"), "edge": ("Orin NX board", "Orin NX boards")}
+
+
+def terms(context: str) -> dict[str, str]:
+    """The words of each context that the questions name (the device, never an answer)."""
+    one, many = WORDS[context]
+    return {"gpu": one, "gpus": many}
+
 # ---- Act I · The speedup ceiling -------------------------------------------------------
 
-A1_SERIAL = Slider("a1_serial", "Serial share, s", unit="fraction", min=0, max=0.5,
+A1_SERIAL = Slider("a1_serial", "Serial share, s", unit="fraction", min=0.01, max=0.5,
                    step=0.01, default=S.serial, fmt="pct",
                    help="The share of the one-device time that only rank 0 does while the others wait: a "
                         "synchronous checkpoint, the evaluation.")
@@ -78,70 +95,76 @@ def run(s: State) -> Run:
     return Run(s["a1_serial"], s["a1_workers"], s["a1_efficiency"], s["a1_mode"] == "scaled")
 
 
-B_LOW, D_HIGH = 12.0, 4.0  # the edges of options B and D (speedups), quoted in feedback
-DOUBLED = 2 * S.workers    # the reflection's option A: double the cluster
-E_LOW = 0.9                # the efficiency option B's feedback quotes
+SPEED_B, SPEED_C, SPEED_D = 6.5, 12.0, 40.0  # the edges of the prediction's ranges (speedups), quoted in feedback
+E_LOW = 0.9                              # the efficiency option D's feedback quotes
 
 
-def act1_facts() -> dict[str, str]:
-    base = Run(S.serial, S.workers, 1.0, False)
+def act1_facts(context: str) -> dict[str, str]:
+    base = fixed_run()
     serial_s, parallel_s = base.hours()[1]
-    half = Run(S.serial / 2, S.workers, 1.0, False)
-    double = Run(S.serial, DOUBLED, 1.0, False)
-    return {"serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"), "total_h": fmt(base.wall_s, "h"),
+    big, fix = fixed_run(workers=S.big_cluster), fixed_run(serial=S.async_serial)
+    ceiling = amdahl.parallel_ceiling(S.serial)
+    return {**terms(context), "serial_h": fmt(serial_s, "h"), "parallel_h": fmt(parallel_s, "h"),
+            "total_h": fmt(base.wall_s, "h"),
+            "a1_speedup": fmt(base.speedup, "x"), "of_ceiling": fmt(base.speedup / ceiling, "pct"),
             "gustafson": fmt(amdahl.gustafson_speedup(S.serial, S.workers), "x"),
-            "run_share": fmt(base.run_serial_share, "pct"), "ceiling": fmt(amdahl.parallel_ceiling(S.serial), "x"),
-            "n": fmt(S.workers, "int"), "s": fmt(S.serial, "pct"),
-            "b_low": fmt(B_LOW, "x"), "d_high": fmt(D_HIGH, "x"),
-            "s_for_d": fmt(serial_for(D_HIGH), "pct"), "s_for_b": fmt(serial_for(B_LOW), "pct"),
-            "half_s": fmt(half.serial, "pct"), "half_speedup": fmt(half.speedup, "x"),
-            "half_ceiling": fmt(amdahl.parallel_ceiling(half.serial), "x"),
-            "double_n": fmt(double.workers, "int"), "double_speedup": fmt(double.speedup, "x"),
-            "e_low": fmt(E_LOW, "pct"), "e_low_speedup": fmt(Run(S.serial, S.workers, E_LOW, False).speedup, "x")}
+            "linear_less": fmt(S.workers * (1 - S.serial), "x"),
+            "ceiling": fmt(ceiling, "x"), "n": fmt(S.workers, "int"), "s": fmt(S.serial, "pct"),
+            "one_h": fmt(S.one_worker_s, "h"), "a_high": fmt(SPEED_B, "x"), "c_low": fmt(SPEED_C, "x"),
+            "n_for_a": fmt(workers_for(SPEED_B), "int"),
+            "big_n": fmt(big.workers, "int"), "big_speedup": fmt(big.speedup, "x"), "big_h": fmt(big.wall_s, "h"),
+            "fix_s": fmt(fix.serial, "pct"), "fix_speedup": fmt(fix.speedup, "x"), "fix_h": fmt(fix.wall_s, "h"),
+            "fix_ceiling": fmt(amdahl.parallel_ceiling(fix.serial), "x"),
+            "e_low": fmt(E_LOW, "pct"), "e_low_speedup": fmt(fixed_run(efficiency=E_LOW).speedup, "x")}
 
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"The job takes {fmt(S.one_worker_s, 'h')} on one GPU; {fmt(S.serial, 'pct')} of that time is serial "
+    prompt=f"The job takes {fmt(S.one_worker_s, 'h')} on one {{gpu}}; {fmt(S.serial, 'pct')} of that time is serial "
            f"(rank 0 checkpoints and evaluates while the others wait) and the rest splits perfectly over "
-           f"{fmt(S.workers, 'int')} GPUs. What speedup does the {fmt(S.workers, 'int')}-GPU run achieve?",
-    quantity=f"speedup on {fmt(S.workers, 'int')} GPUs (one-GPU time ÷ {fmt(S.workers, 'int')}-GPU time)",
+           f"{fmt(S.workers, 'int')} {{gpus}}. What speedup does the run on {fmt(S.workers, 'int')} {{gpus}} achieve?",
+    quantity=f"speedup on {fmt(S.workers, 'int')} devices (one device's time ÷ the "
+             f"{fmt(S.workers, 'int')}-device time)",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: nearly linear, as the CTO expects", 60.0, None, 64.0,
-              "Linear speedup needs every hour of the job to split. The serial hours stay {serial_h} "
-              "on any number of GPUs, and the whole run can never be shorter than them."),
-        Range("B", "{range}: most of it (Gustafson's law)", B_LOW, 60.0, 30.0,
-              "Gustafson's {gustafson} is for a job that grows with the GPUs, his serial share measured on "
-              "the {n}-GPU run. This job is fixed: on {n} GPUs its serial share of the run is {run_share}, "
-              "not {s}. Reaching {b_low} would need less than {s_for_b} serial work."),
-        Range("C", "{range}: the serial part dominates", D_HIGH, B_LOW, 6.5,
-              "The {serial_h} of serial work stays; the parallel part shrinks to {parallel_h}: {total_h} in "
-              "all. The ceiling, with unlimited GPUs, is 1/s = {ceiling}."),
-        Range("D", "{range}: parallelism barely helps", None, D_HIGH, 2.0,
-              "Less than {d_high} on {n} GPUs would need more than {s_for_d} of the job serial; here the parallel "
-              "{parallel_h} still counts."),
+        Range("A", "{range}: the serial hours dominate the run", None, SPEED_B, 6.0,
+              "The {serial_h} of serial work stays; the split part shrinks to {parallel_h}: {total_h} in all, "
+              "{a1_speedup}. That is {of_ceiling} of 1/s = {ceiling}, the limit with unlimited {gpus}."),
+        Range("B", "{range}: about one over the serial share", SPEED_B, SPEED_C, 6.67,
+              "1/s = {ceiling} is the limit with unlimited {gpus}. On {n} the split part still takes {parallel_h}, "
+              "so the run gives {a1_speedup}, below {a_high}: at {s} serial work that takes {n_for_a} {gpus}."),
+        Range("C", "{range}: a large part of linear lost to waiting", SPEED_C, SPEED_D, 20.0,
+              "{c_low} is above 1/s = {ceiling}: with {s} serial work no number of {gpus} reaches it. The run is "
+              "{serial_h} of serial work plus {parallel_h} of split work: {a1_speedup}."),
+        Range("D", "{range}: close to linear, less the serial share", SPEED_D, None, 54.0,
+              "{n} × (1 − s) = {linear_less} only takes the serial share off linear, and Gustafson's {gustafson} "
+              "is for a job that grows with the {gpus}, its s measured on the {n}-{gpu} run. Here the serial "
+              "{serial_h} runs on one {gpu} while the others wait, whatever their number: {a1_speedup}."),
     ),
     truth=act1_truth,
+    shown_by="a1_speedup",
 )
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The CTO still wants the job much faster. Which change raises its speedup ceiling?",
+    prompt="The CTO still wants the job much sooner and can fund one change. Which finishes it soonest?",
     options=(
-        Claim("A", f"Double the cluster to {fmt(DOUBLED, 'int')} GPUs.",
-              "{double_n} GPUs give {double_speedup}: the run gets a little shorter, but the ceiling 1/s = "
-              "{ceiling} does not move."),
-        Claim("B", "A faster interconnect, so the parallel part keeps all its efficiency.",
-              "Efficiency only scales the parallel part (at {e_low} the run gives {e_low_speedup}); the ceiling is "
-              "still 1/s."),
-        Claim("C", "Cut the serial share: checkpoint asynchronously and spread evaluation over every rank.",
-              "The ceiling is 1/s. Halving s to {half_s} lifts it to {half_ceiling} and the {n}-GPU speedup to "
-              "{half_speedup}: the only lever that moves the ceiling."),
-        Claim("D", "Report speedup Gustafson's way, with a job that grows with the GPUs.",
-              "That answers another question (more work in the same time); this job still takes {total_h}."),
+        Claim("A", f"Sixteen times the {{gpus}}: {fmt(S.big_cluster, 'int')} of them instead of "
+                   f"{fmt(S.workers, 'int')}.",
+              "{big_n} {gpus} give {big_speedup}: {big_h}. The serial {serial_h} stays, so no cluster size "
+              "beats 1/s = {ceiling}."),
+        Claim("B", f"Asynchronous checkpoints, cutting serial work from {fmt(S.serial, 'pct')} to "
+                   f"{fmt(S.async_serial, 'pct')}.",
+              "With s = {fix_s} the run on {n} {gpus} gives {fix_speedup}: {fix_h}, the soonest of the four. The "
+              "limit 1/s rises to {fix_ceiling}."),
+        Claim("C", "Grow the job with the {gpus}, as Gustafson's scaled speedup counts it.",
+              "The scaled job does {gustafson} one {gpu}'s work in the same {one_h}: more work, not a sooner "
+              "finish. This job still takes {total_h}."),
+        Claim("D", "A faster interconnect, so the split part loses nothing to communication.",
+              "The scenario's split is already perfect (e = 100 %): the run stays {total_h}. Efficiency scales only "
+              "the split part: at {e_low} the run gives {e_low_speedup}."),
     ),
-    answer_letter="C",
+    answer_letter="B",
 )
 
 M = {m.name: m for m in (
@@ -178,7 +201,7 @@ def act1_instruments(s: State) -> list:
                              f"{fmt(r.workers, 'int')} would be linear"),
         M["a1_wall_s"].show(r.wall_s, note=f"{fmt(S.one_worker_s, 'h')} on one device"
                             + (f", for {fmt(r.speedup, 'x')} the work" if r.scaled else "")),
-        M["a1_ceiling"].show(ceiling, note="the scaled job has none" if r.scaled else "fixed job"),
+        M["a1_ceiling"].show(ceiling, note="the fixed job's; the scaled job has none" if r.scaled else "fixed job"),
         M["a1_efficiency_out"].show(share),
         M["a1_run_share"].show(r.run_serial_share, note=f"s = {fmt(r.serial, 'pct')} of one device's time"
                                if not r.scaled else "held fixed as the job grows"),
@@ -201,19 +224,13 @@ def act1_curve(r: Run):
               ch.line("Fixed job (Amdahl)", WORKER_TICKS, amdahl_y, "series1"),
               ch.line("Scaled job (Gustafson)", WORKER_TICKS, gustafson_y, "series2", dash="dash"),
               ch.point("This run", r.workers, r.speedup, "accent")]
-    shapes, notes = [], []
-    ceiling = amdahl.parallel_ceiling(r.serial)
-    if math.isfinite(ceiling):
-        shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
-        shapes.append(shape)
-        notes.append(note)
+    ceiling = amdahl.parallel_ceiling(r.serial)  # finite: the serial share starts at 1 %
+    shape, note = ch.hline(ceiling, "danger", f"ceiling 1/s = {fmt(ceiling, 'x')}", log=True)
     figure = ch.figure(traces, x=ch.axis("Workers, N", "log", range=padded(WORKER_TICKS),
                                          **ch.ticks_at(WORKER_TICKS[::2], lambda v: fmt(v, "int"))),
                        y=ch.axis("Speedup", "log", **ch.decade_ticks([1.0, max(WORKER_TICKS)], lambda v: fmt(v, "x"))),
-                       shapes=shapes, annotations=notes, height=S.curve_px)
-    flattens = (f"flattens towards 1/s = {fmt(ceiling, 'x')}" if math.isfinite(ceiling)
-                else "grows with N, since nothing is serial")
-    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup {flattens}: "
+                       shapes=[shape], annotations=[note], height=S.curve_px)
+    summary = (f"With s = {fmt(r.serial, 'pct')} the fixed job's speedup flattens towards 1/s = {fmt(ceiling, 'x')}: "
                f"{fmt(amdahl_y[6], 'x')} on {fmt(WORKER_TICKS[6], 'int')} devices and {fmt(amdahl_y[-1], 'x')} on "
                f"{fmt(WORKER_TICKS[-1], 'int')}; the scaled job keeps climbing, to {fmt(gustafson_y[-1], 'x')}.")
     rows = [(fmt(n, "int"), fmt(a, "x"), fmt(g, "x")) for n, a, g in zip(WORKER_TICKS, amdahl_y, gustafson_y)]
@@ -251,10 +268,11 @@ def act1_math(s: State):
                  "Amdahl: a fixed job whose serial share *s* of the one-device time stays on one device while "
                  "the rest splits over *N* devices at efficiency *e*. However many devices, never more than 1/*s*."),
         Equation(r"E = \frac{S}{N},\qquad s' = \frac{s}{s + (1 - s)/(N e)} = s\,S",
-                 "Efficiency, and the serial share of the *N*-device run's wall clock (what Gustafson calls *s*)."),
+                 "Efficiency, and the serial share of the *N*-device run's wall clock: Gustafson's *s′*, the serial "
+                 "share he measures on the parallel system."),
         Equation(r"S_G = s' + (1 - s')\,N e \;=\; N - s'(N - 1)\ \ (e = 1)",
-                 "Gustafson: the job grows so that the *N*-device run keeps serial share *s′*; *S_G* is how much "
-                 "more work it finishes than one device would in the same time. With *s′* of the same job it "
+                 "Gustafson: the job grows so that the *N*-device run keeps serial share *s′*; *S_G* is how many "
+                 "times one device's work it finishes in the same time. With *s′* of the same job it "
                  "gives Amdahl's *S* again."),
     ), rows=(
         ("Serial share, *s*", fmt(r.serial, "pct")),
@@ -275,15 +293,15 @@ def act1_math(s: State):
 ACT1 = Act(
     number=1, title="The Speedup Ceiling", minutes="12–15 min",
     stakeholder_role="CTO",
-    stakeholder=lambda: (
-        f"Our training job takes {fmt(S.one_worker_s, 'h')} on one GPU. We now have {fmt(S.workers, 'int')} GPUs, "
-        f"so I expect it to finish {fmt(S.workers, 'int')} times faster. The team says "
-        f"{fmt(S.serial, 'pct')} of the job is serial work that cannot be split. Surely that is a detail?"),
+    stakeholder=lambda context: (
+        f"Our training job takes {fmt(S.one_worker_s, 'h')} on one {terms(context)['gpu']}. We now have "
+        f"{fmt(S.workers, 'int')} {terms(context)['gpus']}, so I expect it to finish {fmt(S.workers, 'int')} times "
+        f"faster. The team says {fmt(S.serial, 'pct')} of the job is serial work that cannot be split. Surely that "
+        "is a detail?"),
     scenario=lambda: (
-        "In data-parallel training every rank loads and processes its own share of the data. What does not "
-        "split is the work one rank does while the others wait for it: a synchronous checkpoint written by "
-        "rank 0, an evaluation pass run on one device.",
-        "Before you touch the instruments: what speedup do the GPUs deliver on this job?",
+        "In data-parallel training every rank processes its own share of the data. What does not split is the "
+        "work one rank does while the others wait for it: a synchronous checkpoint written by rank 0, an "
+        "evaluation pass run on one device.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_SERIAL, A1_WORKERS, A1_EFFICIENCY, A1_MODE),
@@ -325,66 +343,73 @@ def a2_overridden(s: State) -> dict[str, str]:
                               "Choose Server to set the batch."}
 
 
-SMALL_BATCH = 2.0                 # the batch option A's feedback quotes
-HALFWAY_BATCH = S.bench_batch / 2  # option C: halfway to the benchmark's batch
+BATCH_B, BATCH_C, BATCH_D = 3.0, 8.0, 16.0  # the edges of the prediction's ranges (batches), quoted in feedback
 
 
 def act2_facts() -> dict[str, str]:
     (fa, pa), (fb, pb) = VENDORS["A"], VENDORS["B"]
-    return {"fixed_gap": fmt(fa - fb, "us"), "per_gap": fmt(pb - pa, "us"),
-            "small": fmt(SMALL_BATCH, "int"), "small_words": fmt(SMALL_BATCH, "words"),
-            "ratio_small": fmt(ratio_b_over_a(SMALL_BATCH), "x"), "halfway": fmt(HALFWAY_BATCH, "int"),
-            "ratio_halfway": fmt(1 / ratio_b_over_a(HALFWAY_BATCH), "x"),
+    return {"fixed_gap": fmt(fa - fb, "us"), "per_gap": fmt(pb - pa, "us"), "a2_crossover": fmt(crossover(), "num"),
+            "b_low": fmt(BATCH_B, "int"), "ratio_b_low": fmt(ratio_b_over_a(BATCH_B), "x"),
+            "c_low": fmt(BATCH_C, "int"), "ratio_c_low": fmt(ratio_b_over_a(BATCH_C), "x"),
+            "gap_used": fmt(BATCH_C * (pb - pa), "us"),
+            "d_low": fmt(BATCH_D, "int"), "ratio_d_low": fmt(1 / ratio_b_over_a(BATCH_D), "x"),
             "bench": fmt(S.bench_batch, "int"), "ceiling_a": fmt(1 / pa, "num"), "ceiling_b": fmt(1 / pb, "num"),
+            "peak_ratio": fmt(pb / pa, "x"), "big": fmt(A2_BATCH_PROD.max, "int"),
+            "big_lead": fmt(1 / ratio_b_over_a(A2_BATCH_PROD.max), "x"), "b_one": fmt(ratio_b_over_a(S.prod_batch), "x"),
             "lat_a": fmt(amdahl.batch_latency_s(S.prod_batch, fa, pa), "ms"),
-            "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms")}
+            "lat_b": fmt(amdahl.batch_latency_s(S.prod_batch, fb, pb), "ms"), "prod": fmt(S.prod_batch, "int")}
 
 
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
-    prompt="Each accelerator's time per batch is a fixed cost (launching the kernels, reading the weights) plus a "
-           "cost per sample, and the two measurements fix both costs for each vendor. At what batch size do A "
-           "and B serve the same number of samples per second?",
+    prompt=f"A's time per batch is {fmt(S.a_fixed_s, 'ms')} plus {fmt(S.a_per_sample_s, 'ms')} per sample. B's is "
+           f"also a fixed cost plus a cost per sample, and it serves {fmt(S.b_lead_at_one, 'x')} A's samples per "
+           f"second at batch {fmt(S.prod_batch, 'int')} and {fmt(S.score_b, 'int')}/{fmt(S.score_a, 'int')} of "
+           f"them at batch {fmt(S.bench_batch, 'int')}. At what batch size do A and B serve the same number of "
+           "samples per second?",
     quantity="the batch at which A's and B's throughputs tie",
     unit_fmt="num",
     options=(
-        Range("A", "{range}: only a single query favours B", None, 3.0, 1.5,
-              "At batch {small} B still serves {ratio_small} A's rate: its smaller fixed cost is shared by only "
-              "{small_words} samples."),
-        Range("B", "{range}: a small batch", 3.0, 12.0, 6.0,
-              "A's fixed cost is {fixed_gap} larger; B's per-sample cost is {per_gap} larger. The batch at which "
-              "B's extra per-sample time has used up its fixed-cost head start is their ratio."),
-        Range("C", "{range}: about halfway to the benchmark's batch", 12.0, 24.0, 16.0,
-              "Halfway assumes the advantage shifts in proportion to batch size. It shifts faster: at batch "
-              "{halfway} A already serves {ratio_halfway} B's rate."),
-        Range("D", "{range}: near the benchmark's batch", 24.0, None, 32.0,
-              "A's lead at batch {bench} is the per-sample cost's full effect; the tie comes much earlier, where "
-              "the fixed-cost gap is used up."),
+        Range("A", "{range}: one query, or two at most", None, BATCH_B, 1.5,
+              "At batch {b_low} B still serves {ratio_b_low} A's rate: its smaller fixed cost is shared by only "
+              "{b_low} samples, and its extra per-sample cost has not caught up yet."),
+        Range("B", "{range}: a handful of queries at once", BATCH_B, BATCH_C, 5.0,
+              "At batch {c_low} B still serves {ratio_c_low} A's rate: its per-sample handicap, {c_low} × {per_gap} "
+              "= {gap_used}, has not yet used up A's extra {fixed_gap} of fixed cost."),
+        Range("C", "{range}: around ten queries at once", BATCH_C, BATCH_D, 10.0,
+              "A's fixed cost is {fixed_gap} larger; B's per-sample cost is {per_gap} larger. They tie where B's "
+              "extra per-sample time has used up its fixed-cost head start: b* = {fixed_gap} ÷ {per_gap} = "
+              "{a2_crossover}."),
+        Range("D", "{range}: halfway to the benchmark's batch", BATCH_D, None, 24.0,
+              "At batch {d_low} A already serves {ratio_d_low} B's rate. The tie comes where B's extra "
+              "{per_gap} per sample has used up A's extra {fixed_gap} of fixed cost: batch {a2_crossover}."),
     ),
     truth=act2_truth,
+    shown_by="a2_crossover",
 )
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt="What should the benchmark the team trusts measure, to predict this deployment?",
     options=(
-        Claim("A", "Offline throughput at the largest batch each accelerator accepts: it shows the hardware's ceiling.",
-              "That ceiling, 1 ÷ per-sample cost ({ceiling_a} samples/s for A, {ceiling_b} for B), is reached only "
-              "at large batches; production, one query at a time, pays the fixed cost on every query."),
-        Claim("B", "Throughput and tail latency (P99) under production's own traffic: its arrival pattern and "
-                   "the batches it really forms.",
-              "The synthetic score exercised the per-sample cost, the wrong bottleneck for one-at-a-time traffic, "
-              "where the fixed cost dominates ({lat_a} for A against {lat_b} for B per query). A benchmark is a "
-              "proxy: it ranks correctly only in production's regime. MLPerf Inference's SingleStream and "
-              "Server scenarios exist for this reason."),
-        Claim("C", "The average synthetic score over more models, so one model's quirks cancel out.",
-              "More models measured at the wrong batch repeat the same bias: the regime, not the model count, "
-              "decides the ranking."),
-        Claim("D", "The datasheet's peak operations per second, which no benchmark setting can distort.",
-              "Peak rate bounds the per-sample cost at best and says nothing of the fixed cost per batch, "
-              "which is what one-at-a-time traffic pays."),
+        Claim("A", f"Throughput on the pilot's own queries, run offline in batches of {fmt(A2_BATCH_PROD.max, 'int')}.",
+              "The same queries in batches of {big} sit far above b* = {a2_crossover}: the fixed cost is shared "
+              "and A leads {big_lead}, near 1 ÷ per-sample cost ({ceiling_a} samples/s for A, {ceiling_b} for B). "
+              "The pilot served them one at a time, where B leads {b_one}: the batch the arrivals form decides the "
+              "ranking, not which queries run."),
+        Claim("B", "The synthetic score, averaged over many more models.",
+              "More models measured at batch {bench} repeat the same bias: the batch regime, not the number of "
+              "models, decides the ranking here."),
+        Claim("C", "The datasheet's peak rate, which no batch setting can skew.",
+              "A peak rate speaks only to the per-sample cost (B's is {peak_ratio} A's here) and says "
+              "nothing of the fixed cost per batch, which one-at-a-time traffic pays on every query."),
+        Claim("D", "Throughput under a replay of production's query arrivals.",
+              "A replay forms production's batches (batch {prod} in the pilot), where the fixed cost dominates: "
+              "{lat_a} for A against {lat_b} for B per query, so it ranks B first, as the pilot did. The synthetic "
+              "score ran at batch {bench}, on the other side of b* = {a2_crossover}. MLPerf Inference's "
+              "SingleStream and Server scenarios model such traffic."),
     ),
-    answer_letter="B",
+    answer_letter="D",
 )
 
 
@@ -405,10 +430,11 @@ def act2_instruments(s: State) -> list:
     if not valid:
         parts.append(failure(F["a2_rank_inverted"],
                              f"The benchmark runs at batch {fmt(bench, 'int')} and production at batch "
-                             f"{fmt(prod, 'int')}, on opposite sides of the crossover b* = {fmt(crossover(), 'num')}: "
+                             f"{fmt(prod, 'int')}, on opposite sides of the crossover at batch "
+                             f"{fmt(crossover(), 'num')}: "
                              f"the benchmark puts {leader[ratio_b_over_a(bench) > 1]} first, production "
-                             f"{leader[ratio_b_over_a(prod) > 1]}. Measure in production's regime: choose the scenario "
-                             "whose batch lies on production's side."))
+                             f"{leader[ratio_b_over_a(prod) > 1]}. To leave this state, put the two batches on one "
+                             "side of it: another scenario, the Server batch, or production's batch."))
     parts.append(act2_chart(bench, prod))
     return parts
 
@@ -441,7 +467,7 @@ def act2_math(s: State):
                  "again, with the fixed cost as the part a larger batch cannot shrink."),
         Equation(r"b^{*} = \frac{t_{0,A} - t_{0,B}}{t_{1,B} - t_{1,A}}",
                  "The batch at which the two throughputs tie. A benchmark batch and a production batch on "
-                 "opposite sides of *b\\** rank the vendors in opposite orders."),
+                 "opposite sides of this crossover rank the vendors in opposite orders."),
         Equation(r"t_{1,B} = \frac{L_B(b_2) - L_B(b_1)}{b_2 - b_1},\quad t_{0,B} = L_B(b_1) - b_1\,t_{1,B}",
                  f"B's costs from its two measured batch latencies: {fmt(S.b_lead_at_one, 'x')} A's rate at "
                  f"*b₁* = {fmt(S.prod_batch, 'int')}, {fmt(S.score_b, 'int')}/{fmt(S.score_a, 'int')} of it at "
@@ -449,7 +475,7 @@ def act2_math(s: State):
     ), rows=(
         ("Vendor A, *t₀* / *t₁*", f"{fmt(fa, 'ms')} / {fmt(pa, 'us')}"),
         ("Vendor B, *t₀* / *t₁*", f"{fmt(fb, 'ms')} / {fmt(pb, 'us')}"),
-        ("Crossover, *b\\**", fmt(crossover(), "num")),
+        ("Crossover batch", fmt(crossover(), "num")),
         ("Benchmark batch", fmt(bench_batch(s), "int")),
         ("Production batch", fmt(s["a2_batch_prod"], "int")),
     ), sources=(
@@ -470,7 +496,7 @@ ACT2 = Act(
         "is the objective one. Which should we believe?"),
     scenario=lambda: (
         "The synthetic score is throughput at a large batch, scaled so that A's is "
-        f"{fmt(S.score_a, 'int')}. Production runs at the batch its traffic forms: interactive requests arriving "
+        f"{fmt(S.score_a, 'int')}. In production, interactive requests arriving "
         "one by one are served one by one.",
         "A batch costs a fixed time plus a time per sample, so throughput rises with the batch and flattens.",
     ),
@@ -507,19 +533,23 @@ RECORD = (
     MetricSpec("b_bench", "Benchmark batch", "samples", "int"),
     MetricSpec("b_prod", "Production batch", "samples", "int"),
     MetricSpec("crossover_b", "Crossover batch", "samples", "num"),
+    MetricSpec("mode", "What grows with N", "1", "num"),
+    MetricSpec("rank_valid", "Act II benchmark ranks as production does", "1", "yesno"),
 )
 
 
 def lab_takeaways() -> list[str]:
-    f1, f2 = act1_facts(), act2_facts()
+    f1, f2 = act1_facts(CONTEXT.default), act2_facts()
+    base = fixed_run()
     return [
-        f"With {f1['s']} serial work, {f1['n']} GPUs speed the job up {fmt(act1_truth(), 'x')}, not "
-        f"{f1['n']}×: {f1['serial_h']} stays serial and the run takes {f1['total_h']}. No number of GPUs "
-        f"beats 1/s = {f1['ceiling']}.",
-        f"Gustafson's {f1['gustafson']} is for a job that grows with the GPUs; for this fixed job the serial "
-        f"share of the {f1['n']}-GPU run is {f1['run_share']}. Only cutting s raises the ceiling.",
+        f"With {f1['s']} serial work, {f1['n']} devices speed the job up {f1['a1_speedup']}, not {f1['n']}×: "
+        f"{f1['serial_h']} stays serial and the run takes {f1['total_h']}. No number of devices beats 1/s = "
+        f"{f1['ceiling']}; cutting s to {f1['fix_s']} gives {f1['fix_speedup']}, more than {f1['big_n']} devices "
+        f"({f1['big_speedup']}).",
+        f"Gustafson's {f1['gustafson']} is for a job that grows with the devices; for this fixed job the serial "
+        f"share of the {f1['n']}-device run is {fmt(base.run_serial_share, 'pct')}, not {f1['s']}.",
         f"Batch time = fixed cost + per-sample cost, so throughput rankings depend on the batch: A and B tie at "
-        f"batch {fmt(crossover(), 'num')}, and a benchmark at batch {f2['bench']} ranks them opposite to "
+        f"batch {f2['a2_crossover']}, and a benchmark at batch {f2['bench']} ranks them opposite to "
         f"production at batch {fmt(S.prod_batch, 'int')}.",
         "A benchmark is a proxy: trust it only when it runs in production's regime (its traffic pattern, batch "
         "and latency bound).",
@@ -544,10 +574,15 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-11 The Roofline**: the per-sample cost is a roofline question; the fixed cost is not.",
-        "**V1-13 The Tail Latency Trap**: production's P99, the metric Act II's reflection asks for.",
+        "**V1-11 The Roofline**: what sets a kernel's time on a given chip, from its peak and its memory bandwidth.",
+        "**V1-13 The Tail Latency Trap**: what a service's users wait at the 99th percentile, beyond the mean.",
         "**V2-09 You Can't Optimize What You Can't Measure**: Amdahl's law over a training step's components.",
     ),
     record_metrics=RECORD,
     context_from=TRACK,
+    terms=terms,
+    track_notes=TRACK_NOTES,
+    hook=f"A CTO expects {fmt(S.workers, 'int')} GPUs to run a {fmt(S.one_worker_s, 'h')} training job "
+         f"{fmt(S.workers, 'int')} times faster, and a synthetic benchmark and a production pilot disagree on "
+         "which accelerator is faster. What do the GPUs buy, and which number should procurement trust?",
 )

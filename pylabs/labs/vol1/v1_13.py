@@ -456,7 +456,7 @@ def act2_math(s: State):
         ("Erlang C", erlang_c_text(sp.servers_after, load)),
         ("Backlog, *Q*", fmt(sp.backlog, "int")),
         ("Wait at *τ*, *w*", fmt(sp.lag_end_wait_s, "s")),
-        ("Drain time", fmt(sp.drain_s, "s")),
+        ("Drain time", fmt(sp.drain_s, "s") if math.isfinite(sp.drain_s) else "never: arrivals outrun the fleet"),
     ), sources=(
         cite("kleinrock1975", "M/M/m: Erlang C and the waiting-time distribution"),
         cite("newell1982", "the wait of a request under FIFO from the cumulative arrival and departure curves"),

@@ -161,7 +161,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_waste", "Time lost at your interval", "1", "pct"),
     MetricSpec("a1_waste_at_optimum", "Time lost at T*", "1", "pct"), MetricSpec("a1_cluster_mtbf", "Job MTBF, M", "s", "s"),
     MetricSpec("a2_goodput", "Goodput", "1", "pct"), MetricSpec("a2_waste", "Time lost", "1", "pct"),
-    MetricSpec("a2_time_lost", "Added to the run by losses", "s", "s"),
+    MetricSpec("a2_time_lost", "Added to the run by losses", "s", "s", infinite="all: the run never ends"),
     MetricSpec("a2_optimal_interval", "Best interval for this mode", "s", "s"),
     MetricSpec("a2_stall", "Training stall per checkpoint", "s", "s"),
     MetricSpec("a2_write", "Write to storage, C_w", "s", "s"), MetricSpec("a2_cluster_mtbf", "Job MTBF, M", "s", "s"),
