@@ -44,7 +44,6 @@ import math
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
                               metric_grid)
-from pylabs.framework.components import MetricCard
 from pylabs.framework.questions import Pick
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_14_charts import PRODUCT_NAMES, act1_chart, act2_cost_chart, act2_products_chart
@@ -166,19 +165,11 @@ ACT1_REFLECTION = Reflection(
 )
 
 
-def never(card, word: str):
-    """A time card that reads ``word`` instead of "∞" (defect class 22)."""
-    if card.text != "∞":
-        return card
-    return MetricCard(str(card).replace('pl-metric__value">∞<', f'pl-metric__value">{word}<'), card.name,
-                      card.label, word, card.tone)
-
-
 M = {m.name: m for m in (
-    MetricSpec("a1_alarm", "First alarm", "s", "weeks"),
+    MetricSpec("a1_alarm", "First alarm", "s", "weeks", infinite="none"),
     MetricSpec("a1_acc_at_alarm", "Accuracy at the alarm", "1", "pct"),
     MetricSpec("a1_lead", "Warning before the complaint", "s", "weeks"),
-    MetricSpec("a1_crossing", "Population PSI reaches the threshold", "s", "weeks"),
+    MetricSpec("a1_crossing", "Population PSI reaches the threshold", "s", "weeks", infinite="never"),
     MetricSpec("a1_noise_floor", "PSI from sampling noise alone", "1", "num"),
     MetricSpec("a1_psi_end", f"Sampled PSI at week {S.complaint_weeks:.0f}", "1", "num"),
     MetricSpec("a2_annual", "Cost per year at your cadence", "USD", "usd"),
@@ -212,14 +203,13 @@ def act1_instruments(s: State) -> list:
     alarm = det.alarm_s if det.alarm_s is not None else math.inf
     acc = accuracy_at(min(alarm, HORIZON))
     parts = [metric_grid(
-        never(M["a1_alarm"].show(alarm, "danger" if status["a1_missed"] else "good",
-                                 "no check reached the threshold" if det.alarm_s is None else f"checks every "
-                                 f"{fmt(mon.check_weeks * WEEK, 'weeks')}"), "none"),
+        M["a1_alarm"].show(alarm, "danger" if status["a1_missed"] else "good",
+                           "no check reached the threshold" if det.alarm_s is None else f"checks every "
+                           f"{fmt(mon.check_weeks * WEEK, 'weeks')}"),
         M["a1_acc_at_alarm"].show(acc, None, "no alarm: the accuracy at the complaint" if det.alarm_s is None
                                   else f"from {fmt(S.acc_start, 'pct')} at launch"),
         M["a1_lead"].show(max(0.0, HORIZON - min(alarm, HORIZON)), note=f"complaint at week {S.complaint_weeks:.0f}"),
-        never(M["a1_crossing"].show(mon.crossing_s, note=f"shift {fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
-              "never"),
+        M["a1_crossing"].show(mon.crossing_s, note=f"shift {fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
         M["a1_noise_floor"].show(mon.noise_floor, "warn" if mon.noise_floor > mon.threshold / 4 else None,
                                  f"(B − 1)/n with n = {fmt(mon.window, 'int')}"),
         M["a1_psi_end"].show(det.checks[-1][1] if det.checks else 0.0),
