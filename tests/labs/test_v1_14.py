@@ -98,6 +98,25 @@ def test_act2_reflection_key_b_retraining_and_staleness_are_equal_at_t_star(cont
     assert lab.ACT2_REFLECTION.answer(context) == "B"
 
 
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act2_reflection_distractors_give_their_own_physics_and_the_key_is_not_the_middle(context):
+    """Review: the old A ("retraining about two thirds") and C ("staleness about two thirds") mirrored each
+    other around the key B ("equal"), so a guesser picked the middle. Now A and C are different mistakes on the
+    same side: staleness/retraining = (T/T*)², so staleness is half of retraining at T*/√2 (total +6.07 %)
+    and retraining is four times staleness at T*/2 (total +25 %), both EOQ algebra (Harris 1913)."""
+    p = model.scenario_product(context)
+    for t, ratio, extra in ((p.t_star / math.sqrt(2), 0.5, 0.0607), (p.t_star / 2, 0.25, 0.25)):
+        stale = lab.D.staleness_usd_per_year(t, p.value, p.rate)
+        assert stale / lab.D.retrain_usd_per_year(t, p.retrain_usd) == pytest.approx(ratio)
+        assert p.annual(t) / p.annual(p.t_star) - 1 == pytest.approx(extra, abs=5e-5)
+    facts = lab.act2_facts(context)
+    a, c = (o.feedback.format(**facts) for o in lab.ACT2_REFLECTION.options if o.letter in "AC")
+    assert "6.07 %" in a and facts["star_root2"] in a and "25 %" in c and facts["half_star"] in c
+    texts = {o.letter: o.text for o in lab.ACT2_REFLECTION.options}
+    assert texts["A"].startswith("Staleness is about half") and texts["C"].startswith("Retraining is several")
+    assert max(texts.values(), key=len) != texts["B"]
+
+
 def test_every_pick_pattern_is_distinct_and_the_physics_matches_a():
     assert len(set(model.PATTERNS.values())) == 4
     found = tuple(model.nearest_cadence(model.scenario_product(c).t_op) for c in CONTEXTS)

@@ -334,14 +334,14 @@ def _inputs(context: str) -> str:
     cost = (f"{fmt(p['retrain'], 'usd')} + {fmt(p['devices'], 'int')} devices × {fmt(S.ota_usd, 'usd')}"
             if context == "edge" else fmt(prod.retrain_usd, "usd"))
     return (f"the {PRODUCT_NAMES[context]} loses {fmt(S.drop, 'pp')} in {fmt(p['drift_days'], 'int')} days, "
-            f"costs {cost} per retrain, values a point of accuracy at {fmt(p['value'], 'usd')} a day, and must stay "
-            f"above {fmt(p['floor'], 'pct')}")
+            f"costs {cost} per retrain, values a point of accuracy at {fmt(p['value'], 'usd')} a day, and must not "
+            f"fall below {fmt(p['floor'], 'pct')}")
 
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"Starting from {fmt(S.acc_start, 'pct')} after each retrain: {_inputs('cloud')}; {_inputs('edge')}; "
-           f"{_inputs('mobile')}. Which schedule costs least while every product stays above its floor?",
+    prompt=f"Starting from {fmt(S.acc_start, 'pct')} after each retrain, on the team's estimates: {_inputs('cloud')}; {_inputs('edge')}; "
+           f"{_inputs('mobile')}. Which schedule costs least while no product falls below its floor?",
     quantity="the cheapest cadences that hold every floor (cloud / edge / mobile)",
     options=(
         Claim("A", "Cloud API weekly, edge fleet monthly, mobile app quarterly.",
@@ -376,7 +376,12 @@ def act2_facts(context: str) -> dict[str, str]:
                  retrain_star=fmt(D.retrain_usd_per_year(own.t_star, own.retrain_usd), "usd"),
                  stale_star=fmt(D.staleness_usd_per_year(own.t_star, own.value, own.rate), "usd"),
                  retrain_2star=fmt(D.retrain_usd_per_year(2 * own.t_star, own.retrain_usd), "usd"),
-                 stale_2star=fmt(D.staleness_usd_per_year(2 * own.t_star, own.value, own.rate), "usd"))
+                 stale_2star=fmt(D.staleness_usd_per_year(2 * own.t_star, own.value, own.rate), "usd"),
+                 star_root2=fmt(own.t_star / math.sqrt(2), "days"), half_star=fmt(own.t_star / 2, "days"),
+                 total_root2=fmt(own.annual(own.t_star / math.sqrt(2)), "usd"),
+                 total_half=fmt(own.annual(own.t_star / 2), "usd"),
+                 root2_extra=fmt(own.annual(own.t_star / math.sqrt(2)) / own.annual(own.t_star) - 1, "pct"),
+                 half_extra=fmt(own.annual(own.t_star / 2) / own.annual(own.t_star) - 1, "pct"))
     return facts
 
 
@@ -385,16 +390,18 @@ ACT2_REFLECTION = Reflection(
     prompt="On the cost chart the total is lowest at T\\*. There, how does a year's retraining spend compare with "
            "the value lost to staleness?",
     options=(
-        Claim("A", "Retraining is about two thirds: the fixed bill is what a longer cycle saves.",
-              "For the {product}, at T\\* = {star} retraining costs {retrain_star} a year and staleness "
-              "{stale_star}. Past T\\*, a longer cycle cuts the first by less than it adds to the second."),
+        Claim("A", "Staleness is about half of retraining: the average loss is half the loss at a cycle's end.",
+              "The half is already in the staleness term, V·r·T/2. For the {product}, at T\\* = {star} staleness "
+              "costs {stale_star} a year and retraining {retrain_star}; staleness is half of retraining only at "
+              "T\\*/√2 = {star_root2}, where the total is {total_root2}, {root2_extra} above the lowest."),
         Claim("B", "They are equal: one falls as 1/T while the other grows in proportion to T.",
               "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T\\* = {star}, "
               "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T\\* they are "
               "{retrain_2star} and {stale_2star}."),
-        Claim("C", "Staleness is about two thirds: a stale model loses value every day of the cycle.",
-              "For the {product}, at T\\* = {star} staleness costs {stale_star} a year and retraining "
-              "{retrain_star}: the average loss over a cycle is half the loss at its end."),
+        Claim("C", "Retraining is several times larger: the total is lowest while the losses are still small.",
+              "Retraining is four times staleness at T\\*/2 = {half_star}, where the total is {total_half}, "
+              "{half_extra} above the lowest. At T\\* = {star} the {product} spends {retrain_star} on "
+              "retraining and {stale_star} on staleness."),
         Claim("D", "It depends on the product: a cheap retrain tips the balance toward staleness.",
               "A cheap retrain moves T\\* shorter, not the balance: at T\\* = {star} the {product} spends "
               "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T\\*."),
