@@ -128,6 +128,28 @@ def test_bin_counts_fit_the_multinomial_by_chi_square():
     assert stats.chisquare(pooled, [total * s for s in shares]).pvalue > 0.001
 
 
+def test_each_checks_counts_are_multinomial_not_only_on_average():
+    """Review: the pooled test above checks the mean counts only (a sampler that always returned the
+    expected counts would pass it). One check's Pearson X² against the exact shares is χ² with B − 1 = 9
+    degrees of freedom only if the counts within a check have the multinomial spread and covariance
+    (Kolmogorov–Smirnov against scipy.stats.chi2); consecutive weeks of one seed are uncorrelated; a
+    single record, located by bisection on its count, is uniform on [0, 1)."""
+    stats = pytest.importorskip("scipy.stats")
+    n, shares = 500, D.shifted_bin_shares(0.8)
+    pearson = [sum((c - n * s) ** 2 / (n * s) for c, s in zip(D.sampled_bin_counts(0.8, n, seed, 9), shares))
+               for seed in range(600)]
+    assert stats.kstest(pearson, stats.chi2(9).cdf).pvalue > 0.001
+    weeks = [D._BitTree(3, week, 1000).count_below(0.37) for week in range(1, 1202)]
+    assert abs(stats.pearsonr(weeks[:-1], weeks[1:])[0]) < 4 / math.sqrt(1200)
+
+    def record(seed):
+        tree, lo, hi = D._BitTree(seed, 1, 1), 0.0, 1.0
+        for _ in range(30):
+            lo, hi = (lo, (lo + hi) / 2) if tree.count_below((lo + hi) / 2) else ((lo + hi) / 2, hi)
+        return hi
+    assert stats.kstest([record(seed) for seed in range(2000)], "uniform").pvalue > 0.001
+
+
 def test_sampled_counts_match_the_bin_shares_within_binomial_error():
     n, shift = 10_000, 0.5
     for week in range(1, 6):
