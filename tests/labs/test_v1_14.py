@@ -216,6 +216,15 @@ def test_a_floor_no_cadence_can_hold_names_the_levers_that_can():
     assert "Retrain at least that often" not in html and "lower the floor, or slow the drift" in html
 
 
+def test_a_cadence_past_the_straight_lines_zero_is_said_to_be_outside_the_model():
+    """Review (issue 24 class 7): at the cloud's 0.5 pp/day a year's cadence takes the straight line to 0 %
+    after 188 days (94 / 0.5); the card showed "0 %" and a cost built on -88 % accuracy as ordinary numbers."""
+    html = rendered(LAB, all_open(a2_cadence=365))
+    assert "outside the model: the straight line reaches 0 % after 188 days" in html
+    assert "to 0 % after 188 days, long before each retrain" in html
+    assert "outside the model" not in rendered(LAB, all_open(a2_cadence=180))
+
+
 def test_edge_at_exactly_its_floor_interval_is_not_a_violation():
     state = answered(LAB, {}, "a2_reflect", {"context": "edge", "a2_drift_days": 30, "a2_value": 200,
                                              "a2_floor": 0.87, "a2_retrain": 8000, "a2_cadence": 30})

@@ -421,15 +421,19 @@ def act2_instruments(s: State) -> list:
     p, t = product(s), s["a2_cadence"] * DAY
     best = p.annual(p.t_op) if p.t_op > 0 else math.inf
     violated = beyond(t, p.t_max)
+    zero = S.acc_start / p.rate  # the straight line reaches 0 % here; the model says nothing past it
+    past = beyond(t, zero)
+    outside = f"outside the model: the straight line reaches 0 % after {fmt(zero, 'days')}"
     parts = [metric_grid(
-        M["a2_annual"].show(p.annual(t), "danger" if violated else None,
+        M["a2_annual"].show(p.annual(t), "danger" if violated else None, outside if past else
                             f"{fmt(D.retrain_usd_per_year(t, p.retrain_usd), 'usd')} retraining + "
                             f"{fmt(D.staleness_usd_per_year(t, p.value, p.rate), 'usd')} staleness"),
         M["a2_t_op"].show(p.t_op, "good", f"{nearest_cadence(p.t_op)} is the nearest habit" if p.t_op > 0
                           else "the floor is above the starting accuracy"),
         M["a2_lowest_acc"].show(p.lowest_acc(t), "danger" if violated else "good",
-                                f"floor {fmt(p.floor, 'pct')}"),
+                                outside if past else f"floor {fmt(p.floor, 'pct')}"),
         M["a2_extra"].show(p.annual(t) / best - 1 if math.isfinite(best) else 0.0, "danger" if violated else None,
+                           outside if past else
                            "cheaper only by breaking the floor" if violated and p.annual(t) < best else ""),
         M["a2_t_star"].show(p.t_star),
         M["a2_t_max"].show(p.t_max),
@@ -441,8 +445,11 @@ def act2_instruments(s: State) -> list:
                  f"No cadence here is that short (the slider stops at {fmt(A2_CADENCE.min * DAY, 'days')}): "
                  "lower the floor, or slow the drift.")
         parts.append(failure(F["a2_floor_violated"],
-                             f"Retraining every {fmt(t, 'days')}, accuracy falls to {fmt(p.lowest_acc(t), 'pct')} "
-                             f"before each retrain, below the {fmt(p.floor, 'pct')} floor (it gets there after "
+                             f"Retraining every {fmt(t, 'days')}, accuracy falls "
+                             + (f"to 0 % after {fmt(zero, 'days')}, long before each retrain (the straight-line "
+                                "decay and the costs above mean nothing past that)" if past else
+                                f"to {fmt(p.lowest_acc(t), 'pct')} before each retrain")
+                             + f", below the {fmt(p.floor, 'pct')} floor (it gets there after "
                              f"{fmt(p.t_max, 'days')}). {lever}"))
     parts.append(act2_cost_chart(p, t))
     parts.append(act2_products_chart())
