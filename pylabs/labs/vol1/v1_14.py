@@ -554,7 +554,7 @@ def lab_takeaways(context: str) -> list[str]:
 LAB = Lab(
     id="v1_14", volume=1, number=14, title="The Silent Degradation Problem",
     invariant="A degrading model raises no error: **watch the inputs**, which move weeks before the labels do, "
-              "and retrain on a clock set by **√(cost ÷ decay)**.",
+              "and retrain on a clock set by **√(retrain cost ÷ cost of decay)**.",
     minutes="30–35 min", chapter="ML Operations", url="vol1/14-silent-degradation/",
     reading=(
         "**Data drift and concept drift**: what changes in production, and what a model can notice.",
