@@ -225,6 +225,15 @@ def test_a_cadence_past_the_straight_lines_zero_is_said_to_be_outside_the_model(
     assert "outside the model" not in rendered(LAB, all_open(a2_cadence=180))
 
 
+@pytest.mark.parametrize("answers", ["AAAA", "CDAB"])
+def test_t_star_reads_as_t_star_in_rich_text(answers):
+    """Review (screenshots): the framework's rich text has no backslash escape, so "T\\*" printed "T\\" and
+    italicised the rest of the Act II feedback and a takeaway; the lab writes T∗ (U+2217)."""
+    choices = dict(zip(("a1_predict", "a1_reflect", "a2_predict", "a2_reflect"), answers))
+    html = rendered(LAB, answered(LAB, choices, through="a2_reflect"))
+    assert "T\\" not in html and "T∗ = 5.66 days" in html
+
+
 def test_edge_at_exactly_its_floor_interval_is_not_a_violation():
     state = answered(LAB, {}, "a2_reflect", {"context": "edge", "a2_drift_days": 30, "a2_value": 200,
                                              "a2_floor": 0.87, "a2_retrain": 8000, "a2_cadence": 30})

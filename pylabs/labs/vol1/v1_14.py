@@ -387,24 +387,24 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="On the cost chart the total is lowest at T\\*. There, how does a year's retraining spend compare with "
+    prompt="On the cost chart the total is lowest at T∗. There, how does a year's retraining spend compare with "
            "the value lost to staleness?",
     options=(
         Claim("A", "Staleness is about half of retraining: the average loss is half the loss at a cycle's end.",
-              "The half is already in the staleness term, V·r·T/2. For the {product}, at T\\* = {star} staleness "
+              "The half is already in the staleness term, V·r·T/2. For the {product}, at T∗ = {star} staleness "
               "costs {stale_star} a year and retraining {retrain_star}; staleness is half of retraining only at "
-              "T\\*/√2 = {star_root2}, where the total is {total_root2}, {root2_extra} above the lowest."),
+              "T∗/√2 = {star_root2}, where the total is {total_root2}, {root2_extra} above the lowest."),
         Claim("B", "They are equal: one falls as 1/T while the other grows in proportion to T.",
-              "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T\\* = {star}, "
-              "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T\\* they are "
+              "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T∗ = {star}, "
+              "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T∗ they are "
               "{retrain_2star} and {stale_2star}."),
         Claim("C", "Retraining is several times larger: the total is lowest while the losses are still small.",
-              "Retraining is four times staleness at T\\*/2 = {half_star}, where the total is {total_half}, "
-              "{half_extra} above the lowest. At T\\* = {star} the {product} spends {retrain_star} on "
+              "Retraining is four times staleness at T∗/2 = {half_star}, where the total is {total_half}, "
+              "{half_extra} above the lowest. At T∗ = {star} the {product} spends {retrain_star} on "
               "retraining and {stale_star} on staleness."),
         Claim("D", "It depends on the product: a cheap retrain tips the balance toward staleness.",
-              "A cheap retrain moves T\\* shorter, not the balance: at T\\* = {star} the {product} spends "
-              "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T\\*."),
+              "A cheap retrain moves T∗ shorter, not the balance: at T∗ = {star} the {product} spends "
+              "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T∗."),
     ),
     answer_letter="B",
 )
@@ -464,12 +464,12 @@ def act2_math(s: State):
                  "each point lost costs *V* a day, so the average loss over a cycle is *rT*/2."),
         Equation(r"T^{*} = \sqrt{\frac{2C}{V\,r}},\qquad T_{\max} = \frac{A_0 - A_{\min}}{r},\qquad "
                  r"T_{\text{op}} = \min(T^{*}, T_{\max})",
-                 "Setting the derivative to zero gives *T\\**; the floor caps the interval."),
+                 "Setting the derivative to zero gives *T*∗; the floor caps the interval."),
     ), rows=(
         ("Cost per retrain, *C*", fmt(p.retrain_usd, "usd")),
         ("Decay, *r*", f"{fmt(p.rate * DAY, 'pp')} per day"),
         ("Value, *V*", f"{fmt(p.value_per_pp_day, 'usd')} per point per day"),
-        ("*T\\**", fmt(p.t_star, "days")),
+        ("*T*∗", fmt(p.t_star, "days")),
         ("*T*max", fmt(p.t_max, "days")),
     ), sources=(
         cite("harris1913", "the square-root trade-off of a fixed cost per run against a cost that grows between runs"),
@@ -543,8 +543,8 @@ def lab_takeaways(context: str) -> list[str]:
         f"{f['a1_acc_at_alarm']}, long before the complaint at week {f['complaint']}.",
         "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
         f"{fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} rule of thumb ignores the sample size.",
-        f"The cheapest retraining interval is T\\* = √(2C/(V·r)): a hundred times the cost is ten times the "
-        f"interval, and at T\\* retraining and staleness cost the same ({f['retrain_star']} each per year for the "
+        f"The cheapest retraining interval is T∗ = √(2C/(V·r)): a hundred times the cost is ten times the "
+        f"interval, and at T∗ retraining and staleness cost the same ({f['retrain_star']} each per year for the "
         f"{f['product']}).",
         f"A floor caps the interval: cloud {f['cloud_op']}, edge {f['edge_op']} (it would prefer {f['edge_star']}), "
         f"mobile {f['mobile_op']}. An edge fleet pays its per-device update once per device.",
