@@ -48,10 +48,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_04": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "C---",  # now the four stages by name; "the GPU" is C, "data loading" split into decode and disk
+        "a1_reflect": "-A--",  # now four concrete purchases; "NVMe alone" (keeping the six workers) is A
+        "a2_predict": "----",  # ranges rewritten (10 min, 1 h, the 6 h budget) and asked over the context's link
+        "a2_reflect": "-D--",  # "move the compute to the data" is D; the other three claims rewritten
     },
 
     "v1_05": {
@@ -69,10 +69,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_07": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the CPU's dispatching share, not the GPU's busy share
+        "a1_reflect": "BCAD",  # the same four outcomes of a faster GPU, the key moved to A
+        "a2_predict": "----",  # now the traffic time to break even, not the image count
+        "a2_reflect": "ACBD",  # the same four claims about fusion, the key moved to C
     },
 
     "v1_08": {

@@ -931,6 +931,30 @@ REGISTRY.update({
     "AWS_INTERNET_EGRESS_USD_PER_GB": Spec(
         0.09, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer: out to the internet, $0.09 per GB for the first "
         "10 TB a month (US East)", _AWS_EC2_PRICING_URL, label="AWS data transfer out to the internet, per GB"),
+    # the rest of the tiered internet rate (US East): every GB is billed at the rate of the tier it falls in
+    "AWS_EGRESS_TIER1_BYTES": Spec(
+        10e12, "B", "AWS EC2 on-demand pricing, Data Transfer out to the internet: the first tier is the first "
+        "10 TB a month ($0.09 per GB)", _AWS_EC2_PRICING_URL,
+        "issue 24: 1 PB was priced at the first tier ($90k); the tiers give about $54k", label="AWS internet egress, end of the first tier"),
+    "AWS_EGRESS_TIER2_BYTES": Spec(
+        50e12, "B", "AWS EC2 on-demand pricing, Data Transfer out to the internet: the next 40 TB a month, to 50 TB",
+        _AWS_EC2_PRICING_URL, label="AWS internet egress, end of the second tier"),
+    "AWS_EGRESS_TIER3_BYTES": Spec(
+        150e12, "B", "AWS EC2 on-demand pricing, Data Transfer out to the internet: the next 100 TB a month, to 150 TB",
+        _AWS_EC2_PRICING_URL, label="AWS internet egress, end of the third tier"),
+    "AWS_EGRESS_TIER2_USD_PER_GB": Spec(
+        0.085, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer out to the internet (US East): $0.085 per GB for "
+        "the next 40 TB a month", _AWS_EC2_PRICING_URL, label="AWS internet egress, 10 to 50 TB a month, per GB"),
+    "AWS_EGRESS_TIER3_USD_PER_GB": Spec(
+        0.07, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer out to the internet (US East): $0.07 per GB for "
+        "the next 100 TB a month", _AWS_EC2_PRICING_URL, label="AWS internet egress, 50 to 150 TB a month, per GB"),
+    "AWS_EGRESS_TIER4_USD_PER_GB": Spec(
+        0.05, "USD/GB", "AWS EC2 on-demand pricing, Data Transfer out to the internet (US East): $0.05 per GB above "
+        "150 TB a month", _AWS_EC2_PRICING_URL, label="AWS internet egress, above 150 TB a month, per GB"),
+    "LEPTON_SIZE_RATIO": Spec(
+        0.77, "1", "Horn et al., NSDI 2017 (Lepton): losslessly compresses JPEG images to 77 % of their original "
+        "size on average", "https://www.usenix.org/conference/nsdi17/technical-sessions/presentation/horn",
+        label="Lossless JPEG recompression (Lepton), size after ÷ before"),
 })
 
 IMAGENET_TRAIN_IMAGES = REGISTRY["IMAGENET_TRAIN_IMAGES"].value
@@ -944,6 +968,13 @@ NVME_GEN4_BW = REGISTRY["NVME_GEN4_BW"].value
 PAGE_CACHE_BW = REGISTRY["PAGE_CACHE_BW"].value
 AWS_INTER_REGION_USD_PER_GB = REGISTRY["AWS_INTER_REGION_USD_PER_GB"].value
 AWS_INTERNET_EGRESS_USD_PER_GB = REGISTRY["AWS_INTERNET_EGRESS_USD_PER_GB"].value
+AWS_EGRESS_TIER1_BYTES = REGISTRY["AWS_EGRESS_TIER1_BYTES"].value
+AWS_EGRESS_TIER2_BYTES = REGISTRY["AWS_EGRESS_TIER2_BYTES"].value
+AWS_EGRESS_TIER3_BYTES = REGISTRY["AWS_EGRESS_TIER3_BYTES"].value
+AWS_EGRESS_TIER2_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER2_USD_PER_GB"].value
+AWS_EGRESS_TIER3_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER3_USD_PER_GB"].value
+AWS_EGRESS_TIER4_USD_PER_GB = REGISTRY["AWS_EGRESS_TIER4_USD_PER_GB"].value
+LEPTON_SIZE_RATIO = REGISTRY["LEPTON_SIZE_RATIO"].value
 # ---- V1-06 The Quadratic Wall: the GPT-2 XL shape (Hugging Face gpt2-xl config.json) ----
 _GPT2_XL_CONFIG_URL = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"
 REGISTRY.update({
@@ -1042,8 +1073,8 @@ REGISTRY.update({
     "RESNET50_A100_AMP_TRAIN_IMAGES_PER_S": Spec(
         2470.0, "1/s", "NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch, 'Training performance: NVIDIA DGX A100 "
         "(8x A100 80GB)', 1 GPU, mixed precision: 2470 img/s (pytorch-21.03 NGC container)", _DLE_RESNET50_URL,
-        "a measured training rate to set beside V1-09's assumed utilisation: 2,470 x 24.6 GFLOP / 312 TFLOP/s = 19.5 % "
-        "of the A100's dense peak (issue 24 names the same figure for V1-04)",
+        "a measured training rate: V1-09 sets it beside its assumed utilisation (2,470 x 24.6 GFLOP / 312 TFLOP/s = "
+        "19.5 % of the A100's dense peak), and V1-04 takes its MFU from it (issue 24: the spec's 0.40 gave 5,073 img/s)",
         label="ResNet-50 v1.5 training on one A100 80 GB, mixed precision (NVIDIA, measured)"),
 })
 RESNET50_A100_AMP_TRAIN_IMAGES_PER_S = REGISTRY["RESNET50_A100_AMP_TRAIN_IMAGES_PER_S"].value

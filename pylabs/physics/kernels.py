@@ -143,6 +143,16 @@ class CompiledDeployment:
     requests_per_s: float
 
     @property
+    def saved_per_item(self) -> float:
+        """GPU time each item saves once compiled: 1/R_eager − 1/R_compiled (s; negative if slower)."""
+        return 1 / self.eager_rate - 1 / self.compiled_rate
+
+    @property
+    def saves(self) -> bool:
+        """Is the compiled model faster, so that some volume repays the compilations?"""
+        return self.saved_per_item > 0
+
+    @property
     def breakeven(self) -> float:
         return compile_breakeven_items(self.compile_s, self.eager_rate, self.compiled_rate, self.compiles)
 

@@ -248,6 +248,9 @@ REFERENCES: dict[str, Reference] = {
                             "https://github.com/facebookresearch/HolisticTraceAnalysis/blob/main/docs/source/"
                             "features/cuda_kernel_launch_stats.rst"),
     "cudajl_graphs": Reference("JuliaGPU", 0, "CUDA.jl documentation: Graphs", "https://cuda.juliagpu.org/dev/usage/graphs/"),
+    "triton_fused_softmax": Reference("Triton", 0, "Tutorial: Fused Softmax (a fused kernel against the same "
+                                      "operations unfused, measured)",
+                                      "https://triton-lang.org/main/getting-started/tutorials/02-fused-softmax.html"),
     "ansel2024": Reference("Ansel et al.", 2024, "PyTorch 2: Faster Machine Learning Through Dynamic Python "
                            "Bytecode Transformation and Graph Compilation (ASPLOS '24)",
                            "https://doi.org/10.1145/3620665.3640366"),

@@ -31,6 +31,28 @@ def transfer_cost_usd(data_bytes: float, usd_per_gb: float) -> float:
     return data_bytes / BYTES_PER_GB * usd_per_gb
 
 
+def tiered_cost_usd(data_bytes: float, tiers: tuple[tuple[float, float], ...]) -> float:
+    """Cost under a tiered per-GB tariff: each gigabyte is billed at the rate of the tier it falls in.
+
+    ``tiers`` are ``(upper bound in bytes, USD per GB)`` in increasing order; the last bound may be
+    ``math.inf``. A flat price is one tier, ``((inf, p),)``. Source: AWS EC2 on-demand pricing, 'Data
+    Transfer OUT to the internet' (first 10 TB, next 40 TB, next 100 TB, above 150 TB a month).
+    """
+    if data_bytes < 0 or any(p < 0 for _, p in tiers):
+        raise ValueError(f"data_bytes and every tier's price must be >= 0 (got {data_bytes!r}, {tiers!r})")
+    bounds = [b for b, _ in tiers]
+    if bounds != sorted(bounds) or bounds[-1] < data_bytes:
+        raise ValueError(f"tier bounds must increase and the last must reach {data_bytes!r} (got {bounds!r}); "
+                         "end with math.inf")
+    cost, below = 0.0, 0.0
+    for bound, usd_per_gb in tiers:
+        cost += transfer_cost_usd(max(0.0, min(data_bytes, bound) - below), usd_per_gb)
+        below = bound
+        if data_bytes <= bound:
+            break
+    return cost
+
+
 def time_bought_s(cost_usd: float, usd_per_h: float) -> float:
     """How long a sum pays for a resource billed per hour: t = cost / price × 3,600 s.
 

@@ -125,3 +125,13 @@ def test_v1_07_golden_edge_deployment_of_one_day_fails_and_a_week_pays():
     assert week.pays_back and week.net_gpu_s > 0
     n = day.breakeven
     assert day.gpu_s(n, True) == pytest.approx(day.gpu_s(n, False))  # the lines cross at N*
+
+
+def test_a_deployment_says_what_each_item_saves_and_whether_anything_is_saved():
+    """1/1,450 − 1/2,150 s = 224.5 µs per image (§V1-07 (4): N* = 30 s ÷ that = 133,607); a slower compiled
+    model saves nothing, so the page can say "never" instead of a bare ∞."""
+    cloud = k.CompiledDeployment(30.0, 1450.0, 2150.0, 1, 86400.0, 10e6 / 86400)
+    assert cloud.saved_per_item == pytest.approx(224.5e-6, rel=1e-3) and cloud.saves
+    assert 30.0 / cloud.saved_per_item == pytest.approx(cloud.breakeven)
+    slower = k.CompiledDeployment(30.0, 2000.0, 1500.0, 1, 86400.0, 1.0)
+    assert slower.saved_per_item < 0 and not slower.saves and math.isinf(slower.breakeven)

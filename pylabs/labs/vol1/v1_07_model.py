@@ -74,11 +74,21 @@ def stream(model: str, cpu_s: float, mode: str, fast: bool) -> KernelStream:
     return kernels.fused_stream(base, S.fused_fraction) if mode == "fused" else base
 
 
-SCENARIO_STREAM = stream("kws", S.cloud_cpu_s, "async", False)
+def dispatch_share(st: KernelStream, mode: str, launch_s: float) -> float:
+    """Share of the inference time the CPU spends dispatching: n · t_cpu / T; a CUDA graph is one
+    launch (``launch_s``) for the whole stream, its per-kernel cost being the GPU's, not the CPU's."""
+    busy_s = launch_s if mode == "graphs" else st.n_kernels * st.cpu_s
+    return min(1.0, busy_s / st.seconds)
 
 
-def act1_truth() -> float:
-    return SCENARIO_STREAM.busy
+def scenario_stream(context: str, mode: str = "async", fast: bool = False) -> KernelStream:
+    """The question's keyword-spotting inference at the context's dispatch time."""
+    return stream("kws", DISPATCH_S[context], mode, fast)
+
+
+def act1_truth(context: str) -> float:
+    """The CPU's dispatching share of one inference, launched asynchronously, in ``context``."""
+    return dispatch_share(scenario_stream(context), "async", DISPATCH_S[context])
 
 
 def busy_sweep(model: str, modes: tuple[str, ...], fast: bool) -> tuple[list[float], dict[str, list[float]]]:
@@ -93,8 +103,12 @@ CLOUD = Deployment(S.compile_s, S.cloud_eager_rate, S.cloud_compiled_rate, 1, S.
 EDGE = Deployment(S.compile_s, S.edge_eager_rate, S.edge_compiled_rate, 1, S.deployment_s, S.edge_requests_per_s)
 
 
-def act2_truth() -> float:
-    return CLOUD.breakeven
+DEPLOYMENTS = {"cloud": CLOUD, "edge": EDGE}
+
+
+def act2_truth(context: str) -> float:
+    """Seconds of the context's traffic before one compilation has paid for itself in GPU time."""
+    return DEPLOYMENTS[context].breakeven_s
 
 
 def chain_s(device: Device, ops: int, cpu_s: float, fused: bool) -> float:
