@@ -144,7 +144,7 @@ FROM_V1: dict[str, dict[str, str]] = {
         "a1_predict": "ABCD",
         "a1_reflect": "ACBD",
         "a2_predict": "----",
-        "a2_reflect": "BACD",
+        "a2_reflect": "BAC-",  # D (the on-demand hour gets cheaper) was struck out by the prompt; now a PUE claim
     },
 
     "v2_02": {

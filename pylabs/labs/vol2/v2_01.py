@@ -22,7 +22,9 @@ from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_01_model import (CONTEXT_FABRIC, CONTEXT_UTILIZATION, FABRICS, GPN, GPU_AXIS,
                                          GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W, NODES, PLAN_S, PLANS,
                                          SCENARIO_FLEET, SINGLE_GPU_S, UTIL_AXIS, Fleet, Run, S,
-                                         BUSY, act1_truth, act2_truth, comm_multiple_for, scenario_run, terms)
+                                         BUSY, LEVER_WORDS, act1_truth, act2_truth, comm_multiple_for, either,
+                                         levers_alone, linear, own_vs_demand_text, own_vs_reserved_text,
+                                         scenario_run, sequence_note, terms)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -43,7 +45,7 @@ def fabric_label(key: str) -> str:
 
 
 A1_GPUS = Slider("a1_gpus", "H100 GPUs on the job", unit="GPUs", min=1, max=16384, step=1,
-                 default=S.gpus, fmt="int", scale="log2", help=f"{GPN} GPUs per DGX H100 node.")
+                 default=S.gpus, fmt="int", scale="log2", help=f"{GPN} GPUs per node, joined by NVLink.")
 A1_BATCH = Slider("a1_batch", "Global batch per step", unit="tokens", min=65536, max=16777216,
                   step=1, default=S.global_batch_tokens, fmt="tokens", scale="log2",
                   help="Fixed while GPUs are added (strong scaling). Past the critical batch size, "
@@ -70,7 +72,7 @@ def act1_feedback(low: float | None, high: float | None) -> str:
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"The team keeps its global batch of {fmt(S.global_batch_tokens, 'tokens')} per step and runs on "
-           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} DGX nodes, {{fabric}} each). What "
+           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} nodes of {GPN}, {{fabric}} each). What "
            "speedup over one GPU will the run reach?",
     quantity=f"speedup on {fmt(S.gpus, 'int')} GPUs",
     unit_fmt="x",
@@ -101,8 +103,8 @@ ACT1_REFLECTION = Reflection(
               "the all-reduce stays near {ar_big}. A batch of {big_batch} per step gives **{big_eff}** "
               "efficiency on {gpus_big} GPUs instead of {eff}."),
         Claim("D", "A large fleet draws more power than the hall delivers, so every GPU throttles its clock.",
-              "Power limits how many GPUs a hall can hold, not how fast each one computes. The lost time "
-              "is spent in the all-reduce."),
+              "A hall is built for the fleet it powers, and in this model each GPU computes at the same rate in a "
+              "fleet of any size. The lost time is the {ar_big} all-reduce beside {c_big} of compute per step."),
     ),
     answer_letter="C",
 )
@@ -144,7 +146,7 @@ def act1_instruments(s: State) -> list:
     efficiency, compute, comm = speedup / gpus, run.one_gpu_step_s / gpus, run.allreduce_s(gpus)
     late = train / PLAN_S
     parts = [metric_grid(
-        M["a1_speedup"].show(speedup, note=f"ideal {fmt(gpus, 'x')}"),
+        M["a1_speedup"].show(speedup, note=f"ideal {linear(gpus)}"),
         M["a1_efficiency"].show(efficiency, tone(efficiency)),
         M["a1_train_s"].show(train, "danger" if late > S.schedule_slack else None,
                              f"plan {fmt(PLAN_S, 's')}"),
@@ -164,7 +166,7 @@ def schedule_blown_text(run: Run, gpus: float, compute: float, comm: float) -> s
     """Say what dominates the step, and offer only the levers not already at their limit."""
     late = f"The run needs {fmt(run.train_s(gpus), 's')} against the plan's {fmt(PLAN_S, 's')}. "
     if comm > compute:
-        levers = (["give each GPU more tokens per step (a larger global batch)"] if run.batch < A1_BATCH.max else [])
+        levers = (["raise the global batch per step"] if run.batch < A1_BATCH.max else [])
         if FABRICS[run.fabric][1] * FABRICS[run.fabric][2] < max(n * bw for _, n, bw in FABRICS.values()):
             levers.append("move to a faster network between nodes")
         fix = " " + (text := " or ".join(levers))[0].upper() + text[1:] + "." if levers else ""
@@ -173,17 +175,8 @@ def schedule_blown_text(run: Run, gpus: float, compute: float, comm: float) -> s
     wait = ("one GPU has no all-reduce to wait for" if gpus <= 1 else
             f"the all-reduce takes {fmt(comm, 's')}, {fmt(comm / (compute + comm), 'pct')} of the step")
     return late + (f"Compute dominates: each step computes for {fmt(compute, 's')} and {wait}. "
-                   f"{plural(gpus, 'GPU', count_fmt='int')} are too few for a plan made for {fmt(S.gpus, 'int')}: "
-                   "add GPUs.")
-
-
-def sequence_note(tokens_per_gpu: float) -> str:
-    """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
-    if tokens_per_gpu < C.LLAMA3_SEQ:
-        seq = fmt(C.LLAMA3_SEQ, "int")
-        article = "an" if seq.startswith(("8", "11", "18")) else "a"
-        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of {article} {seq}-token sequence"
-    return f"{plural(tokens_per_gpu / C.LLAMA3_SEQ, 'sequence')} of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
+                   f"{plural(gpus, 'GPU', count_fmt='int')} {'is' if gpus == 1 else 'are'} too few for a plan made for "
+                   f"{fmt(S.gpus, 'int')}: add GPUs.")
 
 
 def act1_chart(run: Run, gpus: float):
@@ -202,9 +195,9 @@ def act1_chart(run: Run, gpus: float):
         y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
     figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
-               f"{plural(gpus, 'GPU', count_fmt='int')} against {fmt(gpus, 'x')} for linear scaling, and never passes "
+               f"{plural(gpus, 'GPU', count_fmt='int')} against {linear(gpus)} for linear scaling, and never passes "
                f"{fmt(ceiling, 'x')} however many GPUs are added.")
-    rows = [(fmt(n, "int"), fmt(float(n), "x"), fmt(p, "x"), fmt(p / n, "pct")) for n, p in zip(GPU_AXIS, physics)]
+    rows = [(fmt(n, "int"), linear(n), fmt(p, "x"), fmt(p / n, "pct")) for n, p in zip(GPU_AXIS, physics)]
     return chart("a1_speedup", "Speedup against GPU count", figure, summary,
                  table=(("GPUs", "Linear", "Model", "Efficiency"), rows))
 
@@ -274,12 +267,12 @@ ACT1 = Act(
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node, and it stays fixed as GPUs are added.",
-        f"Two simplifications make this estimate optimistic. The model's weights and optimizer state must be "
+        f"This estimate simplifies the real run. The 70B model's weights and optimizer state must be "
         f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
         f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
         f"sequences, fewer than the {fmt(S.gpus, 'int')} GPUs, so a real run splits each sequence over a group of "
-        "GPUs (tensor or context parallelism). Both add traffic this model leaves out: it counts tokens per "
-        "GPU, not sequences.",
+        "GPUs (tensor or context parallelism). That adds traffic of its own and shrinks the gradient each GPU "
+        "exchanges; the estimate leaves out both.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
@@ -302,11 +295,12 @@ A2_SLIDERS = (  # each sets the ``Fleet`` field named after its "a2_" prefix
            help="Assumption: a mid-market H100 price."),
     Slider("a2_discount", "Reserved discount", "1", 0.0, 0.6, 0.01, S.reserved_discount, "pct",
            help="Assumption: one-year terms, renewed at this price."),
-    Slider("a2_years", "Planning horizon (years)", "year", 1, 6, 1, S.years, "int"),
+    Slider("a2_years", "Planning horizon (years)", "year", 1, 6, 1, S.years, "int",
+           help=f"Assumption: the budget scales with it, {fmt(S.budget_usd, 'usd')} per {fmt(S.years, 'int')} years."),
     Slider("a2_capex", "Purchase cost per GPU", "USD", 20_000, 100_000, 1_000, S.capex_per_gpu, "usd",
            help="Assumption: the GPU plus its share of server, NICs, switches and storage."),
     Slider("a2_load_w", "Power per GPU at load", "W", 700, 1600, 25, LOAD_W, "W",
-           help=f"Default: 1/{GPN} of a DGX H100's {fmt(C.DGX_H100_SYSTEM_POWER_W, 'W')} (datasheet)."),
+           help=f"Default: 1/{GPN} of a DGX H100's {fmt(C.DGX_H100_SYSTEM_POWER_W, 'W')} maximum (datasheet)."),
     Slider("a2_idle_w", "Power per GPU when idle", "W", 0, 600, 25, S.idle_w, "W",
            help="Assumption: server and GPU at rest still draw power."),
     Slider("a2_pue", "Facility PUE", "1", 1.05, 1.8, 0.05, S.pue, "num", help="Assumption: facility power ÷ IT power."),
@@ -357,7 +351,7 @@ def act2_facts(context: str) -> dict[str, str]:
         "fixed_share": fmt(f.on_prem(0.0) / f.on_prem(), "pct"), "energy_share": fmt(f.energy() / f.on_prem(), "pct"),
         "a2_on_prem_per_hour": fmt(f.per_useful_hour(), "usd/h"), "u_here": fmt(f.utilization, "pct"),
         "hour_other": fmt(f.per_useful_hour(other), "usd/h"), "u_other": fmt(other, "pct"),
-        "price": fmt(f.price, "usd/h"), "years": fmt(f.years, "int"),
+        "pue": fmt(f.pue, "num"), "years": fmt(f.years, "int"),
         "a2_breakeven_reserved": fmt(f.breakeven_reserved(), "pct"),
     }
 
@@ -369,17 +363,18 @@ ACT2_REFLECTION = Reflection(
     options=(
         Claim("A", "Purchase, idle power and staff cost the same at any load, so fewer useful hours share them.",
               "The part that does not depend on use is {fixed_share} of the {years}-year on-prem bill at {u_here} "
-              "busy. Shared by the useful hours it comes to {a2_on_prem_per_hour} per GPU-hour at {u_here} and "
-              "{hour_other} at {u_other}."),
+              "busy. Spread over the useful hours only, the bill comes to {a2_on_prem_per_hour} per GPU at {u_here} "
+              "busy and {hour_other} at {u_other}."),
         Claim("B", "Idle GPUs wear out faster than busy ones, so repair bills rise as utilization falls.",
               "Wear is not in the bill at all. Owned, a useful GPU-hour costs {a2_on_prem_per_hour} at {u_here} "
               "busy and {hour_other} at {u_other}, with the same hardware."),
         Claim("C", "Electricity dominates the owned fleet's bill, and idle GPUs waste most of the power they draw.",
               "All the electricity together is {energy_share} of the {years}-year on-prem bill at {u_here} busy; "
               "the purchase and staff dwarf it."),
-        Claim("D", "Clouds lower the hourly price as your usage grows, so the on-demand hour gets cheaper.",
-              "The on-demand price is flat, {price} per GPU-hour at any usage; the discount comes from "
-              "committing (reserved), not from using more."),
+        Claim("D", "A lightly loaded hall runs at a worse PUE, and that overhead raises each useful hour.",
+              "PUE is one setting here, {pue} at any load, and all the electricity together is {energy_share} of "
+              "the {years}-year on-prem bill at {u_here} busy, too small a part to explain the gap between "
+              "{a2_on_prem_per_hour} at {u_here} and {hour_other} at {u_other}."),
     ),
     answer_letter="A",
 )
@@ -403,8 +398,7 @@ def act2_instruments(s: State) -> list:
     if plan_cost > budget:
         parts.append(failure(F["a2_over_budget"],
                              f"{PLANS[s['a2_plan']]} costs {fmt(plan_cost, 'usd')} over "
-                             f"{horizon} against a budget of {fmt(budget, 'usd')}. Pick another path, or change "
-                             "the utilization the fleet must run at."))
+                             f"{horizon} against a budget of {fmt(budget, 'usd')}. " + budget_way_out(s)))
     if never:
         parts.append(failure(F["a2_never_pays_back"],
                              f"Even busy every hour, the owned fleet costs {fmt(f.on_prem(1.0), 'usd')} against "
@@ -413,15 +407,27 @@ def act2_instruments(s: State) -> list:
     return parts
 
 
+def single_levers(s: State, works) -> list[str]:
+    """The settings that, each moved alone to the end of its slider, make ``works(fleet)`` true."""
+    return levers_alone(fleet(s), {(n, e): getattr(A2[n], e) for n, e in LEVER_WORDS}, works)
+
+
 def payback_levers(s: State) -> str:
-    """The levers not at their limit that make owning pay back (idle power and staff alone cannot: test)."""
-    wanted = (("a2_price", "max", "a higher cloud price"), ("a2_years", "max", "a longer horizon"),
-              ("a2_capex", "min", "a cheaper purchase"))
-    levers = [words for name, end, words in wanted if s[name] != getattr(A2[name], end)]
+    """The settings that alone make owning pay back within the horizon, or that none does."""
+    levers = single_levers(s, lambda f: f.breakeven_on_prem() <= 1)
     if not levers:
-        return "Every lever here is at its limit: at these prices owning does not pay back."
-    return "Owning pays back only with " + (", ".join(levers[:-1]) + " or " + levers[-1] if len(levers) > 1
-                                              else levers[0]) + "."
+        return "No single setting here, moved to the end of its slider, makes owning pay back."
+    return f"Owning pays back with {either(levers)}, any one alone."
+
+
+def budget_way_out(s: State) -> str:
+    """The other paths that fit the budget, then the settings that alone bring this plan within it."""
+    plan, f = s["a2_plan"], fleet(s)
+    others = [PLANS[k] for k in PLANS if k != plan and f.cost(k) <= f.budget()]
+    levers = single_levers(s, lambda g: g.cost(plan) <= g.budget())
+    text = (f"{either(others)} {'fit' if len(others) > 1 else 'fits'} it." if others else
+            "No path fits this budget at these inputs.")
+    return text + (f" This plan fits with {either(levers)}, any one alone." if levers else "")
 
 
 def cost_metrics(f: Fleet, plan: str) -> list:
@@ -460,17 +466,6 @@ def act2_chart(f: Fleet, plan: str):
                  table=(("Utilization", "On-demand", "Reserved", "On-prem"), rows))
 
 
-def own_vs_demand_text(u: float) -> str:
-    return f"never: the breakeven, {fmt(u, 'pct')}, is beyond full use" if u > 1 else f"above {fmt(u, 'pct')}"
-
-
-def own_vs_reserved_text(u: float) -> str:
-    """On-prem cost rises with utilization and reserved is flat, so owning wins *below* the crossing."""
-    if u <= 0:
-        return "never: owning costs more at any utilization"
-    return "always: owning costs less at any utilization" if u >= 1 else f"below {fmt(u, 'pct')}"
-
-
 def act2_math(s: State):
     f = fleet(s)
     return math_peek("The governing equations · Act II", (
@@ -487,7 +482,6 @@ def act2_math(s: State):
         ("Reserved breakeven", fmt(f.breakeven_reserved(), "pct")),
         ("Owning beats on-demand", own_vs_demand_text(f.breakeven_on_prem())),
         ("Owning beats reserved", own_vs_reserved_text(f.breakeven_own_vs_reserved())),
-        ("On-prem at zero utilization", fmt(f.on_prem(0.0), "usd")),
     ), sources=(
         "Barroso, Hölzle and Ranganathan, *The Datacenter as a Computer* (3rd ed.), ch. 6: capital and "
         "operating costs, PUE.",
@@ -513,7 +507,7 @@ ACT2 = Act(
         "The defaults are **stated assumptions**, not quotes: the utilization above, "
         f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
-        f"{fmt(LOAD_W, 'W')} at load (1/{GPN} of a DGX H100) and {fmt(S.idle_w, 'W')} idle, PUE "
+        f"{fmt(LOAD_W, 'W')} at load (1/{GPN} of a DGX H100's maximum) and {fmt(S.idle_w, 'W')} idle, PUE "
         f"{fmt(S.pue, 'num')}, ${S.usd_per_kwh:.2f} per kWh, {fmt(S.staff_usd_per_gpu_year, 'usd')} "
         "of staff per GPU-year. Every one of them is an instrument below.",
     ),
@@ -588,7 +582,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): why tokens per GPU and NICs per node set the all-reduce term used here.",
+        "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): what the fabric inside and between nodes does to the all-reduce.",
         "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism for when data parallelism stops scaling.",
         "V2-08 The Utilization Trap (a later lab): what running a shared fleet near full utilization does to queueing delay.",
     ),
