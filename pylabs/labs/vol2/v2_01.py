@@ -72,7 +72,7 @@ def act1_feedback(low: float | None, high: float | None) -> str:
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
     prompt=f"The team keeps its global batch of {fmt(S.global_batch_tokens, 'tokens')} per step and runs on "
-           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} nodes of {GPN}, {{fabric}} each). What "
+           f"{fmt(S.gpus, 'int')} H100s ({fmt(NODES, 'int')} nodes of {GPN} GPUs, {{fabric}} each). What "
            "speedup over one GPU will the run reach?",
     quantity=f"speedup on {fmt(S.gpus, 'int')} GPUs",
     unit_fmt="x",
@@ -267,12 +267,12 @@ ACT1 = Act(
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node, and it stays fixed as GPUs are added.",
-        f"This estimate simplifies the real run. The 70B model's weights and optimizer state must be "
+        f"The estimate leaves two things out. The 70B model's weights and optimizer state must be "
         f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
         f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
         f"sequences, fewer than the {fmt(S.gpus, 'int')} GPUs, so a real run splits each sequence over a group of "
-        "GPUs (tensor or context parallelism). That adds traffic of its own and shrinks the gradient each GPU "
-        "exchanges; the estimate leaves out both.",
+        "GPUs (tensor or context parallelism). Both add traffic; splitting also shrinks each GPU's gradient "
+        "exchange.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
@@ -503,7 +503,7 @@ ACT2 = Act(
         "utilization do we need before buying pays off?"),
     scenario=lambda: (
         "**On-demand** bills only busy hours. **Reserved** bills every hour at a discount, busy or not. "
-        "**On-prem** bills the purchase up front, then power and staff for as long as you own it.",
+        "**On-prem** bills the purchase up front, then the power the fleet draws and the staff who run it.",
         "The defaults are **stated assumptions**, not quotes: the utilization above, "
         f"{fmt(S.usd_per_gpu_hour, 'usd/h')} on demand, {_D} reserved discount on renewed one-year terms, "
         f"{fmt(S.capex_per_gpu, 'usd')} per GPU including its share of servers and network, "
