@@ -97,7 +97,8 @@ ACT1_REFLECTION = Reflection(
               "{ar_small} at {gpus_small} GPUs, {ar_big} at {gpus_big}."),
         Claim("B", "GPUs in a large cluster run their matrix multiplies at a lower MFU than on one node.",
               "In this model a GPU computes at the same {mfu} MFU on one node or a thousand, and Meta measured "
-              "{mfu_meta} on 16,384 H100s. The loss is the time a GPU spends idle, waiting for the all-reduce."),
+              "{mfu_meta} training Llama 3 405B on 16,384 H100s. The loss is the time a GPU spends idle, "
+              "waiting for the all-reduce."),
         Claim("C", "Each GPU's slice of the fixed batch shrinks as 1/N; the gradient exchange barely changes.",
               "Each GPU computes for {c_small} per step at {gpus_small} GPUs and {c_big} at {gpus_big}, while "
               "the all-reduce stays near {ar_big}. A batch of {big_batch} per step gives **{big_eff}** "
