@@ -197,10 +197,12 @@ def answer_chart(ctx: str, precision: str, gpus: int):
     is named, not timed."""
     times = {k: S.output_tokens * answer_step_s(k, precision, gpus) for k in LABELS if fits(k, precision)}
     name = {k: LABELS[k].split(" (")[0] for k in LABELS}
-    colours = ["accent" if k == ctx else "series1" for k in times]
+    colours = ["accent" if k == ctx else "series1" for k in LABELS]
     values = list(times.values())
+    shown = [times.get(k) for k in LABELS]                # no bar where the weights do not fit
+    labels = [name[k] if k in times else f"{name[k]}<br>(does not fit)" for k in LABELS]
     limit, note = ch.hline(S.draft_answer_s, "danger", "draft SLO", log=True)
-    figure = ch.figure([ch.bars(f"{OUT}-token answer", [name[k] for k in times], values, colours)],
+    figure = ch.figure([ch.bars(f"{OUT}-token answer", labels, shown, colours)],
                        ch.axis("", "category"),
                        ch.axis(f"Time for {OUT} tokens, s (log)", "log", **ch.decade_ticks(values + [S.draft_answer_s])),
                        shapes=[limit], annotations=[note], legend=False, height=int(S.chart_height_px))
@@ -268,8 +270,8 @@ ACT1 = Act(
         "The assistant is a 7B model (32 layers, 8 KV heads of 128, as Llama 3 8B). A request brings a "
         f"{fmt(S.prompt_tokens, 'int')}-token prompt and gets a {fmt(S.output_tokens, 'int')}-token answer; "
         f"the fleet must carry {fmt(S.rate_per_s, 'int')} requests per second at the peak.",
-        "The draft SLO was written for the whole answer. Your tier (set at the top) is the device whose numbers "
-        "lead the instruments; the chart shows all four.",
+        "The draft SLO was written for the whole answer on the H100. The instruments time it there, and on your "
+        "tier (set at the top); the chart shows every tier that can hold the weights.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_PRECISION, A1_GPUS, A1_COUNT),
