@@ -486,7 +486,7 @@ ACT2 = Act(
     stakeholder_role="Chief Architect",
     stakeholder=lambda: (
         "Now the fleet. Same assistant on every tier: the cloud, an edge box, the phone and the MCU in the "
-        "earbuds. Tell me which tier the model cannot reach at any precision, then give me a fleet that passes "
+        "earbuds. Tell me which tier ordinary quantisation does not carry, then give me a fleet that passes "
         "every check."),
     scenario=lambda: (
         "The SLOs are now what a reader feels: the first token within "
