@@ -135,9 +135,9 @@ FROM_V1: dict[str, dict[str, str]] = {
 
     "v1_16": {
         "a1_predict": "----",  # now one reader's tokens per second on the H100, not the answer's time
-        "a1_reflect": "ABCD",  # the same four changes to the SLO, reworded to similar length
+        "a1_reflect": "CB-D",  # review: "faster GPUs" moved to C; "batch so each stream decodes faster" became throughput
         "a2_pick": "----",  # now which tier needs weights below 4 bits (MCU aside), not which tier no precision rescues
-        "a2_reflect": "DBCA",  # the same four claims about the MCU, the key moved to D
+        "a2_reflect": "D--A",  # review: the two remedies (stream, prune) became causes (slow flash, no ternary 7B)
     },
 
     "v2_01": {

@@ -85,7 +85,7 @@ def act1_facts() -> dict[str, str]:
             "weights": fmt(weights("bf16"), "GB"), "bw": fmt(C.H100_HBM_BW, "B/s"),
             "int8_4": fmt(1 / answer_step_s("cloud", "int8", 4), "tokens/s"),
             "draft": fmt(S.draft_answer_s, "s"), "out": OUT, "peak": fmt(C.H100_PEAK_BF16_DENSE, "FLOP/s"),
-            "mfu": fmt(S.mfu, "pct")}
+            "mfu": fmt(S.mfu, "pct"), "gap": fmt(NEED / act1_truth(), "x")}
 
 
 ACT1_PREDICTION = Prediction(
@@ -115,19 +115,22 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="The draft's SLO cannot be met as written. What should the SLO constrain instead?",
+    prompt=f"The draft's SLO is {fmt(S.draft_answer_s, 's')} for the whole {OUT}-token answer. What should the SLO "
+           "constrain instead?",
     options=(
-        Claim("A", "Keep one limit on the whole answer, and buy faster GPUs.",
-              "The step is bytes over bandwidth: INT4 split over eight GPUs gets {best}, by giving one user eight "
-              "GPUs, and a faster chip only moves the same wall."),
-        Claim("B", "Two limits: the wait for the opening word, then the pace after it.",
+        Claim("A", "Throughput: the tokens each GPU writes a second, raised by batching.",
+              "Batching shares one weight read among many streams but shortens none of them: a step at batch 64 "
+              "takes {tpot_b64}, not less than {tpot}, and each reader still waits {answer} for the answer."),
+        Claim("B", "The wait for the first token, then the time between later ones.",
               "A reader needs the first word soon and then a steady pace: the prefill sets the first, the "
               "bytes per token the second ({tpot} in BF16). Neither depends on how long the answer is."),
-        Claim("C", "Keep one limit on the whole answer, and batch the requests.",
-              "Batching shares one weight read among many streams; it does not shorten any one of them: a step "
-              "at batch 64 takes {tpot_b64}, not less than {tpot}."),
-        Claim("D", "Keep one limit, but on the mean answer time rather than the P99.",
-              "Every answer of {out} tokens is {out} steps; the mean is as slow as the P99 here ({answer})."),
+        Claim("C", "The whole answer's time still, met by giving each reader faster GPUs.",
+              "{out} tokens in {draft} is {need}, {gap} what one H100 writes: a GPU with {gap} its {bw}. INT4 "
+              "over eight H100s, communication left out, gets {best} only by giving one reader eight GPUs, and "
+              "an answer twice as long still takes twice as long."),
+        Claim("D", "The mean answer time across all readers, rather than the P99.",
+              "Every answer of {out} tokens is {out} steps of {tpot}: the mean is as slow as the P99 here "
+              "({answer})."),
     ),
     answer_letter="B",
 )
@@ -337,7 +340,6 @@ def act2_facts() -> dict[str, str]:
             "qspi": f"{fmt(llm.flash_b / C.STM32H743_QSPI_BW, 'num')} s",
             "mob_share": fmt(S.phone_share, "pct"), "edge_share": fmt(S.edge_share, "pct"), "kws": fmt(Tiny("kws").flash_b, "B"),
             "kws_params": fmt(C.KWS_DSCNN_PARAMS, "params"), "qspi_bw": fmt(C.STM32H743_QSPI_BW, "B/s"),
-            "pruned": fmt(llm.flash_b / C.STM32H743_FLASH_BYTES / S.prune_factor, "x"),
             "flash": mib(C.STM32H743_FLASH_BYTES), "good_setting": good_setting(), "k": K}
 
 
@@ -370,14 +372,15 @@ ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt="The phone passed once its weights took 2 bits each. Why does no precision bring the 7B onto the MCU?",
     options=(
-        Claim("A", "A faster clock: the Cortex-M7's arithmetic is what holds it back.",
-              "The 7B does not fit at all; no clock makes {tiny_gb} fit in {flash}."),
-        Claim("B", "Stream the weights from a large external flash while it runs.",
-              "The quad-SPI flash moves {qspi_bw} at best: one token would take {qspi}, even if a flash chip "
-              "that large were fitted."),
-        Claim("C", "Prune nine weights in ten and keep the assistant's quality.",
-              "Even then it is {pruned} the flash, and a 7B with nine weights in ten gone is not the same assistant."),
-        Claim("D", "Fewer bits shrink the bytes a few times; the gap is hundreds.",
+        Claim("A", "Its clock: the Cortex-M7's arithmetic, not its memory, holds it back.",
+              "The 7B does not fit at all: no clock makes {tiny_gb} fit in {flash}, {tiny_x} too small."),
+        Claim("B", "Its flash is slow: at its read rate no token would come in time.",
+              "Speed never comes into it: {tiny_gb} cannot be stored in {flash}. Even a large external quad-SPI "
+              "flash, at {qspi_bw}, would take {qspi} a token."),
+        Claim("C", "Ternary needs training, and no 7B has been trained that way.",
+              "TII trained ternary 7B and 10B models in 2024 (Falcon3 1.58-bit), and the phone ran one at 2 bits; "
+              "on the MCU it would still be {tiny_gb}, {tiny_x} its flash."),
+        Claim("D", "Fewer bits shrink the bytes a few times over; the gap is hundreds.",
               "BF16 to 2-bit ternary is {shrink} fewer bytes; the 7B is still {tiny_gb}, {tiny_x} the flash. The MCU "
               "takes a job its size: a DS-CNN keyword spotter ({kws_params} parameters) needs {kws}."),
     ),
