@@ -21,7 +21,8 @@ provisioned at a load ρ (GPUs = busy ÷ ρ) and the P99 TTFT adds the M/M/1 wai
 V2-17). Issue 20: the spec's Act II pick (which tier cannot run a 7B, with the MCU's 2 MiB in the
 prompt) needed no physics; the pick now leaves the MCU aside. Issue 24: a ternary weight is stored in
 2 bits (bitnet.cpp I2_S), and BitNet b1.58 (Ma et al. 2024) reports quality only up to 3.9B, so the
-ternary 7B is labelled hypothetical (at 2 bits the phone passes: 2.32 GB, 35.8 ms); ternary is not
+ternary 7B's quality is labelled an assumption (review: TII's Falcon3-7B-1.58bit, Dec 2024, is a
+ternary 7B trained on from a BF16 parent; at 2 bits the phone passes: 2.32 GB, 35.8 ms); ternary is not
 "the floor" (binary weights: XNOR-Net 2016, BitNet 2023); a tier that cannot store the weights is
 named, not timed; the spec's families put V1-03 under Drift and V1-07 under Parallelism, which
 neither teaches (V1-03 is now Workflow, V1-07 Memory). ST's 2 MB of flash is 2 MiB (the spec's 693×
@@ -40,7 +41,8 @@ from pylabs.framework.checks import Checks
 from pylabs.framework.earlier import Tally
 from pylabs.labs.vol1.audit import (CHECK_TITLES, FAMILIES, HBM_USABLE, KV, MEAN_CONTEXT, PRECISIONS, READS, SHORT,
                                     CLOUD_PRECISIONS, FOUR_BITS_OR_MORE, Cloud, Fleet, OnDevice, S, Tiny, answer_step_s,
-                                    families, fits, mib, room, tiers_without_a_fit, weakest, weights)
+                                    cloud_memory_lever, families, fits, mib, room, tiers_without_a_fit, weakest,
+                                    weights)
 from pylabs.labs.vol1.contexts import CONTEXTS, LABELS, TRACK, deployment, device
 from pylabs.physics import constants as C
 from pylabs.physics import tiers
@@ -62,7 +64,8 @@ A1_PRECISION = Choice("a1_precision", "Weight precision", tuple(
     Option(k, PRECISIONS[k][0]) for k in CLOUD_PRECISIONS), default="bf16", widget="select")
 A1_GPUS = Choice("a1_gpus", "H100s sharing one stream (tensor parallel)", tuple(
     Option(str(n), str(n)) for n in (1, 2, 4, 8)), default="1",
-    help="Each GPU reads its share of the weights; communication between them is left out (a best case).")
+    help="The stream's layers are split evenly over the GPUs; communication between them is left out "
+         "(a best case).")
 A1_COUNT = Choice("a1_count", "What the radar counts", (
     Option("pred", "Your predictions"), Option("all", "Predictions and reflections")), default="pred",
     help="Counts the answers locked in your ledger; with no earlier answers it changes nothing.")
@@ -142,7 +145,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_tier", "Your tier: one reader's answer", "s", "s", infinite="does not fit"),
     MetricSpec("a1_labs", "Earlier Volume I labs in your ledger", "1", "int"),
     MetricSpec("a1_answers", "Locked answers counted", "1", "int"),
-    MetricSpec("a1_accuracy", "Right, over all counted", "1", "pct"),
+    MetricSpec("a1_accuracy", "Right, over all counted", "1", "pct", infinite="no answers yet"),
     MetricSpec("a2_failing", "Checks failing", "1", "int"),
     MetricSpec("a2_cloud_ttft", "Cloud P99 time to first token", "s", "ms"),
     MetricSpec("a2_cloud_tpot", "Cloud time per output token", "s", "ms"),
@@ -177,8 +180,8 @@ def act1_instruments(s: State) -> list:
         M["a1_tier"].show(mine, "danger" if mine > S.draft_answer_s else "good", tier_note),
         M["a1_labs"].show(sum(r.labs for r in rows), note=f"of {len(READS)} that feed the radar"),
         M["a1_answers"].show(answered),
-        M["a1_accuracy"].show(right / answered if answered else 0.0, None if answered else "warn",
-                              "" if answered else "no locked answers yet"),
+        M["a1_accuracy"].show(right / answered if answered else float("nan"), None if answered else "warn",
+                              "" if answered else "lock answers in other Volume I labs"),
     ), weakest_callout(rows), answer_chart(ctx, precision, gpus), radar_chart(rows)]
     return parts
 
@@ -254,7 +257,7 @@ def act1_math(s: State):
         ("Memory bandwidth, BW", fmt(d.mem_bw, "B/s")),
         ("KV cache per token (8 KV heads × 128, 32 layers, BF16)", fmt(KV, "B")),
         ("Mean KV context while decoding, s", fmt(MEAN_CONTEXT, "tokens")),
-        *((name, ", ".join(labs)) for name, labs in FAMILIES.items()),
+        *((name, ", ".join(lab.upper().replace("_", "-") for lab in labs)) for name, labs in FAMILIES.items()),
     ), sources=(
         cite("williams2009", "the roofline: the slower of bytes and FLOPs sets the step"),
         cite("ainslie2023", "grouped-query attention: 8 KV heads"),
@@ -294,12 +297,13 @@ A2_BATCH = Slider("a2_batch", "Cloud: sequences decoded together per GPU", unit=
                   default=64, fmt="int", scale="log2")
 A2_LOAD = Slider("a2_load", "Cloud: load per GPU, ρ", unit="1", min=0.1, max=0.95, step=0.05, default=0.7, fmt="pct",
                  help="GPUs provisioned = busy ÷ ρ. A lower load shortens the queue and costs GPUs.")
+TERNARY_HELP = ("Ternary weights need a model trained for them; rounding a BF16 model to three values breaks it. "
+                "BitNet b1.58 reports quality up to 3.9B; TII's Falcon3-7B-1.58bit (2024) was trained on from a BF16 "
+                "7B. That a ternary 7B keeps the assistant's quality is assumed.")
 A2_EDGE = Choice("a2_edge", "Edge (Orin NX): weight precision", tuple(Option(k, v[0]) for k, v in PRECISIONS.items()),
-                 default="int4", widget="select")
+                 default="int4", widget="select", help=TERNARY_HELP)
 A2_MOBILE = Choice("a2_mobile", "Phone: weight precision", tuple(Option(k, v[0]) for k, v in PRECISIONS.items()),
-                   default="int4", widget="select",
-                   help="Ternary weights need a model trained for them; rounding a BF16 model to three values breaks "
-                        "it. BitNet b1.58 reports such models up to 3.9B: a ternary 7B is hypothetical.")
+                   default="int4", widget="select", help=TERNARY_HELP)
 A2_TINY = Choice("a2_tiny", "MCU: its job", (
     Option("llm", "Run the 7B itself, ternary at 2 bits a weight"),
     Option("kws", "A keyword spotter (DS-CNN, INT8) that wakes the phone"),
@@ -359,8 +363,8 @@ ACT2_PREDICTION = Pick(
               "In INT4 the 7B holds {edge_mem} of the app's {edge_budget} and writes a token every {edge_tpot}."),
         Claim("C", f"The phone: {fmt(C.A17_PRO_MEM_BW, 'GB/s')} and its app's share of memory.",
               "In INT4 the phone fails both checks: {mob_mem} over {mob_budget}, {mob_tpot} a token. Only ternary "
-              "weights at 2 bits pass ({mobt_mem}, {mobt_tpot} a token), and BitNet b1.58 reports such models only "
-              "up to 3.9B: a ternary 7B is hypothetical."),
+              "weights at 2 bits pass ({mobt_mem}, {mobt_tpot} a token), on a 7B trained for them whose quality "
+              "is assumed."),
         Claim("D", "None of the three: INT4 weights pass on each.",
               "The cloud and the edge pass at INT4, but the phone does not: {mob_mem} over {mob_budget}, "
               "{mob_tpot} a token."),
@@ -373,7 +377,7 @@ ACT2_REFLECTION = Reflection(
     prompt="The phone passed once its weights took 2 bits each. Why does no precision bring the 7B onto the MCU?",
     options=(
         Claim("A", "Its clock: the Cortex-M7's arithmetic, not its memory, holds it back.",
-              "The 7B does not fit at all: no clock makes {tiny_gb} fit in {flash}, {tiny_x} too small."),
+              "The 7B does not fit at all: no clock makes {tiny_gb} fit in {flash}; the weights are {tiny_x} the flash."),
         Claim("B", "Its flash is slow: at its read rate no token would come in time.",
               "Speed never comes into it: {tiny_gb} cannot be stored in {flash}. Even a large external quad-SPI "
               "flash, at {qspi_bw}, would take {qspi} a token."),
@@ -422,7 +426,7 @@ def act2_instruments(s: State) -> list:
 def act2_failures(f: Fleet, ok: dict[str, bool]) -> list:
     c, e, m, t = f.cloud, f.edge, f.mobile, f.tiny
     levers = {
-        "cloud_memory": f"{fmt(c.memory_b, 'GB')} per GPU: fewer sequences per GPU, or fewer bytes per weight.",
+        "cloud_memory": f"{fmt(c.memory_b, 'GB')} per GPU: " + cloud_memory_lever(c),
         "cloud_tpot": f"{fmt(c.step_s, 'ms')} a token: every sequence's KV cache is read each step; batch less.",
         "cloud_ttft": f"{fmt(c.ttft_s, 'ms')} at P99: the queue multiplies the {fmt(c.prefill_s, 'ms')} prefill; "
                       "lower the load.",
@@ -544,8 +548,8 @@ def lab_takeaways() -> list[str]:
         f"{g['good_tpot']} a token, {g['good_cost']} per {K} requests).",
         "A queue multiplies the prefill: the load you run the GPUs at trades the P99 first token against cost.",
         f"On the phone, INT4 is not small enough ({g['mob_mem']}, {g['mob_tpot']} a token); ternary weights at "
-        f"2 bits would be ({g['mobt_mem']}, {g['mobt_tpot']}), but a 7B trained so is hypothetical: BitNet b1.58 "
-        "reports quality up to 3.9B.",
+        f"2 bits would be ({g['mobt_mem']}, {g['mobt_tpot']}), on a 7B trained ternary whose quality is assumed: "
+        "BitNet b1.58 reports quality up to 3.9B.",
         f"The MCU cannot hold the 7B at any precision ({g['tiny_x']} its flash): it gets a different job, a "
         f"keyword spotter of {g['kws']}.",
         "Your radar shows the invariant family where your intuition was weakest: measure there first.",
@@ -570,7 +574,7 @@ LAB = Lab(
     results=results,
     takeaways=lab_takeaways,
     connections=(
-        "**V1-02 The Iron Law**: bytes over bandwidth, the term that sets every decode step.",
+        "**V1-02 The Iron Law**: the time of a step from its bytes and its arithmetic.",
         "**V1-08 The Training Memory Budget**: where the bytes of a model come from.",
         "**V2-10 The KV-Cache Memory Wall**: the cloud tier's KV cache and batching in depth.",
     ),
