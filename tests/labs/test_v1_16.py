@@ -339,3 +339,13 @@ def test_the_cloud_memory_failure_offers_only_levers_that_can_clear_it():
     html = rendered(LAB, state)
     text = html.split('data-failure="a2_cloud_memory"', 1)[1].split("</div>", 1)[0]
     assert "fewer bytes per weight" not in text and "fewer sequences per GPU" in text
+
+
+def test_act1_says_it_counts_the_weights_alone_where_act2_fails_the_same_phone():
+    """Review, class 13: Act I showed the phone at INT4 as fitting ("Weights fit: yes", 18.5 s) while Act II
+    fails the same phone on memory (4.18 GB with the KV cache and runtime, of 4 GB): Act I now says it counts
+    the weights alone."""
+    html = rendered(LAB, all_open(context="mobile", a1_precision="int4"))
+    assert "Weights alone fit" in html and "Act II adds each device" in html
+    assert "Apple A17 Pro (iPhone 15 Pro), batch 1; weights alone" in html
+    assert not audit.Fleet(mobile=audit.OnDevice("mobile", "int4")).checks()["mobile_memory"]

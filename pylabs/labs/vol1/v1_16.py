@@ -26,9 +26,8 @@ ternary 7B trained on from a BF16 parent; at 2 bits the phone passes: 2.32 GB, 3
 "the floor" (binary weights: XNOR-Net 2016, BitNet 2023); a tier that cannot store the weights is
 named, not timed; the spec's families put V1-03 under Drift and V1-07 under Parallelism, which
 neither teaches (V1-03 is now Workflow, V1-07 Memory). ST's 2 MB of flash is 2 MiB (the spec's 693×
-divides 1.39 GB by 2 × 10⁶ B; at 2 bits the 7B is 1.75 GB, 834×). The ledger keeps the cloud's times
-in seconds and its cost per 1,000 requests (tpot_s, ttft_s, cost_per_1k; the spec's tpot_ms,
-ttft_ms, cost_per_req), each labelled through ``record_metrics``.
+divides 1.39 GB by 2 × 10⁶ B; at 2 bits the 7B is 1.75 GB, 834×). Ledger: tpot_s, ttft_s, cost_per_1k
+(the spec's tpot_ms, ttft_ms, cost_per_req), labelled through ``record_metrics``.
 """
 
 from __future__ import annotations
@@ -168,7 +167,7 @@ def act1_instruments(s: State) -> list:
     mine = S.output_tokens * answer_step_s(ctx, precision, gpus) if fits(ctx, precision) else float("inf")
     rows = families(dict(s.earlier), s["a1_count"] == "all")
     right, answered = sum(r.right for r in rows), sum(r.answered for r in rows)
-    tier_note = (f"{device(ctx).name}, batch 1" if fits(ctx, precision) else
+    tier_note = (f"{device(ctx).name}, batch 1" + ("; weights alone" * (ctx in ("edge", "mobile"))) if fits(ctx, precision) else
                  f"{fmt(weights(precision), 'GB')} of weights; {device(ctx).name} gives the model "
                  + (mib(room(ctx)) if ctx == "tiny" else fmt(room(ctx), "GB")))
     parts = [metric_grid(
@@ -218,8 +217,9 @@ def answer_chart(ctx: str, precision: str, gpus: int):
                + (f", {gpus} H100s on the cloud stream" if gpus > 1 else "") + ": "
                + (f"only {', '.join(under)} meets the draft's {fmt(S.draft_answer_s, 's')}" if under else
                   f"no tier meets the draft's {fmt(S.draft_answer_s, 's')}")
-               + (f"; the weights do not fit on {', '.join(out)}, so no time is shown there." if out else "."))
-    table = (("Tier", f"{OUT} tokens", "Per token", "Weights fit"),
+               + (f"; the weights do not fit on {', '.join(out)}, so no time is shown there" if out else "")
+               + ". Memory counts the weights alone here; Act II adds each device's KV cache and runtime.")
+    table = (("Tier", f"{OUT} tokens", "Per token", "Weights alone fit"),
              [(LABELS[k], fmt(times[k], "s") if k in times else "does not fit",
                fmt(times[k] / S.output_tokens, "ms") if k in times else "does not fit", "yes" if k in times else "no")
               for k in LABELS])
