@@ -349,3 +349,10 @@ def test_act1_says_it_counts_the_weights_alone_where_act2_fails_the_same_phone()
     assert "Weights alone fit" in html and "Act II adds each device" in html
     assert "Apple A17 Pro (iPhone 15 Pro), batch 1; weights alone" in html
     assert not audit.Fleet(mobile=audit.OnDevice("mobile", "int4")).checks()["mobile_memory"]
+
+
+def test_nothing_before_the_pick_presupposes_a_tier_fails():
+    """Review, class 24: the Chief Architect asked "which tier ordinary quantisation does not carry", which
+    strikes out D ("None of the three") before the lock, the MCU being set aside."""
+    text = before_lock("a2_pick")
+    assert "does not carry" not in text and "if any" in lab.ACT2_PREDICTION.prompt

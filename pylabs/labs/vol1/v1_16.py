@@ -353,7 +353,7 @@ ACT2_PREDICTION = Pick(
            f"{fmt(S.ttft_limit_s, 'ms')} P99 first token and {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {K} "
            f"requests. An app may use {fmt(S.phone_share, 'pct')} of the phone's {fmt(C.A17_PRO_MEM_BYTES, 'GB')} and "
            f"{fmt(S.edge_share, 'pct')} of the Orin's {fmt(C.ORIN_NX_MEM_BYTES, 'GB')} [assumed]. Leave the MCU aside: "
-           "which tier cannot pass its checks with weights of 4 bits or more, at any setting offered?",
+           "which tier, if any, cannot pass its checks with weights of 4 bits or more, at any setting offered?",
     quantity="the tier of cloud, edge and phone that needs weights below 4 bits",
     options=(
         Claim("A", f"The cloud: {RATE} requests a second within its cost limit.",
@@ -493,7 +493,7 @@ ACT2 = Act(
     stakeholder_role="Chief Architect",
     stakeholder=lambda: (
         "Now the fleet. Same assistant on every tier: the cloud, an edge box, the phone and the MCU in the "
-        "earbuds. Tell me which tier ordinary quantisation does not carry, then give me a fleet that passes "
+        "earbuds. Tell me whether ordinary quantisation carries every tier, then give me a fleet that passes "
         "every check."),
     scenario=lambda: (
         "The SLOs are now what a reader feels: the first token within "
