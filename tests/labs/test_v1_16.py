@@ -302,14 +302,15 @@ def test_a_ternary_7b_is_an_assumption_not_hypothetical():
     Falcon3-10B-Instruct-1.58bit, Dec 2024, huggingface.co/tiiuae), so "a ternary 7B is hypothetical" is
     stronger than the sources; the lab assumes such a 7B keeps the assistant's quality, and says so."""
     html = rendered(LAB, all_open())
-    assert "hypothetical" not in html
-    assert "Falcon3-7B-1.58bit" in html and "assumed" in audit.PRECISIONS["ternary"][0]
+    assert "hypothetical" not in html and "a 7B's quality here is [assumed]" in html
+    assert "Falcon3" in lab.ACT2_REFLECTION.options[2].feedback and "assumed" in audit.PRECISIONS["ternary"][0]
 
 
-def test_the_ternary_help_sits_on_both_device_controls():
+def test_the_ternary_note_is_on_no_single_device_control():
     """Review: the help on ternary weights sat on the phone's control only, pointing at the phone (the
-    Act II key) before the lock."""
-    assert lab.A2_EDGE.help and lab.A2_EDGE.help == lab.A2_MOBILE.help
+    Act II key) before the lock; the note is now in Act II's equations panel, after the lock."""
+    assert lab.A2_EDGE.help == lab.A2_MOBILE.help == ""
+    assert "Falcon3" not in before_lock("a2_reflect")   # it would refute a2_reflect's C before its lock
 
 
 def test_an_empty_ledger_shows_no_accuracy_not_zero():

@@ -297,13 +297,12 @@ A2_BATCH = Slider("a2_batch", "Cloud: sequences decoded together per GPU", unit=
                   default=64, fmt="int", scale="log2")
 A2_LOAD = Slider("a2_load", "Cloud: load per GPU, ρ", unit="1", min=0.1, max=0.95, step=0.05, default=0.7, fmt="pct",
                  help="GPUs provisioned = busy ÷ ρ. A lower load shortens the queue and costs GPUs.")
-TERNARY_HELP = ("Ternary weights need a model trained for them; rounding a BF16 model to three values breaks it. "
-                "BitNet b1.58 reports quality up to 3.9B; TII's Falcon3-7B-1.58bit (2024) was trained on from a BF16 "
-                "7B. That a ternary 7B keeps the assistant's quality is assumed.")
+TERNARY = ("trained ternary, not rounded (rounding breaks a BF16 model); BitNet b1.58 reports quality to 3.9B: "
+           "a 7B's quality here is [assumed]")
 A2_EDGE = Choice("a2_edge", "Edge (Orin NX): weight precision", tuple(Option(k, v[0]) for k, v in PRECISIONS.items()),
-                 default="int4", widget="select", help=TERNARY_HELP)
+                 default="int4", widget="select")
 A2_MOBILE = Choice("a2_mobile", "Phone: weight precision", tuple(Option(k, v[0]) for k, v in PRECISIONS.items()),
-                   default="int4", widget="select", help=TERNARY_HELP)
+                   default="int4", widget="select")
 A2_TINY = Choice("a2_tiny", "MCU: its job", (
     Option("llm", "Run the 7B itself, ternary at 2 bits a weight"),
     Option("kws", "A keyword spotter (DS-CNN, INT8) that wakes the phone"),
@@ -479,6 +478,7 @@ def act2_math(s: State):
         ("App share of the phone's memory [assumed]", fmt(S.phone_share, "pct")),
         ("Phone bandwidth [assumed]", fmt(C.A17_PRO_MEM_BW, "B/s")),
         ("Runtime on a device [assumed]", fmt(S.runtime_bytes, "GB")),
+        ("A 7B with ternary weights", TERNARY),
     ), sources=(
         cite("kwon2023", "KV cache per sequence, 90 % of HBM for the server"),
         cite("kleinrock1975", "the M/M/1 waiting-time tail"),
