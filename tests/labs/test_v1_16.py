@@ -357,3 +357,9 @@ def test_nothing_before_the_pick_presupposes_a_tier_fails():
     strikes out D ("None of the three") before the lock, the MCU being set aside."""
     text = before_lock("a2_pick")
     assert "does not carry" not in text and "if any" in lab.ACT2_PREDICTION.prompt
+
+
+def test_the_mcu_reflection_prompt_does_not_strike_out_a_distractor():
+    """Review, class 31: "The phone passed once its weights took 2 bits each" told the student a ternary 7B
+    runs, striking out C ("no 7B has been trained that way") in the prompt itself."""
+    assert "phone" not in lab.ACT2_REFLECTION.prompt.lower()

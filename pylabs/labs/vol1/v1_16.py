@@ -373,7 +373,7 @@ ACT2_PREDICTION = Pick(
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="The phone passed once its weights took 2 bits each. Why does no precision bring the 7B onto the MCU?",
+    prompt="Why can no precision on offer, down to ternary, bring the 7B onto the MCU?",
     options=(
         Claim("A", "Its clock: the Cortex-M7's arithmetic, not its memory, holds it back.",
               "The 7B does not fit at all: no clock makes {tiny_gb} fit in {flash}; the weights are {tiny_x} the flash."),
