@@ -277,7 +277,7 @@ ACT1 = Act(
         f"{fmt(S.prompt_tokens, 'int')}-token prompt and gets a {fmt(S.output_tokens, 'int')}-token answer; "
         f"the fleet must carry {fmt(S.rate_per_s, 'int')} requests per second at the peak.",
         "The draft SLO was written for the whole answer on the H100. The instruments time it there, and on your "
-        "tier (set at the top); the chart shows every tier that can hold the weights.",
+        "tier (set at the top); the chart shows all four tiers.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_PRECISION, A1_GPUS, A1_COUNT),
