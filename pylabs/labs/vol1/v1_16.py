@@ -127,7 +127,7 @@ ACT1_REFLECTION = Reflection(
               "A reader needs the first word soon and then a steady pace: the prefill sets the first, the "
               "bytes per token the second ({tpot} in BF16). Neither depends on how long the answer is."),
         Claim("C", "The whole answer's time still, met by giving each reader faster GPUs.",
-              "{out} tokens in {draft} is {need}, {gap} what one H100 writes: a GPU with {gap} its {bw}. INT4 "
+              "{out} tokens in {draft} is {need}, {gap} what one H100 writes: a GPU would need {gap} its {bw}. INT4 "
               "over eight H100s, communication left out, gets {best} only by giving one reader eight GPUs, and "
               "an answer twice as long still takes twice as long."),
         Claim("D", "The mean answer time across all readers, rather than the P99.",
@@ -381,7 +381,7 @@ ACT2_REFLECTION = Reflection(
               "Speed never comes into it: {tiny_gb} cannot be stored in {flash}. Even a large external quad-SPI "
               "flash, at {qspi_bw}, would take {qspi} a token."),
         Claim("C", "Ternary needs training, and no 7B has been trained that way.",
-              "TII trained ternary 7B and 10B models in 2024 (Falcon3 1.58-bit), and the phone ran one at 2 bits; "
+              "TII trained ternary 7B and 10B models in 2024 (Falcon3 1.58-bit), and the phone passes with one; "
               "on the MCU it would still be {tiny_gb}, {tiny_x} its flash."),
         Claim("D", "Fewer bits shrink the bytes a few times over; the gap is hundreds.",
               "BF16 to 2-bit ternary is {shrink} fewer bytes; the 7B is still {tiny_gb}, {tiny_x} the flash. The MCU "
