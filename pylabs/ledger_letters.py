@@ -134,10 +134,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_16": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now one reader's tokens per second on the H100, not the answer's time
+        "a1_reflect": "CB-D",  # review: "faster GPUs" moved to C; "batch so each stream decodes faster" became throughput
+        "a2_pick": "----",  # now which tier needs weights below 4 bits (MCU aside), not which tier no precision rescues
+        "a2_reflect": "D--A",  # review: the two remedies (stream, prune) became causes (slow flash, no ternary 7B)
     },
 
     "v2_01": {
