@@ -3,12 +3,27 @@
 Core invariant: in data-parallel training, the ratio of all-reduce time to
 compute time depends on tokens per GPU and link bandwidth, not on model size;
 crossing the node boundary divides the bandwidth, so the NICs per node set
-the scaling wall.
+the scaling wall. The model and scenario are in ``v2_02_model``.
 
 Act I (the interconnect cliff): a 13B model with ZeRO-2 on 8 H100s; one DGX
-(NVLink) against cheaper boxes (PCIe, or 8 servers on 100 GbE).
-Act II (the multi-node wall): 1 → 16 DGX nodes gives ~6× instead of 16×,
-because each node has one 400G NIC instead of eight rails.
+(NVLink) against cheaper boxes (PCIe, or 8 servers on 100 GbE). The
+prediction is asked at the context's tokens per GPU (5.32× pretraining, C;
+13.6× fine-tuning, D); the reflection asks what 8 → 16 servers does to the
+ring's time (+7 %, D). The model adds compute and all-reduce; the math peek
+shows the bound with the backward fully overlapped (Megatron Core DDP), and
+both keys hold under it.
+Act II (the multi-node wall): 1 → 16 DGX nodes gives 6.34× instead of 16×,
+because each node has one 400G NIC instead of eight rails. The prediction
+asks the gain from eight rails (2.12× pretraining, A; 3.12× fine-tuning, C);
+the reflection asks what a fixed global batch does from 16 to 64 nodes
+(62.8 % → 28.6 %, B).
+
+Departures from the seed spec (``SEED_LABS.md`` §V2-02), for issue 20: its
+reflection key "more tokens per GPU" was the network-wall failure's own lever
+and the Act I callout's words, stated before the lock; it stays a lever in
+the failure text and the reflection asks about strong scaling, which the
+spec's toggle shows. The Act II stakeholder's 6.34× is the step-time model's,
+not a measurement.
 
 Ledger fields: context, both predictions and reflections, the final
 instrument settings, the slowdown and speedup results, failure states reached.
@@ -376,11 +391,11 @@ def act2_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a2_speedup"].show(speedup, tone_for(efficiency)),
         M["a2_efficiency"].show(efficiency, tone_for(efficiency)),
-        M["a2_tokens_per_gpu"].show(c.tokens_per_gpu(n)),
-        M["a2_compute_s"].show(compute),
-        M["a2_allreduce_s"].show(comm, "danger" if comm > compute else None),
         M["a2_rails_gain"].show(rails_gain(c, n)),
         M["a2_node_egress"].show(c.nics * c.nic_bw, note=f"{plural(c.nics, 'NIC')} × {fmt(c.nic_bw, 'GB/s')}"),
+        M["a2_allreduce_s"].show(comm, "danger" if comm > compute else None),
+        M["a2_compute_s"].show(compute),
+        M["a2_tokens_per_gpu"].show(c.tokens_per_gpu(n)),
     )]
     if comm > compute:
         parts.append(failure(F["a2_network_wall"],
