@@ -31,6 +31,20 @@ def test_act1_keys_hold_if_the_backward_overlaps_the_all_reduce():
     assert 4 <= lab.overlapped_slowdown(13e9, 4096, "eth100") < 10
 
 
+@pytest.mark.parametrize("mfu", [0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60])
+def test_keys_hold_over_plausible_utilisations(mfu, monkeypatch):
+    """Issue 24 class 16: the 45 % utilisation is an assumption (stated before the lock); every
+    key holds from 30 % to 60 %, around published large-model utilisation (PaLM 540B: 46.2 % MFU, 57.8 % HFU, Chowdhery et al. 2022;
+    Megatron-LM 1T: 52 % of peak, Narayanan et al. 2021)."""
+    import dataclasses
+    from pylabs.labs.vol2 import v2_02_model as model
+    monkeypatch.setattr(model, "S", dataclasses.replace(model.S, mfu=mfu))
+    for context, a1, a2 in (("pretrain", "C", "A"), ("finetune", "D", "B")):
+        for q, truth, key in ((lab.ACT1_PREDICTION, lab.act1_truth, a1), (lab.ACT2_PREDICTION, lab.act2_truth, a2)):
+            value = truth(context)
+            assert next(o.letter for o in q.options if o.holds(value)) == key, (context, q.id, value)
+
+
 def test_act1_efficiencies_match_the_audit():
     steps = {k: lab.single_node_step(13e9, 4096, k).efficiency for k in ("nvlink", "pcie5", "pcie4", "eth100")}
     assert steps == pytest.approx({"nvlink": 0.876, "pcie5": 0.498, "pcie4": 0.332, "eth100": 0.165}, abs=6e-4)
@@ -58,7 +72,7 @@ def test_act2_answer_is_proven_in_each_context():
     assert lab.act2_truth("pretrain") == pytest.approx(2.1208, rel=1e-4)
     assert lab.act2_truth("finetune") == pytest.approx(3.1202, rel=1e-4)
     assert lab.ACT2_PREDICTION.answer("pretrain") == "A"
-    assert lab.ACT2_PREDICTION.answer("finetune") == "C"
+    assert lab.ACT2_PREDICTION.answer("finetune") == "B"
     assert lab.act2_truth("pretrain") <= 16 / one.speedup(16)  # the ceiling the B feedback names
 
 

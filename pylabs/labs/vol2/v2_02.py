@@ -277,8 +277,8 @@ ACT1 = Act(
         "in two phases: a reduce-scatter, in which each GPU ends up owning the sum of one slice, and an "
         "all-gather, in which the slices travel round the ring again.",
         f"The gradients of a {fmt(S.params, 'params')} model in BF16 are {fmt(gradient_bytes(S.params), 'GB')}. "
-        "Whether moving them is cheap or ruinous depends on the link, and on how much compute each step "
-        "does to pay for it.",
+        f"Each GPU computes at {fmt(S.mfu, 'pct')} of its {fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')} dense BF16 "
+        "peak [assumed utilisation].",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_FABRIC, A1_MODEL, A1_TOKENS),
@@ -328,13 +328,13 @@ ACT2_PREDICTION = Prediction(
     quantity="16-node speedup with 8 NICs ÷ with 1 NIC",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: about double the one-NIC speedup", None, 2.2, 2.0,
+        Range("A", "{range}: about double the one-NIC speedup", None, 2.5, 2.0,
               "With one NIC the step takes {one_step}; with eight, {rails_step}: the 16-node speedup goes from "
               "{one_speedup} to {rails_speedup}."),
-        Range("B", "{range}: well over double, short of triple", 2.2, 3.0, 2.5,
+        Range("B", "{range}: well over double, short of fourfold", 2.5, 4.0, 3.0,
               "Eight rails give {rails_speedup} against {one_speedup}; the gain is capped by "
               "16 ÷ {one_speedup} = {cap} even with a free network."),
-        Range("C", "{range}: several times over, short of eight", 3.0, 6.0, 4.0,
+        Range("C", "{range}: several times over, short of eight", 4.0, 6.0, 5.0,
               "Only the inter-node term shrinks eightfold; compute ({compute}) and the NVLink phase stay: "
               "{one_speedup} becomes {rails_speedup}."),
         Range("D", "{range}: close to eightfold, like the egress", 6.0, None, 8.0,
