@@ -241,7 +241,8 @@ def act1_math(s: State):
                  "Training costs 6 FLOP per parameter per token (forward and backward); *t* is tokens per "
                  "GPU per step, *u* the utilisation of the compute phases."),
         Equation(r"T_{\text{ring}} = 2\,\frac{N-1}{N}\cdot\frac{2P}{B}",
-                 "Ring all-reduce of 2-byte gradients over *N* GPUs at *B* bytes/s per direction."),
+                 "Ring all-reduce of 2-byte gradients over *N* GPUs at *B* bytes/s per direction, the link's "
+                 "full rate: an idealisation, since measured bus bandwidth falls below it."),
         Equation(r"\frac{T_{\text{ring}}}{T_{\text{comp}}} = \frac{2}{3}\cdot\frac{N-1}{N}\cdot\frac{C_{\text{peak}}\,u}{t\,B}",
                  "Divide the two: the parameter count *P* cancels. The model adds the two phases; frameworks "
                  "can run the all-reduce in buckets under the backward pass, which hides at most its two-thirds "
