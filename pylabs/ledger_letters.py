@@ -120,10 +120,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_14": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "ABCD",   # the same four ranges (under 1 week, 1-2, 2-6, 6 weeks or more), glosses reworded
+        "a1_reflect": "----",   # now asks how much sooner PSI reaches a halved threshold (was: PSI's symmetry)
+        "a2_predict": "-AC-",   # the key (weekly / monthly / quarterly, was B) is A; version-1 C stays C
+        "a2_reflect": "----",   # now asks how retraining and staleness compare at T* (was: why PSI leads)
     },
 
     "v1_15": {

@@ -29,19 +29,12 @@ def miss_amount(option: Range, truth: float, unit_fmt: str) -> tuple[str, float]
     """How far ``truth`` lies outside a wrong option's range, the way ``render.miss_text`` says it:
     ("pp", percentage points as a fraction) for shares, ("factor", ≥ 1) for positive quantities,
     else ("diff", the difference in the question's unit)."""
-    above = option.high is not None and truth >= option.high
-    edge = option.high if above else option.low
+    edge, above = option.edge(truth)
     if unit_fmt in PERCENT_FORMATS:
         return "pp", abs(truth - edge)
     if edge > 0 and truth > 0:
         return "factor", truth / edge if above else edge / truth
     return "diff", abs(truth - edge)
-
-
-def unit_miss(option: Range, truth: float) -> float:
-    """How far ``truth`` lies outside a wrong option's range, in the question's unit."""
-    above = option.high is not None and truth >= option.high
-    return abs(truth - (option.high if above else option.low))
 
 
 @lru_cache(maxsize=None)
@@ -190,9 +183,9 @@ def _count_answers(lab: Lab, attempt: dict, row: StudentRow, questions: dict, st
             entry.wrong_contexts[letter] = Counter()
         entry.wrong_contexts[letter][context] += 1
         if isinstance(q, Prediction):
-            truth = q.value_in(context)
-            entry.misses.append(miss_amount(q.option(letter), truth, q.unit_fmt))
-            entry.unit_misses.append(unit_miss(q.option(letter), truth))
+            option, truth = q.option(letter), q.value_in(context)
+            entry.misses.append(miss_amount(option, truth, q.unit_fmt))
+            entry.unit_misses.append(abs(truth - option.edge(truth)[0]))
 
 
 @lru_cache(maxsize=65536)

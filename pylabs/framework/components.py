@@ -24,8 +24,12 @@ _LINK = re.compile(r"\[([^\[\]]+)\]\(([^()\s]+)\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
+_STAR = "\x00"  # an escaped asterisk (\*) while the emphasis rules run: "*k\**" is an italic k*
+
+
 def _inline(text: str) -> str:
-    """Escape ``text``, then turn **bold**, *emphasis* and `code` into elements."""
+    r"""Escape ``text``, then turn **bold**, *emphasis* and `code` into elements; ``\*`` is a
+    literal asterisk (V1-05's *k\**, V1-07's *N\** printed a backslash and italicised the rest)."""
     def replace(match: re.Match) -> str:
         bold, em, code = match.groups()
         if bold is not None:
@@ -33,7 +37,8 @@ def _inline(text: str) -> str:
         if em is not None:
             return f"<em>{em}</em>"
         return f"<code>{code}</code>"
-    return _INLINE.sub(replace, escape(text, quote=False))
+    marked = escape(text.replace("\\*", _STAR), quote=False)
+    return _INLINE.sub(replace, marked).replace(_STAR, "*")
 
 
 def safe_url(url: str) -> bool:

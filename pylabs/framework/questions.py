@@ -85,6 +85,11 @@ class Range:
     def holds(self, value: float) -> bool:
         return (self.low is None or value >= self.low) and (self.high is None or value < self.high)
 
+    def edge(self, value: float) -> tuple[float, bool]:
+        """The bound a value outside the range lies beyond, and whether it lies above it."""
+        above = self.high is not None and value >= self.high
+        return (self.high if above else self.low), above
+
     def range_text(self, unit_fmt: str) -> str:
         if self.low is None:
             return f"under {fmt(self.high, unit_fmt)}"

@@ -333,8 +333,7 @@ PERCENT_FORMATS = ("pct", "pct1", "pp")
 def miss_text(option: Range, truth: float, unit_fmt: str) -> str:
     """How far ``truth`` lies outside the option's range, in the question's units: percentage
     points for shares, a factor for positive quantities, else the difference."""
-    above = option.high is not None and truth >= option.high
-    edge = option.high if above else option.low
+    edge, above = option.edge(truth)
     where = "above the top" if above else "below the bottom"
     if unit_fmt in PERCENT_FORMATS:
         gap = fmt(abs(truth - edge), "pp")

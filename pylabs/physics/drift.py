@@ -11,14 +11,20 @@ share is 1/B) with the training share:
 the symmetric (Jeffreys) Kullback–Leibler divergence of the two binned distributions. For two
 unit-variance Gaussians the unbinned Jeffreys divergence is Δ² exactly; binning loses a little.
 
-**Sampling.** A monitor sees n production records per check, not the distribution. Draws are
-deterministic: ``random.Random(seed)`` (Mersenne Twister, the same in CPython and Pyodide) gives
-the uniforms of each week once; a record's bin is where its uniform falls among the CDF values
-Φ(q_i − Δ) of the shifted bin edges (inverse-CDF sampling, so no normal draw is needed and the
-same uniforms serve every Δ: common random numbers, which keep the sampled curve smooth as a
-slider moves). With the uniforms sorted, a bin count is two bisections. Empty bins get half a
-record (additive smoothing), the usual guard against ln 0. Under no drift, n·PSI is close to
-χ² with B − 1 degrees of freedom, so a small window reads about (B − 1)/n of pure noise.
+**Sampling.** A monitor sees n production records per check, not the distribution. A record's
+bin is where its uniform u falls among the CDF values Φ(q_i − Δ) of the shifted bin edges
+(inverse-CDF sampling), so the same uniforms serve every Δ (common random numbers, which keep
+the sampled curve smooth as a slider moves) and a bin count is a count of uniforms below a cut.
+The uniforms are never listed: they are drawn as a binary tree of counts. A uniform's first bit
+says which half of [0, 1) it lies in, its second which quarter, and so on; with every bit a fair
+coin, the count of a node's m records in its lower half is the number of zeros among m fair bits
+(a Binomial(m, ½) draw, exactly). Level d of the tree is one seeded string of n bits
+(``random.Random(seed).getrandbits(n)``, Mersenne Twister, the same in CPython and Pyodide), a
+node owning the positions of its records; the count below a cut follows one path down the tree
+until its node is empty (about log₂ n + 2 levels). The n records are exactly n independent
+uniforms, at a few hundred bit operations per check instead of n draws and a sort. Empty bins
+get half a record (additive smoothing), the usual guard against ln 0. Under no drift, n·PSI is
+close to χ² with B − 1 degrees of freedom, so a small window reads about (B − 1)/n of pure noise.
 
 **Cadence.** Accuracy falls linearly at r (fraction per second) after each retrain; a retrain
 costs C; each unit of accuracy lost costs V per second. Over a cycle of length T the average
@@ -30,10 +36,8 @@ Units: seconds, fractions of accuracy (0.94 is 94 %), US dollars, σ for shifts.
 
 from __future__ import annotations
 
-import bisect
 import math
 import random
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -99,9 +103,11 @@ def shifted_bin_shares(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[fl
                  for lo, hi in zip(edges, edges[1:]))
 
 
+@lru_cache(maxsize=4096)
 def binned_psi(shift_sigma: float, bins: int = DEFAULT_BINS) -> float:
     """PSI of a mean shift Δ on B equal-share training bins, from the exact shares.
-    Source: VOL1 spec V1-14 §3; PSI as in ``psi``."""
+    Source: VOL1 spec V1-14 §3; PSI as in ``psi``. Kept per arguments: a chart asks for the
+    same shifts on every move that keeps the drift."""
     return psi(shifted_bin_shares(shift_sigma, bins), (1.0 / bins,) * bins)
 
 
@@ -158,26 +164,96 @@ def accuracy_exponential(start: float, rate_per_s: float, t_s: float) -> float:
 # ---- sampled detection --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def _sorted_window(seed: int, week: int, window: int) -> array:
-    """One week's ``window`` uniforms, sorted, as a compact array (the cache also lives in the
-    browser's Python snapshot, so it stays small). The stream is seeded by (seed, week) and the
-    generator is sequential, so a larger window keeps the records of a smaller one and adds more."""
-    draw = random.Random(seed * 1_000_003 + week).random
-    records = [draw() for _ in range(window)]  # a list sorted in place: about 12 % faster than sorted(generator)
-    records.sort()
-    return array("d", records)
+class _BitTree:
+    """One check's records as a binary tree of counts: level d is a seeded string of ``window`` fair
+    bits, drawn when first needed (levels are drawn in order, so the stream does not depend on which
+    cuts asked). A node of m records at level d owns positions [start, start + m) at every deeper
+    level; the zeros among its bits at level d are its records in the lower half."""
+
+    __slots__ = ("_draw", "levels", "window")
+
+    def __init__(self, seed: int, week: int, window: int):
+        self._draw = random.Random(seed * 1_000_003 + week).getrandbits
+        self.levels: list[int] = []
+        self.window = window
+
+    def count_below(self, cut: float) -> int:
+        """How many of the records lie below ``cut`` (a point of [0, 1])."""
+        if cut <= 0.0:
+            return 0
+        if cut >= 1.0:
+            return self.window
+        levels, low_edge, width, start, m, below, depth = self.levels, 0.0, 1.0, 0, self.window, 0, 0
+        while m:
+            try:
+                level = levels[depth]
+            except IndexError:
+                if depth == _TREE_DEPTH:
+                    break
+                level = self._draw(self.window)
+                levels.append(level)
+            width *= 0.5
+            lower = m - ((level >> start) & ((1 << m) - 1)).bit_count()
+            middle = low_edge + width
+            if cut < middle:
+                m = lower
+            else:
+                below, start, m, low_edge = below + lower, start + lower, m - lower, middle
+            depth += 1
+        return below + (m if low_edge < cut else 0)  # records left at 2⁻⁵³ resolution sit at low_edge
+
+
+    def counts_below(self, cuts: Sequence[float]) -> list[int]:
+        """``count_below`` for each of ``cuts`` in ascending order: each walk starts from the deepest node
+        of the previous walk that still holds its cut (cuts crowd together when the shift is large)."""
+        levels, window, out = self.levels, self.window, []
+        path = [(0.0, 1.0, 0, window, 0)]  # per depth: the node walked through (low edge, width, start, m, below)
+        for cut in cuts:
+            if cut <= 0.0 or cut >= 1.0:
+                out.append(0 if cut <= 0.0 else window)
+                continue
+            while len(path) > 1 and not path[-1][0] <= cut < path[-1][0] + path[-1][1]:
+                path.pop()
+            low_edge, width, start, m, below = path[-1]
+            depth = len(path) - 1
+            while m:
+                try:
+                    level = levels[depth]
+                except IndexError:
+                    if depth == _TREE_DEPTH:
+                        break
+                    level = self._draw(window)
+                    levels.append(level)
+                width *= 0.5
+                lower = m - ((level >> start) & ((1 << m) - 1)).bit_count()
+                if cut < low_edge + width:
+                    m = lower
+                else:
+                    below, start, m, low_edge = below + lower, start + lower, m - lower, low_edge + width
+                depth += 1
+                path.append((low_edge, width, start, m, below))
+            out.append(below + (m if low_edge < cut else 0))
+        return out
+
+
+_TREE_DEPTH = 53  # a double's resolution on [0, 1)
+
+
+@lru_cache(maxsize=512)
+def _tree(seed: int, week: int, window: int) -> _BitTree:
+    """The records of one check (kept: a slider that moves the shift reuses them)."""
+    return _BitTree(seed, week, window)
 
 
 def sampled_bin_counts(shift_sigma: float, window: int, seed: int, week: int, bins: int = DEFAULT_BINS
                        ) -> tuple[int, ...]:
     """Counts of ``window`` production records N(Δ, 1) in the training bins, drawn from the seeded
     uniforms of ``week`` (a record falls in bin i when its uniform lies between Φ(q_{i−1} − Δ) and
-    Φ(q_i − Δ)). Source: inverse-CDF sampling; seeded Mersenne Twister (``random.Random``)."""
+    Φ(q_i − Δ)). Source: inverse-CDF sampling; the uniforms drawn as a binary tree of fair bits
+    (seeded Mersenne Twister, ``random.Random.getrandbits``)."""
     if window < 1:
         raise ValueError(f"a window needs at least one record, got {window}")
-    uniforms = _sorted_window(seed, week, window)
-    positions = [0, *(bisect.bisect_left(uniforms, c) for c in shifted_cdf_cuts(shift_sigma, bins)), window]
+    positions = [0, *_tree(seed, week, window).counts_below(shifted_cdf_cuts(shift_sigma, bins)), window]
     return tuple(hi - lo for lo, hi in zip(positions, positions[1:]))
 
 
@@ -188,9 +264,11 @@ def smoothed_shares(counts: Sequence[int]) -> tuple[float, ...]:
     return tuple(max(c, 0.5) / n for c in counts)
 
 
+@lru_cache(maxsize=2048)
 def sampled_psi(shift_sigma: float, window: int, seed: int, week: int, bins: int = DEFAULT_BINS) -> float:
     """PSI of one seeded window of ``window`` records against the exact training shares.
-    Source: ``psi`` on ``sampled_bin_counts`` (smoothed)."""
+    Source: ``psi`` on ``sampled_bin_counts`` (smoothed). Kept per arguments: a monitor that checks
+    less often asks for a subset of the same weeks."""
     counts = sampled_bin_counts(shift_sigma, window, seed, week, bins)
     return psi(smoothed_shares(counts), (1.0 / bins,) * bins)
 

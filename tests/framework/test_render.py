@@ -65,3 +65,11 @@ def test_takeaways_that_take_the_context_are_rendered_in_the_student_s_context()
         state = answered(told, {}, told.questions[-1].id, {lab.context.name: context})
         html = str(dict(render_blocks(told, state))["takeaways"])
         assert f"Said in the {context} context." in html
+
+
+def test_an_escaped_asterisk_is_a_literal_one_in_rich_text():
+    """V1-05's *k\\**, V1-07's *N\\** and V2-06's *n\\** printed a backslash and italicised the rest
+    (found in V1-14's review)."""
+    from pylabs.framework.components import rich
+    assert str(rich("Crossover, *k\\**")) == "Crossover, <em>k*</em>"
+    assert str(rich("*a* and **b**")) == "<em>a</em> and <strong>b</strong>"

@@ -25,6 +25,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_11",
     "v1_12",
     "v1_13",
+    "v1_14",
     "v1_15",
     "v2_07",
     "v2_10",

@@ -28,13 +28,12 @@ r, crossover_h, gates, energy_fail.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, chart, failure, fmt,
                               math_peek, metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.framework.components import MetricCard, bullets
+from pylabs.framework.components import bullets
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_03_model import (DAILY_RACE, DAY, HOUR, LARGE_CYCLES, SCENARIO_RACE, SCENARIO_STAGES,
                                           SCENARIO_TAX, SMALL_CYCLES, TRACK_NOTES, UPSTREAM_RACE, S, Race,
@@ -124,14 +123,14 @@ M = {m.name: m for m in (
     MetricSpec("a1_share", "Share of the project redone", "1", "pct"),
     MetricSpec("a1_found", "Limit surfaces after", "s", "days"),
     MetricSpec("a1_delivery", "Delivery, with the rework", "s", "days"),
-    MetricSpec("a2_crossover", "Small model catches the large one at", "s", "h"),
+    MetricSpec("a2_crossover", "Small model catches the large one at", "s", "h", infinite="never"),
     MetricSpec("a2_energy_ratio", "Retraining energy ÷ daily budget", "1", "x"),
     MetricSpec("a2_small_final", "Small model at the end", "1", "pct1"),
     MetricSpec("a2_large_final", "Large model at the end", "1", "pct1"),
     MetricSpec("a2_small_ceiling", "Small model's ceiling", "1", "pct1"),
     MetricSpec("a2_energy_day", "Retraining energy per day (phone)", "J", "Wh"),
-    MetricSpec("a2_small_to_target", "Small model reaches the target after", "s", "h"),
-    MetricSpec("a2_large_to_target", "Large model reaches the target after", "s", "h"),
+    MetricSpec("a2_small_to_target", "Small model reaches the target after", "s", "h", infinite="never"),
+    MetricSpec("a2_large_to_target", "Large model reaches the target after", "s", "h", infinite="never"),
 )}
 
 FAILURES = (
@@ -358,11 +357,6 @@ def a2_overridden(s: State) -> dict[str, str]:
     return {"a2_power": reason, "a2_budget": reason}
 
 
-def time_card(spec: MetricSpec, seconds: float, tone: str | None = None, note: str = "") -> MetricCard:
-    """A time card that reads "never" instead of "∞" (defect class 22)."""
-    return replace(spec, infinite="never").show(seconds, tone, note)
-
-
 GATE_WORDS = {"target": "accuracy", "crossover": "iteration", "energy": "energy"}  # as the ledger page prints them
 
 
@@ -391,7 +385,7 @@ def act2_instruments(s: State) -> list:
     # a crossover bought at a cycle the phone cannot afford is no success: not green beside the energy failure
     over = energy_over(s)
     note = crossover_note(r) + (", at a cycle over the energy budget" if over and crossed else "")
-    cards = [time_card(M["a2_crossover"], r.crossover_s, "danger" if not crossed else None if over else "good", note)]
+    cards = [M["a2_crossover"].show(r.crossover_s, "danger" if not crossed else None if over else "good", note)]
     if on_phone:
         cards.append(M["a2_energy_ratio"].show(energy / s["a2_budget"], "danger" if energy_over(s) else "good",
                                                f"{fmt(energy, 'Wh')} against {fmt(s['a2_budget'], 'Wh')}"))
@@ -401,8 +395,8 @@ def act2_instruments(s: State) -> list:
     if on_phone:
         cards.append(M["a2_energy_day"].show(energy, note=f"{fmt(energy / C.PHONE_BATTERY_J, 'pct')} of a "
                                                           f"{fmt(C.PHONE_BATTERY_J, 'Wh')} battery"))
-    cards += [time_card(M["a2_small_to_target"], r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
-              time_card(M["a2_large_to_target"], r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
+    cards += [M["a2_small_to_target"].show(r.to_target_s(r.small), note=f"target {fmt(S.target, 'pct')}"),
+              M["a2_large_to_target"].show(r.to_target_s(r.large), note=f"target {fmt(S.target, 'pct')}")]
     parts = [metric_grid(*cards), act2_chart(r)]
     if ceiling < r.large.start:
         parts.append(failure(F["a2_no_crossover"],

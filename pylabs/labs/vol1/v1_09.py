@@ -43,7 +43,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_09_model import (MEASURED_A100_UTIL, RECORD, RESNET50_FLOP, TRACK_NOTES, Plan, Run, S,
-                                          accuracy, act1_truth, act2_decide, cost_card, cost_to_bar, efficiency,
+                                          accuracy, act1_truth, act2_decide, cost_to_bar, efficiency,
                                           efficiency_to_meet, plan, plan_text, saved_note, scenario_hours, scenario_plans,
                                           throughput, usd)
 from pylabs.physics import constants as C
@@ -163,8 +163,8 @@ M = {m.name: m for m in (
     MetricSpec("a1_run_usd", "Cost of the run", "USD", "usd"),
     MetricSpec("a1_run_energy", "Energy of the run", "J", "Wh"),
     MetricSpec("a2_acc", "Accuracy reached", "1", "pct1"),
-    MetricSpec("a2_cost_to_bar", "Label cost to reach the bar", "USD", "usd"),
-    MetricSpec("a2_other_cost", "The other strategy, to the bar", "USD", "usd"),
+    MetricSpec("a2_cost_to_bar", "Label cost to reach the bar", "USD", "usd", infinite="out of reach"),
+    MetricSpec("a2_other_cost", "The other strategy, to the bar", "USD", "usd", infinite="out of reach"),
     MetricSpec("a2_labels", "Labels bought", "labels", "int"),
     MetricSpec("a2_effective", "Worth as random labels", "labels", "int"),
     MetricSpec("a2_spend", "Budget spent", "USD", "usd"),
@@ -421,8 +421,8 @@ def act2_instruments(s: State) -> list:
     met = p.acc >= bar
     parts = [metric_grid(
         M["a2_acc"].show(p.acc, "good" if met else "danger", f"the bar is {fmt(bar, 'pct')}"),
-        cost_card(M["a2_cost_to_bar"], mine, None if math.isfinite(mine) else "danger", reach_note(strategy, mine)),
-        cost_card(M["a2_other_cost"], theirs, note=reach_note(other, theirs)),
+        M["a2_cost_to_bar"].show(mine, None if math.isfinite(mine) else "danger", reach_note(strategy, mine)),
+        M["a2_other_cost"].show(theirs, note=reach_note(other, theirs)),
         M["a2_labels"].show(p.labels, note=f"{fmt(p.labels / S.pool, 'pct')} of the pool"),
         M["a2_effective"].show(p.effective, note="what the learning curve sees"),
         M["a2_spend"].show(p.spend, note=f"of {usd(s['a2_budget'])}"),

@@ -6,10 +6,9 @@ reads like its page; this is its model.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pylabs.framework import MetricSpec, fmt
-from pylabs.framework.components import MetricCard
 from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import data_selection as ds
@@ -176,11 +175,6 @@ def saved_note(r: Run) -> str:
     if r.speedup == 1:
         return "random order's time, no more, no less"
     return f"{fmt(abs(r.budget_s - r.time_s), 's')} {'saved' if r.speedup > 1 else 'lost'} per run"
-
-
-def cost_card(spec: MetricSpec, cost: float, tone: str | None = None, note: str = "") -> MetricCard:
-    """A cost card that reads "out of reach" instead of "∞" when no budget reaches the bar (defect class 22)."""
-    return replace(spec, infinite="out of reach").show(cost, tone, note)
 
 
 # ---- what the ledger keeps with no card of its own (labels and units for the ledger page) ----

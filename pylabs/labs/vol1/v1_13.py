@@ -174,7 +174,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_lag_wait_s", f"Queueing wait as the lag ends (one device: {fmt(S.lag_s, 's')} in)", "s", "s"),
     MetricSpec("a2_backlog", "Requests queued by then", "1", "int"),
     MetricSpec("a2_drain_s", "Time to drain that queue", "s", "s"),
-    MetricSpec("a2_min_replicas", "Fewest replicas for the SLO", "1", "int"),
+    MetricSpec("a2_min_replicas", "Fewest replicas for the SLO", "1", "int", infinite="none"),
     MetricSpec("a2_shed", "Requests shed by admission control", "1", "pct"),
     MetricSpec("a2_max_service_s", "Slowest service that meets the SLO", "s", "ms"),
 )}

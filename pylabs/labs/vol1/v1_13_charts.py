@@ -7,7 +7,6 @@ failures offer."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from pylabs.framework import chart, fmt
 from pylabs.framework.components import MetricCard, MetricSpec
@@ -172,7 +171,7 @@ def min_replicas_card(spec: MetricSpec, sp: q.Spike, slo: float) -> MetricCard:
     count, and "∞" would say that infinitely many would do."""
     need = min_replicas(sp.service_s, sp.arrival_per_s, slo)
     if math.isinf(need):
-        return replace(spec, infinite="none").show(need, None, f"the service alone has a P99 of ln 100 · S = "
+        return spec.show(need, None, f"the service alone has a P99 of ln 100 · S = "
                                                               f"{fmt(MIN_SLO_HEADROOM * sp.service_s, 'ms')}, over the SLO")
     served = ", serving all, none shed" if sp.admit_max_rho < 1 else ""
     return spec.show(need, None, f"P99 ≤ {fmt(slo, 'ms')} at {fmt(sp.arrival_per_s, 'req/s')}{served}")

@@ -14,6 +14,14 @@ Act II (retraining economics): three products (cloud API, edge fleet, mobile app
 at different speeds and pay different prices per retrain. T* = √(2C/(V·r)), capped by an accuracy
 floor at T_max = (A₀ − A_min)/r: about weekly, monthly and quarterly.
 
+Questions (issue 20), where this lab departs from the spec: the spec's Act I reflection (PSI is
+the symmetric KL divergence) is stated by the act's own equations panel, and its Act II reflection
+(PSI is a leading indicator) asks about Act I, not about what Act II showed. Act I's reflection now
+asks how much sooner a halved threshold is reached (0.706 of the time: binned PSI grows about as
+the shift squared, §4's 0.3235 / 0.4583 σ); Act II's asks how retraining and staleness compare at
+T* (equal, C/T* = V·r·T*/2, in every product). The keys are lettered C, D, A, B (the spec's Act II
+key B is A here), and the context is named for the fraud team's three products.
+
 Choices made where the spec leaves one: the Act I prediction asks for the population crossing
 time (closed form, 3.53 weeks), not a sampled week, so its key does not depend on a random draw;
 the instruments show the sampled monitor beside it. The accuracy curve is the one the team
@@ -21,7 +29,9 @@ measured (94 % → 87 % in 26 weeks); it does not move with the drift slider (no
 feature's shift to accuracy). The threshold offers the rule of thumb's 0.10 and 0.25 (Yurdakul
 2018, after Lewis 1994) and the spec's 0.2. Act II's per-product inputs are the spec's scenario
 figures, shown as adjustable assumptions; the edge fleet's retrain cost is the training run plus
-one over-the-air update per device.
+one over-the-air update per device. The sampled monitor draws its records as a binary tree of fair
+bits (``drift._BitTree``), exactly n uniform records per check at a fraction of the cost of listing
+and sorting them.
 
 Ledger fields: context, both predictions and reflections, delta_sigma_per_wk, check_interval_wk,
 detect_wk, acc_at_detect, t_star_days, t_op_days, cadence_days, annual_cost_usd, floor_violated.
@@ -32,27 +42,31 @@ from __future__ import annotations
 import math
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
-                              Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
+                              Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
                               metric_grid)
-from pylabs.framework import charts as ch
 from pylabs.framework.questions import Pick
 from pylabs.labs.vol1.contexts import TRACK, deployment
+from pylabs.labs.vol1.v1_14_charts import PRODUCT_NAMES, act1_chart, act2_cost_chart, act2_products_chart
 from pylabs.labs.vol1.v1_14_model import (ACC_RATE, CADENCES, CLOUD, DAY, FEATURES, HORIZON, PP, PRODUCTS, THRESHOLDS,
                                           WEEK, WINDOWS, Monitor, Product, S, accuracy_at, act1_truth, act2_answer,
-                                          beyond, cost_curve, nearest_cadence, retrain_usd, scenario_product)
+                                          beyond, crossing_s, nearest_cadence, retrain_usd,
+                                          scenario_product)
 from pylabs.physics import constants as C
 from pylabs.physics import drift as D
 from pylabs.physics.references import cite
 
-PRODUCT_NAMES = {"cloud": "cloud API", "edge": "edge fleet", "mobile": "mobile app"}
-DAY_TICKS = {"tickvals": [d for d, _ in S.day_ticks], "ticktext": [t for _, t in S.day_ticks]}
 
 
 # ---- context ----------------------------------------------------------------------
 
-CONTEXT = deployment(("cloud", "edge", "mobile"), default="cloud",
-                     help="Sets how many records each drift check sees and the product whose retraining "
-                          "Act II prices.")
+CONTEXT = deployment(("cloud", "edge", "mobile"), default="cloud", label="Product",
+                     labels={"cloud": "Cloud API", "edge": "Edge fleet (in-store terminals)",
+                             "mobile": "Mobile app"},
+                     help="Sets how many records each drift check sees (an assumption) and the product whose "
+                          "retraining Act II prices.")
+TRACK_NOTES = {"tiny": "The fraud team's three products run in the cloud, on in-store terminals (Edge) and in a "
+                       "phone app (Mobile); none runs on a microcontroller, so this lab has no TinyML product and "
+                       "opens in Cloud."}
 
 # ---- Act I · Drift detection ------------------------------------------------------
 
@@ -88,62 +102,74 @@ ACT1_PREDICTION = Prediction(
     quantity=f"time until the amount feature's PSI reaches {fmt(S.alarm_psi, 'num')}",
     unit_fmt="weeks",
     options=(
-        Range("A", "{range}: the first weekly check catches it", None, 1 * WEEK, 0.5 * WEEK,
-              "After one week the mean has moved a small fraction of a standard deviation: only a few percent "
-              "of records cross a decile edge, and PSI grows with the square of the shift."),
-        Range("B", "{range}: within a fortnight", 1 * WEEK, 2 * WEEK, 1.5 * WEEK,
-              "PSI grows about as the square of the shift, so it starts slowly: the shift has to approach "
-              "half a standard deviation before PSI reaches the alarm."),
-        Range("C", "{range}: about a month, long before accuracy visibly drops", 2 * WEEK, 6 * WEEK, 4 * WEEK,
-              "PSI reaches the alarm once the mean has moved {shift20} σ, at {cross}; a weekly check fires at "
-              "week {alarm_week}, with accuracy still {acc_alarm}, against the complaint at week {complaint}."),
-        Range("D", "{range}: months, about when the accuracy complaint arrives", 6 * WEEK, None, 13 * WEEK,
+        Range("A", "{range}: by the very first weekly check", None, 1 * WEEK, 0.5 * WEEK,
+              "After one week the mean has moved {shift_week1} σ and PSI reads {psi_week1}, a small fraction of "
+              "{psi20}: few records have crossed a decile edge yet."),
+        Range("B", "{range}: inside the first fortnight", 1 * WEEK, 2 * WEEK, 1.5 * WEEK,
+              "A shift of {alarm_psi_as_shift} σ, the alarm's number read as a shift, comes at {linear_weeks}; "
+              "but PSI is not the shift: at {alarm_psi_as_shift} σ it reads only {psi_at_linear}."),
+        Range("C", "{range}: some weeks after launch", 2 * WEEK, 6 * WEEK, 4 * WEEK,
+              "PSI reaches {psi20} once the mean has moved {shift20} σ, at {a1_crossing}. A weekly check on "
+              "{window} records alarms at {a1_alarm}, accuracy still {a1_acc_at_alarm}, against the complaint "
+              "at week {complaint}."),
+        Range("D", "{range}: months, near the complaint", 6 * WEEK, None, 13 * WEEK,
               "The complaint needed labels and took {complaint} weeks; the inputs moved from the first week, "
               "and a statistic on the inputs sees that without waiting for a single label."),
     ),
     truth=act1_truth,
+    shown_by="a1_crossing",
 )
 
 
-def act1_facts() -> dict[str, str]:
-    shift = D.shift_for_psi(S.alarm_psi, S.bins)
-    shares, even = D.shifted_bin_shares(shift, S.bins), (1.0 / S.bins,) * S.bins
-    alarm = Monitor(FEATURES["amount"][1], 1, S.alarm_psi, int(WINDOWS["cloud"]), 1).run().alarm_s
-    return {"shift20": fmt(shift, "num"), "cross": fmt(act1_truth(), "weeks"),
-            "alarm_week": fmt(alarm / WEEK, "int"), "acc_alarm": fmt(accuracy_at(alarm), "pct"),
-            "complaint": fmt(S.complaint_weeks, "int"),
-            "kl_pq": fmt(D.kl_divergence(shares, even), "num"), "kl_qp": fmt(D.kl_divergence(even, shares), "num"),
-            "psi20": fmt(S.alarm_psi, "num"), "square": fmt(D.continuous_psi(shift), "num")}
+def context_alarm(context: str) -> D.Detection:
+    """The weekly monitor on the amount feature at the team's alarm, with the context's window."""
+    return Monitor(FEATURES["amount"][1], 1, S.alarm_psi, int(WINDOWS[context]), 1).run()
+
+
+def act1_facts(context: str) -> dict[str, str]:
+    shift20, shift10 = D.shift_for_psi(S.alarm_psi, S.bins), D.shift_for_psi(C.PSI_MINOR_SHIFT, S.bins)
+    drift = FEATURES["amount"][1]
+    alarm = context_alarm(context).alarm_s
+    cross10 = crossing_s(drift, C.PSI_MINOR_SHIFT)
+    return {"shift20": fmt(shift20, "num"), "shift10": fmt(shift10, "num"), "a1_crossing": fmt(act1_truth(), "weeks"),
+            "cross10": fmt(cross10, "weeks"), "time_ratio": fmt(cross10 / act1_truth(), "pct"),
+            "a1_alarm": fmt(alarm, "weeks"), "a1_acc_at_alarm": fmt(accuracy_at(alarm), "pct"),
+            "window": fmt(WINDOWS[context], "int"), "complaint": fmt(S.complaint_weeks, "int"),
+            "psi20": fmt(S.alarm_psi, "num"), "psi10": fmt(C.PSI_MINOR_SHIFT, "num"),
+            "shift_week1": fmt(drift, "num"), "psi_week1": fmt(D.binned_psi(drift, S.bins), "num"),
+            "alarm_psi_as_shift": fmt(S.alarm_psi, "num"), "linear_weeks": fmt(S.alarm_psi / drift * WEEK, "weeks"),
+            "psi_at_linear": fmt(D.binned_psi(S.alarm_psi, S.bins), "num"),
+            "square10": fmt(D.continuous_psi(shift10), "num")}
 
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="A colleague swaps the roles: this week's production data becomes the reference and the training "
-           "data the sample. What happens to PSI?",
+    prompt=f"The team lowers its alarm from PSI {fmt(S.alarm_psi, 'num')} to the rule of thumb's "
+           f"{fmt(C.PSI_MINOR_SHIFT, 'num')}. For the amount feature, when does the population's PSI now reach "
+           "the alarm, compared with before?",
     options=(
-        Claim("A", "It changes: PSI is the KL divergence of production from training, and KL is not symmetric.",
-              "Each direction alone is asymmetric: at the alarm shift KL(production‖training) is {kl_pq} and "
-              "KL(training‖production) is {kl_qp}. PSI is their sum."),
-        Claim("B", "Nothing: PSI = KL(P‖Q) + KL(Q‖P), the symmetric (Jeffreys) divergence of the two binned "
-                   "distributions.",
-              "Σ(a − e)·ln(a/e) splits into Σ a·ln(a/e) + Σ e·ln(e/a). At the alarm shift, {kl_pq} + {kl_qp} = "
-              "{psi20}. Unbinned, two unit-variance Gaussians a shift Δ apart have Δ² ({square} here): binning "
-              "loses a little."),
-        Claim("C", "It doubles, because the training deciles are fixed and production's bins are not.",
-              "The bins stay the training deciles either way; only which side is called 'expected' changes, "
-              "and the formula treats both sides alike."),
-        Claim("D", "It turns into a p-value: PSI is a chi-square test.",
-              "PSI is a divergence, not a test. Its sampling noise is chi-square-like (n·PSI is about χ² with "
-              "B − 1 degrees of freedom), which is why small windows raise false alarms."),
+        Claim("A", "At a quarter of the time: the time needed goes as the square of the threshold.",
+              "The time goes as the shift needed, and the shift needed falls from {shift20} σ to {shift10} σ, not "
+              "to a quarter: the population crosses {psi10} at {cross10} instead of {a1_crossing}."),
+        Claim("B", "At half the time: PSI grows in step with the shift, so half the PSI is half the shift.",
+              "PSI grows about as the shift squared (unbinned it is exactly Δ²), so half the PSI needs "
+              "{shift10} σ instead of {shift20} σ: {cross10} instead of {a1_crossing}, {time_ratio} of the time."),
+        Claim("C", "In the same week: PSI stays flat until records jump a decile, then passes both at once.",
+              "Every decile's share moves a little from the first week, so PSI rises smoothly: it passes "
+              "{psi10} at {cross10} and {psi20} at {a1_crossing}."),
+        Claim("D", "At about seven tenths of the time: the shift it takes falls by about √2.",
+              "PSI grows about as the shift squared, so half the PSI needs 1/√2 of the shift: {shift10} σ "
+              "instead of {shift20} σ, {cross10} instead of {a1_crossing} ({time_ratio} of the time)."),
     ),
-    answer_letter="B",
+    answer_letter="D",
 )
 
+
 M = {m.name: m for m in (
-    MetricSpec("a1_alarm", "First alarm", "s", "weeks"),
+    MetricSpec("a1_alarm", "First alarm", "s", "weeks", infinite="none"),
     MetricSpec("a1_acc_at_alarm", "Accuracy at the alarm", "1", "pct"),
     MetricSpec("a1_lead", "Warning before the complaint", "s", "weeks"),
-    MetricSpec("a1_crossing", "Population PSI reaches the threshold", "s", "weeks"),
+    MetricSpec("a1_crossing", "Population PSI reaches the threshold", "s", "weeks", infinite="never"),
     MetricSpec("a1_noise_floor", "PSI from sampling noise alone", "1", "num"),
     MetricSpec("a1_psi_end", f"Sampled PSI at week {S.complaint_weeks:.0f}", "1", "num"),
     MetricSpec("a2_annual", "Cost per year at your cadence", "USD", "usd"),
@@ -189,46 +215,39 @@ def act1_instruments(s: State) -> list:
         M["a1_psi_end"].show(det.checks[-1][1] if det.checks else 0.0),
     )]
     if status["a1_missed"]:
-        parts.append(failure(F["a1_missed"], "No check reached the threshold before the fraud team noticed. Check "
-                                             "more often, lower the threshold, or watch a faster-moving feature."))
+        parts.append(failure(F["a1_missed"], missed_text(s, mon)))
     if status["a1_false_alarm"]:
-        parts.append(failure(F["a1_false_alarm"],
-                             f"The alarm fired at {fmt(alarm, 'weeks')}, before the population's PSI reached "
-                             f"{fmt(mon.threshold, 'num')} (at {fmt(mon.crossing_s, 'weeks')}). With "
-                             f"{fmt(mon.window, 'int')} records a check reads about {fmt(mon.noise_floor, 'num')} "
-                             "of PSI from chance alone: sample more records per check."))
+        parts.append(failure(F["a1_false_alarm"], false_alarm_text(mon, alarm)))
     parts.append(act1_chart(mon, det))
     return parts
 
 
-def act1_chart(mon: Monitor, det: D.Detection):
-    grid = [k / 4 for k in range(1, int(4 * S.complaint_weeks) + 1)]
-    population = [max(D.binned_psi(mon.drift_per_week * w, S.bins), S.psi_floor) for w in grid]
-    weeks = [t / WEEK for t, _ in det.checks]
-    sampled = [max(p, S.psi_floor) for _, p in det.checks]
-    shape, note = ch.hline(mon.threshold, "danger", f"alarm {fmt(mon.threshold, 'num')}", log=True)
-    traces = [ch.line("Population PSI", grid, population, "series1"),
-              ch.scatter("Sampled PSI at each check", weeks, sampled, "series2", size=7),
-              ch.on_right(ch.line("Accuracy (right)", grid, [accuracy_at(w * WEEK) for w in grid], "muted",
-                                  dash="dash"))]
-    if det.alarm_s is not None:
-        traces.append(ch.point("First alarm", det.alarm_s / WEEK, max(det.alarm_psi(), S.psi_floor), "accent"))
-    ticks = {"tickvals": list(S.psi_ticks), "ticktext": [fmt(v, "num") for v in S.psi_ticks]}
-    figure = ch.figure(traces, x=ch.axis("Weeks since launch", range=[0, S.complaint_weeks + 0.5]),
-                       y=ch.axis("PSI (log)", "log", range=[-3, 1.5], **ticks), shapes=[shape], annotations=[note])
-    figure = ch.with_right_axis(figure, ch.axis("Accuracy", tickformat=".0%",
-                                                range=[S.acc_complaint - 0.01, S.acc_start + 0.01]))
-    when = (f"the first alarm comes at week {fmt(det.alarm_s / WEEK, 'int')}" if det.alarm_s is not None
-            else "no check reaches the threshold")
-    summary = (f"At {fmt(mon.drift_per_week, 'num')} σ per week the population PSI reaches "
-               f"{fmt(mon.threshold, 'num')} at {fmt(mon.crossing_s, 'weeks')}; checking every "
-               f"{fmt(mon.check_weeks * WEEK, 'weeks')} on {fmt(mon.window, 'int')} records, {when}, while accuracy "
-               f"slides from {fmt(S.acc_start, 'pct')} to {fmt(S.acc_complaint, 'pct')} by week "
-               f"{S.complaint_weeks:.0f}.")
-    rows = [(fmt(t / WEEK, "int"), fmt(D.binned_psi(mon.drift_per_week * t / WEEK, S.bins), "num"), fmt(p, "num"),
-             fmt(accuracy_at(t), "pct")) for t, p in det.checks]
-    return chart("a1_psi", "PSI at each check, and accuracy", figure, summary,
-                 table=(("Week", "Population PSI", "Sampled PSI", "Accuracy"), rows))
+def missed_text(s: State, mon: Monitor) -> str:
+    """What would have caught the drift in time, naming only the levers not already at their limit."""
+    crossing = (f"The population's PSI reaches {fmt(mon.threshold, 'num')} at {fmt(mon.crossing_s, 'weeks')}"
+                if math.isfinite(mon.crossing_s) else "With no drift, PSI never reaches the threshold")
+    levers = [text for text, free in (
+        ("check more often", mon.check_weeks > A1_CHECK.min),
+        ("lower the threshold", mon.threshold > C.PSI_MINOR_SHIFT),
+        ("watch a faster-moving feature", s["a1_drift"] < max(d for _, d in FEATURES.values()))) if free]
+    if not math.isfinite(mon.crossing_s) or not levers:
+        return f"No check reached the threshold before the fraud team noticed. {crossing}."
+    return (f"No check reached the threshold before the fraud team noticed. {crossing}: "
+            f"{', '.join(levers[:-1]) + ' or ' if len(levers) > 1 else ''}{levers[-1]}.")
+
+
+def false_alarm_text(mon: Monitor, alarm: float) -> str:
+    said = (f"The alarm fired at {fmt(alarm, 'weeks')}, before the population's PSI reached "
+            f"{fmt(mon.threshold, 'num')}" + (f" (at {fmt(mon.crossing_s, 'weeks')})" if math.isfinite(mon.crossing_s)
+                                              else " (it never does: there is no drift)") +
+            f". With {fmt(mon.window, 'int')} records a check reads about {fmt(mon.noise_floor, 'num')} of PSI from "
+            "chance alone, and each check scatters around that")
+    if mon.window < A1_WINDOW.max:
+        return said + ": sample more records per check."
+    if mon.threshold < max(THRESHOLDS.values()):
+        return said + ": the window is at its largest, so a higher threshold is the lever left."
+    return said + ": window and threshold are at their limits, and this close to the crossing a check's noise " \
+                  "decides the week."
 
 
 def act1_math(s: State):
@@ -239,7 +258,7 @@ def act1_math(s: State):
                  "Production shares *a* against training shares *e* (deciles: every *e* is 1/10)."),
         Equation(r"a_i = \Phi(q_i - \Delta) - \Phi(q_{i-1} - \Delta),\quad \Delta(t) = \delta\,t",
                  "A feature N(0, 1) at training whose production mean has moved Δ training σ; "
-                 "*q* are the training deciles. Unbinned, PSI would be Δ²."),
+                 "*q* are the training deciles."),
         Equation(r"n\cdot\widehat{\mathrm{PSI}} \approx \chi^2_{B-1}\ \Rightarrow\ "
                  r"\mathbb{E}[\widehat{\mathrm{PSI}}\mid\Delta=0] \approx \frac{B-1}{n}",
                  "A window of *n* records reads some PSI from chance alone."),
@@ -248,7 +267,7 @@ def act1_math(s: State):
     ), rows=(
         ("Drift, *δ*", f"{fmt(mon.drift_per_week, 'num')} σ/week"),
         ("Shift at the threshold", f"{fmt(D.shift_for_psi(mon.threshold, S.bins), 'num')} σ"),
-        ("Population crossing", fmt(mon.crossing_s, "weeks")),
+        ("Population crossing", fmt(mon.crossing_s, "weeks") if math.isfinite(mon.crossing_s) else "never"),
         ("Records per check, *n*", fmt(mon.window, "int")),
         ("Noise floor, (B − 1)/n", fmt(mon.noise_floor, "num")),
         ("Decay, *λ*", f"{fmt(ACC_RATE * WEEK, 'num')} per week"),
@@ -315,63 +334,77 @@ def _inputs(context: str) -> str:
     cost = (f"{fmt(p['retrain'], 'usd')} + {fmt(p['devices'], 'int')} devices × {fmt(S.ota_usd, 'usd')}"
             if context == "edge" else fmt(prod.retrain_usd, "usd"))
     return (f"the {PRODUCT_NAMES[context]} loses {fmt(S.drop, 'pp')} in {fmt(p['drift_days'], 'int')} days, "
-            f"costs {cost} per retrain, values a point of accuracy at {fmt(p['value'], 'usd')} a day, and must stay "
-            f"above {fmt(p['floor'], 'pct')}")
+            f"costs {cost} per retrain, values a point of accuracy at {fmt(p['value'], 'usd')} a day, and must not "
+            f"fall below {fmt(p['floor'], 'pct')}")
 
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"Starting from {fmt(S.acc_start, 'pct')} after each retrain: {_inputs('cloud')}; {_inputs('edge')}; "
-           f"{_inputs('mobile')}. Which schedule costs least while every product stays above its floor?",
+    prompt=f"Starting from {fmt(S.acc_start, 'pct')} after each retrain, on the team's estimates: {_inputs('cloud')}; {_inputs('edge')}; "
+           f"{_inputs('mobile')}. Which schedule costs least while no product falls below its floor?",
     quantity="the cheapest cadences that hold every floor (cloud / edge / mobile)",
     options=(
-        Claim("A", "Weekly for all three: fresher is always better.",
-              "Weekly is right for the cloud API ({cloud_op}), but the mobile app would pay {mobile_weekly} a year "
-              "instead of {mobile_annual}: each retrain costs more than a week of staleness."),
-        Claim("B", "Cloud about weekly, edge about monthly, mobile about quarterly.",
-              "The cheapest safe cadences are {cloud_op}, {edge_op} and {mobile_op}. Edge would prefer {edge_star}, "
-              "but its floor caps it at {edge_max}."),
-        Claim("C", "Edge weekly (one update is only a few dollars), cloud monthly, mobile quarterly.",
-              "One update costs {ota} per device, but the fleet pays it {devices} times: {edge_cost} per retrain, "
-              "the most expensive of the three, so edge retrains least often it can ({edge_op}). Cloud monthly "
-              "breaks its floor after {cloud_max}."),
-        Claim("D", "Quarterly for all three: retraining is expensive.",
-              "The cloud API falls below its floor after {cloud_max}, and the edge fleet after {edge_max}: a "
-              "quarterly schedule breaks both floors."),
+        Claim("A", "Cloud API weekly, edge fleet monthly, mobile app quarterly.",
+              "The cheapest safe cadences are {cloud_op}, {edge_op} and {mobile_op}. The edge fleet would "
+              "prefer {edge_star}, but its floor comes first, at {edge_max}."),
+        Claim("B", "Cloud API weekly, edge fleet weekly, mobile app monthly.",
+              "Weekly, the edge fleet pays {edge_cost} per retrain {weekly_runs} times a year: {edge_weekly} "
+              "against {edge_annual} at {edge_op}. Monthly, the mobile app pays {mobile_monthly} against "
+              "{mobile_annual} at {mobile_op}."),
+        Claim("C", "Cloud API monthly, edge fleet weekly, mobile app quarterly.",
+              "The cloud API falls below its {cloud_floor} floor after {cloud_max}, so a monthly cycle breaks it; "
+              "weekly, the edge fleet pays {edge_weekly} a year against {edge_annual} at {edge_op}."),
+        Claim("D", "Cloud API weekly, edge fleet quarterly, mobile app quarterly.",
+              "The edge fleet falls below its {edge_floor} floor after {edge_max}: even its cheapest interval, "
+              "{edge_star}, is past the floor, and a quarter of a year is further still."),
     ),
     decide=act2_answer,
 )
 
 
-def act2_facts() -> dict[str, str]:
+def act2_facts(context: str) -> dict[str, str]:
     prods = {c: scenario_product(c) for c in PRODUCTS}
     facts = {f"{c}_{k}": fmt(getattr(p, f"t_{k}"), "days") for c, p in prods.items() for k in ("op", "star", "max")}
-    mob = prods["mobile"]
-    facts.update(mobile_weekly=fmt(mob.annual(CADENCES["weekly"] * DAY), "usd"),
-                 mobile_annual=fmt(mob.annual(mob.t_op), "usd"), ota=fmt(S.ota_usd, "usd"),
-                 devices=fmt(PRODUCTS["edge"]["devices"], "int"), edge_cost=fmt(prods["edge"].retrain_usd, "usd"))
-    facts.update(act1_facts())
+    edge, mob, own = prods["edge"], prods["mobile"], prods[context]
+    facts.update(edge_weekly=fmt(edge.annual(CADENCES["weekly"] * DAY), "usd"),
+                 edge_annual=fmt(edge.annual(edge.t_op), "usd"), edge_cost=fmt(edge.retrain_usd, "usd"),
+                 mobile_monthly=fmt(mob.annual(CADENCES["monthly"] * DAY), "usd"),
+                 mobile_annual=fmt(mob.annual(mob.t_op), "usd"),
+                 weekly_runs=fmt(D.SECONDS_PER_YEAR / (CADENCES["weekly"] * DAY), "int"),
+                 cloud_floor=fmt(prods["cloud"].floor, "pct"), edge_floor=fmt(edge.floor, "pct"),
+                 product=PRODUCT_NAMES[context], star=fmt(own.t_star, "days"),
+                 retrain_star=fmt(D.retrain_usd_per_year(own.t_star, own.retrain_usd), "usd"),
+                 stale_star=fmt(D.staleness_usd_per_year(own.t_star, own.value, own.rate), "usd"),
+                 retrain_2star=fmt(D.retrain_usd_per_year(2 * own.t_star, own.retrain_usd), "usd"),
+                 stale_2star=fmt(D.staleness_usd_per_year(2 * own.t_star, own.value, own.rate), "usd"),
+                 star_root2=fmt(own.t_star / math.sqrt(2), "days"), half_star=fmt(own.t_star / 2, "days"),
+                 total_root2=fmt(own.annual(own.t_star / math.sqrt(2)), "usd"),
+                 total_half=fmt(own.annual(own.t_star / 2), "usd"),
+                 root2_extra=fmt(own.annual(own.t_star / math.sqrt(2)) / own.annual(own.t_star) - 1, "pct"),
+                 half_extra=fmt(own.annual(own.t_star / 2) / own.annual(own.t_star) - 1, "pct"))
     return facts
 
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="Why trigger an evaluation from a drift statistic like PSI instead of waiting for measured accuracy?",
+    prompt="On the cost chart the total is lowest at T∗. There, how does a year's retraining spend compare with "
+           "the value lost to staleness?",
     options=(
-        Claim("A", "PSI measures accuracy directly, only faster.",
-              "PSI knows nothing about labels: inputs can shift without hurting accuracy, and accuracy can fall "
-              "(a new fraud pattern) with inputs unchanged. It is a reason to look, not a verdict."),
-        Claim("B", "PSI is a leading indicator: the inputs move as soon as the world does, weeks before enough "
-                   "labels arrive to measure accuracy.",
-              "In Act I the amount feature alarmed at week {alarm_week} with accuracy still {acc_alarm}; the "
-              "accuracy complaint came at week {complaint}. PSI tells you when to evaluate; the cost curve tells "
-              "you how often to retrain."),
-        Claim("C", "PSI never raises false alarms, so it is safer to automate.",
-              "A small window reads (B − 1)/n of PSI from noise alone, and a shift in a harmless feature alarms "
-              "too: alarms start an investigation, not a blind retrain."),
-        Claim("D", "Accuracy cannot be measured in production at all.",
-              "It can, once labels arrive (chargebacks, user reports, audits); they simply arrive late and in "
-              "small numbers."),
+        Claim("A", "Staleness is about half of retraining: the average loss is half the loss at a cycle's end.",
+              "The half is already in the staleness term, V·r·T/2. For the {product}, at T∗ = {star} staleness "
+              "costs {stale_star} a year and retraining {retrain_star}; staleness is half of retraining only at "
+              "T∗/√2 = {star_root2}, where the total is {total_root2}, {root2_extra} above the lowest."),
+        Claim("B", "They are equal: one falls as 1/T while the other grows in proportion to T.",
+              "C/T and V·r·T/2 meet where their sum is lowest: for the {product}, at T∗ = {star}, "
+              "{retrain_star} of retraining and {stale_star} of staleness a year. At twice T∗ they are "
+              "{retrain_2star} and {stale_2star}."),
+        Claim("C", "Retraining is several times larger: the total is lowest while the losses are still small.",
+              "Retraining is four times staleness at T∗/2 = {half_star}, where the total is {total_half}, "
+              "{half_extra} above the lowest. At T∗ = {star} the {product} spends {retrain_star} on "
+              "retraining and {stale_star} on staleness."),
+        Claim("D", "It depends on the product: a cheap retrain tips the balance toward staleness.",
+              "A cheap retrain moves T∗ shorter, not the balance: at T∗ = {star} the {product} spends "
+              "{retrain_star} on retraining and {stale_star} on staleness, and so does every product at its T∗."),
     ),
     answer_letter="B",
 )
@@ -388,15 +421,19 @@ def act2_instruments(s: State) -> list:
     p, t = product(s), s["a2_cadence"] * DAY
     best = p.annual(p.t_op) if p.t_op > 0 else math.inf
     violated = beyond(t, p.t_max)
+    zero = S.acc_start / p.rate  # the straight line reaches 0 % here; the model says nothing past it
+    past = beyond(t, zero)
+    outside = f"outside the model: the straight line reaches 0 % after {fmt(zero, 'days')}"
     parts = [metric_grid(
-        M["a2_annual"].show(p.annual(t), "danger" if violated else None,
+        M["a2_annual"].show(p.annual(t), "danger" if violated else None, outside if past else
                             f"{fmt(D.retrain_usd_per_year(t, p.retrain_usd), 'usd')} retraining + "
                             f"{fmt(D.staleness_usd_per_year(t, p.value, p.rate), 'usd')} staleness"),
         M["a2_t_op"].show(p.t_op, "good", f"{nearest_cadence(p.t_op)} is the nearest habit" if p.t_op > 0
                           else "the floor is above the starting accuracy"),
         M["a2_lowest_acc"].show(p.lowest_acc(t), "danger" if violated else "good",
-                                f"floor {fmt(p.floor, 'pct')}"),
+                                outside if past else f"floor {fmt(p.floor, 'pct')}"),
         M["a2_extra"].show(p.annual(t) / best - 1 if math.isfinite(best) else 0.0, "danger" if violated else None,
+                           outside if past else
                            "cheaper only by breaking the floor" if violated and p.annual(t) < best else ""),
         M["a2_t_star"].show(p.t_star),
         M["a2_t_max"].show(p.t_max),
@@ -404,57 +441,19 @@ def act2_instruments(s: State) -> list:
                              f"{fmt(s['a2_retrain'], 'usd')}" if s["context"] == "edge" else "training and release"),
     )]
     if violated:
+        lever = ("Retrain at least that often." if p.t_max >= A2_CADENCE.min * DAY else
+                 f"No cadence here is that short (the slider stops at {fmt(A2_CADENCE.min * DAY, 'days')}): "
+                 "lower the floor, or slow the drift.")
         parts.append(failure(F["a2_floor_violated"],
-                             f"Retraining every {fmt(t, 'days')}, accuracy falls to {fmt(p.lowest_acc(t), 'pct')} "
-                             f"before each retrain, below the {fmt(p.floor, 'pct')} floor (it gets there after "
-                             f"{fmt(p.t_max, 'days')}). Retrain at least that often."))
+                             f"Retraining every {fmt(t, 'days')}, accuracy falls "
+                             + (f"to 0 % after {fmt(zero, 'days')}, long before each retrain (the straight-line "
+                                "decay and the costs above mean nothing past that)" if past else
+                                f"to {fmt(p.lowest_acc(t), 'pct')} before each retrain")
+                             + f", below the {fmt(p.floor, 'pct')} floor (it gets there after "
+                             f"{fmt(p.t_max, 'days')}). {lever}"))
     parts.append(act2_cost_chart(p, t))
     parts.append(act2_products_chart())
     return parts
-
-
-def act2_cost_chart(p: Product, t: float):
-    days, retrain, stale = cost_curve(p)
-    shapes, notes = [], []
-    # T* labelled on its left and the floor on its right, inside the plot's top edge (clear of the
-    # legend), so the two stay apart when they are close
-    for x, colour, label, side in ((p.t_star / DAY, "muted", "T*", "right"), (p.t_max / DAY, "danger", "floor", "left")):
-        if S.day_ticks[0][0] <= x <= S.day_ticks[-1][0]:
-            shape, note = ch.vline(x, colour, label)
-            shapes.append(shape)
-            notes.append({**note, "x": math.log10(x), "xanchor": side, "y": 0.99, "yanchor": "top"})
-    traces = [ch.line("Retraining", days, retrain, "series1"), ch.line("Staleness", days, stale, "series2"),
-              ch.line("Total", days, [a + b for a, b in zip(retrain, stale)], "ink"),
-              ch.point("Your cadence", t / DAY, p.annual(t), "accent")]
-    costs = [*retrain, *stale]
-    figure = ch.figure(traces, x=ch.axis("Retrain every", "log", **DAY_TICKS),
-                       y=ch.axis("Cost per year", "log", **ch.decade_ticks(costs, lambda v: fmt(v, "usd"))),
-                       shapes=shapes, annotations=notes)
-    summary = (f"Retraining spend falls as 1/T and staleness grows with T; their sum is lowest at "
-               f"T* = {fmt(p.t_star, 'days')}, and the floor allows at most {fmt(p.t_max, 'days')}. Your "
-               f"{fmt(t, 'days')} costs {fmt(p.annual(t), 'usd')} a year.")
-    rows = [(fmt(d * DAY, "days"), fmt(a, "usd"), fmt(b, "usd"), fmt(a + b, "usd"))
-            for d, a, b in zip(days[::6], retrain[::6], stale[::6])]
-    return chart("a2_cost", "Yearly cost against the retraining interval", figure, summary,
-                 table=(("Every", "Retraining", "Staleness", "Total"), rows))
-
-
-def act2_products_chart():
-    names = ["Cloud<br>API", "Edge<br>fleet", "Mobile<br>app"]
-    prods = [scenario_product(c) for c in PRODUCTS]
-    traces = [ch.bars("T* (cheapest)", names, [p.t_star / DAY for p in prods], "series1"),
-              ch.bars("T_max (floor)", names, [p.t_max / DAY for p in prods], "danger"),
-              ch.bars("Cheapest safe", names, [p.t_op / DAY for p in prods], "good")]
-    span = [math.log10(S.day_ticks[0][0]), math.log10(max(p.t_max for p in prods) / DAY) + 0.15]
-    figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0),
-                       y=ch.axis("Days", "log", range=span, **DAY_TICKS))
-    summary = ("At the scenario's inputs the cheapest safe cadences are "
-               + ", ".join(f"{fmt(p.t_op, 'days')} for the {PRODUCT_NAMES[c]}" for c, p in zip(PRODUCTS, prods))
-               + ".")
-    rows = [(PRODUCT_NAMES[c], fmt(p.retrain_usd, "usd"), fmt(p.t_star, "days"), fmt(p.t_max, "days"),
-             fmt(p.t_op, "days"), fmt(p.annual(p.t_op), "usd")) for c, p in zip(PRODUCTS, prods)]
-    return chart("a2_products", "Cadence by product (the scenario's inputs)", figure, summary,
-                 table=(("Product", "Per retrain", "T*", "T_max", "Cheapest safe", "Per year"), rows))
 
 
 def act2_math(s: State):
@@ -465,13 +464,12 @@ def act2_math(s: State):
                  "each point lost costs *V* a day, so the average loss over a cycle is *rT*/2."),
         Equation(r"T^{*} = \sqrt{\frac{2C}{V\,r}},\qquad T_{\max} = \frac{A_0 - A_{\min}}{r},\qquad "
                  r"T_{\text{op}} = \min(T^{*}, T_{\max})",
-                 "Setting the derivative to zero gives *T\\**, where retraining and staleness cost the same; the "
-                 "floor caps the interval. A hundred times the retrain cost is only ten times the interval."),
+                 "Setting the derivative to zero gives *T*∗; the floor caps the interval."),
     ), rows=(
         ("Cost per retrain, *C*", fmt(p.retrain_usd, "usd")),
         ("Decay, *r*", f"{fmt(p.rate * DAY, 'pp')} per day"),
         ("Value, *V*", f"{fmt(p.value_per_pp_day, 'usd')} per point per day"),
-        ("*T\\**", fmt(p.t_star, "days")),
+        ("*T*∗", fmt(p.t_star, "days")),
         ("*T*max", fmt(p.t_max, "days")),
     ), sources=(
         cite("harris1913", "the square-root trade-off of a fixed cost per run against a cost that grows between runs"),
@@ -488,7 +486,7 @@ ACT2 = Act(
         "the mobile app. Each loses accuracy at its own speed and pays its own price to ship a new model."),
     scenario=lambda: (
         "Retrain too often and the training and release bills pile up; too rarely and the model spends most of "
-        "its life stale. The cheapest interval balances the two.",
+        "its life stale. Somewhere between lies the cheapest interval.",
         "Each product also has an accuracy floor below which it must never fall, whatever the cost.",
     ),
     prediction=ACT2_PREDICTION,
@@ -536,18 +534,18 @@ def results(s: State) -> dict[str, float | bool | None]:
             "floor_violated": beyond(s["a2_cadence"] * DAY, p.t_max)}
 
 
-def lab_takeaways() -> list[str]:
-    f = act2_facts()
-    cloud = scenario_product("cloud")
+def lab_takeaways(context: str) -> list[str]:
+    f = {**act1_facts(context), **act2_facts(context)}
     return [
-        f"Binned PSI is the symmetric KL divergence; it reaches {f['psi20']} once the mean has moved {f['shift20']} σ. "
-        f"At {fmt(FEATURES['amount'][1], 'num')} σ a week that is {f['cross']}: a weekly check alarms at week "
-        f"{f['alarm_week']} with accuracy still {f['acc_alarm']}, {f['complaint']} weeks before the complaint.",
+        f"Binned PSI is the symmetric KL divergence, about the shift squared; it reaches {f['psi20']} once the mean "
+        f"has moved {f['shift20']} σ. At {fmt(FEATURES['amount'][1], 'num')} σ a week that is {f['a1_crossing']}: "
+        f"a weekly check on {f['window']} records alarms at {f['a1_alarm']} with accuracy still "
+        f"{f['a1_acc_at_alarm']}, long before the complaint at week {f['complaint']}.",
         "A sampled check reads (B − 1)/n of PSI from chance alone: small windows raise false alarms, and the "
         f"{fmt(C.PSI_MINOR_SHIFT, 'num')} / {fmt(C.PSI_MAJOR_SHIFT, 'num')} rule of thumb ignores the sample size.",
-        f"The cheapest retraining interval is T* = √(2C/(V·r)): a hundred times the cost is ten times the "
-        f"interval, and at T* retraining and staleness cost the same ({fmt(cloud.annual(cloud.t_star) / 2, 'usd')} "
-        "each per year for the cloud API).",
+        f"The cheapest retraining interval is T∗ = √(2C/(V·r)): a hundred times the cost is ten times the "
+        f"interval, and at T∗ retraining and staleness cost the same ({f['retrain_star']} each per year for the "
+        f"{f['product']}).",
         f"A floor caps the interval: cloud {f['cloud_op']}, edge {f['edge_op']} (it would prefer {f['edge_star']}), "
         f"mobile {f['mobile_op']}. An edge fleet pays its per-device update once per device.",
     ]
@@ -556,7 +554,7 @@ def lab_takeaways() -> list[str]:
 LAB = Lab(
     id="v1_14", volume=1, number=14, title="The Silent Degradation Problem",
     invariant="A degrading model raises no error: **watch the inputs**, which move weeks before the labels do, "
-              "and retrain on a clock set by **√(cost ÷ decay)**.",
+              "and retrain on a clock set by **√(retrain cost ÷ cost of decay)**.",
     minutes="30–35 min", chapter="ML Operations", url="vol1/14-silent-degradation/",
     reading=(
         "**Data drift and concept drift**: what changes in production, and what a model can notice.",
@@ -582,4 +580,8 @@ LAB = Lab(
     },
     context_from=TRACK,
     record_metrics=RECORD,
+    track_notes=TRACK_NOTES,
+    hook=f"A fraud model slid from {fmt(S.acc_start, 'pct')} to {fmt(S.acc_complaint, 'pct')} in six months while "
+         "every dashboard stayed green. How soon could a statistic on its inputs have warned the team, and how "
+         "often should each of its products retrain?",
 )

@@ -442,13 +442,13 @@ def act2_chart(v: Serving):
         x=ch.axis("Chat arrivals (requests/s)"), y=ch.axis("Time to first token (s)", "log", dtick=1, range=span_y),
         shapes=[slo], annotations=[note])
     at = {mode: Serving(mode, v.lat_batch, v.arrival, v.tput_batch, v.prompt).ttft for mode in ("continuous", "static")}
-    said = {mode: fmt(t, "s") if math.isfinite(t) else "unbounded" for mode, t in at.items()}
+    said = {mode: M["a2_ttft"].text(t) for mode, t in at.items()}   # "unbounded" where the queue never drains
     summary = (f"At {fmt(v.arrival, 'req/s')} with {span(v.prompt)} prompts: continuous batching's P99 "
                f"{said['continuous']}; static, behind a full batch of {slots}, {said['static']}. "
                "A curve stops where the batcher can no longer keep up and the queue grows without bound.")
-    def waited(t):  # a rate past the batcher's capacity has no P99: its queue grows without bound
-        return fmt(t, "s") if t is not None and math.isfinite(t) else "unbounded"
-    rows = [(fmt(r, "req/s"), waited(a), waited(b)) for r, a, b in zip(rates[::2], cont[::2], static[::2])]
+    waited = M["a2_ttft"].text   # a curve's missing point (None) is a rate past the batcher's capacity
+    rows = [(fmt(r, "req/s"), waited(math.inf if a is None else a), waited(math.inf if b is None else b))
+            for r, a, b in zip(rates[::2], cont[::2], static[::2])]
     return chart("a2_ttft", "Chat time to first token against arrivals", figure, summary,
                  table=(("Arrivals", "Continuous (P99)", "Static (full batch)"), rows))
 
