@@ -155,12 +155,69 @@ def test_record_holds_answers_results_and_failures():
 
 def test_failure_levers_are_never_at_their_limit():
     """Issue 24 class 3: a lever already at its limit is not offered."""
-    top = rendered(LAB, all_open(a1_tokens=16384))
-    assert "More tokens per GPU" not in top and "A faster fabric brings compute back on top" in top
+    top = _failure(rendered(LAB, all_open(a1_tokens=16384, a1_fabric="eth100")), "a1_comm_bound")
+    assert "More tokens per GPU than this slider reaches" in top and "a faster fabric (PCIe Gen4" in top
     rails = rendered(LAB, all_open(a2_nics="8", a2_nodes=64, a2_strong=True))
-    assert "Add NICs per node" not in rails and "Use fewer nodes for this global batch" in rails
+    assert "NICs per node" not in _failure(rails, "a2_network_wall") and "Use at most 25 nodes" in rails
     one = rendered(LAB, all_open())
-    assert "Add NICs per node or give each GPU more tokens per step." in one
+    assert "Go to 4 NICs per node or give each GPU at least 6,143 tokens per step." in one
+
+
+def _failure(html, name):
+    start = html.index(f'data-failure="{name}"')
+    return html[start:html.index("</div>", start)]
+
+
+def test_act1_levers_say_when_the_slider_cannot_clear_the_wall():
+    """Review of issue 24 class 3: 100 GbE needs 20,777 tokens per GPU (t* = (2/3)(7/8)·C·u/B, AUDIT §1c),
+    above the slider's 16,384, and NVLink alone does not clear 512 tokens (t* = 577); the text said
+    "More tokens per GPU or a faster fabric brings compute back on top" in both states."""
+    eth = _failure(rendered(LAB, all_open(a1_fabric="eth100", a1_tokens=512)), "a1_comm_bound")
+    assert "than this slider reaches (above 20,777 tokens" in eth and "faster fabric" not in eth
+    assert lab.critical_tokens("nvlink") == pytest.approx(577.15, abs=0.01)
+    mid = _failure(rendered(LAB, all_open(a1_fabric="eth100", a1_tokens=8192)), "a1_comm_bound")
+    assert "a faster fabric (8 servers, one 400G NDR NIC each)" in mid  # 5,194 < 8,192 < PCIe Gen4's 8,243
+    assert "(NVLink 4 inside one DGX H100)" in _failure(rendered(LAB, all_open()), "a1_comm_bound")
+
+
+def test_act2_levers_named_each_clear_the_wall_alone():
+    """Review of issue 24 classes 3 and 21: "Add NICs per node" was offered where eight HDR NICs still
+    leave the all-reduce above compute (16 nodes, 512 tokens: 345 ms against 89.7 ms)."""
+    hdr = _failure(rendered(LAB, all_open(a2_nic="hdr", a2_tokens=512, a2_nodes=16)), "a2_network_wall")
+    assert "NICs per node" not in hdr and "at least 11,708 tokens" in hdr
+    from pylabs.labs.vol2.v2_02_model import Cluster, clears
+    for nodes in (2, 4, 16, 64):
+        for nics in (1, 2, 4):
+            for bw in (lab.C.IB_HDR_BW, lab.C.IB_NDR_BW):
+                for tokens, strong in ((512, False), (3072, False), (512, True)):
+                    c = Cluster(nodes, nics, bw, tokens, strong)
+                    if clears(c, nodes):
+                        continue
+                    fix = lab.wall_fixes(c, lab.A2_TOKENS.max)
+                    if fix.nics:
+                        assert clears(Cluster(nodes, fix.nics, bw, tokens, strong), nodes)
+                    if fix.nodes:
+                        assert clears(c, fix.nodes) and not clears(c, fix.nodes + 1)
+                    if fix.tokens:
+                        assert clears(Cluster(nodes, nics, bw, fix.tokens * 1.0001, strong), nodes)
+
+
+def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
+    """Review, issue 24 class 7 / defect class 33: at 70B (263 GB per GPU) the cards read like a run."""
+    html = rendered(LAB, all_open(a1_model="70b"))
+    assert html.count("if 70B fitted: it does not") == 6  # four cards, the ring chart summary (label, caption)
+    assert "would spend, if the model fitted," in html
+    assert "if 13B fitted" not in rendered(LAB, all_open())
+
+
+def test_act1_instruments_show_what_the_reflection_asks():
+    """Review, issue 20 problem 6: the reflection asks about 8 → 16 servers; the act's instruments now
+    show the ring time against servers, and its numbers are the feedback's."""
+    html = rendered(LAB, answered(LAB, {}, "a1_predict"))
+    facts = lab.act1_facts("pretrain")
+    assert 'data-chart="a1_ring_servers"' in html or "a1_ring_servers" in html
+    assert f"<td>8</td><td>910 ms</td><td>{facts['ar8']}</td>" in html
+    assert f"<td>16</td><td>975 ms</td><td>{facts['ar16']}</td>" in html
 
 
 def _control(html, name):

@@ -14,7 +14,7 @@ shows the bound with the backward fully overlapped (Megatron Core DDP), and
 both keys hold under it.
 Act II (the multi-node wall): 1 → 16 DGX nodes gives 6.34× instead of 16×,
 because each node has one 400G NIC instead of eight rails. The prediction
-asks the gain from eight rails (2.12× pretraining, A; 3.12× fine-tuning, C);
+asks the gain from eight rails (2.12× pretraining, A; 3.12× fine-tuning, B);
 the reflection asks what a fixed global batch does from 16 to 64 nodes
 (62.8 % → 28.6 %, B).
 
@@ -37,8 +37,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_02_model import (FABRICS, MODEL_SIZES, NICS, Cluster, S, Sync, context_tokens,
-                                          gradient_bytes, memory_per_gpu_bytes, overlapped_slowdown, rails_gain, scenario_cluster,
+from pylabs.labs.vol2.v2_02_model import (FABRICS, MODEL_SIZES, NICS, Cluster, S, Sync, context_tokens, critical_tokens,
+                                          gradient_bytes, memory_per_gpu_bytes, overlapped_slowdown, rails_gain, scenario_cluster, wall_fixes,
                                           single_node_step, slowdown)
 from pylabs.physics import collectives, training
 from pylabs.physics import constants as C
@@ -156,14 +156,15 @@ def act1_state(s: State) -> tuple[float, float, Sync]:
 def act1_instruments(s: State) -> list:
     params, tokens, sync = act1_state(s)
     memory = memory_per_gpu_bytes(params)
-    bw = FABRICS[s["a1_fabric"]][1]
-    critical = training.dp_critical_tokens(S.gpus_per_node, bw, C.H100_PEAK_BF16_DENSE, S.mfu)
+    critical = critical_tokens(s["a1_fabric"])
     fits = memory <= C.H100_HBM_BYTES
+    # a state that does not fit is not timed as if it ran: its times are what it would take if it fitted
+    unfit = "" if fits else f"if {fmt(params, 'params')} fitted: it does not"
     parts = [metric_grid(
-        M["a1_compute_s"].show(sync.compute_s),
-        M["a1_allreduce_s"].show(sync.allreduce_s, "danger" if sync.ratio > 1 else None),
-        M["a1_efficiency"].show(sync.efficiency, tone_for(sync.efficiency)),
-        M["a1_slowdown"].show(slowdown(params, tokens, s["a1_fabric"])),
+        M["a1_compute_s"].show(sync.compute_s, note=unfit),
+        M["a1_allreduce_s"].show(sync.allreduce_s, "danger" if sync.ratio > 1 and fits else None, unfit),
+        M["a1_efficiency"].show(sync.efficiency, tone(sync.efficiency) if fits else None, unfit),
+        M["a1_slowdown"].show(slowdown(params, tokens, s["a1_fabric"]), note=unfit),
         M["a1_memory_per_gpu"].show(memory, None if fits else "danger",
                                     f"of {fmt(C.H100_HBM_BYTES, 'GB')} HBM"),
         M["a1_critical_tokens"].show(critical),
@@ -175,10 +176,12 @@ def act1_instruments(s: State) -> list:
                              f"the {fmt(C.H100_HBM_BYTES, 'GB')} of an H100. Pick a smaller model or shard more "
                              "(ZeRO-3, tensor or pipeline parallelism)."))
     if sync.efficiency < 0.5:
+        verb = "spends" if fits else "would spend, if the model fitted,"
         parts.append(failure(F["a1_comm_bound"],
-                             f"Each step spends {fmt(sync.allreduce_s, 's')} in all-reduce against "
+                             f"Each step {verb} {fmt(sync.allreduce_s, 's')} in all-reduce against "
                              f"{fmt(sync.compute_s, 's')} of compute. {comm_levers(s)}"))
     parts.append(act1_chart(params, tokens, s["a1_fabric"]))
+    parts.append(ring_chart(params, unfit))
     other = "7b" if s["a1_model"] != "7b" else "13b"
     parts.append(callout("info", "Model size cancels",
                          prose(f"Switch between model sizes: compute and all-reduce both scale with the "
@@ -190,14 +193,18 @@ def act1_instruments(s: State) -> list:
 
 
 def comm_levers(s: State) -> str:
-    """The Act I levers that can still bring compute back on top (none at its limit)."""
-    levers = []
-    if s["a1_tokens"] < A1_TOKENS.max:
-        levers.append("more tokens per GPU")
-    if s["a1_fabric"] != "nvlink":
-        levers.append("a faster fabric")
-    if not levers:
-        return "Even NVLink at the slider's top cannot bring compute back on top here."
+    """The Act I levers that bring compute back on top on their own, at this state (issue 24 class 3:
+    none at its limit, none that cannot clear it: 100 GbE needs more tokens than the slider reaches)."""
+    tokens, fabric = s["a1_tokens"], s["a1_fabric"]
+    need = critical_tokens(fabric)
+    if need <= A1_TOKENS.max:
+        levers = [f"more tokens per GPU (above {fmt(need, 'tokens')})"]
+    else:
+        levers = [f"more tokens per GPU than this slider reaches (above {fmt(need, 'tokens')}, by accumulating "
+                  "gradients over several micro-batches per all-reduce)"]
+    faster = sorted((FABRICS[k][1], FABRICS[k][0]) for k in FABRICS if k != fabric and critical_tokens(k) < tokens)
+    if faster:
+        levers.append(f"a faster fabric ({faster[0][1]})")  # the slowest that clears it
     text = " or ".join(levers)
     return text[0].upper() + text[1:] + " brings compute back on top."
 
@@ -220,6 +227,24 @@ def act1_chart(params: float, tokens: float, selected: str):
              fmt(steps[k].efficiency, "pct")) for k in FABRICS]
     return chart("a1_step_time", "Step time by interconnect", figure, summary,
                  table=(("Interconnect", "Compute", "All-reduce", "Computing"), rows))
+
+
+SERVERS = (2, 4, 8, 16, 32, 64)  # single-GPU servers in a ring: NVLink and PCIe boxes stop at 8
+
+
+def ring_chart(params: float, unfit: str = ""):
+    grad = gradient_bytes(params)
+    times = {k: [collectives.ring_allreduce_s(grad, n, FABRICS[k][1]) for n in SERVERS] for k in ("ndr", "eth100")}
+    figure = ch.figure(
+        [ch.line(SHORT_NAMES[k].replace("<br>", " "), SERVERS, times[k], c, markers=True)
+         for k, c in (("ndr", "series1"), ("eth100", "series2"))],
+        x=ch.axis("Single-GPU servers in the ring", "log", tickvals=list(SERVERS), ticktext=[str(n) for n in SERVERS]),
+        y=ch.axis("All-reduce per step (s)", rangemode="tozero"))
+    summary = (f"The ring all-reduce of {fmt(grad, 'GB')} of gradients over 100 GbE takes {fmt(times['eth100'][0], 's')} "
+               f"with {SERVERS[0]} servers and {fmt(times['eth100'][-1], 's')} with {SERVERS[-1]}" + (f" ({unfit})." if unfit else "."))
+    rows = [(str(n), fmt(a, "s"), fmt(b, "s")) for n, a, b in zip(SERVERS, times["ndr"], times["eth100"])]
+    return chart("a1_ring_servers", "Ring all-reduce against servers in the ring", figure, summary,
+                 table=(("Servers", "One NDR NIC each", "100 GbE each"), rows))
 
 
 def act1_facts(context: str) -> dict[str, str]:
@@ -245,12 +270,13 @@ def act1_math(s: State):
                  "full rate: an idealisation, since measured bus bandwidth falls below it."),
         Equation(r"\frac{T_{\text{ring}}}{T_{\text{comp}}} = \frac{2}{3}\cdot\frac{N-1}{N}\cdot\frac{C_{\text{peak}}\,u}{t\,B}",
                  "Divide the two: the parameter count *P* cancels. The model adds the two phases; frameworks "
-                 "can run the all-reduce in buckets under the backward pass, which hides at most its two-thirds "
-                 "of the compute."),
+                 "can run the all-reduce in buckets under the backward pass, so at most the backward's "
+                 "two-thirds of the compute can hide it."),
     ), rows=(
         ("Peak dense BF16, *C*", fmt(C.H100_PEAK_BF16_DENSE, "FLOP/s")),
         ("Utilisation of compute, *u*", fmt(S.mfu, "pct")),
         ("Bandwidth, *B*", fmt(FABRICS[s["a1_fabric"]][1], "GB/s")),
+        ("Measured NCCL all-reduce bus bandwidth, 8 × H100 on NVLink", fmt(C.NVLINK4_ALLREDUCE_BUSBW_MEASURED, "GB/s")),
         ("Gradient bytes, *2P*", fmt(gradient_bytes(params), "GB")),
         ("All-reduce ÷ compute", fmt(sync.ratio, "num")),
         ("Throughput lost, phases added", fmt(slowdown(params, tokens, s["a1_fabric"]), "x")),
@@ -262,6 +288,7 @@ def act1_math(s: State):
         cite("megatron_ddp", "bucketed all-reduce overlapped with the backward pass"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         C.REGISTRY["NVLINK4_BW"].source,
+        C.REGISTRY["NVLINK4_ALLREDUCE_BUSBW_MEASURED"].source,
     ))
 
 
@@ -390,8 +417,8 @@ def act2_instruments(s: State) -> list:
     speedup = c.speedup(n)
     efficiency = speedup / n
     parts = [metric_grid(
-        M["a2_speedup"].show(speedup, tone_for(efficiency)),
-        M["a2_efficiency"].show(efficiency, tone_for(efficiency)),
+        M["a2_speedup"].show(speedup, tone(efficiency)),
+        M["a2_efficiency"].show(efficiency, tone(efficiency)),
         M["a2_rails_gain"].show(rails_gain(c, n)),
         M["a2_node_egress"].show(c.nics * c.nic_bw, note=f"{plural(c.nics, 'NIC')} × {fmt(c.nic_bw, 'GB/s')}"),
         M["a2_allreduce_s"].show(comm, "danger" if comm > compute else None),
@@ -407,13 +434,20 @@ def act2_instruments(s: State) -> list:
 
 
 def wall_levers(c: Cluster) -> str:
-    """The levers still open at this state (none that is already at its limit)."""
-    levers = [] if c.nics >= C.DGX_H100_NICS else ["add NICs per node"]
-    if c.strong:
-        levers.append("use fewer nodes for this global batch")
-    elif c.tokens < A2_TOKENS.max:
-        levers.append("give each GPU more tokens per step")
-    text = " or ".join(levers) if levers else "use fewer nodes"
+    """The levers that clear the wall on their own at this state (issue 24 classes 3 and 21: none at its
+    limit, none too small to clear it); if none does alone, say so."""
+    fix, levers = wall_fixes(c, A2_TOKENS.max), []
+    if fix.nics:
+        levers.append(f"go to {plural(fix.nics, 'NIC')} per node")
+    if fix.ndr:
+        levers.append("switch to NDR NICs")
+    if fix.nodes:
+        levers.append(f"use at most {plural(fix.nodes, 'node')} for this global batch")
+    if fix.tokens:
+        levers.append(f"give each GPU at least {fmt(fix.tokens, 'tokens')} per step")
+    if not levers:
+        return "No single lever on this page clears it alone: combine more NICs per node with more tokens per GPU."
+    text = " or ".join(levers)
     return text[0].upper() + text[1:] + "."
 
 
@@ -451,7 +485,8 @@ def act2_math(s: State):
         Equation(r"T_{\text{AR}} = 2\,\frac{g-1}{g}\cdot\frac{S}{B_{\text{NVLink}}} + "
                  r"2\,\frac{n-1}{n}\cdot\frac{S}{L\,B_{\text{NIC}}}",
                  "Hierarchical all-reduce: reduce-scatter and all-gather inside each node of *g* GPUs, "
-                 "and a ring across *n* nodes through *L* NICs per node."),
+                 "and a ring across *n* nodes through *L* NICs per node, at the links' full rates on a "
+                 "non-blocking fabric (an idealisation). The step adds this to the compute: no overlap."),
         Equation(r"\text{speedup}(n) = n\cdot\frac{T_{\text{step}}(1)}{T_{\text{step}}(n)}",
                  "Weak scaling: every GPU keeps its tokens per step, so *n* nodes do *n* times the work."),
         Equation(r"\text{speedup}(n) = \frac{T_{\text{step}}(1)}{T_{\text{step}}(n)},\quad t = \frac{G}{g\,n}",
@@ -483,8 +518,9 @@ ACT2 = Act(
         "Inside a node the GPUs share NVLink. Between nodes every byte leaves through the node's NICs, "
         "so a **hierarchical all-reduce** first reduces inside each node, then runs a ring across nodes, "
         "then shares the result inside each node again.",
-        f"A DGX H100 has room for {DGX_NICS_LABEL} NICs, one per GPU. With only one, the whole node's "
-        "share of the inter-node ring squeezes through a single port.",
+        f"A DGX H100 has {DGX_NICS_LABEL} single-port 400G NICs for the compute fabric, one per GPU. With only one "
+        "of them cabled, the whole node's share of the inter-node ring squeezes through a single port. The "
+        "switches are non-blocking: every cabled port gets its full rate at once.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_NODES, A2_NICS, A2_NIC, A2_TOKENS, A2_STRONG),
@@ -497,10 +533,6 @@ ACT2 = Act(
 )
 
 # ---- the whole lab -------------------------------------------------------------------
-
-
-def tone_for(efficiency: float) -> str:
-    return tone(efficiency)
 
 
 def active_failures(s: State) -> frozenset[str]:

@@ -129,3 +129,34 @@ def scenario_cluster(context: str, nics: int = 1, nic_bw: float = C.IB_NDR_BW, s
 def rails_gain(c: Cluster, nodes: int) -> float:
     """Speedup with eight NICs per node over the speedup with this cluster's NICs, at ``nodes`` nodes."""
     return Cluster(c.nodes, C.DGX_H100_NICS, c.nic_bw, c.tokens, c.strong).speedup(nodes) / c.speedup(nodes)
+
+
+def critical_tokens(fabric: str) -> float:
+    """Tokens per GPU per step above which the ring all-reduce on ``fabric`` takes less than the compute."""
+    return training.dp_critical_tokens(S.gpus_per_node, FABRICS[fabric][1], C.H100_PEAK_BF16_DENSE, S.mfu)
+
+
+def clears(c: Cluster, nodes: int) -> bool:
+    """The all-reduce takes no longer than the compute at ``nodes`` nodes."""
+    compute, comm = c.step_s(nodes)
+    return comm <= compute
+
+
+@dataclass(frozen=True)
+class WallFixes:
+    """The levers that clear the network wall on their own (None or False where none does)."""
+
+    nics: int | None          # the fewest NICs per node that clear it
+    ndr: bool                 # NDR ports instead of HDR clear it
+    nodes: int | None         # strong scaling: the most nodes at which it clears
+    tokens: float | None      # weak scaling: tokens per GPU that clear it, if within ``max_tokens``
+
+
+def wall_fixes(c: Cluster, max_tokens: float) -> WallFixes:
+    n = c.nodes
+    nics = [L for L in (2, 4, 8) if L > c.nics and clears(Cluster(n, L, c.nic_bw, c.tokens, c.strong), n)]
+    ndr = c.nic_bw < C.IB_NDR_BW and clears(Cluster(n, c.nics, C.IB_NDR_BW, c.tokens, c.strong), n)
+    fewer = [m for m in range(n - 1, 0, -1) if clears(c, m)] if c.strong else []
+    need = None if c.strong else c.step_s(n)[1] / compute_s(S.params, 1.0)
+    return WallFixes(nics[0] if nics else None, ndr, fewer[0] if fewer else None,
+                     need if need is not None and need <= max_tokens else None)
