@@ -251,3 +251,18 @@ def test_every_bar_colour_has_a_legend_entry():
     colours = [t["marker"]["color"] for t in figure["data"]]
     assert all(isinstance(c, str) for c in colours)  # one colour per trace, so the legend names each
     assert "All-reduce longer than compute" in [t["name"] for t in figure["data"]]
+
+
+def test_act1_key_claim_and_feedback_hold_in_the_context_where_d_is_the_key():
+    """Review, issue 24 class 12 / review class 13: in fine-tuning (1,024 tokens) D is the key (13.6×),
+    yet its claim was "the bandwidth ratio passes straight through" (36×) and its feedback argued
+    against it. The claim now holds there (compute is 4.7 % of the 100 GbE step) and not in
+    pretraining (16.5 %); C's and D's feedback quote both efficiencies, whose ratio is the answer."""
+    d = next(o for o in lab.ACT1_PREDICTION.options if o.letter == "D")
+    assert "bandwidth ratio passes" not in d.text and "compute almost vanishes" in d.text
+    for context, eth, nvl in (("finetune", "4.7 %", "64 %"), ("pretrain", "16.5 %", "87.6 %")):
+        facts = lab.act1_facts(context)
+        assert (facts["eth_eff"], facts["nvl_eff"]) == (eth, nvl)
+        for letter in "CD":
+            text = next(o for o in lab.ACT1_PREDICTION.options if o.letter == letter).feedback.format(**facts)
+            assert eth in text and nvl in text

@@ -37,7 +37,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_02_model import (FABRICS, MODEL_SIZES, NICS, Cluster, S, Sync, context_tokens, critical_tokens,
+from pylabs.labs.vol2.v2_02_model import (FABRICS, MODEL_SIZES, NICS, SERVERS, Cluster, S, Sync, context_tokens, critical_tokens,
                                           gradient_bytes, memory_per_gpu_bytes, overlapped_slowdown, rails_gain, scenario_cluster, wall_fixes,
                                           single_node_step, slowdown)
 from pylabs.physics import collectives, training
@@ -96,10 +96,11 @@ ACT1_PREDICTION = Prediction(
               "100 GbE is {eth_bw} per GPU against NVLink's {nvl_bw}."),
         Range("C", "{range}: the network takes most of the step", 4.0, 10.0, 6.0,
               "The all-reduce moves the same bytes on every fabric: {nvl_ar} over NVLink, {eth_ar} over "
-              "100 GbE, against {compute} of compute."),
-        Range("D", "{range}: the bandwidth ratio passes straight through", 10.0, None, 20.0,
-              "The bandwidth ratio is {bw_ratio}, but compute still fills part of each step: {compute} of "
-              "compute against {eth_ar} of all-reduce."),
+              "100 GbE, against {compute} of compute, so the GPUs compute {nvl_eff} of the step on NVLink "
+              "and {eth_eff} on 100 GbE."),
+        Range("D", "{range}: compute almost vanishes from the step", 10.0, None, 20.0,
+              "Compute fills {eth_eff} of the 100 GbE step ({compute} against {eth_ar} of all-reduce) and "
+              "{nvl_eff} of the NVLink step; the loss is their ratio, below the {bw_ratio} bandwidth ratio."),
     ),
     truth=act1_truth,
     shown_by="a1_slowdown",
@@ -229,9 +230,6 @@ def act1_chart(params: float, tokens: float, selected: str):
                  table=(("Interconnect", "Compute", "All-reduce", "Computing"), rows))
 
 
-SERVERS = (2, 4, 8, 16, 32, 64)  # single-GPU servers in a ring: NVLink and PCIe boxes stop at 8
-
-
 def ring_chart(params: float, unfit: str = ""):
     grad = gradient_bytes(params)
     times = {k: [collectives.ring_allreduce_s(grad, n, FABRICS[k][1]) for n in SERVERS] for k in ("ndr", "eth100")}
@@ -252,6 +250,7 @@ def act1_facts(context: str) -> dict[str, str]:
     nvl, eth = single_node_step(S.params, tokens, "nvlink"), single_node_step(S.params, tokens, "eth100")
     ring = {n: 2 * (n - 1) / n for n in (8, 16)}
     return {"compute": fmt(eth.compute_s, "s"), "eth_ar": fmt(eth.allreduce_s, "s"), "nvl_ar": fmt(nvl.allreduce_s, "s"),
+            "eth_eff": fmt(eth.efficiency, "pct"), "nvl_eff": fmt(nvl.efficiency, "pct"),
             "pcie5_slowdown": fmt(slowdown(S.params, tokens, "pcie5"), "x"), "eth_bw": fmt(C.ETH_100G_BW, "GB/s"),
             "nvl_bw": fmt(C.NVLINK4_BW, "GB/s"), "bw_ratio": fmt(C.NVLINK4_BW / C.ETH_100G_BW, "x"),
             "ring8": fmt(ring[8], "x"), "ring16": fmt(ring[16], "x"), "grad_bytes": fmt(grad, "GB"),

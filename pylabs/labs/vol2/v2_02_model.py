@@ -46,6 +46,7 @@ FABRICS = {
     "ndr": ("8 servers, one 400G NDR NIC each", C.IB_NDR_BW),
     "eth100": ("8 servers, 100 GbE each", C.ETH_100G_BW),
 }
+SERVERS = (2, 4, 8, 16, 32, 64)  # single-GPU servers in an Act I ring: NVLink and PCIe boxes stop at 8
 NICS = {"hdr": ("InfiniBand HDR, 200 Gb/s", C.IB_HDR_BW), "ndr": ("InfiniBand NDR, 400 Gb/s", C.IB_NDR_BW)}
 
 
