@@ -266,3 +266,15 @@ def test_act1_key_claim_and_feedback_hold_in_the_context_where_d_is_the_key():
         for letter in "CD":
             text = next(o for o in lab.ACT1_PREDICTION.options if o.letter == letter).feedback.format(**facts)
             assert eth in text and nvl in text
+
+
+def test_act1_reflection_has_no_mirrored_pair_around_its_key():
+    """Review class 39: 'about halves' (×0.5) and 'about doubles' (×2) sat mirrored around the key
+    (×1.07), so 'pick the middle' found it; and the reading list gave 2(N−1)/N before the lock. The
+    new A is the rule-of-thumb mistake (exactly 2× the gradient, ×1.00), and the reading list names
+    the phases, not the formula."""
+    texts = {o.letter: o.text for o in lab.ACT1_REFLECTION.options}
+    assert "halves" not in texts["A"] and "exactly twice" in texts["A"]
+    before = rendered(LAB, LAB.parse({"answers": {}, "controls": {}}))
+    assert "2(N−1)/N" not in before
+    assert lab.act1_facts("pretrain")["ring16"] == "1.88×"

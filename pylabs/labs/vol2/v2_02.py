@@ -111,8 +111,9 @@ ACT1_REFLECTION = Reflection(
     prompt="The 100 GbE cluster grows from 8 to 16 single-GPU servers, same NICs, same tokens per GPU. "
            "What happens to the ring all-reduce time per step?",
     options=(
-        Claim("A", "It about halves: each GPU's slice of the gradient is half as large.",
-              "The slices halve, but each GPU passes twice as many of them: {ar8} at 8 GPUs, {ar16} at 16."),
+        Claim("A", "It stays the same: each GPU always sends exactly twice its gradient.",
+              "Twice the gradient is the limit as N grows, not the value: 2(N−1)/N is {ring8} at 8 GPUs and "
+              "{ring16} at 16, so {ar8} becomes {ar16}."),
         Claim("B", "It about doubles: each chunk must pass twice as many GPUs.",
               "Chunks do pass more GPUs, but in parallel, one ring step at a time, and each is half as big: "
               "{ar8} at 8 GPUs, {ar16} at 16."),
@@ -577,7 +578,7 @@ LAB = Lab(
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/02-interconnect-wall/",
     reading=(
         "**The bandwidth hierarchy**: HBM, NVLink, PCIe, InfiniBand, and the gaps between them.",
-        "**All-reduce and the ring**: why each GPU sends 2(N−1)/N of its gradient.",
+        "**All-reduce and the ring**: what each GPU sends in the reduce-scatter and the all-gather.",
         "**Node and pod boundaries**: hierarchical all-reduce and rail-optimised networks.",
     ),
     context=CONTEXT,
