@@ -235,8 +235,8 @@ def ring_chart(params: float, unfit: str = ""):
     grad = gradient_bytes(params)
     times = {k: [collectives.ring_allreduce_s(grad, n, FABRICS[k][1]) for n in SERVERS] for k in ("ndr", "eth100")}
     figure = ch.figure(
-        [ch.line(SHORT_NAMES[k].replace("<br>", " "), SERVERS, times[k], c, markers=True)
-         for k, c in (("ndr", "series1"), ("eth100", "series2"))],
+        [ch.line(name, SERVERS, times[k], c, markers=True)
+         for k, name, c in (("ndr", "One NDR NIC each", "series1"), ("eth100", "100 GbE each", "series2"))],
         x=ch.axis("Single-GPU servers in the ring", "log", tickvals=list(SERVERS), ticktext=[str(n) for n in SERVERS]),
         y=ch.axis("All-reduce per step (s)", rangemode="tozero"))
     summary = (f"The ring all-reduce of {fmt(grad, 'GB')} of gradients over 100 GbE takes {fmt(times['eth100'][0], 's')} "
