@@ -269,7 +269,7 @@ ACT1 = Act(
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node, and it stays fixed as GPUs are added.",
         f"Left out: the 70B model must be sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and a step's "
-        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} sequences are fewer than the {fmt(S.gpus, 'int')} GPUs, so a real "
+        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens are fewer than the {fmt(S.gpus, 'int')} GPUs, so a real "
         "run splits each one over several GPUs. Both add traffic; splitting also shrinks each GPU's gradient exchange.",
     ),
     prediction=ACT1_PREDICTION,
