@@ -89,6 +89,13 @@ def test_act1_distractors_are_the_beliefs_their_feedback_names():
     assert S.edge_b < S.c_demand < S.edge_c < lab.a1_truth()
 
 
+def test_act1_key_holds_at_the_datasheet_gain_too():
+    """Defect class 16: the prompt states the vendor's 2×; a student who uses the datasheets' 1.81×
+    (dense BF16 per watt at TDP: 989.4 TFLOP/s / 700 W against 312 TFLOP/s / 400 W) still lands in D."""
+    assert lab.DATASHEET_GAIN == pytest.approx(1.812, abs=1e-3)
+    assert lab.ACT1_PREDICTION.option("D").holds(carbon.demand_growth_for_change(lab.DATASHEET_GAIN, S.carbon_rise))
+
+
 def test_act2_answer_is_the_stated_plans_saving():
     """15.48 % (spec §4 row F = 0.3, W = 8 h): the window binds (F_eff 20 % < headroom 33.3 %)."""
     assert_key_proven(lab.ACT2_PREDICTION, "B")
