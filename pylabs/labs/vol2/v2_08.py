@@ -138,19 +138,18 @@ ACT1_REFLECTION = Reflection(
     prompt="The director promises that the {job} jobs will wait under " + fmt(S.wait_target_s, "s") +
            " on average. How should the cluster's utilisation be planned?",
     options=(
-        Claim("A", f"Keep today's {fmt(S.utilization, 'pct')}: a better scheduler, not less load, "
+        Claim("A", f"Keep today's {fmt(S.utilization, 'pct')}: a better scheduler, not less load, is what "
                    "removes the waits.",
               "At {today} the queue alone gives {wait_today} with no scheduler at fault: a job waits whenever "
               "every slot is busy, which happens to {p_wait_today} of them."),
-        Claim("B", "Just below the load where these jobs' wait curve crosses the promise; "
-                   "job size moves it.",
+        Claim("B", "Just below where these jobs' wait curve crosses the promise; job size moves it.",
               "For {slots} slots of {job_length} jobs with Cₛ² = {scv}, the mean wait crosses {target} at "
               "**{knee}**: plan a little under it. More slots (smaller jobs) or steadier lengths move it right."),
         Claim("C", f"About {fmt(S.cautious_utilization, 'pct')}, where no job waits at all; any "
                    "higher risks the promise.",
               "Some jobs wait at any load above zero: at {cautious} {cautious_p_wait} still find every slot busy. "
               "The promise holds well above that, up to {knee}."),
-        Claim("D", "Anywhere under 100 %: a stable queue keeps every wait short next to the job.",
+        Claim("D", "Anywhere under 100 %: a stable queue keeps every wait short next to the job's length.",
               "Stable is not short: at {top} these jobs wait {wait_top} on average against {job_length} of "
               "work. The promise holds only up to {knee}."),
     ),
@@ -215,10 +214,9 @@ def wait_failure_text(s: State, c: q.Pool, wait: float) -> str:
         levers.append("lower the demand")
     if s["a1_job_gpus"] > A1_JOB.min:
         levers.append("split the work into smaller jobs (more slots)")
-    fix = (" or ".join(levers) + " until the wait drops below the job").capitalize() if levers else \
-        "Every lever is at its limit"
+    fix = " or ".join(levers) + " until the wait drops below the job" if levers else "every lever is at its limit"
     return (f"At ρ = {fmt(c.rho, 'pct')} jobs of {fmt(c.service_s, 's')} wait {fmt(wait, 's')} on average. "
-            f"{fix}.")
+            f"{fix[0].upper()}{fix[1:]}.")
 
 
 def act1_math(s: State):
@@ -316,7 +314,7 @@ ACT2_PICK = Pick(
         Claim("B", f"{layout_text('B')}: the cluster is only {fmt(gpu_utilization(), 'pct')} busy, so two "
                    "gangs will do.",
               "{B_verdict}"),
-        Claim("C", f"{layout_text('C')}: six notebook slots at peak, a gang slot per daily training run.",
+        Claim("C", f"{layout_text('C')}: six notebook slots, and a gang slot per daily run.",
               "{C_verdict}"),
         Claim("D", f"{layout_text('D')}: notebooks get {fmt(LAYOUTS['D'].interactive_gpus / NOTEBOOK_BUSY_GPUS, 'x')} "
                    "their average use, to be safe.",
@@ -352,7 +350,7 @@ def act2_facts() -> dict[str, str]:
     facts.update(gpu_util=fmt(gpu_utilization(), "pct"), train_rho=fmt(best.training.rho, "pct"),
                  train_slots=str(best.training.slots), smallest_pool=fmt(smallest_notebook_pool(), "int"),
                  train_wait=fmt(best.training.mean_wait_s(), "s"), train_gpus=fmt(best.training_gpus, "int"),
-                 train_runs=fmt(S.training[2] * S.day_s, "num"))
+                 train_runs=fmt(S.training[2] * S.day_s, "num"), train_load=fmt(best.training.load_erlangs, "num"))
     return facts
 
 
@@ -361,17 +359,17 @@ ACT2_REFLECTION = Reflection(
     prompt=f"The cluster's GPUs are busy only {fmt(gpu_utilization(), 'pct')} of the day, yet training runs "
            "wait for hours. Why?",
     options=(
-        Claim("A", "Runs arrive in bursts during the working day, and the daily average hides the peak.",
+        Claim("A", "Runs arrive in bursts during the working day, and a daily average hides that peak load.",
               "The model's training runs arrive at random at a steady {train_runs} a day, with no peak, and they "
               "still wait {train_wait} on average."),
         Claim("B", f"Without backfill, GPUs sit idle while a run waits for {S.training[0]} of them to free up.",
               "The training pool's {train_gpus} GPUs hold exactly {train_slots} gangs, so nothing is stranded "
               "to backfill; backfill cannot create another gang slot either."),
-        Claim("C", f"At {fmt(gpu_utilization(), 'pct')} a cluster cannot have a queue, so the waits must be "
-                   "misreported.",
-              "GPU utilisation averages over every GPU; the queue of a class depends on its own slots: "
-              "{train_slots} gang slots at {train_rho}."),
-        Claim("D", "Each run needs a whole gang slot, and the few training slots are busier than the GPUs.",
+        Claim("C", f"{fmt(S.training[2] * S.day_s, 'num')} runs of {fmt(S.training[1], 's')} a day keep more "
+                   "gangs busy than the training pool holds.",
+              "They keep {train_load} gangs busy on average, fewer than the pool's {train_slots} slots: the queue "
+              "is stable at {train_rho}, and still, with so few slots, a run waits {train_wait} on average."),
+        Claim("D", "A run needs a whole gang slot, and the few training slots are busier than the GPUs.",
               "The training pool's {train_slots} gang slots are **{train_rho}** busy while the cluster's GPUs "
               "are {gpu_util} busy; with so few slots the mean wait is {train_wait}."),
     ),
