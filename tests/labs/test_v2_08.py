@@ -262,10 +262,13 @@ def test_act1_wait_exceeds_job_is_reached_today_and_left_with_more_gpus():
 def test_act1_failure_offers_only_levers_not_at_their_limit():
     state = all_open(a1_added_gpus=0)
     text = lab.wait_failure_text(state, lab.cluster(state), lab.cluster(state).mean_wait_s())
-    assert "Add GPUs" in text and "lower the demand" in text
+    assert "Add GPUs" in text and "lower the demand" in text and "smaller jobs" not in text
     state = all_open(a1_added_gpus=0, a1_utilization=0.5, a1_job_gpus=256, a1_service_s=86400)
     text = lab.wait_failure_text(state, lab.cluster(state), 1.0)
-    assert "lower the demand" not in text and "smaller jobs" in text
+    assert "lower the demand" not in text and "Add GPUs" in text
+    state = all_open(a1_added_gpus=1024, a1_utilization=0.5, a1_job_gpus=256)
+    text = lab.wait_failure_text(state, lab.cluster(state), 1.0)
+    assert "Add GPUs" not in text and "lower the demand" not in text and "smaller jobs" in text
 
 
 def test_act2_notebook_sla_reached_and_left():

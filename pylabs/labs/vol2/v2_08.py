@@ -193,7 +193,7 @@ def act1_instruments(s: State) -> list:
                                      f"{fmt(c.job_units, 'int')} GPUs"),
         M["a1_wait_share"].show(wait_share(c, before), note=f"without them: {fmt(before.mean_wait_s(), 's')}"),
         M["a1_p_wait"].show(c.p_wait),
-        M["a1_p90_s"].show(c.wait_percentile_s(0.9)),
+        M["a1_p90_s"].show(c.wait_percentile_s(0.9), note=p90_note(c)),
         M["a1_one_slot_s"].show(one_slot_wait_s(c), note=f"one pooled server of the whole cluster: "
                                                          f"{fmt(pooled_server_wait_s(c), 's')}"),
         M["a1_idle_flops"].show(idle_gpus * C.H100_PEAK_BF16_DENSE,
@@ -205,6 +205,14 @@ def act1_instruments(s: State) -> list:
     return parts
 
 
+def p90_note(c: q.Pool) -> str:
+    """Why the 90th percentile reads as it does: zero when fewer than one job in ten waits; an
+    exponential tail, exact only for exponential lengths."""
+    if c.p_wait <= 0.1:
+        return "fewer than 1 job in 10 waits at all"
+    return "" if c.service_scv == 1 else "tail shape approximate for Cₛ² ≠ 1"
+
+
 def wait_failure_text(s: State, c: q.Pool, wait: float) -> str:
     """What still brings the wait under the job's length: only the levers not at their limit."""
     levers = []
@@ -212,7 +220,7 @@ def wait_failure_text(s: State, c: q.Pool, wait: float) -> str:
         levers.append("add GPUs")
     if s["a1_utilization"] > A1_UTIL.min:
         levers.append("lower the demand")
-    if s["a1_job_gpus"] > A1_JOB.min:
+    if not levers and s["a1_job_gpus"] > A1_JOB.min:
         levers.append("split the work into smaller jobs (more slots)")
     fix = " or ".join(levers) + " until the wait drops below the job" if levers else "every lever is at its limit"
     return (f"At ρ = {fmt(c.rho, 'pct')} jobs of {fmt(c.service_s, 's')} wait {fmt(wait, 's')} on average. "
@@ -365,7 +373,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", f"Without backfill, GPUs sit idle while a run waits for {S.training[0]} of them to free up.",
               "The training pool's {train_gpus} GPUs hold exactly {train_slots} gangs, so nothing is stranded "
               "to backfill; backfill cannot create another gang slot either."),
-        Claim("C", f"{fmt(S.training[2] * S.day_s, 'num')} runs of {fmt(S.training[1], 's')} a day keep more "
+        Claim("C", f"Runs of {fmt(S.training[1], 's')}, {fmt(S.training[2] * S.day_s, 'num')} a day, keep more "
                    "gangs busy than the training pool holds.",
               "They keep {train_load} gangs busy on average, fewer than the pool's {train_slots} slots: the queue "
               "is stable at {train_rho}, and still, with so few slots, a run waits {train_wait} on average."),
