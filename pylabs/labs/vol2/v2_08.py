@@ -162,7 +162,7 @@ M = {m.name: m for m in (
     MetricSpec("a1_wait_share", "Mean wait with the added GPUs, as a share of without", "1", "pct"),
     MetricSpec("a1_p_wait", "Jobs that wait at all (Erlang C)", "1", "pct"),
     MetricSpec("a1_p90_s", "90th-percentile wait", "s", "s"),
-    MetricSpec("a1_one_slot_s", "One slot, M/M/1 (the upstream model), would predict", "s", "s"),
+    MetricSpec("a1_one_slot_s", "One slot (M/M/1) would predict", "s", "s"),
     MetricSpec("a1_idle_flops", "Peak compute held as headroom", "FLOP/s", "FLOP/s"),
     MetricSpec("a2_interactive_late", f"Notebooks waiting over {fmt(S.interactive_wait_s, 's')}", "1", "pct1"),
     MetricSpec("a2_training_late", f"Training runs waiting over {fmt(S.training_wait_s, 's')}", "1", "pct1"),
@@ -194,8 +194,8 @@ def act1_instruments(s: State) -> list:
         M["a1_wait_share"].show(wait_share(c, before), note=f"without them: {fmt(before.mean_wait_s(), 's')}"),
         M["a1_p_wait"].show(c.p_wait),
         M["a1_p90_s"].show(c.wait_percentile_s(0.9), note=p90_note(c)),
-        M["a1_one_slot_s"].show(one_slot_wait_s(c), note=f"one pooled server of the whole cluster: "
-                                                         f"{fmt(pooled_server_wait_s(c), 's')}"),
+        M["a1_one_slot_s"].show(one_slot_wait_s(c), note=f"the upstream model; one pooled server of the "
+                                                         f"cluster: {fmt(pooled_server_wait_s(c), 's')}"),
         M["a1_idle_flops"].show(idle_gpus * C.H100_PEAK_BF16_DENSE,
                                 note=f"{fmt(idle_gpus, 'int')} H100s idle on average"),
     )]
