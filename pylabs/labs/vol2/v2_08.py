@@ -5,23 +5,32 @@ like 1/(1−ρ) as utilisation nears 1; how early it bends depends on how many j
 (c = ⌊GPUs / GPUs per job⌋) and on how much job lengths vary. Plan for the knee, not 95 %.
 
 Act I (the 95 % cluster): 1,024 GPUs at 95 % run mostly 64-GPU, 2-hour jobs (16 slots,
-C_s = 1.5) that wait about 3 h. How much do +256 GPUs cut the mean wait? Erlang C (through
-the Erlang B recursion) with the Allen–Cunneen factor says 26×, not 1.25×.
+C_s = 1.5) that wait about 3 h. With +256 GPUs and the same demand, the mean wait is what share
+of today's? Erlang C (through the Erlang B recursion) with the Allen–Cunneen factor says 3.78 %
+(26× shorter), not the 80 % of "in proportion"; one server's ρ/(1−ρ) law gives 16.7 %. In the
+small-jobs context (8-GPU, 1 h jobs, 128 slots) it is 0.0193 % (1/5,168).
 Act II (the pool designer): notebooks, sweeps and 256-GPU training gangs share the cluster at
 62 % GPU utilisation; the student splits it into dedicated M/M/c pools (c = ⌊R/g⌋) to keep
 a 5-minute start promise for notebooks and a 48-hour tail for training.
 
 Choices where the spec left one open, and why:
-* Act I asks for a number (how much +25 % GPUs cut the wait), not a four-way diagnosis: the
-  ranges carry the diagnoses (A "only in proportion", C queueing physics), the physics proves
-  the key, and the feedback can say by how much a student was off.
+* Act I asks for a number, not a four-way diagnosis: the ranges carry the beliefs (D "in
+  proportion", B one server's 1/(1−ρ)), the physics proves the key in each context, and the
+  feedback can say by how much a student was off. It is asked as the new wait's share of today's
+  (key A, under 10 %), which needs no floor: the earlier "wait cut" card floored the wait at 1 s
+  and showed 258× for small jobs where the ratio is 5,168× (issue 24).
+* The upstream model (the spec's "M/M/1 at 95 %", 19 h) is one slot running one job at a time
+  with the job's own length; it is labelled "one slot". The whole cluster pooled into one server
+  of rate c/S would predict 3.86 h for the gangs, close to Erlang C's 3.17 h (issue 24).
 * Act I's controls are demand (today's utilisation) and added GPUs, not free ρ, λ and S
-  sliders (spec error 6): ρ = λS/c always holds, and fragmentation (⌊G/g⌋) shows.
+  sliders (spec error 6): ρ = λS/c always holds, and fragmentation (⌊G/g⌋) shows. The added
+  GPUs open at Finance's offer, so the card named by the prediction shows its answer.
 * Act II compares four pool layouts, not FIFO / priority / backfill: every Act II golden
   vector of the spec is an M/M/c partition, while the policies need a stochastic simulator
-  whose ranking no closed form proves. The reflection carries the policy lesson (backfill and
-  priority cannot create a 256-GPU slot). Pools use exponential lengths (C_s² = 1), as the
-  spec's golden vectors do; Act I keeps the variability instrument.
+  whose ranking no closed form proves. The key is the smallest notebook pool that keeps the
+  promise, 48 GPUs (2.6 % late), rather than the spec's "~64": 64 passes too, but leaves fewer
+  GPUs to the sweeps. Pools use exponential lengths (C_s² = 1), as the spec's golden vectors do,
+  and the page says so before the pick; Act I keeps the variability instrument.
 
 Ledger: context, pool sizes (controls and results), each pool's utilisation, interactive
 P(wait > 5 min), training P(wait > 48 h), GPU utilisation, every answer with its correctness
