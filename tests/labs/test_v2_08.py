@@ -157,6 +157,10 @@ def test_act1_key_holds_for_every_job_size_and_the_one_server_belief_lands_in_b(
     for g in (8, 16, 32, 64, 128, 256):
         now, more = model.act1_pool(g, 7200, 0.95, 0, 2.25), model.act1_pool(g, 7200, 0.95, 256, 2.25)
         assert model.wait_share(more, now) < 0.1
+    for scv in (0.0, 1.0, 4.0):  # the variability and the length assumptions cancel in the share
+        for length in (1800, 86400):
+            now, more = model.act1_pool(64, length, 0.95, 0, scv), model.act1_pool(64, length, 0.95, 256, scv)
+            assert model.wait_share(more, now) == pytest.approx(model.act1_truth("gangs"), rel=1e-9)
     one = model.one_slot_wait_s(model.MORE_GPUS) / model.one_slot_wait_s(model.SCENARIO)
     assert one == pytest.approx((0.76 / 0.24) / (0.95 / 0.05)) and lab.ACT1_PREDICTION.option("B").holds(one)
 
