@@ -87,8 +87,11 @@ def test_independent_erlang_c_agrees_with_the_lab():
 
 
 def test_section4_knee():
+    """§4: 0.8378 for the gangs' half-hour promise. Small jobs get a one-minute promise (review): with
+    c = 128, S = 1 h, Cₛ² = 1 the mean wait reaches 1 min at ρ = 0.9072 (independent check below)."""
     assert model.knee() == pytest.approx(0.8378, abs=5e-5)
-    assert model.knee("small") == pytest.approx(0.9870, abs=5e-5)
+    assert model.knee("small") == pytest.approx(0.9072, abs=5e-5)
+    assert wait_direct_s(128, 0.9071, H, 1.0) < 60 < wait_direct_s(128, 0.9073, H, 1.0)
 
 
 def test_section4_pools():
@@ -126,10 +129,17 @@ def test_one_slot_is_labelled_one_slot_beside_the_pooled_server():
     with the job's own length; the whole cluster pooled into one server of rate c/S predicts 3.86 h."""
     html = rendered(LAB, answered(LAB, {}, through="a1_predict", controls={"a1_added_gpus": 0}))
     card = html.split('data-metric="a1_one_slot_s"')[1].split("</div>")[0]
-    assert "One slot" in card and "big server" not in html
+    assert "One slot (M/G/1)" in card and "big server" not in html and "upstream" not in html
     assert "2.57 days" in card and "3.86 h" in card
     assert model.one_slot_wait_s(model.SCENARIO) / H == pytest.approx(61.75, rel=1e-9)
     assert model.pooled_server_wait_s(model.SCENARIO) / H == pytest.approx(3.859375, rel=1e-9)
+
+
+def test_small_tail_shares_never_read_zero():
+    """Review: one-decimal shares printed the notebook tail of a 72–88-GPU pool (0.0404 % … 0.0021 %) as
+    "0.0 %" beside "< 0.001 %" at 96 GPUs; shares now keep three significant figures."""
+    html = rendered(LAB, all_open(a2_interactive_gpus=72))
+    assert "0.0 %" not in html and "0.0404 %" in html
 
 
 def test_overloaded_pools_read_as_words_not_numbers():
@@ -167,15 +177,28 @@ def test_act1_key_holds_for_every_job_size_and_the_one_server_belief_lands_in_b(
 
 def test_act2_pick_is_proven_by_the_physics():
     verdicts = {k: lay.meets_limits() for k, lay in model.LAYOUTS.items()}
-    assert verdicts == {"A": False, "B": False, "C": True, "D": True}
-    assert model.LAYOUTS["C"].search_gpus > model.LAYOUTS["D"].search_gpus
+    assert verdicts == {"A": False, "B": False, "C": True, "D": False}
     assert lab.ACT2_PICK.answer("gangs") == lab.ACT2_PICK.answer("small") == "C"
 
 
 def test_each_wrong_layout_fails_for_its_own_reason():
-    a, b = model.LAYOUTS["A"], model.LAYOUTS["B"]
+    a, b, d = model.LAYOUTS["A"], model.LAYOUTS["B"], model.LAYOUTS["D"]
     assert a.interactive_late() > 0.05 and a.training_late() <= 0.2
-    assert not b.training.stable and b.training_late() == 1.0 and b.interactive_late() <= 0.05
+    for lay in (b, d):  # two gang slots for 2.25 busy gangs: the training queue grows without end
+        assert not lay.training.stable and lay.training_late() == 1.0 and lay.interactive_late() <= 0.05
+
+
+def test_no_majority_finds_the_pick():
+    """Review (defect class 7): the key's pool sizes were the options' majority (notebooks 48 in B and C,
+    training 768 in A, C and D), so "pick the option most like the others" found it alone. Now every
+    option shares the same number of pool sizes with the others, and no size is held by three options."""
+    layouts = list(model.S.layouts)
+    key = layouts["ABCD".index(lab.ACT2_PICK.answer())]
+    shared = [sum(a == b for other in layouts if other != lay for a, b in zip(lay, other)) for lay in layouts]
+    assert [lay for lay, n in zip(layouts, shared) if n == max(shared)] != [key]
+    for axis in range(3):
+        values = [lay[axis] for lay in layouts]
+        assert max(values.count(v) for v in values) <= 2
 
 
 def test_smallest_passing_notebook_pool_is_48_gpus_and_the_key_uses_it():
@@ -185,14 +208,35 @@ def test_smallest_passing_notebook_pool_is_48_gpus_and_the_key_uses_it():
 
 
 def test_reflection_distractors_are_wrong_in_both_contexts():
-    """a1_reflect: today's 95 % is over the knee with gangs and under it with small jobs, so the claim
-    is judged on its reason (a scheduler); 60 % is below the knee in both; at 99 % the wait breaks
-    the promise in both."""
+    """a1_reflect: today's 95 % breaks the context's promise in both contexts (review: with one half-hour
+    promise the small jobs' 4.29 min kept it, so "keep 95 %" was a plan that worked); 60 % is below the
+    knee in both; at 99 % the wait breaks the promise in both."""
     for context in ("gangs", "small"):
         g, s_len, scv = model.JOBS[context]
+        promise = model.PROMISE_S[context]
+        assert model.today(context).mean_wait_s() > promise
         assert model.act1_pool(g, s_len, 0.6, 0, scv).p_wait > 0
-        assert model.knee(context) > 0.6
-        assert model.act1_pool(g, s_len, 0.99, 0, scv).mean_wait_s() > model.S.wait_target_s
+        assert 0.6 < model.knee(context) < model.S.utilization
+        assert model.act1_pool(g, s_len, 0.99, 0, scv).mean_wait_s() > promise
+        assert model.act1_pool(g, s_len, model.knee(context) - 1e-4, 0, scv).mean_wait_s() < promise
+
+
+@pytest.mark.parametrize("context,whole", [("gangs", "83 %"), ("small", "90 %")])
+def test_every_knee_option_names_a_utilisation(context, whole):
+    """Review (defect class 18): the key B was the only option of the knee reflection with no number;
+    it now names the knee of the context's jobs, in whole percent, which the wait chart lets one find."""
+    html = rendered(LAB, locked_in(context, {}, "a1_predict"))
+    question = html.split('data-question="a1_reflect"')[1].split("</section>")[0]
+    assert f"About {whole}, just under" in question
+    for letter in "ABCD":
+        assert any(ch.isdigit() for ch in lab.ACT1_REFLECTION.text_of(letter, lab.terms(context)))
+
+
+def test_act2_reflection_names_the_training_pool_it_asks_about():
+    """Review: the prompt did not say which training pool; at the slider's 512 GPUs distractor C ("more
+    gangs busy than the pool holds") is true. The prompt names the key's 768 GPUs (3 slots, 2.25 busy)."""
+    assert "training pool at 768 GPUs" in lab.ACT2_REFLECTION.prompt
+    assert model.LAYOUTS["C"].training.load_erlangs < model.LAYOUTS["C"].training.slots
 
 
 # ---- feedback for every option ---------------------------------------------------------------

@@ -18,15 +18,15 @@ def on_log_chart_h(waits_s: list[float]) -> list[float | None]:
     return [hours(w) if hours(w) >= S.chart_floor_h else None for w in waits_s]
 
 
-def act1_chart(c: q.Pool, before: q.Pool):
+def act1_chart(c: q.Pool, before: q.Pool, promise_s: float):
     low = min(0.5, math.floor(c.rho * 20 - 1) / 20)   # keep the current point on the chart
     rhos = [low + (0.99 - low) * k / 59 for k in range(60)]
     top = max(3.0, math.log10(max(hours(c.mean_wait_s()), S.chart_floor_h)) + 0.5)
     traces = [ch.line(f"{plural(c.slots, 'slot', count_fmt='int')} (yours)", rhos,
                       on_log_chart_h(wait_curve_s(c, c.slots, rhos)), "series1"),
-              ch.line("One slot (M/M/1)", rhos, on_log_chart_h(wait_curve_s(c, 1, rhos)), "muted", dash="dash"),
+              ch.line("One slot (M/G/1)", rhos, on_log_chart_h(wait_curve_s(c, 1, rhos)), "muted", dash="dash"),
               ch.line("Job length", [rhos[0], rhos[-1]], [hours(c.service_s)] * 2, "warn", dash="dot"),
-              ch.line(f"Promise: {fmt(S.wait_target_s, 's')}", [rhos[0], rhos[-1]], [hours(S.wait_target_s)] * 2,
+              ch.line(f"Promise: {fmt(promise_s, 's')}", [rhos[0], rhos[-1]], [hours(promise_s)] * 2,
                       "good", dash="dot")]
     if before.slots != c.slots:
         traces.append(ch.point("No GPUs added", before.rho, max(hours(before.mean_wait_s()), S.chart_floor_h),
@@ -57,8 +57,8 @@ def act2_chart(lay: Layout, sizes: list[float]):
     summary = (f"The share of notebooks that wait over {fmt(S.interactive_wait_s, 's')} falls steeply with pool "
                f"size; {fmt(smallest, 'int')} GPUs is the smallest pool under the "
                f"{fmt(S.interactive_max_late, 'pct')} limit. Yours: {fmt(lay.interactive_gpus, 'int')} GPUs, "
-               f"{fmt(lay.interactive_late(), 'pct1')}.")
-    rows = [(fmt(r, "int"), fmt(t, "pct1")) for r, t in zip(sizes[:12], tails[:12])]
+               f"{fmt(lay.interactive_late(), 'pct')}.")
+    rows = [(fmt(r, "int"), fmt(t, "pct")) for r, t in zip(sizes[:12], tails[:12])]
     return chart("a2_notebook_pool", "Notebook promise against pool size", figure, summary,
                  table=(("Pool GPUs", "Waiting over the limit"), rows))
 
