@@ -135,6 +135,23 @@ def test_one_slot_is_labelled_one_slot_beside_the_pooled_server():
     assert model.pooled_server_wait_s(model.SCENARIO) / H == pytest.approx(3.859375, rel=1e-9)
 
 
+def test_nothing_before_the_lock_argues_against_the_single_server():
+    """Review (defect class 24): the reading list said "why a cluster of gang jobs is not a single server"
+    before the Act I lock, refuting range B (one server's law) in advance; the busy chart's title set
+    "GPUs against slots", the Act II reflection's key, over the chart."""
+    html = rendered(LAB, LAB.parse({}))
+    assert "not a single server" not in html
+    html = rendered(LAB, answered(LAB, {}, through="a2_pick"))
+    assert "GPUs against slots" not in html
+
+
+def test_the_notebooks_daily_count_behind_the_gpu_utilisation_is_stated():
+    """Review (defect class 36): the 62.3 % counts notebooks at 50 a day (15,304 of 24,576 GPU-hours), a
+    number the page never gave (only "5 an hour at peak")."""
+    html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+    assert "5 an hour at peak, 50 a day" in html
+
+
 def test_small_tail_shares_never_read_zero():
     """Review: one-decimal shares printed the notebook tail of a 72–88-GPU pool (0.0404 % … 0.0021 %) as
     "0.0 %" beside "< 0.001 %" at 96 GPUs; shares now keep three significant figures."""

@@ -487,7 +487,8 @@ ACT2 = Act(
     stakeholder_role="VP of Research Computing",
     stakeholder=lambda: (
         f"Three kinds of work share our {S.cluster_gpus:,} GPUs: notebooks ({S.interactive[0]} GPUs, "
-        f"{fmt(S.interactive[1], 's')}, {fmt(S.interactive[2] * S.hour_s, 'num')} an hour at peak), "
+        f"{fmt(S.interactive[1], 's')}, {fmt(S.interactive[2] * S.hour_s, 'num')} an hour at peak, "
+        f"{fmt(S.interactive_per_day, 'num')} a day), "
         f"hyperparameter sweeps ({S.search[0]} GPUs, {fmt(S.search[1], 's')}, "
         f"{fmt(S.search[2] * S.day_s, 'num')} a day) and training runs ({S.training[0]} GPUs, "
         f"{fmt(S.training[1], 's')}, {fmt(S.training[2] * S.day_s, 'num')} a day). Over a day the GPUs are "
@@ -570,7 +571,7 @@ LAB = Lab(
     minutes="35–40 min", chapter="Fleet Orchestration", url="vol2/08-utilization-trap/",
     reading=(
         "**Queueing fundamentals**: arrival rate, service time, utilisation and Little's law.",
-        "**Multi-server queues**: Erlang C, and why a cluster of gang jobs is not a single server.",
+        "**Multi-server queues**: Erlang B and C, and the M/M/c model.",
         "**Cluster scheduling**: gangs, partitions, priority and backfill.",
     ),
     context=CONTEXT,

@@ -75,5 +75,5 @@ def busy_chart(lay: Layout):
                        y=ch.axis("", "category", automargin=True, autorange="reversed"), legend=False)
     summary = (f"The cluster's GPUs are {fmt(gpu_utilization(), 'pct')} busy over a day; the training pool's "
                f"{lay.training.slots} gang slots are {fmt(min(1.0, lay.training.rho), 'pct')} busy.")
-    return chart("a2_busy", "GPUs against slots: how busy each pool is", figure, summary,
+    return chart("a2_busy", "How busy each pool is", figure, summary,
                  table=(("Pool", "Busy"), [(n, fmt(b, "pct")) for n, b in zip(names, busy)]))
