@@ -337,9 +337,9 @@ ACT2_REFLECTION = Reflection(
     prompt=f"With a {fmt(DAY_H, 'num')} h window, making every job flexible instead of {fmt(S.flex, 'pct')} "
            "raises the saving only a little. Why?",
     options=(
-        Claim("A", "Many jobs cannot wait that long: half a day is too long a hold for them.",
-              "The window is the whole day here ({window12} h), so every flexible job can reach the night; "
-              "the limit is elsewhere."),
+        Claim("A", "The window, not the flexible share, sets how much work can reach the night.",
+              "A {window12} h window is the whole day: every flexible job can reach the night, so the window "
+              "holds nothing back here; the limit is elsewhere."),
         Claim("B", "Past the first jobs moved, the night grid is hardly cleaner than the day's.",
               "It is much cleaner: {i_night} against {i_day}, a cut of {cut} for every kWh moved, the first "
               "or the last."),
@@ -405,7 +405,7 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
                  "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can wait; "
-                 "(1 − *u*)/*u* · *H_n*/*H_d* is the idle night capacity as a share of the day's load."),
+                 "*u* is the share of GPUs busy, day and night."),
         Equation(r"\text{saved} = \frac{H_d\,F_{\text{eff}}\,(I_d - I_n)}{H_d I_d + H_n I_n}",
                  "The baseline runs its day hours on the day mix and its night hours on the night mix "
                  "(the upstream charged every hour at the day mix, overstating the saving). Each moved kWh is "
