@@ -22,9 +22,10 @@ def test_full_walkthrough(lab_page):
     page.set_control("context", "cluster")
 
     # Act I: lock a prediction; the instruments reproduce the physics at the scenario.
-    page.lock("a1_predict", "C")
+    page.lock("a1_predict", "D")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_ratio"), lab.act1_truth())
+    assert close(page.metric("a1_ring_s"), lab.act1_truth("cluster"))
+    assert close(page.metric("a1_ratio"), lab.act1_ratio("cluster"))
     page.chart_drawn("a1_time")
     page.chart_drawn("a1_bandwidth")
     assert close(page.metric("a1_busbw"), lab.collectives.busbw(14e9, lab.ring_s(14e9, 128, lab.C.IB_NDR_BW), 128))
@@ -34,15 +35,16 @@ def test_full_walkthrough(lab_page):
     page.set_control("a1_link", "hdr")
     assert page.metric("a1_ring_s") > 1.9 * ring
 
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "D")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II: the crossover, the workloads and the custom slider down to 1 KB.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "C")
+    page.lock("a2_predict", "A")
     assert page.verdict("a2_predict") == "correct"
-    assert close(page.metric("a2_crossover"), lab.act2_truth())
+    assert close(page.metric("a2_ring_over_hd"), lab.act2_truth("cluster"))
+    assert close(page.metric("a2_crossover"), lab.crossover(128))
     assert close(page.metric("a2_message"), 350e9)
     page.chart_drawn("a2_sizes")
     page.set_control("a2_workload", "small")
@@ -64,7 +66,7 @@ def test_full_walkthrough(lab_page):
 
 def test_communication_bound_failure_is_reached_and_left(lab_page):
     page = lab_page.open("v2_06")
-    for qid, letter in (("a1_predict", "D"), ("a1_reflect", "B"), ("a2_predict", "C")):
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
         page.lock(qid, letter)
     assert not page.failure_visible("a2_comm_bound")
 

@@ -18,10 +18,24 @@ NDR = lab.C.IB_NDR_BW
 # ---- answer keys and the audit's golden vectors ------------------------------------
 
 
-def test_act1_answer_is_proven_by_the_physics():
-    assert model.act1_truth() == pytest.approx(71.120381 / 0.556006, rel=1e-6)  # AUDIT §2c, 14 GB row
-    assert model.act1_truth() == pytest.approx(127.913, abs=1e-3)
-    assert_key_proven(lab.ACT1_PREDICTION, "D")
+def test_act1_answer_is_the_ring_time_in_each_context():
+    """The ring's time for 14 GB over NDR: AUDIT §2c's 14 GB row at 128 GPUs (0.556006 s); at 1,024
+    GPUs 2·1023·1.5 µs + 2·1023/1024·0.28 s = 0.562522 s (Thakur, Rabenseifner & Gropp 2005)."""
+    assert model.act1_truth("cluster") == pytest.approx(0.556006, rel=1e-6)
+    assert model.act1_truth("frontier") == pytest.approx(0.562522125, rel=1e-9)
+    for context in ("cluster", "frontier"):
+        assert_key_proven(lab.ACT1_PREDICTION, "C", context)
+    assert model.act1_ratio("cluster") == pytest.approx(71.120381 / 0.556006, rel=1e-6)
+
+
+def test_act1_ranges_separate_each_belief_from_the_key_in_every_context():
+    """Every option's belief (1/N slices, one pass, whole-gradient hops) lands in its own range, never
+    in the key's, at 128 and at 1,024 GPUs."""
+    p = lab.ACT1_PREDICTION
+    for context, n in model.GPUS.items():
+        beliefs = {"A": 2 * 14e9 / (n * NDR), "B": 14e9 / NDR, "D": (n - 1) * 14e9 / NDR}
+        for letter, value in beliefs.items():
+            assert [o.letter for o in p.options if o.holds(value)] == [letter], (context, letter)
 
 
 def test_naive_over_ring_is_exactly_n_without_latency_and_halves_when_pipelined():
@@ -48,9 +62,27 @@ def test_busbw_stays_at_the_link_while_algbw_falls_to_half():
         assert c.algbw(350e9, t) == pytest.approx(NDR * p / (2 * (p - 1)), rel=1e-12)
 
 
-def test_act2_answer_is_proven_by_the_physics():
-    assert model.act2_truth() == pytest.approx(1_498_050, abs=1)  # AUDIT §2c
-    assert_key_proven(lab.ACT2_PREDICTION, "C")
+def test_act2_answer_is_the_ring_s_extra_time_over_halving_doubling():
+    """350 GB at 128 GPUs: AUDIT §2c gives ring 13.891006 s and Rabenseifner 13.890646 s, a 0.0026 %
+    gap; at 1,024 GPUs (2,046 − 20)·1.5 µs over 13.99 s is 0.0217 %. Under 1 % in both: A."""
+    assert model.act2_truth("cluster") == pytest.approx(13.891006 / 13.890646 - 1, rel=1e-3)
+    assert model.act2_truth("frontier") == pytest.approx(2026 * 1.5e-6 / (20 * 1.5e-6 + 2 * 1023 / 1024 * 7), rel=1e-9)
+    for context in ("cluster", "frontier"):
+        assert_key_proven(lab.ACT2_PREDICTION, "A", context)
+
+
+def test_act2_feedback_sizes_where_the_gap_reaches_one_and_ten_percent():
+    x = model.act2_sync("cluster")
+    for share in (0.01, 0.1):
+        m = x.size_for_ring_over_hd(share)
+        assert model.Sync(m).ring_over_hd == pytest.approx(share, rel=1e-9)
+    assert lab.act2_facts("cluster")["one_pct"] == "907 MB"
+
+
+def test_a2_ring_over_hd_card_is_the_key_s_value_in_each_context():
+    for context in ("cluster", "frontier"):
+        state = LAB.parse({"controls": {"context": context}}, changed="context")
+        assert lab.sync(state).ring_over_hd == pytest.approx(model.act2_truth(context), rel=1e-12)
 
 
 def test_crossover_depends_on_n():
@@ -90,33 +122,42 @@ def test_compute_comes_from_six_n_d_at_dense_peak():
 
 
 def test_reflection_facts_are_computed():
-    facts = lab.act2_facts()
+    facts = lab.act2_facts("cluster")
     assert facts["x_mid"] == lab.fmt(model.crossover(128), "B") == "1.5 MB"
     assert facts["small_rab"] == "60.7 µs"
-    assert lab.act1_facts()["master_bytes"] == lab.fmt(2 * 127 * 14e9, "B")
+    assert lab.act2_facts("frontier")["small_ring"] == lab.fmt(model.Sync(1e6, 1024).time("ring"), "s") == "3.11 ms"
+    assert lab.act1_facts("cluster")["a1_master_bytes"] == lab.fmt(2 * 127 * 14e9, "B")
 
 
+@pytest.mark.parametrize("context,gpus", [("cluster", "128"), ("frontier", "1,024")])
+def test_act1_reflection_feedback_quotes_the_context_s_cards(context, gpus):
+    html = rendered(LAB, answered(LAB, {"a1_reflect": "A"}, through="a1_reflect", controls={"context": context}))
+    feedback = html.split('data-feedback="a1_reflect"')[1].split("</div>")[0]
+    latency = model.ring_s(0.0, model.GPUS[context], NDR)
+    assert f"{lab.fmt(latency, 's')} of the {lab.fmt(model.act1_truth(context), 's')} at {gpus} GPUs" in feedback
 
-def test_act1_reflection_quotes_the_scenario_gpu_count(monkeypatch):
-    def feedback():
-        html = rendered(LAB, answered(LAB, {"a1_reflect": "B"}, through="a1_reflect"))
-        return html.split('data-feedback="a1_reflect"')[1].split("</div>")[0]
-    assert "At 128 GPUs the master's port moves <strong>3.56 TB</strong>" in feedback()
-    monkeypatch.setattr(lab, "S", dataclasses.replace(model.S, gpus=64))
-    assert "At 64 GPUs the master's port moves <strong>1.76 TB</strong>" in feedback()
+
+def test_reflection_claims_hold_in_the_model():
+    """A1: latency is a sliver of the ring's time and busbw is the whole link; A2: the GPU-count rule
+    is backwards for 1 MB (ring over tree at 8 GPUs, tree over ring at 1,024)."""
+    for n in (128, 1024):
+        t = model.ring_s(14e9, n, NDR)
+        assert model.ring_s(0.0, n, NDR) / t < 0.01
+        assert lab.collectives.busbw(14e9, t, n) == pytest.approx(NDR, rel=0.01)
+    assert model.Sync(1e6, 8).time("ring") < model.Sync(1e6, 8).time("tree")
+    assert model.Sync(1e6, 1024).time("tree") < model.Sync(1e6, 1024).time("ring")
 
 
 def test_link_rates_model_sizes_and_fp32_bytes_come_from_the_registry():
-    """Line rates are the registry's bytes/s in bits; model sizes and FP32 bytes are computed."""
+    """Line rates are the registry's bytes/s in bits; model sizes are computed."""
     assert lab.line_rate(NDR) == "400 Gb/s" and lab.line_rate(lab.C.IB_HDR_BW) == "200 Gb/s"
     assert lab.line_rate(2 * NDR) == "800 Gb/s"
     for key in ("ndr", "hdr"):
         label, bw = lab.LINKS[key]
         assert label.endswith(lab.line_rate(bw))
-    assert f"one {lab.line_rate(NDR)} NDR port each" in lab.ACT1_PREDICTION.prompt
+    assert f"same {lab.line_rate(NDR)} ports" in lab.ACT1_PREDICTION.prompt
     assert [label for label, _ in lab.WORKLOADS.values()][:2] == ["175B model gradient", "7B model gradient"]
     assert lab.params(13e9) == "13B"
-    assert lab.act2_facts()["fp32"] == lab.fmt(lab.C.GPT3_PARAMS * lab.C.BYTES_PER_FP32, "B") == "700 GB"
 
 
 # ---- gating ------------------------------------------------------------------------
@@ -131,6 +172,7 @@ def all_open(**controls):
 
 def test_default_scenario_is_healthy():
     assert LAB.failures_now(all_open()) == frozenset()
+    assert lab.sync(all_open()).ring_over_hd == pytest.approx(model.act2_truth("cluster"))
     assert lab.sync(all_open()).share == pytest.approx(13.891006 / (13.891006 + 19.319453), rel=1e-6)
 
 
@@ -146,6 +188,23 @@ def test_slow_link_or_a_tree_reaches_the_failure_for_large_messages():
     assert "a2_comm_bound" in LAB.failures_now(all_open(a2_link="hdr"))
     assert "a2_comm_bound" in LAB.failures_now(all_open(a2_algorithm="tree"))
     assert "a2_comm_bound" not in LAB.failures_now(all_open(a2_link="nvlink"))
+
+
+def failure_text(**controls):
+    html = render_lab(LAB, all_open(**controls))
+    return html.split('data-failure="a2_comm_bound"')[1].split("</div>")[0]
+
+
+def test_failure_offers_only_the_levers_not_at_their_limit():
+    """Class 3 and 21: the failure names the algorithm switch only when another is faster, more tokens
+    only below the slider's top, and a faster link only when bytes, not latency steps, dominate."""
+    text = failure_text(a2_workload="small")
+    assert "Switch to halving + doubling (60.7 µs)" in text and "more tokens" in text
+    assert "use a faster link" not in text and "latency steps that no faster link removes" in text
+    text = failure_text(a2_link="hdr")
+    assert "Give each GPU more tokens per step or use a faster link" in text and "witch to" not in text
+    text = failure_text(a2_custom=lab.A2_CUSTOM.min, a2_workload="custom", a2_algorithm="rd", a2_tokens=lab.A2_TOKENS.max)
+    assert "Every lever here is at its limit" in text
 
 
 def test_failures_are_not_active_before_their_instruments_unlock():
@@ -186,8 +245,8 @@ def test_record_holds_answers_results_and_failures():
     rec = record(LAB, all_open(a2_workload="small"))
     assert rec["complete"] is True
     assert all(a["correct"] for a in rec["answers"].values())
-    assert rec["results"]["a1_ratio"] == pytest.approx(model.act1_truth())
-    assert rec["results"]["a2_crossover"] == pytest.approx(model.act2_truth())
+    assert rec["results"]["a1_ratio"] == pytest.approx(model.act1_ratio("cluster"))
+    assert rec["results"]["a2_crossover"] == pytest.approx(model.crossover(128))
     assert "a2_comm_bound" in rec["failures_active"]
 
 
