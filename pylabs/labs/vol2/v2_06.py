@@ -4,14 +4,32 @@ Core invariant: a ring all-reduce sends 2(N−1)/N of the message from every GPU
 stays at the link bandwidth for any N; a gather-then-broadcast master is N times slower. The
 fastest algorithm depends on the message size against an N-dependent α–β crossover.
 
-Act I (the master bottleneck): a 7B model's 14 GB of BF16 gradients on 128 GPUs over
-InfiniBand NDR; naive master against ring; algbw against busbw as N grows.
-Act II (choosing the algorithm): ring, halving + doubling (Rabenseifner), recursive doubling
-and binomial tree for a 175B gradient, a 7B gradient and a 1 MB message; the ring/tree
-crossover; the step fails when the all-reduce takes more than half of it.
+Act I (the master bottleneck): a 7B model's 14 GB of BF16 gradients over InfiniBand NDR on the
+context's GPUs (128, or 1,024 in the grown cluster); naive master against ring; algbw against busbw.
+Act II (choosing the algorithm): ring, halving + doubling (Rabenseifner), recursive doubling and
+binomial tree for a 175B gradient, a 7B gradient and a 1 MB message; the ring/tree crossover; the
+step fails when the all-reduce takes more than half of it (no overlap).
+
+Physics: AUDIT §2(c) (Thakur, Rabenseifner & Gropp 2005), which corrects the seed lab. The seed lab
+is specified in AUDIT §2 and SEED_LABS.md (VOL2_03-17.md has no V2-06 section).
+
+Questions (issues 20 and 24): every question is asked at the context's GPU count.
+- Act I asks the ring's time for the 14 GB gradient (0.556 s at 128 GPUs, 0.563 s at 1,024: C in
+  both). The earlier question, naive ÷ ring, is about N, so no fixed ranges keep it apart from the
+  N/2 (pipelined) and N² beliefs at both 128 and 1,024 GPUs; the ring's time barely moves with N.
+- Act I's reflection asks why algbw reads about half the link (each port moves close to 2S): the
+  earlier "why N times" was stated by the cards' notes and the prediction's feedback.
+- Act II asks how much longer the ring takes than halving + doubling for 350 GB (0.0026 %, 0.022 %
+  at 1,024 GPUs: A). The ring/tree crossover (1.5 MB) stays on a card and in the reflection, whose key
+  (a crossover that grows with N) the math peek no longer states.
+- The failure offers only levers not at their limit: no algorithm switch for a 0.1 % tie, no faster
+  link when latency steps are most of the time.
+- α = 1.5 µs and the 45 % utilisation are labelled assumptions; the model's busbw at the link is
+  shown beside NCCL's measured 370 GB/s of 450 GB/s on 8 × H100 NVLink.
 
 Ledger fields: context, both predictions and reflections, the final instrument settings, the
-naive/ring ratio, the ring/tree crossover, the all-reduce share of the step, failure states.
+naive/ring ratio, the chosen algorithm's time, the ring/tree crossover, the all-reduce share of the
+step, failure states.
 """
 
 from __future__ import annotations
@@ -233,7 +251,7 @@ ACT1 = Act(
         "Leadership asks whether switching to a ring is worth a sprint."),
     scenario=lambda: (
         f"Every GPU holds {fmt(ACT1_SIZE, 'B')} of BF16 gradients and needs the sum over all "
-        "GPUs. The master receives the gradients one after another through its single port, then sends the "
+        "GPUs; each has its own port on a non-blocking fabric. The master receives the gradients one after another through its single port, then sends the "
         "sum back the same way: the lab assumes the two phases run in series.",
         "A **ring** cuts each gradient into N chunks. In N−1 steps every GPU passes a chunk to its neighbour "
         "and adds the one it receives (reduce-scatter); in N−1 more steps the summed chunks travel round "
@@ -355,7 +373,7 @@ def act2_instruments(s: State) -> list:
     tones = {k: "good" if times[k] <= times[fastest] * (1 + S.tie) else None for k in ALGORITHMS}
     failing = x.share > S.comm_limit
     parts = [metric_grid(
-        M["a2_share"].show(x.share, "danger" if failing else "good", ALGORITHMS[x.algorithm][0]),
+        M["a2_share"].show(x.share, "danger" if failing else "good", f"{ALGORITHMS[x.algorithm][0]}, no overlap"),
         M["a2_ring_over_hd"].show(x.ring_over_hd, note=f"{fmt(x.message, 'B')} on {x.gpus:,} GPUs"),
         M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU"),
         M["a2_crossover"].show(x.crossover),
@@ -437,7 +455,7 @@ def act2_math(s: State):
         ("GPUs, *N*", f"{x.gpus:,}"),
         ("Ring = tree crossover, *n\\**", fmt(x.crossover, "B")),
         ("Ring = recursive doubling", fmt(collectives.ring_rd_crossover_bytes(x.gpus, ALPHA, x.bw), "B")),
-        ("Peak dense BF16, utilisation", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.mfu, 'pct')}"),
+        ("Peak dense BF16, utilisation [assumed]", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.mfu, 'pct')}"),
         ("Compute per step", fmt(x.compute_s, "s")),
     ), sources=(
         cite("thakur2005", "the same formulas are in MPICH's `allreduce.c`"),
