@@ -133,3 +133,14 @@ def act2_sync(context: str) -> Sync:
 def act2_truth(context: str) -> float:
     """Act II's key: how much longer the ring takes than halving + doubling for the 175B gradient."""
     return act2_sync(context).ring_over_hd
+
+
+def clears(x: Sync) -> bool:
+    """The step is no longer communication-bound: the all-reduce takes at most ``S.comm_limit``."""
+    return x.share <= S.comm_limit
+
+
+def tokens_to_clear(x: Sync) -> float:
+    """Tokens per GPU at which the compute grows to the all-reduce's time (share 50 %): the compute
+    is linear in the tokens, the all-reduce does not depend on them."""
+    return x.tokens * x.time() * (1 - S.comm_limit) / (S.comm_limit * x.compute_s)
