@@ -298,3 +298,27 @@ def test_legends_sit_above_the_plot_clear_of_the_axis_titles():
         assert layout["legend"]["y"] >= 1 and layout["legend"]["yanchor"] == "bottom"
         assert all(a.get("yanchor") != "bottom" or a.get("y") != 1 for a in layout.get("annotations", []))
         assert layout["xaxis"].get("tickangle") == 0 or layout["xaxis"]["type"] != "log" or len(layout["xaxis"]["tickvals"]) <= 5
+
+
+def test_review_story_and_callout_state_what_their_numbers_are():
+    """Review (classes 5 and 37): the researcher's naive-master times are the α–β model's at full line
+    rate, not a measurement, so the story says so; the measured 370 GB/s busbw (Austin et al., How to
+    Scale Your Model, GPUs chapter: 8 × H100, SHARP off) is reached only near 10 GB per device."""
+    story = lab.ACT1.stakeholder("cluster")
+    assert "at full rate" in story and "took" not in story
+    html = rendered(LAB, answered(LAB, {}, through="a1_predict"))
+    assert "with in-switch reduction off" in html and "only for messages of about 10 GB" in html
+
+
+def test_review_act2_reflection_asks_about_the_ring_whose_crossovers_grow_with_n():
+    """Review: asked about 'picking the algorithm', key B's 'crossover that grows with the GPU count'
+    was false for the boundary the selector's chart names (recursive doubling against halving +
+    doubling: 180 KB at 8 GPUs, 105 KB at 128, 94 KB at 1,024). Whether to run the ring is decided by
+    crossovers that do grow with N: against the tree and against recursive doubling."""
+    assert "should run the ring" in lab.ACT2_REFLECTION.prompt
+    c = lab.collectives
+    for vs in (c.ring_binomial_crossover_bytes, c.ring_rd_crossover_bytes):
+        sizes = [vs(n, model.ALPHA, NDR) for n in (8, 128, 1024)]
+        assert sizes == sorted(sizes) and sizes[0] < sizes[-1]
+    rd_hd = [c.rabenseifner_rd_crossover_bytes(n, model.ALPHA, NDR) for n in (8, 128, 1024)]
+    assert rd_hd == sorted(rd_hd, reverse=True)

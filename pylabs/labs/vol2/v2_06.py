@@ -25,7 +25,7 @@ Questions (issues 20 and 24): every question is asked at the context's GPU count
 - The failure offers only levers not at their limit: no algorithm switch for a 0.1 % tie, no faster
   link when latency steps are most of the time.
 - α = 1.5 µs and the 45 % utilisation are labelled assumptions; the model's busbw at the link is
-  shown beside NCCL's measured 370 GB/s of 450 GB/s on 8 × H100 NVLink.
+  shown beside a measured 370 GB/s of 450 GB/s on 8 × H100 NVLink (SHARP off, near 10 GB).
 
 Ledger fields: context, both predictions and reflections, the final instrument settings, the
 naive/ring ratio, the chosen algorithm's time, the ring/tree crossover, the all-reduce share of the
@@ -205,10 +205,10 @@ def act1_instruments(s: State) -> list:
     )]
     parts += [time_chart(size, p, bw), bandwidth_chart(size, p, bw)]
     parts.append(callout("info", "The model's busbw is a ceiling", prose(
-        "The α–β model lets the ring's busbw reach the link at every N. Measured runs fall short of it: "
-        f"NCCL's all-reduce on 8 × H100 over NVLink reaches about "
-        f"{fmt(C.NVLINK4_ALLREDUCE_BUSBW_MEASURED, 'GB/s')} of the {fmt(C.NVLINK4_BW, 'GB/s')} per direction "
-        "(no in-switch reduction).")))
+        "The α–β model lets the ring's busbw reach the link at every N. Measured runs fall short of it: on "
+        f"8 × H100 over NVLink, with in-switch reduction off, an all-reduce's busbw reaches about "
+        f"{fmt(C.NVLINK4_ALLREDUCE_BUSBW_MEASURED, 'GB/s')} of the {fmt(C.NVLINK4_BW, 'GB/s')} per direction, "
+        "and only for messages of about 10 GB (Austin et al., *How to Scale Your Model*).")))
     return parts
 
 
@@ -247,9 +247,9 @@ ACT1 = Act(
     stakeholder_role="Systems Researcher",
     stakeholder=lambda context: (
         "Our homegrown all-reduce gathers every gradient on rank 0, sums them there and broadcasts the "
-        f"result. On {S.small_gpus} GPUs the {params(S.act1_params)} model's gradient sync took "
-        f"{fmt(naive_s(ACT1_SIZE, S.small_gpus, C.IB_NDR_BW), 's')}. On {fmt(GPUS[context], 'int')} GPUs, with "
-        f"the same NDR ports, it takes {fmt(naive_s(ACT1_SIZE, GPUS[context], C.IB_NDR_BW), 's')}. "
+        f"result. Even with the NDR ports at full rate, the {params(S.act1_params)} model's gradient sync takes "
+        f"{fmt(naive_s(ACT1_SIZE, S.small_gpus, C.IB_NDR_BW), 's')} on {S.small_gpus} GPUs and "
+        f"{fmt(naive_s(ACT1_SIZE, GPUS[context], C.IB_NDR_BW), 's')} on {fmt(GPUS[context], 'int')}. "
         "Leadership asks whether switching to a ring is worth a sprint."),
     scenario=lambda: (
         f"Every GPU holds {fmt(ACT1_SIZE, 'B')} of BF16 gradients and needs the sum over all "
@@ -346,8 +346,8 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="The MLOps lead wants one rule for picking the all-reduce algorithm for each job. Which rule "
-           "matches what the selector showed?",
+    prompt="The MLOps lead wants one rule for whether a job should run the ring. Which rule matches what "
+           "the selector showed?",
     options=(
         Claim("A", "Count the GPUs: a ring on large clusters, a tree on small ones.",
               "At {n_small} GPUs a {small_msg} message favours the ring over the tree (which wins only below "
