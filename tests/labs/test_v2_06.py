@@ -322,3 +322,12 @@ def test_review_act2_reflection_asks_about_the_ring_whose_crossovers_grow_with_n
         assert sizes == sorted(sizes) and sizes[0] < sizes[-1]
     rd_hd = [c.rabenseifner_rd_crossover_bytes(n, model.ALPHA, NDR) for n in (8, 128, 1024)]
     assert rd_hd == sorted(rd_hd, reverse=True)
+
+
+def test_review_equations_panel_does_not_gloss_the_act1_reflection_key():
+    """Review (class 6): 'busbw equals B when the ring reaches its bound' beside busbw = algbw·2(N−1)/N
+    spelt out why algbw reads half the link (key D) before the reflection's lock; the compute card
+    names its 45 % utilisation as an assumption (class 8)."""
+    html = rendered(LAB, answered(LAB, {}, through="a2_predict"))
+    assert "busbw equals B" not in html
+    assert "of peak [assumed]" in html

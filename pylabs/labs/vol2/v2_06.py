@@ -225,7 +225,7 @@ def act1_math(s: State):
                  r"\;\xrightarrow{\;\alpha \to 0\;}\; N",
                  "The ratio is exactly N when latency is negligible, and falls towards 1 for tiny messages."),
         Equation(r"\text{algbw} = \frac{S}{t},\qquad \text{busbw} = \text{algbw}\cdot\frac{2(N-1)}{N}",
-                 "NCCL-tests' definitions: busbw equals B when the ring reaches its bound."),
+                 "NCCL-tests' definitions of the two bandwidths a benchmark reports."),
     ), rows=(
         ("Message, *S*", fmt(size, "B")),
         ("Link, *B*", fmt(bw, "GB/s")),
@@ -377,7 +377,7 @@ def act2_instruments(s: State) -> list:
     parts = [metric_grid(
         M["a2_share"].show(x.share, "danger" if failing else "good", f"{ALGORITHMS[x.algorithm][0]}, no overlap"),
         M["a2_ring_over_hd"].show(x.ring_over_hd, note=f"{fmt(x.message, 'B')} on {x.gpus:,} GPUs"),
-        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU"),
+        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU, {fmt(S.mfu, 'pct')} of peak [assumed]"),
         M["a2_crossover"].show(x.crossover),
         M["a2_ring_s"].show(times["ring"], tones["ring"], "2(N−1) steps"),
         M["a2_rab_s"].show(times["rab"], tones["rab"], "Rabenseifner, 2·log₂N steps"),
