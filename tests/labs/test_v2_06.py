@@ -331,3 +331,13 @@ def test_review_equations_panel_does_not_gloss_the_act1_reflection_key():
     html = rendered(LAB, answered(LAB, {}, through="a2_predict"))
     assert "busbw equals B" not in html
     assert "of peak [assumed]" in html
+
+
+def test_review_a_sliced_175b_job_keeps_the_step_share():
+    """Review (class 33): one GPU cannot hold a 175B replica, so the scenario says a real job slices it
+    (tensor and pipeline parallelism). A slice of 1/k scales both the gradient and the compute by 1/k,
+    so the all-reduce's share of the step stays (latency steps aside), as the scenario now says."""
+    whole = model.Sync(350e9)
+    for k in (8, 64):
+        assert model.Sync(350e9 / k).share == pytest.approx(whole.share, rel=2e-3)
+    assert "the share of the step stays" in " ".join(lab.ACT2.scenario())

@@ -516,7 +516,8 @@ ACT2 = Act(
         "**Recursive doubling** exchanges the whole message in log₂N steps, and a **binomial tree** "
         "reduces to one GPU and broadcasts back in 2·log₂N steps of the whole message.",
         f"(A real {params(C.GPT3_PARAMS)} job also splits the model with tensor and pipeline parallelism, so each data-parallel "
-        "all-reduce carries a slice of it; every slice that large ranks the algorithms the same way.)",
+        "all-reduce carries a slice of it and each GPU computes that slice: both times shrink together, the "
+        "share of the step stays, and every slice that large ranks the algorithms the same way.)",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_WORKLOAD, A2_CUSTOM, A2_GPUS, A2_LINK, A2_ALGORITHM, A2_TOKENS),
