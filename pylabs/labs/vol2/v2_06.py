@@ -428,15 +428,17 @@ def comm_bound_text(s: State, x: Sync, fastest: str) -> str:
             text += (f" Switching to {ALGORITHMS[fastest][0].lower()} cuts the all-reduce to "
                      f"{fmt(switched.time(), 's')}, not enough alone.")
         return text
-    ends = ([f"{ALGORITHMS[fastest][0].lower()}"] if switch else []) + (
+    top = Sync(x.message, x.gpus, LINKS[FASTEST_LINK][1], x.algorithm, A2_TOKENS.max)
+    best = replace(top, algorithm=top.fastest())  # on the fastest link another algorithm may lead
+    ends = ([ALGORITHMS[best.algorithm][0].lower()] if top.time() > best.time() * (1 + S.tie) else []) + (
         [f"{fmt(A2_TOKENS.max, 'tokens')} per GPU"] if x.tokens < A2_TOKENS.max else []) + (
         [link_name(FASTEST_LINK)] if faster else [])
-    best = Sync(x.message, x.gpus, LINKS[FASTEST_LINK][1], fastest, A2_TOKENS.max)
     if ends and clears(best):
         return f"{said}. No single setting clears it alone; {listed(ends)} together do."
     small = "this message is too small for its compute to hide it"
     if ends:
-        return f"{said}. Even {listed(ends)} together leave it communication-bound: {small}."
+        return (f"{said}. Even {listed(ends)} {'together leave' if len(ends) > 1 else 'leaves'} it "
+                f"communication-bound: {small}.")
     return f"{said}. The algorithm, the tokens and the link are already at their best: {small}."
 
 
