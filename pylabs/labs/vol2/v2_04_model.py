@@ -6,6 +6,7 @@ answer. The lab module (``v2_04``) reads like its page.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.physics import constants as C
@@ -31,7 +32,7 @@ class Scenario:
     open_close_s: float = 1e-3           # open + close of one file on Lustre [A]
     ops_per_file: float = 3.0            # open, stat, close [A]
     mdt_ops_per_s: float = 50e3          # metadata operations one MDT sustains [A]
-    samples_per_shard: int = 10_000      # a 40 GB tar shard (WebDataset)
+    samples_per_shard: int = 250         # a 1 GB tar shard, WebDataset's usual size (the spec's 40 GB is not)
     act2_workers: int = 8
     storage_ports_per_node: int = 1      # one 200 Gb/s HDR port per node for storage [A]
     warn_share: float = 0.6              # metadata utilisation that deserves a warning
@@ -89,21 +90,36 @@ class Loader:
         return self.requests * self.latency_s / self.sample_s
 
 
-SCENARIO_LOADER = Loader(1, S.record_bytes, S.lustre_latency_s, S.open_close_s, S.act1_osts, S.act1_gpus)
+def scenario_loader(context: str) -> Loader:
+    """The platform lead's loader (one worker, 4 KiB records) on the context's storage: Lustre pays a
+    short latency and an open and close per file; an object store a longer first byte and no open."""
+    objects = context == "object"
+    return Loader(1, S.record_bytes, S.object_latency_s if objects else S.lustre_latency_s,
+                  0.0 if objects else S.open_close_s, S.act1_osts, S.act1_gpus)
+
+
+SCENARIO_LOADER = scenario_loader("lustre")
 NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
+# Act I's diagnoses, as the options letter them: the loader, the storage, the node's storage link
+ACT1_LETTERS = {"loader": "A", "storage": "B", "network": "C"}
 
 
-def act1_headroom() -> dict[str, float]:
+def act1_headroom(context: str = "lustre") -> dict[str, float]:
     """Supply ÷ demand of each resource at the scenario's inputs (below 1 = the bottleneck)."""
-    ld = SCENARIO_LOADER
-    return {"A": ld.aggregate / (S.act1_gpus * DEMAND), "B": ld.supply / DEMAND,
-            "C": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
+    ld = scenario_loader(context)
+    return {"loader": ld.supply / DEMAND, "storage": ld.aggregate / (S.act1_gpus * DEMAND),
+            "network": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
 
 
-def act1_answer() -> str:
-    headroom = act1_headroom()
-    letter = min(headroom, key=headroom.get)
-    return letter if headroom[letter] < 1 else "D"
+def act1_answer(context: str = "lustre") -> str:
+    headroom = act1_headroom(context)
+    worst = min(headroom, key=headroom.get)
+    return ACT1_LETTERS[worst] if headroom[worst] < 1 else "D"
+
+
+def workers_needed(ld: Loader) -> int:
+    """Synchronous workers one GPU needs at this loader's request size: ⌈R ÷ (s / t_s)⌉."""
+    return math.ceil(round(DEMAND * ld.sample_s / S.sample_bytes, 6))  # round: 8.000000001 is 8 workers
 
 
 @dataclass(frozen=True)
@@ -156,11 +172,17 @@ class Cluster:
         return min(1.0, *self.headroom().values())
 
 
-SCENARIO_CLUSTER = Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, False)
-ACT2_LETTERS = {"bandwidth": "A", "metadata": "B", "loader": "D"}
+def scenario_cluster(context: str) -> Cluster:
+    """The CTO's plan on the context's storage: one file (or object) per sample, one MDT (or prefix)."""
+    return Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, context == "object")
 
 
-def act2_answer() -> str:
-    headroom = SCENARIO_CLUSTER.headroom()
+SCENARIO_CLUSTER = scenario_cluster("lustre")
+# Act II's limits, as the options letter them; "C" names the context's request service
+ACT2_LETTERS = {"bandwidth": "A", "loader": "B", "metadata": "C"}
+
+
+def act2_answer(context: str = "lustre") -> str:
+    headroom = scenario_cluster(context).headroom()
     worst = min(headroom, key=headroom.get)
-    return ACT2_LETTERS[worst] if headroom[worst] < 1 else "C"
+    return ACT2_LETTERS[worst] if headroom[worst] < 1 else "D"
