@@ -414,8 +414,8 @@ def act2_instruments(s: State) -> list:
 def act2_alerts(c: Cluster) -> list:
     """Above capacity only one file per sample is possible (shards stay under 40 % of one server at every
     setting), so shards are always a lever; more servers only while the slider still offers enough."""
-    word = "prefixes" if c.objects else "MDTs"
-    more = (f"Spread the keys over {fmt(c.needed, 'int')} {word}, or pack samples into shards."
+    word, verb = ("prefixes", "Spread the keys over") if c.objects else ("MDTs", "Spread the files over")
+    more = (f"{verb} {fmt(c.needed, 'int')} {word}, or pack samples into shards."
             if c.needed <= A2_SERVERS.max else
             f"It would take {fmt(c.needed, 'int')} {word}, more than the {fmt(A2_SERVERS.max, 'int')} offered "
             "here: pack samples into shards.")
@@ -428,7 +428,7 @@ def act2_alerts(c: Cluster) -> list:
         return [failure(F["a2_metadata_saturated"],
                         f"{fmt(c.meta_ops, 'int')} metadata operations a second against "
                         f"{fmt(c.servers * c.per_server, 'int')}: each GPU gets {fmt(c.util, 'pct')} of its "
-                        f"data. {more.replace('Spread the keys over', 'Add MDTs to')}")]
+                        f"data. {more}")]
     if c.meta_util > S.warn_share:
         what = "The request limit is close" if c.objects else "Metadata service running hot"
         return [callout("warn", what,
