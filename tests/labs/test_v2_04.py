@@ -394,3 +394,30 @@ def test_saturated_text_offers_shards_when_the_servers_needed_exceed_the_slider(
     assert f"It would take {needed} {word}, more than the 32 offered here: pack samples into shards." in html
     html = page_text(rendered(LAB, locked(context, {}, "a2_predict")))
     assert "pack samples into shards" in html and "more than the 32" not in html
+
+
+# ---- keys over the assumption sliders (defect class 16) and the node's port (class 13) ------
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act1_key_holds_over_the_whole_latency_slider(context):
+    """The latency is an assumption (a slider): even at its 0.05 ms floor one worker reading 4 KiB records
+    delivers under 80 MB/s (Lustre 77.1 MB/s with the 1 ms open; object store 78.6 MB/s), so the loader binds."""
+    for latency in (lab.A1_LATENCY.min, lab.A1_LATENCY.max):
+        ld = dataclasses.replace(model.scenario_loader(context), latency_s=latency)
+        assert ld.supply < model.DEMAND < ld.aggregate / model.S.act1_gpus
+
+
+def test_act2_key_holds_over_the_whole_mdt_slider():
+    """At the slider's 200,000 operations a second one MDT still meets 245,760: 1.23× its capacity."""
+    for ops in (lab.A2_MDT_OPS.min, lab.A2_MDT_OPS.max):
+        assert dataclasses.replace(model.SCENARIO_CLUSTER, mdt_ops=ops).meta_util > 1
+
+
+def test_a_loader_receives_at_most_its_share_of_the_node_port():
+    """Option C's 25 GB/s port per node of eight GPUs caps each GPU's loader at 3.125 GB/s: 16 whole-sample
+    workers (18.8 GB/s uncapped) deliver 3.125 GB/s, and Act II's loader margin is 39.1×, not 117.6×."""
+    many = lab.loader(all_open(a1_workers=16, a1_pattern="whole"))
+    assert many.supply == pytest.approx(25e9 / 8)
+    assert model.SCENARIO_CLUSTER.headroom()["loader"] == pytest.approx(25e9 / 8 / 80e6)
+    assert lab.act2_facts("lustre")["loader_margin"] == "39.1×"

@@ -25,8 +25,8 @@ Choices the spec left open, departures from it, and why:
 - Shards hold 250 samples (1 GB), the size WebDataset's own examples and Hugging Face's WebDataset page
   describe ("often ~1GB"); the spec's 10,000-sample 40 GB shards are not a usual size (its golden
   vector, 24.6 ops/s, is kept in the tests with 40 GB shards).
-- The spec's [A] figures are Scenario inputs; latency and MDT capacity are labelled instruments. MDS
-  above 60 % warns; demand above capacity and GPUs below 50 % are failure states.
+- The spec's [A] figures are Scenario inputs; latency and MDT capacity are labelled instruments. A
+  loader receives at most its GPU's share of the node's storage port (the spec had no such cap).
 
 Ledger: storage_type, the answers, the controls, io_per_gpu, gpu_util, workers, gpu_count,
 mds_ops_per_s, mds_util, and the failure states reached (constraint_hit).
@@ -84,9 +84,11 @@ A1_PATTERN = Choice("a1_pattern", "How each sample is read", (
 ), default="records")
 A1_LATENCY = Slider("a1_latency", "Latency per request", unit="s", min=0.05e-3, max=25e-3,
                     step=0.05e-3, default=S.lustre_latency_s, fmt="ms",
-                    help=f"An assumption. Defaults: {fmt(S.lustre_latency_s, 'ms')} for Lustre; "
-                         f"{fmt(S.object_latency_s, 'ms')} for an object store, whose small GETs take tens of "
-                         "milliseconds (AWS's median for requests under 512 KB).")
+                    help=f"Assumptions. Defaults: {fmt(S.lustre_latency_s, 'ms')} for Lustre; "
+                         f"{fmt(S.object_latency_s, 'ms')} for an object store (AWS: requests under 512 KB often "
+                         f"have median latencies in the tens of ms). Each request then streams at "
+                         f"{fmt(S.stream_bytes_per_s, 'B/s')}; Lustre adds {fmt(S.open_close_s, 'ms')} to open and "
+                         "close each file.")
 A1_OSTS = Slider("a1_osts", "Storage targets (Lustre OSTs)", unit="OSTs", min=4, max=48, step=1,
                  default=S.act1_osts, fmt="int",
                  help=f"Each streams {fmt(S.ost_bytes_per_s, 'B/s')}. For the object store, an assumption: "
@@ -249,7 +251,9 @@ def act1_math(s: State):
         Equation(r"X = \frac{W\,s}{t_s}",
                  "Little's law: *W* synchronous workers keep *W* requests in flight."),
         Equation(r"U = \min\left(1,\ \frac{X}{R},\ \frac{B_{\text{agg}}}{N\,R}\right)",
-                 "With prefetching, the GPU waits only when its loader or its share of storage falls short."),
+                 "With prefetching, the GPU waits only when its loader or its share of storage falls short: an "
+                 "upper bound that assumes loading overlaps compute perfectly. *X* is at most the GPU's share of "
+                 "its node's storage port."),
     ), rows=(
         ("Demand per GPU, *R*", fmt(DEMAND, "B/s")),
         ("Requests per sample", fmt(ld.requests, "int")),
@@ -341,8 +345,7 @@ def act2_facts(context: str) -> dict[str, str]:
         "shard_ops": fmt(shards.meta_ops, "num"), "shard_share": fmt(shards.meta_util, "pct"),
         "loader_supply": fmt(loader_supply, "B/s"), "loader_margin": fmt(headroom["loader"], "x"),
         "workers": fmt(S.act2_workers, "int"), "shard": f"{S.samples_per_shard:,}",
-        "max_gpus": fmt(A2_GPUS.max, "int"),
-        "max_needed": fmt(replace(c, gpus=A2_GPUS.max).needed, "int"),
+        "max_gpus": fmt(A2_GPUS.max, "int"), "max_needed": fmt(replace(c, gpus=A2_GPUS.max).needed, "int"),
         "max_shard_share": fmt(replace(shards, gpus=A2_GPUS.max).meta_util, "pct"),
     }
 
@@ -357,8 +360,8 @@ ACT2_PREDICTION = Pick(
               "The GPUs read {bw_demand} of the {aggregate} the OSTs stream: a {margin} margin. Bandwidth is "
               "not what binds."),
         Claim("B", "**The loaders**: per-request latency starves each GPU again at this larger scale.",
-              "Each loader reads whole samples and supplies {loader_supply}, {loader_margin} what its GPU "
-              "consumes; one GPU's latency does not grow with the number of GPUs."),
+              "Each loader reads whole samples and delivers {loader_supply} (at most its share of the node's port), "
+              "{loader_margin} what its GPU consumes; one GPU's latency does not grow with the number of GPUs."),
         Claim("C", "**{limit}**: {outrun}.",
               "Right. {files} {file}s a second mean {ops} {ops_word} a second against the {capacity} one "
               "{server} serves: {overload} its capacity, so each GPU gets {gpu_util} of its data. It takes "
@@ -560,10 +563,7 @@ RECORD_METRICS = (
     MetricSpec("workers", "Act I loader workers per GPU", "workers", "int"),
     MetricSpec("gpu_count", "Act II GPUs in the job", "GPUs", "int"),
     MetricSpec("mds_ops_per_s", "Act II metadata operations or GETs a second", "1/s", "int"),
-    MetricSpec("mds_util", "Act II load on the metadata target or prefixes", "1", "pct"),
-)
-
-
+    MetricSpec("mds_util", "Act II load on the metadata target or prefixes", "1", "pct"))
 HOOK = (f"{S.act1_gpus} H100s compute a small share of the time, and procurement wants more storage. Is that the "
         f"fix? And what breaks first when the same job grows to {S.act2_gpus:,} GPUs?")
 
@@ -590,9 +590,9 @@ LAB = Lab(
     terms=terms,
     hook=HOOK,
     connections=(
-        "**V2-02 The Interconnect Wall**: the same bytes-in-flight arithmetic sets the all-reduce time.",
+        "**V2-02 The Interconnect Wall**: moving bytes between GPUs, where this lab moves them from storage.",
         "**V2-07 The Checkpoint Reckoning**: writing state back to the same storage, at scale.",
-        "**V2-09 You Can't Optimize What You Can't Measure**: find the data-loading share before buying disks.",
+        "**V2-09 You Can't Optimize What You Can't Measure**: profiling where a training step's time goes.",
     ),
     presets={"storage_type": {"lustre": {"a1_latency": S.lustre_latency_s},
                               "object": {"a1_latency": S.object_latency_s}}},

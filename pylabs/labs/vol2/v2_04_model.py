@@ -45,6 +45,9 @@ class Scenario:
 
 S = Scenario()
 DEMAND = io.pipeline_demand_bytes_per_s(S.samples_per_step, S.sample_bytes, S.step_s)
+NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
+# what one GPU's loader can receive at most: its share of the node's storage port
+PORT_SHARE = NODE_LINK / C.DGX_H100_GPUS_PER_NODE
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ class Loader:
 
     @property
     def supply(self) -> float:
-        return io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, self.sample_s)
+        """X = W·s/t_s, at most the GPU's share of its node's storage port."""
+        return min(io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, self.sample_s), PORT_SHARE)
 
     @property
     def aggregate(self) -> float:
@@ -99,7 +103,6 @@ def scenario_loader(context: str) -> Loader:
 
 
 SCENARIO_LOADER = scenario_loader("lustre")
-NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
 # Act I's diagnoses, as the options letter them: the loader, the storage, the node's storage link
 ACT1_LETTERS = {"loader": "A", "storage": "B", "network": "C"}
 
@@ -165,7 +168,7 @@ class Cluster:
         latency, open_s = (S.object_latency_s, 0.0) if self.objects else (S.lustre_latency_s, S.open_close_s)
         read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream_bytes_per_s, open_s)
         return {"bandwidth": self.aggregate / (self.gpus * DEMAND), "metadata": 1 / self.meta_util,
-                "loader": io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read) / DEMAND}
+                "loader": min(io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read), PORT_SHARE) / DEMAND}
 
     @property
     def util(self) -> float:
