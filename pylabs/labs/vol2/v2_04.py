@@ -42,8 +42,8 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, Cluster, Loader, S, act1_answer, act1_headroom,
-                                          act2_answer, scenario_cluster, scenario_loader, workers_needed)
+from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, PORT_SHARE, Cluster, Loader, S, act1_answer,
+                                          act1_headroom, act2_answer, scenario_cluster, scenario_loader, workers_needed)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -234,7 +234,8 @@ def act1_chart(s: State, ld: Loader):
                else f"record reads never keep up within {workers[-1]} workers")
     summary = (f"At {fmt(s['a1_latency'], 'ms')} per request one worker supplies "
                f"{fmt(series['records'][0], 'B/s')} with {S.record_label} records and {fmt(series['whole'][0], 'B/s')} "
-               f"with whole-sample reads; {verdict}.")
+               f"with whole-sample reads; {verdict}. No loader gets more than {fmt(PORT_SHARE, 'B/s')}, its GPU's share "
+               "of the node's storage port.")
     rows = [(str(w), fmt(a, "B/s"), fmt(b, "B/s")) for w, a, b in zip(workers, series["records"], series["whole"])]
     return chart("a1_supply", "Loader supply against workers", figure, summary,
                  table=(("Workers", f"{S.record_label} records", "Whole sample"), rows))
