@@ -80,8 +80,8 @@ def test_object_store_context_and_its_failure_state(lab_page):
     for qid, key in (("a1_predict", "A"), ("a1_reflect", "B"), ("a2_predict", "C")):
         page.lock(qid, key)
         assert page.verdict(qid) == "correct"
-    assert close(page.metric("a1_supply"), lab.scenario_loader("object").supply)   # 205 KB/s: a 20 ms first byte
-    assert "205 KB/s" in page.page.inner_text('[data-feedback="a1_predict"]')
+    assert close(page.metric("a1_supply"), lab.scenario_loader("object").supply)   # 204 KB/s: a 20 ms first byte
+    assert "204 KB/s" in page.page.inner_text('[data-feedback="a1_predict"]')
     assert page.failure_visible("a2_requests_throttled")
     assert not page.failure_visible("a2_metadata_saturated")
     prefixes = lab.scenario_cluster("object").needed

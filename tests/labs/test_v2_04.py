@@ -123,12 +123,29 @@ def test_act1_key_is_the_loader_and_only_the_loader_binds(context):
 
 def test_act1_loader_in_each_context():
     """Lustre: 977 × (0.4 ms + 4,096 B ÷ 2 GB/s) + 1 ms = 393.8 ms a sample, 10.16 MB/s, 8 workers to keep
-    up. Object store: 977 × (20 ms + 2.05 µs) = 19.54 s, 205 KB/s, 391 workers."""
+    up. Object store: 977 × (20 ms + 4,096 B ÷ 90 MB/s) = 19.58 s, 204 KB/s, 392 workers."""
     lustre, objects = model.scenario_loader("lustre"), model.scenario_loader("object")
     assert lustre.sample_s == pytest.approx(977 * (0.4e-3 + 4096 / 2e9) + 1e-3)
-    assert objects.sample_s == pytest.approx(977 * (20e-3 + 4096 / 2e9))
-    assert objects.supply == pytest.approx(204.7e3, rel=1e-3)
-    assert (model.workers_needed(lustre), model.workers_needed(objects)) == (8, 391)
+    assert objects.sample_s == pytest.approx(977 * (20e-3 + 4096 / 90e6))
+    assert objects.supply == pytest.approx(204.2e3, rel=1e-3)
+    assert (model.workers_needed(lustre), model.workers_needed(objects)) == (8, 392)
+
+
+def test_an_object_store_get_streams_at_aws_s_85_to_90_MBps_per_connection():
+    """Review (class 28, S2 in the object-store context): every request streamed at the Lustre stream's 2 GB/s,
+    so one whole-sample GET delivered 182 MB/s. AWS, 'Horizontal Scaling and Request Parallelization for High
+    Throughput' (S3 performance whitepaper): "Make one concurrent request for each 85-90 MB/s of desired network
+    throughput". At 90 MB/s a 4 MB GET takes 20 ms + 44.4 ms: one worker delivers 62.1 MB/s, and two keep up;
+    Act II's loaders keep a 6.21× margin, so the keys hold."""
+    assert C.S3_GET_BW_PER_CONNECTION == 90e6
+    whole = dataclasses.replace(model.scenario_loader("object"), request_bytes=4e6)
+    assert whole.supply == pytest.approx(4e6 / (20e-3 + 4e6 / 90e6))
+    assert model.workers_needed(whole) == 2
+    assert model.scenario_cluster("object").headroom()["loader"] == pytest.approx(8 * whole.supply / 80e6)
+    html = rendered(LAB, locked("object", {}, "a1_reflect"))
+    assert "one worker delivers 62.1 MB/s, so 2 workers keep up" in feedback(html, "a1_reflect")
+    assert "one worker delivers 1.18 GB/s, so one worker keeps up" in feedback(
+        rendered(LAB, locked("lustre", {}, "a1_reflect")), "a1_reflect")
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
@@ -159,7 +176,9 @@ def test_act1_reflection_key_holds_in_each_context(context):
     ld = model.scenario_loader(context)
     slower = dataclasses.replace(ld, latency_s=2 * ld.latency_s)
     assert model.workers_needed(slower) >= 2 * model.workers_needed(ld) - 1
-    assert dataclasses.replace(ld, request_bytes=model.S.sample_bytes).supply > model.DEMAND
+    whole = dataclasses.replace(ld, request_bytes=model.S.sample_bytes)
+    assert whole.sample_s < 2 * (ld.latency_s + ld.open_s) + model.S.sample_bytes / ld.stream_bytes_per_s
+    assert model.workers_needed(whole) <= 2 < model.workers_needed(ld)
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
@@ -203,14 +222,15 @@ def test_every_option_has_filled_feedback_with_numbers(context, qid, letter):
 
 def test_object_store_feedback_quotes_the_object_store_s_cards():
     """Issue 24 (S3): in the object-store context the feedback kept Lustre's "10.2 MB/s" and "1.18 GB/s"
-    while the cards showed 205 KB/s and 182 MB/s."""
+    while the cards showed 205 KB/s and 182 MB/s (204 KB/s and 62.1 MB/s since the review: a GET
+    connection streams 90 MB/s)."""
     html = rendered(LAB, locked("object", {}, "a1_reflect"))
     cards = dict(re.findall(r'data-metric="(\w+)" data-value="[^"]*"><span class="pl-metric__label">[^<]*</span>'
                             r'<span class="pl-metric__value">([^<]*)<', html))
-    assert cards["a1_supply"] == "205 KB/s"
-    assert "One worker delivers 205 KB/s" in feedback(html, "a1_predict")
-    assert "one worker delivers 182 MB/s" in feedback(html, "a1_reflect")
-    assert "182 MB/s with whole-sample reads" in html                 # the chart's summary says the same
+    assert cards["a1_supply"] == "204 KB/s"
+    assert "One worker delivers 204 KB/s" in feedback(html, "a1_predict")
+    assert "one worker delivers 62.1 MB/s" in feedback(html, "a1_reflect")
+    assert "62.1 MB/s with whole-sample reads" in html                 # the chart's summary says the same
     for lustre in ("10.2 MB/s", "1.18 GB/s"):
         assert lustre not in feedback(html, "a1_predict") + feedback(html, "a1_reflect")
     act2 = rendered(LAB, locked("object", {}, "a2_reflect"))
@@ -223,7 +243,7 @@ def test_wrong_storage_answer_quotes_the_storage_share_and_the_supply(context):
     html = rendered(LAB, locked(context, {"a1_predict": "B"}, "a1_predict"))
     facts = lab.act1_facts(context)
     assert facts["storage_util"] in feedback(html, "a1_predict")
-    assert facts["supply"] == ("10.2 MB/s" if context == "lustre" else "205 KB/s")
+    assert facts["supply"] == ("10.2 MB/s" if context == "lustre" else "204 KB/s")
 
 
 def test_one_request_per_sample_is_singular():
@@ -334,7 +354,7 @@ def test_context_preset_moves_the_latency_and_changes_both_acts():
 
 
 def test_object_store_has_no_open_cost():
-    lustre = model.Loader(1, 4e6, 0.4e-3, model.S.open_close_s, 24, 128)
+    lustre = model.Loader(1, 4e6, 0.4e-3, model.S.open_close_s, 24, 128, C.S3_GET_BW_PER_CONNECTION)
     assert lab.loader(all_open(storage_type="object", a1_latency=0.4e-3, a1_pattern="whole")).sample_s == \
         pytest.approx(lustre.sample_s - model.S.open_close_s)
 
@@ -385,7 +405,7 @@ def test_starved_text_does_not_offer_more_workers_than_a_loader_runs():
     lustre = page_text(rendered(LAB, locked("lustre", {}, "a1_predict")))
     assert "It takes 8 workers at this request size to keep up, or one read per sample." in lustre
     objects = page_text(rendered(LAB, locked("object", {}, "a1_predict")))
-    assert "it would take 391 workers, more than the 16 a loader here runs: read each sample in one request" in objects
+    assert "it would take 392 workers, more than the 16 a loader here runs: read each sample in one request" in objects
 
 
 @pytest.mark.parametrize("context, needed, word", [("lustre", 99, "MDTs"), ("object", 60, "prefixes")])
@@ -421,3 +441,15 @@ def test_a_loader_receives_at_most_its_share_of_the_node_port():
     assert many.supply == pytest.approx(25e9 / 8)
     assert model.SCENARIO_CLUSTER.headroom()["loader"] == pytest.approx(25e9 / 8 / 80e6)
     assert lab.act2_facts("lustre")["loader_margin"] == "39.1×"
+
+
+def test_the_object_store_context_names_no_lustre_osts_in_act_ii_s_story_and_options():
+    """Review (class 12): in the object-store context the CTO's message, the prompt and option A put the job
+    "on 48 OSTs" and the reflection's options spoke of OSTs and files, though the dataset is in an object store."""
+    html = rendered(LAB, locked("object", {}, "a2_reflect"))
+    act2 = page_text(html.split('data-act="2"')[1].split('data-block="takeaways"')[0])
+    assert "on 48 OSTs" not in act2 and "the 48 OSTs" not in act2 and "so the OSTs" not in act2
+    assert "4,096 GPUs on an object store as fast as 48 OSTs" in act2
+    assert "samples per object" in act2
+    lustre = page_text(rendered(LAB, locked("lustre", {}, "a2_reflect")).split('data-act="2"')[1])
+    assert "4,096 GPUs on 48 OSTs" in lustre and "more than the 48 OSTs can stream together" in lustre

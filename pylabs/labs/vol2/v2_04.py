@@ -4,10 +4,10 @@ Core invariant: a synchronous loader delivers bytes in flight ÷ latency (Little
 reads at queue depth 1 starve a GPU on idle storage; and a job's requests grow with its GPUs, so at
 scale the metadata target (or an object store's per-prefix request limit) breaks before bandwidth.
 
-Act I (the utilisation puzzle): 128 H100s at 12.7 % (Lustre) or 0.256 % (object store, 20 ms a GET);
+Act I (the utilisation puzzle): 128 H100s at 12.7 % (Lustre) or 0.255 % (object store, 20 ms a GET);
 the storage would be 1.52 % busy at full speed and a node's 25 GB/s port 2.56 %: the loader binds (A).
 The reflection asks what the two levers differ in: workers needed grow with the latency (8 at 0.4 ms,
-391 at 20 ms), one whole-sample read pays it once (B). Act II (the scale-out plan): 4,096 GPUs on 48
+392 at 20 ms), one whole-sample read pays it once (B). Act II (the scale-out plan): 4,096 GPUs on 48
 OSTs have a 4.1× bandwidth margin, but one file per sample is 245,760 metadata operations a second,
 4.92× one MDT (object store: 81,920 GETs, 14.9× one prefix) (C). The reflection asks why shards keep
 working as the job grows (D): at 16,384 GPUs one file per sample needs 20 MDTs or 60 prefixes.
@@ -19,7 +19,9 @@ Choices the spec left open, departures from it, and why:
   headroom in the context locked in, which the feedback and text follow.
 - The context is the storage (the ledger's storage_type): an object store has no open or close but a
   slower first byte (AWS: small GETs have median latencies "in the tens of milliseconds"; 20 ms
-  assumed), and its Act II limit is GETs per partitioned prefix (5,500/s, AWS) instead of an MDT.
+  assumed), a GET connection streams 90 MB/s (AWS: "one concurrent request for each 85-90 MB/s";
+  review: the Lustre stream's 2 GB/s had been used), and its Act II limit is GETs per partitioned
+  prefix (5,500/s, AWS) instead of an MDT.
   The spec's Act II reflection (would an object store remove the wall?) asks nothing in the object
   context, so it asks why shards outlast more MDTs or prefixes.
 - Shards hold 250 samples (1 GB), the size WebDataset's own examples and Hugging Face's WebDataset page
@@ -61,10 +63,13 @@ def object_store(s: State) -> bool:
 
 
 TERMS = {
-    "lustre": {"store": f"{S.act1_osts} OSTs", "file": "file", "limit": "The metadata target",
+    "lustre": {"store": f"{S.act1_osts} OSTs", "targets": "OSTs", "a2_on": f"{S.act2_osts} OSTs",
+               "a2_store": f"the {S.act2_osts} OSTs", "file": "file", "limit": "The metadata target",
                "outrun": "the files opened per second outrun what one MDT serves",
                "servers": "MDTs", "service": "metadata target"},
-    "object": {"store": "the object store", "file": "object", "limit": "The request limit",
+    "object": {"store": "the object store", "targets": "storage servers",
+               "a2_on": f"an object store as fast as {S.act2_osts} OSTs", "a2_store": "the object store",
+               "file": "object", "limit": "The request limit",
                "outrun": "the GETs per second outrun what one key prefix serves",
                "servers": "key prefixes", "service": "request limit"},
 }
@@ -87,8 +92,9 @@ A1_LATENCY = Slider("a1_latency", "Latency per request", unit="s", min=0.05e-3, 
                     help=f"Assumptions. Defaults: {fmt(S.lustre_latency_s, 'ms')} for Lustre; "
                          f"{fmt(S.object_latency_s, 'ms')} for an object store (AWS: requests under 512 KB often "
                          f"have median latencies in the tens of ms). Each request then streams at "
-                         f"{fmt(S.stream_bytes_per_s, 'B/s')}; Lustre adds {fmt(S.open_close_s, 'ms')} to open and "
-                         "close each file.")
+                         f"{fmt(S.stream_bytes_per_s, 'B/s')} from Lustre (assumed) or "
+                         f"{fmt(S.object_stream_bytes_per_s, 'B/s')} from the object store (AWS: one request per "
+                         f"85–90 MB/s); Lustre adds {fmt(S.open_close_s, 'ms')} to open and close each file.")
 A1_OSTS = Slider("a1_osts", "Storage targets (Lustre OSTs)", unit="OSTs", min=4, max=48, step=1,
                  default=S.act1_osts, fmt="int",
                  help=f"Each streams {fmt(S.ost_bytes_per_s, 'B/s')}. For the object store, an assumption: "
@@ -100,7 +106,7 @@ def loader(s: State, workers: float | None = None, pattern: str | None = None) -
     request = S.record_bytes if pattern == "records" else S.sample_bytes
     open_s = 0.0 if object_store(s) else S.open_close_s
     return Loader(s["a1_workers"] if workers is None else workers, request, s["a1_latency"], open_s,
-                  s["a1_osts"], S.act1_gpus)
+                  s["a1_osts"], S.act1_gpus, S.stream(object_store(s)))
 
 
 def act1_facts(context: str) -> dict[str, str]:
@@ -114,9 +120,12 @@ def act1_facts(context: str) -> dict[str, str]:
         "link_util": fmt(1 / h["network"], "pct"), "link": fmt(NODE_LINK, "B/s"),
         "node_demand": fmt(C.DGX_H100_GPUS_PER_NODE * DEMAND, "B/s"),
         "whole_supply": fmt(whole.supply, "B/s"), "workers_needed": fmt(workers_needed(ld), "int"),
+        "targets": TERMS[context]["targets"],
         "max_workers": fmt(A1_WORKERS.max, "int"), "max_supply": fmt(A1_WORKERS.max * ld.supply, "B/s"),
-        "transfer": fmt(S.record_bytes / S.stream_bytes_per_s, "us"),
-        "transfer_whole": fmt(S.sample_bytes / S.stream_bytes_per_s, "ms"), "stream": fmt(S.stream_bytes_per_s, "B/s"),
+        "transfer": fmt(S.record_bytes / ld.stream_bytes_per_s, "us"),
+        "transfer_whole": fmt(S.sample_bytes / ld.stream_bytes_per_s, "ms"), "stream": fmt(ld.stream_bytes_per_s, "B/s"),
+        "whole_keeps_up": ("so one worker keeps up" if whole.supply >= DEMAND else
+                           f"so {fmt(workers_needed(whole), 'int')} workers keep up"),
     }
 
 
@@ -132,7 +141,7 @@ ACT1_PREDICTION = Pick(
               "GPU consumes."),
         Claim("B", f"**The storage**: {{store}} cannot stream what {S.act1_gpus} GPUs read at full speed.",
               "At full speed all the GPUs together would read {consumed} of the {aggregate} the storage "
-              "streams: {storage_util}. More OSTs would sit idle too."),
+              "streams: {storage_util}. More {targets} would sit idle too."),
         Claim("C", f"**The network**: one {fmt(NODE_LINK, 'B/s')} storage port per node cannot carry eight GPUs' "
                    "reads.",
               "Eight GPUs at full speed read {node_demand} through a {link} port: {link_util} busy. The "
@@ -149,14 +158,14 @@ ACT1_REFLECTION = Reflection(
     prompt="The explorer offers two levers against the starved GPU: more loader workers, and whole-sample "
            "reads. Which statement about them holds?",
     options=(
-        Claim("A", "Each added worker delivers less than the last, since all of them share the same OSTs.",
+        Claim("A", "Each added worker delivers less than the last, since all of them share the same {targets}.",
               "The record line is straight: {max_workers} workers deliver {max_supply}, {max_workers} times one "
               "worker. The storage would be only {storage_util} busy at full speed: nothing is shared enough to slow."),
         Claim("B", "Workers needed grow in step with the latency; one whole-sample read pays it once.",
               "Right. Each worker keeps one request in flight, so at {latency} per request it takes "
               "{workers_needed} workers (move the latency and watch). A whole-sample read waits once and then "
-              "streams: one worker delivers {whole_supply}."),
-        Claim("C", "A whole-sample read is striped over many OSTs, so one request reads many disks at once.",
+              "streams: one worker delivers {whole_supply}, {whole_keeps_up}."),
+        Claim("C", "A whole-sample read is striped over many {targets}, so one request reads many disks at once.",
               "Every request streams at the same {stream} per worker here; the sample's bytes take {transfer_whole} "
               "either way. What the large read saves is {requests} waits of {latency}, one per record."),
         Claim("D", "Small requests carry header bytes on the wire, and both fixes cut those wasted bytes.",
@@ -204,7 +213,7 @@ def act1_instruments(s: State) -> list:
         M["a1_sample_s"].show(ld.sample_s),
         M["a1_wait_share"].show(ld.wait_share, note=f"{plural(ld.requests, 'request', count_fmt='int')} per sample"),
     )]
-    if ld.util < S.starved_util:  # whole-sample reads always keep up (at most 28 ms a sample), records may not
+    if ld.util < S.starved_util:  # whole-sample reads never starve (at most 69 ms a sample, 57.6 MB/s), records may
         need = workers_needed(ld)
         fix = (f"It takes {fmt(need, 'int')} workers at this request size to keep up, or one read per sample."
                if need <= A1_WORKERS.max else
@@ -323,7 +332,8 @@ A2_MDT_OPS = Slider("a2_mdt_ops", "Operations per second one MDT sustains (assum
                          "differ by an order of magnitude with hardware and with the operation.")
 A2_WORKERS = Slider("a2_workers", "Loader workers per GPU", unit="workers", min=1, max=16, step=1,
                     default=S.act2_workers, fmt="int", help="Watch which numbers change, and which do not.")
-A2_OSTS = Slider("a2_osts", "Lustre OSTs", unit="OSTs", min=4, max=96, step=4, default=S.act2_osts, fmt="int")
+A2_OSTS = Slider("a2_osts", "Storage targets (Lustre OSTs)", unit="OSTs", min=4, max=96, step=4,
+                 default=S.act2_osts, fmt="int", help=A1_OSTS.help)
 
 
 def cluster(s: State) -> Cluster:
@@ -353,12 +363,12 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"The CTO's plan: {S.act2_gpus:,} GPUs on {S.act2_osts} OSTs, one {{file}} per sample, each loader "
+    prompt=f"The CTO's plan: {S.act2_gpus:,} GPUs on {{a2_on}}, one {{file}} per sample, each loader "
            f"reading whole samples with {S.act2_workers} workers. What stops the job from running at full speed?",
     quantity=f"the limit the {S.act2_gpus:,}-GPU job hits first",
     options=(
-        Claim("A", f"**Bandwidth**: {S.act2_gpus:,} GPUs read more than the {S.act2_osts} OSTs stream together.",
-              "The GPUs read {bw_demand} of the {aggregate} the OSTs stream: a {margin} margin. Bandwidth is "
+        Claim("A", f"**Bandwidth**: {S.act2_gpus:,} GPUs read more than {{a2_store}} can stream together.",
+              "The GPUs read {bw_demand} of the {aggregate} the storage streams: a {margin} margin. Bandwidth is "
               "not what binds."),
         Claim("B", "**The loaders**: per-request latency starves each GPU again at this larger scale.",
               "Each loader reads whole samples and delivers {loader_supply} (at most its share of the node's port), "
@@ -379,7 +389,7 @@ ACT2_REFLECTION = Reflection(
     prompt=f"The analyzer shows two ways past the limit: more {{servers}}, or shards of {S.samples_per_shard:,} "
            "samples. Why do shards keep working as the job grows?",
     options=(
-        Claim("A", "Shards are read sequentially, so the OSTs seek less and stream more bytes per second.",
+        Claim("A", "Shards are read sequentially, so the {targets} seek less and stream more bytes per second.",
               "Bandwidth had a {margin} margin already. The {service} counts {ops_word}, not bytes: {ops} a "
               "second with one {file} per sample."),
         Claim("B", "Shards compress many samples together, so fewer bytes cross the storage network.",
@@ -388,7 +398,7 @@ ACT2_REFLECTION = Reflection(
         Claim("C", "Shards spread the samples over all the {servers} at once, so the load is balanced.",
               "With a single {server}, shards still pass: {shard_ops} {ops_word} a second, {shard_share} of its "
               "capacity. Spreading balances a load; shards cut it."),
-        Claim("D", "Shards hold many samples per file, and requests follow samples consumed ÷ samples per file.",
+        Claim("D", "Shards hold many samples per {file}, and requests follow samples consumed ÷ samples per {file}.",
               "Right. At {max_gpus} GPUs one {file} per sample needs {max_needed} {servers}, and the count grows "
               "with the GPUs; shards of {shard} use {max_shard_share} of a single {server}."),
     ),
@@ -494,7 +504,7 @@ def act2_stakeholder(context: str) -> str:
     layout = ("one file per sample, on one metadata target" if context == "lustre"
               else "one object per sample, under one key prefix")
     return (f"Act I's fix worked: every loader now reads whole samples, with {S.act2_workers} workers. Next "
-            f"quarter we scale to {S.act2_gpus:,} GPUs on {S.act2_osts} OSTs, {fmt(c.aggregate, 'B/s')} of "
+            f"quarter we scale to {S.act2_gpus:,} GPUs on {TERMS[context]['a2_on']}, {fmt(c.aggregate, 'B/s')} of "
             f"bandwidth against the {fmt(S.act2_gpus * DEMAND, 'B/s')} the GPUs will consume: a "
             f"{fmt(c.headroom()['bandwidth'], 'x')} margin. The dataset stays {layout}. I see no risk. Do you?")
 

@@ -28,7 +28,8 @@ class Scenario:
     record_bytes: float = 4096.0         # the record format's read size (4 KiB)
     lustre_latency_s: float = 0.4e-3     # per request, client to OST and back [A]
     object_latency_s: float = 20e-3      # first byte of a small GET: "tens of ms" per AWS [A]
-    stream_bytes_per_s: float = 2e9      # what one request stream can move [A]
+    stream_bytes_per_s: float = 2e9      # what one Lustre request stream can move [A]
+    object_stream_bytes_per_s: float = C.S3_GET_BW_PER_CONNECTION  # one GET connection: AWS, 85-90 MB/s
     open_close_s: float = 1e-3           # open + close of one file on Lustre [A]
     ops_per_file: float = 3.0            # open, stat, close [A]
     mdt_ops_per_s: float = 50e3          # metadata operations one MDT sustains [A]
@@ -41,6 +42,10 @@ class Scenario:
     @property
     def record_label(self) -> str:
         return f"{self.record_bytes / 1024:g} KiB"
+
+    def stream(self, objects: bool) -> float:
+        """What one request stream moves: a Lustre client stream [A], or one S3 GET connection (AWS)."""
+        return self.object_stream_bytes_per_s if objects else self.stream_bytes_per_s
 
 
 S = Scenario()
@@ -60,10 +65,11 @@ class Loader:
     open_s: float
     osts: float
     gpus: float
+    stream_bytes_per_s: float = S.stream_bytes_per_s
 
     @property
     def sample_s(self) -> float:
-        return io.sample_read_s(S.sample_bytes, self.request_bytes, self.latency_s, S.stream_bytes_per_s,
+        return io.sample_read_s(S.sample_bytes, self.request_bytes, self.latency_s, self.stream_bytes_per_s,
                                 self.open_s)
 
     @property
@@ -96,10 +102,11 @@ class Loader:
 
 def scenario_loader(context: str) -> Loader:
     """The platform lead's loader (one worker, 4 KiB records) on the context's storage: Lustre pays a
-    short latency and an open and close per file; an object store a longer first byte and no open."""
+    short latency and an open and close per file; an object store a longer first byte, no open, and
+    streams at one GET connection's rate."""
     objects = context == "object"
     return Loader(1, S.record_bytes, S.object_latency_s if objects else S.lustre_latency_s,
-                  0.0 if objects else S.open_close_s, S.act1_osts, S.act1_gpus)
+                  0.0 if objects else S.open_close_s, S.act1_osts, S.act1_gpus, S.stream(objects))
 
 
 SCENARIO_LOADER = scenario_loader("lustre")
@@ -166,7 +173,7 @@ class Cluster:
     def headroom(self) -> dict[str, float]:
         """Supply ÷ demand per resource; each loader reads whole samples (Act I's fix)."""
         latency, open_s = (S.object_latency_s, 0.0) if self.objects else (S.lustre_latency_s, S.open_close_s)
-        read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream_bytes_per_s, open_s)
+        read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream(self.objects), open_s)
         return {"bandwidth": self.aggregate / (self.gpus * DEMAND), "metadata": 1 / self.meta_util,
                 "loader": min(io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read), PORT_SHARE) / DEMAND}
 
