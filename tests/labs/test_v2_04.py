@@ -453,3 +453,15 @@ def test_the_object_store_context_names_no_lustre_osts_in_act_ii_s_story_and_opt
     assert "samples per object" in act2
     lustre = page_text(rendered(LAB, locked("lustre", {}, "a2_reflect")).split('data-act="2"')[1])
     assert "4,096 GPUs on 48 OSTs" in lustre and "more than the 48 OSTs can stream together" in lustre
+
+
+def test_act1_reflection_key_is_not_the_only_option_about_latency():
+    """Review (classes 18 and 24): the key was the only option that spoke of latency, the mechanism the Act I
+    prediction's key had just named, and distractor D (header bytes) was refuted by that prediction's feedback
+    ("99.2 % of the worker's time is waiting"). D is now the common belief that more workers shorten each wait;
+    its feedback quotes the unchanged wait and the 16 workers' 163 MB/s."""
+    options = [lab.ACT1_REFLECTION.text_of(letter, lab.terms("lustre")) for letter in "ABCD"]
+    assert sum("latency" in text for text in options) >= 2
+    html = rendered(LAB, locked("lustre", {"a1_reflect": "D"}, "a1_reflect"))
+    assert "Each request still waits 0.4 ms, with one worker or 16" in feedback(html, "a1_reflect")
+    assert "deliver 163 MB/s, 16 times one worker" in feedback(html, "a1_reflect")

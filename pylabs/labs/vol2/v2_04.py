@@ -168,9 +168,10 @@ ACT1_REFLECTION = Reflection(
         Claim("C", "A whole-sample read is striped over many {targets}, so one request reads many disks at once.",
               "Every request streams at the same {stream} per worker here; the sample's bytes take {transfer_whole} "
               "either way. What the large read saves is {requests} waits of {latency}, one per record."),
-        Claim("D", "Small requests carry header bytes on the wire, and both fixes cut those wasted bytes.",
-              "A record transfers in {transfer}; {wait_share} of the worker's time is waiting, not moving "
-              "bytes. Workers overlap the waits, a large read avoids them; the bytes stay the same."),
+        Claim("D", "More workers shorten the latency of each request, since the storage serves several at once.",
+              "Each request still waits {latency}, with one worker or {max_workers} (the time per sample does not "
+              "move): {max_workers} workers keep {max_workers} requests in flight and deliver {max_supply}, "
+              "{max_workers} times one worker. Supply grows with the requests in flight, not with a shorter wait."),
     ),
     answer_letter="B",
 )
