@@ -465,3 +465,12 @@ def test_act1_reflection_key_is_not_the_only_option_about_latency():
     html = rendered(LAB, locked("lustre", {"a1_reflect": "D"}, "a1_reflect"))
     assert "Each request still waits 0.4 ms, with one worker or 16" in feedback(html, "a1_reflect")
     assert "deliver 163 MB/s, 16 times one worker" in feedback(html, "a1_reflect")
+
+
+def test_act2_reflection_distractor_c_also_speaks_to_growth():
+    """Review (class 43): "as the job grows" in the prompt met only the key; option C (spreading) now claims
+    each server's load stays flat as the job grows, and its feedback quotes the shard load growing with the
+    GPUs: 1.97 % of one MDT at 4,096, 7.86 % at 16,384."""
+    html = rendered(LAB, locked("lustre", {"a2_reflect": "C"}, "a2_reflect"))
+    assert "983 metadata operations a second, 1.97 % of its capacity, and that load grows with the GPUs " \
+           "(7.86 % at 16,384)" in feedback(html, "a2_reflect")

@@ -396,9 +396,10 @@ ACT2_REFLECTION = Reflection(
         Claim("B", "Shards compress many samples together, so fewer bytes cross the storage network.",
               "A tar shard holds the same encoded samples: the GPUs read {bw_demand} either way. What changes is "
               "the {ops_word} per second, from {ops} to {shard_ops}."),
-        Claim("C", "Shards spread the samples over all the {servers} at once, so the load is balanced.",
+        Claim("C", "Shards spread their samples over all the {servers}, so each one's load stays flat as the job grows.",
               "With a single {server}, shards still pass: {shard_ops} {ops_word} a second, {shard_share} of its "
-              "capacity. Spreading balances a load; shards cut it."),
+              "capacity, and that load grows with the GPUs ({max_shard_share} at {max_gpus}). Spreading balances "
+              "a load; shards cut it."),
         Claim("D", "Shards hold many samples per {file}, and requests follow samples consumed ÷ samples per {file}.",
               "Right. At {max_gpus} GPUs one {file} per sample needs {max_needed} {servers}, and the count grows "
               "with the GPUs; shards of {shard} use {max_shard_share} of a single {server}."),
