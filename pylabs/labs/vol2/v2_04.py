@@ -44,8 +44,9 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               metric_grid, prose, tone)
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
-from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, PORT_SHARE, Cluster, Loader, S, act1_answer,
-                                          act1_headroom, act2_answer, scenario_cluster, scenario_loader, workers_needed)
+from pylabs.labs.vol2.v2_04_model import (DEMAND, NODE_LINK, PORT_SHARE, TERMS, Cluster, Loader, S, act1_answer,
+                                          act1_headroom, act2_answer, scenario_cluster, scenario_loader, terms,
+                                          workers_needed)
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
@@ -60,23 +61,6 @@ CONTEXT = Choice("storage_type", "Where the dataset lives", (
 
 def object_store(s: State) -> bool:
     return s["storage_type"] == "object"
-
-
-TERMS = {
-    "lustre": {"store": f"{S.act1_osts} OSTs", "targets": "OSTs", "a2_on": f"{S.act2_osts} OSTs",
-               "a2_store": f"the {S.act2_osts} OSTs", "file": "file", "limit": "The metadata target",
-               "outrun": "the files opened per second outrun what one MDT serves",
-               "servers": "MDTs", "service": "metadata target"},
-    "object": {"store": "the object store", "targets": "storage servers",
-               "a2_on": f"an object store as fast as {S.act2_osts} OSTs", "a2_store": "the object store",
-               "file": "object", "limit": "The request limit",
-               "outrun": "the GETs per second outrun what one key prefix serves",
-               "servers": "key prefixes", "service": "request limit"},
-}
-
-
-def terms(context: str) -> dict[str, str]:
-    return TERMS[context]
 
 
 # ---- Act I · The utilisation puzzle ---------------------------------------------------
@@ -123,7 +107,8 @@ def act1_facts(context: str) -> dict[str, str]:
         "targets": TERMS[context]["targets"],
         "max_workers": fmt(A1_WORKERS.max, "int"), "max_supply": fmt(A1_WORKERS.max * ld.supply, "B/s"),
         "transfer": fmt(S.record_bytes / ld.stream_bytes_per_s, "us"),
-        "transfer_whole": fmt(S.sample_bytes / ld.stream_bytes_per_s, "ms"), "stream": fmt(ld.stream_bytes_per_s, "B/s"),
+        "transfer_whole": fmt(S.sample_bytes / ld.stream_bytes_per_s, "ms"),
+        "stream": fmt(ld.stream_bytes_per_s, "B/s"),
         "whole_keeps_up": ("so one worker keeps up" if whole.supply >= DEMAND else
                            f"so {fmt(workers_needed(whole), 'int')} workers keep up"),
     }
@@ -396,7 +381,8 @@ ACT2_REFLECTION = Reflection(
         Claim("B", "Shards compress many samples together, so fewer bytes cross the storage network.",
               "A tar shard holds the same encoded samples: the GPUs read {bw_demand} either way. What changes is "
               "the {ops_word} per second, from {ops} to {shard_ops}."),
-        Claim("C", "Shards spread their samples over all the {servers}, so each one's load stays flat as the job grows.",
+        Claim("C", "Shards spread their samples over all the {servers}, so each one's load stays flat as the job "
+                   "grows.",
               "With a single {server}, shards still pass: {shard_ops} {ops_word} a second, {shard_share} of its "
               "capacity, and that load grows with the GPUs ({max_shard_share} at {max_gpus}). Spreading balances "
               "a load; shards cut it."),

@@ -54,6 +54,23 @@ NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
 # what one GPU's loader can receive at most: its share of the node's storage port
 PORT_SHARE = NODE_LINK / C.DGX_H100_GPUS_PER_NODE
 
+# the words each storage context puts into the prompts and options
+TERMS = {
+    "lustre": {"store": f"{S.act1_osts} OSTs", "targets": "OSTs", "a2_on": f"{S.act2_osts} OSTs",
+               "a2_store": f"the {S.act2_osts} OSTs", "file": "file", "limit": "The metadata target",
+               "outrun": "the files opened per second outrun what one MDT serves",
+               "servers": "MDTs", "service": "metadata target"},
+    "object": {"store": "the object store", "targets": "storage servers",
+               "a2_on": f"an object store as fast as {S.act2_osts} OSTs", "a2_store": "the object store",
+               "file": "object", "limit": "The request limit",
+               "outrun": "the GETs per second outrun what one key prefix serves",
+               "servers": "key prefixes", "service": "request limit"},
+}
+
+
+def terms(context: str) -> dict[str, str]:
+    return TERMS[context]
+
 
 @dataclass(frozen=True)
 class Loader:
