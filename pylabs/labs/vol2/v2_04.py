@@ -215,9 +215,9 @@ def act1_chart(s: State, ld: Loader):
     workers = list(range(1, int(A1_WORKERS.max) + 1))
     series = {p: [loader(s, w, p).supply for w in workers] for p in ("records", "whole")}
     shape, note = ch.hline(DEMAND, "danger", f"GPU demand {fmt(DEMAND, 'B/s')}")
-    # Plotly places annotations on a log axis in log10 units; the label sits above the line at the
-    # left, between the two curves.
-    note.update(y=math.log10(DEMAND), x=0.01, xanchor="left", yanchor="bottom")
+    # Plotly places annotations on a log axis in log10 units; the label sits under the line at the right,
+    # where both curves have passed above it or stay far below (at the left, on a phone, it hid the records).
+    note.update(y=math.log10(DEMAND), x=0.99, xanchor="right", yanchor="top")
     figure = ch.figure(
         [ch.line(f"{S.record_label} records", workers, series["records"], "series2", markers=True),
          ch.line("Whole-sample reads", workers, series["whole"], "series1", markers=True),
@@ -305,7 +305,7 @@ ACT1 = Act(
 A2_GPUS = Slider("a2_gpus", "GPUs", unit="GPUs", min=128, max=16384, step=1, default=S.act2_gpus, fmt="int",
                  scale="log2")
 A2_LAYOUT = Choice("a2_layout", "Dataset layout", (
-    Option("files", "One file per sample"),
+    Option("files", "One file (or object) per sample"),
     Option("shards", f"Tar shards of {S.samples_per_shard:,} samples ({fmt(SHARD_BYTES, 'B')})"),
 ), default="files")
 A2_SERVERS = Slider("a2_servers", "Metadata targets (Lustre) or key prefixes (object store)", unit="servers",
