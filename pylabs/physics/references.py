@@ -31,6 +31,9 @@ REFERENCES: dict[str, Reference] = {
                             "https://doi.org/10.1177/1094342005051521"),
     "zero2020": Reference("Rajbhandari et al.", 2020, "ZeRO: Memory Optimizations Toward Training Trillion "
                           "Parameter Models", "https://arxiv.org/abs/1910.02054"),
+    "megatron_ddp": Reference("NVIDIA", 0, "Megatron Core developer guide, core.distributed.distributed_data_parallel",
+                              "https://docs.nvidia.com/megatron-core/developer-guide/latest/apidocs/core/"
+                              "core.distributed.distributed_data_parallel.html"),
     "nccl_tests": Reference("NVIDIA", 0, "nccl-tests, doc/PERFORMANCE.md",
                             "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"),
     "palm2022": Reference("Chowdhery et al.", 2022, "PaLM: Scaling Language Modeling with Pathways",
@@ -121,6 +124,9 @@ REFERENCES: dict[str, Reference] = {
                                 "practices/timeouts-and-retries-for-latency-sensitive-applications.html"),
     "webdataset": Reference("Aizman, Maltby and Breuel", 2019, "High Performance I/O For Large Scale Deep "
                             "Learning", "https://arxiv.org/abs/2001.01858"),
+    "webdataset_sharding": Reference("WebDataset project", 0, "Sharding, Parallel I/O, and DataLoader (OpenImages: "
+                                     "554 shards of about 1 GB each)",
+                                     "https://webdataset.github.io/webdataset/sharding/"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
     # seed-lab corrections (V2-09): the interleaved schedule's checks, read in the source
