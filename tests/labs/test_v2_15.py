@@ -196,14 +196,55 @@ def test_the_deadline_breaks_above_the_night_headroom():
     assert p.held == pytest.approx(0.4) and p.held > p.headroom and p.sla_broken
 
 
-@pytest.mark.parametrize("lever, end", [("a2_flex", 0.0), ("a2_util", 0.5)])
-def test_each_lever_the_deadline_failure_names_clears_it_alone(lever, end):
-    """'Hold fewer jobs or lower utilisation': each lever moved alone to its end clears the failure,
-    from the worst plan (every job flexible, the whole day, 95 % utilisation)."""
-    worst = {"a2_flex": 1.0, "a2_window": 12 * H, "a2_util": 0.95}
-    html = rendered(LAB, all_open(**worst))
-    assert "Hold fewer jobs or lower utilisation" in html
-    assert "a2_sla" not in LAB.failures_now(all_open(**{**worst, lever: end}))
+WORST = {"a2_flex": 1.0, "a2_window": 12 * H, "a2_util": 0.95}
+
+
+@pytest.mark.parametrize("reveal, text, levers", [
+    (False, "Hold fewer jobs, or shorten the window.", (("a2_flex", 0.0), ("a2_window", 0.0))),
+    (True, "Hold fewer jobs, shorten the window, or lower utilisation.",
+     (("a2_flex", 0.0), ("a2_window", 0.0), ("a2_util", 0.5))),
+])
+def test_each_lever_the_deadline_failure_names_clears_it_alone(reveal, text, levers):
+    """Class 44: each lever the text names, moved alone to its end, clears the failure from the worst
+    plan (every job flexible, the whole day, 95 % utilisation). Lower utilisation is named only once
+    the Act II reflection (whose key it is) is locked."""
+    state = answered(LAB, {}, through="a2_reflect" if reveal else "a2_predict", controls=WORST)
+    assert text in rendered(LAB, state)
+    for lever, end in levers:
+        assert "a2_sla" not in LAB.failures_now(all_open(**{**WORST, lever: end}))
+
+
+def test_the_reflections_setting_does_not_state_its_key_before_the_lock():
+    """Classes 34 and 45 (review): at the Act II reflection's own setting (every job flexible, a 12 h
+    window) the deadline failure fires. Before the lock neither its text, its title, the equations
+    panel nor the sources name the cause (the night's busy GPUs) or give the headroom formula; after
+    the lock they do."""
+    setting = {"a2_flex": 1.0, "a2_window": 12 * H}
+    before = before_takeaways(rendered(LAB, answered(LAB, {}, through="a2_predict", controls=setting)))
+    after = before_takeaways(rendered(LAB, all_open(**setting)))
+    assert 'data-failure="a2_sla"' in before
+    for tell in ("idle GPUs", "lower utilisation", r"\frac{1-u}{u}", "within capacity limits", "night can run",
+                 "Night headroom"):
+        assert tell not in before, tell
+        assert tell in after or tell in ("night can run",), tell
+
+
+def test_no_green_target_card_beside_broken_deadlines():
+    """Review: at 55 % utilisation with every job flexible for 12 h shifting passes the target while
+    deadlines break; the total card is not green beside the danger callout."""
+    html = rendered(LAB, all_open(a2_flex=1.0, a2_window=12 * H, a2_util=0.55))
+    assert 'data-failure="a2_sla"' in html and "a2_target" not in LAB.failures_now(all_open(
+        a2_flex=1.0, a2_window=12 * H, a2_util=0.55))
+    tones = re.findall(r'class="([^"]*)" data-metric="a2_total_savings"', html)
+    assert tones and not any("pl-metric--good" in t for t in tones)
+    assert "deadlines broken" in html.split('data-metric="a2_total_savings"')[1][:600]
+
+
+def test_act2_prompt_states_the_accounting_its_key_rests_on():
+    """Class 16 (review): counted at the margin (night coal, 820 g/kWh) the moved load saves nothing or
+    adds carbon (Siler-Evans et al. 2012), which would put the key at A; the prompt says the key counts
+    each moved kWh at the night mix's intensity."""
+    assert "counted at the night mix's intensity" in lab.ACT2_PREDICTION.prompt
 
 
 def test_the_target_failure_lever_clears_it_alone_from_every_plan():

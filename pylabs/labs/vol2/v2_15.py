@@ -21,6 +21,13 @@ plan holds F·min(1, W/H_d) of the day's load (the flexible jobs that arrive wit
 the others run at once and miss nothing); a deadline breaks only when that exceeds
 min(W/H_d, headroom), which is the headroom.
 
+Review (independent, issues 20/24): the reflection's own setting (every job flexible, 12 h) fires the
+deadline failure, so until the Act II reflection is locked its text gives the symptom and the levers
+that clear it alone (fewer jobs, a shorter window) without the cause, and the equations panel gives
+the window's bound without the headroom formula (classes 34, 45); the prompt states the
+average-intensity accounting the key rests on (class 16: at the margin the key would be A); the total
+card is not green while deadlines break.
+
 Questions (issue 20): Act I asks for the work growth (ranges < 1.2×, 1.2–2×, 2–2.5× for the
 additive mistake 2 + 0.4, ≥ 2.5×; key D, 2.8×, and 2.54× at the datasheets' 1.81×); Act II asks for the stated plan's saving (ranges
 < 10 %, 10–25 %, 25–40 % for the upstream's 28.5 %, ≥ 40 %; key B, 15.5 %), where the window binds
@@ -175,7 +182,7 @@ RECORD = (
 )
 
 FAILURES = (
-    FailureSpec("a2_sla", "Deadline broken: the plan holds more work than the night can run", act=2),
+    FailureSpec("a2_sla", "Deadline broken: held jobs would miss their window", act=2),
     FailureSpec("a2_target", f"Below the −{TARGET} target", act=2, severity="warn"),
 )
 F = {f.name: f for f in FAILURES}
@@ -294,7 +301,7 @@ ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
     prompt=f"The board wants the cluster's emissions down {TARGET}. At the stated plan ({fmt(S.flex, 'pct')} "
            f"of jobs held up to {fmt(S.window_h, 'num')} h for the night), what share of the week's emissions "
-           "does carbon-aware shifting save?",
+           "does carbon-aware shifting save, each moved kWh counted at the night mix's intensity?",
     quantity="emissions saved by shifting",
     unit_fmt="pct",
     options=(
@@ -305,7 +312,7 @@ ACT2_PREDICTION = Prediction(
               "{a2_shift_eff} of the day's load moves ({flex} of jobs × the {reach} of the day within "
               "{window} h of nightfall); each kWh saves {i_day} − {i_night}, against a baseline whose nights "
               "already run at {i_night}: {a2_shift_savings}, an upper bound at the night's average intensity."),
-        Range("C", "{range}: close to the target, a few points short", S.a2_edge_b, S.target, S.a2_c,
+        Range("C", "{range}: within reach of the target, still short", S.a2_edge_b, S.target, S.a2_c,
               "The upstream's formula, which charged every hour at the day mix, gives {naive}. Counting the "
               "nights the cluster already runs on the night mix, the plan saves {a2_shift_savings}."),
         Range("D", "{range}: the target or more, by shifting alone", S.target, None, S.a2_d,
@@ -356,9 +363,10 @@ ACT2_REFLECTION = Reflection(
 
 def act2_instruments(s: State) -> list:
     p = plan(s)
+    met = p.total_savings >= S.target
     parts = [metric_grid(
-        M["a2_total_savings"].show(p.total_savings, "good" if p.total_savings >= S.target else "warn",
-                                   f"target {TARGET}"),
+        M["a2_total_savings"].show(p.total_savings, ("warn" if p.sla_broken else "good") if met else "warn",
+                                   f"target {TARGET}" + ("; deadlines broken" if met and p.sla_broken else "")),
         M["a2_shift_savings"].show(p.shift_savings, note=f"upper bound: night at its average {fmt(I_NIGHT, 'g/kWh')}"),
         M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.held, 'pct')} held"),
         M["a2_headroom"].show(p.headroom),
@@ -366,15 +374,28 @@ def act2_instruments(s: State) -> list:
         M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')}; busy GPUs at TDP [assumed]"),
     )]
     if p.sla_broken:
-        parts.append(failure(F["a2_sla"], f"The plan holds {fmt(p.held, 'pct')} of the day's load for the night, but "
-                             f"only {fmt(p.shift_eff, 'pct')} can run there; the rest would wait past its "
-                             f"{fmt(p.window_h, 'num')} h deadline. The savings shown count only what runs. Hold "
-                             "fewer jobs or lower utilisation."))
+        parts.append(sla_failure(p, s.locked(ACT2_REFLECTION.id)))
     if p.total_savings < S.target:
         parts.append(failure(F["a2_target"], f"{fmt(p.total_savings, 'pct')} saved against the {TARGET} target. "
                              f"Matching {fmt(p.procure_needed, 'pct')} of each hour's energy with clean supply closes the gap."))
     parts.append(act2_chart(p))
     return parts
+
+
+def sla_failure(p: Plan, reveal: bool):
+    """The deadline failure. Its cause (the busy night) and the lever that follows from it (lower
+    utilisation) are the Act II reflection's key, and the reflection's own setting (every job, 12 h)
+    fires this failure: until the reflection is locked, the text gives the symptom and the levers that
+    clear it alone without naming the cause (classes 34 and 44)."""
+    held, runs, window = fmt(p.held, "pct"), fmt(p.shift_eff, "pct"), fmt(p.window_h, "num")
+    if not reveal:
+        return failure(F["a2_sla"], f"The plan holds {held} of the day's load for the night; {runs} of the day's "
+                                    f"load runs in time, and the rest would wait past their {window} h deadline. The savings "
+                                    "shown count only what runs. Hold fewer jobs, or shorten the window.")
+    return failure(F["a2_sla"], f"The plan holds {held} of the day's load for the night, but the night's idle GPUs "
+                                f"can run only {runs}; the rest would wait past their {window} h deadline. The savings "
+                                "shown count only what runs. Hold fewer jobs, shorten the window, or lower "
+                                "utilisation.")
 
 
 def act2_chart(p: Plan):
@@ -400,12 +421,24 @@ def act2_chart(p: Plan):
                  table=(("Flexible share", *(f"W = {fmt(w, 'num')} h" for w in windows)), rows))
 
 
+def moved_equation(reveal: bool) -> Equation:
+    """F_eff's equation. Its second term, the night's idle capacity, is the Act II reflection's formula
+    (class 45): until the reflection is locked the panel gives the window's bound, which the card shows
+    F_eff can fall below, and not the formula."""
+    if not reveal:
+        return Equation(r"F_{\text{eff}} \le F\cdot\min\big(1, \tfrac{W}{H_d}\big)",
+                        "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can "
+                        "wait; the card *Day load moved to night* shows how much of that moves. The full "
+                        "equation appears once the reflection is locked.")
+    return Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
+                    "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can wait; "
+                    "the night's idle GPUs, (1 − *u*)/*u* of the busy ones for *H_n* hours, can take no more.")
+
+
 def act2_math(s: State):
-    p = plan(s)
+    p, reveal = plan(s), s.locked(ACT2_REFLECTION.id)
     return math_peek("The governing equations · Act II", (
-        Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
-                 "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can wait; "
-                 "*u* is the share of GPUs busy, day and night."),
+        moved_equation(reveal),
         Equation(r"\text{saved} = \frac{H_d\,F_{\text{eff}}\,(I_d - I_n)}{H_d I_d + H_n I_n}",
                  "The baseline runs its day hours on the day mix and its night hours on the night mix "
                  "(the upstream charged every hour at the day mix, overstating the saving). Each moved kWh is "
@@ -417,12 +450,13 @@ def act2_math(s: State):
     ), rows=(
         ("Day mix, *I_d* (coal and gas)", fmt(I_DAY, "g/kWh")),
         ("Night mix, *I_n* (wind and coal)", fmt(I_NIGHT, "g/kWh")),
-        ("Night headroom", fmt(p.headroom, "pct")),
+        *((("Night headroom", fmt(p.headroom, "pct")),) if reveal else ()),
         ("*F_eff*", fmt(p.shift_eff, "pct")),
         ("Saved by shifting; in total", f"{fmt(p.shift_savings, 'pct')}; {fmt(p.total_savings, 'pct')}"),
     ), sources=(
         cite("ipcc_ar5_annex3", "lifecycle medians of generation, not grid averages"),
-        cite("radovanovic2021", "shifting flexible load in time to cleaner hours, within capacity limits"),
+        cite("radovanovic2021", "shifting flexible load in time to cleaner hours"
+                                + (", within capacity limits" if reveal else "")),
         cite("silerevans2012", "average emissions factors can grossly misestimate the emissions a change in "
                                "load avoids; marginal factors measure them"),
         "Day and night mixes, utilisation, the flexible share and the window are the scenario's stated inputs.",
