@@ -137,8 +137,8 @@ def act1_facts() -> dict[str, str]:
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="Efficiency alone let the fleet's carbon rise. Which policy keeps it from rising again, whatever "
-           "the next upgrade brings?",
+    prompt="Efficiency alone let the fleet's carbon rise. Which policy keeps it from rising again, next "
+           "year and after?",
     options=(
         Claim("A", "An absolute budget: a cap on tonnes a year that all growth in work must fit inside.",
               "A cap turns efficiency into room to grow: held at last year's tonnes, with a {eta} gain work can "
