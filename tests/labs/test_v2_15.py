@@ -353,3 +353,13 @@ def test_every_result_has_a_ledger_label():
 def test_page_renders_complete():
     html = str(render_lab(LAB, all_open()))
     assert 'data-chart="a1_rebound"' in html and 'data-chart="a2_shift"' in html
+
+
+def test_act2_reflection_b_is_answered_under_marginal_accounting_too():
+    """Review (class 49): the page's own caveat (extra night load served at the margin, Siler-Evans et
+    al. 2012) could make B ('past the first jobs the night grid is hardly cleaner') look right; its
+    feedback says the margin lowers the whole curve while the plateau is F_eff stopping at the
+    headroom, and the prompt asks about the charted saving."""
+    feedback = lab.ACT2_REFLECTION.option("B").feedback.format(**lab.act2_facts())
+    assert "margin" in feedback and "33.3 %" in feedback and "It is much cleaner" not in feedback
+    assert "charted saving" in lab.ACT2_REFLECTION.prompt

@@ -342,14 +342,15 @@ def act2_facts() -> dict[str, str]:
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt=f"With a {fmt(DAY_H, 'num')} h window, making every job flexible instead of {fmt(S.flex, 'pct')} "
-           "raises the saving only a little. Why?",
+           "raises the charted saving only a little. Why?",
     options=(
         Claim("A", "The window, not the flexible share, sets how much work can reach the night.",
               "A {window12} h window is the whole day: every flexible job can reach the night, so the window "
               "holds nothing back here; the limit is elsewhere."),
         Claim("B", "Past the first jobs moved, the night grid is hardly cleaner than the day's.",
-              "It is much cleaner: {i_night} against {i_day}, a cut of {cut} for every kWh moved, the first "
-              "or the last."),
+              "This model credits every moved kWh at the night's average, {i_night} against {i_day}, the first "
+              "or the last; what stops is the load moved, F_eff, at {headroom}. Counted at the margin each kWh "
+              "would save less, which lowers the whole curve (an upper bound), not flattens it at one share."),
         Claim("C", "Most night GPUs are already busy, so the night can take little more work.",
               "Idle night capacity is (1 − u)/u × H_n/H_d = {headroom} of the day's load, so F_eff stops there "
               "and the saving at {best}. Lower utilisation buys room, at the price of idle GPUs."),
