@@ -468,8 +468,8 @@ ACT2 = Act(
            "per step" if context == "moe" else ", and we train dense models only") +
         f". I need communication under {fmt(S.budget_s, 's')} per step. Three quotes are on my desk."),
     scenario=lambda: (
-        "In an **all-to-all** every GPU sends a slice to every other GPU, so about half of all bytes must cross "
-        "any cut through the middle: this is the traffic that bisection bandwidth bounds.",
+        "In an **all-to-all** every GPU sends a slice to every other GPU, so about half of all bytes cross any "
+        "cut through the middle.",
         "A **3D torus** links each GPU straight to six neighbours, with no switches (the quote gives each GPU "
         "six links of its own, as TPU pods do).",
     ),
