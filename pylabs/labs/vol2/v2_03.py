@@ -224,8 +224,9 @@ def act1_chart(job: LeafSpine):
         x=ch.axis("GPUs in the job", "log", tickvals=sizes[::3], ticktext=[str(n) for n in sizes[::3]]),
         y=ch.axis("Share of single-leaf bandwidth", tickformat=".0%", range=[0, 1.08]))
     here = replace(job, pattern="ring_random").kept
+    ordered = "all of it" if min(aware) == 1.0 else f"{fmt(min(aware), 'pct')} or more"
     summary = (f"With uplinks at {fmt(1 / job.oversub, 'pct')} of the leaf ports, a ring laid out leaf by leaf keeps "
-               f"{fmt(min(aware), 'pct')} or more at every size; a scattered ring or an all-to-all keeps "
+               f"{ordered} at every size; a scattered ring or an all-to-all keeps "
                f"{fmt(here, 'pct')} at {job.gpus:,} GPUs and {fmt(scattered[-1], 'pct')} at {sizes[-1]:,}, "
                "approaching 1/r as the job spreads over more leaves.")
     rows = [(f"{n:,}", fmt(a, "pct"), fmt(b, "pct")) for n, a, b in zip(sizes, aware, scattered)]
@@ -375,7 +376,8 @@ def act2_instruments(s: State) -> list:
     torus = st.fabric.oversub is None
     shape = "×".join(map(str, fabric.torus_shape(st.gpus))) if torus else ""
     parts = [metric_grid(
-        M["a2_comm_s"].show(st.total_s, "danger" if over else "good", f"budget {fmt(S.budget_s, 's')}"),
+        M["a2_comm_s"].show(st.total_s, "danger" if over else "good",
+                            f"budget {fmt(S.budget_s, 's')}; the two summed, no overlap"),
         M["a2_allreduce_s"].show(st.allreduce_s, note=f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients"
                                  + (", all six links busy (ideal)" if torus else "")),
         M["a2_a2a_s"].show(st.a2a_s, note=f"{fmt(s['a2_a2a'], 'GB')} per GPU"),
@@ -452,6 +454,8 @@ def act2_math(s: State):
         cite("dally_towles2004", "torus bisection 4N/k channels and uniform-traffic channel load k/8, ch. 5"),
         cite("thakur2005", "ring all-reduce and all-to-all bandwidth terms"),
         cite("ying2018", "multi-dimensional all-reduce on a torus"),
+        cite("scaling_book", "'Sharded matrices': a collective over several torus axes gets that many times the "
+                             "bandwidth"),
         cite("scaling_book", f"{RAILS} × {line_rate(C.IB_NDR_BW)} rails per DGX H100 node"),
         C.REGISTRY["ETH_400G_BW"].source,
         C.REGISTRY["NVLINK4_BW"].source,
