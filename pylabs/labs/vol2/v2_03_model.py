@@ -7,6 +7,7 @@ candidate fabrics with the communication ``Step`` of one training step on each. 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
@@ -121,7 +122,9 @@ class Step:
         return self.total_s <= S.budget_s and self.fabric.cost <= S.budget_usd
 
 
+@lru_cache(maxsize=512)
 def step(fab: Fabric, gpus: int, eta: float, a2a_bytes: float) -> Step:
+    """One step on ``fab`` (pure: a slider move asks the scaling chart for 21 of them, kept per arguments)."""
     if fab.oversub is None:
         shape = fabric.torus_shape(gpus)
         allreduce = fabric.torus_allreduce_s(S.act2_gradient_bytes, shape, fab.link, eta)
