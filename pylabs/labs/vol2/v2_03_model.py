@@ -122,7 +122,7 @@ class Step:
         return self.total_s <= S.budget_s and self.fabric.cost <= S.budget_usd
 
 
-@lru_cache(maxsize=512)
+@lru_cache
 def step(fab: Fabric, gpus: int, eta: float, a2a_bytes: float) -> Step:
     """One step on ``fab`` (pure: a slider move asks the scaling chart for 21 of them, kept per arguments)."""
     if fab.oversub is None:
