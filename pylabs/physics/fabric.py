@@ -183,9 +183,11 @@ def torus_allreduce_s(size_bytes: float, shape: tuple[int, int, int], link_bytes
     (six in 3D), and multi-dimensional rings that run the dimensions at once (the data split so
     that each share starts in another dimension) keep them all busy. An idealised bound: it
     neglects latency and the uneven stages of the dimension-by-dimension schedule.
-    Source: Ying et al. 2018 (multi-dimensional torus all-reduce on TPU pods); scaling book,
-    'Sharded matrices' (a collective over several torus axes gets each axis's bandwidth);
-    Patarasuk & Yuan 2009 (2(N-1)/N*S is the bytes each rank must send).
+    Source: Austin et al., How to Scale Your Model, 'Sharded matrices' (an AllGather over
+    n_axes torus axes takes V/(W_ICI*n_axes), W_ICI the bidirectional link bandwidth, and an
+    AllReduce costs two AllGathers: 2V/(2*b*3) for three axes, this formula without (N-1)/N);
+    Ying et al. 2018 (the 2-D torus all-reduce on a TPU v3 pod); Patarasuk & Yuan 2009
+    (2(N-1)/N*S is the bytes each rank must send).
     """
     _check_rate("link_bytes_per_s", link_bytes_per_s)
     _check_eta(eta)
