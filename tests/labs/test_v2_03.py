@@ -71,8 +71,9 @@ def test_spec_v2_03_3_topology_aware_ring_restores_full_rate():
     ("ib", 0.315, 0.444, 0.759), ("eth", 0.315, 0.861, 1.176), ("torus", 0.237, 0.888, 1.125)])
 def test_spec_v2_03_3_act2_table(key, allreduce, a2a, total):
     """The spec's table, with the torus all-reduce on rings in all three dimensions (issue 24, S3): the
-    spec's 0.710 s is a ring both ways round, two of six links; Ying et al. 2018 (arXiv:1811.06992) run
-    the torus dimensions at once, 2(N−1)/N·S/(6ηb) = 0.237 s. The torus still fails with the all-to-all."""
+    spec's 0.710 s is a ring both ways round, two of six links; rings in all three dimensions at once
+    (the scaling book, 'Sharded matrices': a collective over n torus axes gets n axes' bandwidth; Ying et
+    al. 2018 in 2-D) take 2(N−1)/N·S/(6ηb) = 0.237 s. The torus still fails with the all-to-all."""
     st = model.scenario_step(key)
     assert (st.allreduce_s, st.a2a_s, st.total_s) == pytest.approx((allreduce, a2a, total), abs=1e-3)
 
@@ -156,7 +157,7 @@ def test_act1_feedback_quotes_the_physics(letter):
 
 @pytest.mark.parametrize("context, letter, numbers", [
     ("moe", "A", ("237 ms", "888 ms", "1.12 s", "759 ms")), ("moe", "B", ("759 ms", "237 ms", "a quarter")),
-    ("moe", "C", ("1.18 s", "759 ms")), ("moe", "D", ("IB NDR 1:1 is inside", "759 ms")),
+    ("moe", "C", ("1.18 s", "759 ms")), ("moe", "D", ("IB NDR 1:1 (759 ms) is inside", "759 ms")),
     ("dense", "A", ("237 ms", "0 s all-to-all")), ("dense", "B", ("315 ms", "237 ms")),
     ("dense", "C", ("315 ms", "237 ms")), ("dense", "D", ("Every fabric is inside", "237 ms"))])
 def test_act2_feedback_gives_each_fabrics_numbers_in_the_workload_locked_in(context, letter, numbers):
@@ -173,13 +174,46 @@ def test_torus_with_no_all_to_all_says_0_s_and_names_the_all_reduce_when_it_over
     html = rendered(LAB, all_open(a2_fabric="torus", a2_a2a=0.0, a2_gpus=64, a2_eta=0.5))
     assert "0 ns" not in html
     st = model.step(model.FABRICS["torus"], 64, 0.5, 0.0)
-    text = lab.over_budget_text(st)
+    text = lab.over_budget_text(st, 0.5, 0.0)
     assert text.startswith(f"{fmt(st.allreduce_s, 's')} of all-reduce and 0 s of all-to-all")
     assert "bisection-bound" not in text and "The all-reduce is the larger term" in text
     fat = model.step(model.FABRICS["ib"], 4096, 0.5, 40e9)
-    assert "already non-blocking" in lab.over_budget_text(fat) and "more bisection" not in lab.over_budget_text(fat)
+    assert "already non-blocking" in lab.over_budget_text(fat, 0.5, 40e9)
+    assert "fat tree," not in lab.over_budget_text(fat, 0.5, 40e9)
     eth = model.step(model.FABRICS["eth"], 1024, 0.9, 20e9)
-    assert "pick a fabric with more bisection" in lab.over_budget_text(eth)
+    assert "pick the non-blocking fat tree" in lab.over_budget_text(eth, 0.9, 20e9)
+
+
+LEVERS = {"pick the non-blocking fat tree": {"fab": "ib"}, "pick the torus": {"fab": "torus"},
+          "raise the protocol efficiency": {"eta": model.S.eta_max}, "move fewer expert bytes": {"a2a": 0.0}}
+
+
+def test_over_budget_levers_each_clear_the_failure_alone_in_the_state_shown():
+    """Review (defect class 44): the failure offered "pick a fabric with more bisection" wherever the
+    all-to-all was the larger term, yet the non-blocking fat tree alone fails at low efficiency or many
+    expert bytes (η 50 %, 20 GB: 1.37 s); and "pick faster links" with no such control. Each lever offered
+    is now moved alone to its end in the state shown and must bring the step inside the budget."""
+    checked = 0
+    for key, fab in model.FABRICS.items():
+        for gpus in (64, 256, 1024, 4096):
+            for a2a in (0.0, 10e9, 20e9, 40e9):
+                for eta in (0.5, 0.6, 0.75, 0.9, 1.0):
+                    st = model.step(fab, gpus, eta, a2a)
+                    if st.total_s <= model.S.budget_s:
+                        continue
+                    text = lab.over_budget_text(st, eta, a2a)
+                    said = text.rsplit(": ", 1)[1].rstrip(".").split(", or ")
+                    offered = [lever for lever in LEVERS if any(part.startswith(lever) for part in said)]
+                    assert len(offered) == len(said) or said[0].startswith("no single lever"), text
+                    for lever in offered:
+                        moved = {"fab": fab, "eta": eta, "a2a": a2a} | {
+                            k: (model.FABRICS[v] if k == "fab" else v) for k, v in LEVERS[lever].items()}
+                        assert model.step(moved["fab"], gpus, moved["eta"], moved["a2a"]).total_s <= model.S.budget_s, \
+                            (key, gpus, a2a, eta, lever)
+                        checked += 1
+    assert checked > 50
+    low = model.step(model.FABRICS["eth"], 1024, 0.5, 20e9)
+    assert "fat tree" not in lab.over_budget_text(low, 0.5, 20e9)
 
 
 def test_uplink_failure_offers_ordering_only_to_a_ring():
@@ -187,6 +221,22 @@ def test_uplink_failure_offers_ordering_only_to_a_ring():
     ring = replace(all_to_all, pattern="ring_random")
     assert "cannot be reordered" in lab.uplink_bound_text(all_to_all)
     assert "Order the ring leaf by leaf" in lab.uplink_bound_text(ring)
+
+
+@pytest.mark.parametrize("gpus", [64, 128, 1024, 4096])
+def test_uplink_failure_levers_each_clear_it_alone(gpus):
+    """Review (defect class 44): the all-to-all's failure offered "fewer bytes across", but the share a GPU
+    keeps does not depend on the bytes. Each lever offered now clears the floor on its own: r = 2 keeps
+    1/(2f) > 1/2; the job size it names keeps the floor; ordering clears a ring."""
+    job = model.LeafSpine(gpus, C.IB_HDR_BW, 4.0, "all_to_all", 0.9)
+    assert job.kept < model.S.uplink_floor
+    text = lab.uplink_bound_text(job)
+    assert "bytes" not in text
+    assert replace(job, oversub=2.0).kept >= model.S.uplink_floor
+    named = int(re.search(r"at most ([\d,]+) GPUs", text).group(1).replace(",", ""))
+    assert replace(job, gpus=named).kept >= model.S.uplink_floor > replace(job, gpus=named * 2).kept
+    ring = replace(job, pattern="ring_random")
+    assert replace(ring, pattern="ring_aware").kept >= model.S.uplink_floor
 
 
 @pytest.mark.parametrize("qid", ["a1_reflect", "a2_reflect"])
@@ -210,6 +260,40 @@ def test_act2_before_locking_shows_no_fabric_total_and_no_torus_growth_law(conte
     for key in model.FABRICS:
         assert fmt(model.scenario_step(key, model.A2A_BYTES[context]).total_s, "s") not in html
     assert "more slowly than the number of GPUs" not in html and "N^(2/3)" not in html.split("data-question")[0]
+
+
+def test_equations_panels_hold_each_reflections_law_until_its_lock():
+    """Review (defect class 45): Act I's panel gave min(1, 1/(r·f)) with f = (N−k)/(N−1) for a scattered
+    ring, the reflection's key (three hops in four leave, half as many uplinks), and Act II's gave the
+    torus cut 2N/L, its growth law, before the reflections' locks. They join once the reflection is locked."""
+    for qid, law in (("a1_reflect", "min(1, 1/(r·f))"), ("a2_reflect", "severs 2N/L links")):
+        before = rendered(LAB, answered(LAB, RIGHT, through={"a1_reflect": "a1_predict",
+                                                            "a2_reflect": "a2_predict"}[qid]))
+        after = rendered(LAB, answered(LAB, RIGHT, through=qid))
+        assert law not in before and law in after, qid
+    assert "N-k}{N-1}" not in rendered(LAB, answered(LAB, RIGHT, through="a1_predict"))
+
+
+def test_reading_list_and_connections_name_topics_not_keys():
+    """Review (defect class 45): "how their bisection scales" pointed at Act II's reflection key, "which
+    traffic has to cross it" and "decide which collectives cross the fabric" at Act II's pick."""
+    said = " ".join((*LAB.reading, *LAB.connections))
+    for hint in ("bisection scales", "has to cross", "cross the fabric"):
+        assert hint not in said
+
+
+def test_act2_reflection_options_carry_no_formula_only_the_key_would_have():
+    """Review (defect class 43): the key alone wrote N^(2/3) and N; it now says face and volume in words."""
+    assert not any("^" in lab.ACT2_REFLECTION.text_of(letter) for letter in "ABCD")
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_act2_feedback_speaks_of_the_all_to_all_only_where_there_is_one(context):
+    """Review: in the dense workload the torus's feedback said "its all-to-all must cross a cut of 128
+    links"; D's said what "the upstream version of this lab" got, which no student has seen."""
+    text = feedback("a2_predict", "A", context)
+    assert ("must cross a cut" in text) == (context == "moe")
+    assert "upstream" not in feedback("a2_predict", "D", context)
 
 
 # ---- failure states reached and left --------------------------------------------------

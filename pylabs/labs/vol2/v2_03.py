@@ -30,8 +30,9 @@ Choices where the spec left them open, and why:
   prompt states η because its key holds only for η above 0.683 (below that no fabric passes).
 
 Where this departs from the spec (§V2-03.3), with sources:
-- The torus all-reduce runs rings in all three dimensions at once (Ying et al. 2018; the scaling
-  book's multi-axis collectives), all six links busy: 2(N−1)/N·S/(6ηb) = 0.237 s at 1,024 GPUs, an
+- The torus all-reduce runs rings in all three dimensions at once, all six links busy (the scaling
+  book, 'Sharded matrices': a collective over n torus axes takes V/(n·W), W each link's two-way
+  bandwidth, an all-reduce two of them; Ying et al. 2018 ran the 2-D case on a TPU v3 pod): 2(N−1)/N·S/(6ηb) = 0.237 s at 1,024 GPUs, an
   idealised bound, labelled so. The spec's bidirectional ring (0.710 s) uses two of the six links.
   The key holds: with the all-to-all the torus needs 1.125 s.
 - The spec's feedback "the Ethernet would be right at 40 % of the cost" for dense gradients: the
@@ -93,7 +94,8 @@ A1_LINK = Choice("a1_link", "Link per GPU",
 
 
 def eta_slider(name: str) -> Slider:
-    return Slider(name, "Protocol efficiency η", unit="1", min=0.5, max=1.0, step=0.01, default=S.eta, fmt="pct",
+    return Slider(name, "Protocol efficiency η", unit="1", min=S.eta_min, max=S.eta_max, step=0.01, default=S.eta,
+                  fmt="pct",
                   help=f"Share of the line rate that carries payload (assumed {fmt(S.eta, 'pct')} by default).")
 
 
@@ -142,7 +144,8 @@ ACT1_REFLECTION = Reflection(
                    f"and they share {fmt(1 / SCATTERED_JOB.oversub, 'fraction')} as many uplinks.",
               "A scattered rank's neighbour sits on another leaf with probability (N−k)/(N−1) = {cross}, so on "
               "average {flows} flows leave each leaf and share its {uplinks} uplinks: each gets {uplinks}/{flows} = "
-              "**{scattered}** of a link, and the ring moves at that rate."),
+              "**{scattered}** of a link, and the ring moves at that rate (on an average leaf: the ring waits for "
+              "its busiest one, so a real placement keeps a little less)."),
         Claim("B", "The quarter of hops that stay inside a leaf run at full rate and lift the average.",
               "Every hop of a ring passes its chunk in the same step, so the ring runs at its slowest hop, not at "
               "the average: the {inside} of hops inside a leaf wait for the ones that cross."),
@@ -249,24 +252,28 @@ def act1_facts() -> dict[str, str]:
 
 
 def act1_math(s: State):
+    """The locality equations (f and min(1, 1/(r·f))) state what the reflection asks about the scattered
+    ring, so they join the panel once the reflection is locked."""
     job = leaf_spine(s)
-    return math_peek("The governing equations · Act I", (
-        Equation(r"B_{\text{bis}} = \frac{N\,b}{2\,r}\quad(N > k)",
-                 "Bisection of a leaf-spine fabric: *N* GPUs with *b* bytes/s per direction, *r*:1 uplinks, "
-                 "*k* GPU ports per leaf."),
+    reflected = s.locked(ACT1_REFLECTION.id)
+    bisection = Equation(r"B_{\text{bis}} = \frac{N\,b}{2\,r}\quad(N > k)",
+                         "Bisection of a leaf-spine fabric: *N* GPUs with *b* bytes/s per direction, *r*:1 "
+                         "uplinks, *k* GPU ports per leaf.")
+    ring = Equation(r"T_{\text{ring}} = 2\,\frac{N-1}{N}\cdot\frac{S}{B_{\text{eff}}}",
+                    "Ring all-reduce of *S* bytes at the rate *B*eff each GPU keeps.")
+    locality = (
         Equation(r"f_{\text{ordered}} = \frac{1}{k},\qquad f_{\text{random}} = \frac{N-k}{N-1}",
                  "Share of traffic that leaves its leaf: one hop per leaf for an ordered ring; for a scattered "
                  "ring or a uniform all-to-all, the chance that the partner sits on another leaf."),
         Equation(r"B_{\text{eff}} = \eta\,b\,\min\!\left(1, \frac{1}{r\,f}\right)",
                  "The rate each GPU keeps when a share *f* of its traffic leaves a leaf of *k* ports and *k/r* "
                  "uplinks, with the flows spread evenly over the uplinks (an ideal: hashed paths collide)."),
-        Equation(r"T_{\text{ring}} = 2\,\frac{N-1}{N}\cdot\frac{S}{B_{\text{eff}}}",
-                 "Ring all-reduce of *S* bytes at the rate each GPU keeps."),
-    ), rows=(
+    )
+    return math_peek("The governing equations · Act I", (bisection, *(locality if reflected else ()), ring), rows=(
         ("Link, *b*", fmt(job.link, "GB/s")),
         ("GPU ports per leaf, *k* (assumed: half of a 64-port leaf)", str(LEAF_PORTS)),
         ("Leaving the leaf, *f*", fmt(job.cross, "pct")),
-        ("Kept, min(1, 1/(r·f))", fmt(job.kept, "pct")),
+        ("Kept, min(1, 1/(r·f))" if reflected else "Share of the link kept", fmt(job.kept, "pct")),
         ("Protocol efficiency, *η* (assumed)", fmt(job.eta, "pct")),
     ), sources=(
         cite("dally_towles2004", "bisection bandwidth, ch. 3"),
@@ -319,8 +326,7 @@ ACT2_PREDICTION = Pick(
     options=(
         offer("A", f"3D torus with {line_rate(FABRICS['torus'].link)} links", "its six neighbour links carry "
               "the step in time",
-              "Its all-reduce runs on all six neighbour links at once; its all-to-all must cross a cut of "
-              "{cut_here} links and gets {torus_rate} per GPU."),
+              "Its all-reduce runs on all six neighbour links at once; {torus_a2a_note}"),
         offer("B", "InfiniBand NDR fat tree, 1:1", "only full bisection keeps the whole step in time",
               "Full bisection gives the all-to-all {ib_rate} per GPU. Without an all-to-all every fabric passes "
               "({dense}), and the torus does it for {torus_share} of the price."),
@@ -329,8 +335,8 @@ ACT2_PREDICTION = Pick(
               "Its rail rings are laid out leaf by leaf, so the thin spine costs the all-reduce nothing; an "
               "all-to-all crosses the spine and keeps {eth_kept} of the port rate."),
         Claim("D", "**None of them**: at this scale every fabric needs more than a second",
-              "{passing} The upstream version of this lab got more than a second for the fat tree by treating the "
-              "all-reduce as bisection-bound and halving each GPU's share of the bisection."),
+              "{passing} A fat tree needs more than a second only if its all-reduce were bisection-bound; a ring "
+              "talks to its neighbours, and a ring laid out leaf by leaf barely crosses the spine."),
     ),
     decide=act2_answer,
 )
@@ -346,8 +352,8 @@ ACT2_REFLECTION = Reflection(
               f"{S.torus_big_gpus:,} GPUs: a bandwidth problem."),
         Claim("B", "Its links run slower than switch ports, and a bigger torus has more of them.",
               "{links}; the torus even has six of them per GPU, and each GPU keeps its six as the torus grows."),
-        Claim("C", "Its cut grows as N^(2/3), while the traffic that must cross it grows as N.",
-              "The cut grows from {cut_small} to {cut_big} links for {growth} the GPUs, so the all-to-all rate per GPU "
+        Claim("C", "Its cut grows as a face of the torus, the traffic across it as its volume.",
+              "The cut grows from {cut_small} to {cut_big} links, as a face does, for {growth} the GPUs, so the all-to-all rate per GPU "
               "falls from {torus_rate_small} to {torus_rate_big}, as N^(−1/3); the fat tree's bisection grows with N "
               "and holds {ft_rate_big}."),
         Claim("D", "Its ring all-reduce gets slower as the rings grow longer and crowd the links.",
@@ -387,7 +393,7 @@ def act2_instruments(s: State) -> list:
         M["a2_cost"].show(st.fabric.cost, note=f"budget {fmt(S.budget_usd, 'usd')} (quotes assumed)"),
     )]
     if over:
-        parts.append(failure(F["a2_over_budget"], over_budget_text(st)))
+        parts.append(failure(F["a2_over_budget"], over_budget_text(st, s["a2_eta"], s["a2_a2a"])))
     parts += [act2_bars(s), act2_scaling(s)]
     return parts
 
@@ -428,22 +434,29 @@ def act2_scaling(s: State):
 
 
 def act2_math(s: State):
+    """The torus's cut and its all-to-all rate (2N/L links, 8ηb/L) give the reflection's growth law,
+    so they join the panel once the reflection is locked."""
     st = act2_step(s)
+    reflected = s.locked(ACT2_REFLECTION.id)
+    a2a = (Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}},\quad "
+                    r"B_{\text{inj}}^{\text{torus}} = \min\!\left(6\,\eta\,b_l, \frac{8\,\eta\,b_l}{L}\right)",
+                    "All-to-all: fat tree *B*inj = *B*eff with f = (N−k)/(N−1); a torus with longest side *L* "
+                    "loads its busiest links with *L*/8 of each GPU's traffic."),
+           Equation(r"B_{\text{bis}}^{\text{torus}} = \frac{2N}{L}\,b_l",
+                    "Cutting across the longest side *L* severs 2N/L links (wraparound included).")) if reflected else (
+        Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}}",
+                 "All-to-all at each GPU's injection rate *B*inj: on a fat tree *B*eff with f = (N−k)/(N−1)."),)
     return math_peek("The governing equations · Act II", (
         Equation(r"T_{\text{AR}} = 2\,\frac{g-1}{g}\cdot\frac{S}{\eta\,B_{\text{NVLink}}} + "
                  r"2\,\frac{n-1}{n}\cdot\frac{S}{g\,B_{\text{eff}}}",
                  "Fat tree: reduce inside each node of *g* GPUs, one ring per rail across *n* nodes, laid out "
                  "leaf by leaf so the rail rings barely touch the spine."),
         Equation(r"T_{\text{AR}}^{\text{torus}} = 2\,\frac{N-1}{N}\cdot\frac{S}{6\,\eta\,b_l}",
-                 "Torus: rings in all three dimensions at once, both ways round, keep all six links busy "
-                 "(Ying et al. 2018). An idealised bound: latency and the uneven stages of the schedule are "
+                 "Torus: rings in all three dimensions at once, both ways round, keep all six links busy (a "
+                 "collective over several torus axes gets each axis's bandwidth: the scaling book; Ying et al. "
+                 "2018 ran the 2-D case on a TPU pod). An idealised bound: latency and the uneven stages of the schedule are "
                  "neglected. One ring both ways round would use two links and take three times as long."),
-        Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}},\quad "
-                 r"B_{\text{inj}}^{\text{torus}} = \min\!\left(6\,\eta\,b_l, \frac{8\,\eta\,b_l}{L}\right)",
-                 "All-to-all: fat tree *B*inj = *B*eff with f = (N−k)/(N−1); a torus with longest side *L* "
-                 "loads its busiest links with *L*/8 of each GPU's traffic."),
-        Equation(r"B_{\text{bis}}^{\text{torus}} = \frac{2N}{L}\,b_l",
-                 "Cutting across the longest side *L* severs 2N/L links (wraparound included)."),
+        *a2a,
     ), rows=(
         ("Gradients, *S*", fmt(S.act2_gradient_bytes, "GB")),
         ("All-to-all per GPU, *S*ₐ", fmt(s["a2_a2a"], "GB")),
@@ -453,9 +466,9 @@ def act2_math(s: State):
     ), sources=(
         cite("dally_towles2004", "torus bisection 4N/k channels and uniform-traffic channel load k/8, ch. 5"),
         cite("thakur2005", "ring all-reduce and all-to-all bandwidth terms"),
-        cite("ying2018", "multi-dimensional all-reduce on a torus"),
-        cite("scaling_book", "'Sharded matrices': a collective over several torus axes gets that many times the "
-                             "bandwidth"),
+        cite("ying2018", "2-D torus all-reduce on a TPU v3 pod"),
+        cite("scaling_book", "'Sharded matrices': a gather over n axes takes V/(n·W) with W each link's "
+                             "two-way bandwidth, and an all-reduce costs two of them"),
         cite("scaling_book", f"{RAILS} × {line_rate(C.IB_NDR_BW)} rails per DGX H100 node"),
         C.REGISTRY["ETH_400G_BW"].source,
         C.REGISTRY["NVLINK4_BW"].source,
@@ -539,8 +552,8 @@ LAB = Lab(
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/03-bisection-bandwidth/",
     reading=(
         "**Fat trees and oversubscription**: leaves, spines and what an r:1 uplink ratio means.",
-        "**Bisection bandwidth**: the cut through the middle, and which traffic has to cross it.",
-        "**Torus networks**: neighbour links without switches, and how their bisection scales.",
+        "**Bisection bandwidth**: the cut through the middle of a fabric and how it is counted.",
+        "**Torus networks**: each node wired to its neighbours in every dimension, with no switches.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -551,7 +564,7 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V2-02 The Interconnect Wall**: NICs per node set the wall for the hierarchical all-reduce used here.",
-        "**V2-05 The Parallelism Paradox**: expert and tensor parallelism decide which collectives cross the fabric.",
+        "**V2-05 The Parallelism Paradox**: the parallelism strategies that call this lab's two collectives.",
         "**V2-06 The Bandwidth Invariant**: how many bytes a ring all-reduce moves per GPU.",
     ),
     presets={"context": {key: {"a2_a2a": a2a} for key, a2a in A2A_BYTES.items()}},

@@ -4,8 +4,11 @@ name the lever that works for the state."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pylabs.framework import fmt
-from pylabs.labs.vol2.v2_03_model import A2A_BYTES, FABRICS, Fabric, LeafSpine, S, Step, scenario_step, step
+from pylabs.labs.vol2.v2_03_model import (A2A_BYTES, FABRICS, LEAF_PORTS, Fabric, LeafSpine, S, Step, scenario_step,
+                                          step)
 from pylabs.physics import constants as C
 from pylabs.physics import fabric
 from pylabs.physics.transfer import BITS_PER_BYTE
@@ -58,7 +61,7 @@ def act2_facts(context: str) -> dict[str, str]:
         out |= {f"{key}_ar": fmt(st.allreduce_s, "s"), f"{key}_a2a": fmt(st.a2a_s, "s"),
                 f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over",
                 f"{key}_rate": fmt(st.a2a_rate, "GB/s")}
-    passing = [fabric_name(FABRICS[k], short=True) for k, st in steps.items() if st.meets]
+    passing = [f"{fabric_name(FABRICS[k], short=True)} ({fmt(st.total_s, 's')})" for k, st in steps.items() if st.meets]
     small, big = (step(FABRICS["torus"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
     dense = {key: scenario_step(key, 0.0) for key in FABRICS}
     return out | {
@@ -66,6 +69,9 @@ def act2_facts(context: str) -> dict[str, str]:
                     else f"{' and '.join(passing)} {'is' if len(passing) == 1 else 'are'} inside the budget."
                     if passing else "No fabric is inside the budget here."),
         "dense": " / ".join(f"{fabric_name(FABRICS[k], short=True)} {fmt(st.total_s, 's')}" for k, st in dense.items()),
+        "torus_a2a_note": (f"its all-to-all must cross a cut of {fmt(fabric.torus_bisection_links(fabric.torus_shape(S.act2_gpus)), 'int')} "
+                           f"links and gets {out['torus_rate']} per GPU." if a2a else
+                           "this workload has no all-to-all, so the cut it would cross costs nothing here."),
         "torus_share": fmt(S.cost_torus_usd / S.cost_ib_usd, "fraction"),
         "cut_here": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.act2_gpus)), "int"),
         "links": links_compared(FABRICS["torus"], FABRICS["ib"]),
@@ -79,10 +85,21 @@ def act2_facts(context: str) -> dict[str, str]:
         "torus_a2a_big": fmt(big.a2a_s, "s"), "a2a": fmt(S.act2_a2a_bytes, "GB"), "alpha": fmt(C.IB_ALPHA_S, "s")}
 
 
+def smallest_clear_job(job: LeafSpine) -> int:
+    """The largest job (a power of two, as the slider moves) that keeps the uplink floor at this r and
+    pattern: a smaller job keeps more of its traffic inside a leaf."""
+    n = LEAF_PORTS
+    while n * 2 <= job.gpus and replace(job, gpus=n * 2).kept >= S.uplink_floor:
+        n *= 2
+    return n
+
+
 def uplink_bound_text(job: LeafSpine) -> str:
-    """What the uplink-bound state costs, and the levers that work for this pattern (an all-to-all
-    cannot be reordered; a 1:1 fabric is never uplink-bound)."""
-    levers = ("An all-to-all cannot be reordered: only more spine ports (a lower r) help, or fewer bytes across."
+    """What the uplink-bound state costs, and the levers that clear it on their own (an all-to-all
+    cannot be reordered; a lower r clears it for every pattern, since r = 2 keeps 1/(2f) > 1/2; the
+    bytes moved do not change the share kept)."""
+    levers = (f"An all-to-all cannot be reordered: buy back spine ports (a lower r), or run a smaller job "
+              f"(at most {smallest_clear_job(job):,} GPUs here), which keeps more of its traffic inside a leaf."
               if job.pattern == "all_to_all" else
               "Order the ring leaf by leaf, or buy back spine ports (a lower r).")
     return (f"{fmt(job.cross, 'pct')} of the traffic leaves its leaf and shares uplinks worth 1/"
@@ -90,16 +107,29 @@ def uplink_bound_text(job: LeafSpine) -> str:
             f"{fmt(job.eta * job.link, 'GB/s')}. " + levers)
 
 
-def over_budget_text(st: Step) -> str:
-    """The step's two terms, and the lever for the larger one (a non-blocking fat tree has no more
-    bisection to buy)."""
+def over_budget_text(st: Step, eta: float, a2a_bytes: float) -> str:
+    """The step's two terms, what the larger one needs, and only the levers that bring the step inside
+    the budget on their own, each moved alone to its end (checked in this state, not at the defaults)."""
     said = (f"{fmt(st.allreduce_s, 's')} of all-reduce and {fmt(st.a2a_s, 's')} of all-to-all make "
             f"{fmt(st.total_s, 's')} per step. ")
+
+    def clears(fab: Fabric = st.fabric, e: float = eta, a: float = a2a_bytes) -> bool:
+        return step(fab, st.gpus, e, a).total_s <= S.budget_s
+
     if st.a2a_s < st.allreduce_s:
-        return said + ("The all-reduce is the larger term; it needs link bandwidth, not bisection: raise the "
-                       "protocol efficiency or pick faster links.")
-    if st.fabric.oversub == 1.0:
-        return said + ("The all-to-all is the larger term, and this fat tree is already non-blocking: move fewer "
-                       "expert bytes per step, or spread them over more steps.")
-    return said + ("The all-to-all is the larger term, and it is bisection-bound: pick a fabric with more "
-                   "bisection, or move fewer expert bytes.")
+        why = "The all-reduce is the larger term; it needs link bandwidth, not bisection"
+    elif st.fabric.oversub == 1.0:
+        why = "The all-to-all is the larger term, and this fat tree is already non-blocking"
+    else:
+        why = "The all-to-all is the larger term, and it is bisection-bound"
+    ib, torus = FABRICS["ib"], FABRICS["torus"]
+    levers = [text for text, works in (
+        ("pick the non-blocking fat tree", st.fabric is not ib and st.a2a_s >= st.allreduce_s and clears(fab=ib)),
+        ("pick the torus, whose all-reduce uses six links", st.fabric is not torus and st.a2a_s < st.allreduce_s
+         and clears(fab=torus)),
+        (f"raise the protocol efficiency (at {fmt(S.eta_max, 'pct')} the step fits)", eta < S.eta_max and clears(e=S.eta_max)),
+        ("move fewer expert bytes per step", a2a_bytes > 0 and clears(a=0.0)),
+    ) if works]
+    if not levers:
+        return said + why + ": no single lever brings this step inside the budget; combine them."
+    return said + why + ": " + ", or ".join(levers) + "."

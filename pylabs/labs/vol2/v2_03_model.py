@@ -22,6 +22,8 @@ class Scenario:
     act1_pattern: str = "ring_aware"      # the scheduler places ranks leaf by leaf (the Act I question)
     act1_gradient_bytes: float = 14e9     # bf16 gradients of a 7B model
     eta: float = 0.9                      # protocol efficiency: payload share of the line rate (assumed)
+    eta_min: float = 0.5                  # the efficiency slider's ends
+    eta_max: float = 1.0
     act2_gpus: int = 1024                 # 128 DGX H100
     act2_gradient_bytes: float = 32e9     # dense gradients per step
     act2_a2a_bytes: float = 20e9          # MoE all-to-all per GPU per step (roadmap)
