@@ -290,9 +290,12 @@ def test_act2_reflection_options_carry_no_formula_only_the_key_would_have():
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_feedback_speaks_of_the_all_to_all_only_where_there_is_one(context):
     """Review: in the dense workload the torus's feedback said "its all-to-all must cross a cut of 128
-    links"; D's said what "the upstream version of this lab" got, which no student has seen."""
+    links"; D's said what "the upstream version of this lab" got, which no student has seen; the dense
+    workload's Ethernet passes (defect class 49) and its feedback did not say why it is still wrong."""
     text = feedback("a2_predict", "A", context)
     assert ("must cross a cut" in text) == (context == "moe")
+    assert ("the 3D torus passes too, for $5M against $8M" in feedback("a2_predict", "C", context)) == (context == "dense")
+    assert "passes too" not in feedback("a2_predict", "B", context)
     assert "upstream" not in feedback("a2_predict", "D", context)
 
 

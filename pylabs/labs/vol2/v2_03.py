@@ -310,11 +310,12 @@ ACT1 = Act(
 # ---- Act II · Choosing the fabric -------------------------------------------------------
 
 
-def offer(letter: str, name: str, blurb: str, why: str) -> Claim:
+def offer(letter: str, name: str, blurb: str, why: str, beaten: bool = True) -> Claim:
+    """A quoted fabric; ``beaten`` adds, where it passes but is not the cheapest that does, what beats it."""
     key = FABRICS[LETTERS[letter]].key
     return Claim(letter, f"**{name}** ({fmt(FABRICS[key].cost, 'usd')}): {blurb}",
                  f"{{{key}_ar}} all-reduce + {{{key}_a2a}} all-to-all = **{{{key}_total}}** per step, "
-                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why)
+                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why + (f"{{{key}_beaten}}" if beaten else ""))
 
 
 ACT2_PREDICTION = Pick(
@@ -329,7 +330,7 @@ ACT2_PREDICTION = Pick(
               "Its all-reduce runs on all six neighbour links at once; {torus_a2a_note}"),
         offer("B", "InfiniBand NDR fat tree, 1:1", "only full bisection keeps the whole step in time",
               "Full bisection gives the all-to-all {ib_rate} per GPU. Without an all-to-all every fabric passes "
-              "({dense}), and the torus does it for {torus_share} of the price."),
+              "({dense}), and the torus does it for {torus_share} of the price.", beaten=False),
         offer("C", f"{ethernet(FABRICS['eth'].link)} fat tree, {ratio(FABRICS['eth'].oversub)}",
               "ordered rail rings make half a spine enough",
               "Its rail rings are laid out leaf by leaf, so the thin spine costs the all-reduce nothing; an "

@@ -61,6 +61,11 @@ def act2_facts(context: str) -> dict[str, str]:
         out |= {f"{key}_ar": fmt(st.allreduce_s, "s"), f"{key}_a2a": fmt(st.a2a_s, "s"),
                 f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over",
                 f"{key}_rate": fmt(st.a2a_rate, "GB/s")}
+    cheapest = min((FABRICS[k] for k, st in steps.items() if st.meets), key=lambda f: f.cost, default=None)
+    for key, st in steps.items():   # a fabric that passes but is not the cheapest that does (dense: the Ethernet)
+        beaten = st.meets and cheapest is not None and cheapest.key != key
+        out[f"{key}_beaten"] = (f" It passes, but the {fabric_name(cheapest, short=True)} passes too, for "
+                                f"{fmt(cheapest.cost, 'usd')} against {fmt(FABRICS[key].cost, 'usd')}." if beaten else "")
     passing = [f"{fabric_name(FABRICS[k], short=True)} ({fmt(st.total_s, 's')})" for k, st in steps.items() if st.meets]
     small, big = (step(FABRICS["torus"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
     dense = {key: scenario_step(key, 0.0) for key in FABRICS}
