@@ -113,7 +113,7 @@ ACT1_PREDICTION = Prediction(
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt=f"The kernel cut the step time by exactly {fmt(TIME_CUT, 'pct')}, yet throughput rose by "
+    prompt=f"The kernel cut the step time by {fmt(TIME_CUT, 'pct')}, and throughput rose by "
            f"{fmt(gain('attention', K0), 'pct')}. Why do the two numbers differ?",
     options=(
         Claim("A", f"Profiling noise: {fmt(TIME_CUT, 'pct')} and {fmt(gain('attention', K0), 'pct')} agree "
@@ -330,17 +330,17 @@ def act2_facts(context: str) -> dict[str, str]:
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt=f"On the chart, compression alone never lifts MFU to {fmt(S.target_mfu, 'pct')}, whatever k the team "
-           "could pay for. Why?",
+    prompt=f"On the chart, the compression line stays below {fmt(S.target_mfu, 'pct')} MFU at every ratio, even "
+           "past the budget. Why can compression alone not reach the target?",
     options=(
         Claim("A", f"{fmt(S.target_mfu, 'pct')} needs a step {fmt(S.mfu / S.target_mfu, 'pct')} as long, and the "
                    f"all-reduce is only {fmt(S.allreduce_share, 'pct')} of it.",
               "MFU rises as the step shrinks, and {need} of the old step is the whole all-reduce gone: compression "
               "approaches it only as k grows without end ({k_deep} gives {mfu_k_deep})."),
-        Claim("B", f"Each unit of ratio costs {fmt(S.compression_step_weeks, 'num')} more weeks, so the budget "
-                   "ends the climb first.",
-              "The budget stops the sliders, not the physics: even an instant all-reduce leaves the step at "
-              "{need} of its old length, which is exactly the target, never beyond it."),
+        Claim("B", "Encoding and decoding the gradients add time to every step, and more as k grows.",
+              "This lab's model charges no encoding time (a real codec would make things worse, not better): even "
+              "an instant all-reduce leaves the step at {need} of its old length, exactly the target, never "
+              "beyond it."),
         Claim("C", "Compressed gradients slow convergence, and MFU books the extra steps as lost work.",
               "MFU counts useful FLOP/s against the peak; it does not see convergence. Compression here removes "
               "time from the step, and the step still cannot shrink enough."),
