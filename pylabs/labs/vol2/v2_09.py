@@ -517,7 +517,7 @@ def lab_takeaways(context: str) -> list[str]:
         f"Time saved is not throughput gained: {fmt(TIME_CUT, 'pct')} less time is "
         f"{fmt(gain('attention', K0), 'pct')} more throughput.",
         f"The ceiling is 1/(1 − f): no attention kernel, however fast, gives more than "
-        f"{fmt(ceiling_gain('attention'), 'pct')}, and no compression lifts MFU past "
+        f"{fmt(ceiling_gain('attention'), 'pct')}, and no compression alone lifts MFU to "
         f"{fmt(S.mfu / (1 - S.allreduce_share), 'pct')}.",
         f"A Megatron-consistent bubble of {fmt(BASE['bubble'], 'pct')} of the step needs "
         f"(p − 1)/m = {S.pp - 1}/{S.microbatches} at {fmt(S.compute_share, 'pct')} compute. Interleaving halves it "

@@ -92,9 +92,10 @@ def act2_roi_chart(p: Plan, fresh: bool):
     traces.append(ch.point("Your plan", p.weeks, p.mfu, "accent"))
     budget, budget_note = ch.vline(S.budget_weeks, "danger", "budget")
     target, target_note = ch.hline(S.target_mfu, "good", f"target {fmt(S.target_mfu, 'pct')}")
-    target_note.update(x=0, xanchor="left")  # clear of the budget line on narrow screens
+    # at the right end, above the line: the micro-batch path climbs through the target near the left
+    top = max([q.mfu for path in lever_paths(fresh).values() for q in path] + [p.mfu, S.target_mfu]) + 0.02
     figure = ch.figure(traces, x=ch.axis("Engineer-weeks", range=[0, max(S.budget_weeks + 2, p.weeks + 1)]),
-                       y=ch.axis("MFU", tickformat=".0%"), shapes=[budget, target],
+                       y=ch.axis("MFU", tickformat=".0%", range=[S.mfu - 0.02, top]), shapes=[budget, target],
                        annotations=[budget_note, target_note])
     summary = (f"Steeper is better value: halving the bubble returns {fmt(HALF_BUBBLE.roi, 'pp')} per week, "
                f"halving the all-reduce {fmt(HALF_ALLREDUCE.roi, 'pp')}. "
