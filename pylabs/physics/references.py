@@ -31,6 +31,9 @@ REFERENCES: dict[str, Reference] = {
                             "https://doi.org/10.1177/1094342005051521"),
     "zero2020": Reference("Rajbhandari et al.", 2020, "ZeRO: Memory Optimizations Toward Training Trillion "
                           "Parameter Models", "https://arxiv.org/abs/1910.02054"),
+    "megatron_ddp": Reference("NVIDIA", 0, "Megatron Core developer guide, core.distributed.distributed_data_parallel",
+                              "https://docs.nvidia.com/megatron-core/developer-guide/latest/apidocs/core/"
+                              "core.distributed.distributed_data_parallel.html"),
     "nccl_tests": Reference("NVIDIA", 0, "nccl-tests, doc/PERFORMANCE.md",
                             "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"),
     "palm2022": Reference("Chowdhery et al.", 2022, "PaLM: Scaling Language Modeling with Pathways",
@@ -79,6 +82,9 @@ REFERENCES: dict[str, Reference] = {
                                     "https://pytorch.org/blog/6x-faster-async-checkpointing/"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
+    # ---- V2-01 The Scale Illusion ----
+    "li2020_ddp": Reference("Li et al.", 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel "
+                            "Training (VLDB)", "https://arxiv.org/abs/2006.15704"),
     # ---- V2-08 The Utilization Trap ----
     "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
                            "Applications, 2nd ed. (Academic Press)",
