@@ -222,7 +222,9 @@ def test_the_over_budget_text_offers_only_moves_that_clear_it(plan, offers):
 def test_target_text_follows_the_plan():
     assert "Target met" in rendered(LAB, all_open(context="locked", a2_k=2.5, a2_v="5"))
     assert "Short of" in rendered(LAB, all_open(context="locked", a2_k=4))
-    assert "with too many projects" in rendered(LAB, all_open(context="locked", a2_k=2.5, a2_v="5", a2_workers=16))
+    three = rendered(LAB, all_open(context="locked", a2_k=2.5, a2_v="5", a2_workers=16))
+    assert "with too many projects" in three and "2 fixes can reach 50 % inside the budget" in three
+    assert all(lab.cheapest_target_plan(fresh).fixes <= 2 for fresh in (False, True))  # what that text promises
     assert "Target met" in rendered(LAB, all_open(a2_m=63))
 
 

@@ -402,8 +402,8 @@ def target_callout(p: Plan, fresh: bool, reveal: bool):
         if p.fixes <= S.max_fixes:
             return None  # only the budget is broken, and the failure callout says so
         return callout("warn", f"{goal} reached, with too many projects", prose(
-            f"{fmt(p.mfu, 'pct')} MFU needs {p.fixes} fixes; the team can run {S.max_fixes}. Drop the fix that "
-            "returns least per week."))
+            f"{fmt(p.mfu, 'pct')} MFU needs {p.fixes} fixes; the team can run {S.max_fixes}. Drop one and take "
+            f"the others further: {plural(S.max_fixes, 'fix', 'fixes')} can reach {goal} inside the budget."))
     if not reveal:
         return callout("info", f"Short of {goal}", prose(
             f"{fmt(S.target_mfu - p.mfu, 'pp')} to go, with at most {plural(S.max_fixes, 'fix', 'fixes')} and "
