@@ -193,7 +193,8 @@ def act1_chart(run: Run, gpus: float):
          ch.line("Strong-scaling model (no overlap)", GPU_AXIS, physics, "series1", markers=True),
          ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
         x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels, tickangle=0),
-        y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
+        y=ch.axis("Speedup over one GPU", "log", **ch.decade_ticks(GPU_AXIS, lambda v: fmt(v, "x"))),
+        shapes=[shape], annotations=[note])  # one label style per decade: Plotly mixed "1000" and "10k"
     figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
                f"{plural(gpus, 'GPU', count_fmt='int')} against {linear(gpus)} for linear scaling, and never passes "
