@@ -46,7 +46,7 @@ from pylabs.labs.vol2.v2_09_charts import A1_LABELS, act1_k_chart, act1_profile_
 from pylabs.labs.vol2.v2_09_model import (A1_SHARES, BASE, GROUP, HALF_ALLREDUCE, HALF_BUBBLE, HOTSPOT, K0,
                                          K_GRID, LAYERS, M_GRID, PER_STAGE, TIME_CUT, V_OPTIONS, W_GRID, Plan, S,
                                          act1_truth, act2_truth, best_single_fix, ceiling_gain,
-                                         cheapest_target_plan, deepest_fixes, gain)
+                                         cheapest_target_plan, deepest_fixes, drops_that_keep_the_target, gain)
 from pylabs.physics import amdahl, pipeline
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -401,9 +401,11 @@ def target_callout(p: Plan, fresh: bool, reveal: bool):
     if p.mfu > S.target_mfu or math.isclose(p.mfu, S.target_mfu):
         if p.fixes <= S.max_fixes:
             return None  # only the budget is broken, and the failure callout says so
+        drops = " or the ".join(FIX_LABELS[x] for x in drops_that_keep_the_target(p, fresh))
         return callout("warn", f"{goal} reached, with too many projects", prose(
-            f"{fmt(p.mfu, 'pct')} MFU needs {p.fixes} fixes; the team can run {S.max_fixes}. Drop one and take "
-            f"the others further: {plural(S.max_fixes, 'fix', 'fixes')} can reach {goal} inside the budget."))
+            f"{fmt(p.mfu, 'pct')} MFU needs {p.fixes} fixes; the team can run {S.max_fixes}. Drop the {drops} "
+            f"and take the others further: {plural(S.max_fixes, 'fix', 'fixes')} can still reach {goal} inside "
+            "the budget."))
     if not reveal:
         return callout("info", f"Short of {goal}", prose(
             f"{fmt(S.target_mfu - p.mfu, 'pp')} to go, with at most {plural(S.max_fixes, 'fix', 'fixes')} and "

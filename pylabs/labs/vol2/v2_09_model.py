@@ -228,6 +228,23 @@ def all_plans(fresh: bool) -> tuple[Plan, ...]:
     return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, K_GRID, W_GRID))
 
 
+def fix_parts(p: Plan) -> frozenset[str]:
+    """The parts of the step a plan works on: one fix each (bubble, all-reduce, data loading)."""
+    return frozenset(part for part, weeks in p.costs.items() if weeks > 0)
+
+
+@lru_cache(maxsize=None)
+def target_reachable_with(parts: frozenset[str], fresh: bool) -> bool:
+    """Whether some plan the sliders allow, working on no part outside ``parts``, meets the target."""
+    return any(q.meets_target() and fix_parts(q) <= parts for q in all_plans(fresh))
+
+
+def drops_that_keep_the_target(p: Plan, fresh: bool) -> list[str]:
+    """The fixes of ``p`` that can be dropped while the others, taken further, still meet the target."""
+    parts = fix_parts(p)
+    return [x for x in PARTS if x in parts and target_reachable_with(parts - {x}, fresh)]
+
+
 @lru_cache(maxsize=None)
 def cheapest_target_plan(fresh: bool = False) -> Plan:
     """The plan that meets the target (MFU, at most two fixes, inside the budget) for the fewest weeks."""
