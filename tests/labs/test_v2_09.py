@@ -150,6 +150,8 @@ def test_no_setting_of_any_single_lever_beats_the_answer_within_budget(fresh):
 def test_act2_prediction_feedback_per_context():
     fresh, locked = lab.act2_facts("fresh"), lab.act2_facts("locked")
     assert "84 micro-batches (4×) for 2 engineer-weeks give **52.8 %**" in fresh["best_line"]
+    # review: the key's feedback says MFU is not progress (a larger batch past the critical batch size)
+    assert "critical batch size" in fresh["best_line"] and "critical batch size" not in locked["best_line"]
     assert "at most 5× compression, **46.1 %**" in locked["best_line"]
     assert "2.83 pp to spare" in fresh["target_line"] and "it takes two" in locked["target_line"]
     assert fresh["v_deep"] == "10" and fresh["mfu_v"] == "40.5 %" and locked["w_deep"] == "32"

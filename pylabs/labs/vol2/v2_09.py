@@ -307,7 +307,9 @@ def best_line(context: str) -> str:
         return (f"{best.m} micro-batches ({fmt(best.m / S.microbatches, 'x')}) for "
                 f"{plural(best.weeks, 'engineer-week')} give **{fmt(best.mfu, 'pct')}**: the all-reduce runs once "
                 "per step, so more micro-batches per step spread it over more work, and the bubble's share falls "
-                "as (p − 1)/m.")
+                "as (p − 1)/m. MFU counts FLOPs, not progress: past the critical batch size a larger batch needs "
+                "more tokens for the same loss (McCandlish et al. 2018), so the learning-rate re-tuning the weeks "
+                "pay for must confirm it.")
     return (f"The budget buys at most {fmt(best.k, 'x')} compression, **{fmt(best.mfu, 'pct')}**; no other lever "
             "alone goes further.")
 
@@ -448,7 +450,9 @@ def act2_math(s: State):
         C.REGISTRY["LLAMA3_70B_LAYERS"].source + ".",
         cite("palm2022", "App. B, model FLOP utilisation"),
         "PyTorch DistributedDataParallel `no_sync` (pytorch/pytorch#21736): gradients accumulate over micro-batches "
-        "and are all-reduced once per step.",
+        "and are all-reduced once per step. Megatron Core's `distributed` package likewise all-reduces (or "
+        "reduce-scatters) the data-parallel gradients once, before the optimizer step "
+        "(docs.nvidia.com/megatron-core/developer-guide/latest/api-guide/distributed.html).",
         cite("mccandlish2018", "past the critical batch size a larger batch buys little more progress per step"),
         C.REGISTRY["H100_PEAK_BF16_DENSE"].source,
         "Cost model, √workers loader scaling and the profile: pedagogical estimates of this lab, not sourced facts.",
