@@ -299,6 +299,15 @@ def test_default_caption_does_not_claim_a_rise():
     assert "from 35 % to 35 %" not in html and "No lever is moved yet" in html
 
 
+def test_return_per_week_of_no_plan_is_not_zero():
+    """Class 51 (review): with no lever moved the return is 0/0, and the card read "0 pp"."""
+    html = rendered(LAB, answered(LAB, {}, through="a2_predict"))
+    card = html[html.index('data-metric="a2_roi"'):]
+    assert "no fix yet" in card[:400] and ">0 pp<" not in card[:400]
+    moved = rendered(LAB, answered(LAB, {}, through="a2_predict", controls={"a2_v": "2"}))
+    assert "no fix yet" not in moved
+
+
 def test_counts_agree_with_their_nouns():
     html = rendered(LAB, all_open(a2_v="2"))
     assert "1 engineer-weeks" not in html and "plan needs 1 engineer-week" not in html

@@ -144,7 +144,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_tflops", "Useful FLOP/s per GPU", "FLOP/s", "FLOP/s"),
     MetricSpec("a2_gain", "MFU gained", "1", "pp"),
     MetricSpec("a2_weeks", "Engineering cost (engineer-weeks)", "week", "num"),
-    MetricSpec("a2_roi", "MFU gained per engineer-week", "1/week", "pp"),
+    MetricSpec("a2_roi", "MFU gained per engineer-week", "1/week", "pp", infinite="no fix yet"),
     MetricSpec("a2_bubble", "Pipeline bubble per sample, share of the old step", "1", "pct"),
     MetricSpec("a2_fixes", "Fixes in the plan", "fixes", "int"),
     MetricSpec("a2_best_single", "Best single fix in the budget", "1", "pct"),
@@ -379,7 +379,7 @@ def act2_instruments(s: State) -> list:
         M["a2_tflops"].show(p.mfu * C.H100_PEAK_BF16_DENSE, note=f"of {fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')} dense"),
         M["a2_gain"].show(p.mfu - S.mfu),
         M["a2_weeks"].show(p.weeks, weeks_tone, f"budget {fmt(S.budget_weeks, 'num')}"),
-        M["a2_roi"].show(p.roi),
+        M["a2_roi"].show(p.roi if p.weeks else math.inf),  # 0/0 with no fix: say so, not "0 pp" (class 51)
         M["a2_bubble"].show(p.shares()["bubble"], note=f"v·m = {p.v * p.m}"),
         M["a2_fixes"].show(p.fixes, "danger" if p.fixes > S.max_fixes else None, f"at most {S.max_fixes}"),
         M["a2_best_single"].show(best.mfu, note=describe(best)),
