@@ -280,6 +280,8 @@ def test_micro_batch_slider_is_disabled_with_the_reason_in_a_run_in_flight():
         return html[html.rindex("<div", 0, start):html.index("</div>", start)]
     locked = m_control(rendered(LAB, all_open(context="locked", a2_m=84)))
     assert " disabled" in locked and "m stays at 21" in locked and "pl-control__help--reason" in locked
+    # review (class 3): the context is fixed once Act I is locked, so the reason offers no switch
+    assert "Switch the context" not in locked and "before the first lock" in locked
     fresh = m_control(rendered(LAB, all_open(context="fresh", a2_m=84)))
     assert " disabled" not in fresh and "m stays at 21" not in fresh
 

@@ -263,7 +263,7 @@ def a2_overridden(s: State) -> dict[str, str]:
     if s["context"] == "fresh":
         return {}
     return {"a2_m": f"Not used: a run in flight keeps its global batch, so m stays at {S.microbatches}. "
-                    "Switch the context to the next run to move it."}
+                    "In the next-run context (chosen at the top, before the first lock) it can grow."}
 
 
 def plan(s: State) -> Plan:
