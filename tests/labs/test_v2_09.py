@@ -175,6 +175,8 @@ def test_interleaving_offers_only_schedules_megatron_runs():
     for m in model.M_GRID:
         assert pipeline.interleaved_group_size(8, int(m)) > 0
     assert "groups of 11" in lab.A2_V.help
+    # review (class 20): the idealised v-fold cut is labelled, with the paper's measured figure beside it
+    assert "upper bound" in lab.A2_V.help and "10+ %" in lab.A2_V.help
 
 
 def test_cheapest_plans_per_context():
