@@ -242,7 +242,7 @@ A2_V = Choice("a2_v", "Interleaved schedule: virtual stages per GPU, v",
               tuple(Option(str(v), "1 · plain 1F1B" if v == 1 else f"{v} · {plural(PER_STAGE // v, 'layer')} per chunk")
                     for v in V_OPTIONS), default="1", unit="stages",
               help=f"Divides the bubble by v; each micro-batch crosses v× more stage boundaries, which this lab "
-                   "charges no time for (an upper bound: Narayanan et al. 2021 measure 10+ % more throughput from "
+                   "charges no time for (an upper bound: Narayanan et al. 2021 report 10+ % more throughput from "
                    "interleaving). Megatron-LM "
                    f"needs each stage's {PER_STAGE} layers to split into v equal chunks, and at least p = {S.pp} "
                    f"micro-batches: with m = {S.microbatches} its default groups of p leave a last group of "
