@@ -271,6 +271,17 @@ def test_a_refused_run_records_no_mfu_rather_than_zero():
     assert lab.results(all_open())["a1_mfu"] == pytest.approx(lab.act1_truth("full"))
 
 
+def test_a_layout_that_does_not_fit_is_not_timed():
+    """Issue 24 (class 33): TP 8 × PP 4 without the distributed optimizer needs 97.8 GB; it shows no step
+    time or MFU, and the chart's table says it does not fit."""
+    html = rendered(LAB, all_open(a2_tp=8, a2_pp=4))
+    assert 'data-failure="a2_out_of_memory"' in html
+    assert 'data-metric="a2_mfu"' not in html and 'data-metric="a2_step_s"' not in html
+    assert "does not fit" in html and lab.results(all_open(a2_tp=8, a2_pp=4))["a2_mfu"] is None
+    fits = rendered(LAB, all_open(a2_tp=8, a2_pp=16))
+    assert 'data-metric="a2_mfu"' in fits and 'data-metric="a2_step_s"' in fits
+
+
 def test_refused_runs_show_no_mfu():
     html = rendered(LAB, all_open(a1_zero="0"))
     assert 'data-metric="a1_mfu"' not in html and 'data-metric="a1_memory"' in html

@@ -155,11 +155,11 @@ M = {m.name: m for m in (
     MetricSpec("a1_tokens_per_gpu", "Tokens per GPU per step", "tokens", "tokens"),
     MetricSpec("a1_compute_s", "Compute per step", "s", "s"),
     MetricSpec("a1_allreduce_s", "Gradient all-reduce per step", "s", "s"),
-    MetricSpec("a1_memory", "Model state per GPU", "B", "GB"),
+    MetricSpec("a1_memory", "Model state per GPU", "B", "B"),
     MetricSpec("a1_node_egress", "Network bandwidth out of each node", "B/s", "GB/s"),
     MetricSpec("a2_dp", "Data-parallel replicas, DP", "1", "int"),
     MetricSpec("a2_microbatches", "Microbatches per step, m", "1", "int"),
-    MetricSpec("a2_memory", "Memory per GPU", "B", "GB"),
+    MetricSpec("a2_memory", "Memory per GPU", "B", "B"),
     MetricSpec("a2_bubble", "Pipeline bubble, (p−1)/m", "1", "pct"),
     MetricSpec("a2_tp_comm", "Tensor-parallel traffic per layer", "s", "ms"),
     MetricSpec("a2_layer_compute", "Compute per layer", "s", "ms"),
@@ -168,9 +168,9 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_out_of_memory", f"Out of memory: the model state does not fit in {fmt(HBM, 'GB')}", act=1),
+    FailureSpec("a1_out_of_memory", f"Out of memory: the model state does not fit in {fmt(HBM, 'B')}", act=1),
     FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait longer than they compute", act=1),
-    FailureSpec("a2_out_of_memory", f"Out of memory: the layout does not fit in {fmt(HBM, 'GB')}", act=2),
+    FailureSpec("a2_out_of_memory", f"Out of memory: the layout does not fit in {fmt(HBM, 'B')}", act=2),
     FailureSpec("a2_tp_across_nodes", "Tensor parallelism crosses the node boundary", act=2),
     FailureSpec("a2_bubble", "Pipeline bubble above the ceiling", act=2),
 )
@@ -185,12 +185,12 @@ def tone_for(mfu: float) -> str:
 def act1_instruments(s: State) -> list:
     run = act1_run(s)
     memory = M["a1_memory"].show(run.memory, None if run.fits else "danger",
-                                 f"ZeRO-{run.zero}, of {fmt(HBM, 'GB')} HBM")
+                                 f"ZeRO-{run.zero}, of {fmt(HBM, 'B')} HBM")
     egress = M["a1_node_egress"].show(run.nics * run.nic_bw, note=f"{run.nics} × {fmt(run.nic_bw, 'GB/s')}")
     parts = ledger_note(s)
     if not run.fits:
         parts += [metric_grid(memory, egress), failure(F["a1_out_of_memory"],
-                  f"Weights, gradients and Adam state need {fmt(run.memory, 'GB')} per GPU with ZeRO-{run.zero} "
+                  f"Weights, gradients and Adam state need {fmt(run.memory, 'B')} per GPU with ZeRO-{run.zero} "
                   f"on {run.gpus} GPUs. The run is refused. {oom_levers(run)}")]
     elif not run.splits:
         parts += [metric_grid(memory, egress), callout("warn", "The batch cannot be split further",
@@ -258,9 +258,9 @@ ACT1 = Act(
         f"batch allows, one sequence per GPU: {act1_target(context):,} GPUs. What MFU should I promise?"),
     scenario=lambda: (
         "In data parallelism every GPU holds the whole model, processes its slice of the global batch, then "
-        f"joins an **all-reduce** of the bf16 gradients ({fmt(S.act1_params * C.BYTES_PER_BF16, 'GB')}) before "
+        f"joins an **all-reduce** of the bf16 gradients ({fmt(S.act1_params * C.BYTES_PER_BF16, 'B')}) before "
         f"the optimizer step. ZeRO-1 shards the Adam state so that the model state fits "
-        f"({fmt(scenario_run(S.act1_measured[0]).memory, 'GB')} per GPU on {S.act1_measured[0]} GPUs).",
+        f"({fmt(scenario_run(S.act1_measured[0]).memory, 'B')} per GPU on {S.act1_measured[0]} GPUs).",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC, A1_MODEL, A1_ZERO, A1_OVERLAP),
@@ -288,7 +288,7 @@ def layout_name(lay: Layout) -> str:
 
 
 def verdict_line(lay: Layout) -> str:
-    return (f"{layout_name(lay)}: {fmt(lay.memory, 'GB')} per GPU, bubble {fmt(lay.bubble, 'pct')}, "
+    return (f"{layout_name(lay)}: {fmt(lay.memory, 'B')} per GPU, bubble {fmt(lay.bubble, 'pct')}, "
             f"TP {'across nodes' if lay.crosses_nodes else 'inside a node'}.")
 
 
@@ -304,8 +304,8 @@ def _why() -> dict[str, str]:
         "A": f"m = {a.batch:,} ÷ {a.dp} = {a.m} microbatches for {a.pp} stages: the bubble (p − 1)/m is "
              f"{fmt(a.bubble, 'pct')}, above the {fmt(S.bubble_limit, 'pct')} ceiling.",
         "B": f"Without the distributed optimizer each GPU keeps all the Adam state of its shard: "
-             f"{fmt(b.state - b.weights_grads, 'GB')}, on top of {fmt(b.weights_grads, 'GB')} of weights and "
-             f"gradients and {fmt(b.activations, 'GB')} of activations.",
+             f"{fmt(b.state - b.weights_grads, 'B')}, on top of {fmt(b.weights_grads, 'B')} of weights and "
+             f"gradients and {fmt(b.activations, 'B')} of activations.",
         "C": f"A DGX H100 node has {S.gpus_per_node} GPUs, so a tensor group of {c.tp} spans "
              f"{c.tp // S.gpus_per_node} nodes: memory and bubble pass, the third limit does not.",
         "D": "This is Megatron-LM's own GPT-3 175B layout (NVIDIA's example script).",
@@ -315,7 +315,7 @@ def _why() -> dict[str, str]:
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
     prompt=f"With the distributed optimizer off and Megatron's batch of {GPT3_BATCH:,} sequences, which layout "
-           f"fits in {fmt(HBM, 'GB')}, keeps the bubble at or below {fmt(S.bubble_limit, 'pct')} and keeps "
+           f"fits in {fmt(HBM, 'B')}, keeps the bubble at or below {fmt(S.bubble_limit, 'pct')} and keeps "
            "tensor parallelism inside a node?",
     quantity="the layout that meets all three limits",
     options=tuple(candidate(letter, why) for letter, why in _why().items()),
@@ -367,24 +367,26 @@ def act2_metrics(lay: Layout, broken: dict[str, bool]):
         M["a2_dp"].show(lay.dp, note=f"{S.act2_gpus:,} ÷ (TP × PP)"),
         M["a2_microbatches"].show(lay.m, note=f"{lay.batch:,} ÷ {lay.dp}"),
         M["a2_memory"].show(lay.memory, "danger" if broken["a2_out_of_memory"] else None,
-                            f"of {fmt(HBM, 'GB')}"),
+                            f"of {fmt(HBM, 'B')}"),
         M["a2_bubble"].show(lay.bubble, "danger" if broken["a2_bubble"] else None,
                             f"ceiling {fmt(S.bubble_limit, 'pct')}"),
         M["a2_tp_comm"].show(lay.layer_tp_s, "danger" if broken["a2_tp_across_nodes"] else None,
                              "per microbatch, " + ("NVLink and the rails" if lay.crosses_nodes else "over NVLink")),
         M["a2_layer_compute"].show(lay.layer_compute_s, note="per microbatch"),
-        M["a2_step_s"].show(lay.step_s, note=f"an upper bound: {fmt(lay.dp_allreduce_s, 's')} of DP all-reduce, "
-                                                 "one rail per GPU, none overlapped"),
-        M["a2_mfu"].show(lay.mfu, tone_for(lay.mfu)))
+        # a layout that does not fit does not run: no step time, no MFU (issue 24, class 33)
+        *([] if broken["a2_out_of_memory"] else [
+            M["a2_step_s"].show(lay.step_s, note=f"an upper bound: {fmt(lay.dp_allreduce_s, 's')} of DP "
+                                                 "all-reduce, one rail per GPU, none overlapped"),
+            M["a2_mfu"].show(lay.mfu, tone_for(lay.mfu))]))
 
 
 def act2_failures(lay: Layout, broken: dict[str, bool]) -> list:
     parts = []
     if broken["a2_out_of_memory"]:
         parts.append(failure(F["a2_out_of_memory"],
-                     f"Weights and gradients {fmt(lay.weights_grads, 'GB')}, Adam state "
-                     f"{fmt(lay.state - lay.weights_grads, 'GB')}, activations {fmt(lay.activations, 'GB')}: "
-                     f"{fmt(lay.memory, 'GB')} per GPU. {a2_oom_levers(lay)}"))
+                     f"Weights and gradients {fmt(lay.weights_grads, 'B')}, Adam state "
+                     f"{fmt(lay.state - lay.weights_grads, 'B')}, activations {fmt(lay.activations, 'B')}: "
+                     f"{fmt(lay.memory, 'B')} per GPU. {a2_oom_levers(lay)}"))
     if broken["a2_tp_across_nodes"]:
         parts.append(failure(F["a2_tp_across_nodes"],
                      f"TP = {lay.tp} spans {lay.tp // S.gpus_per_node} nodes: each of a layer's {TP_CALLS} "
@@ -439,10 +441,10 @@ def act2_math(s: State):
     ), rows=(
         ("Layout", layout_name(lay) if valid else lay.problem()),
         ("Microbatches, *m*", str(lay.m) if valid else "—"),
-        ("Model state per GPU", fmt(lay.state, "GB")),
-        ("Activations per GPU", fmt(lay.activations, "GB")),
+        ("Model state per GPU", fmt(lay.state, "B")),
+        ("Activations per GPU", fmt(lay.activations, "B")),
         ("Bubble", fmt(lay.bubble, "pct") if valid else "—"),
-        ("MFU", fmt(lay.mfu, "pct1") if valid else "—"),
+        ("MFU", fmt(lay.mfu, "pct1") if valid and lay.fits else "—"),
     ), sources=(
         cite("narayanan2021", "bubble (p−1)/m, 72bsh² FLOPs per layer, B = b·m·d"),
         cite("korthikanti2022", "34sbh/t bytes per layer; the all-reduces of tensor parallelism"),
@@ -462,7 +464,7 @@ ACT2 = Act(
         f"{fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter, "
         f"{fmt(C.GPT3_PARAMS * C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'B')} of model state. The global batch "
         f"is {GPT3_BATCH:,} sequences of {fmt(SEQ, 'tokens')}, micro-batch {MBS}, and our distributed "
-        f"optimizer is not ready yet. Give me TP × PP × DP that fits in {fmt(HBM, 'GB')}, keeps the bubble at "
+        f"optimizer is not ready yet. Give me TP × PP × DP that fits in {fmt(HBM, 'B')}, keeps the bubble at "
         f"or below {fmt(S.bubble_limit, 'pct')}, and does not run tensor parallelism over the network."),
     scenario=lambda: (
         "**Tensor parallelism** (TP) splits every weight matrix across *t* GPUs that exchange activations "
@@ -496,7 +498,7 @@ def results(s: State) -> dict[str, float]:
     run, lay = act1_run(s), layout_of(s)
     out = {"a1_mfu": run.mfu if run.fits and run.splits else None}  # a refused run has no MFU, not 0 %
     if not lay.problem():
-        out.update({"a2_mfu": lay.mfu, "a2_memory": lay.memory, "a2_bubble": lay.bubble})
+        out.update({"a2_mfu": lay.mfu if lay.fits else None, "a2_memory": lay.memory, "a2_bubble": lay.bubble})
     return out
 
 
@@ -514,9 +516,9 @@ def lab_takeaways(context: str) -> list[str]:
         f"Mixed-precision Adam needs {fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter; "
         f"ZeRO and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
         "Adam state without adding traffic.",
-        f"Megatron-LM's GPT-3 layout, {layout_name(MEGATRON)}, needs {fmt(MEGATRON.memory, 'GB')} per GPU with a "
+        f"Megatron-LM's GPT-3 layout, {layout_name(MEGATRON)}, needs {fmt(MEGATRON.memory, 'B')} per GPU with a "
         f"{fmt(MEGATRON.bubble, 'pct')} bubble; with the distributed optimizer, {layout_name(alt)} also fits "
-        f"({fmt(alt.memory, 'GB')}, bubble {fmt(alt.bubble, 'pct')}).",
+        f"({fmt(alt.memory, 'B')}, bubble {fmt(alt.bubble, 'pct')}).",
         f"The global batch sets the bubble: m = B ÷ DP, so a batch warm-up to {WARMUP_BATCH:,} sequences "
         f"raises Megatron's bubble to {fmt(replace(MEGATRON, batch=WARMUP_BATCH).bubble, 'pct')}.",
         f"Tensor parallelism belongs inside the node: across nodes its per-layer traffic grows "

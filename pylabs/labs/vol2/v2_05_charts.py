@@ -56,7 +56,7 @@ def act2_chart(lay: Layout):
     bubble = ch.line("Bubble (right axis)", names, [PCT * x.bubble for x in rows], "ink", markers=True)
     traces.append(ch.on_right(bubble))
     top = max([HBM] + [x.memory for x in rows]) / GB * 1.15  # the tallest bar and its label fit
-    hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'GB')} HBM")
+    hbm, hbm_note = ch.hline(HBM / GB, "danger", f"{fmt(HBM, 'B')} HBM")
     # the ceiling sits halfway up (right axis), well clear of the 80 GB line and its label
     top2 = max([2 * PCT * S.bubble_limit] + [PCT * x.bubble * 1.1 for x in rows])
     limit, limit_note = ch.hline(PCT * S.bubble_limit, "muted", f"bubble ceiling {fmt(S.bubble_limit, 'pct')}")
@@ -71,11 +71,12 @@ def act2_chart(lay: Layout):
                                          "range": [0, top2], "dtick": top2 / 4, "tickformat": ".0f", "zeroline": False})
     figure["layout"]["legend"].update(TOP_LEGEND, traceorder="normal")
     bubbles = [x.bubble for x in rows] or [0.0]
-    summary = (f"At TP {lay.tp} the {len(rows)} valid pipeline depths need from {fmt(rows[-1].memory, 'GB')} "
-               f"to {fmt(rows[0].memory, 'GB')} per GPU; the bubble ranges from {fmt(min(bubbles), 'pct')} "
+    summary = (f"At TP {lay.tp} the {len(rows)} valid pipeline depths need from {fmt(rows[-1].memory, 'B')} "
+               f"to {fmt(rows[0].memory, 'B')} per GPU; the bubble ranges from {fmt(min(bubbles), 'pct')} "
                f"to {fmt(max(bubbles), 'pct')}." if rows else
                f"No pipeline depth makes a valid layout at TP {lay.tp}.")
-    table = [(f"PP {x.pp}", str(x.dp), str(x.m), fmt(x.memory, "GB"), fmt(x.bubble, "pct"), fmt(x.mfu, "pct1"))
+    table = [(f"PP {x.pp}", str(x.dp), str(x.m), fmt(x.memory, "B"), fmt(x.bubble, "pct"),
+              fmt(x.mfu, "pct1") if x.fits else "does not fit")
              for x in rows]
     return chart("a2_memory", "Memory per GPU and pipeline bubble by pipeline depth", figure, summary,
                  table=(("Layout", "DP", "m", "Memory", "Bubble", "MFU"), table))

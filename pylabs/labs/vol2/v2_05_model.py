@@ -182,6 +182,10 @@ class Layout:
         return self.state + self.activations
 
     @property
+    def fits(self) -> bool:
+        return self.memory <= HBM
+
+    @property
     def bubble(self) -> float:
         return pipeline.bubble_over_ideal(self.pp, self.m)
 
@@ -217,7 +221,7 @@ class Layout:
 
     def limits(self) -> dict[str, bool]:
         """Which of the stakeholder's three limits the layout breaks."""
-        return {"a2_out_of_memory": self.memory > HBM, "a2_tp_across_nodes": self.crosses_nodes,
+        return {"a2_out_of_memory": not self.fits, "a2_tp_across_nodes": self.crosses_nodes,
                 "a2_bubble": self.bubble > S.bubble_limit}
 
     @property
