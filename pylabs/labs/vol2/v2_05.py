@@ -514,15 +514,15 @@ def lab_takeaways(context: str) -> list[str]:
         f"on {few.gpus} GPUs, {fmt(mid.allreduce_s, 's')} on {mid.gpus}) and then stays near "
         f"{fmt(many.allreduce_s, 's')}.",
         f"Mixed-precision Adam needs {fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter; "
-        f"ZeRO and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
-        "Adam state without adding traffic.",
+        f"ZeRO-1 and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
+        "Adam state without adding traffic; ZeRO-3, which also shards the weights, adds a third ring phase.",
         f"Megatron-LM's GPT-3 layout, {layout_name(MEGATRON)}, needs {fmt(MEGATRON.memory, 'B')} per GPU with a "
         f"{fmt(MEGATRON.bubble, 'pct')} bubble; with the distributed optimizer, {layout_name(alt)} also fits "
         f"({fmt(alt.memory, 'B')}, bubble {fmt(alt.bubble, 'pct')}).",
         f"The global batch sets the bubble: m = B ÷ DP, so a batch warm-up to {WARMUP_BATCH:,} sequences "
         f"raises Megatron's bubble to {fmt(replace(MEGATRON, batch=WARMUP_BATCH).bubble, 'pct')}.",
-        f"Tensor parallelism belongs inside the node: across nodes its per-layer traffic grows "
-        f"{act2_facts()['tp_ratio']}.",
+        f"Tensor parallelism belongs inside the node: at TP {act2_facts()['tp_across_n']}, across nodes, its "
+        f"all-reduces take {act2_facts()['tp_ratio']} as long per layer as at TP {MEGATRON.tp} on NVLink.",
     ]
 
 
