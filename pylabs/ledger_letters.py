@@ -142,9 +142,9 @@ FROM_V1: dict[str, dict[str, str]] = {
 
     "v2_01": {
         "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_reflect": "ACBD",
+        "a2_predict": "----",
+        "a2_reflect": "BAC-",  # D (the on-demand hour gets cheaper) was struck out by the prompt; now a PUE claim
     },
 
     "v2_02": {

@@ -79,6 +79,9 @@ REFERENCES: dict[str, Reference] = {
                                     "https://pytorch.org/blog/6x-faster-async-checkpointing/"),
     "llama3_2024": Reference("Dubey et al. (Llama Team, AI @ Meta)", 2024, "The Llama 3 Herd of Models",
                              "https://arxiv.org/abs/2407.21783"),
+    # ---- V2-01 The Scale Illusion ----
+    "li2020_ddp": Reference("Li et al.", 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel "
+                            "Training (VLDB)", "https://arxiv.org/abs/2006.15704"),
     # ---- V2-08 The Utilization Trap ----
     "allen1990": Reference("Allen", 1990, "Probability, Statistics, and Queueing Theory with Computer Science "
                            "Applications, 2nd ed. (Academic Press)",

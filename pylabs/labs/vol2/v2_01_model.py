@@ -5,8 +5,9 @@ module (``v2_01``) reads like its page; this is its model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pylabs.framework.formats import fmt, plural
 from pylabs.physics import collectives, economics, scaling, training
 from pylabs.physics import constants as C
 
@@ -99,8 +100,31 @@ BIG_RUN = Run(S.big_batch_tokens, "ndr8")
 NODES = S.gpus / GPN
 
 
-def act1_truth() -> float:
-    return SCENARIO_RUN.speedup(S.gpus)
+# the fabric each organisation's nodes have (the context's preset of the fabric control)
+CONTEXT_FABRIC = {"frontier": "ndr8", "startup": "ndr1"}
+# the utilization each organisation's fleet runs at (the context's preset of Act II's slider)
+CONTEXT_UTILIZATION = {"frontier": S.utilization, "startup": S.startup_utilization}
+BUSY = {"frontier": "one long run keeps", "startup": "experiments that come and go keep"}  # what keeps each fleet busy
+
+
+def scenario_run(context: str = "frontier", batch: float = S.global_batch_tokens) -> Run:
+    """The team's run on the organisation's fabric."""
+    return Run(batch, CONTEXT_FABRIC[context])
+
+
+def act1_truth(context: str = "frontier") -> float:
+    return scenario_run(context).speedup(S.gpus)
+
+
+def terms(context: str) -> dict[str, str]:
+    """The organisation's fabric, which Act I's prompt names (the key moves with it)."""
+    return {"fabric": FABRICS[CONTEXT_FABRIC[context]][0]}
+
+
+def comm_multiple_for(speedup: float) -> float:
+    """The all-reduce's multiple of a step's compute at which the fleet reaches ``speedup``:
+    S = N·c/(c + T_AR), so T_AR/c = N/S − 1."""
+    return S.gpus / speedup - 1
 
 
 GPU_AXIS = [2 ** k for k in range(15)]
@@ -175,8 +199,62 @@ SCENARIO_FLEET = Fleet()
 HYPERSCALER_FLEET = Fleet(price=S.hyperscaler_usd_per_gpu_hour)
 
 
+# what moving one Act II setting to one end of its slider is called, for the failure texts
+LEVER_WORDS = {("a2_utilization", "min"): "a lower utilization", ("a2_utilization", "max"): "a higher utilization",
+               ("a2_price", "min"): "a lower cloud price", ("a2_price", "max"): "a higher cloud price",
+               ("a2_discount", "max"): "a larger reserved discount", ("a2_years", "max"): "a longer horizon",
+               ("a2_capex", "min"): "a cheaper purchase", ("a2_load_w", "min"): "less power at load",
+               ("a2_idle_w", "min"): "less idle power", ("a2_pue", "min"): "a lower PUE",
+               ("a2_kwh", "min"): "cheaper electricity", ("a2_staff", "min"): "less staff cost"}
+
+
+def levers_alone(f: Fleet, ends: dict[tuple[str, str], float], works) -> list[str]:
+    """The words of each setting (an "a2_" slider named after a ``Fleet`` field) that, moved alone to
+    ``ends[(name, end)]``, makes ``works(fleet)`` true. Review: the failure texts offered utilization
+    for a reservation, whose bill ignores it, and denied staff cost, which alone makes owning pay back
+    at $2.30/h."""
+    found = []
+    for (name, end), words in LEVER_WORDS.items():
+        field, limit = name[3:], ends[(name, end)]
+        if getattr(f, field) != limit and works(replace(f, **{field: limit})):
+            found.append(words)
+    return found
+
+
+def either(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
 def act2_truth() -> float:
     return SCENARIO_FLEET.breakeven_reserved()
 
 
 UTIL_AXIS = [k / 20 for k in range(21)]
+
+
+# ---- words for numbers the page prints ------------------------------------------------
+
+
+def linear(gpus: float) -> str:
+    """Linear speedup equals the GPU count exactly: print it as a count (16,384×, not 16,380×)."""
+    return f"{fmt(gpus, 'int')}×"
+
+
+def sequence_note(tokens_per_gpu: float) -> str:
+    """How a GPU's tokens compare with one training sequence (the model counts tokens, not sequences)."""
+    if tokens_per_gpu < C.LLAMA3_SEQ:
+        seq = fmt(C.LLAMA3_SEQ, "int")
+        article = "an" if seq.startswith(("8", "11", "18")) else "a"
+        return f"1/{fmt(C.LLAMA3_SEQ / tokens_per_gpu, 'num')} of {article} {seq}-token sequence"
+    return f"{plural(tokens_per_gpu / C.LLAMA3_SEQ, 'sequence')} of {fmt(C.LLAMA3_SEQ, 'int')} tokens"
+
+
+def own_vs_demand_text(u: float) -> str:
+    return f"never: the breakeven, {fmt(u, 'pct')}, is beyond full use" if u > 1 else f"above {fmt(u, 'pct')}"
+
+
+def own_vs_reserved_text(u: float) -> str:
+    """On-prem cost rises with utilization and reserved is flat, so owning wins *below* the crossing."""
+    if u <= 0:
+        return "never: owning costs more at any utilization"
+    return "always: owning costs less at any utilization" if u >= 1 else f"below {fmt(u, 'pct')}"
