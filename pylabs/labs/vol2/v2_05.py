@@ -339,7 +339,7 @@ ACT2_REFLECTION = Reflection(
            f"only from {fmt(SHALLOW.bubble, 'pct')} to {fmt(DEEP.bubble, 'pct')}, though p − 1 grows from "
            f"{SHALLOW.pp - 1} to {DEEP.pp - 1}. Why so little?",
     options=(
-        Claim("A", "Each doubling of PP halves DP, so each pipeline gets twice the microbatches.",
+        Claim("A", "Each doubling of PP halves DP, and so doubles each pipeline's microbatches.",
               "DP = {gpus} ÷ (TP × PP) and m = {batch} ÷ DP: m grows from {m_shallow} at PP {pp_shallow} to "
               "{m_deep} at PP {pp_deep}, as fast as p − 1. At TP {tp} the bubble (p − 1)/m approaches "
               "{bubble_cap} however deep the pipeline."),
