@@ -134,10 +134,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_16": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now one reader's tokens per second on the H100, not the answer's time
+        "a1_reflect": "CB-D",  # review: "faster GPUs" moved to C; "batch so each stream decodes faster" became throughput
+        "a2_pick": "----",  # now which tier needs weights below 4 bits (MCU aside), not which tier no precision rescues
+        "a2_reflect": "D--A",  # review: the two remedies (stream, prune) became causes (slow flash, no ternary 7B)
     },
 
     "v2_01": {
@@ -148,10 +148,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_02": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "---D",  # A-C redrawn (under 1.5x, 1.5-4x, 4-10x); only "10x or more" stays, at D
+        "a1_reflect": "----",  # asks what 8 -> 16 GPUs does to the ring's time (was why 2(N-1)/N, stated by the page)
+        "a2_predict": "----",  # asks the gain from eight rails over one NIC (the rails' speedup sat high in C)
+        "a2_reflect": "----",  # asks what a fixed global batch does from 16 to 64 nodes (the old key was a failure's lever)
     },
 
     "v2_03": {

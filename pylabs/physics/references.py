@@ -31,6 +31,9 @@ REFERENCES: dict[str, Reference] = {
                             "https://doi.org/10.1177/1094342005051521"),
     "zero2020": Reference("Rajbhandari et al.", 2020, "ZeRO: Memory Optimizations Toward Training Trillion "
                           "Parameter Models", "https://arxiv.org/abs/1910.02054"),
+    "megatron_ddp": Reference("NVIDIA", 0, "Megatron Core developer guide, core.distributed.distributed_data_parallel",
+                              "https://docs.nvidia.com/megatron-core/developer-guide/latest/apidocs/core/"
+                              "core.distributed.distributed_data_parallel.html"),
     "nccl_tests": Reference("NVIDIA", 0, "nccl-tests, doc/PERFORMANCE.md",
                             "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"),
     "palm2022": Reference("Chowdhery et al.", 2022, "PaLM: Scaling Language Modeling with Pathways",

@@ -26,7 +26,7 @@ def test_full_walkthrough(lab_page):
     page.lock("a1_predict", "B")
     assert not page.control_disabled("a1_tokens")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_slowdown"), lab.act1_truth())
+    assert close(page.metric("a1_slowdown"), lab.act1_truth("pretrain"))
     page.chart_drawn("a1_step_time")
     before = page.metric("a1_allreduce_s")
     page.set_control("a1_fabric", "nvlink")
@@ -42,19 +42,20 @@ def test_full_walkthrough(lab_page):
     assert not page.failure_visible("a1_out_of_memory")
 
     # Reflection and math peek.
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "D")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II unlocks only now.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "C")
+    page.lock("a2_predict", "A")
     assert page.verdict("a2_predict") == "correct"
     assert page.failure_visible("a2_network_wall")
-    assert close(page.metric("a2_speedup"), lab.SCENARIO_CLUSTER.speedup(16))
+    assert close(page.metric("a2_speedup"), lab.scenario_cluster("pretrain").speedup(16))
+    assert close(page.metric("a2_rails_gain"), lab.act2_truth("pretrain"))
     page.set_control("a2_nics", "8")
     assert not page.failure_visible("a2_network_wall")
-    assert close(page.metric("a2_speedup"), lab.act2_truth())
+    assert close(page.metric("a2_speedup"), lab.scenario_cluster("pretrain", 8).speedup(16))
     page.chart_drawn("a2_scaling")
     page.set_control("a2_strong", True)
     assert close(page.metric("a2_tokens_per_gpu"), 2048)
@@ -62,7 +63,8 @@ def test_full_walkthrough(lab_page):
     assert "= 2,048 tokens" in page.page.inner_text("#pl-control-a2_tokens-help")
     page.set_control("a2_strong", False)
     assert not page.control_disabled("a2_tokens")
-    page.lock("a2_reflect", "C")
+    page.lock("a2_reflect", "B")
+    assert page.verdict("a2_reflect") == "correct"
 
     # HUD summarises; the ledger has the whole attempt.
     hud = page.page.inner_text("[data-hud]")
@@ -71,6 +73,16 @@ def test_full_walkthrough(lab_page):
     assert attempt["complete"] and set(attempt["answers"]) == {"a1_predict", "a1_reflect", "a2_predict", "a2_reflect"}
     assert attempt["answers"]["a1_predict"]["correct"] is False
     assert set(attempt["failures_hit"]) == {"a1_comm_bound", "a1_out_of_memory", "a2_network_wall"}
+
+
+def test_finetune_context_asks_and_answers_at_1024_tokens(lab_page):
+    """One context per question: in fine-tuning the prompt names 1,024 tokens and D is the key (13.6×)."""
+    page = lab_page.open("v2_02")
+    page.set_control("context", "finetune")
+    assert "1,024 tokens per GPU" in page.page.inner_text('[data-question="a1_predict"]')
+    page.lock("a1_predict", "D")
+    assert page.verdict("a1_predict") == "correct"
+    assert close(page.metric("a1_slowdown"), lab.act1_truth("finetune"))
 
 
 def test_reload_keeps_locks_and_settings(lab_page):

@@ -268,12 +268,9 @@ ACT1 = Act(
         "each node over NVLink and then between nodes through the NICs.",
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node, and it stays fixed as GPUs are added.",
-        f"The estimate leaves two things out. The 70B model's weights and optimizer state must be "
-        f"sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and the {fmt(S.global_batch_tokens, 'tokens')} of a step are only "
-        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} of Llama 3's {fmt(C.LLAMA3_SEQ, 'int')}-token "
-        f"sequences, fewer than the {fmt(S.gpus, 'int')} GPUs, so a real run splits each sequence over a group of "
-        "GPUs (tensor or context parallelism). Both add traffic; splitting also shrinks each GPU's gradient "
-        "exchange.",
+        f"Left out: the 70B model must be sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and a step's "
+        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} sequences are fewer than the {fmt(S.gpus, 'int')} GPUs, so a real "
+        "run splits each one over several GPUs. Both add traffic; splitting also shrinks each GPU's gradient exchange.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_BATCH, A1_FABRIC),
