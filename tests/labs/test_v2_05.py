@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -259,10 +261,76 @@ def test_failure_texts_offer_only_levers_not_at_their_limit():
     stage3 = model.DPRun(70e9, 8, 524288, 8, model.C.IB_NDR_BW, 3)
     assert not stage3.fits and levers.oom_levers(stage3) == "Try more GPUs, since the stage divides the state by N."
     ddp = model.DPRun(70e9, 8, 524288, 8, model.C.IB_NDR_BW, 0)
-    assert levers.oom_levers(ddp) == "Try a higher ZeRO stage."   # plain DDP never shards: more GPUs do not help
+    # plain DDP never shards, and ZeRO-3 on 8 GPUs still needs 140 GB: neither lever fits it alone
+    assert levers.oom_levers(ddp).startswith("No single setting fits it: combine ZeRO-3")
+    assert levers.oom_levers(replace(ddp, params=7e9)) == "Try a higher ZeRO stage."
     sharded = model.Layout(8, 1, distopt=True)
     assert sharded.limits()["a2_out_of_memory"] and "distributed optimizer" not in levers.a2_oom_levers(sharded)
     assert "larger global batch" not in levers.bubble_levers(model.Layout(4, 32, batch=3072))
+
+
+def _act1_runs():
+    nets = [(8, model.C.IB_NDR_BW), (4, model.C.IB_NDR_BW), (1, model.C.IB_NDR_BW), (1, model.C.IB_HDR_BW)]
+    for gpus, batch, (nics, bw), params, zero, overlap in itertools.product(
+            [2 ** k for k in range(3, 11)], [2 ** k for k in range(17, 22)], nets, model.MODEL_SIZES.values(),
+            range(4), (False, True)):
+        yield model.DPRun(params, gpus, batch, nics, bw, zero, overlap)
+
+
+def _comm_bound(run):
+    return run.fits and run.splits and run.exposed_s > run.compute_s
+
+
+def test_every_offered_lever_clears_its_failure_alone():
+    """Review (issue 24, class 3): each lever a failure text offers, moved alone as far as the page lets it,
+    clears that failure (before: 'Try a higher ZeRO stage' for a 70B on 8 GPUs, where ZeRO-3 needs 140 GB;
+    'Try ... a larger global batch' where the largest batch still waits longer than it computes; 'Add
+    pipeline stages' where the deepest valid pipeline still does not fit)."""
+    from pylabs.labs.vol2 import v2_05_levers as levers
+    fewer = lambda r: [replace(r, gpus=n) for n in (8, 16, 32, 64, 128, 256, 512) if n < r.gpus]
+    moves1 = {"fewer GPUs": fewer, "a larger global batch": lambda r: [replace(r, batch=2 ** 21)],
+              "overlapping": lambda r: [replace(r, overlap=True)],
+              "more network rails": lambda r: [replace(r, nics=8, nic_bw=model.C.IB_NDR_BW)]}
+    checked = 0
+    for run in _act1_runs():
+        if not run.fits:
+            text = levers.oom_levers(run)
+            if "higher ZeRO stage" in text:
+                assert replace(run, zero=3).fits, run
+            if "more GPUs, since" in text:
+                assert any(replace(run, gpus=n).fits and replace(run, gpus=n).splits for n in (16, 32, 64, 128,
+                                                                                              256, 512, 1024)), run
+            checked += 1
+        elif _comm_bound(run):
+            text = levers.comm_levers(run)
+            for name, moved in moves1.items():
+                if name in text and not text.startswith("No single"):
+                    assert any(m.fits and not _comm_bound(m) for m in moved(run)), (name, run)
+            checked += 1
+    depths = (1, 2, 4, 8, 16, 32, 64, 128)
+    for tp, pp, distopt, batch in itertools.product((1, 2, 4, 8, 16, 32, 64), depths, (False, True),
+                                                    model.A2_BATCHES):
+        lay = model.Layout(tp, pp, distopt, batch)
+        if lay.problem():
+            continue
+        valid = lambda layouts: [x for x in layouts if not x.problem()]
+        if not lay.fits:
+            text = levers.a2_oom_levers(lay).lower()
+            for name, moved in {"distributed optimizer": [replace(lay, distopt=True)],
+                                "add pipeline stages": [replace(lay, pp=p) for p in depths if p > pp],
+                                "widen tensor": [replace(lay, tp=8)]}.items():
+                if name in text and not text.startswith("no single"):
+                    assert any(x.fits for x in valid(moved)), (name, lay)
+            checked += 1
+        if lay.bubble > model.S.bubble_limit:
+            text = levers.bubble_levers(lay).lower()
+            for name, moved in {"fewer stages": [replace(lay, pp=p) for p in depths if p < pp],
+                                "larger global batch": [replace(lay, batch=max(model.A2_BATCHES))],
+                                "wider tensor": [replace(lay, tp=8)]}.items():
+                if name in text and not text.startswith("no single"):
+                    assert any(x.bubble <= model.S.bubble_limit for x in valid(moved)), (name, lay)
+            checked += 1
+    assert checked > 2000
 
 
 def test_a_refused_run_records_no_mfu_rather_than_zero():
