@@ -138,11 +138,11 @@ ACT1_REFLECTION = Reflection(
         Claim("B", "Each GPU sends more gradient bytes per step as the ring gets longer.",
               "The ring factor 2(N−1)/N goes from {ring_few} to only {ring_many}: every GPU sends about "
               "twice its gradient whatever N is."),
-        Claim("C", "Each GPU computes less per step; the all-reduce takes about as long.",
+        Claim("C", "Each GPU computes less per step; the all-reduce does not shrink with it.",
               "On {gpus_few} GPUs a step computes for {compute_few} against an all-reduce of {ar_few}; on "
               "{target} GPUs it computes for {a1_compute_s} against {a1_allreduce_s}. The all-reduce grows "
-              "{ar_growth} in all, nearly all of it once, where the gradients first leave the node "
-              "({ar_mid} on {gpus_mid} GPUs); the compute it is measured against shrinks {compute_shrink}."),
+              "{ar_growth} in all, most of it by {gpus_mid} GPUs ({ar_mid}), as the gradients leave the node "
+              "and the ring across nodes lengthens; the compute it is measured against shrinks {compute_shrink}."),
         Claim("D", "Each ring step waits on the slowest of N GPUs, so stragglers add up.",
               "Stragglers are real on large clusters, but this step model has none: every GPU runs at the same "
               "speed, and MFU still falls from {mfu_few} on {gpus_few} GPUs to {a1_mfu} on {target}."),
@@ -341,7 +341,7 @@ ACT2_REFLECTION = Reflection(
     options=(
         Claim("A", "Each doubling of PP halves DP, and so doubles each pipeline's microbatches.",
               "DP = {gpus} ÷ (TP × PP) and m = {batch} ÷ DP: m grows from {m_shallow} at PP {pp_shallow} to "
-              "{m_deep} at PP {pp_deep}, as fast as p − 1. At TP {tp} the bubble (p − 1)/m approaches "
+              "{m_deep} at PP {pp_deep}, in proportion to p. At TP {tp} the bubble (p − 1)/m approaches "
               "{bubble_cap} however deep the pipeline."),
         Claim("B", "Fewer layers per stage make each idle slot of the fill and drain shorter.",
               "Shorter slots shorten the useful work by the same factor: the bubble counts p − 1 idle slots "
@@ -510,9 +510,9 @@ def lab_takeaways(context: str) -> list[str]:
         f"With a global batch fixed at {fmt(BATCH[context], 'tokens')}, data-parallel MFU falls from {fmt(few.mfu, 'pct1')} on {few.gpus} GPUs to "
         f"{fmt(mid.mfu, 'pct1')} on {mid.gpus} and {fmt(many.mfu, 'pct1')} on {many.gpus}: compute per GPU "
         f"shrinks from {fmt(few.compute_s, 's')} to {fmt(many.compute_s, 's')}, while the all-reduce grows "
-        f"{fmt(mid.allreduce_s / few.allreduce_s, 'x')} where it first leaves the node ({fmt(few.allreduce_s, 's')} "
-        f"on {few.gpus} GPUs, {fmt(mid.allreduce_s, 's')} on {mid.gpus}) and then stays near "
-        f"{fmt(many.allreduce_s, 's')}.",
+        f"{fmt(mid.allreduce_s / few.allreduce_s, 'x')} as the gradients leave the node and the ring across nodes "
+        f"lengthens ({fmt(few.allreduce_s, 's')} on {few.gpus} GPUs, {fmt(mid.allreduce_s, 's')} on {mid.gpus}) "
+        f"and then stays near {fmt(many.allreduce_s, 's')}.",
         f"Mixed-precision Adam needs {fmt(C.ADAM_MIXED_PRECISION_BYTES_PER_PARAM, 'num')} bytes per parameter; "
         f"ZeRO-1 and the distributed optimizer shard the {fmt(C.ADAM_OPTIMIZER_BYTES_PER_PARAM, 'num')} bytes of "
         "Adam state without adding traffic; ZeRO-3, which also shards the weights, adds a third ring phase.",
