@@ -273,10 +273,12 @@ ACT1 = Act(
 
 # ---- Act II · 3D parallelism ----------------------------------------------------------
 
-A2_TP = Slider("a2_tp", "Tensor parallelism, TP", unit="GPUs", min=1, max=64, step=1, default=8, fmt="int",
-               scale="log2", help=f"A DGX H100 node has {S.gpus_per_node} GPUs on NVLink.")
+A2_TP = Slider("a2_tp", "Tensor parallelism, TP", unit="GPUs", min=1, max=S.act2_tp_max, step=1, default=8, fmt="int",
+               scale="log2", help=f"A DGX H100 node has {S.gpus_per_node} GPUs on NVLink. TP must divide the {HEADS} "
+                                  f"attention heads: the slider stops at {S.act2_tp_max}.")
 A2_PP = Slider("a2_pp", "Pipeline parallelism, PP", unit="stages", min=1, max=S.act2_pp_max, step=1, default=4,
-               fmt="int", scale="log2")
+               fmt="int", scale="log2", help=f"Equal stages need PP to divide the {LAYERS} layers: the slider stops "
+                                             f"at {S.act2_pp_max}.")
 A2_DISTOPT = Toggle("a2_distopt", "Distributed optimizer (shard the Adam state across DP, like ZeRO-1)")
 A2_BATCH = Choice("a2_batch", "Global batch", tuple(Option(str(b), f"{b:,} sequences") for b in A2_BATCHES),
                   default=str(GPT3_BATCH), unit="sequences",

@@ -25,8 +25,8 @@ class Scenario:
     act1_gpus: tuple = (8, 1024)         # the GPU slider's range
     act1_batches: tuple = (131072, 2097152)  # the global batch slider's range, tokens
     act2_gpus: int = 1024
-    act2_pp_max: int = 64                # the pipeline slider's top: 64 shows that 96 layers do not split
-                                         # evenly (128, also invalid, showed nothing more: review)
+    act2_tp_max: int = 32                # the sliders' tops: 32 divides GPT-3's 96 heads and 96 layers, and
+    act2_pp_max: int = 32                # 64 or 128 only showed 'Not a valid layout' (review: no number moved)
     bubble_limit: float = 0.10           # the stakeholder's ceiling on (p−1)/m
     warmup_share: float = 0.25           # batch warm-up: a quarter of the global batch [assumed share]
     model_sizes: tuple = (("7b", 7e9), ("13b", 13e9), ("70b", 70e9))
