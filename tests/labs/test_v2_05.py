@@ -482,3 +482,12 @@ def test_each_control_moved_from_the_question_state_changes_a_number():
     for name, value in (("a1_fabric", "4ndr"), ("a1_overlap", True), ("a2_tp", 16), ("a2_pp", 16),
                         ("a2_distopt", True), ("a2_batch", "3072")):
         assert lab.results(all_open(**{name: value})) != base, name
+
+
+def test_no_green_mfu_beside_a_broken_limit():
+    """Review (issue 24, class 7): TP 4 × PP 32 × DP 8 reaches 41.7 % MFU, 80 % of the compute phase's,
+    but breaks the bubble ceiling: its MFU card is not green beside the red failure."""
+    html = rendered(LAB, all_open(a2_tp=4, a2_pp=32))
+    assert 'data-failure="a2_bubble"' in html
+    assert 'pl-metric--good" data-metric="a2_mfu"' not in html
+    assert 'pl-metric--good" data-metric="a2_mfu"' in rendered(LAB, all_open(a2_tp=8, a2_pp=16))

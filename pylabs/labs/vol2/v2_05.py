@@ -379,7 +379,14 @@ def act2_metrics(lay: Layout, broken: dict[str, bool]):
         *([] if broken["a2_out_of_memory"] else [
             M["a2_step_s"].show(lay.step_s, note=f"an upper bound: {fmt(lay.dp_allreduce_s, 's')} of DP "
                                                  "all-reduce, one rail per GPU, none overlapped"),
-            M["a2_mfu"].show(lay.mfu, tone_for(lay.mfu))]))
+            M["a2_mfu"].show(lay.mfu, mfu_tone(lay, broken))]))
+
+
+def mfu_tone(lay: Layout, broken: dict[str, bool]) -> str:
+    """Never green beside a broken limit (review: TP 4 x PP 32 showed a green 41.7 % beside 'Pipeline
+    bubble above the ceiling')."""
+    shown = tone_for(lay.mfu)
+    return "warn" if shown == "good" and any(broken.values()) else shown
 
 
 def act2_failures(lay: Layout, broken: dict[str, bool]) -> list:
