@@ -491,3 +491,19 @@ def test_no_green_mfu_beside_a_broken_limit():
     assert 'data-failure="a2_bubble"' in html
     assert 'pl-metric--good" data-metric="a2_mfu"' not in html
     assert 'pl-metric--good" data-metric="a2_mfu"' in rendered(LAB, all_open(a2_tp=8, a2_pp=16))
+
+
+@pytest.mark.parametrize("context", ["full", "warmup"])
+def test_extrapolating_the_stakeholders_two_numbers_misses_the_key(context):
+    """Review (issue 20: every question needs the physics): a straight line in log N through the two MFUs
+    the stakeholder quotes lands in C in both contexts; the key B needs compute ∝ 1/N against an
+    all-reduce that does not shrink. In the warm-up, 8 and 64 GPUs (50.0 %, 30.7 %) extrapolated to 24.3 %
+    at 128 GPUs, inside B: it now quotes 8 and 16 GPUs."""
+    import math
+    a, b = model.quoted(context)
+    target = model.act1_target(context)
+    guess = b.mfu + (b.mfu - a.mfu) * math.log(target / b.gpus) / math.log(b.gpus / a.gpus)
+    letters = [o.letter for o in lab.ACT1_PREDICTION.options if o.holds(guess)]
+    assert letters != ["B"] and lab.ACT1_PREDICTION.answer(context) == "B", (guess, letters)
+    story = lab.ACT1.stakeholder(context)
+    assert f"{lab.fmt(a.mfu, 'pct1')} on {a.gpus} GPUs and {lab.fmt(b.mfu, 'pct1')} on {b.gpus}." in story

@@ -35,7 +35,7 @@ from pylabs.framework.components import tone
 from pylabs.labs.vol2.v2_05_model import (BATCH, CANDIDATES, DEEP, DEFAULT_FABRIC, DGX_RAILS, GPT3_BATCH, HBM,
                                          HEADS, INSIDE_TP_S, LAYERS, MBS, MEGATRON, MODEL_SIZES, SEQ, SHALLOW,
                                          A2_BATCHES, TP_CALLS, WARMUP_BATCH, DPRun, Layout, S, act1_target, act1_truth, act2_answer,
-                                         measured, mfu_or_none, scenario_run)
+                                         measured, mfu_or_none, quoted, scenario_run)
 from pylabs.labs.vol2.v2_05_charts import COUNTS, act1_chart, act2_chart
 from pylabs.labs.vol2.v2_05_levers import a2_oom_levers, bubble_levers, comm_levers, oom_levers
 from pylabs.labs.vol2.v2_05_network import FABRICS, NICS, ledger_note, resolve_fabric
@@ -253,8 +253,8 @@ ACT1 = Act(
         f"each, and a {'warm-up ' if context == 'warmup' else ''}global batch fixed at "
         f"{fmt(BATCH[context], 'tokens')}, {fmt(S.act1_seq, 'tokens')} a sequence. "
         f"Our step model, at {fmt(S.mfu, 'pct1')} utilisation in the compute phase [assumed], gives MFU "
-        f"{fmt(measured(context)[0].mfu, 'pct1')} on {S.act1_measured[0]} GPUs and "
-        f"{fmt(measured(context)[1].mfu, 'pct1')} on {S.act1_measured[1]}. Leadership wants the run as wide as the "
+        f"{fmt(quoted(context)[0].mfu, 'pct1')} on {quoted(context)[0].gpus} GPUs and "
+        f"{fmt(quoted(context)[1].mfu, 'pct1')} on {quoted(context)[1].gpus}. Leadership wants the run as wide as the "
         f"batch allows, one sequence per GPU: {act1_target(context):,} GPUs. What MFU should I promise?"),
     scenario=lambda: (
         "In data parallelism every GPU holds the whole model, processes its slice of the global batch, then "

@@ -21,7 +21,11 @@ class Scenario:
     act1_zero: int = 1
     act1_seq: float = 1024.0             # tokens per sequence in Act I
     act1_batch: float = 524288.0         # global batch, tokens (512K)
-    act1_measured: tuple = (8, 64)       # GPU counts the stakeholder's step model has been run at
+    act1_measured: tuple = (8, 64)       # GPU counts the feedback and the takeaway compare
+    # the two GPU counts the stakeholder quotes, per context: extrapolated in log N they miss the key's range
+    # (full: 51.5 → 44.3 % gives 37.1 % at 512; warm-up: 50.0 → 45.9 % gives 33.6 % at 128), so the answer
+    # needs the physics (review: the warm-up's 8 and 64 GPUs extrapolated to 24.3 %, inside the key)
+    act1_quoted: tuple = (("full", (8, 64)), ("warmup", (8, 16)))
     act1_gpus: tuple = (8, 1024)         # the GPU slider's range
     act1_batches: tuple = (131072, 2097152)  # the global batch slider's range, tokens
     act2_gpus: int = 1024
@@ -123,6 +127,11 @@ def act1_truth(context: str) -> float:
 def measured(context: str) -> tuple[DPRun, ...]:
     """The runs the stakeholder quotes, in the context's batch."""
     return tuple(scenario_run(n, context) for n in S.act1_measured)
+
+
+def quoted(context: str) -> tuple[DPRun, ...]:
+    """The runs the stakeholder quotes before the question, in the context's batch."""
+    return tuple(scenario_run(n, context) for n in dict(S.act1_quoted)[context])
 
 
 def mfu_or_none(run: DPRun) -> float | None:
