@@ -507,3 +507,13 @@ def test_extrapolating_the_stakeholders_two_numbers_misses_the_key(context):
     assert letters != ["B"] and lab.ACT1_PREDICTION.answer(context) == "B", (guess, letters)
     story = lab.ACT1.stakeholder(context)
     assert f"{lab.fmt(a.mfu, 'pct1')} on {a.gpus} GPUs and {lab.fmt(b.mfu, 'pct1')} on {b.gpus}." in story
+
+
+def test_act1_reflection_key_is_not_the_only_option_about_compute():
+    """Review (class 18): the distractors all blamed communication (a growing all-reduce, more bytes,
+    stragglers), so 'the odd one out' found the key. D now blames the compute (smaller, slower GEMMs), and
+    its feedback shows the compute shrinking exactly with N at the model's fixed utilisation."""
+    d = lab.ACT1_REFLECTION.options[3]
+    assert "matrix multiplies" in d.text
+    feedback = worded(d.feedback, lab.act1_facts("full"))
+    assert "shrinks exactly 64× with 64× the GPUs" in feedback and "52.0 %" in feedback

@@ -143,9 +143,11 @@ ACT1_REFLECTION = Reflection(
               "{target} GPUs it computes for {a1_compute_s} against {a1_allreduce_s}. The all-reduce grows "
               "{ar_growth} in all, most of it by {gpus_mid} GPUs ({ar_mid}), as the gradients leave the node "
               "and the ring across nodes lengthens; the compute it is measured against shrinks {compute_shrink}."),
-        Claim("D", "Each ring step waits on the slowest of N GPUs, so stragglers add up.",
-              "Stragglers are real on large clusters, but this step model has none: every GPU runs at the same "
-              "speed, and MFU still falls from {mfu_few} on {gpus_few} GPUs to {a1_mfu} on {target}."),
+        # a compute-side distractor, so the key is not the only option that looks at the compute (class 18)
+        Claim("D", "Each GPU's smaller slice runs its matrix multiplies less efficiently.",
+              "Small matrix multiplies do run less efficiently on real GPUs, but this step model holds the compute "
+              "phase at {u}: the compute shrinks exactly {compute_shrink} with {n_growth} the GPUs, and MFU "
+              "still falls from {mfu_few} on {gpus_few} GPUs to {a1_mfu} on {target}."),
     ),
     answer_letter="C",
 )
