@@ -517,3 +517,11 @@ def test_act1_reflection_key_is_not_the_only_option_about_compute():
     assert "matrix multiplies" in d.text
     feedback = worded(d.feedback, lab.act1_facts("full"))
     assert "shrinks exactly 64× with 64× the GPUs" in feedback and "52.0 %" in feedback
+
+
+def test_reflection_options_open_with_different_words():
+    """Review: three of Act I's reflection options opened 'Each GPU …'; no two options share their first
+    two words."""
+    for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
+        openings = [" ".join(o.text.split()[:2]) for o in q.options]
+        assert len(set(openings)) == len(openings), openings

@@ -135,7 +135,7 @@ ACT1_REFLECTION = Reflection(
               "Both halves are the other way round: on {gpus_few} GPUs a step computes for {compute_few} against "
               "an all-reduce of {ar_few}; on {target} GPUs, {a1_compute_s} against {a1_allreduce_s}. N grows "
               "{n_growth}, the all-reduce {ar_growth}, and the compute shrinks {compute_shrink}."),
-        Claim("B", "Each GPU sends more gradient bytes per step as the ring gets longer.",
+        Claim("B", "A longer ring makes every GPU send more gradient bytes per step.",
               "The ring factor 2(N−1)/N goes from {ring_few} to only {ring_many}: every GPU sends about "
               "twice its gradient whatever N is."),
         Claim("C", "Each GPU computes less per step; the all-reduce does not shrink with it.",
@@ -144,7 +144,7 @@ ACT1_REFLECTION = Reflection(
               "{ar_growth} in all, most of it by {gpus_mid} GPUs ({ar_mid}), as the gradients leave the node "
               "and the ring across nodes lengthens; the compute it is measured against shrinks {compute_shrink}."),
         # a compute-side distractor, so the key is not the only option that looks at the compute (class 18)
-        Claim("D", "Each GPU's smaller slice runs its matrix multiplies less efficiently.",
+        Claim("D", "Smaller slices of the batch run each GPU's matrix multiplies less efficiently.",
               "Small matrix multiplies do run less efficiently on real GPUs, but this step model holds the compute "
               "phase at {u}: the compute shrinks exactly {compute_shrink} with {n_growth} the GPUs, and MFU "
               "still falls from {mfu_few} on {gpus_few} GPUs to {a1_mfu} on {target}."),
