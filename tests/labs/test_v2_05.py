@@ -525,3 +525,12 @@ def test_reflection_options_open_with_different_words():
     for q in (lab.ACT1_REFLECTION, lab.ACT2_REFLECTION):
         openings = [" ".join(o.text.split()[:2]) for o in q.options]
         assert len(set(openings)) == len(openings), openings
+
+
+def test_bubble_failure_does_not_state_the_reflections_mechanism():
+    """Review (classes 6 and 34): the bubble failure offered 'wider tensor parallelism, which leaves fewer
+    replicas and more microbatches each', Act II's reflection key (deeper PP halves DP, doubling m) before
+    its lock."""
+    from pylabs.labs.vol2 import v2_05_levers as levers
+    text = levers.bubble_levers(model.Layout(4, 32))
+    assert "wider tensor parallelism" in text.lower() and "replicas" not in text and "microbatches" not in text

@@ -94,12 +94,12 @@ def bubble_levers(lay: Layout) -> str:
     """Fewer stages (any valid shallower depth), the largest batch, or TP up to a node's width."""
     moves = {"fewer stages": _depths(lay, deeper=False) or None,
              "a larger global batch": [replace(lay, batch=max(A2_BATCHES))] if lay.batch < max(A2_BATCHES) else None,
-             "wider tensor parallelism (fewer replicas, so more microbatches each)":
+             "wider tensor parallelism":  # not why (fewer replicas, more microbatches each): Act II's reflection asks it
                  [replace(lay, tp=S.gpus_per_node)] if lay.tp < S.gpus_per_node else None}
     alone = [name for name, laid in moves.items()
              if laid and any(_valid(x) and x.bubble <= S.bubble_limit for x in laid)]
     if alone:
         text = listed(alone)
         return text[0].upper() + text[1:] + " would bring it under the ceiling."
-    helping = [name.split(" (")[0] for name, laid in moves.items() if laid]
+    helping = [name for name, laid in moves.items() if laid]
     return f"No single setting brings it under the ceiling: combine {listed(helping, 'and')}." if len(helping) > 1 else ""
