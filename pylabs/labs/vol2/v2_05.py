@@ -20,6 +20,10 @@ Act II's options are the layouts alone (their blurbs said which broke the TP lim
 shared by a majority; its reflection was stated by the page (TP across nodes); failure texts offer only
 levers not at their limit; the MFU the stakeholder quotes is the step model's at an [assumed] 52 %.
 
+Independent review: a lever is offered only if moving it alone clears its failure; the warm-up's
+stakeholder quotes 8 and 16 GPUs (8 and 64 extrapolated in log N onto the key); the TP and PP sliders stop
+at 32, which divides the 96 heads and layers; no green MFU beside a broken limit.
+
 Ledger fields: context, both predictions and reflections, the final instrument settings,
 MFU of both acts, memory and bubble of the Act II layout, failure states reached.
 """
