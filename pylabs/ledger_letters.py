@@ -170,10 +170,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_05": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # same bounds, but each range now claims the all-reduce's share of the step (was the mechanism)
+        "a1_reflect": "-BC-",  # "more bytes as N grows" and the key reworded to similar length; A and D new claims (D: slower small GEMMs)
+        "a2_predict": "B-D-",  # TP 8 x PP 4 is B, Megatron's TP 8 x PP 16 (the key) is D; TP 16 x PP 8 and TP 4 x PP 32 replaced
+        "a2_reflect": "----",  # now why a deeper pipeline barely raises the bubble (TP inside the node was stated by the page)
     },
 
     "v2_06": {
