@@ -31,6 +31,7 @@ LANDED: frozenset[str] = frozenset({
     "v2_01",
     "v2_02",
     "v2_04",
+    "v2_05",
     "v2_06",
     "v2_07",
     "v2_08",
