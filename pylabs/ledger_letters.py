@@ -198,10 +198,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_09": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 35 %, 35-65, 65-120, 120 % or more): key 42.9 % in B
+        "a1_reflect": "ACBD",  # noise stays A, "throughput is steps per second" moved to C, "slower inside the step" to B
+        "a2_predict": "----",  # asked in the context locked in, with micro-batches that amortise the all-reduce
+        "a2_reflect": "----",  # a new question: why compression alone never reaches 50 % MFU
     },
 
     "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new
