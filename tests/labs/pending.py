@@ -35,6 +35,7 @@ LANDED: frozenset[str] = frozenset({
     "v2_06",
     "v2_07",
     "v2_08",
+    "v2_09",
     "v2_10",
     "v2_12",
     "v2_13",
