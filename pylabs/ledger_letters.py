@@ -162,24 +162,25 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_04": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "BACD",  # the same four diagnoses, reworded; the loader (small reads at queue depth 1) is A
+        "a1_reflect": "----",  # was why shards fix the loader; now what more workers and whole-sample reads differ in
+        "a2_predict": "ACDB",  # the same four limits, reworded per context; the metadata target is C, the loaders B
+        "a2_reflect": "----",  # was whether an object store removes the wall (the object context is already one);
+                               # now why shards keep working as the job grows
     },
 
     "v2_05": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # same bounds, but each range now claims the all-reduce's share of the step (was the mechanism)
+        "a1_reflect": "-BC-",  # "more bytes as N grows" and the key reworded to similar length; A and D new claims (D: slower small GEMMs)
+        "a2_predict": "B-D-",  # TP 8 x PP 4 is B, Megatron's TP 8 x PP 16 (the key) is D; TP 16 x PP 8 and TP 4 x PP 32 replaced
+        "a2_reflect": "----",  # now why a deeper pipeline barely raises the bubble (TP inside the node was stated by the page)
     },
 
     "v2_06": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # a new question: the ring's time (0.556 s), not the naive/ring ratio
+        "a1_reflect": "----",  # a new question: why algbw reads half the link
+        "a2_predict": "----",  # a new question: the ring's extra time over halving + doubling at 350 GB
+        "a2_reflect": "AB--",  # "count the GPUs" and the N-dependent crossover stay; C and D rewritten
     },
 
     "v2_07": {
@@ -190,17 +191,17 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the wait with the added GPUs as a share of today's (key A: under 10 %)
+        "a1_reflect": "ABC-",  # the knee asked for the context's jobs; "any utilisation" rewritten
+        "a2_pick": "AB--",     # the key is now the smallest passing notebook pool (48); 64/448/512 kept at B
+        "a2_reflect": "D---",  # the gang-slot key moved to D; backfill, priority and "reporting error" rewritten
     },
 
     "v2_09": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 35 %, 35-65, 65-120, 120 % or more): key 42.9 % in B
+        "a1_reflect": "ACBD",  # noise stays A, "throughput is steps per second" moved to C, "slower inside the step" to B
+        "a2_predict": "----",  # asked in the context locked in, with micro-batches that amortise the all-reduce
+        "a2_reflect": "----",  # a new question: why compression alone never reaches 50 % MFU
     },
 
     "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new
