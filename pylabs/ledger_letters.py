@@ -155,10 +155,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_03": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the share an ordered ring keeps (100 %), ranges lowest first (they ran highest first)
+        "a1_reflect": "----",  # now what sets the scattered ring's 66.1 % (was why ordering restores full speed)
+        "a2_predict": "ACBD",  # the same four designs: the torus A, the Ethernet to C, InfiniBand (the key) to B
+        "a2_reflect": "ABCD",  # the same four claims, reworded to similar lengths
     },
 
     "v2_04": {
