@@ -240,10 +240,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_15": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",   # ranges rewritten (< 1.2×, 1.2–2×, 2–2.5×, ≥ 2.5×): the key 2.8× is now D
+        "a1_reflect": "BACD",   # the same four policies, reworded; the carbon budget is now A
+        "a2_predict": "----",   # the plan pick became the stated plan's saving by shifting (ranges)
+        "a2_reflect": "-BCD",   # A is now "the window sets it" (was "jobs cannot wait 12 h", which the prompt ruled out)
     },
 
     "v2_16": {

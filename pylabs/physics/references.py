@@ -148,6 +148,8 @@ REFERENCES: dict[str, Reference] = {
                             "https://intelligence.uptimeinstitute.com/resource/uptime-institute-global-data-center-survey-2023"),
     "radovanovic2021": Reference("Radovanović et al.", 2021, "Carbon-Aware Computing for Datacenters",
                                  "https://arxiv.org/abs/2106.11750"),
+    "silerevans2012": Reference("Siler-Evans, Azevedo and Morgan", 2012, "Marginal Emissions Factors for the U.S. "
+                                "Electricity System", "https://doi.org/10.1021/es204423k"),
     # V2-14 The Adversarial Wall
     "madry2018": Reference("Madry, Makelov, Schmidt, Tsipras and Vladu", 2018, "Towards Deep Learning Models "
                            "Resistant to Adversarial Attacks", "https://arxiv.org/abs/1706.06083"),

@@ -35,19 +35,23 @@ def test_full_walkthrough(lab_page):
     page.set_control("a1_pue", 1.58)
     assert close(page.metric("a1_co2e_week"), tonnes * 1.58)
     assert close(page.metric("a1_net_change"), 0.4)
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "A")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
-    # Act II: the upstream's answer (A) is wrong; the stated plan breaks the deadline and the target.
+    # Act II: the upstream's "shifting reaches the target" (D) is wrong; the stated plan keeps its
+    # deadlines (issue 24: the old rule broke them) and misses the target.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "A")
+    page.lock("a2_predict", "D")
     assert page.verdict("a2_predict") == "incorrect"
     assert close(page.metric("a2_shift_savings"), lab.TEAM.shift_savings)
-    assert page.failure_visible("a2_sla") and page.failure_visible("a2_target")
+    assert not page.failure_visible("a2_sla") and page.failure_visible("a2_target")
     page.chart_drawn("a2_shift")
-    page.set_control("a2_window", 12 * 3600)
+    page.set_control("a2_flex", 1.0)
+    assert page.failure_visible("a2_sla")
+    page.set_control("a2_flex", 0.3)
     assert not page.failure_visible("a2_sla")
+    page.set_control("a2_window", 12 * 3600)
     assert close(page.metric("a2_shift_savings"), 0.2322, rel=1e-3)
     page.set_control("a2_procure", 0.25)
     assert not page.failure_visible("a2_target")
@@ -63,7 +67,7 @@ def test_full_walkthrough(lab_page):
 
 def test_sla_failure_from_headroom_is_reached_and_left(lab_page):
     page = lab_page.open("v2_15")
-    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "B"), ("a2_predict", "D")):
+    for qid, letter in (("a1_predict", "D"), ("a1_reflect", "A"), ("a2_predict", "B")):
         page.lock(qid, letter)
     page.set_control("a2_window", 12 * 3600)
     assert not page.failure_visible("a2_sla")
@@ -71,3 +75,18 @@ def test_sla_failure_from_headroom_is_reached_and_left(lab_page):
     assert page.failure_visible("a2_sla")
     page.set_control("a2_util", 0.75)
     assert not page.failure_visible("a2_sla")
+
+
+def test_deadline_failure_names_its_cause_only_after_the_reflection(lab_page):
+    """Review (class 34): at the Act II reflection's setting the failure gives the symptom; once the
+    reflection is locked, the page re-renders it with the cause and the utilisation lever."""
+    page = lab_page.open("v2_15")
+    for qid, letter in (("a1_predict", "D"), ("a1_reflect", "A"), ("a2_predict", "B")):
+        page.lock(qid, letter)
+    page.set_control("a2_window", 12 * 3600)
+    page.set_control("a2_flex", 1.0)
+    assert page.failure_visible("a2_sla")
+    text = page.page.inner_text('[data-failure="a2_sla"]')
+    assert "lower utilisation" not in text and "idle GPUs" not in text
+    page.lock("a2_reflect", "C")
+    assert "lower utilisation" in page.page.inner_text('[data-failure="a2_sla"]')

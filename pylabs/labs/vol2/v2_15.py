@@ -8,9 +8,31 @@ hours is a real but bounded lever: the deadline window and the night's spare cap
 Act I: a 2× FLOP/W upgrade and carbon up 40 % means work grew 2.8× (rebound 180 %; the upstream's
 D = 3 gave +50 %, not its story's +40 %, and a "400 %" rebound). Act II: 1,000 H100s at 75 %
 utilisation, 30 % of jobs flexible by 8 h, days 70 % coal + 30 % gas (721 g/kWh) and nights 90 %
-wind + 10 % coal (91.9 g/kWh), IPCC AR5 lifecycle medians. Shifting saves 15.5 % (23.2 % with a
-12 h window) and at most 25.8 % (night headroom); the −40 % target needs clean supply (answer D;
-the upstream marked "shifting achieves 40 %", false even in its own model: 28.5 %).
+wind + 10 % coal (91.9 g/kWh), IPCC AR5 lifecycle medians. Shifting saves 15.5 % at the stated plan
+(the Act II prediction, key B), 23.2 % with a 12 h window and at most 25.8 % (night headroom); the
+−40 % target needs clean supply (the upstream marked "shifting achieves 40 %", false even in its
+own model: 28.5 %). Shifting is credited at the night's average intensity; extra load is served at
+the margin (Siler-Evans et al. 2012), so the savings are upper bounds and the page says so.
+
+Where the spec is wrong, and what this lab does instead (issue 24): the spec's deadline rule
+("requested shift above the window or the headroom", read as F > F_eff) fired for every plan with
+F > 0 and W < 12 h, including the stakeholder's own 30 % / 8 h, and its levers did not clear it. The
+plan holds F·min(1, W/H_d) of the day's load (the flexible jobs that arrive within W of nightfall;
+the others run at once and miss nothing); a deadline breaks only when that exceeds
+min(W/H_d, headroom), which is the headroom.
+
+Review (independent, issues 20/24): the reflection's own setting (every job flexible, 12 h) fires the
+deadline failure, so until the Act II reflection is locked its text gives the symptom and the levers
+that clear it alone (fewer jobs, a shorter window) without the cause, and the equations panel gives
+the window's bound without the headroom formula (classes 34, 45); the prompt states the
+average-intensity accounting the key rests on (class 16: at the margin the key would be A); the total
+card is not green while deadlines break.
+
+Questions (issue 20): Act I asks for the work growth (ranges < 1.2×, 1.2–2×, 2–2.5× for the
+additive mistake 2 + 0.4, ≥ 2.5×; key D, 2.8×, and 2.54× at the datasheets' 1.81×); Act II asks for the stated plan's saving (ranges
+< 10 %, 10–25 %, 25–40 % for the upstream's 28.5 %, ≥ 40 %; key B, 15.5 %), where the window binds
+and the night's capacity does not, so the Act II reflection (key C, the headroom) is not answered by
+the prediction. The context scales tonnes, never a ratio: every key holds in both.
 
 Choices the spec left open, and why: Act I's demand growth starts at 1× (the work the team
 planned), not the spec's 2.8, because a slider showing 2.8× would print the answer before the
@@ -25,14 +47,13 @@ absolute figure and no ratio, which is itself a lesson.
 Ledger (spec §3): results eff_gain, demand_growth, net_carbon_change, rebound, flex_frac, window_h,
 util, shift_eff, savings_frac (time shifting alone), target_met (with clean supply), plus
 procured_frac and total_savings_frac; answers a1_predict (act1_prediction, act1_correct) and
-a2_predict (act2_decision, from Act II's own controls); failures_active (constraint_hit).
+a2_predict (the stated plan's saving); failures_active (constraint_hit).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
+from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid)
 from pylabs.framework import charts as ch
@@ -40,51 +61,11 @@ from pylabs.physics import carbon
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
 
+from .v2_15_model import (BEST_SHIFT, DATASHEET_GAIN, DAY_H, HOUR_S, I_CLEAN, I_DAY, I_NIGHT, OLD_ENERGY_J, PCT, PUE,
+                          SOURCES, TEAM, Plan, S, Upgrade)
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """The stakeholders' stated inputs; [A] marks the lab's labelled assumptions."""
 
-    hour_s: float = 3600.0
-    pct_per_unit: float = 100.0        # charts plot percentages
-    sla_tolerance: float = 1e-12       # F above F_eff by more than rounding breaks the deadline
-    old_gpus: float = 1250.0           # last year's A100 fleet, at full power all week
-    new_gpus: float = 1000.0           # this year's H100 fleet
-    week_s: float = 168 * 3600.0
-    eff_claim: float = 2.0             # the vendor's "2× FLOP per watt"
-    carbon_rise: float = 0.40          # what the sustainability report measured
-    demand_planned: float = 1.0        # the work the team planned: the same as last year
-    util: float = 0.75                 # Act II cluster utilisation around the clock
-    day_s: float = 12 * 3600.0
-    night_s: float = 12 * 3600.0
-    flex: float = 0.30                 # share of the day's jobs that can wait
-    window_h: float = 8.0              # how long they can wait
-    target: float = 0.40               # the board's −40 % emissions target
-    day_coal: float = 0.7              # days: 70 % coal, the rest gas
-    night_wind: float = 0.9            # nights: 90 % wind, the rest coal
-    shrink: float = 0.8                # option B: the same work on 80 % of the cluster
-    upstream_day_g: float = 820.0      # the upstream's intensities (g/kWh), kept to show its error
-    upstream_night_g: float = 40.0
-    b_demand: float = 1.5              # Act I feedback: a point inside options B and D
-    d_demand: float = 6.0
-    curve_etas: tuple = (1.5, 2.0, 3.0)
-
-
-S = Scenario()
-HOUR_S = S.hour_s
-DAY_H = S.day_s / HOUR_S
-PCT = S.pct_per_unit
-SOURCES = {"coal": ("Coal", C.IPCC_LIFECYCLE_COAL), "gas": ("Gas (combined cycle)", C.IPCC_LIFECYCLE_GAS),
-           "solar": ("Solar PV (utility)", C.IPCC_LIFECYCLE_SOLAR_PV), "hydro": ("Hydropower", C.IPCC_LIFECYCLE_HYDRO),
-           "nuclear": ("Nuclear", C.IPCC_LIFECYCLE_NUCLEAR), "wind": ("Wind (onshore)", C.IPCC_LIFECYCLE_WIND)}
-I_DAY = carbon.mix_intensity([(S.day_coal, C.IPCC_LIFECYCLE_COAL), (1 - S.day_coal, C.IPCC_LIFECYCLE_GAS)])
-I_NIGHT = carbon.mix_intensity([(S.night_wind, C.IPCC_LIFECYCLE_WIND), (1 - S.night_wind, C.IPCC_LIFECYCLE_COAL)])
-I_MEAN = carbon.day_night_mean_intensity(I_DAY, I_NIGHT, S.day_s, S.night_s)
-I_CLEAN = C.IPCC_LIFECYCLE_WIND
-PUE = {"board": 1.0, "facility": C.PUE_INDUSTRY_AVG_2023}
-DATASHEET_GAIN = carbon.perf_per_watt_gain(C.H100_PEAK_BF16_DENSE, C.H100_TDP_W, C.A100_PEAK_BF16_DENSE, C.A100_TDP_W)
-OLD_ENERGY_J = carbon.fleet_energy_j(S.old_gpus, C.A100_TDP_W, S.week_s)
 TARGET = fmt(S.target, "pct")
 FULL = fmt(1.0, "pct")  # a rebound of 100 % takes back the whole saving
 
@@ -99,7 +80,8 @@ CONTEXT = Choice("context", "Accounting boundary", (
 # ---- Act I · The rebound ------------------------------------------------------------
 
 A1_EFF = Slider("a1_eff", "Efficiency gain, η (work per joule)", unit="1", min=1.1, max=5, step=0.1,
-                default=S.eff_claim, fmt="x", help="The vendor claims 2×; the datasheets give less (see the note).")
+                default=S.eff_claim, fmt="x", help=f"The vendor claims 2×; dense BF16 per watt at maximum power gives "
+                                          f"{fmt(DATASHEET_GAIN, 'x')} (NVIDIA datasheets).")
 A1_DEMAND = Slider("a1_demand", "Demand growth, D (work this year ÷ last year)", unit="1", min=1, max=10,
                    step=0.1, default=S.demand_planned, fmt="x")
 A1_SOURCE = Choice("a1_source", "Electricity the fleet runs on",
@@ -124,20 +106,22 @@ ACT1_PREDICTION = Prediction(
     quantity="work this year ÷ work last year, D",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: no more work; the H100's higher power draw explains the rise", None, 1.0, 0.8,
+        Range("A", "{range}: about last year's work; the chips explain the rise", None, S.edge_a, S.a_demand,
               "Power per GPU sets how fast work gets done, not the energy per unit of work: each H100 draws "
               "{h100_w} against the A100's {a100_w} yet does {gain_ds} the work per joule. The same work "
               "would have cut carbon by {same_work}."),
-        Range("B", "{range}: modest growth, less than the efficiency gain", 1.0, 2.0, 1.5,
-              "Any growth below η still lowers carbon: at {b_demand} the work the change is {b_change}. "
-              "A rise needs D above η."),
-        Range("C", "{range}: the cheaper compute got used (rebound)", 2.0, 4.0, 3.0,
-              "D = η·(1 + ΔC) = {truth}. Cheaper work per joule invited more runs, more experiments and "
-              "more deployments: the rebound is {rebound} of the expected saving, past {full}: backfire."),
-        Range("D", "{range}: runaway growth", 4.0, None, 6.0,
-              "At {d_demand} the work carbon would be up {d_change}, far past the measured {rise}."),
+        Range("B", "{range}: the work grew about as much as the carbon did", S.edge_a, S.edge_b, S.b_demand,
+              "{b_demand} the work at {eta} the work per joule changes carbon by {b_change}: any growth below "
+              "η still lowers it. A rise needs D above η."),
+        Range("C", "{range}: the efficiency gain plus the measured rise", S.edge_b, S.edge_c, S.c_demand,
+              "{c_demand} the work (the gain plus the rise) changes carbon by {c_change}: growth and "
+              "efficiency divide, D/η, they do not add."),
+        Range("D", "{range}: the gain compounded by the measured rise", S.edge_c, None, S.d_demand,
+              "D = η·(1 + ΔC) = {a1_demand_for_rise}. Cheaper work per joule invited more runs, more experiments "
+              "and more deployments: the rebound is {rebound} of the expected saving, past {full}: backfire."),
     ),
     truth=a1_truth,
+    shown_by="a1_demand_for_rise",
 )
 
 
@@ -145,30 +129,31 @@ def act1_facts() -> dict[str, str]:
     return {"h100_w": fmt(C.H100_TDP_W, "W"), "a100_w": fmt(C.A100_TDP_W, "W"), "gain_ds": fmt(DATASHEET_GAIN, "x"),
             "same_work": fmt(-carbon.net_carbon_change(S.eff_claim, 1.0), "pct"),
             "b_demand": fmt(S.b_demand, "x"), "b_change": fmt(carbon.net_carbon_change(S.eff_claim, S.b_demand), "pct+"),
-            "truth": fmt(a1_truth(), "x"), "rebound": fmt(carbon.rebound(S.eff_claim, a1_truth()), "pct"),
-            "d_demand": fmt(S.d_demand, "x"), "d_change": fmt(carbon.net_carbon_change(S.eff_claim, S.d_demand), "pct"),
-            "rise": RISE, "next_gen": fmt(carbon.net_carbon_change(S.eff_claim, a1_truth()), "pct+"),
-            "budget_growth": fmt(S.eff_claim, "x"), "full": FULL}
+            "c_demand": fmt(S.c_demand, "x"), "c_change": fmt(carbon.net_carbon_change(S.eff_claim, S.c_demand), "pct+"),
+            "a1_demand_for_rise": fmt(a1_truth(), "x"), "rebound": fmt(carbon.rebound(S.eff_claim, a1_truth()), "pct"),
+            "eta": ETA, "rise": RISE, "next_gen": fmt(carbon.net_carbon_change(S.eff_claim, a1_truth()), "pct+"),
+            "per_flop": fmt(1 - 1 / S.eff_claim, "pct"), "budget_growth": fmt(S.eff_claim, "x"), "full": FULL}
 
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="Efficiency alone let the fleet's carbon rise. Which policy makes sure the next upgrade lowers it?",
+    prompt="Efficiency alone let the fleet's carbon rise. Which policy keeps it from rising again, next "
+           "year and after?",
     options=(
-        Claim("A", "Buy the next generation as soon as it ships: another doubling of work per joule.",
-              "If demand keeps growing as it did, another 2× gain gives the same {next_gen} again. Efficiency "
+        Claim("A", "An absolute budget: a cap on tonnes a year that all growth in work must fit inside.",
+              "A cap turns efficiency into room to grow: held at last year's tonnes, with a {eta} gain work can "
+              "grow up to {budget_growth} before the cap binds, and beyond it the team must choose which runs matter, or buy clean energy."),
+        Claim("B", "Buy the next generation as soon as it ships, for another doubling of work per joule.",
+              "If demand keeps growing as it did, another {eta} gain gives the same {next_gen} again. Efficiency "
               "moves the price of work, not the amount of it."),
-        Claim("B", "An absolute carbon budget: a cap on tonnes per year that growth in work must fit inside.",
-              "A cap turns efficiency into headroom: with a 2× gain, work can grow up to {budget_growth} before "
-              "the cap binds, and beyond it the team must choose which runs matter, or buy clean energy."),
-        Claim("C", "Report carbon per FLOP instead of total carbon.",
-              "Carbon per FLOP fell, which is exactly why the total rose unnoticed. An intensity metric "
+        Claim("C", "Report carbon per FLOP instead of total carbon, so each upgrade's gain is credited.",
+              "Carbon per FLOP fell {per_flop}, which is exactly why the total rose unnoticed. An intensity metric "
               "cannot see a rebound."),
-        Claim("D", "Move the fleet to a region with a cleaner grid, once.",
-              "A one-off cut in intensity helps now, but the same growth eats it: with D above η, emissions "
-              "climb again from the lower base. It is a lever, not a limit."),
+        Claim("D", "Move the fleet once to a region whose grid emits a fraction of this one's carbon.",
+              "A one-off cut in intensity helps now, but the same growth eats it: with work growing as it did, "
+              "emissions climb again from the lower base, {next_gen} with each generation. It is a lever, not a limit."),
     ),
-    answer_letter="B",
+    answer_letter="A",
 )
 
 M = {m.name: m for m in (
@@ -176,8 +161,9 @@ M = {m.name: m for m in (
     MetricSpec("a1_rebound", "Rebound (share of the saving taken back)", "1", "pct"),
     MetricSpec("a1_co2e_week", "Weekly emissions, this year", "kg", "CO2e"),
     MetricSpec("a1_energy_week", "Weekly energy, this year", "J", "Wh"),
+    MetricSpec("a1_demand_for_rise", f"Work growth behind a {fmt(S.carbon_rise, 'pct+')} carbon change", "1", "x"),
     MetricSpec("a1_break_even", "Demand growth that cancels the gain", "1", "x"),
-    MetricSpec("a1_h100s", "H100s at full power this energy buys", "GPUs", "int"),
+    MetricSpec("a1_h100s", "H100s at maximum power this energy buys", "GPUs", "int"),
     MetricSpec("a2_total_savings", "Emissions saved, total", "1", "pct"),
     MetricSpec("a2_shift_savings", "Saved by time shifting", "1", "pct"),
     MetricSpec("a2_shift_eff", "Day load moved to night, F_eff", "1", "pct"),
@@ -196,30 +182,10 @@ RECORD = (
 )
 
 FAILURES = (
-    FailureSpec("a2_sla", "Deadline broken: the plan moves more work than the window and the night can take", act=2),
+    FailureSpec("a2_sla", "Deadline broken: held jobs would miss their window", act=2),
     FailureSpec("a2_target", f"Below the −{TARGET} target", act=2, severity="warn"),
 )
 F = {f.name: f for f in FAILURES}
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    eff: float
-    demand: float
-    intensity: float
-    pue: float
-
-    @property
-    def change(self) -> float:
-        return carbon.net_carbon_change(self.eff, self.demand)
-
-    @property
-    def energy_j(self) -> float:
-        return OLD_ENERGY_J * (1 + self.change) * self.pue
-
-    @property
-    def co2e_kg(self) -> float:
-        return carbon.emissions_kg(self.energy_j, self.intensity)
 
 
 def upgrade(s: State) -> Upgrade:
@@ -234,10 +200,12 @@ def act1_instruments(s: State) -> list:
         M["a1_net_change"].show(u.change, "danger" if u.change > 0 else "good", f"vs {fmt(before, 'CO2e')} last year"),
         M["a1_rebound"].show(carbon.rebound(u.eff, u.demand), "danger" if u.demand > u.eff else None,
                              f"above {FULL} is backfire"),
+        M["a1_demand_for_rise"].show(carbon.demand_growth_for_change(u.eff, S.carbon_rise),
+                                     note=f"D = η × (1 + ΔC) at η = {fmt(u.eff, 'x')}"),
         M["a1_co2e_week"].show(u.co2e_kg, note=f"at {fmt(u.intensity, 'g/kWh')}, PUE {fmt(u.pue, 'num')}"),
         M["a1_energy_week"].show(u.energy_j),
         M["a1_break_even"].show(u.eff, note="D = η"),
-        M["a1_h100s"].show(h100s, note=f"{fmt(C.H100_TDP_W, 'W')} each, all week; datasheet gain {fmt(DATASHEET_GAIN, 'x')}"),
+        M["a1_h100s"].show(h100s, note=f"{fmt(C.H100_TDP_W, 'W')} (TDP) each, all week [assumed]"),
     ), act1_chart(u)]
 
 
@@ -268,7 +236,8 @@ def act1_math(s: State):
         Equation(r"R = \frac{\text{expected saving} - \text{actual saving}}{\text{expected saving}} = \frac{D-1}{\eta-1}",
                  f"The standard rebound: 0 keeps the whole saving, {FULL} loses it, above {FULL} is Jevons' backfire."),
     ), rows=(
-        (f"Last year, {fmt(S.old_gpus, 'int')} A100s at full power", fmt(OLD_ENERGY_J, "Wh")),
+        (f"Last year, {fmt(S.old_gpus, 'int')} A100s at their {fmt(C.A100_TDP_W, 'W')} maximum (TDP) [assumed]",
+         fmt(OLD_ENERGY_J, "Wh")),
         ("This year, × *D*/*η* × PUE", fmt(u.energy_j, "Wh")),
         ("Intensity, *I*", fmt(u.intensity, "g/kWh")),
         ("Rebound, *R*", fmt(carbon.rebound(u.eff, u.demand), "pct")),
@@ -283,14 +252,14 @@ def act1_math(s: State):
 
 
 ACT1 = Act(
-    number=1, title="The Rebound", minutes="12–15 min",
+    number=1, title="The Upgrade", minutes="12–15 min",
     stakeholder_role="Head of Sustainability",
     stakeholder=lambda: (
         f"We replaced our A100s with H100s last year: {ETA} the work per watt, the vendor said. I promised the "
         f"board our compute carbon would fall. This year's report says it rose {RISE}, same data centre, same "
         "grid. Did the new chips draw more power? Did the grid get dirtier? What happened?"),
     scenario=lambda: (
-        f"Last year the fleet was **{fmt(S.old_gpus, 'int')} A100s** at full power all week. This year it is H100s, and the "
+        f"Last year the fleet was **{fmt(S.old_gpus, 'int')} A100s** at maximum power (TDP) all week [assumed]. This year it is H100s, and the "
         "teams that share it were free to run whatever they needed.",
         "Emissions are the energy drawn times the carbon intensity of the electricity. The instruments "
         "show last year's work scaled by demand growth *D* and divided by the efficiency gain *η*.",
@@ -312,118 +281,82 @@ A2_WINDOW = Slider("a2_window", "Delay window, W", unit="s", min=0, max=S.day_s,
                    default=S.window_h * S.hour_s, fmt="h", help="Hours a flexible job may wait; a job submitted more than W hours before "
                                    "nightfall cannot wait for the night.")
 A2_UTIL = Slider("a2_util", "Cluster utilisation, u", unit="1", min=0.5, max=0.95, step=0.05, default=S.util,
-                 fmt="pct", help="Share of the cluster busy around the clock; the rest is the night's spare room.")
+                 fmt="pct", help="Share of the cluster's GPUs busy, day and night alike.")
 A2_PROCURE = Slider("a2_procure", "Clean supply matched hour by hour", unit="1", min=0, max=1, step=0.05,
                     default=0.0, fmt="pct", help="Share of every hour's energy met by new wind at "
                                                  f"{fmt(I_CLEAN, 'g/kWh')} [assumption: additional, hourly matched].")
-
-
-@dataclass(frozen=True)
-class Plan:
-    flex: float
-    window_h: float
-    util: float
-    procured: float = 0.0
-    pue: float = 1.0
-
-    @property
-    def headroom(self) -> float:
-        return carbon.night_headroom_frac(self.util, S.day_s, S.night_s)
-
-    @property
-    def shift_eff(self) -> float:
-        return carbon.shiftable_frac(self.flex, self.window_h * HOUR_S, self.util, S.day_s, S.night_s)
-
-    @property
-    def shift_savings(self) -> float:
-        return carbon.shift_savings(self.shift_eff, I_DAY, I_NIGHT, S.day_s, S.night_s)
-
-    @property
-    def total_savings(self) -> float:
-        return carbon.procured_savings(self.shift_savings, self.procured, I_CLEAN, I_MEAN)
-
-    @property
-    def procure_needed(self) -> float:
-        return carbon.procured_frac_for_target(S.target, self.shift_savings, I_CLEAN, I_MEAN)
-
-    @property
-    def sla_broken(self) -> bool:
-        return self.flex > self.shift_eff + S.sla_tolerance
-
-    @property
-    def co2e_week(self) -> float:
-        energy = carbon.fleet_energy_j(S.new_gpus, C.H100_TDP_W * self.util, S.week_s, self.pue)
-        return carbon.emissions_kg(energy, I_MEAN) * (1 - self.total_savings)
 
 
 def plan(s: State) -> Plan:
     return Plan(s["a2_flex"], s["a2_window"] / HOUR_S, s["a2_util"], s["a2_procure"], PUE[s["context"]])
 
 
-TEAM = Plan(S.flex, S.window_h, S.util)
-BEST_SHIFT = Plan(1.0, DAY_H, S.util)          # every job flexible, the longest window
-SHRUNK = Plan(S.flex, DAY_H, min(1.0, S.util / S.shrink))
+def a2_truth() -> float:
+    """The stated plan's saving by shifting (30 % flexible, 8 h, 75 % utilisation): the window binds, not
+    the night's capacity, so the reflection's cause is not the prediction's."""
+    return TEAM.shift_savings
 
 
-def act2_answer() -> str:
-    """Shifting alone, at its best, against the target: if it falls short, the gap needs clean supply."""
-    return "A" if BEST_SHIFT.shift_savings >= S.target else "D"
-
-
-ACT2_PREDICTION = Pick(
+ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
-    prompt=f"The board wants the cluster's emissions down {TARGET}. The scheduler can hold flexible jobs "
-           "for the night, when the grid is mostly wind. What gets us there?",
-    quantity="the plan that can reach the target",
+    prompt=f"The board wants the cluster's emissions down {TARGET}. At the stated plan ({fmt(S.flex, 'pct')} "
+           f"of jobs held up to {fmt(S.window_h, 'num')} h for the night), what share of the week's emissions "
+           "does carbon-aware shifting save, each moved kWh counted at the night mix's intensity?",
+    quantity="emissions saved by shifting",
+    unit_fmt="pct",
     options=(
-        Claim("A", f"Carbon-aware shifting: hold the {fmt(S.flex, 'pct')} flexible jobs up to "
-                   f"{fmt(S.window_h, 'num')} h for the night; that reaches {TARGET}.",
-              "Shifting saves {team} at the stated plan and {team12} with a {window12} h window; even with every job "
-              "flexible the night's spare room ({headroom} of the day's load) caps it at {best}. The upstream's "
-              "formula, which ran the whole baseline at daytime intensity, claimed {naive}, and still not {target}."),
-        Claim("B", "Shrink the cluster so the same work runs on fewer GPUs.",
-              "The same work needs the same energy, so emissions stay put; and at {shrunk_util} utilisation "
-              "the night has almost no spare room: shifting then saves only {shrunk}."),
-        Claim("C", "Nothing works here: a coal-heavy region cannot benefit from shifting.",
-              "Coal by day is exactly where shifting helps: it saves {team} here. What it needs is a gap "
-              "between day and night intensity ({i_day} vs {i_night}), not a clean grid."),
-        Claim("D", "Shift what fits, and close the rest of the gap with clean supply or a cleaner site.",
-              "Shifting tops out at {best}, short of the target. Matching {needed} of every hour's energy "
-              "with new wind, on top of a {window12} h window, reaches it."),
+        Range("A", "{range}: a small dent in the week's emissions", None, S.a2_edge_a, S.a2_a,
+              "The plan moves {a2_shift_eff} of the day's load, and each moved kWh emits {i_night} instead of "
+              "{i_day}, a cut of {cut}: that is {a2_shift_savings} of the week, more than a dent."),
+        Range("B", "{range}: a real cut, well short of the target", S.a2_edge_a, S.a2_edge_b, S.a2_b,
+              "{a2_shift_eff} of the day's load moves ({flex} of jobs × the {reach} of the day within "
+              "{window} h of nightfall); each kWh saves {i_day} − {i_night}, against a baseline whose nights "
+              "already run at {i_night}: {a2_shift_savings}, an upper bound at the night's average intensity."),
+        Range("C", "{range}: within reach of the target, still short", S.a2_edge_b, S.target, S.a2_c,
+              "The upstream's formula, which charged every hour at the day mix, gives {naive}. Counting the "
+              "nights the cluster already runs on the night mix, the plan saves {a2_shift_savings}."),
+        Range("D", "{range}: the target or more, by shifting alone", S.target, None, S.a2_d,
+              "The plan saves {a2_shift_savings}. Saving {target} by shifting would take {needed_move} of the "
+              "day's load moved to the night, {needed_x} what this plan moves."),
     ),
-    decide=act2_answer,
+    truth=a2_truth,
+    shown_by="a2_shift_savings",
 )
 
 
 def act2_facts() -> dict[str, str]:
     team12 = Plan(S.flex, DAY_H, S.util)
-    return {"team": fmt(TEAM.shift_savings, "pct"), "team12": fmt(team12.shift_savings, "pct"),
+    move = S.target * (I_DAY + I_NIGHT) / (I_DAY - I_NIGHT)  # F_eff that saves the target, capacity aside
+    return {"a2_shift_savings": fmt(TEAM.shift_savings, "pct"), "a2_shift_eff": fmt(TEAM.shift_eff, "pct"),
+            "team12": fmt(team12.shift_savings, "pct"), "flex": fmt(S.flex, "pct"), "window": fmt(S.window_h, "num"),
+            "reach": fmt(min(1.0, S.window_h / DAY_H), "pct"), "cut": fmt(1 - I_NIGHT / I_DAY, "pct"),
             "headroom": fmt(BEST_SHIFT.headroom, "pct"), "best": fmt(BEST_SHIFT.shift_savings, "pct"),
             "naive": fmt(carbon.naive_shift_savings(S.flex, carbon.g_per_kwh_to_kg_per_j(S.upstream_day_g),
                                                     carbon.g_per_kwh_to_kg_per_j(S.upstream_night_g)), "pct"),
-            "target": TARGET,
-            "shrunk_util": fmt(SHRUNK.util, "pct"), "shrunk": fmt(SHRUNK.shift_savings, "pct"),
+            "target": TARGET, "needed_move": fmt(move, "pct"), "needed_x": fmt(move / TEAM.shift_eff, "x"),
             "i_day": fmt(I_DAY, "g/kWh"), "i_night": fmt(I_NIGHT, "g/kWh"),
-            "needed": fmt(team12.procure_needed, "pct"), "flex_all": fmt(1.0, "pct"),
-            "window12": fmt(DAY_H, "num")}
+            "needed": fmt(team12.procure_needed, "pct"), "window12": fmt(DAY_H, "num"),
+            "pue_f": fmt(PUE["facility"], "num")}
 
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
     prompt=f"With a {fmt(DAY_H, 'num')} h window, making every job flexible instead of {fmt(S.flex, 'pct')} "
-           "raises the saving only a little. Why?",
+           "raises the charted saving only a little. Why?",
     options=(
-        Claim("A", "Most jobs cannot wait 12 hours.",
-              "The window is the whole day here, so every flexible job can reach the night; the limit is elsewhere."),
-        Claim("B", "The night grid is not much cleaner than the day grid.",
-              "It is: {i_night} against {i_day}. Each joule moved saves most of its carbon."),
-        Claim("C", f"At {fmt(S.util, 'pct')} utilisation the night has spare room for only "
-                   f"{fmt(BEST_SHIFT.headroom, 'pct')} of the day's load; the rest has nowhere to go.",
-              "Spare night capacity is (1 − u)/u = {headroom} of the day's load, so F_eff stops there and the saving "
-              "at {best}. Lower utilisation buys headroom, at the price of idle GPUs."),
-        Claim("D", "Running at night raises the facility's PUE and cancels the gain.",
-              "PUE multiplies day and night alike in this model (cooler nights, if anything, lower it); "
-              "the cap is capacity."),
+        Claim("A", "The window, not the flexible share, sets how much work can reach the night.",
+              "A {window12} h window is the whole day: every flexible job can reach the night, so the window "
+              "holds nothing back here; the limit is elsewhere."),
+        Claim("B", "Past the first jobs moved, the night grid is hardly cleaner than the day's.",
+              "This model credits every moved kWh at the night's average, {i_night} against {i_day}, the first "
+              "or the last; what stops is the load moved, F_eff, at {headroom}. Counted at the margin each kWh "
+              "would save less, which lowers the whole curve (an upper bound), not flattens it at one share."),
+        Claim("C", "Most night GPUs are already busy, so the night can take little more work.",
+              "Idle night capacity is (1 − u)/u × H_n/H_d = {headroom} of the day's load, so F_eff stops there "
+              "and the saving at {best}. Lower utilisation buys room, at the price of idle GPUs."),
+        Claim("D", "Running the extra work at night raises the facility's PUE and cancels the gain.",
+              "PUE multiplies day and night alike in this model (1 on the board, {pue_f} for the facility; "
+              "cooler nights, if anything, lower it); the saving stops at {best} in both."),
     ),
     answer_letter="C",
 )
@@ -431,25 +364,39 @@ ACT2_REFLECTION = Reflection(
 
 def act2_instruments(s: State) -> list:
     p = plan(s)
+    met = p.total_savings >= S.target
     parts = [metric_grid(
-        M["a2_total_savings"].show(p.total_savings, "good" if p.total_savings >= S.target else "warn",
-                                   f"target {TARGET}"),
-        M["a2_shift_savings"].show(p.shift_savings, note=f"day {fmt(I_DAY, 'g/kWh')}, night {fmt(I_NIGHT, 'g/kWh')}"),
-        M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.flex, 'pct')} flexible"),
+        M["a2_total_savings"].show(p.total_savings, ("warn" if p.sla_broken else "good") if met else "warn",
+                                   f"target {TARGET}" + ("; deadlines broken" if met and p.sla_broken else "")),
+        M["a2_shift_savings"].show(p.shift_savings, note=f"upper bound: night at its average {fmt(I_NIGHT, 'g/kWh')}"),
+        M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.held, 'pct')} held"),
         M["a2_headroom"].show(p.headroom),
         M["a2_procure_needed"].show(p.procure_needed, note="on top of this shift"),
-        M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')} (the context's)"),
+        M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')}; busy GPUs at TDP [assumed]"),
     )]
     if p.sla_broken:
-        parts.append(failure(F["a2_sla"], f"The plan holds {fmt(p.flex, 'pct')} of the day's load for the night, but "
-                             f"only {fmt(p.shift_eff, 'pct')} can wait within {fmt(p.window_h, 'num')} h and fit the "
-                             f"night's spare room ({fmt(p.headroom, 'pct')}); the rest would miss its deadline. The "
-                             "savings shown count only what fits. Widen the window, lower utilisation or hold less."))
+        parts.append(sla_failure(p, s.locked(ACT2_REFLECTION.id)))
     if p.total_savings < S.target:
         parts.append(failure(F["a2_target"], f"{fmt(p.total_savings, 'pct')} saved against the {TARGET} target. "
                              f"Matching {fmt(p.procure_needed, 'pct')} of each hour's energy with clean supply closes the gap."))
     parts.append(act2_chart(p))
     return parts
+
+
+def sla_failure(p: Plan, reveal: bool):
+    """The deadline failure. Its cause (the busy night) and the lever that follows from it (lower
+    utilisation) are the Act II reflection's key, and the reflection's own setting (every job, 12 h)
+    fires this failure: until the reflection is locked, the text gives the symptom and the levers that
+    clear it alone without naming the cause (classes 34 and 44)."""
+    held, runs, window = fmt(p.held, "pct"), fmt(p.shift_eff, "pct"), fmt(p.window_h, "num")
+    if not reveal:
+        return failure(F["a2_sla"], f"The plan holds {held} of the day's load for the night; {runs} of the day's "
+                                    f"load runs in time, and the rest would wait past their {window} h deadline. The savings "
+                                    "shown count only what runs. Hold fewer jobs, or shorten the window.")
+    return failure(F["a2_sla"], f"The plan holds {held} of the day's load for the night, but the night's idle GPUs "
+                                f"can run only {runs}; the rest would wait past their {window} h deadline. The savings "
+                                "shown count only what runs. Hold fewer jobs, shorten the window, or lower "
+                                "utilisation.")
 
 
 def act2_chart(p: Plan):
@@ -466,41 +413,59 @@ def act2_chart(p: Plan):
     line, note = ch.hline(PCT * S.target, "danger", "target")
     figure = ch.figure(traces, x=ch.axis("Flexible share of the day's jobs, F", tickformat=".0%"),
                        y=ch.axis("Emissions saved (%)", range=[0, PCT]), shapes=[line], annotations=[note])
-    summary = (f"Savings grow with F until the window ({fmt(min(1.0, p.window_h * HOUR_S / S.day_s), 'pct')} of the "
-               f"day can reach the night) or the night's spare room ({fmt(p.headroom, 'pct')} of the day's load) binds; "
-               f"shifting alone tops out at {fmt(Plan(1.0, DAY_H, p.util).shift_savings, 'pct')} at "
-               f"{fmt(p.util, 'pct')} utilisation, against a {TARGET} target.")
+    at_w = " and ".join(f"W = {fmt(w, 'num')} h" for w in windows)
+    summary = (f"Emissions saved against the flexible share F at {at_w} and {fmt(p.util, 'pct')} utilisation, "
+               f"against a {TARGET} target; your plan "
+               f"saves {fmt(p.total_savings, 'pct')}.")
     rows = [(fmt(f, "pct"), *(fmt(Plan(f, w, p.util).shift_savings, "pct") for w in windows)) for f in fs[::2]]
     return chart("a2_shift", "Emissions saved against the flexible share", figure, summary,
                  table=(("Flexible share", *(f"W = {fmt(w, 'num')} h" for w in windows)), rows))
 
 
+def moved_equation(reveal: bool) -> Equation:
+    """F_eff's equation. Its second term, the night's idle capacity, is the Act II reflection's formula
+    (class 45): until the reflection is locked the panel gives the window's bound, which the card shows
+    F_eff can fall below, and not the formula."""
+    if not reveal:
+        return Equation(r"F_{\text{eff}} \le F\cdot\min\big(1, \tfrac{W}{H_d}\big)",
+                        "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can "
+                        "wait; the card *Day load moved to night* shows how much of that moves. The full "
+                        "equation appears once the reflection is locked.")
+    return Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
+                    "Jobs arrive evenly over the *H_d* day hours and only those within *W* of nightfall can wait; "
+                    "the night's idle GPUs, (1 − *u*)/*u* of the busy ones for *H_n* hours, can take no more.")
+
+
 def act2_math(s: State):
-    p = plan(s)
+    p, reveal = plan(s), s.locked(ACT2_REFLECTION.id)
     return math_peek("The governing equations · Act II", (
-        Equation(r"F_{\text{eff}} = \min\!\Big(F\cdot\min\big(1, \tfrac{W}{H_d}\big),\; \frac{1-u}{u}\cdot\frac{H_n}{H_d}\Big)",
-                 "Jobs arrive evenly over the *H_d* day hours; only those within *W* of nightfall can wait, and "
-                 "the night holds only its spare capacity."),
+        moved_equation(reveal),
         Equation(r"\text{saved} = \frac{H_d\,F_{\text{eff}}\,(I_d - I_n)}{H_d I_d + H_n I_n}",
                  "The baseline runs its day hours on the day mix and its night hours on the night mix "
-                 "(the upstream charged every hour at the day mix, overstating the saving)."),
+                 "(the upstream charged every hour at the day mix, overstating the saving). Each moved kWh is "
+                 "credited at the night's *average* intensity; extra load is served at the margin, usually by "
+                 "the plant that follows load (here coal), so unless wind would otherwise be curtailed this "
+                 "is an upper bound."),
         Equation(r"\text{total} = 1 - \Big[(1-p)(1-\text{saved}) + p\,\frac{I_{\text{clean}}}{\bar I}\Big]",
                  "A share *p* of every hour's energy matched by new wind [assumption: additional and hourly matched]."),
     ), rows=(
         ("Day mix, *I_d* (coal and gas)", fmt(I_DAY, "g/kWh")),
         ("Night mix, *I_n* (wind and coal)", fmt(I_NIGHT, "g/kWh")),
-        ("Night headroom", fmt(p.headroom, "pct")),
+        *((("Night headroom", fmt(p.headroom, "pct")),) if reveal else ()),
         ("*F_eff*", fmt(p.shift_eff, "pct")),
         ("Saved by shifting; in total", f"{fmt(p.shift_savings, 'pct')}; {fmt(p.total_savings, 'pct')}"),
     ), sources=(
         cite("ipcc_ar5_annex3", "lifecycle medians of generation, not grid averages"),
-        cite("radovanovic2021", "shifting flexible load in time to cleaner hours, within capacity limits"),
+        cite("radovanovic2021", "shifting flexible load in time to cleaner hours"
+                                + (", within capacity limits" if reveal else "")),
+        cite("silerevans2012", "average emissions factors can grossly misestimate the emissions a change in "
+                               "load avoids; marginal factors measure them"),
         "Day and night mixes, utilisation, the flexible share and the window are the scenario's stated inputs.",
     ))
 
 
 ACT2 = Act(
-    number=2, title="The Shifting Limit", minutes="15–20 min",
+    number=2, title="The Night Shift", minutes="15–20 min",
     stakeholder_role="VP of Infrastructure",
     stakeholder=lambda: (
         f"The board wants our training cluster's emissions down {TARGET}. Our grid is mostly coal by day and "
@@ -508,10 +473,10 @@ ACT2 = Act(
         "Can a carbon-aware scheduler get us there, or do we need something else?"),
     scenario=lambda: (
         f"**{fmt(S.new_gpus, 'int')} H100s** run at {fmt(S.util, 'pct')} utilisation around the clock. Days "
-        f"({fmt(DAY_H, 'num')} h) draw {fmt(S.day_coal, 'pct')} coal and the rest gas; nights draw "
-        f"{fmt(S.night_wind, 'pct')} wind and the rest coal (IPCC AR5 lifecycle medians).",
-        "Moving a job to the night saves the difference in intensity, but only if it can wait that long and the "
-        "night has free GPUs for it.",
+        f"({fmt(DAY_H, 'num')} h) draw {fmt(S.day_coal, 'pct')} coal and the rest gas, {fmt(I_DAY, 'g/kWh')}; nights "
+        f"draw {fmt(S.night_wind, 'pct')} wind and the rest coal, {fmt(I_NIGHT, 'g/kWh')} (IPCC AR5 lifecycle medians).",
+        "Jobs arrive evenly over the day; a flexible job can wait for the night only if it arrives within its "
+        "window of nightfall.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_FLEX, A2_WINDOW, A2_UTIL, A2_PROCURE),
@@ -542,12 +507,13 @@ def results(s: State) -> dict[str, float | bool]:
 def lab_takeaways() -> list[str]:
     f1, f2 = act1_facts(), act2_facts()
     return [
-        f"A {ETA} gain in work per joule with carbon up {RISE} means the work grew {f1['truth']}: the rebound "
+        f"A {ETA} gain in work per joule with carbon up {RISE} means the work grew {f1['a1_demand_for_rise']}: the rebound "
         f"took back {f1['rebound']} of the expected saving. Carbon falls only while demand grows slower than efficiency.",
         "Efficiency lowers the price of work, and cheaper work gets used. Only an absolute budget turns an "
         "efficiency gain into lower emissions.",
-        f"Carbon-aware shifting is real but bounded: {f2['team']} at the stated plan, {f2['team12']} with a "
-        f"{f2['window12']} h window, and at most {f2['best']} at {fmt(S.util, 'pct')} utilisation, where the night's spare room binds.",
+        f"Carbon-aware shifting is real but bounded: {f2['a2_shift_savings']} at the stated plan, {f2['team12']} with a "
+        f"{f2['window12']} h window, and at most {f2['best']} at {fmt(S.util, 'pct')} utilisation, where the night's spare room binds; "
+        "credited at the night's average intensity, these are upper bounds.",
         f"The rest of a {TARGET} cut needs cleaner supply: {f2['needed']} of every hour matched by new wind "
         f"on top of a {f2['window12']} h window.",
         "PUE scales every tonne but no percentage; IPCC lifecycle medians describe generators, not a grid's average.",
@@ -561,8 +527,8 @@ LAB = Lab(
     minutes="30–35 min", chapter="Sustainable AI", url="vol2/15-jevons-reckoning/",
     reading=(
         "**Energy and carbon accounting**: power × time × PUE × carbon intensity.",
-        "**The rebound effect**: why cheaper work per joule raises total work.",
-        "**Carbon-aware scheduling**: time and space shifting, and what limits them.",
+        "**The rebound effect**: how much of an efficiency saving survives a change in demand.",
+        "**Carbon-aware scheduling**: moving flexible work in time and space.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -576,5 +542,7 @@ LAB = Lab(
         "**V2-17 Constraints Never Lie**: carbon as one constraint among many; it reads this lab's ledger entry.",
     ),
     record_metrics=RECORD,
+    hook="Twice the work per joule, and the carbon report went up. What happened, and how much can a scheduler "
+         "that waits for the night's wind win back?",
     presets={"context": {k: {"a1_pue": v} for k, v in PUE.items()}},
 )
