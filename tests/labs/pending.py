@@ -40,6 +40,7 @@ LANDED: frozenset[str] = frozenset({
     "v2_10",
     "v2_12",
     "v2_13",
+    "v2_15",
     "v2_16",
     "v2_17",
 })
