@@ -497,7 +497,9 @@ def act2_math(s: State):
         cite("zhang2019trades", f"TRADES WRN-34-10, β = {C.TRADES_BETA6:g}: {fmt(TRADES[1], 'pct')} clean, "
                                 f"{fmt(TRADES[0], 'pct')} under {EVAL} (repository README)"),
         cite("qin2019", f"{fmt(C.QIN2019_LLR_CLEAN_ACC, 'pct')} clean, {fmt(C.QIN2019_LLR_AA_ACC, 'pct')} under "
-                        "AutoAttack, as the AutoAttack leaderboard lists it (Croce and Hein 2020)"),
+                        "AutoAttack, as the AutoAttack leaderboard lists it"),
+        cite("croce2020", "AutoAttack, an ensemble that usually finds more adversarial examples than PGD; "
+                          "plotted on the PGD-20 axis, Qin et al.'s point is a conservative one"),
         "Other TRADES weights (such as 1/λ = 1) are left out: no public source here confirms their accuracies.",
     ))
 
@@ -512,9 +514,9 @@ ACT2 = Act(
     scenario=lambda: (
         "**Adversarial training** trains on attacked images (PGD-AT) or adds a term that keeps predictions "
         "stable inside the ε-ball (TRADES, weighted by β = 1/λ). More robustness costs clean accuracy.",
-        f"Published on CIFAR-10 ({EVAL}, clean): Madry's PGD-AT {fmt(PGD_AT[0], 'pct')}, {fmt(PGD_AT[1], 'pct')}; "
-        f"TRADES at β = {C.TRADES_BETA6:g} {fmt(TRADES[0], 'pct')}, {fmt(TRADES[1], 'pct')}; the natural model "
-        f"{fmt(NATURAL[1], 'pct')} clean. This page joins the points with straight lines and adds the hospital's lead "
+        f"Published on CIFAR-10: Madry's PGD-AT keeps {fmt(PGD_AT[0], 'pct')} under {EVAL} at "
+        f"{fmt(PGD_AT[1], 'pct')} clean; TRADES at β = {C.TRADES_BETA6:g} {fmt(TRADES[0], 'pct')} at "
+        f"{fmt(TRADES[1], 'pct')}; the natural model {fmt(NATURAL[0], 'pct')} under PGD at {fmt(NATURAL[1], 'pct')}. This page joins the points with straight lines and adds the hospital's lead "
         f"of {fmt(SHIFT, 'pp')} to each clean figure [assumed].",
     ),
     prediction=ACT2_PREDICTION,
@@ -553,8 +555,8 @@ def lab_takeaways() -> list[str]:
         f"TRADES (β = {C.TRADES_BETA6:g}) {g['trades_robust']} at {g['trades_clean']}.",
         f"On the line through those two recipes, the CISO's {g['req']} and the clinical {g['floor']} are met "
         f"together only between {g['req']} and {g['max_robust']} robust accuracy: a {g['window']} window that "
-        f"needs a tuned trade-off. Later recipes, such as Qin et al. 2019 ({g['qin_clean']} clean at "
-        f"{g['qin_robust']} here), lie above that line.",
+        f"needs a tuned trade-off. Later recipes lie above that line: Qin et al. 2019, shifted the same way, "
+        f"keeps {g['qin_robust']} under AutoAttack at {g['qin_clean']} clean.",
         f"Every training step runs the attack first: PGD-{S.team_steps} training costs {g['k7']} a natural run "
         "(an idealised count of passes).",
     ]
