@@ -124,10 +124,15 @@ def nines(value: float) -> str:
 
 
 def usd(value: float) -> str:
-    """Dollars: ``35872200 -> '$35.9M'``, ``661.22 -> '$661'``, ``3.5 -> '$3.50'`` (cents below ten)."""
+    """Dollars: ``35872200 -> '$35.9M'``, ``661.22 -> '$661'``, ``3.5 -> '$3.50'`` (cents below ten),
+    ``0.0042 -> '$0.0042'``, ``0 -> '$0'``."""
     for factor, suffix in _USD:
         if abs(value) >= factor:
             return f"${_sig(value / factor)}{suffix}"
+    if value == 0:
+        return "$0"
+    if abs(value) < 0.01:  # a fraction of a cent would print "$0.00": three figures instead
+        return f"${_sig(value)}"
     return f"${value:,.2f}" if abs(value) < 10 else f"${_sig(value)}"
 
 
