@@ -155,6 +155,7 @@ ACT1_PREDICTION = Pick(
               "one FGSM step leaves this model at {fgsm_acc} [assumed anchor]; PGD at {pgd_acc}."),
     ),
     decide=act1_answer,
+    picks="The fitted attack curve picks",
 )
 
 
@@ -380,6 +381,7 @@ ACT2_PREDICTION = Pick(
               "bar, narrow but not empty."),
     ),
     decide=act2_answer,
+    picks="The line through the two recipes picks",
 )
 
 
