@@ -273,3 +273,13 @@ def test_page_renders_complete():
     assert 'data-chart="a1_decay"' in html and 'data-chart="a2_pareto"' in html
     figure_traces = lab.act2_chart(lab.design(all_open())).__str__()
     assert "bar" not in re.findall(r'"type": "(\w+)"', figure_traces)
+
+
+def test_act1_reflection_distractors_are_not_struck_out_by_the_prompt():
+    """The prompt caps every pixel's change, so 'a few pixels moved a long way' was no live option (class
+    31); 'random noise' replaces it, and its feedback computes why: random signs cancel, so the shift
+    grows as √D (388 for a 224×224×3 scan) where the attack's aligned shift grows as D."""
+    texts = [LAB.question("a1_reflect").text_of(letter) for letter in "ABCD"]
+    assert not any("few pixels" in t for t in texts)
+    f = lab.act1_facts("medical")
+    assert (f["sqrt_d"], f["l1_random"], f["l1"]) == ("388", "12.2", "4,722")

@@ -36,6 +36,7 @@ act1_correct) and a2_predict (act2_decision); failures_active (constraint_hit).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
@@ -142,8 +143,8 @@ ACT1_PREDICTION = Pick(
               "{below} under chance."),
         Claim("B", "A cheat: a perturbation strong enough to do this must be visible, and no radiologist "
                    "would accept the scans.",
-              "At ε = {eps_levels}/255 no pixel moves by more than {eps_frac} of its range, the benchmark budget "
-              "because such changes are hard to see; this model still falls to {pgd_acc}."),
+              "At ε = {eps_levels}/255 no pixel moves by more than {eps_frac} of its range, a budget chosen to "
+              "keep the change hard to see; this model still falls to {pgd_acc}."),
         Claim("C", "No surprise: the attack seeks each image's worst case, so an undefended model can fall far "
                    "below guessing.",
               "The attacker *maximises* the loss, pushing each image toward a wrong class, so it can do far worse "
@@ -165,7 +166,8 @@ def act1_facts(context: str) -> dict[str, str]:
     return {"pgd_acc": fmt(pgd, "pct"), "chance": fmt(CHANCE, "pct"), "below": fmt(CHANCE - pgd, "pp"),
             "fgsm_acc": fmt(attacked(clean, EPS, "fgsm"), "pct"), "eps_frac": fmt(EPS, "pct"),
             "eps_levels": f"{S.eps_levels:g}", "dims": fmt(INPUT_DIMS, "int"),
-            "l1": fmt(rb.linear_logit_shift(EPS, INPUT_DIMS), "int"),
+            "l1": fmt(rb.linear_logit_shift(EPS, INPUT_DIMS), "int"), "sqrt_d": fmt(math.sqrt(INPUT_DIMS), "int"),
+            "l1_random": fmt(EPS * math.sqrt(INPUT_DIMS), "num"),
             "cifar_clean": fmt(C.MADRY_NATURAL_CLEAN_ACC, "pct"), "cifar_pgd": fmt(C.MADRY_NATURAL_PGD_ACC, "pct")}
 
 
@@ -178,14 +180,15 @@ ACT1_REFLECTION = Reflection(
                    "one would not.",
               "Well-regularised models flip just the same: Madry et al.'s natural CIFAR-10 model generalises well "
               "({cifar_clean} clean) and still falls to {cifar_pgd} under PGD."),
-        Claim("B", "A few pixels moved a long way: the attack spends its budget where the model looks hardest.",
-              "An L∞ budget caps *every* pixel's change at ε = {eps_frac} of the range: the attack moves all "
-              "{dims} inputs a little, none of them a lot."),
+        Claim("B", "Random noise: any change of that size, in any direction, would flip it just as easily.",
+              "Random signs cancel: for weights of equal size a random change of ε moves a linear score by about "
+              "ε·√D·|w| = {l1_random}·|w|, while the attack's aligned change moves it by {l1}·|w|, "
+              "{sqrt_d}× more."),
         Claim("C", "Rounding: low-precision inference turns the faint noise into a large error at the output.",
               "The attack works in full precision too, following the loss gradient: the curve gives {pgd_acc} "
               "for this model with no rounding anywhere."),
-        Claim("D", "Many small moves add up: a near-linear score shifts by ε·‖w‖₁, which grows with the "
-                   "input count.",
+        Claim("D", "Many small moves add up: each input's shift pushes the score the same way, so the sum "
+                   "grows with D.",
               "With each of {dims} inputs moved by ε = {eps_frac} along sign(w), a linear score shifts by "
               "ε·D·mean|w| = {l1}·mean|w|: the shift grows with the image, the per-pixel budget does not."),
     ),
