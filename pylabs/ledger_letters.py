@@ -162,10 +162,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_04": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "BACD",  # the same four diagnoses, reworded; the loader (small reads at queue depth 1) is A
+        "a1_reflect": "----",  # was why shards fix the loader; now what more workers and whole-sample reads differ in
+        "a2_predict": "ACDB",  # the same four limits, reworded per context; the metadata target is C, the loaders B
+        "a2_reflect": "----",  # was whether an object store removes the wall (the object context is already one);
+                               # now why shards keep working as the job grows
     },
 
     "v2_05": {
@@ -190,10 +191,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the wait with the added GPUs as a share of today's (key A: under 10 %)
+        "a1_reflect": "ABC-",  # the knee asked for the context's jobs; "any utilisation" rewritten
+        "a2_pick": "AB--",     # the key is now the smallest passing notebook pool (48); 64/448/512 kept at B
+        "a2_reflect": "D---",  # the gang-slot key moved to D; backfill, priority and "reporting error" rewritten
     },
 
     "v2_09": {

@@ -160,3 +160,9 @@ def test_integer_rates_are_printed_in_tops_as_vendors_print_them():
 
 def test_num4_keeps_four_significant_figures():
     assert fmt(1.468, "num4") == "1.468" and fmt(1.4, "num4") == "1.4" and fmt(14487.0, "num4") == "14,490"
+
+
+def test_a_share_with_fixed_decimals_never_rounds_a_nonzero_value_to_zero():
+    """V2-08's review: pct1 printed 0.000404 as "0.0 %" beside another card's "< 0.001 %"."""
+    assert fmt(0.000404, "pct1") == "0.0404 %" and fmt(-0.0002, "pct1") == "−0.02 %"
+    assert fmt(0.123, "pct1") == "12.3 %" and fmt(0.0, "pct1") == "0 %"

@@ -31,6 +31,7 @@ LANDED: frozenset[str] = frozenset({
     "v2_01",
     "v2_02",
     "v2_07",
+    "v2_08",
     "v2_10",
     "v2_12",
     "v2_13",
