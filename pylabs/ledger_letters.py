@@ -177,10 +177,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_06": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # a new question: the ring's time (0.556 s), not the naive/ring ratio
+        "a1_reflect": "----",  # a new question: why algbw reads half the link
+        "a2_predict": "----",  # a new question: the ring's extra time over halving + doubling at 350 GB
+        "a2_reflect": "AB--",  # "count the GPUs" and the N-dependent crossover stay; C and D rewritten
     },
 
     "v2_07": {
