@@ -342,3 +342,19 @@ def test_the_cifar_context_uses_cifar_inputs_and_words():
     words = " ".join([q.prompt.format_map(lab.terms("cifar")) for q in questions] +
                      [q.text_of(x, lab.terms("cifar")) for q in questions for x in "ABCD"])
     assert "radiologist" not in words and "scan" not in words
+
+
+@pytest.mark.parametrize("method", ["pgd_at", "natural", "trades"])
+@pytest.mark.parametrize("target", [C.MADRY_NATURAL_PGD_ACC, 0.40, 0.51, C.TRADES_BETA6_PGD20_ACC])
+def test_a_failure_offers_the_tuned_switch_alone_only_where_it_clears(method, target):
+    """Class 44: 'switch to a tuned trade-off of at least 50 %' was offered while the slider sat at 40 %, where
+    switching alone leaves the failure; the text says the slider must move too, and every lever it offers
+    as a switch alone clears the failure when moved alone."""
+    state = all_open(a2_method=method, a2_target=target)
+    html = rendered(LAB, state)
+    for name in LAB.failures_now(state):
+        text = html.split(f'data-failure="{name}"')[1].split("</div>")[0]
+        alone = "its slider is at" in text
+        assert alone == (name not in LAB.failures_now(all_open(a2_method="tuned", a2_target=target))), text
+        if name == "a2_security":
+            assert "a2_security" not in LAB.failures_now(all_open(a2_method="trades", a2_target=target))

@@ -359,18 +359,23 @@ ACT2_REFLECTION = Reflection(
 
 
 def act2_failures(d: Design) -> list:
-    parts = []
+    """Each failure names the levers that clear it when moved alone (class 44): switching to the tuned
+    recipe clears it only if the slider already sits on the right side, else the slider must move too."""
+    parts, target = [], fmt(d.target, "pct")
     if not d.security_met:
-        fix = (f"Raise the robust accuracy trained for to at least {fmt(S.robust_req, 'pct')}."
-               if d.method == "tuned" else
-               f"Switch to TRADES, or to a tuned trade-off of at least {fmt(S.robust_req, 'pct')}.")
-        parts.append(failure(F["a2_security"], f"{fmt(d.robust, 'pct')} under {EVAL}, below the CISO's "
-                             f"{fmt(S.robust_req, 'pct')}. {fix}"))
+        req = fmt(S.robust_req, "pct")
+        fix = (f"Raise the robust accuracy trained for to at least {req}." if d.method == "tuned" else
+               f"Switch to TRADES, or to the tuned trade-off (its slider is at {target})." if d.target >= S.robust_req
+               else f"Switch to TRADES; the tuned trade-off clears it only with its slider raised from {target} to "
+                    f"at least {req}.")
+        parts.append(failure(F["a2_security"], f"{fmt(d.robust, 'pct')} under {EVAL}, below the CISO's {req}. {fix}"))
     if not d.clinical_met:
-        fix = (f"Lower the robust accuracy trained for to at most {fmt(MAX_ROBUST, 'pct')}."
-               if d.method == "tuned" else
-               f"TRADES is fixed at β = {C.TRADES_BETA6:g}: switch to a tuned trade-off of at most "
-               f"{fmt(MAX_ROBUST, 'pct')} robust.")
+        most = fmt(MAX_ROBUST, "pct")
+        fix = (f"Lower the robust accuracy trained for to at most {most}." if d.method == "tuned" else
+               f"TRADES is fixed at β = {C.TRADES_BETA6:g}: switch to the tuned trade-off (its slider is at "
+               f"{target})." if d.target <= MAX_ROBUST else
+               f"TRADES is fixed at β = {C.TRADES_BETA6:g}: switch to the tuned trade-off and lower its slider from "
+               f"{target} to at most {most}.")
         parts.append(failure(F["a2_clinical"], f"{fmt(d.clean, 'pct')} clean, below the "
                              f"{fmt(S.clean_floor, 'pct')} floor. {fix}"))
     return parts
