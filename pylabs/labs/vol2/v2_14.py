@@ -4,7 +4,7 @@ Core invariant: an undefended model's accuracy under a white-box attack collapse
 below chance, because the attack *maximises* its loss; adversarial training buys robustness by
 giving up clean accuracy, and costs up to (1 + k)× the training compute (an idealised pass count;
 Wong et al. 2020 measured PGD-AT at 4,966 min against 785 min for "free" AT, about a natural run:
-6.33× at k = 7). The scenario and the model live in v2_14_model.py.
+6.33× for Madry's recipe). The scenario and the model live in v2_14_model.py.
 
 Act I: a hospital's 10-class scan model, 97.3 % clean, measures 3.4 % under the red team's PGD
 attack at ε = 8/255. Below chance is *expected* (the spec's corrected key; the upstream called it
