@@ -71,3 +71,17 @@ def test_failures_are_reached_and_left(lab_page):
     assert page.failure_visible("a2_clinical") and not page.failure_visible("a2_security")
     page.set_control("a2_target", 0.50)
     assert not page.failure_visible("a2_clinical") and not page.failure_visible("a2_security")
+
+
+def test_cifar_context_and_the_equations_wait_for_the_reflection(lab_page):
+    """Review: in the CIFAR-10 context the card uses a CIFAR image's 3,072 inputs, and the equations panel's
+    linear argument (the Act I reflection's answer) appears only once that reflection is locked."""
+    page = lab_page.open("v2_14")
+    page.set_control("context", "cifar")
+    page.lock("a1_predict", "C")
+    assert page.verdict("a1_predict") == "correct"
+    assert "3,072" in page.page.text_content('[data-metric="a1_l1_shift"]')
+    panel = '[data-act="1"] .pl-mathpeek'
+    assert "ε·D at" not in page.page.text_content(panel)
+    page.lock("a1_reflect", "D")
+    page.page.wait_for_function(f"() => document.querySelector('{panel}').textContent.includes('ε·D at')")
