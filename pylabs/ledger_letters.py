@@ -233,10 +233,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_14": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "CABD",  # the same four readings, reworded to similar length; "expected" is now C
+        "a1_reflect": "AD-C",  # "many small moves add up" is now D; "a few pixels moved a lot" (struck out by the prompt's per-pixel cap) became "random noise"
+        "a2_predict": "BADC",  # the tuned window is A; "the strongest published recipe" became "TRADES as released"
+        "a2_reflect": "ABCD",  # the same four places for the compute, reworded to similar length
     },
 
     "v2_15": {

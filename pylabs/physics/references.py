@@ -155,6 +155,15 @@ REFERENCES: dict[str, Reference] = {
                            "Resistant to Adversarial Attacks", "https://arxiv.org/abs/1706.06083"),
     "zhang2019trades": Reference("Zhang, Yu, Jiao, Xing, El Ghaoui and Jordan", 2019, "Theoretically Principled "
                                  "Trade-off between Robustness and Accuracy", "https://arxiv.org/abs/1901.08573"),
+    "qin2019": Reference("Qin, Martens, Gowal, Krishnan, Dvijotham, Fawzi, De, Stanforth and Kohli", 2019,
+                         "Adversarial Robustness through Local Linearization", "https://arxiv.org/abs/1907.02610"),
+    "croce2020": Reference("Croce and Hein", 2020, "Reliable Evaluation of Adversarial Robustness with an "
+                           "Ensemble of Diverse Parameter-free Attacks (AutoAttack leaderboard)",
+                           "https://github.com/fra31/auto-attack"),
+    "wong2020fast": Reference("Wong, Rice and Kolter", 2020, "Fast is Better than Free: Revisiting Adversarial "
+                              "Training", "https://arxiv.org/abs/2001.03994"),
+    "shafahi2019free": Reference("Shafahi, Najibi, Ghiasi, Xu, Dickerson, Studer, Davis, Taylor and Goldstein", 2019,
+                                 "Adversarial Training for Free!", "https://arxiv.org/abs/1904.12843"),
     "goodfellow2015": Reference("Goodfellow, Shlens and Szegedy", 2015, "Explaining and Harnessing Adversarial "
                                 "Examples", "https://arxiv.org/abs/1412.6572"),
     # ---- V2-17 The Constraints Never Lie ----

@@ -1,4 +1,4 @@
-"""Adversarial robustness: chance level, attack decay, the clean–robust Pareto frontier, training cost.
+"""Adversarial robustness: chance level, attack decay, the clean–robust trade-off line, training cost.
 
 Accuracies are fractions (0–1); perturbation budgets ε are fractions of the pixel range
 (8/255 ≈ 0.031). Every curve here is an interpolation of published CIFAR-10 measurements,
@@ -42,8 +42,8 @@ def adversarial_accuracy(clean_acc: float, eps: float, eps_scale: float) -> floa
 def clean_drop(robust_acc: float, anchors: Sequence[Point]) -> float:
     """Clean-accuracy drop from the naturally trained model at robust accuracy ``robust_acc``,
     piecewise-linear through the published (robust, clean) ``anchors``; the first anchor is the
-    natural model (drop 0). Below it the drop is 0; beyond the last anchor no published method
-    reaches, so the value is clamped to the last anchor's drop.
+    natural model (drop 0). Below it the drop is 0; beyond the last anchor the line has no point,
+    so the value is clamped to the last anchor's drop.
 
     Source: interpolation of Madry et al. 2018 and Zhang et al. 2019 (TRADES) CIFAR-10 points."""
     pts = sorted(anchors)
@@ -59,7 +59,7 @@ def clean_drop(robust_acc: float, anchors: Sequence[Point]) -> float:
 
 def clean_on_frontier(robust_acc: float, baseline_clean: float, anchors: Sequence[Point]) -> float:
     """Clean accuracy of a model trained to ``robust_acc`` when its natural version reaches
-    ``baseline_clean``: the baseline minus the frontier's drop (assumes the task's trade-off
+    ``baseline_clean``: the baseline minus the line's drop (assumes the task's trade-off
     mirrors CIFAR-10's).
 
     Source: VOL2 spec §V2-14 §3 (drop added to the baseline, an [A] assumption)."""
@@ -67,8 +67,10 @@ def clean_on_frontier(robust_acc: float, baseline_clean: float, anchors: Sequenc
 
 
 def max_robust_for_clean(baseline_clean: float, clean_floor: float, anchors: Sequence[Point]) -> float:
-    """The largest robust accuracy on the frontier whose clean accuracy stays at or above
-    ``clean_floor`` (the inverse of :func:`clean_on_frontier`; the frontier is monotone).
+    """The largest robust accuracy on the line whose clean accuracy stays at or above
+    ``clean_floor`` (the inverse of :func:`clean_on_frontier`; the line is monotone). The line
+    joins the given published points only: it is not a Pareto frontier, since later recipes can
+    lie above it (V2-14: Qin et al. 2019 on the AutoAttack leaderboard).
 
     Source: inverse of the piecewise-linear frontier above."""
     pts = sorted(anchors)

@@ -21,8 +21,8 @@ def test_full_walkthrough(lab_page):
     assert close(float(page.page.eval_on_selector('[data-control="a1_clean"]', "e => e.value")), 0.952)
     page.set_control("context", "medical")
 
-    # Act I: the upstream's wrong key (below chance is a bug); the instruments unlock.
-    page.lock("a1_predict", "B")
+    # Act I: the upstream's wrong key (below chance is a bug, now A); the instruments unlock.
+    page.lock("a1_predict", "A")
     assert page.verdict("a1_predict") == "incorrect"
     assert close(page.metric("a1_attacked_acc"), lab.attacked(lab.S.clean_acc, lab.EPS, "pgd"))
     assert page.metric("a1_attacked_acc") < page.metric("a1_chance")
@@ -31,13 +31,13 @@ def test_full_walkthrough(lab_page):
     assert close(page.metric("a1_attacked_acc"), lab.attacked(lab.S.clean_acc, lab.EPS, "fgsm"))
     page.set_control("a1_eps", 16)
     assert page.metric("a1_attacked_acc") < lab.CHANCE
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "D")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II: the team's trade-off fails security; published recipes each break one limit; a tuned one passes.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "D")
+    page.lock("a2_predict", "C")
     assert page.verdict("a2_predict") == "incorrect"
     assert page.failure_visible("a2_security") and not page.failure_visible("a2_clinical")
     page.chart_drawn("a2_pareto")
@@ -62,7 +62,7 @@ def test_full_walkthrough(lab_page):
 
 def test_failures_are_reached_and_left(lab_page):
     page = lab_page.open("v2_14")
-    for qid, letter in (("a1_predict", "A"), ("a1_reflect", "B"), ("a2_predict", "B")):
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
         page.lock(qid, letter)
     page.set_control("a2_method", "natural")
     assert page.failure_visible("a2_security")
@@ -71,3 +71,17 @@ def test_failures_are_reached_and_left(lab_page):
     assert page.failure_visible("a2_clinical") and not page.failure_visible("a2_security")
     page.set_control("a2_target", 0.50)
     assert not page.failure_visible("a2_clinical") and not page.failure_visible("a2_security")
+
+
+def test_cifar_context_and_the_equations_wait_for_the_reflection(lab_page):
+    """Review: in the CIFAR-10 context the card uses a CIFAR image's 3,072 inputs, and the equations panel's
+    linear argument (the Act I reflection's answer) appears only once that reflection is locked."""
+    page = lab_page.open("v2_14")
+    page.set_control("context", "cifar")
+    page.lock("a1_predict", "C")
+    assert page.verdict("a1_predict") == "correct"
+    assert "3,072" in page.page.text_content('[data-metric="a1_l1_shift"]')
+    panel = '[data-act="1"] .pl-mathpeek'
+    assert "ε·D at" not in page.page.text_content(panel)
+    page.lock("a1_reflect", "D")
+    page.page.wait_for_function(f"() => document.querySelector('{panel}').textContent.includes('ε·D at')")
