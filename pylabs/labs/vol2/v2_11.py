@@ -100,16 +100,16 @@ ACT1_PREDICTION = Prediction(
     unit_fmt="x",
     options=(
         Range("A", "{range}: FL sends fewer bytes, as the text stays on the phone", None, 1.0, 0.3,
-              "Keeping the text home does not make the traffic small: each sampled phone moves {model_mb} "
-              "each way per round, against {raw} of text per user per day."),
+              "Keeping the text home does not make the traffic small: the model alone is {model_mb}, and "
+              "{clients} phones take part in each round, against {raw} of text per user per day."),
         Range("B", "{range}: about the bytes of uploading the text itself", 1.0, 3.0, 1.5,
               "Per round the sampled phones move {round_bytes}; {rounds} rounds a day make {fl_day}, "
               "against {central} of text."),
         Range("C", "{range}: several to tens of times the text's bytes", 3.0, 30.0, 10.0,
-              "{fl_day} a day against {central}: the model's size times the phones per round, twice, "
-              "{rounds} times a day."),
+              "{fl_day} a day against {central}: {round_bytes} per round for a {model_mb} model, {rounds} "
+              "rounds a day."),
         Range("D", "{range}: many tens of times the text's bytes or more", 30.0, None, 100.0,
-              "{fl_day} a day against {central}: {model_mb} per phone each way, {clients} phones, "
+              "{fl_day} a day against {central}: a {model_mb} model sent to {clients} phones a round, "
               "{rounds} rounds a day."),
     ),
     truth=lambda context: act1_truth(context),
