@@ -349,3 +349,10 @@ def test_bandwidth_failure_offers_the_smaller_model_only_in_the_server_context()
     gboard = failure_text(rendered(LAB, all_open(a2_clients="1000000", context="gboard")), "a2_bandwidth")
     assert "Gboard's smaller model" in server and "Gboard's smaller model" not in gboard
     assert "fewer rounds" not in server  # Act II has no rounds control
+
+
+def test_the_stakeholder_names_the_context_s_model():
+    """Class 12: the Gboard context changed the instruments and the prompt but the story kept '50M'."""
+    gboard = rendered(LAB, LAB.parse({"controls": {"context": "gboard"}}, changed="context"))
+    assert "our 1.4M-parameter next-word model" in gboard and "50M-parameter next-word" not in gboard
+    assert "our 50M-parameter next-word model" in rendered(LAB, LAB.default_state())
