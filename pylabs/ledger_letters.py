@@ -190,10 +190,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_08": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_pick": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the wait with the added GPUs as a share of today's (key A: under 10 %)
+        "a1_reflect": "ABC-",  # the knee asked for the context's jobs; "any utilisation" rewritten
+        "a2_pick": "AB--",     # the key is now the smallest passing notebook pool (48); 64/448/512 kept at B
+        "a2_reflect": "D---",  # the gang-slot key moved to D; backfill, priority and "reporting error" rewritten
     },
 
     "v2_09": {

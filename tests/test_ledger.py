@@ -90,7 +90,8 @@ def test_merge_is_idempotent(a):
 def test_commit_then_archive_keeps_the_attempt():
     record = {"lab": "v2_02", "context": "pretrain", "controls": {"a1_tokens": 4096.0},
               "answers": {"a1_predict": {"choice": "C", "locked_at": T0, "correct": True}},
-              "results": {"a1_slowdown": 5.3}, "failures_active": ["a1_comm_bound"], "complete": False}
+              "results": {"a1_slowdown": 5.3}, "failures_active": ["a1_comm_bound"], "complete": False,
+              "letters": ledger.VERSION}  # a record of today's page (no field: a version-1 stash, migrated)
     after = ledger.commit(ledger.empty(), "v2_02-abc123", record, T1)
     assert ledger.active_attempt(after, "v2_02")["answers"]["a1_predict"]["choice"] == "C"
     archived = ledger.archive(after, "v2_02-abc123", T2)

@@ -103,6 +103,8 @@ def share(value: float, digits: int = 3, decimals: int | None = None) -> str:
     if decimals is not None and value in (0.0, 1.0):
         decimals = None  # a whole 0 % or 100 % has no decimals to show
     text = f"{value * 100.0:.{decimals}f}" if decimals is not None else _sig(value * 100.0, digits)
+    if decimals is not None and float(text) == 0:
+        text = _sig(value * 100.0, digits)  # a nonzero share never reads "0.0 %": 0.0404 %
     if abs(value) < 1 and text.lstrip("−-") in ("100", "100.0"):
         text = _sig(value * 100.0, MAX_FIGURES)  # 99.95 %, then "> 99.99 %"
         return f"{text} %" if text != "100" else "> 99.99 %"
@@ -124,10 +126,15 @@ def nines(value: float) -> str:
 
 
 def usd(value: float) -> str:
-    """Dollars: ``35872200 -> '$35.9M'``, ``661.22 -> '$661'``, ``3.5 -> '$3.50'`` (cents below ten)."""
+    """Dollars: ``35872200 -> '$35.9M'``, ``661.22 -> '$661'``, ``3.5 -> '$3.50'`` (cents below ten),
+    ``0.0042 -> '$0.0042'``, ``0 -> '$0'``."""
     for factor, suffix in _USD:
         if abs(value) >= factor:
             return f"${_sig(value / factor)}{suffix}"
+    if value == 0:
+        return "$0"
+    if abs(value) < 0.01:  # a fraction of a cent would print "$0.00": three figures instead
+        return f"${_sig(value)}"
     return f"${value:,.2f}" if abs(value) < 10 else f"${_sig(value)}"
 
 

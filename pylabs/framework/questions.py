@@ -199,6 +199,8 @@ class Pick:
     options: tuple[Claim, ...]
     decide: Callable[..., str]   # decide(context) or decide()
     kind: str = "prediction"
+    # who picks, as the verdict says it: a queueing model or a cost model is not "the physics"
+    picks: str = "The physics picks"
     default_context: str = field(default="", compare=False)  # set by the Lab it belongs to
     _decisions: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -351,7 +351,7 @@ def pick_verdict(p: Pick, state: State, ask: Asking) -> Markup:
     body = [h("p", None, rich(f"You predicted {chosen}: {p.text_of(chosen, ask.terms)}")),
             h("p", None, rich(fill(p.option(chosen).feedback, ask.facts)))]
     if not right:
-        body += [h("p", None, rich(f"**The physics picks {answer}**: {p.text_of(answer, ask.terms)}")),
+        body += [h("p", None, rich(f"**{p.picks} {answer}**: {p.text_of(answer, ask.terms)}")),
                  h("p", None, rich(fill(p.option(answer).feedback, ask.facts)))]
     return callout("success" if right else "warn", f"Prediction vs reality · {p.quantity}", *body,
                    attrs={"data-feedback": p.id, "data-verdict": "correct" if right else "incorrect",

@@ -21,16 +21,15 @@ def test_full_walkthrough(lab_page):
     assert page.page.get_attribute('[data-control="a1_job_gpus"]', "value") == "3"  # log2(8)
     page.set_control("context", "gangs")
 
-    # Act I: a wrong prediction; the instruments show the 95 % cluster and its failure.
-    page.lock("a1_predict", "A")
+    # Act I: a wrong prediction; the instruments open at Finance's offer, then today's failure.
+    page.lock("a1_predict", "B")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_wait_s"), lab.SCENARIO.mean_wait_s())
-    assert page.failure_visible("a1_wait_exceeds_job")
-    page.chart_drawn("a1_wait_curve")
-    page.set_control("a1_added_gpus", 256)
-    assert close(page.metric("a1_wait_cut"), lab.act1_truth())
+    assert close(page.metric("a1_wait_share"), lab.act1_truth("gangs"))
+    assert close(page.metric("a1_wait_s"), lab.with_added("gangs").mean_wait_s())
     assert not page.failure_visible("a1_wait_exceeds_job")
+    page.chart_drawn("a1_wait_curve")
     page.set_control("a1_added_gpus", 0)
+    assert close(page.metric("a1_wait_s"), lab.today("gangs").mean_wait_s())
     assert page.failure_visible("a1_wait_exceeds_job")
     page.set_control("a1_utilization", 0.8)
     assert not page.failure_visible("a1_wait_exceeds_job")
@@ -45,11 +44,12 @@ def test_full_walkthrough(lab_page):
     assert page.verdict("a2_pick") == "correct"
     assert page.failure_visible("a2_interactive_sla")
     page.chart_drawn("a2_notebook_pool")
-    page.set_control("a2_interactive_gpus", 64)
+    page.set_control("a2_interactive_gpus", 48)
     assert not page.failure_visible("a2_interactive_sla")
     assert close(page.metric("a2_interactive_late"), lab.LAYOUTS["C"].interactive_late())
     assert close(page.metric("a2_training_late"), lab.LAYOUTS["C"].training_late())
-    page.lock("a2_reflect", "A")
+    page.lock("a2_reflect", "D")
+    assert page.verdict("a2_reflect") == "correct"
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud
@@ -60,9 +60,9 @@ def test_full_walkthrough(lab_page):
 
 def test_act2_failures_reach_and_leave(lab_page):
     page = lab_page.open("v2_08")
-    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "B"), ("a2_pick", "B")):
+    for qid, letter in (("a1_predict", "A"), ("a1_reflect", "B"), ("a2_pick", "B")):
         page.lock(qid, letter)
-    page.set_control("a2_interactive_gpus", 64)
+    page.set_control("a2_interactive_gpus", 48)
     page.set_control("a2_training_gpus", 512)
     assert page.failure_visible("a2_training_tail")
     page.set_control("a2_training_gpus", 768)

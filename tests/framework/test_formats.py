@@ -92,6 +92,11 @@ def test_money_shows_cents_only_below_ten_dollars():
     assert fmt(2.5, "usd/h") == "$2.50/h" and fmt(35_872_200, "usd") == "$35.9M"
 
 
+def test_money_below_a_cent_keeps_its_figures_and_zero_is_zero():
+    """V2-01's review: a data table read "$0.00" for nothing owed, and a fraction of a cent read the same."""
+    assert fmt(0, "usd") == "$0" and fmt(0.0042, "usd") == "$0.0042" and fmt(0.0055, "usd/GB") == "$0.0055/GB"
+
+
 def test_units_scale_up_from_a_thousand():
     """Issue 24: 103 TB, not 103,421 GB; 268 MFLOP, not 268,435,456 FLOP; 0.96 GFLOP/s as 960 MFLOP/s."""
     assert fmt(103_421e9, "GB") == "103 TB" and fmt(2.443e15, "GB") == "2.44 PB"
@@ -155,3 +160,9 @@ def test_integer_rates_are_printed_in_tops_as_vendors_print_them():
 
 def test_num4_keeps_four_significant_figures():
     assert fmt(1.468, "num4") == "1.468" and fmt(1.4, "num4") == "1.4" and fmt(14487.0, "num4") == "14,490"
+
+
+def test_a_share_with_fixed_decimals_never_rounds_a_nonzero_value_to_zero():
+    """V2-08's review: pct1 printed 0.000404 as "0.0 %" beside another card's "< 0.001 %"."""
+    assert fmt(0.000404, "pct1") == "0.0404 %" and fmt(-0.0002, "pct1") == "−0.02 %"
+    assert fmt(0.123, "pct1") == "12.3 %" and fmt(0.0, "pct1") == "0 %"

@@ -73,3 +73,21 @@ def test_an_escaped_asterisk_is_a_literal_one_in_rich_text():
     from pylabs.framework.components import rich
     assert str(rich("Crossover, *k\\**")) == "Crossover, <em>k*</em>"
     assert str(rich("*a* and **b**")) == "<em>a</em> and <strong>b</strong>"
+
+
+def test_a_pick_says_who_picks():
+    """A design pick decided by a model that is not physics (a queueing or cost model) can say so,
+    as a prediction's ``gives`` does; the verdict said "The physics picks" of every pick."""
+    from pylabs.labs import get
+    from tests.labs.helpers import answered, rendered
+    lab = get("v1_04")
+    q = lab.question("a1_predict")
+    wrong = next(o.letter for o in q.options if o.letter != q.answer())
+    state = answered(lab, {q.id: wrong}, q.id)
+    assert f"The physics picks {q.answer()}" in rendered(lab, state)
+    object.__setattr__(q, "picks", "The cost model picks")   # a frozen dataclass: set for this test only
+    try:
+        html = rendered(lab, state)
+    finally:
+        object.__setattr__(q, "picks", "The physics picks")
+    assert f"The cost model picks {q.answer()}" in html and "The physics picks" not in html

@@ -94,6 +94,23 @@ def test_ranges_run_in_order_from_a_to_d(lab, q):
         assert below.high == above.low, f"{q.id}: {below.letter} ends at {below.high}, {above.letter} starts at {above.low}"
 
 
+
+def opening(text: str) -> str:
+    return " ".join(re.findall(r"[\w'’-]+", text.lower())[:3])
+
+
+@pytest.mark.parametrize("lab,q", per_question(QUESTIONS))
+def test_the_key_is_not_the_odd_one_out(lab, q):
+    """Three options opening with the same three words while the key opens otherwise ('Keep one
+    limit…' three times and the key alone) let 'pick the odd one out' find it (V1-16's review)."""
+    for context in (o.value for o in lab.context.options):
+        terms = lab.terms(context)
+        openings = Counter(opening(option_text(q, o.letter, terms)) for o in q.options)
+        key = opening(option_text(q, q.answer(context), terms))
+        common, count = openings.most_common(1)[0]
+        assert count < 3 or common == key, f"{q.id} in {context}: three options open '{common}', the key does not"
+
+
 STOP = set("a an the of to in on at by for and or is are be it its this that as with from than then "
            "into per each every so no not only more less all any one two".split())
 

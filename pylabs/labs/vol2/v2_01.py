@@ -193,7 +193,8 @@ def act1_chart(run: Run, gpus: float):
          ch.line("Strong-scaling model (no overlap)", GPU_AXIS, physics, "series1", markers=True),
          ch.point("Your setting", gpus, run.speedup(gpus), "accent")],
         x=ch.axis("H100 GPUs", "log", tickvals=ticks, ticktext=labels, tickangle=0),
-        y=ch.axis("Speedup over one GPU", "log"), shapes=[shape], annotations=[note])
+        y=ch.axis("Speedup over one GPU", "log", **ch.decade_ticks(GPU_AXIS, lambda v: fmt(v, "x"))),
+        shapes=[shape], annotations=[note])  # one label style per decade: Plotly mixed "1000" and "10k"
     figure["layout"]["margin"].update(r=S.chart_right_px)
     summary = (f"At {fmt(run.batch, 'tokens')} per step the speedup reaches {fmt(run.speedup(gpus), 'x')} on "
                f"{plural(gpus, 'GPU', count_fmt='int')} against {linear(gpus)} for linear scaling, and never passes "
@@ -269,7 +270,7 @@ ACT1 = Act(
         f"The team's global batch is {fmt(S.global_batch_tokens, 'tokens')} per step, the size that trained "
         "well on one node, and it stays fixed as GPUs are added.",
         f"Left out: the 70B model must be sharded to fit in {fmt(C.H100_HBM_BYTES, 'GB')}, and a step's "
-        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} sequences are fewer than the {fmt(S.gpus, 'int')} GPUs, so a real "
+        f"{fmt(S.global_batch_tokens / C.LLAMA3_SEQ, 'int')} sequences of {fmt(C.LLAMA3_SEQ, 'int')} tokens are fewer than the {fmt(S.gpus, 'int')} GPUs, so a real "
         "run splits each one over several GPUs. Both add traffic; splitting also shrinks each GPU's gradient exchange.",
     ),
     prediction=ACT1_PREDICTION,
