@@ -344,15 +344,18 @@ def test_utility_failure_offers_lower_z_only_where_it_can_clear_the_limit():
     assert "a2_utility" not in LAB.failures_now(all_open(a2_clients="1000000", a2_z=1.0))
 
 
-def test_bandwidth_failure_offers_the_smaller_model_only_in_the_server_context():
-    server = failure_text(rendered(LAB, all_open(a2_clients="1000000")), "a2_bandwidth")
-    gboard = failure_text(rendered(LAB, all_open(a2_clients="1000000", context="gboard")), "a2_bandwidth")
-    assert "Gboard's smaller model" in server and "Gboard's smaller model" not in gboard
-    assert "fewer rounds" not in server  # Act II has no rounds control
+def test_bandwidth_failure_offers_only_the_clients_per_round():
+    """The context is fixed by the first lock, so the smaller model is no lever in Act II; Act II has no
+    rounds control. Fewer clients clear it from every state: K = 10⁴ moves 48 TB, under the 50 TB budget."""
+    text = failure_text(rendered(LAB, all_open(a2_clients="1000000")), "a2_bandwidth")
+    assert "Gboard" not in text and "fewer rounds" not in text and "fewer clients" in text
+    assert "a2_bandwidth" not in LAB.failures_now(all_open(a2_clients="10000"))
 
 
-def test_the_stakeholder_names_the_context_s_model():
-    """Class 12: the Gboard context changed the instruments and the prompt but the story kept '50M'."""
-    gboard = rendered(LAB, LAB.parse({"controls": {"context": "gboard"}}, changed="context"))
-    assert "our 1.4M-parameter next-word model" in gboard and "50M-parameter next-word" not in gboard
-    assert "our 50M-parameter next-word model" in rendered(LAB, LAB.default_state())
+def test_privacy_failure_where_no_single_lever_clears_it_says_both():
+    """K = 10⁶, z = 0.5: z ≥ 3.07 is past the slider, and K = 100 at z = 0.5 still gives ε = 3.45."""
+    text = failure_text(rendered(LAB, all_open(a2_clients="1000000", a2_z=0.5)), "a2_privacy")
+    assert "raise z and sample fewer clients together" in text
+    assert "a2_privacy" not in LAB.failures_now(all_open(a2_clients="100000", a2_z=1.5))
+    text = failure_text(rendered(LAB, all_open(a2_clients="10000", a2_z=0.5)), "a2_privacy")
+    assert "Raise z to at least" in text and "fewer clients" not in text

@@ -382,12 +382,12 @@ def act2_instruments(s: State) -> list:
         M["a2_eps_no_amp"].show(no_amp, "danger" if no_amp > S.eps_target else "good",
                                 "if one user could be in every round (q = 1)"),
     )]
-    parts += act2_failures(d, day, s["context"])
+    parts += act2_failures(d, day)
     parts += [act2_chart(d), act2_tradeoff_chart(s, d)]
     return parts
 
 
-def act2_failures(d: Deployment, day: float, context: str) -> list:
+def act2_failures(d: Deployment, day: float) -> list:
     parts = []
     if d.acc_drop > S.acc_limit:
         parts.append(failure(F["a2_utility"], f"The noise on the averaged update costs {fmt(d.acc_drop, 'pp')} of "
@@ -397,10 +397,8 @@ def act2_failures(d: Deployment, day: float, context: str) -> list:
                              f"{fmt(S.rounds_total, 'int')} rounds, above the policy's {fmt(S.eps_target, 'num')}, "
                              "so it cannot certify the run. " + privacy_levers(d)))
     if day > S.daily_budget_bytes:
-        smaller = " or train Gboard's smaller model" if context == "server" else ""
         parts.append(failure(F["a2_bandwidth"], f"{fmt(d.clients, 'int')} clients per round move {fmt(day, 'B')} "
-                             f"a day, over the {fmt(S.daily_budget_bytes, 'B')} budget. Sample fewer clients per "
-                             f"round{smaller}."))
+                             f"a day, over the {fmt(S.daily_budget_bytes, 'B')} budget. Sample fewer clients per round."))
     return parts
 
 
@@ -414,12 +412,13 @@ def utility_levers(d: Deployment) -> str:
 
 
 def privacy_levers(d: Deployment) -> str:
-    z_ok = d.z_needed <= A2_Z.max
-    fewer = d.clients > S.client_options[0]
-    if z_ok:
+    """Only levers that clear ε alone from this state; if none does, both together."""
+    raise_z = d.z_needed <= A2_Z.max
+    fewer = d.clients > S.client_options[0] and Deployment(S.client_options[0], d.z, d.conversion).epsilon <= S.eps_target
+    if raise_z:
         return f"Raise z to at least {fmt(d.z_needed, 'num')}" + (", or sample fewer clients per round." if fewer else ".")
-    return (f"Even z = {fmt(A2_Z.max, 'num')}, this slider's top, leaves ε = "
-            f"{fmt(Deployment(d.clients, A2_Z.max, d.conversion).epsilon, 'num')}: sample fewer clients per round.")
+    top = f"Even z = {fmt(A2_Z.max, 'num')}, this slider's top, leaves ε = {fmt(Deployment(d.clients, A2_Z.max, d.conversion).epsilon, 'num')}"
+    return f"{top}: sample fewer clients per round." if fewer else f"{top}: raise z and sample fewer clients together."
 
 
 def act2_chart(d: Deployment):
