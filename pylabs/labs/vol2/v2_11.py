@@ -110,7 +110,7 @@ ACT1_PREDICTION = Prediction(
         Range("C", "{range}: several to tens of times the text's bytes", 3.0, 30.0, 10.0,
               "{fl_day} a day against {central}: {round_bytes} per round for a {model_mb} model, {rounds} "
               "rounds a day."),
-        Range("D", "{range}: many tens of times the text's bytes or more", 30.0, None, 100.0,
+        Range("D", "{range}: dozens of times the text's bytes, or far more", 30.0, None, 100.0,
               "{fl_day} a day against {central}: a {model_mb} model sent to {clients} phones a round, "
               "{rounds} rounds a day."),
     ),
