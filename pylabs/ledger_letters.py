@@ -162,10 +162,11 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_04": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "BACD",  # the same four diagnoses, reworded; the loader (small reads at queue depth 1) is A
+        "a1_reflect": "----",  # was why shards fix the loader; now what more workers and whole-sample reads differ in
+        "a2_predict": "ACDB",  # the same four limits, reworded per context; the metadata target is C, the loaders B
+        "a2_reflect": "----",  # was whether an object store removes the wall (the object context is already one);
+                               # now why shards keep working as the job grows
     },
 
     "v2_05": {
@@ -176,10 +177,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_06": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # a new question: the ring's time (0.556 s), not the naive/ring ratio
+        "a1_reflect": "----",  # a new question: why algbw reads half the link
+        "a2_predict": "----",  # a new question: the ring's extra time over halving + doubling at 350 GB
+        "a2_reflect": "AB--",  # "count the GPUs" and the N-dependent crossover stay; C and D rewritten
     },
 
     "v2_07": {

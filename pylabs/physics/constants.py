@@ -491,10 +491,21 @@ REGISTRY.update({
         "https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance.html",
         "PUT/COPY/POST/DELETE requests per second per partitioned prefix",
     ),
+    "S3_GET_BW_PER_CONNECTION": Spec(
+        90e6, "B/s",
+        "AWS whitepaper 'Best Practices Design Patterns: Optimizing Amazon S3 Performance', 'Horizontal Scaling "
+        "and Request Parallelization for High Throughput'",
+        "https://docs.aws.amazon.com/whitepapers/latest/s3-optimizing-performance-best-practices/"
+        "horizontal-scaling-and-request-parallelization-for-high-throughput.html",
+        "'Make one concurrent request for each 85-90 MB/s of desired network throughput' (within a Region, "
+        "S3 to EC2); the upper end, so the store is not understated",
+        label="Amazon S3 throughput of one GET connection (AWS guidance, upper end)",
+    ),
 })
 
 S3_GET_PER_PREFIX_PER_S = REGISTRY["S3_GET_PER_PREFIX_PER_S"].value
 S3_PUT_PER_PREFIX_PER_S = REGISTRY["S3_PUT_PER_PREFIX_PER_S"].value
+S3_GET_BW_PER_CONNECTION = REGISTRY["S3_GET_BW_PER_CONNECTION"].value
 LLAMA3_SEQ = REGISTRY["LLAMA3_SEQ"].value
 IB_XDR_BW = REGISTRY["IB_XDR_BW"].value
 # ---- V2-15 The Jevons Reckoning: device power, facility overhead, lifecycle carbon ----

@@ -126,6 +126,9 @@ REFERENCES: dict[str, Reference] = {
                                 "practices/timeouts-and-retries-for-latency-sensitive-applications.html"),
     "webdataset": Reference("Aizman, Maltby and Breuel", 2019, "High Performance I/O For Large Scale Deep "
                             "Learning", "https://arxiv.org/abs/2001.01858"),
+    "webdataset_sharding": Reference("WebDataset project", 0, "Sharding, Parallel I/O, and DataLoader (OpenImages: "
+                                     "554 shards of about 1 GB each)",
+                                     "https://webdataset.github.io/webdataset/sharding/"),
     "lustre_manual": Reference("Lustre project", 0, "Lustre Software Release 2.x Operations Manual",
                                "https://doc.lustre.org/lustre_manual.xhtml"),
     # seed-lab corrections (V2-09): the interleaved schedule's checks, read in the source

@@ -18,11 +18,11 @@ def test_full_walkthrough(lab_page):
     assert not page.act_unlocked(2)
     assert not page.has_metric("a1_gpu_util")
 
-    # Act I: lock a wrong diagnosis; instruments unlock at the scenario's numbers.
-    page.lock("a1_predict", "A")
+    # Act I: lock a wrong diagnosis (the storage); instruments unlock at the scenario's numbers.
+    page.lock("a1_predict", "B")
     assert page.verdict("a1_predict") == "incorrect"
     assert not page.control_disabled("a1_workers")
-    assert close(page.metric("a1_gpu_util"), lab.SCENARIO_LOADER.util)
+    assert close(page.metric("a1_gpu_util"), lab.scenario_loader("lustre").util)
     assert close(page.metric("a1_demand"), lab.DEMAND)
     page.chart_drawn("a1_supply")
 
@@ -49,9 +49,9 @@ def test_full_walkthrough(lab_page):
 
     # Act II.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "B")
+    page.lock("a2_predict", "C")
     assert page.verdict("a2_predict") == "correct"
-    assert close(page.metric("a2_meta_ops"), lab.SCENARIO_CLUSTER.meta_ops)
+    assert close(page.metric("a2_meta_ops"), lab.scenario_cluster("lustre").meta_ops)
     assert page.failure_visible("a2_metadata_saturated")
     page.chart_drawn("a2_metadata")
     files = page.metric("a2_files")
@@ -61,33 +61,33 @@ def test_full_walkthrough(lab_page):
     assert page.failure_visible("a2_metadata_saturated")
     page.set_control("a2_layout", "shards")
     assert not page.failure_visible("a2_metadata_saturated")
-    page.lock("a2_reflect", "B")
+    page.lock("a2_reflect", "D")
+    assert page.verdict("a2_reflect") == "correct"
 
     hud = page.page.inner_text("[data-hud]")
     assert "Complete" in hud
     (attempt,) = page.attempts("v2_04")
     assert attempt["complete"]
     assert attempt["answers"]["a1_predict"]["correct"] is False
-    assert attempt["answers"]["a2_predict"]["choice"] == "B"
+    assert attempt["answers"]["a2_predict"]["choice"] == "C"
     assert {"a1_starved", "a2_metadata_saturated"} <= set(attempt["failures_hit"])
 
 
 def test_object_store_context_and_its_failure_state(lab_page):
     page = lab_page.open("v2_04")
-    for qid in ("a1_predict", "a1_reflect", "a2_predict"):
-        page.lock(qid, "B")
-    lustre_supply = page.metric("a1_supply")
+    # The context is chosen before the first lock and fixed by it; the keys are those of the object store.
     page.set_control("storage_type", "object")
-    assert page.metric("a1_supply") < lustre_supply          # slower first byte per request
+    for qid, key in (("a1_predict", "A"), ("a1_reflect", "B"), ("a2_predict", "C")):
+        page.lock(qid, key)
+        assert page.verdict(qid) == "correct"
+    assert close(page.metric("a1_supply"), lab.scenario_loader("object").supply)   # 204 KB/s: a 20 ms first byte
+    assert "204 KB/s" in page.page.inner_text('[data-feedback="a1_predict"]')
     assert page.failure_visible("a2_requests_throttled")
     assert not page.failure_visible("a2_metadata_saturated")
-    prefixes = lab.Cluster(lab.S.act2_gpus, False, 1, lab.S.mdt_ops_per_s, lab.S.act2_workers, lab.S.act2_osts,
-                           True).needed
+    prefixes = lab.scenario_cluster("object").needed
     page.set_control("a2_servers", prefixes)
     assert not page.failure_visible("a2_requests_throttled")
     page.set_control("a2_servers", 1)
     assert page.failure_visible("a2_requests_throttled")
-    page.set_control("storage_type", "lustre")
-    assert page.failure_visible("a2_metadata_saturated")
-    page.set_control("a2_servers", lab.SCENARIO_CLUSTER.needed)
-    assert not page.failure_visible("a2_metadata_saturated")
+    page.set_control("a2_layout", "shards")
+    assert not page.failure_visible("a2_requests_throttled")

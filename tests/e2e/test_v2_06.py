@@ -22,9 +22,10 @@ def test_full_walkthrough(lab_page):
     page.set_control("context", "cluster")
 
     # Act I: lock a prediction; the instruments reproduce the physics at the scenario.
-    page.lock("a1_predict", "C")
+    page.lock("a1_predict", "D")
     assert page.verdict("a1_predict") == "incorrect"
-    assert close(page.metric("a1_ratio"), lab.act1_truth())
+    assert close(page.metric("a1_ring_s"), lab.act1_truth("cluster"))
+    assert close(page.metric("a1_ratio"), lab.act1_ratio("cluster"))
     page.chart_drawn("a1_time")
     page.chart_drawn("a1_bandwidth")
     assert close(page.metric("a1_busbw"), lab.collectives.busbw(14e9, lab.ring_s(14e9, 128, lab.C.IB_NDR_BW), 128))
@@ -34,15 +35,16 @@ def test_full_walkthrough(lab_page):
     page.set_control("a1_link", "hdr")
     assert page.metric("a1_ring_s") > 1.9 * ring
 
-    page.lock("a1_reflect", "B")
+    page.lock("a1_reflect", "D")
     assert page.verdict("a1_reflect") == "correct"
     page.open_math(1)
 
     # Act II: the crossover, the workloads and the custom slider down to 1 KB.
     assert page.act_unlocked(2)
-    page.lock("a2_predict", "C")
+    page.lock("a2_predict", "A")
     assert page.verdict("a2_predict") == "correct"
-    assert close(page.metric("a2_crossover"), lab.act2_truth())
+    assert close(page.metric("a2_ring_over_hd"), lab.act2_truth("cluster"))
+    assert close(page.metric("a2_crossover"), lab.crossover(128))
     assert close(page.metric("a2_message"), 350e9)
     page.chart_drawn("a2_sizes")
     page.set_control("a2_workload", "small")
@@ -64,7 +66,7 @@ def test_full_walkthrough(lab_page):
 
 def test_communication_bound_failure_is_reached_and_left(lab_page):
     page = lab_page.open("v2_06")
-    for qid, letter in (("a1_predict", "D"), ("a1_reflect", "B"), ("a2_predict", "C")):
+    for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
         page.lock(qid, letter)
     assert not page.failure_visible("a2_comm_bound")
 
@@ -85,3 +87,21 @@ def test_communication_bound_failure_is_reached_and_left(lab_page):
     assert not page.failure_visible("a2_comm_bound")
     (attempt,) = page.attempts("v2_06")
     assert attempt["failures_hit"] == ["a2_comm_bound"]
+
+
+def test_grown_cluster_context_asks_and_answers_at_1024_gpus(lab_page):
+    """Review: in the grown cluster the Act I prompt, key and feedback are the 1,024-GPU ones and the
+    feedback's ring time equals the card; Act II's card shows the 1,024-GPU gap, still under 1 %."""
+    page = lab_page.open("v2_06")
+    page.set_control("context", "frontier")
+    assert "1,024 GPUs" in page.question("a1_predict").inner_text()
+    page.lock("a1_predict", "C")
+    assert page.verdict("a1_predict") == "correct"
+    ring = page.metric("a1_ring_s")
+    assert close(ring, lab.act1_truth("frontier"))
+    feedback = page.page.inner_text('[data-feedback="a1_predict"]')
+    assert lab.fmt(ring, "s") in feedback
+    page.lock("a1_reflect", "D")
+    page.lock("a2_predict", "A")
+    assert page.verdict("a2_predict") == "correct"
+    assert close(page.metric("a2_ring_over_hd"), lab.act2_truth("frontier"))

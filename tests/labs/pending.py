@@ -30,6 +30,7 @@ LANDED: frozenset[str] = frozenset({
     "v1_16",
     "v2_01",
     "v2_02",
+    "v2_04",
     "v2_07",
     "v2_08",
     "v2_10",

@@ -6,6 +6,7 @@ answer. The lab module (``v2_04``) reads like its page.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pylabs.physics import constants as C
@@ -27,11 +28,12 @@ class Scenario:
     record_bytes: float = 4096.0         # the record format's read size (4 KiB)
     lustre_latency_s: float = 0.4e-3     # per request, client to OST and back [A]
     object_latency_s: float = 20e-3      # first byte of a small GET: "tens of ms" per AWS [A]
-    stream_bytes_per_s: float = 2e9      # what one request stream can move [A]
+    stream_bytes_per_s: float = 2e9      # what one Lustre request stream can move [A]
+    object_stream_bytes_per_s: float = C.S3_GET_BW_PER_CONNECTION  # one GET connection: AWS, 85-90 MB/s
     open_close_s: float = 1e-3           # open + close of one file on Lustre [A]
     ops_per_file: float = 3.0            # open, stat, close [A]
     mdt_ops_per_s: float = 50e3          # metadata operations one MDT sustains [A]
-    samples_per_shard: int = 10_000      # a 40 GB tar shard (WebDataset)
+    samples_per_shard: int = 250         # a 1 GB tar shard, WebDataset's usual size (the spec's 40 GB is not)
     act2_workers: int = 8
     storage_ports_per_node: int = 1      # one 200 Gb/s HDR port per node for storage [A]
     warn_share: float = 0.6              # metadata utilisation that deserves a warning
@@ -41,9 +43,33 @@ class Scenario:
     def record_label(self) -> str:
         return f"{self.record_bytes / 1024:g} KiB"
 
+    def stream(self, objects: bool) -> float:
+        """What one request stream moves: a Lustre client stream [A], or one S3 GET connection (AWS)."""
+        return self.object_stream_bytes_per_s if objects else self.stream_bytes_per_s
+
 
 S = Scenario()
 DEMAND = io.pipeline_demand_bytes_per_s(S.samples_per_step, S.sample_bytes, S.step_s)
+NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
+# what one GPU's loader can receive at most: its share of the node's storage port
+PORT_SHARE = NODE_LINK / C.DGX_H100_GPUS_PER_NODE
+
+# the words each storage context puts into the prompts and options
+TERMS = {
+    "lustre": {"store": f"{S.act1_osts} OSTs", "targets": "OSTs", "a2_on": f"{S.act2_osts} OSTs",
+               "a2_store": f"the {S.act2_osts} OSTs", "file": "file", "limit": "The metadata target",
+               "outrun": "the files opened per second outrun what one MDT serves",
+               "servers": "MDTs", "service": "metadata target"},
+    "object": {"store": "the object store", "targets": "storage servers",
+               "a2_on": f"an object store as fast as {S.act2_osts} OSTs", "a2_store": "the object store",
+               "file": "object", "limit": "The request limit",
+               "outrun": "the GETs per second outrun what one key prefix serves",
+               "servers": "key prefixes", "service": "request limit"},
+}
+
+
+def terms(context: str) -> dict[str, str]:
+    return TERMS[context]
 
 
 @dataclass(frozen=True)
@@ -56,15 +82,17 @@ class Loader:
     open_s: float
     osts: float
     gpus: float
+    stream_bytes_per_s: float = S.stream_bytes_per_s
 
     @property
     def sample_s(self) -> float:
-        return io.sample_read_s(S.sample_bytes, self.request_bytes, self.latency_s, S.stream_bytes_per_s,
+        return io.sample_read_s(S.sample_bytes, self.request_bytes, self.latency_s, self.stream_bytes_per_s,
                                 self.open_s)
 
     @property
     def supply(self) -> float:
-        return io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, self.sample_s)
+        """X = W·s/t_s, at most the GPU's share of its node's storage port."""
+        return min(io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, self.sample_s), PORT_SHARE)
 
     @property
     def aggregate(self) -> float:
@@ -89,21 +117,36 @@ class Loader:
         return self.requests * self.latency_s / self.sample_s
 
 
-SCENARIO_LOADER = Loader(1, S.record_bytes, S.lustre_latency_s, S.open_close_s, S.act1_osts, S.act1_gpus)
-NODE_LINK = S.storage_ports_per_node * C.IB_HDR_BW
+def scenario_loader(context: str) -> Loader:
+    """The platform lead's loader (one worker, 4 KiB records) on the context's storage: Lustre pays a
+    short latency and an open and close per file; an object store a longer first byte, no open, and
+    streams at one GET connection's rate."""
+    objects = context == "object"
+    return Loader(1, S.record_bytes, S.object_latency_s if objects else S.lustre_latency_s,
+                  0.0 if objects else S.open_close_s, S.act1_osts, S.act1_gpus, S.stream(objects))
 
 
-def act1_headroom() -> dict[str, float]:
+SCENARIO_LOADER = scenario_loader("lustre")
+# Act I's diagnoses, as the options letter them: the loader, the storage, the node's storage link
+ACT1_LETTERS = {"loader": "A", "storage": "B", "network": "C"}
+
+
+def act1_headroom(context: str = "lustre") -> dict[str, float]:
     """Supply ÷ demand of each resource at the scenario's inputs (below 1 = the bottleneck)."""
-    ld = SCENARIO_LOADER
-    return {"A": ld.aggregate / (S.act1_gpus * DEMAND), "B": ld.supply / DEMAND,
-            "C": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
+    ld = scenario_loader(context)
+    return {"loader": ld.supply / DEMAND, "storage": ld.aggregate / (S.act1_gpus * DEMAND),
+            "network": NODE_LINK / (C.DGX_H100_GPUS_PER_NODE * DEMAND)}
 
 
-def act1_answer() -> str:
-    headroom = act1_headroom()
-    letter = min(headroom, key=headroom.get)
-    return letter if headroom[letter] < 1 else "D"
+def act1_answer(context: str = "lustre") -> str:
+    headroom = act1_headroom(context)
+    worst = min(headroom, key=headroom.get)
+    return ACT1_LETTERS[worst] if headroom[worst] < 1 else "D"
+
+
+def workers_needed(ld: Loader) -> int:
+    """Synchronous workers one GPU needs at this loader's request size: ⌈R ÷ (s / t_s)⌉."""
+    return math.ceil(round(DEMAND * ld.sample_s / S.sample_bytes, 6))  # round: 8.000000001 is 8 workers
 
 
 @dataclass(frozen=True)
@@ -147,20 +190,26 @@ class Cluster:
     def headroom(self) -> dict[str, float]:
         """Supply ÷ demand per resource; each loader reads whole samples (Act I's fix)."""
         latency, open_s = (S.object_latency_s, 0.0) if self.objects else (S.lustre_latency_s, S.open_close_s)
-        read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream_bytes_per_s, open_s)
+        read = io.sample_read_s(S.sample_bytes, S.sample_bytes, latency, S.stream(self.objects), open_s)
         return {"bandwidth": self.aggregate / (self.gpus * DEMAND), "metadata": 1 / self.meta_util,
-                "loader": io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read) / DEMAND}
+                "loader": min(io.loader_supply_bytes_per_s(self.workers, S.sample_bytes, read), PORT_SHARE) / DEMAND}
 
     @property
     def util(self) -> float:
         return min(1.0, *self.headroom().values())
 
 
-SCENARIO_CLUSTER = Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, False)
-ACT2_LETTERS = {"bandwidth": "A", "metadata": "B", "loader": "D"}
+def scenario_cluster(context: str) -> Cluster:
+    """The CTO's plan on the context's storage: one file (or object) per sample, one MDT (or prefix)."""
+    return Cluster(S.act2_gpus, False, 1, S.mdt_ops_per_s, S.act2_workers, S.act2_osts, context == "object")
 
 
-def act2_answer() -> str:
-    headroom = SCENARIO_CLUSTER.headroom()
+SCENARIO_CLUSTER = scenario_cluster("lustre")
+# Act II's limits, as the options letter them; "C" names the context's request service
+ACT2_LETTERS = {"bandwidth": "A", "loader": "B", "metadata": "C"}
+
+
+def act2_answer(context: str = "lustre") -> str:
+    headroom = scenario_cluster(context).headroom()
     worst = min(headroom, key=headroom.get)
-    return ACT2_LETTERS[worst] if headroom[worst] < 1 else "C"
+    return ACT2_LETTERS[worst] if headroom[worst] < 1 else "D"

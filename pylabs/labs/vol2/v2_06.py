@@ -4,26 +4,45 @@ Core invariant: a ring all-reduce sends 2(N−1)/N of the message from every GPU
 stays at the link bandwidth for any N; a gather-then-broadcast master is N times slower. The
 fastest algorithm depends on the message size against an N-dependent α–β crossover.
 
-Act I (the master bottleneck): a 7B model's 14 GB of BF16 gradients on 128 GPUs over
-InfiniBand NDR; naive master against ring; algbw against busbw as N grows.
-Act II (choosing the algorithm): ring, halving + doubling (Rabenseifner), recursive doubling
-and binomial tree for a 175B gradient, a 7B gradient and a 1 MB message; the ring/tree
-crossover; the step fails when the all-reduce takes more than half of it.
+Act I (the master bottleneck): a 7B model's 14 GB of BF16 gradients over InfiniBand NDR on the
+context's GPUs (128, or 1,024 in the grown cluster); naive master against ring; algbw against busbw.
+Act II (choosing the algorithm): ring, halving + doubling (Rabenseifner), recursive doubling and
+binomial tree for a 175B gradient, a 7B gradient and a 1 MB message; the ring/tree crossover; the
+step fails when the all-reduce takes more than half of it (no overlap).
+
+Physics: AUDIT §2(c) (Thakur, Rabenseifner & Gropp 2005), which corrects the seed lab. The seed lab
+is specified in AUDIT §2 and SEED_LABS.md (VOL2_03-17.md has no V2-06 section).
+
+Questions (issues 20 and 24): every question is asked at the context's GPU count.
+- Act I asks the ring's time for the 14 GB gradient (0.556 s at 128 GPUs, 0.563 s at 1,024: C in
+  both). The earlier question, naive ÷ ring, is about N, so no fixed ranges keep it apart from the
+  N/2 (pipelined) and N² beliefs at both 128 and 1,024 GPUs; the ring's time barely moves with N.
+- Act I's reflection asks why algbw reads about half the link (each port moves close to 2S): the
+  earlier "why N times" was stated by the cards' notes and the prediction's feedback.
+- Act II asks how much longer the ring takes than halving + doubling for 350 GB (0.0026 %, 0.022 %
+  at 1,024 GPUs: A). The ring/tree crossover (1.5 MB) stays on a card and in the reflection, whose key
+  (a crossover that grows with N) the math peek no longer states.
+- The failure offers only levers not at their limit: no algorithm switch for a 0.1 % tie, no faster
+  link when latency steps are most of the time.
+- α = 1.5 µs and the 45 % utilisation are labelled assumptions; the model's busbw at the link is
+  shown beside a measured 370 GB/s of 450 GB/s on 8 × H100 NVLink (SHARP off, near 10 GB).
 
 Ledger fields: context, both predictions and reflections, the final instrument settings, the
-naive/ring ratio, the ring/tree crossover, the all-reduce share of the step, failure states.
+naive/ring ratio, the chosen algorithm's time, the ring/tree crossover, the all-reduce share of the
+step, failure states.
 """
 
 from __future__ import annotations
 
-import math
+from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
-                              Prediction, Range, Reflection, Slider, State, callout, chart, failure,
+                              Prediction, Range, Reflection, Slider, State, callout, failure,
                               fmt, math_peek, metric_grid, prose)
-from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_06_model import (ALGORITHMS, ALPHA, GPU_COUNTS, PIPELINED, S, Sync, act1_truth, act2_truth,
-                                          crossover, grad_bytes, naive_ratio, naive_s, ring_s)
+from pylabs.labs.vol2.v2_06_charts import bandwidth_chart, size_chart, time_chart
+from pylabs.labs.vol2.v2_06_model import (ACT1_SIZE, ALGORITHMS, ALPHA, BIG_PARAMS, GPUS, S,
+                                          Sync, act1_ratio, act1_truth, act2_sync, act2_truth, clears, crossover,
+                                          grad_bytes, naive_ratio, naive_s, ring_s, tokens_to_clear)
 from pylabs.physics import collectives
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
@@ -34,8 +53,13 @@ from pylabs.physics.transfer import BITS_PER_BYTE
 
 CONTEXT = Choice("context", "Cluster", (
     Option("cluster", f"Research cluster: {S.gpus} GPUs"),
-    Option("frontier", f"Frontier-scale run: {S.frontier_gpus:,} GPUs"),
-), default="cluster", help="Sets the GPU count of both acts' instruments.")
+    Option("frontier", f"The cluster grown eightfold: {S.frontier_gpus:,} GPUs"),
+), default="cluster", help="Sets the GPU count of both acts' questions and instruments.")
+
+
+def terms(context: str) -> dict[str, str]:
+    return {"gpus": fmt(GPUS[context], "int")}
+
 
 # ---- Act I · The master bottleneck ----------------------------------------------------
 
@@ -54,76 +78,86 @@ LINKS = {
     "hdr": (f"InfiniBand HDR, {line_rate(C.IB_HDR_BW)}", C.IB_HDR_BW),
     "nvlink": ("NVLink 4", C.NVLINK4_BW),
 }
+FASTEST_LINK = max(LINKS, key=lambda k: LINKS[k][1])
 
 
 def link_choice(name: str) -> Choice:
     return Choice(name, "Link per GPU", tuple(Option(k, f"{label} · {fmt(bw, 'GB/s')}")
                                               for k, (label, bw) in LINKS.items()),
                   default="ndr", widget="select", unit="B/s per GPU per direction",
-                  help=f"Every message also pays α = {fmt(ALPHA, 'us')} of latency, on every link.")
+                  help=f"Every message also pays a latency α = {fmt(ALPHA, 'us')} [assumed], on every link.")
 
 
 A1_GPUS = Slider("a1_gpus", "GPUs in the all-reduce", unit="GPUs", min=2, max=1024, step=1,
                  default=S.gpus, fmt="int", scale="log2")
 A1_SIZE = Slider("a1_size", "Gradient size", unit="B", min=1e9, max=700e9, step=1e9,
-                 default=grad_bytes(S.act1_params), fmt="B",
+                 default=ACT1_SIZE, fmt="B",
                  help=f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} is a {params(C.GPT3_PARAMS)} model in BF16.")
 A1_LINK = link_choice("a1_link")
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"{S.gpus} GPUs, one {line_rate(C.IB_NDR_BW)} NDR port each, all-reduce the "
-           f"{fmt(grad_bytes(S.act1_params), 'B')} gradient of a {params(S.act1_params)} model. How many times "
-           "longer does the gather-then-broadcast master take "
-           "than a ring?",
-    quantity=f"naive master time ÷ ring time at {S.gpus} GPUs",
-    unit_fmt="x",
+    prompt=f"How long does a ring all-reduce of the same {fmt(ACT1_SIZE, 'B')} take on those {{gpus}} GPUs, "
+           f"with the same {line_rate(C.IB_NDR_BW)} ports?",
+    quantity="ring all-reduce time of the 7B gradient",
+    unit_fmt="s",
     options=(
-        Range("A", "{range}: both send every byte twice, so they cost about the same", None, 3.0, 2.0,
-              "Each ring GPU sends about two copies of its gradient; the master's one port carries two "
-              f"copies for every one of the other {S.gpus - 1} GPUs."),
-        Range("B", "{range}: the master hurts, but a good NIC absorbs most of it", 3.0, 30.0, 10.0,
-              "No NIC absorbs it: the master's time grows in proportion to N, the ring's stays put."),
-        Range("C", "{range}: the master is busy about N/2 times longer", 30.0, 100.0, 64.0,
-              f"N/2 is what a pipelined, full-duplex master reaches ({fmt(PIPELINED, 'x')}), because it "
-              "receives and sends at once. Gathering first and broadcasting afterwards doubles it."),
-        Range("D", "{range}: the gap grows with every GPU that joins", 100.0, None, 128.0,
-              "The master moves 2(N−1) whole gradients through one port; each ring GPU moves 2(N−1)/N. "
-              "The quotient is N, less a sliver of latency."),
+        Range("A", "{range}: the more GPUs share the work, the less each one sends", None, 0.01, 0.005,
+              "Each GPU's slice shrinks as 1/N, but it sends N−1 slices to reduce and N−1 more to share the "
+              "sums: {a1_ring_bytes} per GPU, {a1_ring_s} in all, not {a_guess}."),
+        Range("B", "{range}: each port sends its own gradient out once, all at the same time", 0.01, 0.4,
+              0.28,
+              "One pass, {b_guess}, only leaves every GPU with 1/N of the sum; the summed slices must then "
+              "travel round again before each GPU holds all of it: {a1_ring_s}."),
+        Range("C", "{range}: about the master's time divided by the number of GPUs", 0.4, 2.0, 0.556,
+              "The master pushes {a1_master_bytes} through one port; each ring port carries "
+              "{a1_ring_bytes}, all {gpus} at once: {a1_ring_s}, the master's {a1_naive_s} ÷ {a1_ratio}."),
+        Range("D", "{range}: the running sum hops from GPU to GPU, N−1 times in a row", 2.0, None, 35.6,
+              "Each hop carries a 1/N slice, not the whole gradient, and every port works at every step: "
+              "{a1_ring_s}, where whole-gradient hops would take {d_guess}."),
     ),
     truth=act1_truth,
+    shown_by="a1_ring_s",
 )
 
 
-def act1_facts() -> dict[str, str]:
-    size, p = grad_bytes(S.act1_params), S.gpus
+def act1_facts(context: str) -> dict[str, str]:
+    size, p = ACT1_SIZE, GPUS[context]
+    ring = ring_s(size, p, C.IB_NDR_BW)
+    latency = ring_s(0.0, p, C.IB_NDR_BW)
     return {
-        "master_bytes": fmt(2 * (p - 1) * size, "B"),
-        "ring_bytes": fmt(2 * (p - 1) / p * size, "B"),
-        "hbm_over_nic": fmt(C.H100_HBM_BW / C.IB_NDR_BW, "x"),
-        "hbm": fmt(C.H100_HBM_BW, "B/s"), "gpus": fmt(p, "int"),
+        "a1_ring_s": fmt(ring, "s"), "a1_naive_s": fmt(naive_s(size, p, C.IB_NDR_BW), "s"),
+        "a1_ratio": fmt(act1_ratio(context), "x"),
+        "a1_master_bytes": fmt(2 * (p - 1) * size, "B"), "a1_ring_bytes": fmt(2 * (p - 1) / p * size, "B"),
+        "a1_algbw": fmt(collectives.algbw(size, ring), "GB/s"),
+        "a1_busbw": fmt(collectives.busbw(size, ring, p), "GB/s"),
+        "link": fmt(C.IB_NDR_BW, "GB/s"), "gpus": fmt(p, "int"), "size": fmt(size, "B"),
+        "a_guess": fmt(2 * size / (p * C.IB_NDR_BW), "s"), "b_guess": fmt(size / C.IB_NDR_BW, "s"),
+        "d_guess": fmt((p - 1) * size / C.IB_NDR_BW, "s"),
+        "latency": fmt(latency, "s"), "latency_share": fmt(latency / ring, "pct"),
+        "hbm": fmt(C.H100_HBM_BW, "B/s"), "hbm_over_link": fmt(C.H100_HBM_BW / C.IB_NDR_BW, "x"),
     }
 
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt="Why does the ring finish about N times sooner than the master on the same links?",
+    prompt="From a few GPUs up, the ring's algbw card, S ÷ t, reads close to half the link's "
+           "bandwidth. Where does the other half go?",
     options=(
-        Claim("A", "The ring uses a faster transport protocol than the gather and broadcast.",
-              "Both run over the same ports with the same protocol; only the pattern of who sends "
-              "what to whom differs."),
-        Claim("B", "The master's port carries 2(N−1) whole gradients one after another; in the ring "
-                   "every port carries 2(N−1)/N of one gradient, all at the same time.",
-              "At {gpus} GPUs the master's port moves **{master_bytes}** while each ring GPU sends "
-              "**{ring_bytes}**, and all the ring's ports work in parallel."),
-        Claim("C", "Summing N−1 gradients on one GPU is slow; the ring spreads the additions.",
-              "The additions run from HBM at {hbm}, {hbm_over_nic} faster than the NIC delivers the "
-              "bytes to add: the port, not the arithmetic, is the bottleneck."),
-        Claim("D", "The ring compresses the gradient chunks before sending them.",
-              "A plain ring sends the chunks as they are. Compression is a separate technique that can "
-              "sit on top of any algorithm."),
+        Claim("A", "Waiting: each of the ring's 2(N−1) steps stalls for α before any bytes move.",
+              "The latency steps take {latency} of the {a1_ring_s} at {gpus} GPUs, {latency_share}: "
+              "nowhere near half."),
+        Claim("B", "Adding: each GPU must sum every chunk it receives before passing it on.",
+              "The sums read HBM at {hbm}, {hbm_over_link} the link's rate, and this model charges them "
+              "nothing: busbw still reads {a1_busbw} at {gpus} GPUs."),
+        Claim("C", "Queued: N flows meet in the switches, and each gets about half of its port.",
+              "The model has no contention (one NIC per GPU, a non-blocking fabric), and busbw still reads "
+              "{a1_busbw}, the whole link, at {gpus} GPUs."),
+        Claim("D", "Sending: each port moves close to 2S in the time t, but S ÷ t counts only S.",
+              "Each GPU sends {a1_ring_bytes} for a {size} gradient. NCCL-tests' busbw multiplies algbw by "
+              "2(N−1)/N to count those bytes, and reads {a1_busbw} on a {link} link."),
     ),
-    answer_letter="B",
+    answer_letter="D",
 )
 
 M = {m.name: m for m in (
@@ -141,6 +175,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_rd_s", "Recursive doubling", "s", "s"),
     MetricSpec("a2_tree_s", "Binomial tree", "s", "s"),
     MetricSpec("a2_crossover", "Ring beats the tree above", "B", "B"),
+    MetricSpec("a2_ring_over_hd", "Ring's time over halving + doubling's", "1", "pct"),
     MetricSpec("a2_compute_s", "Compute per step", "s", "s"),
     MetricSpec("a2_share", "All-reduce share of the step", "1", "pct"),
 )}
@@ -163,85 +198,18 @@ def act1_instruments(s: State) -> list:
         M["a1_ring_s"].show(ring, "good"),
         M["a1_ratio"].show(naive_ratio(size, p, bw)),
         M["a1_pipelined_ratio"].show(naive_ratio(size, p, bw, True), note="receive and send overlap"),
-        M["a1_master_bytes"].show(2 * (p - 1) * size, note="2(N−1) · S, in series"),
-        M["a1_ring_bytes"].show(2 * (p - 1) / p * size, note="2(N−1)/N · S, all ports at once"),
+        M["a1_master_bytes"].show(2 * (p - 1) * size, note="in and out, one gradient at a time"),
+        M["a1_ring_bytes"].show(2 * (p - 1) / p * size, note="every GPU at once"),
         M["a1_algbw"].show(collectives.algbw(size, ring)),
         M["a1_busbw"].show(collectives.busbw(size, ring, p), note=f"link: {fmt(bw, 'GB/s')}"),
     )]
     parts += [time_chart(size, p, bw), bandwidth_chart(size, p, bw)]
-    bus = fmt(collectives.busbw(size, ring, p), "GB/s")
-    parts.append(callout("info", "Why a benchmark reports busbw", prose(
-        "Algorithm bandwidth, S ÷ t, falls towards half the link as N grows, because each GPU must send "
-        "almost two copies of its data. NCCL-tests multiply it by 2(N−1)/N to get the **bus bandwidth**, "
-        f"which a bandwidth-optimal all-reduce holds at the link speed for any N: here {bus} on a "
-        f"{fmt(bw, 'GB/s')} link.")))
+    parts.append(callout("info", "The model's busbw is a ceiling", prose(
+        "The α–β model lets the ring's busbw reach the link at every N. Measured runs fall short of it: on "
+        f"8 × H100 over NVLink, with in-switch reduction off, an all-reduce's busbw reaches about "
+        f"{fmt(C.NVLINK4_ALLREDUCE_BUSBW_MEASURED, 'GB/s')} of the {fmt(C.NVLINK4_BW, 'GB/s')} per direction, "
+        "and only for messages of about 10 GB (Austin et al., *How to Scale Your Model*).")))
     return parts
-
-
-def tidy(figure: dict) -> dict:
-    """The legend stays above the plot, where Plotly makes room for every row it wraps into on a
-    phone (below the plot, a fixed share of the plot height, it ran into the axis title at 375 px);
-    line labels that sat above the plot move just inside its top edge, clear of the legend."""
-    layout = figure["layout"]
-    layout["height"] += 60
-    for note in layout.get("annotations", []):
-        if note.get("yref") == "paper" and note.get("y") == 1:
-            note["yanchor"] = "top"
-    return figure
-
-
-def log_ticks(values: list[float], unit: str) -> dict:
-    text = [f"{fmt(v, 'num')} s" if unit == "seconds" else fmt(v, unit) for v in values]
-    return {"tickvals": values, "ticktext": text}
-
-
-def time_chart(size: float, p: int, bw: float):
-    naive = [naive_s(size, n, bw) for n in GPU_COUNTS]
-    piped = [naive_s(size, n, bw, pipelined=True) for n in GPU_COUNTS]
-    ring = [ring_s(size, n, bw) for n in GPU_COUNTS]
-    figure = ch.figure(
-        [ch.line("Naive master, serial", GPU_COUNTS, naive, "danger", markers=True),
-         ch.line("Naive master, pipelined", GPU_COUNTS, piped, "warn", dash="dash"),
-         ch.line("Ring", GPU_COUNTS, ring, "series1", markers=True),
-         ch.point(f"Your setting: {p} GPUs", p, naive_s(size, p, bw), "accent")],
-        x=gpu_axis(), y=ch.axis("All-reduce time", "log",
-                                **log_ticks([10.0 ** k for k in range(-2, 4)], "seconds")))
-    summary = (f"For {fmt(size, 'B')} on {fmt(bw, 'GB/s')} links the ring takes {fmt(ring[0], 's')} at "
-               f"{GPU_COUNTS[0]:,} GPUs and {fmt(ring[-1], 's')} at {GPU_COUNTS[-1]:,}; the serial master grows from "
-               f"{fmt(naive[0], 's')} to {fmt(naive[-1], 's')}.")
-    rows = [(str(n), fmt(a, "s"), fmt(b, "s"), fmt(c, "s"), fmt(a / c, "x"))
-            for n, a, b, c in zip(GPU_COUNTS, naive, piped, ring)]
-    return chart("a1_time", "All-reduce time against GPU count", tidy(figure), summary,
-                 table=(("GPUs", "Naive, serial", "Naive, pipelined", "Ring", "Naive ÷ ring"), rows))
-
-
-def gpu_axis():
-    """Every other GPU count, ending at the largest: five labels fit unrotated at 375 px."""
-    ticks = GPU_COUNTS[1::2]
-    return ch.axis("GPUs in the all-reduce", "log", tickvals=ticks, ticktext=[f"{n:,}" for n in ticks], tickangle=0)
-
-
-def bandwidth_chart(size: float, p: int, bw: float):
-    rings = [ring_s(size, n, bw) for n in GPU_COUNTS]
-    alg = [collectives.algbw(size, t) for t in rings]
-    bus = [collectives.busbw(size, t, n) for t, n in zip(rings, GPU_COUNTS)]
-    naive_bus = [collectives.busbw(size, naive_s(size, n, bw), n) for n in GPU_COUNTS]
-    line, note = ch.hline(bw, "muted", f"link {fmt(bw, 'GB/s')}")
-    figure = ch.figure(
-        [ch.line("Ring busbw", GPU_COUNTS, bus, "series1", markers=True),
-         ch.line("Ring algbw", GPU_COUNTS, alg, "series2", markers=True),
-         ch.line("Naive master busbw", GPU_COUNTS, naive_bus, "danger", dash="dash"),
-         ch.point(f"Your setting: {p} GPUs", p, collectives.busbw(size, ring_s(size, p, bw), p), "accent")],
-        x=gpu_axis(), y=ch.axis("Bandwidth per GPU", range=[0, bw * 1.2],
-                                **log_ticks([bw * k / 5 for k in range(6)], "GB/s")),
-        shapes=[line], annotations=[note])
-    summary = (f"Ring busbw stays between {fmt(min(bus), 'GB/s')} and {fmt(max(bus), 'GB/s')} from "
-               f"2 to {GPU_COUNTS[-1]:,} GPUs while its algbw falls from {fmt(alg[0], 'GB/s')} to "
-               f"{fmt(alg[-1], 'GB/s')}; the master's busbw collapses to {fmt(naive_bus[-1], 'B/s')}.")
-    rows = [(f"{n:,}", fmt(b, "GB/s"), fmt(a, "GB/s"), fmt(m, "GB/s"))
-            for n, b, a, m in zip(GPU_COUNTS, bus, alg, naive_bus)]
-    return chart("a1_bandwidth", "What a benchmark reports: algbw and busbw", tidy(figure), summary,
-                 table=(("GPUs", "Ring busbw", "Ring algbw", "Master busbw"), rows))
 
 
 def act1_math(s: State):
@@ -257,11 +225,11 @@ def act1_math(s: State):
                  r"\;\xrightarrow{\;\alpha \to 0\;}\; N",
                  "The ratio is exactly N when latency is negligible, and falls towards 1 for tiny messages."),
         Equation(r"\text{algbw} = \frac{S}{t},\qquad \text{busbw} = \text{algbw}\cdot\frac{2(N-1)}{N}",
-                 "NCCL-tests' definitions: busbw equals B when the ring reaches its bound."),
+                 "NCCL-tests' definitions of the two bandwidths a benchmark reports."),
     ), rows=(
         ("Message, *S*", fmt(size, "B")),
         ("Link, *B*", fmt(bw, "GB/s")),
-        ("Latency per message, *α*", fmt(ALPHA, "us")),
+        ("Latency per message, *α* [assumed]", fmt(ALPHA, "us")),
         ("GPUs, *N*", f"{p:,}"),
         ("Ring time", fmt(ring, "s")),
         ("Naive ÷ ring", fmt(naive_ratio(size, p, bw), "x")),
@@ -277,20 +245,19 @@ def act1_math(s: State):
 ACT1 = Act(
     number=1, title="The Master Bottleneck", minutes="12–15 min",
     stakeholder_role="Systems Researcher",
-    stakeholder=lambda: (
+    stakeholder=lambda context: (
         "Our homegrown all-reduce gathers every gradient on rank 0, sums them there and broadcasts the "
-        f"result. On {S.small_gpus} GPUs the {params(S.act1_params)} model's gradient sync took "
-        f"{fmt(naive_s(grad_bytes(S.act1_params), S.small_gpus, C.IB_NDR_BW), 's')}. On {S.gpus} GPUs, with "
-        f"the same NDR ports, it takes {fmt(naive_s(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW), 's')}. "
+        f"result. Even with the NDR ports at full rate, the {params(S.act1_params)} model's gradient sync takes "
+        f"{fmt(naive_s(ACT1_SIZE, S.small_gpus, C.IB_NDR_BW), 's')} on {S.small_gpus} GPUs and "
+        f"{fmt(naive_s(ACT1_SIZE, GPUS[context], C.IB_NDR_BW), 's')} on {fmt(GPUS[context], 'int')}. "
         "Leadership asks whether switching to a ring is worth a sprint."),
     scenario=lambda: (
-        f"Every GPU holds {fmt(grad_bytes(S.act1_params), 'B')} of BF16 gradients and needs the sum over all "
-        "GPUs. The master receives the gradients one after another through its single port, then sends the "
-        "sum back the same way: the lab assumes the two phases run in series. A pipelined master that "
-        "receives and sends at once would halve its time.",
+        f"Every GPU holds {fmt(ACT1_SIZE, 'B')} of BF16 gradients and needs the sum over all "
+        "GPUs; each has its own port on a non-blocking fabric. The master receives the gradients one after another through its single port, then sends the "
+        "sum back the same way: the lab assumes the two phases run in series.",
         "A **ring** cuts each gradient into N chunks. In N−1 steps every GPU passes a chunk to its neighbour "
         "and adds the one it receives (reduce-scatter); in N−1 more steps the summed chunks travel round "
-        f"again (all-gather). Each message also pays a latency of α = {fmt(ALPHA, 'us')}.",
+        f"again (all-gather). Each message also pays a latency of α = {fmt(ALPHA, 'us')} [assumed].",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_SIZE, A1_LINK),
@@ -334,64 +301,68 @@ def sync(s: State) -> Sync:
 
 ACT2_PREDICTION = Prediction(
     id="a2_predict", act=2,
-    prompt=f"Same {S.gpus} GPUs on NDR, α = {fmt(ALPHA, 'us')} per message. A binomial tree reduces to "
-           "one GPU and broadcasts back in 2·log₂N steps; a ring takes 2(N−1) steps but moves far fewer "
-           "bytes. Above what message size does the ring become the faster of the two?",
-    quantity=f"ring = binomial tree crossover at {S.gpus} GPUs",
-    unit_fmt="B",
+    prompt=f"The first job's {fmt(grad_bytes(BIG_PARAMS), 'B')} gradient on {{gpus}} GPUs: how much longer "
+           "than halving + doubling does the ring take?",
+    quantity=f"ring's time over halving + doubling's, {params(BIG_PARAMS)} gradient",
+    unit_fmt="pct",
     options=(
-        Range("A", "{range}: where one message's latency equals its transfer time", None, 100e3, 75e3,
-              f"α·B = {fmt(ALPHA * C.IB_NDR_BW, 'B')} compares one message's latency with its own transfer. "
-              "The algorithms differ in how many latencies and how many bytes they pay, so compare their "
-              "whole costs."),
-        Range("B", "{range}: the ring's extra latencies matter only for small messages", 100e3, 1e6, 300e3,
-              f"The ring pays {2 * (S.gpus - 1)} latencies against the tree's "
-              f"{2 * collectives.log2_steps(S.gpus)}; it takes {fmt(crossover(), 'B')} of saved bytes to "
-              "pay for them."),
-        Range("C", "{range}: where the ring's extra latencies and the tree's extra bytes balance",
-              1e6, 10e6, 1.5e6,
-              "Setting the two costs equal gives n* = αB(2(N−1) − 2·log₂N) / (2·log₂N − 2(N−1)/N)."),
-        Range("D", "{range}: the ring's 2(N−1) latencies need a very large message to pay off", 10e6, None,
-              30e6,
-              f"The tree moves the whole message {2 * collectives.log2_steps(S.gpus)} times over one link; "
-              "the ring moves under two copies. Those bytes repay the latencies early."),
+        Range("A", "{range}: the extra steps vanish beside the transfer time", None, 0.01, 1e-4,
+              "The ring's {extra_steps} extra steps cost {extra_time}; both algorithms then spend "
+              "{transfer} moving the same bytes: {a2_ring_over_hd}."),
+        Range("B", "{range}: its extra steps cost a few percent, as they add up", 0.01, 0.1, 0.03,
+              "{extra_steps} extra steps of {alpha} are {extra_time}, against {transfer} of transfer: "
+              "{a2_ring_over_hd}. They reach 1 % only for messages under {one_pct}."),
+        Range("C", "{range}: relaying chunk by chunk is slow on this many GPUs", 0.1, 1.0, 0.3,
+              "Every relay step moves a 1/N chunk on all links at once, so the bytes cost the same as halving "
+              "+ doubling's: {a2_ring_over_hd}. A 10 % gap needs a message under {ten_pct}."),
+        Range("D", "{range}: it takes many times the steps, so many times as long", 1.0, None, 17.0,
+              "The ring takes {step_ratio} as many steps, but steps are not time: its extra {extra_time} sit "
+              "beside {transfer} of transfer, {a2_ring_over_hd} in all."),
     ),
     truth=act2_truth,
+    shown_by="a2_ring_over_hd",
 )
 
 
-def act2_facts() -> dict[str, str]:
+def act2_facts(context: str) -> dict[str, str]:
+    x, p = act2_sync(context), GPUS[context]
+    extra = x.latency("ring") - x.latency("rab")
     crossings = {n: crossover(n) for n in (S.small_gpus, S.gpus, S.frontier_gpus)}
-    small = Sync(grad_bytes(S.small_params))
+    small = Sync(grad_bytes(S.small_params), p)
     return {
+        "a2_ring_over_hd": fmt(x.ring_over_hd, "pct"), "gpus": fmt(p, "int"), "alpha": fmt(ALPHA, "us"),
+        "extra_steps": fmt(2 * (p - 1) - 2 * collectives.log2_steps(p), "int"), "extra_time": fmt(extra, "s"),
+        "transfer": fmt(x.time("rab") - x.latency("rab"), "s"),
+        "step_ratio": fmt((p - 1) / collectives.log2_steps(p), "x"),
+        "one_pct": fmt(x.size_for_ring_over_hd(0.01), "B"), "ten_pct": fmt(x.size_for_ring_over_hd(0.1), "B"),
         "x_small": fmt(crossings[S.small_gpus], "B"), "x_mid": fmt(crossings[S.gpus], "B"),
-        "x_big": fmt(crossings[S.frontier_gpus], "B"),
-        "n_small": str(S.small_gpus), "n_mid": str(S.gpus), "n_big": f"{S.frontier_gpus:,}",
-        "small_msg": fmt(small.message, "B"), "small_rab": fmt(small.time("rab"), "us"),
-        "small_ring": fmt(small.time("ring"), "us"),
-        "fp32": fmt(C.GPT3_PARAMS * C.BYTES_PER_FP32, "B"), "bf16": fmt(grad_bytes(C.GPT3_PARAMS), "B"),
-        "big_model": params(C.GPT3_PARAMS),
+        "x_big": fmt(crossings[S.frontier_gpus], "B"), "a2_crossover": fmt(crossover(p), "B"),
+        "n_small": fmt(S.small_gpus, "int"), "n_mid": fmt(S.gpus, "int"), "n_big": fmt(S.frontier_gpus, "int"),
+        "small_msg": fmt(small.message, "B"), "small_rab": fmt(small.time("rab"), "s"),
+        "small_ring": fmt(small.time("ring"), "s"), "small_tree": fmt(small.time("tree"), "s"),
+        "hockney": fmt(ALPHA * C.IB_NDR_BW, "B"),
     }
 
 
 ACT2_REFLECTION = Reflection(
     id="a2_reflect", act=2,
-    prompt="The MLOps lead wants one rule for picking the all-reduce algorithm. Which rule is right?",
+    prompt="The MLOps lead wants one rule for whether a job should run the ring. Which rule matches what "
+           "the selector showed?",
     options=(
         Claim("A", "Count the GPUs: a ring on large clusters, a tree on small ones.",
-              "The GPU count moves the crossover but does not decide alone: a {small_msg} message favours "
-              "the ring on {n_small} GPUs (crossover {x_small}) and the tree on {n_big} (crossover {x_big})."),
-        Claim("B", "Compare the message size with a crossover computed from the algorithms' full costs; "
-                   "it grows with N and with α·B.",
-              "The ring/tree crossover is {x_small} at {n_small} GPUs, {x_mid} at {n_mid} and {x_big} at "
-              "{n_big}. Below it the latency steps decide ({small_msg}: halving + doubling {small_rab}, "
-              "ring {small_ring}); above it the bytes decide."),
-        Claim("C", "Look at the gradient precision: the ring needs FP32 sums.",
-              "Any precision reduces on a ring. Precision changes the message size ({bf16} in BF16, {fp32} "
-              "in FP32 for {big_model}), which moves it relative to the crossover, nothing more."),
-        Claim("D", "Look at the cabling: a ring needs GPUs wired in a physical ring.",
-              "The ring is logical. NCCL builds rings over NVLink and fat-tree InfiniBand, choosing an order "
-              "that keeps neighbours on fast paths."),
+              "At {n_small} GPUs a {small_msg} message favours the ring over the tree (which wins only below "
+              "{x_small}); at {n_big} GPUs it favours the tree (below {x_big}): the opposite way round."),
+        Claim("B", "Weigh the message against a crossover that grows with the GPU count.",
+              "The ring beats the tree above {x_small} at {n_small} GPUs, {x_mid} at {n_mid} and {x_big} at "
+              "{n_big}. Below it latency steps decide ({small_msg} on {gpus} GPUs: halving + doubling "
+              "{small_rab}, ring {small_ring}); above it the bytes do."),
+        Claim("C", "Weigh the message against α·B, where one transfer equals one latency.",
+              "α·B = {hockney} compares one message's latency with its own transfer, whatever N. The "
+              "algorithms pay different numbers of steps and bytes: on {gpus} GPUs the crossover is "
+              "{a2_crossover}."),
+        Claim("D", "Run the ring always: no algorithm sends fewer bytes, so none is faster.",
+              "Fewest bytes wins only when bytes dominate. For {small_msg} on {gpus} GPUs the ring takes "
+              "{small_ring}, halving + doubling {small_rab}, the binomial tree {small_tree}."),
     ),
     answer_letter="B",
 )
@@ -404,23 +375,20 @@ def act2_instruments(s: State) -> list:
     tones = {k: "good" if times[k] <= times[fastest] * (1 + S.tie) else None for k in ALGORITHMS}
     failing = x.share > S.comm_limit
     parts = [metric_grid(
-        M["a2_share"].show(x.share, "danger" if failing else "good", ALGORITHMS[x.algorithm][0]),
-        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU"),
-        M["a2_message"].show(x.message),
+        M["a2_share"].show(x.share, "danger" if failing else "good", f"{ALGORITHMS[x.algorithm][0]}, no overlap"),
+        M["a2_ring_over_hd"].show(x.ring_over_hd, note=f"{fmt(x.message, 'B')} on {x.gpus:,} GPUs"),
+        M["a2_compute_s"].show(x.compute_s, note=f"{fmt(x.tokens, 'tokens')} per GPU, {fmt(S.mfu, 'pct')} of peak [assumed]"),
+        M["a2_crossover"].show(x.crossover),
         M["a2_ring_s"].show(times["ring"], tones["ring"], "2(N−1) steps"),
         M["a2_rab_s"].show(times["rab"], tones["rab"], "Rabenseifner, 2·log₂N steps"),
         M["a2_rd_s"].show(times["rd"], tones["rd"], "whole message, log₂N steps"),
         M["a2_tree_s"].show(times["tree"], tones["tree"], "whole message, 2·log₂N steps"),
-        M["a2_crossover"].show(x.crossover, note=f"at {x.gpus:,} GPUs"),
+        M["a2_message"].show(x.message),
     )]
     if failing:
-        parts.append(failure(F["a2_comm_bound"],
-                             f"{ALGORITHMS[x.algorithm][0]} takes {fmt(x.time(), 's')} against "
-                             f"{fmt(x.compute_s, 's')} of compute: {fmt(x.share, 'pct')} of every step is "
-                             "spent synchronising. Pick the fastest algorithm for this message, give each GPU "
-                             "more tokens per step, or use a faster link."))
+        parts.append(failure(F["a2_comm_bound"], comm_bound_text(s, x, fastest)))
     parts.append(verdict_callout(x, times, fastest))
-    parts.append(size_chart(x))
+    parts.append(size_chart(x, [A2_CUSTOM.min, x.crossover] + [grad_bytes(p) for _, p in WORKLOADS.values()]))
     parts.append(callout("info", "Why NCCL still runs rings and trees",
                          prose("In this model halving + doubling never loses to the ring. Real clusters "
                                "disagree: its partners sit 1, 2, 4, … ranks apart, so on a fat tree many "
@@ -430,6 +398,62 @@ def act2_instruments(s: State) -> list:
                                "works for any N and pipelines. For latency NCCL adds a pipelined double "
                                "binary tree.")))
     return parts
+
+
+def comm_bound_text(s: State, x: Sync, fastest: str) -> str:
+    """What the failure says: the chosen algorithm's time against the compute, then the settings that
+    each, moved alone to the end of its control, clear the failure (review, issue 24 classes 3 and 21:
+    a faster link was withheld where it alone cleared the failure, "every lever here is at its limit"
+    was said on HDR with NVLink still to go, and levers joined by "or" did not clear it alone)."""
+    name, latency = ALGORITHMS[x.algorithm][0], x.latency()
+    said = (f"{name} takes {fmt(x.time(), 's')} against {fmt(x.compute_s, 's')} of compute: "
+            f"{fmt(x.share, 'pct')} of every step is spent synchronising")
+    if latency > x.time() / 2:
+        said += f", {fmt(latency / x.time(), 'pct')} of it latency steps that no faster link removes"
+    switch = x.time() > x.time(fastest) * (1 + S.tie)  # a tie within 0.1 % is no lever
+    switched = replace(x, algorithm=fastest)
+    faster = [k for k, (_, bw) in LINKS.items() if bw > x.bw]
+    alone = []
+    if switch and clears(switched):
+        alone.append(f"switch to {ALGORITHMS[fastest][0].lower()} ({fmt(switched.time(), 's')})")
+    need = tokens_to_clear(x)
+    if need <= A2_TOKENS.max:
+        alone.append(f"give each GPU at least {fmt(need, 'tokens')} per step")
+    link = next((k for k in sorted(faster, key=lambda k: LINKS[k][1]) if clears(replace(x, bw=LINKS[k][1]))), None)
+    if link:
+        alone.append(f"move to {link_name(link)}")
+    if alone:
+        text = f"{said}. {either(alone)}: {'that' if len(alone) == 1 else 'any one'} alone clears it."
+        if switch and not clears(switched):
+            text += (f" Switching to {ALGORITHMS[fastest][0].lower()} cuts the all-reduce to "
+                     f"{fmt(switched.time(), 's')}, not enough alone.")
+        return text
+    top = Sync(x.message, x.gpus, LINKS[FASTEST_LINK][1], x.algorithm, A2_TOKENS.max)
+    best = replace(top, algorithm=top.fastest())  # on the fastest link another algorithm may lead
+    ends = ([ALGORITHMS[best.algorithm][0].lower()] if top.time() > best.time() * (1 + S.tie) else []) + (
+        [f"{fmt(A2_TOKENS.max, 'tokens')} per GPU"] if x.tokens < A2_TOKENS.max else []) + (
+        [link_name(FASTEST_LINK)] if faster else [])
+    if ends and clears(best):
+        return f"{said}. No single setting clears it alone; {listed(ends)} together do."
+    small = "this message is too small for its compute to hide it"
+    if ends:
+        return (f"{said}. Even {listed(ends)} {'together leave' if len(ends) > 1 else 'leaves'} it "
+                f"communication-bound: {small}.")
+    return f"{said}. The algorithm, the tokens and the link are already at their best: {small}."
+
+
+def listed(words: list[str], last: str = "and") -> str:
+    return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else words[0]
+
+
+def either(words: list[str]) -> str:
+    text = listed(words, "or")
+    return text[0].upper() + text[1:]
+
+
+def link_name(key: str) -> str:
+    """A link as the failure text names it: "InfiniBand NDR", "NVLink 4" (no line rate)."""
+    return LINKS[key][0].split(",")[0]
 
 
 def verdict_callout(x: Sync, times: dict[str, float], fastest: str):
@@ -447,28 +471,6 @@ def verdict_callout(x: Sync, times: dict[str, float], fastest: str):
     return callout("success", "Fastest for this message", prose(body))
 
 
-def size_chart(x: Sync):
-    sizes = [10.0 ** (3 + k / 8) for k in range(74)]
-    dashes = {"rab": "dot", "tree": "dash"}
-    traces = [ch.line(name, sizes, [Sync(m, x.gpus, x.bw).time(k) for m in sizes], color,
-                      dash=dashes.get(k, "solid")) for k, (name, _, color) in ALGORITHMS.items()]
-    traces.append(ch.point(f"Your message · {ALGORITHMS[x.algorithm][0]}", x.message, x.time(), "accent"))
-    line, note = ch.vline(x.crossover, "muted", f"ring = tree at {fmt(x.crossover, 'B')}")
-    note["x"] = math.log10(x.crossover)  # Plotly places annotations on a log axis by exponent
-    figure = ch.figure(
-        traces, x=ch.axis("Message size", "log", **log_ticks([10.0 ** k for k in range(3, 13, 3)], "B")),
-        y=ch.axis("All-reduce time", "log", **log_ticks([10.0 ** k for k in range(-5, 2, 2)], "s")),
-        shapes=[line], annotations=[note])
-    rd_below = collectives.rabenseifner_rd_crossover_bytes(x.gpus, ALPHA, x.bw)
-    summary = (f"On {x.gpus:,} GPUs at {fmt(x.bw, 'GB/s')} the binomial tree beats the ring below "
-               f"{fmt(x.crossover, 'B')}. Recursive doubling is fastest below {fmt(rd_below, 'B')}, halving + "
-               "doubling above it, and the ring joins halving + doubling for large messages.")
-    shown = sorted([A2_CUSTOM.min, x.crossover] + [grad_bytes(p) for _, p in WORKLOADS.values()])
-    rows = [(fmt(m, "B"),) + tuple(fmt(Sync(m, x.gpus, x.bw).time(k), "s") for k in ALGORITHMS) for m in shown]
-    return chart("a2_sizes", "All-reduce time against message size", tidy(figure), summary,
-                 table=(("Message",) + tuple(n for n, _, _ in ALGORITHMS.values()), rows))
-
-
 def act2_math(s: State):
     x = sync(s)
     return math_peek("The governing equations · Act II", (
@@ -480,17 +482,17 @@ def act2_math(s: State):
                  r"T_{\text{tree}} = 2\log_2 N\,\left(\alpha + \tfrac{S}{B}\right)",
                  "Recursive doubling and binomial reduce + broadcast send the whole message every step."),
         Equation(r"n^{*} = \alpha B\,\frac{2(N-1) - 2\log_2 N}{2\log_2 N - 2\frac{N-1}{N}}",
-                 "Set ring equal to tree and solve for S: the crossover grows with N and with α·B."),
+                 "Set the ring equal to the tree and solve for the message size S."),
         Equation(r"T_{\text{comp}} = \frac{6\,P\,t}{C_{\text{peak}}\,u},\qquad P = \frac{S}{2}",
                  "The compute the all-reduce must hide behind: the model whose BF16 gradient (2 bytes per "
                  "parameter) is the message, *t* tokens per GPU, no overlap of compute and communication."),
     ), rows=(
-        ("Latency per message, *α*", fmt(ALPHA, "us")),
+        ("Latency per message, *α* [assumed]", fmt(ALPHA, "us")),
         ("Link, *B*", fmt(x.bw, "GB/s")),
         ("GPUs, *N*", f"{x.gpus:,}"),
         ("Ring = tree crossover, *n\\**", fmt(x.crossover, "B")),
         ("Ring = recursive doubling", fmt(collectives.ring_rd_crossover_bytes(x.gpus, ALPHA, x.bw), "B")),
-        ("Peak dense BF16, utilisation", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.mfu, 'pct')}"),
+        ("Peak dense BF16, utilisation [assumed]", f"{fmt(C.H100_PEAK_BF16_DENSE, 'FLOP/s')}, {fmt(S.mfu, 'pct')}"),
         ("Compute per step", fmt(x.compute_s, "s")),
     ), sources=(
         cite("thakur2005", "the same formulas are in MPICH's `allreduce.c`"),
@@ -504,8 +506,8 @@ def act2_math(s: State):
 ACT2 = Act(
     number=2, title="Choosing the Algorithm", minutes="20–25 min",
     stakeholder_role="MLOps Lead",
-    stakeholder=lambda: (
-        f"Three jobs share our {S.gpus}-GPU NDR cluster: a {params(C.GPT3_PARAMS)} model syncing "
+    stakeholder=lambda context: (
+        f"Three jobs share our {fmt(GPUS[context], 'int')}-GPU NDR cluster: a {params(C.GPT3_PARAMS)} model syncing "
         f"{fmt(grad_bytes(C.GPT3_PARAMS), 'B')} of gradients per step, a {params(S.act1_params)} model syncing "
         f"{fmt(grad_bytes(S.act1_params), 'B')}, and a small model whose whole gradient is "
         f"{fmt(grad_bytes(S.small_params), 'B')}. The engineers want the ring for all three because "
@@ -516,7 +518,8 @@ ACT2 = Act(
         "**Recursive doubling** exchanges the whole message in log₂N steps, and a **binomial tree** "
         "reduces to one GPU and broadcasts back in 2·log₂N steps of the whole message.",
         f"(A real {params(C.GPT3_PARAMS)} job also splits the model with tensor and pipeline parallelism, so each data-parallel "
-        "all-reduce carries a slice of it; every slice that large ranks the algorithms the same way.)",
+        "all-reduce carries a slice of it and each GPU computes that slice: both times shrink together, the "
+        "share of the step stays, and every slice that large ranks the algorithms the same way.)",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_WORKLOAD, A2_CUSTOM, A2_GPUS, A2_LINK, A2_ALGORITHM, A2_TOKENS),
@@ -541,19 +544,19 @@ def results(s: State) -> dict[str, float]:
             "a2_crossover": x.crossover, "a2_share": x.share}
 
 
-def lab_takeaways() -> list[str]:
-    big = Sync(grad_bytes(C.GPT3_PARAMS))
-    facts = act2_facts()
+def lab_takeaways(context: str) -> list[str]:
+    p, big, facts = GPUS[context], act2_sync(context), act2_facts(context)
     return [
-        f"A master that gathers and broadcasts is N times slower than a ring when latency is negligible: "
-        f"{fmt(act1_truth(), 'x')} at {S.gpus} GPUs for a {params(S.act1_params)} gradient, {fmt(PIPELINED, 'x')} if it pipelines.",
-        "Ring busbw stays at the link bandwidth for any N; algbw falls towards half of it because every GPU "
-        "sends almost two copies of its data.",
-        f"The ring/tree crossover depends on N: {facts['x_small']} at {S.small_gpus} GPUs, {facts['x_mid']} "
+        f"A master that gathers and broadcasts is about N times slower than a ring when latency is negligible: "
+        f"{fmt(act1_ratio(context), 'x')} at {fmt(p, 'int')} GPUs for a {params(S.act1_params)} gradient, "
+        f"{fmt(naive_ratio(ACT1_SIZE, p, C.IB_NDR_BW, True), 'x')} if it pipelines.",
+        "In the α–β model ring busbw stays at the link bandwidth for any N; algbw falls towards half of it "
+        "because every GPU sends almost two copies of its data.",
+        f"The ring/tree crossover grows with N: {facts['x_small']} at {S.small_gpus} GPUs, {facts['x_mid']} "
         f"at {S.gpus}, {facts['x_big']} at {S.frontier_gpus:,}.",
-        f"For {facts['bf16']} the ring takes {fmt(big.time('ring'), 's')} and ties halving + doubling; for "
-        f"{facts['small_msg']} halving + doubling takes {facts['small_rab']} against the ring's "
-        f"{facts['small_ring']}.",
+        f"For {fmt(big.message, 'B')} on {fmt(p, 'int')} GPUs the ring takes {fmt(big.time('ring'), 's')}, "
+        f"{facts['a2_ring_over_hd']} more than halving + doubling; for {facts['small_msg']} halving + doubling "
+        f"takes {facts['small_rab']} against the ring's {facts['small_ring']}.",
         "NCCL still prefers rings and pipelined trees: neighbour traffic without switch contention, any "
         "GPU count, and chunk pipelining.",
     ]
@@ -577,10 +580,13 @@ LAB = Lab(
     active_failures=active_failures,
     results=results,
     takeaways=lab_takeaways,
+    terms=terms,
+    hook=f"A homegrown all-reduce that was fine on {S.small_gpus} GPUs crawls on {S.gpus}. Would a ring fix "
+         "it, and is the ring the right algorithm for every message?",
     connections=(
         "[**V2-02 The Interconnect Wall**](../02-interconnect-wall/): the ring all-reduce against compute, inside a node and across nodes.",
-        "V2-03 The Bisection Bandwidth Wall (a later lab): the fat-tree contention that keeps halving + doubling "
-        "out of NCCL.",
+        "[**V2-03 The Bisection Bandwidth Wall**](../03-bisection-bandwidth/): traffic between distant ranks, as "
+        "halving + doubling's partners are, must cross an oversubscribed fabric's cut; a ring's neighbours need not.",
         "[**V2-05 The Parallelism Paradox**](../05-parallelism-paradox/): tensor and pipeline parallelism change which messages an "
         "all-reduce carries.",
     ),

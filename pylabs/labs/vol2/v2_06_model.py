@@ -17,7 +17,7 @@ class Scenario:
 
     gpus: int = 128                  # the research cluster: 16 DGX nodes, one NIC per GPU
     small_gpus: int = 8              # where the homegrown all-reduce "was fine"
-    frontier_gpus: int = 1024        # the other context
+    frontier_gpus: int = 1024        # the other context: the cluster grown eightfold
     act1_params: float = 7e9         # a 7B model: 14 GB of BF16 gradients
     small_params: float = 5e5        # a 0.5 M-parameter model: a 1 MB message
     tokens_per_gpu: float = 8192.0   # tokens each GPU processes per step (Act II compute)
@@ -46,11 +46,20 @@ def naive_ratio(size: float, p: int, bw: float, pipelined: bool = False) -> floa
     return naive_s(size, p, bw, pipelined) / ring_s(size, p, bw)
 
 
-def act1_truth() -> float:
-    return naive_ratio(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW)
+GPUS = {"cluster": S.gpus, "frontier": S.frontier_gpus}   # the GPU count each context sets
+ACT1_SIZE = grad_bytes(S.act1_params)
 
 
-PIPELINED = naive_ratio(grad_bytes(S.act1_params), S.gpus, C.IB_NDR_BW, pipelined=True)
+def act1_truth(context: str) -> float:
+    """Act I's key: the ring's time for the 7B gradient on the context's GPUs over NDR."""
+    return ring_s(ACT1_SIZE, GPUS[context], C.IB_NDR_BW)
+
+
+def act1_ratio(context: str) -> float:
+    return naive_ratio(ACT1_SIZE, GPUS[context], C.IB_NDR_BW)
+
+
+PIPELINED = naive_ratio(ACT1_SIZE, S.gpus, C.IB_NDR_BW, pipelined=True)
 GPU_COUNTS = [2 ** k for k in range(1, 11)]   # the GPU counts Act I's charts sweep
 
 
@@ -92,11 +101,46 @@ class Sync:
     def fastest(self) -> str:
         return min(ALGORITHMS, key=self.time)
 
+    def latency(self, key: str | None = None) -> float:
+        """The part of an algorithm's time that is latency steps alone (a zero-byte message)."""
+        return ALGORITHMS[key or self.algorithm][1](0.0, self.gpus, self.bw, ALPHA)
+
+    @property
+    def ring_over_hd(self) -> float:
+        """How much longer the ring takes than halving + doubling, as a share of the latter."""
+        return self.time("ring") / self.time("rab") - 1
+
+    def size_for_ring_over_hd(self, share: float) -> float:
+        """The message at which the ring's extra latency steps cost ``share`` of halving + doubling's
+        time: (T_ring − T_HD) = share·T_HD, solved for S (the bandwidth terms are equal)."""
+        extra = self.latency("ring") - self.latency("rab")
+        per_byte = 2 * (self.gpus - 1) / self.gpus / self.bw
+        return max(0.0, (extra / share - self.latency("rab")) / per_byte)
+
 
 def crossover(gpus: int = S.gpus, bw: float = C.IB_NDR_BW) -> float:
     """The message size above which the ring beats the binomial tree."""
     return collectives.ring_binomial_crossover_bytes(gpus, ALPHA, bw)
 
 
-def act2_truth() -> float:
-    return crossover()
+BIG_PARAMS = C.GPT3_PARAMS   # the first of Act II's three jobs, and the workload it opens on
+
+
+def act2_sync(context: str) -> Sync:
+    return Sync(grad_bytes(BIG_PARAMS), GPUS[context])
+
+
+def act2_truth(context: str) -> float:
+    """Act II's key: how much longer the ring takes than halving + doubling for the 175B gradient."""
+    return act2_sync(context).ring_over_hd
+
+
+def clears(x: Sync) -> bool:
+    """The step is no longer communication-bound: the all-reduce takes at most ``S.comm_limit``."""
+    return x.share <= S.comm_limit
+
+
+def tokens_to_clear(x: Sync) -> float:
+    """Tokens per GPU at which the compute grows to the all-reduce's time (share 50 %): the compute
+    is linear in the tokens, the all-reduce does not depend on them."""
+    return x.tokens * x.time() * (1 - S.comm_limit) / (S.comm_limit * x.compute_s)
