@@ -359,3 +359,14 @@ def test_privacy_failure_where_no_single_lever_clears_it_says_both():
     assert "a2_privacy" not in LAB.failures_now(all_open(a2_clients="100000", a2_z=1.5))
     text = failure_text(rendered(LAB, all_open(a2_clients="10000", a2_z=0.5)), "a2_privacy")
     assert "Raise z to at least" in text and "fewer clients" not in text
+
+
+@pytest.mark.parametrize("clients, conversion", [("1000", "classic"), ("10000", "classic"), ("100000", "classic"),
+                                                 ("1000000", "tight"), ("100", "tight")])
+def test_privacy_failure_names_a_z_that_meets_the_target_on_the_slider(clients, conversion):
+    """Review of V2-11: rounded to nearest, K = 10⁴ read "Raise z to at least 1.09", where ε is 1.013 (the
+    spec's own golden row). The lever's z must meet the target when set, and one slider step below must not."""
+    text = failure_text(rendered(LAB, all_open(a2_clients=clients, a2_z=0.5, a2_conversion=conversion)), "a2_privacy")
+    z = float(re.search(r"Raise z to at least ([0-9.]*[0-9])", text).group(1))
+    assert model.Deployment(float(clients), z, conversion).epsilon <= S.eps_target
+    assert model.Deployment(float(clients), round(z - lab.A2_Z.step, 2), conversion).epsilon > S.eps_target

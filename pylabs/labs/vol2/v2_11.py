@@ -411,12 +411,18 @@ def utility_levers(d: Deployment) -> str:
     return f"{text[:1].upper()}{text[1:]}." if text else ""
 
 
+def z_to_set(d: Deployment) -> float:
+    """The smallest slider setting that meets the ε target: z_needed rounded *up* to the slider's step
+    (rounded to nearest, K = 10⁴ read "at least 1.09", where ε is 1.013: review of V2-11)."""
+    return math.ceil(d.z_needed / A2_Z.step - 1e-9) * A2_Z.step
+
+
 def privacy_levers(d: Deployment) -> str:
     """Only levers that clear ε alone from this state; if none does, both together."""
-    raise_z = d.z_needed <= A2_Z.max
+    raise_z = z_to_set(d) <= A2_Z.max
     fewer = d.clients > S.client_options[0] and Deployment(S.client_options[0], d.z, d.conversion).epsilon <= S.eps_target
     if raise_z:
-        return f"Raise z to at least {fmt(d.z_needed, 'num')}" + (", or sample fewer clients per round." if fewer else ".")
+        return f"Raise z to at least {fmt(z_to_set(d), 'num')}" + (", or sample fewer clients per round." if fewer else ".")
     top = f"Even z = {fmt(A2_Z.max, 'num')}, this slider's top, leaves ε = {fmt(Deployment(d.clients, A2_Z.max, d.conversion).epsilon, 'num')}"
     return f"{top}: sample fewer clients per round." if fewer else f"{top}: raise z and sample fewer clients together."
 
@@ -432,7 +438,9 @@ def act2_chart(d: Deployment):
                        shapes=[target_line], annotations=[target_note])
     summary = (f"ε falls as z grows and rises with K: at z = {fmt(d.z, 'num')} and K = {fmt(d.clients, 'int')} "
                f"it is {fmt(d.epsilon, 'num')} ({privacy.CONVERSION_NAMES[d.conversion]} conversion); reaching "
-               f"ε = {fmt(S.eps_target, 'num')} needs z ≥ {fmt(d.z_needed, 'num')}.")
+               f"ε = {fmt(S.eps_target, 'num')} needs z ≈ {fmt(d.z_needed, 'num')} "
+               + (f"({fmt(z_to_set(d), 'num')} on the slider)." if z_to_set(d) <= A2_Z.max
+                  else f"(beyond the slider's {fmt(A2_Z.max, 'num')})."))
     rows = [(fmt(z, "num"), *(fmt(Deployment(k, z, d.conversion).epsilon, "num") for k in shown)) for z in Z_GRID]
     return chart("a2_epsilon", "Privacy loss against noise, per clients per round", figure, summary,
                  table=(("z", *(f"ε at K = {fmt(k, 'int')}" for k in shown)), rows))
