@@ -135,9 +135,11 @@ def test_sampling_amplification_is_stated_as_an_assumption_with_gboard_s_counter
     client devices' and so claim none (Xu et al. 2023, ACL Industry Track, arXiv 2305.18465)."""
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     assert "Sampling only" not in html and "amplifies privacy" not in html
-    assert "drawn uniformly at random from all" in html and "the draw stays secret" in html
+    assert "joins each round independently at random, with probability" in html and "the draw stays secret" in html
     assert "Xu et al. 2023" in html and "claim no amplification" in html
-    assert "uniformly at random" in lab.ACT2_PREDICTION.prompt and "in secret" in lab.ACT2_PREDICTION.prompt
+    # the accountant's formula is Poisson sampling (McMahan et al. 2018, Alg. 1: each user joins with
+    # probability q), not a fixed-size draw of exactly K (review of V2-11)
+    assert "independently at random" in lab.ACT2_PREDICTION.prompt and "in secret" in lab.ACT2_PREDICTION.prompt
 
 
 def test_no_amplification_card_shows_q_equal_one():

@@ -300,8 +300,8 @@ def plan_text(letter: str) -> str:
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
     prompt=f"Policy: user-level ε ≤ {fmt(S.eps_target, 'num')} at δ = {DELTA} over {fmt(S.rounds_total, 'int')} "
-           f"rounds, and at most {fmt(S.acc_limit, 'pp')} of accuracy lost. Each round draws its phones uniformly "
-           f"at random from {fmt(S.users, 'int')}, in secret. Take the accuracy loss to scale as z/K from the "
+           f"rounds, and at most {fmt(S.acc_limit, 'pp')} of accuracy lost. Each phone joins each round "
+           f"independently at random, with probability K/{fmt(S.users, 'int')}, in secret. Take the accuracy loss to scale as z/K from the "
            f"trial's {fmt(S.acc_anchor, 'pp')} [heuristic]. Which DP-FedAvg plan meets both limits?",
     quantity="the plan that meets the ε and accuracy limits",
     options=tuple(Claim(letter, plan_text(letter), feedback) for letter, feedback in (
@@ -476,7 +476,8 @@ def act2_math(s: State):
         Equation(r"\varepsilon_{\text{RDP}}(\alpha) = \frac{1}{\alpha-1}\ln\sum_{k=0}^{\alpha}\binom{\alpha}{k}"
                  r"(1-q)^{\alpha-k}q^{k}\,e^{(k^2-k)/(2z^2)}",
                  "Rényi DP of one round of the subsampled Gaussian mechanism at integer order α, with q = K/N "
-                 "(phones drawn uniformly at random, the draw secret); "
+                 "(each phone joins each round independently with probability q, the draw secret: Poisson "
+                 "sampling, as in DP-FedAvg); "
                  f"computed in log space (log-sum-exp) for α = {ORDER_RANGE}."),
         Equation(conversion, f"Compose *T* rounds (RDP adds) and convert to (ε, δ): this page uses the "
                              f"**{privacy.CONVERSION_NAMES[d.conversion]}** conversion."),
@@ -516,8 +517,9 @@ ACT2 = Act(
         f"z = {fmt(S.team_z, 'num')}, lost {fmt(S.acc_anchor, 'pp')} of accuracy. What can we certify, and at what cost?"),
     scenario=lambda: (
         "**DP-FedAvg** clips each phone's update to a fixed norm, sums the updates of the round, and adds "
-        "Gaussian noise *z* times that norm. The accountant credits **amplification by sampling** only if each "
-        "round's *K* phones are drawn uniformly at random from all *N* and the draw stays secret. Phones that "
+        "Gaussian noise *z* times that norm. The accountant credits **amplification by sampling** only if "
+        "each of the *N* phones joins each round independently at random, with probability *q = K/N*, and the "
+        "draw stays secret. Phones that "
         "join when idle and on Wi-Fi are no such draw: Gboard's production DP models use DP-FTRL and claim no "
         f"amplification ({XU2023}).",
         "An **accountant** adds up the privacy loss of every round in Rényi DP and converts the total to "
