@@ -372,3 +372,23 @@ def test_privacy_failure_names_a_z_that_meets_the_target_on_the_slider(clients, 
     z = float(re.search(r"Raise z to at least ([0-9.]*[0-9])", text).group(1))
     assert model.Deployment(float(clients), z, conversion).epsilon <= S.eps_target
     assert model.Deployment(float(clients), round(z - lab.A2_Z.step, 2), conversion).epsilon > S.eps_target
+
+
+def test_an_accuracy_drop_over_100_pp_is_called_past_the_heuristic_s_range():
+    """Review of V2-11: K = 100, z = 3 gives the z/K heuristic's 240 pp, more than any model's accuracy;
+    the card, the failure and the chart's table say it is past the heuristic's range (issue 24, class 7)."""
+    html = rendered(LAB, all_open(a2_clients="100", a2_z=3.0))
+    assert "over 100 pp, the z/K heuristic is past its range" in html
+    assert "more than all the accuracy a model has" in failure_text(html, "a2_utility")
+    assert "240 pp (past the heuristic" in html
+    assert "past its range" not in rendered(LAB, all_open(a2_clients="1000", a2_z=3.0))
+
+
+def test_ledger_rows_carry_their_units():
+    """Review of V2-11: the ledger page printed the TB/day and pp results with no unit ("0.000141", "240");
+    the unit is in the label and a tiny TB/day reads in powers of ten."""
+    from pylabs.course.describe import result_rows
+    state = all_open(a1_clients="100", a1_rounds=1, a1_params="gboard", a1_bytes="1", a1_compression=100)
+    rows = dict(result_rows(LAB, record(LAB, state)["results"], True))
+    assert rows["Act I · federated traffic per day (TB)"] == "1.41 × 10⁻⁴"
+    assert "Act II · accuracy drop (pp, heuristic)" in rows

@@ -174,11 +174,11 @@ M = {m.name: m for m in (
 RECORD_METRICS = (
     MetricSpec("k", "Act I · clients per round, K", "1", "int"), MetricSpec("model_params", "Act I · model parameters, P", "1", "params"),
     MetricSpec("rounds_per_day", "Act I · rounds per day, R", "1", "int"), MetricSpec("compression", "Act I · upload compression, r", "1", "x"),
-    MetricSpec("fl_tb_per_day", "Act I · federated traffic per day", "TB", "num"),
+    MetricSpec("fl_tb_per_day", "Act I · federated traffic per day (TB)", "TB", "sci"),
     MetricSpec("ratio_vs_central", "Act I · FL bytes ÷ centralised bytes", "1", "x"),
     MetricSpec("dp_clients", "Act II · clients per round, K", "1", "int"), MetricSpec("dp_z", "Act II · noise multiplier, z", "1", "num"),
     MetricSpec("dp_eps", "Act II · ε after all rounds (RDP bound)", "1", "num"), MetricSpec("dp_delta", "Act II · δ", "1", "sci"),
-    MetricSpec("acc_drop_pp", "Act II · accuracy drop (heuristic)", "pp", "num"),
+    MetricSpec("acc_drop_pp", "Act II · accuracy drop (pp, heuristic)", "pp", "num"),
 )
 
 FAILURES = (
@@ -372,7 +372,9 @@ def act2_instruments(s: State) -> list:
         M["a2_epsilon"].show(eps, "danger" if eps > S.eps_target else "good",
                              f"target ≤ {fmt(S.eps_target, 'num')}; "
                              f"{privacy.CONVERSION_NAMES[d.conversion]} conversion"),
-        M["a2_acc_drop"].show(acc, "danger" if acc > S.acc_limit else "good", f"limit {fmt(S.acc_limit, 'pp')}"),
+        M["a2_acc_drop"].show(acc, "danger" if acc > S.acc_limit else "good",
+                              f"limit {fmt(S.acc_limit, 'pp')}" + ("" if acc < 1 else
+                                                                   "; over 100 pp, the z/K heuristic is past its range")),
         M["a2_fl_bytes_day"].show(day, "warn" if day > S.daily_budget_bytes else None,
                                   f"budget {fmt(S.daily_budget_bytes, 'B')}"),
         M["a2_mi_bound"].show(privacy.membership_advantage_bound(eps, S.delta), note="50/50 prior; chance is 50 %"),
@@ -390,8 +392,7 @@ def act2_instruments(s: State) -> list:
 def act2_failures(d: Deployment, day: float) -> list:
     parts = []
     if d.acc_drop > S.acc_limit:
-        parts.append(failure(F["a2_utility"], f"The noise on the averaged update costs {fmt(d.acc_drop, 'pp')} of "
-                             f"accuracy, over the {fmt(S.acc_limit, 'pp')} limit. " + utility_levers(d)))
+        parts.append(failure(F["a2_utility"], acc_text(d.acc_drop) + " " + utility_levers(d)))
     if d.epsilon > S.eps_target:
         parts.append(failure(F["a2_privacy"], f"This accountant bounds ε by {fmt(d.epsilon, 'num')} over "
                              f"{fmt(S.rounds_total, 'int')} rounds, above the policy's {fmt(S.eps_target, 'num')}, "
@@ -400,6 +401,15 @@ def act2_failures(d: Deployment, day: float) -> list:
         parts.append(failure(F["a2_bandwidth"], f"{fmt(d.clients, 'int')} clients per round move {fmt(day, 'B')} "
                              f"a day, over the {fmt(S.daily_budget_bytes, 'B')} budget. Sample fewer clients per round."))
     return parts
+
+
+def acc_text(acc: float) -> str:
+    """The utility failure's first sentence: past 100 pp the z/K heuristic has left any real model
+    (K = 100, z = 3 gives 240 pp; review of V2-11), and the page says so instead of printing it as a loss."""
+    if acc < 1:
+        return f"The noise on the averaged update costs {fmt(acc, 'pp')} of accuracy, over the {fmt(S.acc_limit, 'pp')} limit."
+    return (f"The z/K heuristic puts the noise's cost at {fmt(acc, 'pp')}, more than all the accuracy a model has: "
+            f"far past its range and the {fmt(S.acc_limit, 'pp')} limit.")
 
 
 def utility_levers(d: Deployment) -> str:
@@ -460,7 +470,8 @@ def act2_tradeoff_chart(s: State, d: Deployment):
     summary = (f"At z = {fmt(d.z, 'num')}, " + (f"K = {', '.join(passing)} meets both the ε and accuracy limits"
                if passing else "no K meets both the ε and the accuracy limits") +
                "; more clients per round cut the accuracy drop but raise ε and the daily traffic.")
-    rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp"), fmt(act2_bytes(s, k), "B"))
+    rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp") + ("" if o.acc_drop < 1 else " (past the heuristic's range)"),
+             fmt(act2_bytes(s, k), "B"))
             for o, k in zip(options, ks)]
     return chart("a2_tradeoff", "The trade-off at your z: accuracy, ε and traffic by K", figure, summary,
                  table=(("Clients per round", "ε", "Accuracy drop", "FL per day"), rows))
