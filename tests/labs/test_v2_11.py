@@ -392,3 +392,13 @@ def test_ledger_rows_carry_their_units():
     rows = dict(result_rows(LAB, record(LAB, state)["results"], True))
     assert rows["Act I · federated traffic per day (TB)"] == "1.41 × 10⁻⁴"
     assert "Act II · accuracy drop (pp, heuristic)" in rows
+
+
+def test_the_no_amplification_epsilon_is_labelled_an_rdp_bound():
+    """Review of V2-11 (class 12): at q = 1, z = 1, T = 2,000 the RDP accountant gives 2,021, but the exact
+    composition of 2,000 Gaussians is √2000-GDP (Dong, Roth and Su 2019), ε = 1,267 at δ = 10⁻⁹
+    (reviewer's scipy computation). The card, the reflection's feedback and the takeaway call 2,021 a bound."""
+    html = rendered(LAB, all_open())
+    assert "ε with no sampling amplification (RDP bound)" in html
+    assert "its RDP bound would be" in worded(lab.ACT2_REFLECTION.options[3].feedback, lab.act2_facts())
+    assert any("the RDP bound for a user in every round is ε = 2,021" in t for t in lab.lab_takeaways("server"))

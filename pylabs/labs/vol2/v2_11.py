@@ -168,7 +168,7 @@ M = {m.name: m for m in (
     MetricSpec("a2_mi_bound", "Best membership attack, at most", "1", "pct"),
     MetricSpec("a2_z_needed", "Noise multiplier for ε = target", "1", "num"),
     MetricSpec("a2_best_order", "Best Rényi order α", "1", "int"),
-    MetricSpec("a2_eps_no_amp", "ε with no sampling amplification", "1", "num"),
+    MetricSpec("a2_eps_no_amp", "ε with no sampling amplification (RDP bound)", "1", "num"),
 )}
 
 RECORD_METRICS = (
@@ -358,7 +358,7 @@ ACT2_REFLECTION = Reflection(
                    "the run as a whole spends ε in the thousands.",
               "The accountant already composes every round: ε = {eps_target} is the total. Composition does "
               "raise it, slowly when each round samples few users: {eps_short} after {short} rounds, {eps_long} "
-              "after {long}. With no sampling amplification it would be {no_amp}."),
+              "after {long}. With no sampling amplification its RDP bound would be {no_amp}."),
     ),
     answer_letter="C",
 )
@@ -577,7 +577,7 @@ def lab_takeaways(context: str) -> list[str]:
         "fewer clients or a smaller model cut both halves.",
         "Keeping data on the phone is not a privacy guarantee; clipping, noise and an accountant over every "
         "round are, and the accountant's credit for sampling holds only for a uniformly random, secret draw "
-        f"(Gboard's DP models claim none; at z = {fmt(S.team_z, 'num')} a user in every round would reach ε = {g['no_amp']}).",
+        f"(Gboard's DP models claim none; at z = {fmt(S.team_z, 'num')} the RDP bound for a user in every round is ε = {g['no_amp']}).",
         f"More clients per round let the noise rise: {fmt(key.clients, 'int')} clients with z = {fmt(key.z, 'num')} "
         f"meet ε ≤ {fmt(S.eps_target, 'num')} with a {fmt(key.acc_drop, 'pp')} drop, where the trial's "
         f"{fmt(S.team_clients, 'int')} lost {fmt(TEAM.acc_drop, 'pp')}; the price is traffic.",
