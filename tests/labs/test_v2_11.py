@@ -402,3 +402,12 @@ def test_the_no_amplification_epsilon_is_labelled_an_rdp_bound():
     assert "ε with no sampling amplification (RDP bound)" in html
     assert "its RDP bound would be" in worded(lab.ACT2_REFLECTION.options[3].feedback, lab.act2_facts())
     assert any("the RDP bound for a user in every round is ε = 2,021" in t for t in lab.lab_takeaways("server"))
+
+
+def test_act2_traffic_card_says_what_it_counts():
+    """Review of V2-11 (class 50): Act II's traffic is the context's model at 24 rounds a day with uploads
+    uncompressed, whatever Act I's controls were left at (a 1B model, r = 10); the card says so."""
+    state = all_open(a1_params="1b", a1_compression=10)
+    html = rendered(LAB, state)
+    assert "the context's model, 24 rounds a day, uploads uncompressed" in html
+    assert lab.act2_bytes(state, 1e3) == pytest.approx(4.8e12)

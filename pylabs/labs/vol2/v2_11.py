@@ -376,7 +376,8 @@ def act2_instruments(s: State) -> list:
                               f"limit {fmt(S.acc_limit, 'pp')}" + ("" if acc < 1 else
                                                                    "; over 100 pp, the z/K heuristic is past its range")),
         M["a2_fl_bytes_day"].show(day, "warn" if day > S.daily_budget_bytes else None,
-                                  f"budget {fmt(S.daily_budget_bytes, 'B')}"),
+                                  f"budget {fmt(S.daily_budget_bytes, 'B')}; the context's model, "
+                                  f"{plural(S.rounds_per_day, 'round', count_fmt='int')} a day, uploads uncompressed"),
         M["a2_mi_bound"].show(privacy.membership_advantage_bound(eps, S.delta), note="50/50 prior; chance is 50 %"),
         M["a2_z_needed"].show(d.z_needed, note=f"at K = {fmt(d.clients, 'int')}" + (
             f"; beyond this slider's {fmt(A2_Z.max, 'num')}" if d.z_needed > A2_Z.max else "")),
