@@ -41,7 +41,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_11_model import (CENTRAL, CONTEXT_MODEL, MODELS, PLANS, PRECISIONS, S, TEAM, Z_GRID,
-                                           Deployment, Traffic, act1_truth, act2_answer, fl_day, no_amplification_epsilon, posterior, ratio)
+                                           Deployment, Traffic, act1_truth, act1_facts, act2_answer, fl_day, no_amplification_epsilon, posterior, ratio, z_to_set)
 from pylabs.physics import constants as C
 from pylabs.physics import federated, privacy
 from pylabs.physics.references import REFERENCES, cite
@@ -117,19 +117,6 @@ ACT1_PREDICTION = Prediction(
     truth=lambda context: act1_truth(context),
     shown_by="a1_ratio",
 )
-
-
-def act1_facts(context: str) -> dict[str, str]:
-    params, size = CONTEXT_MODEL[context]
-    t = Traffic(S.clients, S.rounds_per_day, params, size, S.compression)
-    r10 = Traffic(S.clients, S.rounds_per_day, params, size, S.reflect_compression)
-    return {"a1_ratio": fmt(ratio(t.per_day), "x"), "ratio_r1": fmt(ratio(t.per_day), "x"),
-            "r10": fmt(S.reflect_compression, "num"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
-            "download_share": fmt(t.download_share, "pct"), "model_mb": fmt(federated.model_bytes(params, size), "B"),
-            "round_bytes": fmt(federated.round_bytes(S.clients, params, size, S.compression), "B"),
-            "fl_day": fmt(t.per_day, "B"), "central": fmt(CENTRAL, "B"), "raw": fmt(S.raw_bytes_per_user_day, "B"),
-            "clients": fmt(S.clients, "int"), "rounds": fmt(S.rounds_per_day, "int"),
-            "fedavg_low": fmt(C.FEDAVG_ROUND_REDUCTION_LOW, "x"), "fedavg_high": fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, "x")}
 
 
 ACT1_REFLECTION = Reflection(
@@ -405,8 +392,7 @@ def act2_failures(d: Deployment, day: float) -> list:
 
 
 def acc_text(acc: float) -> str:
-    """The utility failure's first sentence: past 100 pp the z/K heuristic has left any real model
-    (K = 100, z = 3 gives 240 pp; review of V2-11), and the page says so instead of printing it as a loss."""
+    """The utility failure's first sentence; past 100 pp (K = 100, z = 3: 240) the heuristic has left its range."""
     if acc < 1:
         return f"The noise on the averaged update costs {fmt(acc, 'pp')} of accuracy, over the {fmt(S.acc_limit, 'pp')} limit."
     return (f"The z/K heuristic puts the noise's cost at {fmt(acc, 'pp')}, more than all the accuracy a model has: "
@@ -422,18 +408,12 @@ def utility_levers(d: Deployment) -> str:
     return f"{text[:1].upper()}{text[1:]}." if text else ""
 
 
-def z_to_set(d: Deployment) -> float:
-    """The smallest slider setting that meets the ε target: z_needed rounded *up* to the slider's step
-    (rounded to nearest, K = 10⁴ read "at least 1.09", where ε is 1.013: review of V2-11)."""
-    return math.ceil(d.z_needed / A2_Z.step - 1e-9) * A2_Z.step
-
-
 def privacy_levers(d: Deployment) -> str:
     """Only levers that clear ε alone from this state; if none does, both together."""
-    raise_z = z_to_set(d) <= A2_Z.max
+    z_set = z_to_set(d, A2_Z.step)
     fewer = d.clients > S.client_options[0] and Deployment(S.client_options[0], d.z, d.conversion).epsilon <= S.eps_target
-    if raise_z:
-        return f"Raise z to at least {fmt(z_to_set(d), 'num')}" + (", or sample fewer clients per round." if fewer else ".")
+    if z_set <= A2_Z.max:
+        return f"Raise z to at least {fmt(z_set, 'num')}" + (", or sample fewer clients per round." if fewer else ".")
     top = f"Even z = {fmt(A2_Z.max, 'num')}, this slider's top, leaves ε = {fmt(Deployment(d.clients, A2_Z.max, d.conversion).epsilon, 'num')}"
     return f"{top}: sample fewer clients per round." if fewer else f"{top}: raise z and sample fewer clients together."
 
@@ -450,7 +430,7 @@ def act2_chart(d: Deployment):
     summary = (f"ε falls as z grows and rises with K: at z = {fmt(d.z, 'num')} and K = {fmt(d.clients, 'int')} "
                f"it is {fmt(d.epsilon, 'num')} ({privacy.CONVERSION_NAMES[d.conversion]} conversion); reaching "
                f"ε = {fmt(S.eps_target, 'num')} needs z ≈ {fmt(d.z_needed, 'num')} "
-               + (f"({fmt(z_to_set(d), 'num')} on the slider)." if z_to_set(d) <= A2_Z.max
+               + (f"({fmt(z_to_set(d, A2_Z.step), 'num')} on the slider)." if z_to_set(d, A2_Z.step) <= A2_Z.max
                   else f"(beyond the slider's {fmt(A2_Z.max, 'num')})."))
     rows = [(fmt(z, "num"), *(fmt(Deployment(k, z, d.conversion).epsilon, "num") for k in shown)) for z in Z_GRID]
     return chart("a2_epsilon", "Privacy loss against noise, per clients per round", figure, summary,
@@ -472,8 +452,7 @@ def act2_tradeoff_chart(s: State, d: Deployment):
                if passing else "no K meets both the ε and the accuracy limits") +
                "; more clients per round cut the accuracy drop but raise ε and the daily traffic.")
     rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp") + ("" if o.acc_drop < 1 else " (past the heuristic's range)"),
-             fmt(act2_bytes(s, k), "B"))
-            for o, k in zip(options, ks)]
+             fmt(act2_bytes(s, k), "B")) for o, k in zip(options, ks)]
     return chart("a2_tradeoff", "The trade-off at your z: accuracy, ε and traffic by K", figure, summary,
                  table=(("Clients per round", "ε", "Accuracy drop", "FL per day"), rows))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.framework import fmt
 from pylabs.physics import constants as C
 from pylabs.physics import federated, privacy
 
@@ -88,6 +89,19 @@ def act1_truth(context: str = "server") -> float:
     return ratio(scenario_traffic(context).per_day)
 
 
+def act1_facts(context: str) -> dict[str, str]:
+    params, size = CONTEXT_MODEL[context]
+    t = Traffic(S.clients, S.rounds_per_day, params, size, S.compression)
+    r10 = Traffic(S.clients, S.rounds_per_day, params, size, S.reflect_compression)
+    return {"a1_ratio": fmt(ratio(t.per_day), "x"), "ratio_r1": fmt(ratio(t.per_day), "x"),
+            "r10": fmt(S.reflect_compression, "num"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
+            "download_share": fmt(t.download_share, "pct"), "model_mb": fmt(federated.model_bytes(params, size), "B"),
+            "round_bytes": fmt(federated.round_bytes(S.clients, params, size, S.compression), "B"),
+            "fl_day": fmt(t.per_day, "B"), "central": fmt(CENTRAL, "B"), "raw": fmt(S.raw_bytes_per_user_day, "B"),
+            "clients": fmt(S.clients, "int"), "rounds": fmt(S.rounds_per_day, "int"),
+            "fedavg_low": fmt(C.FEDAVG_ROUND_REDUCTION_LOW, "x"), "fedavg_high": fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, "x")}
+
+
 # ---- Act II · the privacy budget -------------------------------------------------
 
 @dataclass(frozen=True)
@@ -116,6 +130,12 @@ class Deployment:
     @property
     def z_needed(self) -> float:
         return privacy.noise_multiplier_for_epsilon(self.q, S.rounds_total, S.delta, S.eps_target, self.conversion)
+
+
+def z_to_set(d: Deployment, step: float) -> float:
+    """The smallest slider setting that meets the ε target: z_needed rounded *up* to the slider's step
+    (rounded to nearest, K = 10⁴ read "at least 1.09", where ε is 1.013: review of V2-11)."""
+    return math.ceil(round(d.z_needed / step, 9)) * step
 
 
 TEAM = Deployment(S.team_clients, S.team_z)
