@@ -12,9 +12,9 @@ DP-FedAvg, q = K/N, T = 2,000, δ = 1e-9, ε ≤ 1 and ≤ 5 pp of accuracy: of 
 K = 10⁴, z = 1.5 meets both (B); the reflection asks what ε = 1 promises one user (C: e^ε).
 
 Where this departs from the spec, and why:
-- Sampling amplification (issue 24): the spec's "sampling only K of N amplifies privacy" holds only for a
-  uniformly random, secret draw; phones that join when idle are not one, and Gboard's DP models use
-  DP-FTRL and claim no amplification (Xu et al. 2023). The page says so and shows ε at q = 1.
+- Sampling amplification (issue 24): "sampling only K of N amplifies privacy" needs a random, secret draw
+  (Poisson: each phone joins a round with probability q = K/N); phones that join when idle are no such draw,
+  and Gboard's DP models use DP-FTRL and claim no amplification (Xu et al. 2023). The page shows ε at q = 1.
 - The spec's ε (K = 10⁴, z = 1: 1.2197, "fails the ε target") is the RDP accountant's upper bound. Google's
   dp-accounting PLD accountant proves ε ≤ 0.04 for that run, so the page calls an ε above the target "not
   certified by this accountant", not broken, and Act II's plans were chosen so that each verdict is the
@@ -556,7 +556,7 @@ def lab_takeaways(context: str) -> list[str]:
         f"Compressing uploads {R10} gives {f['ratio_r10']}: the download half is untouched. Fewer rounds, "
         "fewer clients or a smaller model cut both halves.",
         "Keeping data on the phone is not a privacy guarantee; clipping, noise and an accountant over every "
-        "round are, and the accountant's credit for sampling holds only for a uniformly random, secret draw "
+        "round are, and the accountant's credit for sampling holds only for a random, secret draw "
         f"(Gboard's DP models claim none; at z = {fmt(S.team_z, 'num')} the RDP bound for a user in every round is ε = {g['no_amp']}).",
         f"More clients per round let the noise rise: {fmt(key.clients, 'int')} clients with z = {fmt(key.z, 'num')} "
         f"meet ε ≤ {fmt(S.eps_target, 'num')} with a {fmt(key.acc_drop, 'pp')} drop, where the trial's "

@@ -158,8 +158,8 @@ def act2_answer() -> str:
 
 def no_amplification_epsilon(z: float, conversion: str = "classic") -> float:
     """ε if sampling earns no amplification (q = 1: one user could be in every round).
-    Amplification needs each round's clients drawn uniformly at random and the draw kept secret;
-    Gboard's DP models use DP-FTRL for that reason and claim none (Xu et al. 2023)."""
+    Amplification needs each phone to join each round independently at random (Poisson, q = K/N), the
+    draw kept secret; Gboard's DP models use DP-FTRL for that reason and claim none (Xu et al. 2023)."""
     return privacy.epsilon(1.0, z, S.rounds_total, S.delta, conversion)
 
 
