@@ -6,8 +6,9 @@ an answer before its lock?
 For each lab (both acts unlocked) and each slider and choice of each act, at each width: put the
 control in the middle of the window as a student would, move it, and count the numbers that
 changed and are visible in the window (the metric cards, or the strip of key numbers that sticks
-under the header). Prints one line per control and exits non-zero when a control changes no
-number that is on screen. Not a timed test and not part of `make test`: run it after a layout
+under the header), then set it back, so every control moves from the state the locks left. Prints
+one line per control and exits non-zero when a control changes no number that is on screen
+(MISS) or no number at all (NONE). Not a timed test and not part of `make test`: run it after a layout
 change, on a built site.
 """
 
@@ -64,6 +65,28 @@ MOVE = """(name) => {
 }"""
 
 
+# a control's value as the page holds it, and setting it back (with the events a student's move sends),
+# so each control is moved from the state the locks left and not from the previous control's extreme
+VALUE = """(name) => {
+  const els = [...document.querySelectorAll(`[data-control="${name}"]`)];
+  if (els[0].type === 'radio' || els[0].type === 'checkbox') return els.map((e) => e.checked);
+  return els[0].tagName === 'SELECT' ? els[0].selectedIndex : els[0].value;
+}"""
+
+RESTORE = """([name, value]) => {
+  const els = [...document.querySelectorAll(`[data-control="${name}"]`)];
+  const fire = (el) => { el.dispatchEvent(new Event('input', { bubbles: true }));
+                         el.dispatchEvent(new Event('change', { bubbles: true })); };
+  if (Array.isArray(value)) {
+    els.forEach((e, i) => { if (e.checked !== value[i]) { e.checked = value[i]; fire(e); } });
+  } else if (els[0].tagName === 'SELECT') { els[0].selectedIndex = value; fire(els[0]); }
+  else { els[0].value = value; fire(els[0]); }
+}"""
+
+RENDERED = ("(n) => { const r = document.querySelector('[data-lab]'); "
+            "return r.dataset.renders !== n && r.dataset.busy !== 'true'; }")
+
+
 def check(site: Path, labs: list[str], widths: list[int]) -> int:
     from playwright.sync_api import sync_playwright
     server, base = serve_in_thread(site, "/labs/")
@@ -80,18 +103,22 @@ def check(site: Path, labs: list[str], widths: list[int]) -> int:
                     page.wait_for_selector("html[data-pylabs=ready]", timeout=90_000)
                     lock_everything(page, entry)
                     for control in entry["controls"][1:]:  # the context is fixed by the first lock
-                        before = page.evaluate(METRICS)
+                        before, held = page.evaluate(METRICS), page.evaluate(VALUE, control["name"])
                         renders = page.get_attribute("[data-lab]", "data-renders")
                         page.evaluate(MOVE, control["name"])
-                        page.wait_for_function(
-                            "(n) => { const r = document.querySelector('[data-lab]'); "
-                            "return r.dataset.renders !== n && r.dataset.busy !== 'true'; }", arg=renders)
+                        page.wait_for_function(RENDERED, arg=renders)
                         page.wait_for_timeout(150)
                         seen = page.evaluate(VISIBLE_CHANGES, before)
-                        ok = seen["changed"] == 0 or seen["visible"] > 0 or seen["strip"] > 0
-                        misses += not ok
-                        print(f"{'ok  ' if ok else 'MISS'} {width:>4} {lab_id} {control['name']:<18} "
+                        # a move that changes no number at all is a miss too (V2-05's review: slider
+                        # ends that are never valid); a chart-only control would show here: judge it
+                        verdict = ("NONE" if seen["changed"] == 0 else
+                                   "ok  " if seen["visible"] > 0 or seen["strip"] > 0 else "MISS")
+                        misses += verdict != "ok  "
+                        print(f"{verdict} {width:>4} {lab_id} {control['name']:<18} "
                               f"changed {seen['changed']}, on screen {seen['visible']}, in strip {seen['strip']}")
+                        renders = page.get_attribute("[data-lab]", "data-renders")
+                        page.evaluate(RESTORE, [control["name"], held])
+                        page.wait_for_function(RENDERED, arg=renders)
                 page.context.close()
             browser.close()
     finally:

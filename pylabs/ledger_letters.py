@@ -155,10 +155,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_03": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # now the share an ordered ring keeps (100 %), ranges lowest first (they ran highest first)
+        "a1_reflect": "----",  # now what sets the scattered ring's 66.1 % (was why ordering restores full speed)
+        "a2_predict": "ACBD",  # the same four designs: the torus A, the Ethernet to C, InfiniBand (the key) to B
+        "a2_reflect": "ABCD",  # the same four claims, reworded to similar lengths
     },
 
     "v2_04": {
@@ -170,10 +170,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_05": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # same bounds, but each range now claims the all-reduce's share of the step (was the mechanism)
+        "a1_reflect": "-BC-",  # "more bytes as N grows" and the key reworded to similar length; A and D new claims (D: slower small GEMMs)
+        "a2_predict": "B-D-",  # TP 8 x PP 4 is B, Megatron's TP 8 x PP 16 (the key) is D; TP 16 x PP 8 and TP 4 x PP 32 replaced
+        "a2_reflect": "----",  # now why a deeper pipeline barely raises the bubble (TP inside the node was stated by the page)
     },
 
     "v2_06": {
@@ -198,10 +198,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_09": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # the ranges were redrawn (under 35 %, 35-65, 65-120, 120 % or more): key 42.9 % in B
+        "a1_reflect": "ACBD",  # noise stays A, "throughput is steps per second" moved to C, "slower inside the step" to B
+        "a2_predict": "----",  # asked in the context locked in, with micro-batches that amortise the all-reduce
+        "a2_reflect": "----",  # a new question: why compression alone never reaches 50 % MFU
     },
 
     "v2_10": {  # every range moved (key 40 now in C), and three questions ask something new

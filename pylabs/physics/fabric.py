@@ -173,3 +173,27 @@ def torus_ring_allreduce_s(size_bytes: float, n_gpus: float, link_bytes_per_s: f
     _check_rate("link_bytes_per_s", link_bytes_per_s)
     _check_eta(eta)
     return collectives.ring_allreduce_s(size_bytes, n_gpus, 2 * eta * link_bytes_per_s)
+
+
+def torus_allreduce_s(size_bytes: float, shape: tuple[int, int, int], link_bytes_per_s: float,
+                      eta: float) -> float:
+    """T = 2(N-1)/N * S/(2*d*eta*b_l): bidirectional rings in all d dimensions, every link busy.
+
+    Each GPU must send 2(N-1)/N*S bytes; a torus gives it two links per dimension of side > 1
+    (six in 3D), and multi-dimensional rings that run the dimensions at once (the data split so
+    that each share starts in another dimension) keep them all busy. An idealised bound: it
+    neglects latency and the uneven stages of the dimension-by-dimension schedule.
+    Source: Austin et al., How to Scale Your Model, 'Sharded matrices' (an AllGather over
+    n_axes torus axes takes V/(W_ICI*n_axes), W_ICI the bidirectional link bandwidth, and an
+    AllReduce costs two AllGathers: 2V/(2*b*3) for three axes, this formula without (N-1)/N);
+    Ying et al. 2018 (the 2-D torus all-reduce on a TPU v3 pod); Patarasuk & Yuan 2009
+    (2(N-1)/N*S is the bytes each rank must send).
+    """
+    _check_rate("link_bytes_per_s", link_bytes_per_s)
+    _check_eta(eta)
+    torus_bisection_links(shape)
+    n = shape[0] * shape[1] * shape[2]
+    dims = sum(side > 1 for side in shape)
+    if dims == 0:
+        return 0.0
+    return collectives.ring_allreduce_s(size_bytes, n, 2 * dims * eta * link_bytes_per_s)

@@ -94,6 +94,8 @@ REFERENCES: dict[str, Reference] = {
                                   "https://www.oreilly.com/library/view/principles-and-practices/9780122007514/"),
     "leiserson1985": Reference("Leiserson", 1985, "Fat-Trees: Universal Networks for Hardware-Efficient "
                                "Supercomputing", "https://doi.org/10.1109/TC.1985.6312192"),
+    "ying2018": Reference("Ying et al.", 2018, "Image Classification at Supercomputer Scale",
+                          "https://arxiv.org/abs/1811.06992"),
     # ---- V2-11 The Federation Paradox ----
     "mcmahan2017": Reference("McMahan et al.", 2017, "Communication-Efficient Learning of Deep Networks from "
                              "Decentralized Data", "https://arxiv.org/abs/1602.05629"),

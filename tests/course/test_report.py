@@ -54,5 +54,6 @@ def test_the_report_prints_labels_and_formatted_numbers_never_a_record_key(lab_i
     assert set(map(unescape, labels)) <= {unescape(x) for x in described}, lab_id
     keys = {v for a in lab.acts for c in a.controls if isinstance(c, (Choice, MultiChoice)) for v in c.values} - \
            {c.label_of(v) for a in lab.acts for c in a.controls if isinstance(c, (Choice, MultiChoice)) for v in c.values}
+    keys = {k for k in keys if not re.fullmatch(r"[\d.,]+", k)}  # a number printed is a number (V2-03's r = 2)
     assert not set(values) & keys, lab_id
     assert not any(re.search(r"\d\.\d{5,}", v) for v in values), (lab_id, values)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
+import math
 
 import pytest
 
@@ -29,13 +28,39 @@ def test_act1_golden_vectors():
 def test_act1_uses_one_k_for_both_parts():
     ratio = lab.gain("allreduce", lab.K0) / lab.gain("attention", lab.K0)
     assert ratio == pytest.approx(4.93, abs=0.005)  # "4.9× more impact" (AUDIT §5b row 2)
-    facts = lab.ACT1_PREDICTION.option("C").feedback
-    assert lab.fmt(ratio, "x") in facts
+    assert lab.fmt(ratio, "x") in lab.ACT1_PREDICTION.option("B").feedback
 
 
 def test_act1_answer_is_proven_by_the_physics():
     assert lab.act1_truth() == pytest.approx(1 / (0.55 + 0.45 / 3) - 1, rel=1e-12)
-    assert_key_proven(lab.ACT1_PREDICTION, "C")
+    for context in LAB.context.values:
+        assert_key_proven(lab.ACT1_PREDICTION, "B", context)
+
+
+def test_act1_ranges_each_hold_a_named_mistake():
+    """A: the time saved (30 %) and the kernel's gain scaled by the shares (32.6 %); C: f·(k − 1) = 90 %
+    and the ceiling 81.8 %; D: most of 3× (+200 %)."""
+    q = lab.ACT1_PREDICTION
+    for value, letter in ((0.30, "A"), (0.087 * 45 / 12, "A"), (0.90, "C"), (1 / 0.55 - 1, "C"), (2.0, "D")):
+        assert [o.letter for o in q.options if o.holds(value)] == [letter]
+    assert "30 %" in q.option("A").feedback and "32.6 %" in q.option("A").feedback
+    assert "90 %" in q.option("C").feedback and "81.8 %" in q.option("C").feedback
+    for o in q.options:
+        assert "42.9 %" in o.feedback
+
+
+def test_the_time_throughput_row_waits_for_the_reflection():
+    """Class 6: the equations panel said '8 % less time is 8.7 % more throughput' (the reflection's key)
+    before the reflection was locked."""
+    row = "8 % less time is 8.7 % more throughput"
+    assert row not in rendered(LAB, answered(LAB, {}, through="a1_predict"))
+    assert row in rendered(LAB, answered(LAB, {}, through="a1_reflect"))
+
+
+def test_act1_reflection_feedback_follows_the_numbers():
+    facts = lab.act1_facts()
+    assert facts["time_cut"] == "8 %" and facts["time_left_num"] == "0.92" and facts["gain_att"] == "8.7 %"
+    assert lab.ACT1_REFLECTION.answer() == "C"
 
 
 def test_the_largest_part_of_the_profile_is_the_allreduce():
@@ -65,10 +90,21 @@ def test_act2_profile_is_megatron_consistent():
 def test_act2_mfu_golden_vectors():
     assert model.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # AUDIT: 41.18 %
     assert model.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # AUDIT: 37.84 %
-    assert model.Plan(m=42).mfu == pytest.approx(model.Plan(v=2).mfu, rel=1e-12)
     assert model.Plan(k=4).mfu == pytest.approx(0.4516, abs=5e-5)
     assert model.Plan(workers=16).mfu == pytest.approx(0.3684, abs=5e-5)
     assert model.S.mfu * model.C.H100_PEAK_BF16_DENSE == pytest.approx(346.29e12, rel=1e-4)  # dense peak
+
+
+def test_more_micro_batches_amortise_the_allreduce():
+    """Spec departure: at a fixed micro-batch size the all-reduce runs once per step (PyTorch DDP
+    no_sync, pytorch/pytorch#21736), so m/21 times the micro-batches spread it over m/21 times the
+    samples; AUDIT §5(c): 'doubling m at a fixed microbatch also doubles tokens per step'. The spec's
+    model kept its share fixed (m = 42 gave the 37.84 % of v = 2)."""
+    assert model.Plan(m=42).mfu == pytest.approx(0.35 / (0.45 + 0.15 + 0.075 + 0.10), rel=1e-12)  # 45.16 %
+    assert model.Plan(m=63).mfu == pytest.approx(0.50, rel=1e-12)
+    assert model.Plan(m=84).mfu == pytest.approx(0.35 / 0.6625, rel=1e-12)                          # 52.83 %
+    assert model.Plan(m=42).mfu > model.Plan(v=2).mfu  # same bubble, half the all-reduce per sample
+    assert model.M_GRID[-1] == 4 * 21
 
 
 def test_one_cost_function_prices_every_lever():
@@ -86,36 +122,52 @@ def test_roi_is_gain_over_the_same_cost():
     assert p.roi == pytest.approx((p.mfu - 0.35) / model.lever_weeks("interleave", 2), rel=1e-12)
     assert model.HALF_BUBBLE.roi > model.HALF_ALLREDUCE.roi  # best return per week: the bubble
     assert model.HALF_ALLREDUCE.mfu > model.HALF_BUBBLE.mfu  # biggest gain: the all-reduce
-    facts = lab.act2_facts()
-    assert facts["roi_v"] == lab.fmt(model.HALF_BUBBLE.roi, "pp") and facts["weeks_k"] == "3.5"
 
 
-def test_act2_answer_is_proven_by_the_physics():
-    """Issue 10: 'any lever at any setting' searches past the slider: the budget, 8 engineer-weeks,
-    buys 5× compression (46.1 %), not the slider's old 4× (45.2 %). The key stays C."""
-    best = model.best_single_fix()
-    assert (best.k, best.v, best.m, best.workers) == (5.0, 1, 21, 4) and best.weeks == 8.0
-    assert model.act2_truth() == pytest.approx(0.35 / 0.76, rel=1e-12)
-    assert_key_proven(lab.ACT2_PREDICTION, "C")
+@pytest.mark.parametrize("context,key,value,lever", [("fresh", "D", 0.35 / 0.6625, "m"),
+                                                    ("locked", "C", 0.35 / 0.76, "k")])
+def test_act2_answer_is_proven_by_the_physics_in_each_context(context, key, value, lever):
+    """The next run: 84 micro-batches (the assumed 4×) for 2 weeks, 52.8 %; a run in flight: the budget
+    buys 5× compression, 46.1 %, and no single fix reaches 50 %."""
+    best = model.best_single_fix(context == "fresh")
+    assert best.lever == lever and best.weeks <= 8.0
+    assert model.act2_truth(context) == pytest.approx(value, rel=1e-12)
+    assert_key_proven(lab.ACT2_PREDICTION, key, context)
+    assert lab.ACT2_PREDICTION.answer() == "D"  # the default context is the next run
 
 
-def test_no_setting_of_any_single_lever_beats_the_answer_within_budget():
+@pytest.mark.parametrize("fresh", [False, True])
+def test_no_setting_of_any_single_lever_beats_the_answer_within_budget(fresh):
     grid = ([model.Plan(k=1 + i / 100) for i in range(1, 1000)] + [model.Plan(v=v) for v in model.V_OPTIONS]
-            + [model.Plan(m=21 * 2 ** d) for d in range(1, 20)] + [model.Plan(workers=w) for w in range(5, 200)])
+            + [model.Plan(workers=w) for w in range(5, 200)])
+    if fresh:
+        grid += [model.Plan(m=m) for m in range(22, 4 * 21 + 1)]
     inside = [p for p in grid if p.weeks <= model.S.budget_weeks]
-    assert max(p.mfu for p in inside) == pytest.approx(model.act2_truth(), rel=1e-12)
-    assert max(p.mfu for p in inside) < model.S.target_mfu
+    assert max(p.mfu for p in inside) == pytest.approx(model.best_single_fix(fresh).mfu, rel=1e-12)
+    assert (max(p.mfu for p in inside) >= model.S.target_mfu) == fresh
 
 
-def test_option_d_feedback_names_the_budget_not_a_vanished_allreduce():
-    text = lab.ACT2_PREDICTION.option("D").feedback
-    assert "8 engineer-weeks buy at most 5× compression, 46.1 %" in text
-    assert "interleaving (v = 10) gives 40.5 %" in text and "only brings MFU to 50 %" not in text
+def test_act2_prediction_feedback_per_context():
+    fresh, locked = lab.act2_facts("fresh"), lab.act2_facts("locked")
+    assert "84 micro-batches (4×) for 2 engineer-weeks give **52.8 %**" in fresh["best_line"]
+    # review: the key's feedback says MFU is not progress (a larger batch past the critical batch size)
+    assert "critical batch size" in fresh["best_line"] and "critical batch size" not in locked["best_line"]
+    assert "at most 5× compression, **46.1 %**" in locked["best_line"]
+    assert "2.83 pp to spare" in fresh["target_line"] and "it takes two" in locked["target_line"]
+    assert fresh["v_deep"] == "10" and fresh["mfu_v"] == "40.5 %" and locked["w_deep"] == "32"
+
+
+def test_compression_alone_caps_at_the_target():
+    """Reflection key A: 50 % needs the step at 35/50 = 70 %, which is everything but the all-reduce."""
+    assert model.S.mfu / (1 - model.S.allreduce_share) == pytest.approx(model.S.target_mfu, rel=1e-12)
+    assert model.Plan(k=1e9).mfu < model.S.target_mfu
+    assert lab.ACT2_REFLECTION.answer() == "A"
+    for context in LAB.context.values:
+        assert lab.act2_facts(context)["need"] == "70 %"
 
 
 def test_interleaving_offers_only_schedules_megatron_runs():
     """Megatron-LM schedules.py: p <= N <= m and m mod N in {0} ∪ [p, ∞); v divides the layers per stage."""
-    from pylabs.physics import pipeline
     assert [int(v) for v in lab.A2_V.values] == [1, 2, 5, 10]  # 80 layers, 8 stages: 10 layers each
     assert all((80 // 8) % int(v) == 0 for v in lab.A2_V.values)
     assert not pipeline.interleaved_schedule_runs(8, 21, 8)   # the default group leaves 5 < p
@@ -123,12 +175,14 @@ def test_interleaving_offers_only_schedules_megatron_runs():
     for m in model.M_GRID:
         assert pipeline.interleaved_group_size(8, int(m)) > 0
     assert "groups of 11" in lab.A2_V.help
+    # review (class 20): the idealised v-fold cut is labelled, with the paper's measured figure beside it
+    assert "upper bound" in lab.A2_V.help and "10+ %" in lab.A2_V.help
 
 
-def test_no_single_fix_reaches_the_target_but_two_do_within_budget():
+def test_cheapest_plans_per_context():
     locked, fresh = lab.cheapest_target_plan(False), lab.cheapest_target_plan(True)
     assert (locked.v, locked.k, locked.weeks, locked.fixes) == (5, 2.5, 6.75, 2)
-    assert fresh.weeks == pytest.approx(6.41, abs=0.005) and fresh.fixes == 2
+    assert (fresh.m, fresh.fixes) == (63, 1) and fresh.weeks == pytest.approx(1 + 0.5 * math.log2(3))
     assert all(p.meets_target() and p.mfu == pytest.approx(0.5) for p in (locked, fresh))
 
 
@@ -155,14 +209,54 @@ def test_budget_failure_is_reached_and_left():
     assert LAB.failures_now(LAB.default_state()) == frozenset()
 
 
+@pytest.mark.parametrize("plan,offers", [
+    (model.Plan(k=6), "Scale the compression back"),                         # one fix: scale it back
+    (model.Plan(k=5, v=2), "Drop compression 5×"),                            # the lower return of the two
+    (model.Plan(v=10, k=3, workers=16), "Dropping any one fix still leaves"),  # no single drop clears
+])
+def test_the_over_budget_text_offers_only_moves_that_clear_it(plan, offers):
+    """Class 3: every move the failure offers brings the plan inside the budget from this state."""
+    text = lab.over_budget_text(plan)
+    assert offers in text
+    if "Drop " in text:
+        dropped = next(q for q in plan.alone() if f"Drop {lab.describe(q)}" in text)
+        assert plan.weeks - dropped.weeks <= model.S.budget_weeks
+
+
 def test_target_text_follows_the_plan():
-    assert "Target met" in rendered(LAB, all_open(a2_k=2.5, a2_v="5"))
-    assert "Short of" in rendered(LAB, all_open(a2_k=4))
-    assert "with too many projects" in rendered(LAB, all_open(a2_k=2.5, a2_v="5", a2_workers=16))
+    assert "Target met" in rendered(LAB, all_open(context="locked", a2_k=2.5, a2_v="5"))
+    assert "Short of" in rendered(LAB, all_open(context="locked", a2_k=4))
+    three = rendered(LAB, all_open(context="locked", a2_k=2.5, a2_v="5", a2_workers=16))
+    assert "with too many projects" in three and "2 fixes can still reach 50 % inside the budget" in three
+    assert all(lab.cheapest_target_plan(fresh).fixes <= 2 for fresh in (False, True))  # what that text promises
+    assert "Target met" in rendered(LAB, all_open(a2_m=63))
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_too_many_projects_names_only_drops_that_keep_the_target(fresh):
+    """Class 44 (review): the callout said 'Drop one and take the others further', but in a run in flight
+    only dropping the prefetching works (compression and prefetching together top out below 50 %), and in
+    the next run dropping the pipeline fix loses the micro-batches. Each fix it names, dropped alone, leaves
+    fixes that reach the target inside the budget on some slider setting; each fix it does not name cannot."""
+    plans = model.all_plans(fresh)
+    def parts(q):
+        return {x for x, on in (("pipeline fix", q.v > 1 or q.m != 21), ("compression", q.k > 1),
+                                ("prefetching", q.workers != 4)) if on}
+    def reachable(kept):
+        return any(q.meets_target() and parts(q) <= kept for q in plans)
+    crowded = [p for p in plans if p.fixes > 2 and p.mfu >= model.S.target_mfu - 1e-12]
+    assert crowded
+    for p in crowded[:: max(1, len(crowded) // 40)]:
+        text = str(lab.target_callout(p, fresh, reveal=False))
+        for fix in parts(p):
+            assert (f"the {fix}" in text.split(" and take")[0]) == reachable(parts(p) - {fix}), (p, fix, text)
+    locked_three = str(lab.target_callout(model.Plan(v=5, k=2.5, workers=16), False, reveal=False))
+    if not fresh:
+        assert "Drop the prefetching and take the others further" in locked_three
 
 
 def test_context_decides_whether_micro_batches_count():
-    locked = all_open(a2_m=84)
+    locked = all_open(context="locked", a2_m=84)
     fresh = all_open(context="fresh", a2_m=84)
     assert lab.plan(locked).m == 21 and lab.plan(fresh).m == 84
     assert lab.plan(fresh).mfu > lab.plan(locked).mfu
@@ -186,18 +280,22 @@ def test_micro_batch_slider_is_disabled_with_the_reason_in_a_run_in_flight():
     def m_control(html):
         start = html.index('data-control="a2_m"')
         return html[html.rindex("<div", 0, start):html.index("</div>", start)]
-    locked = m_control(rendered(LAB, all_open(a2_m=84)))
+    locked = m_control(rendered(LAB, all_open(context="locked", a2_m=84)))
     assert " disabled" in locked and "m stays at 21" in locked and "pl-control__help--reason" in locked
+    # review (class 3): the context is fixed once Act I is locked, so the reason offers no switch
+    assert "Switch the context" not in locked and "before the first lock" in locked
     fresh = m_control(rendered(LAB, all_open(context="fresh", a2_m=84)))
     assert " disabled" not in fresh and "m stays at 21" not in fresh
 
 
-def test_the_cheapest_plan_waits_for_the_reflection_lock():
+@pytest.mark.parametrize("context", ["locked", "fresh"])
+def test_the_cheapest_plan_waits_for_the_reflection_lock(context):
     """Issue 8: 'Short of 50 %' handed over the Act II plan before the student explored."""
-    plan = lab.describe(lab.cheapest_target_plan(False))
-    exploring = rendered(LAB, answered(LAB, {}, through="a2_predict")).split('data-block="takeaways"')[0]
-    assert "Short of 50 %" in exploring and plan not in exploring  # (takeaways are the framework's to hide)
-    assert plan in rendered(LAB, all_open())
+    plan = lab.describe(lab.cheapest_target_plan(context == "fresh"))
+    exploring = rendered(LAB, answered(LAB, {}, through="a2_predict", controls={"context": context}))
+    exploring = exploring.split('data-block="takeaways"')[0]
+    assert "Short of 50 %" in exploring and f"there: {plan}" not in exploring
+    assert f"there: {plan}" in rendered(LAB, all_open(context=context))
 
 
 def test_default_caption_does_not_claim_a_rise():
@@ -205,29 +303,23 @@ def test_default_caption_does_not_claim_a_rise():
     assert "from 35 % to 35 %" not in html and "No lever is moved yet" in html
 
 
+def test_return_per_week_of_no_plan_is_not_zero():
+    """Class 51 (review): with no lever moved the return is 0/0, and the card read "0 pp"."""
+    html = rendered(LAB, answered(LAB, {}, through="a2_predict"))
+    card = html[html.index('data-metric="a2_roi"'):]
+    assert "no fix yet" in card[:400] and ">0 pp<" not in card[:400]
+    moved = rendered(LAB, answered(LAB, {}, through="a2_predict", controls={"a2_v": "2"}))
+    assert "no fix yet" not in moved
+
+
 def test_counts_agree_with_their_nouns():
     html = rendered(LAB, all_open(a2_v="2"))
     assert "1 engineer-weeks" not in html and "plan needs 1 engineer-week" not in html
-    assert "for 1 engineer-week:" in " ".join(lab.lab_takeaways())
+    assert "for 1 engineer-week:" in " ".join(lab.lab_takeaways("locked"))
+    assert "one fix reaches 50 %: 63 micro-batches, for 1.79 engineer-weeks" in " ".join(lab.lab_takeaways("fresh"))
 
 
-def test_the_question_texts_follow_the_kernel_factor_and_the_cost_model(monkeypatch):
-    """Option B's cut follows k (two thirds only at k = 3) and reflection B's weeks come from the cost
-    model: the lab reloaded on another k and other prices says so."""
-    assert "cutting 66.7 % of the 45 % it takes leaves 70 % of the step" in lab.ACT1_PREDICTION.option("B").feedback
-    assert ("removes half of it for 1 engineer-week of work, while compression costs 3.5 engineer-weeks"
-            in lab.ACT2_REFLECTION.option("B").text)
-    monkeypatch.setattr(model, "S", dataclasses.replace(model.S, kernel_speedup=4.0, interleave_weeks=2.0,
-                                                        compression_weeks=4.0))
-    monkeypatch.setattr(model, "K0", 4.0)
-    monkeypatch.setattr(model, "AR_LEFT", 1 / amdahl.amdahl_speedup(model.A1_SHARES["allreduce"], 4.0))
-    monkeypatch.setattr(model, "HALF_BUBBLE", model.Plan(v=2))
-    monkeypatch.setattr(model, "HALF_ALLREDUCE", model.Plan(k=2))
-    importlib.reload(lab)
-    try:
-        assert "cutting 75 % of the 45 % it takes leaves 66.3 % of the step" in lab.ACT1_PREDICTION.option("B").feedback
-        assert ("removes half of it for 2 engineer-weeks of work, while compression costs 5.5 engineer-weeks"
-                in lab.ACT2_REFLECTION.option("B").text)
-    finally:
-        monkeypatch.undo()
-        importlib.reload(lab)
+def test_the_prompt_names_the_context_it_asks_about():
+    fresh = lab.ACT2_PREDICTION.prompt.format_map(lab.terms("fresh"))
+    locked = lab.ACT2_PREDICTION.prompt.format_map(lab.terms("locked"))
+    assert "the next run" in fresh and "the run in flight" in locked

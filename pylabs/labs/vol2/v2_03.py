@@ -4,27 +4,44 @@ Core invariant: bisection bandwidth bounds only the traffic that must cross the 
 cut. A ring all-reduce talks to its neighbours, so rank order decides what oversubscription
 costs it; uniform all-to-all (mixture-of-experts) crosses the cut and hits the wall.
 
-Act I: 128 GPUs on four 32-port HDR leaves with 2:1 uplinks. A ring scattered by the
-scheduler keeps 1/(r·f) of its link rate, about two thirds, not the rule of thumb's 50 %;
-ordering the ranks leaf by leaf restores all of it.
-Act II: 1,024 GPUs (128 DGX H100, 8 rails), 32 GB of gradients plus 20 GB per GPU of MoE
-all-to-all, under 1 s of communication per step. Every fabric passes the all-reduce; only
-the non-blocking fat tree passes the all-to-all.
+Act I: 128 GPUs on four 32-port HDR leaves with 2:1 uplinks, the ring's ranks placed leaf by leaf.
+Asked: the share of its single-leaf bandwidth the ring keeps (100 %: one flow per leaf crosses the
+spine). The reflection asks what sets the 66.1 % a ring scattered by the scheduler keeps (the spec's
+key, φ = 0.6615: 24.2 of each leaf's 32 hops share its 16 uplinks).
+Act II: 1,024 GPUs (128 DGX H100, 8 rails), 32 GB of gradients under 1 s of communication per step,
+plus 20 GB per GPU of MoE all-to-all in the MoE workload. The cheapest fabric that passes: the
+non-blocking fat tree with the all-to-all, the torus (a quarter of its price) without.
 
 Choices where the spec left them open, and why:
-- Context = workload (MoE roadmap or dense today): it sets Act II's all-to-all bytes and adds
-  the all-to-all reading to Act I, so the student sees the traffic pattern decide.
-- Act II's options go by price (torus, Ethernet, InfiniBand; InfiniBand stays C) with "none"
-  as D: the upstream model failed its own correct fabric (2.84 s), the trap of the bisection rule.
+- Context = workload (MoE roadmap or dense today). It sets Act II's all-to-all bytes, so Act II's
+  question is asked in the workload locked in (its prompt says which), and adds the all-to-all
+  reading to Act I, whose question (a ring all-reduce) is the same in both.
+- Act I asks about the ordered ring, the spec's "reveal", and its reflection about the scattered ring,
+  the spec's key: asked the other way round, "about all of it" sat above the key, so ranges in order
+  could not put the key at the top, and a student who thought a ring ignores the uplinks chose a
+  range holding it.
+- Act II's options: torus A, fat tree B, Ethernet C, "none" D: the upstream model failed its own
+  correct fabric (2.84 s), the trap of the bisection rule.
 - Fat-tree all-reduce is hierarchical (NVLink, then one ring per rail, laid out leaf by leaf as
-  NCCL orders rings); the torus all-reduce is a bidirectional ring (two of six links; it passes).
-- Act II opens on the 2:1 Ethernet, so its failure state shows as soon as the prediction locks.
+  NCCL orders rings). The flows leaving a leaf are spread evenly over its uplinks (an ideal:
+  hashed paths collide), said on the page.
 - Bisection is shown at line rate; η (0.9) scales the rates collectives get. η, the leaf radix
-  (32, half of a 64-port NDR switch) and the price quotes are labelled assumptions.
+  (32, half of a 64-port NDR switch) and the price quotes are labelled assumptions; Act II's
+  prompt states η because its key holds only for η above 0.683 (below that no fabric passes).
+
+Where this departs from the spec (§V2-03.3), with sources:
+- The torus all-reduce runs rings in all three dimensions at once, all six links busy (the scaling
+  book, 'Sharded matrices': a collective over n torus axes takes V/(n·W), W each link's two-way
+  bandwidth, an all-reduce two of them; Ying et al. 2018 ran the 2-D case on a TPU v3 pod): 2(N−1)/N·S/(6ηb) = 0.237 s at 1,024 GPUs, an
+  idealised bound, labelled so. The spec's bidirectional ring (0.710 s) uses two of the six links.
+  The key holds: with the all-to-all the torus needs 1.125 s.
+- The spec's feedback "the Ethernet would be right at 40 % of the cost" for dense gradients: the
+  torus passes too, at $5M, a quarter of the fat tree's price, and is the cheapest that passes.
 
 Ledger results: fabric_type, cluster_size, oversubscription (null for the torus),
-bisection_bw_gb_per_s, pattern, ar_time_s, a2a_time_s, constraint_hit, act1_prediction,
-act1_correct, act2_decision; the record adds context, controls and answers.
+bisection_bw_gb_per_s, pattern, a1_kept, ar_time_s, a2a_time_s, constraint_hit; the spec's
+act1_prediction, act1_correct and act2_decision are the record's answers (a1_predict, a2_predict);
+the record adds context and controls.
 """
 
 from __future__ import annotations
@@ -35,35 +52,15 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid, tone)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_03_model import (FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCENARIO_JOB, Fabric,
-                                          LeafSpine, S, Step, act1_truth, act2_answer, scenario_step, step)
+from pylabs.labs.vol2.v2_03_facts import (RATIO, act2_facts, ethernet, fabric_name, line_rate, over_budget_text, ratio,
+                                          terms, uplink_bound_text)
+from pylabs.labs.vol2.v2_03_model import (A2A_BYTES, FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCATTERED_JOB,
+                                          SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer,
+                                          scenario_step, step)
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite
-from pylabs.physics.transfer import BITS_PER_BYTE
 
-
-def ratio(oversub: float) -> str:
-    """An oversubscription as it is quoted: 2 is "2:1"."""
-    return f"{fmt(oversub, 'num')}:1"
-
-
-def line_rate(bw: float) -> str:
-    """A port's bandwidth as its line rate, the way it is sold: 50 GB/s is "400 Gb/s"."""
-    return fmt(bw * BITS_PER_BYTE, "bit/s")
-
-
-def ethernet(bw: float) -> str:
-    """An Ethernet port by its name, the line rate: 50 GB/s is "400 GbE"."""
-    return line_rate(bw).replace("b/s", "bE")
-
-
-def fabric_name(f: Fabric, short: bool = False) -> str:
-    return (f.short if short else f.name).format(rate=line_rate(f.link), ethernet=ethernet(f.link),
-                                                 ratio=ratio(f.oversub) if f.oversub else "")
-
-
-RATIO = ratio(float(S.act1_oversub))
 
 # ---- context ----------------------------------------------------------------------
 
@@ -88,7 +85,7 @@ A1_OVERSUB = Choice("a1_oversub", "Leaf uplink oversubscription", (
     help=f"r:1 means each {LEAF_PORTS}-GPU leaf has 1/r as many uplinks to the spine as GPU ports "
          "(no effect while the job fits in one leaf).")
 A1_PATTERN = Choice("a1_pattern", "Traffic pattern", tuple(Option(k, v) for k, v in PATTERN_NAMES.items()),
-                    default="ring_random", widget="select",
+                    default=S.act1_pattern, widget="select",
                     help="Ordered: ranks follow the leaves (topology-aware). Scattered: ranks sit wherever there "
                          f"was room. Up to {LEAF_PORTS} GPUs the job fits in one leaf and the pattern does not matter.")
 A1_LINK = Choice("a1_link", "Link per GPU",
@@ -97,7 +94,8 @@ A1_LINK = Choice("a1_link", "Link per GPU",
 
 
 def eta_slider(name: str) -> Slider:
-    return Slider(name, "Protocol efficiency η", unit="1", min=0.5, max=1.0, step=0.01, default=S.eta, fmt="pct",
+    return Slider(name, "Protocol efficiency η", unit="1", min=S.eta_min, max=S.eta_max, step=0.01, default=S.eta,
+                  fmt="pct",
                   help=f"Share of the line rate that carries payload (assumed {fmt(S.eta, 'pct')} by default).")
 
 
@@ -110,46 +108,55 @@ def leaf_spine(s: State) -> LeafSpine:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"{S.act1_gpus} GPUs on {S.act1_gpus // LEAF_PORTS} leaves of {LEAF_PORTS}, {RATIO} uplinks, ranks placed "
-           "wherever the scheduler found room. What share of its single-leaf bandwidth does the ring all-reduce keep?",
+    prompt=f"{S.act1_gpus} GPUs on {S.act1_gpus // LEAF_PORTS} leaves of {LEAF_PORTS}, {RATIO} uplinks, the ring's ranks "
+           "placed leaf by leaf. What share of its single-leaf bandwidth does the ring all-reduce keep?",
     quantity="share of single-leaf all-reduce bandwidth kept",
     unit_fmt="pct",
+    shown_by="a1_kept",
     options=(
-        Range("A", "{range}: about all of it; a ring only talks to its neighbours", 0.85, None, 1.0,
-              "A ring needs neighbour bandwidth, but with random placement most neighbours sit on another "
-              "leaf: {cross} of the hops cross an uplink, and the uplinks carry {uplink_share} of the leaf's "
-              "port rate."),
-        Range("B", "{range}: about two thirds; only the hops that leave a leaf share the uplinks", 0.575, 0.85,
-              2 / 3, "{cross} of the ring's hops leave their leaf and share {uplinks} uplinks, so each GPU keeps "
-              "1/(r·f) = **{kept}**. Ordering the ranks leaf by leaf sends only 1 hop in {leaf} across, and the "
-              "ring keeps {aware}."),
-        Range("C", f"{{range}}: about half; {RATIO} halves the bisection", 0.375, 0.575, 0.5,
-              "Half would hold if every byte crossed the spine. Bisection bounds traffic that crosses the cut; "
-              "the {inside} of hops that stay inside a leaf never touch an uplink."),
-        Range("D", "{range}: a quarter or less; every hop fights for the spine", None, 0.375, 0.25,
-              "Oversubscription divides the uplinks by r, not by r², and {inside} of the hops never leave their "
-              "leaf at all."),
+        Range("A", f"{{range}}: about a quarter; each crossing byte meets {RATIO} twice, going up and coming down",
+              None, 0.375, 0.25,
+              "A byte climbs through its own leaf's uplinks and comes down the other leaf's, but the spine gives "
+              "each leaf as many downlinks as uplinks: the ratio bites once, if at all. Laid out leaf by leaf, the "
+              "ring leaves each leaf once every {leaf} hops, and {uplinks} uplinks carry that one flow at full rate."),
+        Range("B", f"{{range}}: about half; the hop that leaves each leaf crosses the {RATIO} uplinks at half rate",
+              0.375, 0.625, 0.5,
+              "The hop that leaves a leaf is not slowed: it is one flow on {uplinks} uplinks. {ratio} halves what "
+              "the uplinks give each port only when every port of the leaf sends across at once."),
+        Range("C", "{range}: about three quarters; the half of its bytes that cross the middle cut go at half rate",
+              0.625, 0.9, 0.75,
+              "Bisection bounds bytes that all cross at once. Laid out leaf by leaf, the ring crosses between "
+              "leaves at {boundaries} points, one flow each, and a leaf's {uplinks} uplinks carry its one flow at "
+              "full rate: nothing is slowed."),
+        Range("D", "{range}: about all of it; each leaf sends a single flow up to the spine", 0.9, None, 1.0,
+              "Laid out leaf by leaf, the ring leaves each leaf once every {leaf} hops: one flow up and one down "
+              "per leaf, against {uplinks} uplinks. It keeps **{kept}**, whatever the {ratio}."),
     ),
     truth=act1_truth,
 )
 
 ACT1_REFLECTION = Reflection(
     id="a1_reflect", act=1,
-    prompt=f"On the same {RATIO} fabric, ordering the ring's ranks leaf by leaf brings it back to full speed. Why?",
+    prompt=f"Let the scheduler scatter the same ring's ranks over the {S.act1_gpus // LEAF_PORTS} leaves, and it keeps "
+           f"{fmt(SCATTERED_JOB.kept, 'pct')} of its single-leaf bandwidth. What sets that share?",
     options=(
-        Claim("A", "NCCL compresses the bytes that cross the spine.",
-              "NCCL sends the same bytes on every hop; nothing is compressed."),
-        Claim("B", "Only one hop in k leaves each leaf, far below the 1/r share the uplinks can carry: a ring "
-                   "needs full-rate neighbour paths, not bisection.",
-              "With {leaf} GPUs per leaf, 1 hop in {leaf} crosses an uplink; {uplinks} uplinks per leaf carry "
-              "that easily. A non-blocking fat tree gives every leaf-to-leaf path the full rate; a {ratio} one only "
-              "when few flows leave the leaf."),
-        Claim("C", "Ordered rings route around the spine through NVLink.",
-              "NVLink stops at the node; leaves are joined only through the spine."),
-        Claim("D", "Ordering the ranks makes the spine non-blocking.",
-              "The spine keeps its {ratio} ratio; what changes is how much traffic has to use it."),
+        Claim("A", f"{fmt(round(SCATTERED_JOB.cross * 4), 'words').capitalize()} hops in four now leave their leaf, "
+                   f"and they share {fmt(1 / SCATTERED_JOB.oversub, 'fraction')} as many uplinks.",
+              "A scattered rank's neighbour sits on another leaf with probability (N−k)/(N−1) = {cross}, so on "
+              "average {flows} flows leave each leaf and share its {uplinks} uplinks: each gets {uplinks}/{flows} = "
+              "**{scattered}** of a link, and the ring moves at that rate (on an average leaf: the ring waits for "
+              "its busiest one, so a real placement keeps a little less)."),
+        Claim("B", "The quarter of hops that stay inside a leaf run at full rate and lift the average.",
+              "Every hop of a ring passes its chunk in the same step, so the ring runs at its slowest hop, not at "
+              "the average: the {inside} of hops inside a leaf wait for the ones that cross."),
+        Claim("C", "Each hop that crosses the spine pays two switch latencies, a third of its time.",
+              "At {alpha} per message (assumed), the ring's {steps} steps add {latency}, while it all-reduces "
+              "{grad} in {scattered_time}: latency is not what costs the third; bandwidth on the uplinks is."),
+        Claim("D", "NCCL opens extra channels for the hops that leave a leaf and wins back a third.",
+              "Channels split a GPU's traffic into more flows, but the bytes still climb the same {uplinks} "
+              "uplinks of each leaf: all {leaves} leaves send {flows} flows each, on average, into them."),
     ),
-    answer_letter="B",
+    answer_letter="A",
 )
 
 M = {m.name: m for m in (
@@ -202,11 +209,7 @@ def act1_instruments(s: State) -> list:
         metrics.append(M["a1_a2a_kept"].show(replace(job, pattern="all_to_all").kept, note="same fabric, same GPUs"))
     parts = [metric_grid(*metrics)]
     if job.kept < S.uplink_floor:
-        parts.append(failure(F["a1_uplink_bound"],
-                             f"{fmt(job.cross, 'pct')} of the traffic leaves its leaf and shares uplinks worth 1/"
-                             f"{fmt(job.oversub, 'num')} of the leaf's ports, so each GPU gets {fmt(job.rate, 'GB/s')} "
-                             f"instead of {fmt(job.eta * job.link, 'GB/s')}. Order the ring leaf by leaf, or buy "
-                             "back spine ports."))
+        parts.append(failure(F["a1_uplink_bound"], uplink_bound_text(job)))
     parts.append(act1_chart(job))
     return parts
 
@@ -224,8 +227,9 @@ def act1_chart(job: LeafSpine):
         x=ch.axis("GPUs in the job", "log", tickvals=sizes[::3], ticktext=[str(n) for n in sizes[::3]]),
         y=ch.axis("Share of single-leaf bandwidth", tickformat=".0%", range=[0, 1.08]))
     here = replace(job, pattern="ring_random").kept
+    ordered = "all of it" if min(aware) == 1.0 else f"{fmt(min(aware), 'pct')} or more"
     summary = (f"With uplinks at {fmt(1 / job.oversub, 'pct')} of the leaf ports, a ring laid out leaf by leaf keeps "
-               f"{fmt(min(aware), 'pct')} or more at every size; a scattered ring or an all-to-all keeps "
+               f"{ordered} at every size; a scattered ring or an all-to-all keeps "
                f"{fmt(here, 'pct')} at {job.gpus:,} GPUs and {fmt(scattered[-1], 'pct')} at {sizes[-1]:,}, "
                "approaching 1/r as the job spreads over more leaves.")
     rows = [(f"{n:,}", fmt(a, "pct"), fmt(b, "pct")) for n, a, b in zip(sizes, aware, scattered)]
@@ -234,30 +238,42 @@ def act1_chart(job: LeafSpine):
 
 
 def act1_facts() -> dict[str, str]:
-    job = SCENARIO_JOB
-    return {"cross": fmt(job.cross, "pct"), "inside": fmt(1 - job.cross, "pct"), "kept": fmt(job.kept, "pct"),
-            "aware": fmt(replace(job, pattern="ring_aware").kept, "pct"), "leaf": str(LEAF_PORTS),
-            "uplinks": str(int(LEAF_PORTS / job.oversub)), "uplink_share": fmt(1 / job.oversub, "pct"), "ratio": RATIO}
+    """The same in both workloads: Act I's question is about the ring all-reduce."""
+    job, scattered = SCENARIO_JOB, SCATTERED_JOB
+    leaves = S.act1_gpus // LEAF_PORTS
+    return {"kept": fmt(job.kept, "pct"), "a1_kept": M["a1_kept"].text(job.kept), "leaf": str(LEAF_PORTS),
+            "leaves": str(leaves), "boundaries": str(leaves), "uplinks": str(int(LEAF_PORTS / job.oversub)),
+            "ratio": RATIO, "cross": fmt(scattered.cross, "pct"), "inside": fmt(1 - scattered.cross, "pct"),
+            "flows": fmt(LEAF_PORTS * scattered.cross, "num"), "scattered": fmt(scattered.kept, "pct"),
+            "grad": fmt(S.act1_gradient_bytes, "GB"), "alpha": fmt(C.IB_ALPHA_S, "s"),
+            "steps": fmt(2 * (S.act1_gpus - 1), "int"), "latency": fmt(2 * (S.act1_gpus - 1) * C.IB_ALPHA_S, "s"),
+            "scattered_time": fmt(collectives.ring_allreduce_s(S.act1_gradient_bytes, scattered.gpus, scattered.rate),
+                                  "s")}
 
 
 def act1_math(s: State):
+    """The locality equations (f and min(1, 1/(r·f))) state what the reflection asks about the scattered
+    ring, so they join the panel once the reflection is locked."""
     job = leaf_spine(s)
-    return math_peek("The governing equations · Act I", (
-        Equation(r"B_{\text{bis}} = \frac{N\,b}{2\,r}\quad(N > k)",
-                 "Bisection of a leaf-spine fabric: *N* GPUs with *b* bytes/s per direction, *r*:1 uplinks, "
-                 "*k* GPU ports per leaf."),
+    reflected = s.locked(ACT1_REFLECTION.id)
+    bisection = Equation(r"B_{\text{bis}} = \frac{N\,b}{2\,r}\quad(N > k)",
+                         "Bisection of a leaf-spine fabric: *N* GPUs with *b* bytes/s per direction, *r*:1 "
+                         "uplinks, *k* GPU ports per leaf.")
+    ring = Equation(r"T_{\text{ring}} = 2\,\frac{N-1}{N}\cdot\frac{S}{B_{\text{eff}}}",
+                    "Ring all-reduce of *S* bytes at the rate *B*eff each GPU keeps.")
+    locality = (
         Equation(r"f_{\text{ordered}} = \frac{1}{k},\qquad f_{\text{random}} = \frac{N-k}{N-1}",
                  "Share of traffic that leaves its leaf: one hop per leaf for an ordered ring; for a scattered "
                  "ring or a uniform all-to-all, the chance that the partner sits on another leaf."),
         Equation(r"B_{\text{eff}} = \eta\,b\,\min\!\left(1, \frac{1}{r\,f}\right)",
-                 "A leaf's off-leaf traffic *k·f·B* must fit its *k/r* uplinks."),
-        Equation(r"T_{\text{ring}} = 2\,\frac{N-1}{N}\cdot\frac{S}{B_{\text{eff}}}",
-                 "Ring all-reduce of *S* bytes at the rate each GPU keeps."),
-    ), rows=(
+                 "The rate each GPU keeps when a share *f* of its traffic leaves a leaf of *k* ports and *k/r* "
+                 "uplinks, with the flows spread evenly over the uplinks (an ideal: hashed paths collide)."),
+    )
+    return math_peek("The governing equations · Act I", (bisection, *(locality if reflected else ()), ring), rows=(
         ("Link, *b*", fmt(job.link, "GB/s")),
         ("GPU ports per leaf, *k* (assumed: half of a 64-port leaf)", str(LEAF_PORTS)),
         ("Leaving the leaf, *f*", fmt(job.cross, "pct")),
-        ("Kept, min(1, 1/(r·f))", fmt(job.kept, "pct")),
+        ("Kept, min(1, 1/(r·f))" if reflected else "Share of the link kept", fmt(job.kept, "pct")),
         ("Protocol efficiency, *η* (assumed)", fmt(job.eta, "pct")),
     ), sources=(
         cite("dally_towles2004", "bisection bandwidth, ch. 3"),
@@ -273,14 +289,14 @@ ACT1 = Act(
     stakeholder_role="Kenji Watanabe, Infrastructure Lead, Meridian",
     stakeholder=lambda: (
         f"Our next training pod is {S.act1_gpus} GPUs on HDR, {LEAF_PORTS} per leaf switch. To save on spine "
-        f"switches the vendor quotes {RATIO} uplinks, and says {RATIO} simply halves the bisection. Our scheduler puts "
-        "ranks wherever there is room. Before I sign: how much of the all-reduce bandwidth we see inside one "
-        "leaf will we keep across the pod?"),
+        f"switches the vendor quotes {RATIO} uplinks, and says {RATIO} simply halves the bisection. Our scheduler "
+        "places each job's ranks leaf by leaf. Before I sign: how much of the all-reduce bandwidth we see inside "
+        "one leaf will we keep across the pod?"),
     scenario=lambda: (
         f"A **leaf-spine fat tree** joins leaves of {LEAF_PORTS} GPUs through spine switches. At **r:1** "
         "oversubscription each leaf has 1/r as many uplinks as GPU ports; at 1:1 it is non-blocking.",
-        "**Bisection bandwidth** is what crosses a cut through the middle of the fabric. A ring all-reduce, "
-        "though, only sends to its next rank: which hops leave a leaf depends on where the ranks sit.",
+        "**Bisection bandwidth** is what can cross a cut through the middle of the fabric. A **ring all-reduce** "
+        "passes chunks from each rank to the next, round the ring: a reduce-scatter, then an all-gather.",
     ),
     prediction=ACT1_PREDICTION,
     controls=(A1_GPUS, A1_OVERSUB, A1_PATTERN, A1_LINK, A1_ETA),
@@ -294,63 +310,37 @@ ACT1 = Act(
 # ---- Act II · Choosing the fabric -------------------------------------------------------
 
 
-def offer(letter: str, blurb: str, why: str) -> Claim:
-    fab = FABRICS[LETTERS[letter]]
-    key = fab.key
-    return Claim(letter, f"**{fabric_name(fab)}** ({fmt(fab.cost, 'usd')}): {blurb}",
+def offer(letter: str, name: str, blurb: str, why: str, beaten: bool = True) -> Claim:
+    """A quoted fabric; ``beaten`` adds, where it passes but is not the cheapest that does, what beats it."""
+    key = FABRICS[LETTERS[letter]].key
+    return Claim(letter, f"**{name}** ({fmt(FABRICS[key].cost, 'usd')}): {blurb}",
                  f"{{{key}_ar}} all-reduce + {{{key}_a2a}} all-to-all = **{{{key}_total}}** per step, "
-                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why)
+                 f"{{{key}_verdict}} the {fmt(S.budget_s, 's')} budget. " + why + (f"{{{key}_beaten}}" if beaten else ""))
 
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"{S.act2_gpus:,} GPUs, {fmt(S.act2_gradient_bytes, 'GB')} of gradients per step, and on the roadmap "
-           f"{fmt(S.act2_a2a_bytes, 'GB')} of MoE all-to-all per GPU per step. Which is the cheapest fabric that keeps "
-           f"communication under {fmt(S.budget_s, 's')} per step within {fmt(S.budget_usd, 'usd')}?",
+    prompt=f"{S.act2_gpus:,} GPUs at {fmt(S.eta, 'pct')} protocol efficiency, {fmt(S.act2_gradient_bytes, 'GB')} of "
+           "gradients per step {workload}. Which is the cheapest fabric that keeps communication under "
+           f"{fmt(S.budget_s, 's')} per step?",
     quantity="the cheapest fabric that meets the budget",
     options=(
-        offer("A", "the cheapest; each GPU talks only to its six neighbours",
-              "Its all-reduce runs as neighbour traffic, but its bisection grows only as N^(2/3), so the "
-              "all-to-all crawls."),
-        offer("B", "switched like InfiniBand, with half the spine",
-              "Its rail rings are laid out leaf by leaf, so the thin spine costs the all-reduce nothing; the "
+        offer("A", f"3D torus with {line_rate(FABRICS['torus'].link)} links", "its six neighbour links carry "
+              "the step in time",
+              "Its all-reduce runs on all six neighbour links at once; {torus_a2a_note}"),
+        offer("B", "InfiniBand NDR fat tree, 1:1", "only full bisection keeps the whole step in time",
+              "Full bisection gives the all-to-all {ib_rate} per GPU. Without an all-to-all every fabric passes "
+              "({dense}), and the torus does it for {torus_share} of the price.", beaten=False),
+        offer("C", f"{ethernet(FABRICS['eth'].link)} fat tree, {ratio(FABRICS['eth'].oversub)}",
+              "ordered rail rings make half a spine enough",
+              "Its rail rings are laid out leaf by leaf, so the thin spine costs the all-reduce nothing; an "
               "all-to-all crosses the spine and keeps {eth_kept} of the port rate."),
-        offer("C", f"full bisection, at {fmt(S.cost_ib_usd / S.cost_eth_usd, 'x')} the Ethernet quote",
-              "For dense gradients alone every fabric passes ({dense}), and the Ethernet would be right at "
-              "{eth_share} of the price. The all-to-all is what needs the full bisection."),
         Claim("D", "**None of them**: at this scale every fabric needs more than a second",
-              "The non-blocking fat tree needs {ib_total}, inside the budget. The upstream version of this lab "
-              "got more than a second for it by treating the all-reduce as bisection-bound and halving each "
-              "GPU's share of the bisection."),
+              "{passing} A fat tree needs more than a second only if its all-reduce were bisection-bound; a ring "
+              "talks to its neighbours, and a ring laid out leaf by leaf barely crosses the spine."),
     ),
     decide=act2_answer,
 )
-
-
-def links_compared(torus: Fabric, switched: Fabric) -> str:
-    """The reflection's premise: torus links against switch ports, at their line rates."""
-    if torus.link == switched.link:
-        return f"Here both run at {line_rate(torus.link)} per link"
-    return f"Here the torus links run at {line_rate(torus.link)} and the switch ports at {line_rate(switched.link)}"
-
-
-def act2_facts() -> dict[str, str]:
-    out = {}
-    for key in FABRICS:
-        st = scenario_step(key)
-        out |= {f"{key}_ar": fmt(st.allreduce_s, "s"), f"{key}_a2a": fmt(st.a2a_s, "s"),
-                f"{key}_total": fmt(st.total_s, "s"), f"{key}_verdict": "inside" if st.meets else "over"}
-    small, big = (step(FABRICS["torus"], n, S.eta, S.act2_a2a_bytes) for n in (S.torus_small_gpus, S.torus_big_gpus))
-    return out | {
-        "dense": " / ".join(f"{fabric_name(FABRICS[k], short=True)} {out[k + '_ar']}" for k in FABRICS),
-        "links": links_compared(FABRICS["torus"], FABRICS["ib"]),
-        "eth_share": fmt(S.cost_eth_usd / S.cost_ib_usd, "pct"),
-        "eth_kept": fmt(scenario_step("eth").a2a_rate / (S.eta * FABRICS["eth"].link), "pct"),
-        "torus_rate_small": fmt(small.a2a_rate, "GB/s"), "torus_rate_big": fmt(big.a2a_rate, "GB/s"),
-        "ft_rate_big": fmt(step(FABRICS["ib"], S.torus_big_gpus, S.eta, S.act2_a2a_bytes).a2a_rate, "GB/s"),
-        "cut_small": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_small_gpus)), "int"),
-        "cut_big": fmt(fabric.torus_bisection_links(fabric.torus_shape(S.torus_big_gpus)), "int"),
-        "growth": fmt(S.torus_big_gpus / S.torus_small_gpus, "x")}
 
 
 ACT2_REFLECTION = Reflection(
@@ -358,22 +348,23 @@ ACT2_REFLECTION = Reflection(
     prompt=f"Grow the torus from {S.torus_small_gpus:,} to {S.torus_big_gpus:,} GPUs: each GPU's all-to-all rate "
            "falls, while the fat tree's stays put. Why?",
     options=(
-        Claim("A", "Every extra hop adds latency to each message.",
-              "A hop costs well under a microsecond; moving gigabytes per GPU is a bandwidth problem."),
-        Claim("B", "Torus links are slower than switch ports.",
-              "{links}; the torus even has six of them per GPU."),
-        Claim("C", "The torus's bisection grows as N^(2/3) while the all-to-all traffic across the cut grows "
-                   "as N, so each GPU's share falls as N^(-1/3).",
-              "The cut grows from {cut_small} to {cut_big} links for {growth} the GPUs, so the all-to-all rate per GPU "
-              "falls from {torus_rate_small} to {torus_rate_big}; the fat tree's bisection grows with N and "
-              "holds {ft_rate_big}."),
-        Claim("D", "A ring all-reduce on a torus slows down as it grows.",
-              "The ring's time is (N−1)/N·S/(η·b), nearly constant in N: the all-reduce is not what degrades."),
+        Claim("A", "Each extra hop on a longer torus adds latency to every message.",
+              "A message costs about {alpha} (assumed); moving {a2a} per GPU takes {torus_a2a_big} at "
+              f"{S.torus_big_gpus:,} GPUs: a bandwidth problem."),
+        Claim("B", "Its links run slower than switch ports, and a bigger torus has more of them.",
+              "{links}; the torus even has six of them per GPU, and each GPU keeps its six as the torus grows."),
+        Claim("C", "Its cut grows as a face of the torus, the traffic across it as its volume.",
+              "The cut grows from {cut_small} to {cut_big} links, as a face does, for {growth} the GPUs, so the all-to-all rate per GPU "
+              "falls from {torus_rate_small} to {torus_rate_big}, as N^(−1/3); the fat tree's bisection grows with N "
+              "and holds {ft_rate_big}."),
+        Claim("D", "Its ring all-reduce gets slower as the rings grow longer and crowd the links.",
+              "The all-reduce's time is 2(N−1)/N·S/(6·η·b), nearly constant in N ({torus_ar_small} at "
+              f"{S.torus_small_gpus:,} GPUs, {{torus_ar_big}} at {S.torus_big_gpus:,}): it is not what degrades."),
     ),
     answer_letter="C",
 )
 
-A2_FABRIC = Choice("a2_fabric", "Fabric", tuple(Option(k, f"{fabric_name(f)} · {fmt(f.cost, 'usd')}")
+A2_FABRIC = Choice("a2_fabric", "Fabric", tuple(Option(k, f"{fabric_name(f, short=True)} · {fmt(f.cost, 'usd')}")
                                                  for k, f in FABRICS.items()), default="eth")
 A2_GPUS = Slider("a2_gpus", "GPUs (8 per DGX H100 node)", unit="GPUs", min=64, max=4096, step=1,
                  default=S.act2_gpus, fmt="int", scale="log2")
@@ -392,8 +383,10 @@ def act2_instruments(s: State) -> list:
     torus = st.fabric.oversub is None
     shape = "×".join(map(str, fabric.torus_shape(st.gpus))) if torus else ""
     parts = [metric_grid(
-        M["a2_comm_s"].show(st.total_s, "danger" if over else "good", f"budget {fmt(S.budget_s, 's')}"),
-        M["a2_allreduce_s"].show(st.allreduce_s, note=f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients"),
+        M["a2_comm_s"].show(st.total_s, "danger" if over else "good",
+                            f"budget {fmt(S.budget_s, 's')}; the two summed, no overlap"),
+        M["a2_allreduce_s"].show(st.allreduce_s, note=f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients"
+                                 + (", all six links busy (ideal)" if torus else "")),
         M["a2_a2a_s"].show(st.a2a_s, note=f"{fmt(s['a2_a2a'], 'GB')} per GPU"),
         M["a2_bisection"].show(st.bisection,
                                note=f"{shape} torus" if torus else f"{ratio(st.fabric.oversub)} uplinks"),
@@ -401,10 +394,7 @@ def act2_instruments(s: State) -> list:
         M["a2_cost"].show(st.fabric.cost, note=f"budget {fmt(S.budget_usd, 'usd')} (quotes assumed)"),
     )]
     if over:
-        parts.append(failure(F["a2_over_budget"],
-                             f"{fmt(st.allreduce_s, 's')} of all-reduce and {fmt(st.a2a_s, 's')} of all-to-all make "
-                             f"{fmt(st.total_s, 's')} per step. The all-to-all is bisection-bound: pick a fabric with "
-                             "more bisection, or move fewer expert bytes."))
+        parts.append(failure(F["a2_over_budget"], over_budget_text(st, s["a2_eta"], s["a2_a2a"])))
     parts += [act2_bars(s), act2_scaling(s)]
     return parts
 
@@ -445,29 +435,41 @@ def act2_scaling(s: State):
 
 
 def act2_math(s: State):
+    """The torus's cut and its all-to-all rate (2N/L links, 8ηb/L) give the reflection's growth law,
+    so they join the panel once the reflection is locked."""
     st = act2_step(s)
+    reflected = s.locked(ACT2_REFLECTION.id)
+    a2a = (Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}},\quad "
+                    r"B_{\text{inj}}^{\text{torus}} = \min\!\left(6\,\eta\,b_l, \frac{8\,\eta\,b_l}{L}\right)",
+                    "All-to-all: fat tree *B*inj = *B*eff with f = (N−k)/(N−1); a torus with longest side *L* "
+                    "loads its busiest links with *L*/8 of each GPU's traffic."),
+           Equation(r"B_{\text{bis}}^{\text{torus}} = \frac{2N}{L}\,b_l",
+                    "Cutting across the longest side *L* severs 2N/L links (wraparound included).")) if reflected else (
+        Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}}",
+                 "All-to-all at each GPU's injection rate *B*inj: on a fat tree *B*eff with f = (N−k)/(N−1)."),)
     return math_peek("The governing equations · Act II", (
         Equation(r"T_{\text{AR}} = 2\,\frac{g-1}{g}\cdot\frac{S}{\eta\,B_{\text{NVLink}}} + "
                  r"2\,\frac{n-1}{n}\cdot\frac{S}{g\,B_{\text{eff}}}",
                  "Fat tree: reduce inside each node of *g* GPUs, one ring per rail across *n* nodes, laid out "
                  "leaf by leaf so the rail rings barely touch the spine."),
-        Equation(r"T_{\text{AR}}^{\text{torus}} = \frac{N-1}{N}\cdot\frac{S}{\eta\,b_l}",
-                 "Torus: a ring sending both ways round the torus uses two neighbour links and no bisection."),
-        Equation(r"T_{\text{A2A}} = \frac{N-1}{N}\cdot\frac{S_a}{B_{\text{inj}}},\quad "
-                 r"B_{\text{inj}}^{\text{torus}} = \min\!\left(6\,\eta\,b_l, \frac{8\,\eta\,b_l}{L}\right)",
-                 "All-to-all: fat tree *B*inj = *B*eff with f = (N−k)/(N−1); a torus with longest side *L* "
-                 "loads its busiest links with *L*/8 of each GPU's traffic."),
-        Equation(r"B_{\text{bis}}^{\text{torus}} = \frac{2N}{L}\,b_l \;\propto\; N^{2/3}",
-                 "Cutting across the longest side severs 2N/L links (2k² for a k×k×k cube, wraparound included)."),
+        Equation(r"T_{\text{AR}}^{\text{torus}} = 2\,\frac{N-1}{N}\cdot\frac{S}{6\,\eta\,b_l}",
+                 "Torus: rings in all three dimensions at once, both ways round, keep all six links busy (a "
+                 "collective over several torus axes gets each axis's bandwidth: the scaling book; Ying et al. "
+                 "2018 ran the 2-D case on a TPU pod). An idealised bound: latency and the uneven stages of the schedule are "
+                 "neglected. One ring both ways round would use two links and take three times as long."),
+        *a2a,
     ), rows=(
         ("Gradients, *S*", fmt(S.act2_gradient_bytes, "GB")),
-        ("All-to-all per GPU, *S*a", fmt(s["a2_a2a"], "GB")),
+        ("All-to-all per GPU, *S*ₐ", fmt(s["a2_a2a"], "GB")),
         ("Bisection", fmt(st.bisection, "GB/s")),
         ("All-to-all rate per GPU", fmt(st.a2a_rate, "GB/s")),
         ("Communication per step", fmt(st.total_s, "s")),
     ), sources=(
         cite("dally_towles2004", "torus bisection 4N/k channels and uniform-traffic channel load k/8, ch. 5"),
         cite("thakur2005", "ring all-reduce and all-to-all bandwidth terms"),
+        cite("ying2018", "2-D torus all-reduce on a TPU v3 pod"),
+        cite("scaling_book", "'Sharded matrices': a gather over n axes takes V/(n·W) with W each link's "
+                             "two-way bandwidth, and an all-reduce costs two of them"),
         cite("scaling_book", f"{RAILS} × {line_rate(C.IB_NDR_BW)} rails per DGX H100 node"),
         C.REGISTRY["ETH_400G_BW"].source,
         C.REGISTRY["NVLINK4_BW"].source,
@@ -477,17 +479,17 @@ def act2_math(s: State):
 ACT2 = Act(
     number=2, title="Choosing the Fabric", minutes="20–25 min",
     stakeholder_role="Dr Amara Osei, Head of Training Infrastructure",
-    stakeholder=lambda: (
-        f"We are building {S.act2_gpus:,} GPUs: {S.act2_gpus // GPUS_PER_NODE} DGX H100 nodes with {RAILS} NICs each. "
-        f"The network budget is {fmt(S.budget_usd, 'usd')}. Today each step all-reduces "
-        f"{fmt(S.act2_gradient_bytes, 'GB')} of gradients; next year's mixture-of-experts models add "
-        f"{fmt(S.act2_a2a_bytes, 'GB')} of all-to-all per GPU per step. I need communication under "
-        f"{fmt(S.budget_s, 's')} per step. Three quotes are on my desk."),
+    stakeholder=lambda context: (
+        f"We are building {S.act2_gpus:,} GPUs: {S.act2_gpus // GPUS_PER_NODE} DGX H100 nodes. The network budget is "
+        f"{fmt(S.budget_usd, 'usd')}. Each step all-reduces {fmt(S.act2_gradient_bytes, 'GB')} of gradients"
+        + (f"; the mixture-of-experts models on our roadmap add {fmt(S.act2_a2a_bytes, 'GB')} of all-to-all per GPU "
+           "per step" if context == "moe" else ", and we train dense models only") +
+        f". I need communication under {fmt(S.budget_s, 's')} per step. Three quotes are on my desk."),
     scenario=lambda: (
-        "In an **all-to-all** every GPU sends a slice to every other GPU, so about half of all bytes must cross "
-        "any cut through the middle: this is the traffic that bisection bandwidth bounds.",
-        "A **3D torus** links each GPU to six neighbours with no switches; cutting it in half severs only the "
-        "links of one plane, so its bisection grows more slowly than the number of GPUs.",
+        "In an **all-to-all** every GPU sends a slice to every other GPU, so about half of all bytes cross any "
+        "cut through the middle.",
+        "A **3D torus** links each GPU straight to six neighbours, with no switches (the quote gives each GPU "
+        "six links of its own, as TPU pods do).",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_FABRIC, A2_GPUS, A2_A2A, A2_ETA),
@@ -506,33 +508,41 @@ def active_failures(s: State) -> frozenset[str]:
     return frozenset(name for name, on in active.items() if on)
 
 
+RECORD_METRICS = tuple(MetricSpec(name, label, unit, f) for name, label, unit, f in (
+    ("pattern", "Act I · Traffic pattern", "1", "num"),
+    ("fabric_type", "Act II · Fabric", "1", "num"),
+    ("cluster_size", "Act II · GPUs", "GPUs", "int"),
+    ("oversubscription", "Act II · Oversubscription r of r:1 (none for the torus)", "1", "num"),
+    ("bisection_bw_gb_per_s", "Act II · Bisection bandwidth at line rate (GB/s)", "GB/s", "num"),
+    ("ar_time_s", "Act II · All-reduce per step", "s", "s"),
+    ("a2a_time_s", "Act II · All-to-all per step", "s", "s"),
+    ("constraint_hit", f"Act II · Over the {fmt(S.budget_s, 's')} budget", "1", "yesno"),
+))
+
+
 def results(s: State) -> dict[str, float | str | bool | None]:
+    """The spec's ledger fields; its act1_prediction, act1_correct and act2_decision are the record's
+    answers (a1_predict, a2_predict), which keep the letter, the time and the verdict."""
     st = act2_step(s)
-    first = s.answers.get("a1_predict")
-    second = s.answers.get("a2_predict")
     return {"fabric_type": st.fabric.key, "cluster_size": float(st.gpus), "oversubscription": st.fabric.oversub,
             "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"],
             "a1_kept": leaf_spine(s).kept,
-            "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s,
-            "act1_prediction": first.choice if first else None,
-            "act1_correct": first.choice == ACT1_PREDICTION.answer() if first else None,
-            "act2_decision": second.choice if second else None}
+            "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s}
 
 
 def lab_takeaways() -> list[str]:
-    job, facts = SCENARIO_JOB, act2_facts()
+    moe, dense = act2_facts("moe"), act2_facts("dense")
     return [
-        f"Oversubscription costs a collective min(1, 1/(r·f)), not 1/r: a scattered ring on {S.act1_gpus} GPUs "
-        f"keeps {fmt(job.kept, 'pct')} at {RATIO}, an ordered ring "
-        f"{fmt(replace(job, pattern='ring_aware').kept, 'pct')}.",
+        f"Oversubscription costs a collective min(1, 1/(r·f)), not 1/r: on {S.act1_gpus} GPUs at {RATIO} a ring laid "
+        f"out leaf by leaf keeps {fmt(SCENARIO_JOB.kept, 'pct')}, a scattered one {fmt(SCATTERED_JOB.kept, 'pct')}.",
         "A ring all-reduce needs neighbour bandwidth; bisection bounds the traffic that must cross the cut: "
         "all-to-all, as in mixture-of-experts.",
-        f"At {S.act2_gpus:,} GPUs the all-reduce takes {facts['ib_ar']} on the fat trees and {facts['torus_ar']} on "
-        f"the torus; with the all-to-all only the non-blocking fat tree stays under {fmt(S.budget_s, 's')} "
-        f"({facts['ib_total']}).",
+        f"At {S.act2_gpus:,} GPUs the all-reduce takes {moe['ib_ar']} on the fat trees and {moe['torus_ar']} on the "
+        f"torus (six links busy, an ideal); with the MoE all-to-all only the non-blocking fat tree stays under "
+        f"{fmt(S.budget_s, 's')} ({moe['ib_total']}), while a dense model passes on the torus ({dense['torus_total']}) "
+        f"at {dense['torus_share']} of the fat tree's price.",
         f"A torus's bisection grows as N^(2/3): from {S.torus_small_gpus:,} to {S.torus_big_gpus:,} GPUs its "
-        "all-to-all rate per GPU falls from "
-        f"{facts['torus_rate_small']} to {facts['torus_rate_big']}.",
+        f"all-to-all rate per GPU falls from {moe['torus_rate_small']} to {moe['torus_rate_big']}.",
     ]
 
 
@@ -543,8 +553,8 @@ LAB = Lab(
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/03-bisection-bandwidth/",
     reading=(
         "**Fat trees and oversubscription**: leaves, spines and what an r:1 uplink ratio means.",
-        "**Bisection bandwidth**: the cut through the middle, and which traffic has to cross it.",
-        "**Torus networks**: neighbour links without switches, and how their bisection scales.",
+        "**Bisection bandwidth**: the cut through the middle of a fabric and how it is counted.",
+        "**Torus networks**: each node wired to its neighbours in every dimension, with no switches.",
     ),
     context=CONTEXT,
     acts=(ACT1, ACT2),
@@ -555,8 +565,12 @@ LAB = Lab(
     takeaways=lab_takeaways,
     connections=(
         "**V2-02 The Interconnect Wall**: NICs per node set the wall for the hierarchical all-reduce used here.",
-        "**V2-05 The Parallelism Paradox**: expert and tensor parallelism decide which collectives cross the fabric.",
-        "**V2-06 The Bandwidth Invariant**: why the ring's 2(N−1)/N bytes per GPU hardly depend on N.",
+        "**V2-05 The Parallelism Paradox**: the parallelism strategies that call this lab's two collectives.",
+        "**V2-06 The Bandwidth Invariant**: how many bytes a ring all-reduce moves per GPU.",
     ),
-    presets={"context": {"moe": {"a2_a2a": S.act2_a2a_bytes}, "dense": {"a2_a2a": 0.0}}},
+    presets={"context": {key: {"a2_a2a": a2a} for key, a2a in A2A_BYTES.items()}},
+    record_metrics=RECORD_METRICS,
+    terms=terms,
+    hook=f"A vendor says {RATIO} uplinks halve a cluster's bisection. What does that cost a training job's "
+         "all-reduce, and which fabric can a mixture-of-experts model afford?",
 )

@@ -7,6 +7,7 @@ candidate fabrics with the communication ``Step`` of one training step on each. 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
@@ -18,8 +19,11 @@ class Scenario:
 
     act1_gpus: int = 128
     act1_oversub: str = "2"
+    act1_pattern: str = "ring_aware"      # the scheduler places ranks leaf by leaf (the Act I question)
     act1_gradient_bytes: float = 14e9     # bf16 gradients of a 7B model
     eta: float = 0.9                      # protocol efficiency: payload share of the line rate (assumed)
+    eta_min: float = 0.5                  # the efficiency slider's ends
+    eta_max: float = 1.0
     act2_gpus: int = 1024                 # 128 DGX H100
     act2_gradient_bytes: float = 32e9     # dense gradients per step
     act2_a2a_bytes: float = 20e9          # MoE all-to-all per GPU per step (roadmap)
@@ -67,10 +71,12 @@ class LeafSpine:
         return fabric.fat_tree_bisection_bytes_per_s(self.gpus, self.link, self.oversub, LEAF_PORTS)
 
 
-SCENARIO_JOB = LeafSpine(S.act1_gpus, C.IB_HDR_BW, float(S.act1_oversub), "ring_random", S.eta)
+SCENARIO_JOB = LeafSpine(S.act1_gpus, C.IB_HDR_BW, float(S.act1_oversub), S.act1_pattern, S.eta)
+SCATTERED_JOB = LeafSpine(S.act1_gpus, C.IB_HDR_BW, float(S.act1_oversub), "ring_random", S.eta)
 
 
 def act1_truth() -> float:
+    """The share of single-leaf bandwidth the ordered ring keeps (the same in both workloads)."""
     return SCENARIO_JOB.kept
 
 
@@ -95,7 +101,7 @@ FABRICS = {f.key: f for f in (
     Fabric("ib", "InfiniBand NDR leaf-spine, {ratio} non-blocking", "IB NDR {ratio}", C.IB_NDR_BW, 1.0,
            S.cost_ib_usd),
 )}
-LETTERS = {"A": "torus", "B": "eth", "C": "ib"}
+LETTERS = {"A": "torus", "B": "ib", "C": "eth"}
 
 
 @dataclass(frozen=True)
@@ -118,10 +124,12 @@ class Step:
         return self.total_s <= S.budget_s and self.fabric.cost <= S.budget_usd
 
 
+@lru_cache
 def step(fab: Fabric, gpus: int, eta: float, a2a_bytes: float) -> Step:
+    """One step on ``fab`` (pure: a slider move asks the scaling chart for 21 of them, kept per arguments)."""
     if fab.oversub is None:
         shape = fabric.torus_shape(gpus)
-        allreduce = fabric.torus_ring_allreduce_s(S.act2_gradient_bytes, gpus, fab.link, eta)
+        allreduce = fabric.torus_allreduce_s(S.act2_gradient_bytes, shape, fab.link, eta)
         rate = fabric.torus_all_to_all_rate_bytes_per_s(shape, fab.link, eta)
         bisection = fabric.torus_bisection_bytes_per_s(shape, fab.link)
     else:
@@ -140,6 +148,14 @@ def scenario_step(key: str, a2a_bytes: float = S.act2_a2a_bytes) -> Step:
     return step(FABRICS[key], S.act2_gpus, S.eta, a2a_bytes)
 
 
-def act2_answer() -> str:
-    """The cheapest fabric that meets both budgets at the scenario's inputs; D when none does."""
-    return next((letter for letter, key in LETTERS.items() if scenario_step(key).meets), "D")
+A2A_BYTES = {"moe": S.act2_a2a_bytes, "dense": 0.0}   # each workload's all-to-all per GPU per step
+
+
+def act2_answer(context: str) -> str:
+    """The cheapest fabric that meets both budgets at the scenario's inputs in the workload locked
+    in; D when none does."""
+    passing = [f for f in FABRICS.values() if scenario_step(f.key, A2A_BYTES[context]).meets]
+    if not passing:
+        return "D"
+    cheapest = min(passing, key=lambda f: f.cost)
+    return next(letter for letter, key in LETTERS.items() if key == cheapest.key)

@@ -46,7 +46,7 @@ class Scenario:
     prefetch_weeks: float = 1.0          # a parallel loader (e.g. DALI) and its tests
     prefetch_worker_weeks: float = 0.25  # per worker beyond the first four (storage tuning)
     # the levers' ranges: the Act II sliders and the search over every plan read the same grids
-    microbatch_factor_max: int = 8       # m up to 8× the profiled 21 (a new run only)
+    microbatch_factor_max: int = 4       # [assumed] a new run may grow its global batch up to 4× (m up to 84)
     compression_max: float = 6.0
     compression_step: float = 0.5
     prefetch_workers_max: int = 16
@@ -117,7 +117,12 @@ class Plan:
 
     @cached_property
     def factors(self) -> dict[str, float]:
-        return {"compute": 1.0, "allreduce": self.k, "bubble": BASE["bubble"] / self.bubble_share(),
+        """How many times less time each part takes per unit of work. The gradient all-reduce runs once
+        per step: m/21 times the micro-batches at a fixed micro-batch size spread it over m/21 times the
+        work (gradient accumulation), besides the compression k (AUDIT §5(c): doubling m at a fixed
+        micro-batch doubles the tokens per step)."""
+        return {"compute": 1.0, "allreduce": self.k * self.m / S.microbatches,
+                "bubble": BASE["bubble"] / self.bubble_share(),
                 "data": math.sqrt(self.workers / S.prefetch_workers)}
 
     def bubble_share(self) -> float:
@@ -155,37 +160,43 @@ class Plan:
         high = self.mfu > S.target_mfu or math.isclose(self.mfu, S.target_mfu)
         return high and self.fixes <= S.max_fixes and self.weeks <= S.budget_weeks
 
+    @property
+    def lever(self) -> str:
+        """The one lever a single-fix plan moves: v, m, k or w ("" for none or several)."""
+        moved = [n for n, on in (("v", self.v > 1), ("m", self.m != S.microbatches), ("k", self.k > 1),
+                                 ("w", self.workers != S.prefetch_workers)) if on]
+        return moved[0] if len(moved) == 1 else ""
+
     def alone(self) -> list["Plan"]:
         """Each fix of this plan on its own."""
         return [q for q in (Plan(v=self.v, m=self.m), Plan(k=self.k), Plan(workers=self.workers)) if q.weeks > 0]
 
 
-def deepest_fixes() -> list[Plan]:
-    """Each lever alone at the largest setting the budget pays for, at any setting (not only the
-    sliders'): compression and prefetching invert the cost model, micro-batches double as far as the
-    budget goes, interleaving takes the deepest v Megatron-LM would run. MFU rises with every
-    lever's setting, so these are the best single fixes (a test checks it on a fine grid)."""
+def deepest_fixes(fresh: bool) -> list[Plan]:
+    """Each lever alone at the largest setting the budget pays for (compression and prefetching
+    invert the cost model beyond the sliders; interleaving takes the deepest v Megatron-LM would run;
+    a new run grows m to the assumed 4× or as far as the budget goes). MFU rises with every lever's
+    setting, so these are the best single fixes (a test checks it on a fine grid)."""
     spare = {"compression": (S.budget_weeks - S.compression_weeks) / S.compression_step_weeks,
              "prefetch": (S.budget_weeks - S.prefetch_weeks) / S.prefetch_worker_weeks,
              "microbatches": (S.budget_weeks - S.microbatch_weeks) / S.microbatch_doubling_weeks}
     v = max(x for x in V_OPTIONS if lever_weeks("interleave", x) <= S.budget_weeks)
-    return [Plan(v=v), Plan(m=int(S.microbatches * 2 ** spare["microbatches"])),
-            Plan(k=1 + spare["compression"]), Plan(workers=S.prefetch_workers + int(spare["prefetch"]))]
+    m = min(S.microbatch_factor_max, 2 ** spare["microbatches"]) * S.microbatches
+    return [Plan(v=v)] + ([Plan(m=int(m))] if fresh else []) + [
+        Plan(k=1 + spare["compression"]), Plan(workers=S.prefetch_workers + int(spare["prefetch"]))]
 
 
 @lru_cache(maxsize=None)
-def best_single_fix() -> Plan:
-    """The one-lever plan with the highest MFU inside the budget, any lever at any setting."""
-    return max(deepest_fixes(), key=lambda p: p.mfu)
+def best_single_fix(fresh: bool) -> Plan:
+    """The one-lever plan with the highest MFU inside the budget, any lever the context allows."""
+    return max(deepest_fixes(fresh), key=lambda p: p.mfu)
 
 
-def act2_truth() -> float:
-    return best_single_fix().mfu
+def act2_truth(context: str) -> float:
+    return best_single_fix(context == "fresh").mfu
 
 
 HALF_BUBBLE, HALF_ALLREDUCE = Plan(v=2), Plan(k=2)
-BEST = best_single_fix()
-OTHERS = [q for q in deepest_fixes() if q != BEST]
 
 
 def combination_path(p: Plan) -> list[tuple[float, float]]:
@@ -215,6 +226,23 @@ W_GRID = grid(S.prefetch_workers, S.prefetch_workers_max, 1)
 def all_plans(fresh: bool) -> tuple[Plan, ...]:
     ms = M_GRID if fresh else [S.microbatches]
     return tuple(Plan(int(v), int(m), k, int(w)) for v, m, k, w in product(V_OPTIONS, ms, K_GRID, W_GRID))
+
+
+def fix_parts(p: Plan) -> frozenset[str]:
+    """The parts of the step a plan works on: one fix each (bubble, all-reduce, data loading)."""
+    return frozenset(part for part, weeks in p.costs.items() if weeks > 0)
+
+
+@lru_cache(maxsize=None)
+def target_reachable_with(parts: frozenset[str], fresh: bool) -> bool:
+    """Whether some plan the sliders allow, working on no part outside ``parts``, meets the target."""
+    return any(q.meets_target() and fix_parts(q) <= parts for q in all_plans(fresh))
+
+
+def drops_that_keep_the_target(p: Plan, fresh: bool) -> list[str]:
+    """The fixes of ``p`` that can be dropped while the others, taken further, still meet the target."""
+    parts = fix_parts(p)
+    return [x for x in PARTS if x in parts and target_reachable_with(parts - {x}, fresh)]
 
 
 @lru_cache(maxsize=None)
