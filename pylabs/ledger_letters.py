@@ -212,10 +212,10 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v2_11": {
-        "a1_predict": "ABCD",
-        "a1_reflect": "ABCD",
-        "a2_predict": "ABCD",
-        "a2_reflect": "ABCD",
+        "a1_predict": "----",  # ranges rewritten (1×, 3×, 30×) and asked of the context's model
+        "a1_reflect": "BA-D",  # the download half is A; "converge slowly" B; "networks compress" became the indices' overhead
+        "a2_predict": "----",  # four DP-FedAvg plans (K, z) against ε and accuracy (was: which mechanism has an ε)
+        "a2_reflect": "-CBD",  # e^ε is C; "a coin flip" became "whatever an attacker knows, 73.1 %"
     },
 
     "v2_12": {

@@ -101,6 +101,8 @@ REFERENCES: dict[str, Reference] = {
                              "Decentralized Data", "https://arxiv.org/abs/1602.05629"),
     "mcmahan2018": Reference("McMahan et al.", 2018, "Learning Differentially Private Recurrent Language Models",
                              "https://arxiv.org/abs/1710.06963"),
+    "xu2023": Reference("Xu et al.", 2023, "Federated Learning of Gboard Language Models with Differential Privacy "
+                        "(ACL 2023 Industry Track)", "https://arxiv.org/abs/2305.18465"),
     "hard2018": Reference("Hard et al.", 2018, "Federated Learning for Mobile Keyboard Prediction",
                           "https://arxiv.org/abs/1811.03604"),
     "abadi2016": Reference("Abadi et al.", 2016, "Deep Learning with Differential Privacy",

@@ -5,23 +5,30 @@ downloads the model and uploads an update, K·P·b·(1 + 1/r) bytes, so for a bi
 raw data per user FL moves far *more* bytes than collecting the data; and only clipping, noise and
 an accountant over every round, not federation, bound (ε, δ).
 
-Act I: 100 M phones, a 50 M-parameter bf16 model, K = 10⁴, 24 rounds a day, 5 KB of text per user
-per day: FL moves 96× the bytes (upstream: "~1,000×", computing 429,497×); 10× upload compression
-gives 52.8×; Gboard's 1.4 M model (the context) 5.4×. Act II: DP-FedAvg, q = K/N, T = 2,000,
-δ = 1e-9, ε ≤ 1: only DP certifies; the team's K = 10³, z = 1 gives ε = 0.943 but costs 8 pp.
+Act I: 100 M phones, K = 10⁴, 24 rounds a day, 5 KB of text per user per day, asked of the context's
+model: the 50M bf16 model moves 96× the bytes (D: 30× or more; upstream: "~1,000×", computing 429,497×),
+Gboard's 1.4M fp32 CIFG model 5.38× (C: 3× to 30×); 10× upload compression only halves it. Act II:
+DP-FedAvg, q = K/N, T = 2,000, δ = 1e-9, ε ≤ 1 and ≤ 5 pp of accuracy: of four plans (K, z) only
+K = 10⁴, z = 1.5 meets both (B); the reflection asks what ε = 1 promises one user (C: e^ε).
 
-Choices the spec left open, and why: the RDP → (ε, δ) conversion defaults to the classic one
-(Mironov 2017, Prop. 3), which the golden vectors and TF-Privacy's MNIST figure (3.01) use and a
-student can check by hand; a control switches to the tighter one TF-Privacy reports today (Balle
-et al. 2020), so the page names its conversion and shows it matters (K = 10⁴, z = 1: 1.22 vs 0.99).
-K and model size are option lists (four decades; golden rows sit on powers of ten). Δacc is the
-spec's labelled heuristic (∝ z/K, 8 pp at K = 10³, z = 1). Act II's traffic uses the context's
-model at 24 rounds/day, uncompressed, so Act II never reads Act I's instruments.
+Where this departs from the spec, and why:
+- Sampling amplification (issue 24): "sampling only K of N amplifies privacy" needs a random, secret draw
+  (Poisson: each phone joins a round with probability q = K/N); phones that join when idle are no such draw,
+  and Gboard's DP models use DP-FTRL and claim no amplification (Xu et al. 2023). The page shows ε at q = 1.
+- The spec's ε (K = 10⁴, z = 1: 1.2197, "fails the ε target") is the RDP accountant's upper bound. Google's
+  dp-accounting PLD accountant proves ε ≤ 0.04 for that run, so the page calls an ε above the target "not
+  certified by this accountant", not broken, and Act II's plans were chosen so that each verdict is the
+  same under the classic and tighter RDP conversions and under PLD (tests/labs/test_v2_11.py holds the
+  PLD bounds).
+- Act II's pick was "which mechanism has an ε" (the only option with noise); it is now four DP-FedAvg plans.
 
-Ledger (spec §3; ledger names are lower-case, so K is ``k``, fl_TB_per_day ``fl_tb_per_day``):
-results k, rounds_per_day, model_params, compression, fl_tb_per_day, ratio_vs_central, dp_clients,
-dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction, act1_correct) and
-a2_predict (act2_decision); failures_active (constraint_hit).
+Open choices: the RDP → (ε, δ) conversion defaults to the classic one (Mironov 2017, Prop. 3), which the
+golden vectors use; a control switches to the tighter one (Balle et al. 2020). Δacc is the spec's labelled
+heuristic (∝ z/K, 8 pp at K = 10³, z = 1). Act II's traffic is the context's model at 24 rounds/day.
+
+Ledger (spec §3, lower-case: K is ``k``): results k, rounds_per_day, model_params, compression, fl_tb_per_day,
+ratio_vs_central, dp_clients, dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction,
+act1_correct), a2_predict (act2_decision); failures_active (constraint_hit).
 """
 
 from __future__ import annotations
@@ -32,15 +39,17 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               Prediction, Range, Reflection, Slider, State, chart, failure, fmt, math_peek,
                               metric_grid)
 from pylabs.framework import charts as ch
-from pylabs.labs.vol2.v2_11_model import (CENTRAL, CONTEXT_MODEL, MODELS, PRECISIONS, S, SCENARIO_TRAFFIC, TEAM,
-                                           Z_GRID, Deployment, Traffic, act1_truth, act2_answer, fl_day, ratio)
+from pylabs.framework.formats import plural
+from pylabs.labs.vol2.v2_11_model import (CENTRAL, CONTEXT_MODEL, MODELS, PLANS, PRECISIONS, S, TEAM, Z_GRID,
+                                           Deployment, Traffic, act1_truth, act1_facts, act2_answer, fl_day, no_amplification_epsilon, posterior, ratio, z_to_set)
 from pylabs.physics import constants as C
 from pylabs.physics import federated, privacy
-from pylabs.physics.references import cite
+from pylabs.physics.references import REFERENCES, cite
 
 DELTA = ch.power_label(S.delta)  # "10⁻⁹"
 ORDER_RANGE = f"{fmt(privacy.ORDERS[0], 'int')}…{fmt(privacy.ORDERS[-1], 'int')}"  # the orders the accountant searches
 R10 = fmt(S.reflect_compression, "x")
+XU2023 = f"{REFERENCES['xu2023'].authors} {REFERENCES['xu2023'].year}"
 
 
 def client_choice(name: str, label: str, default: float, help: str = "") -> Choice:
@@ -55,6 +64,13 @@ CONTEXT = Choice("context", "Keyboard model", (
     Option("gboard", f"Gboard's production CIFG model: {fmt(C.GBOARD_CIFG_PARAMS, 'params')} parameters in fp32"),
 ), default="server", help="Sets the model of Act I's instruments and of Act II's daily traffic.")
 
+
+def terms(context: str) -> dict[str, str]:
+    params, size = CONTEXT_MODEL[context]
+    name = "the" if context == "server" else "Gboard's"
+    precision = next(n for n, b in PRECISIONS.values() if b == size)
+    return {"model": f"{name} {fmt(params, 'params')}-parameter {precision} model"}
+
 # ---- Act I · The bandwidth paradox -------------------------------------------------
 
 A1_CLIENTS = client_choice("a1_clients", "Clients per round, K", S.clients)
@@ -68,7 +84,7 @@ A1_BYTES = Choice("a1_bytes", "Bytes per parameter, b",
                   default="2", unit="B")
 A1_COMPRESSION = Slider("a1_compression", "Upload compression, r", unit="1", min=1, max=100, step=1,
                         default=S.compression, fmt="x",
-                        help="Shrinks each client's upload r-fold (top-K, quantisation); the broadcast is not compressed.")
+                        help="Shrinks each client's update r-fold before it is sent (top-K, quantisation).")
 
 
 def traffic(s: State) -> Traffic:
@@ -78,35 +94,29 @@ def traffic(s: State) -> Traffic:
 
 ACT1_PREDICTION = Prediction(
     id="a1_predict", act=1,
-    prompt=f"Each round sends the {fmt(S.params, 'params')}-parameter bf16 model to {fmt(S.clients, 'int')} phones "
-           f"and collects their updates, {fmt(S.rounds_per_day, 'int')} rounds a day. Collecting the raw text "
-           f"instead would upload {fmt(S.raw_bytes_per_user_day, 'B')} per user per day from "
-           f"{fmt(S.users, 'int')} users. How do federated learning's daily bytes compare?",
+    prompt=f"Each round sends {{model}} to {fmt(S.clients, 'int')} phones and collects their updates, "
+           f"{fmt(S.rounds_per_day, 'int')} rounds a day. Collecting the raw text instead would upload "
+           f"{fmt(S.raw_bytes_per_user_day, 'B')} per user per day from {fmt(S.users, 'int')} users. "
+           "How do federated learning's daily bytes compare?",
     quantity="FL bytes per day ÷ centralised bytes per day",
     unit_fmt="x",
     options=(
-        Range("A", "{range}: FL moves less, since only small updates leave the phone", None, 0.5, 0.1,
-              "An update is as large as the model it updates, and every participant also downloads that model."),
-        Range("B", "{range}: about the same order as collecting the text", 0.5, 10.0, 1.0,
-              "That holds for a small model (see the Gboard context); a model of tens of millions of "
-              "parameters is megabytes per client per round."),
-        Range("C", "{range}: tens to hundreds of times more", 10.0, 1000.0, 100.0,
-              "Text is tiny; models are not. Every round moves the model twice per client."),
-        Range("D", "{range}: thousands of times more", 1000.0, None, 3000.0,
-              f"That is the size of the upstream lab's {fmt(MODELS['1b'], 'params')}-parameter model with "
-              f"{fmt(S.client_options[-1], 'int')} clients per round; real rounds sample thousands of phones."),
+        Range("A", "{range}: FL sends fewer bytes, as the text stays on the phone", None, 1.0, 0.3,
+              "Keeping the text home does not make the traffic small: the model alone is {model_mb}, and "
+              "{clients} phones take part in each round, against {raw} of text per user per day."),
+        Range("B", "{range}: about the bytes of uploading the text itself", 1.0, 3.0, 1.5,
+              "Per round the sampled phones move {round_bytes}; {rounds} rounds a day make {fl_day}, "
+              "against {central} of text."),
+        Range("C", "{range}: several to tens of times the text's bytes", 3.0, 30.0, 10.0,
+              "{fl_day} a day against {central}: {round_bytes} per round for a {model_mb} model, {rounds} "
+              "rounds a day."),
+        Range("D", "{range}: dozens of times the text's bytes, or far more", 30.0, None, 100.0,
+              "{fl_day} a day against {central}: a {model_mb} model sent to {clients} phones a round, "
+              "{rounds} rounds a day."),
     ),
-    truth=act1_truth,
+    truth=lambda context: act1_truth(context),
+    shown_by="a1_ratio",
 )
-
-
-def act1_facts() -> dict[str, str]:
-    r10 = Traffic(S.clients, S.rounds_per_day, S.params, C.BYTES_PER_BF16, S.reflect_compression)
-    gboard = Traffic(S.clients, S.rounds_per_day, C.GBOARD_CIFG_PARAMS, C.BYTES_PER_FP32, 1.0)
-    return {"ratio_r1": fmt(act1_truth(), "x"), "r10": fmt(S.reflect_compression, "num"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
-            "download_share": fmt(SCENARIO_TRAFFIC.download_share, "pct"),
-            "fedavg_low": fmt(C.FEDAVG_ROUND_REDUCTION_LOW, "x"), "fedavg_high": fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, "x"),
-            "gboard_params": fmt(C.GBOARD_CIFG_PARAMS, "params"), "gboard_ratio": fmt(ratio(gboard.per_day), "x")}
 
 
 ACT1_REFLECTION = Reflection(
@@ -114,24 +124,22 @@ ACT1_REFLECTION = Reflection(
     prompt=f"The team compresses every upload {R10} (top-K sparsification plus int8). Daily traffic falls "
            "only to about half. Why so little?",
     options=(
-        Claim("A", "Compressed updates converge more slowly, so the team must run more rounds.",
-              "That can happen in practice, but here the rounds per day are fixed; the halving is pure "
-              "arithmetic."),
-        Claim("B", "Every sampled phone also downloads the full model each round; compression shrinks only "
-                   "the upload half.",
-              "A round moves K·P·b·(1 + 1/r): the broadcast K·P·b is {download_share} of the uncompressed "
-              "total, so r = {r10} takes the ratio from {ratio_r1} only to {ratio_r10}. What cuts both halves is "
-              "fewer rounds (FedAvg's local steps need {fedavg_low} to {fedavg_high} fewer rounds than "
-              "synchronised SGD), fewer clients, or a smaller model: Gboard's {gboard_params} model moves "
-              "{gboard_ratio} the text."),
-        Claim("C", "Phone networks already compress traffic, so a second compression gains nothing.",
-              "Model updates are dense floating-point numbers that generic link compression barely shrinks; "
-              "the bytes in the formula are the bytes on the air."),
-        Claim("D", "The server must forward each client's compressed update to every other client.",
-              "FedAvg clients never see each other's updates: the server averages them and broadcasts the "
-              "new model, which is the uncompressed half."),
+        Claim("A", "Each phone in the round still pulls the whole model down, and that half is never shrunk.",
+              "A round moves K·P·b·(1 + 1/r): the download K·P·b is {download_share} of the uncompressed "
+              "total, so r = {r10} takes the ratio from {ratio_r1} only to {ratio_r10}, and no r gets below half. "
+              "What cuts both halves is fewer rounds (FedAvg's local steps need {fedavg_low} to {fedavg_high} "
+              "fewer rounds than synchronised SGD), fewer phones per round, or a smaller model."),
+        Claim("B", "Compressed updates converge more slowly, so the same day needs extra rounds to keep up.",
+              "That can happen in training, but here the rounds per day are fixed at {rounds}; the halving is "
+              "arithmetic: {ratio_r1} becomes {ratio_r10}."),
+        Claim("C", f"The top-K indices and int8 scales eat most of the gain, so uploads shrink far less than {R10}.",
+              "The prompt's {r10}× is the upload's size after its indices and scales. Even an upload compressed "
+              "to nothing leaves half the traffic: the ratio falls from {ratio_r1} to {ratio_r10}, not tenfold."),
+        Claim("D", "The server relays each compressed update on to the other phones, undoing most of the saving.",
+              "FedAvg phones never see each other's updates: the server averages them and sends back one new "
+              "model, so traffic grows with K, not K², and {ratio_r1} becomes {ratio_r10} at r = {r10}."),
     ),
-    answer_letter="B",
+    answer_letter="A",
 )
 
 M = {m.name: m for m in (
@@ -141,17 +149,28 @@ M = {m.name: m for m in (
     MetricSpec("a1_download_share", "Broadcast share of FL traffic", "1", "pct"),
     MetricSpec("a1_client_download_s", "Per-phone model download", "s", "s"),
     MetricSpec("a1_client_upload_s", "Per-phone update upload", "s", "s"),
-    MetricSpec("a2_epsilon", "Privacy loss ε after all rounds", "1", "num"),
+    MetricSpec("a2_epsilon", "Privacy loss ε after all rounds (RDP bound)", "1", "num"),
     MetricSpec("a2_acc_drop", "Accuracy drop (heuristic)", "1", "pp"),
     MetricSpec("a2_fl_bytes_day", "Federated traffic per day", "B", "B"),
     MetricSpec("a2_mi_bound", "Best membership attack, at most", "1", "pct"),
     MetricSpec("a2_z_needed", "Noise multiplier for ε = target", "1", "num"),
     MetricSpec("a2_best_order", "Best Rényi order α", "1", "int"),
+    MetricSpec("a2_eps_no_amp", "ε with no sampling amplification (RDP bound)", "1", "num"),
 )}
+
+RECORD_METRICS = (
+    MetricSpec("k", "Act I · clients per round, K", "1", "int"), MetricSpec("model_params", "Act I · model parameters, P", "1", "params"),
+    MetricSpec("rounds_per_day", "Act I · rounds per day, R", "1", "int"), MetricSpec("compression", "Act I · upload compression, r", "1", "x"),
+    MetricSpec("fl_tb_per_day", "Act I · federated traffic per day (TB)", "TB", "sci"),
+    MetricSpec("ratio_vs_central", "Act I · FL bytes ÷ centralised bytes", "1", "x"),
+    MetricSpec("dp_clients", "Act II · clients per round, K", "1", "int"), MetricSpec("dp_z", "Act II · noise multiplier, z", "1", "num"),
+    MetricSpec("dp_eps", "Act II · ε after all rounds (RDP bound)", "1", "num"), MetricSpec("dp_delta", "Act II · δ", "1", "sci"),
+    MetricSpec("acc_drop_pp", "Act II · accuracy drop (pp, heuristic)", "pp", "num"),
+)
 
 FAILURES = (
     FailureSpec("a2_utility", "Utility floor broken: the noise costs more than the product allows", act=2),
-    FailureSpec("a2_privacy", "Privacy policy broken: ε is above the target", act=2),
+    FailureSpec("a2_privacy", "Privacy policy not certified: the accountant's ε is above the target", act=2),
     FailureSpec("a2_bandwidth", "Over the network budget", act=2, severity="warn"),
 )
 F = {f.name: f for f in FAILURES}
@@ -164,7 +183,7 @@ def act1_instruments(s: State) -> list:
         M["a1_fl_bytes_day"].show(fl, "danger" if fl > CENTRAL else "good"),
         M["a1_ratio"].show(ratio(fl), "danger" if fl > CENTRAL else "good"),
         M["a1_central_bytes_day"].show(CENTRAL, note=f"{fmt(S.users, 'int')} users × {fmt(S.raw_bytes_per_user_day, 'B')} [assumed]"),
-        M["a1_download_share"].show(t.download_share, note="untouched by upload compression"),
+        M["a1_download_share"].show(t.download_share),
         M["a1_client_download_s"].show(federated.client_download_s(t.params, t.bytes_per_param, S.downlink_bytes_per_s),
                                        note=f"at {fmt(S.downlink_bytes_per_s, 'B/s')} [assumed]"),
         M["a1_client_upload_s"].show(federated.client_upload_s(t.params, t.bytes_per_param, t.compression,
@@ -186,7 +205,7 @@ def act1_chart(t: Traffic):
                        y=ch.axis("Bytes per day", "log", **ch.decade_ticks(plain + yours + [CENTRAL],
                                                                             lambda v: fmt(v, "B"))))
     summary = (f"With {fmt(t.params, 'params')} parameters at {fmt(t.bytes_per_param, 'B')} each and "
-               f"{fmt(t.rounds, 'int')} rounds a day, {fmt(t.clients, 'int')} clients per round move "
+               f"{plural(t.rounds, 'round', count_fmt='int')} a day, {fmt(t.clients, 'int')} clients per round move "
                f"{fmt(t.per_day, 'B')} a day, {fmt(ratio(t.per_day), 'x')} the {fmt(CENTRAL, 'B')} of raw text.")
     rows = [(fmt(k, "int"), fmt(a, "B"), fmt(b, "B"), fmt(ratio(b), "x")) for k, a, b in zip(ks, plain, yours)]
     return chart("a1_traffic", "Daily traffic against clients per round", figure, summary,
@@ -197,8 +216,7 @@ def act1_math(s: State):
     t = traffic(s)
     return math_peek("The governing equations · Act I", (
         Equation(r"B_{\text{FL}} = R\cdot K\cdot P\cdot b\,\left(1 + \frac{1}{r}\right)",
-                 "Each of *R* rounds a day, *K* clients download the model (*P·b* bytes) and upload an "
-                 "update compressed *r*-fold."),
+                 "*R* rounds a day, *K* phones per round, *P* parameters of *b* bytes, compression *r*."),
         Equation(r"B_{\text{central}} = N\cdot d", "*N* users upload *d* bytes of raw text a day, once."),
         Equation(r"\frac{B_{\text{FL}}}{B_{\text{central}}} = \frac{R\,K\,P\,b\,(1 + 1/r)}{N\,d}",
                  "Model size and participation on top, raw data per user below."),
@@ -221,9 +239,9 @@ def act1_math(s: State):
 ACT1 = Act(
     number=1, title="The Bandwidth Paradox", minutes="12–15 min",
     stakeholder_role="Keyboard Product Lead",
-    stakeholder=lambda: (
+    stakeholder=lambda context: (
         f"Legal wants users' typing to stay on their phones, so we will train our "
-        f"{fmt(S.params, 'params')}-parameter next-word model with federated learning across "
+        f"{fmt(CONTEXT_MODEL[context][0], 'params')}-parameter next-word model with federated learning across "
         f"{fmt(S.users, 'int')} phones. The network team asks one question before they sign off: how much "
         "more, or less, traffic is this than just uploading the text we need?"),
     scenario=lambda: (
@@ -257,43 +275,53 @@ def deployment(s: State) -> Deployment:
     return Deployment(float(s["a2_clients"]), s["a2_z"], s["a2_conversion"])
 
 
-def act2_bytes(s: State, clients: float) -> float:
+def act2_bytes(s: State, clients: float) -> float:  # the context's model, 24 rounds a day, uncompressed
     return fl_day(clients, *CONTEXT_MODEL[s["context"]])
+
+
+def plan_text(letter: str) -> str:
+    d = PLANS[letter]
+    return f"{fmt(d.clients, 'int')} phones per round, noise multiplier z = {fmt(d.z, 'num')}"
 
 
 ACT2_PREDICTION = Pick(
     id="a2_predict", act=2,
-    prompt=f"Policy: every user's whole contribution to training must be protected by (ε, δ)-differential "
-           f"privacy with ε ≤ {fmt(S.eps_target, 'num')} at δ = {DELTA}. Which deployment can certify that?",
-    quantity="the deployment with a formal guarantee within the policy",
-    options=(
-        Claim("A", "Centralised training on uploaded text, encrypted in transit and at rest, with audited access.",
-              "Encryption protects the pipe and the disk, not the model: nothing bounds what the trained "
-              "weights reveal about one user. No noise, no ε."),
-        Claim("B", "Federated averaging: the raw text never leaves the phone.",
-              "Updates are functions of the text, and a model trained by FedAvg can still memorise a rare "
-              "phrase. Keeping data local is good hygiene, not a bound: no noise, no ε."),
-        Claim("C", f"DP-FedAvg: clip each phone's update, add Gaussian noise with z = {fmt(S.team_z, 'num')} to the sum "
-                   f"of {fmt(S.team_clients, 'int')} clipped updates per round, for {fmt(S.rounds_total, 'int')} rounds.",
-              "The accountant gives ε = {team_eps} at δ = {delta} over all {rounds} rounds (best Rényi order "
-              "{team_order}), within the policy. The price is utility: by the lab's heuristic the noise costs "
-              "{team_acc} of accuracy at this K. The instruments below look for a setting that pays less."),
-        Claim("D", "Federated averaging with secure aggregation: the server sees only the sum of thousands of updates.",
-              "Secure aggregation hides each update from the server, but the sum, and the model built from it, "
-              "carry no bound: no noise, no ε."),
-    ),
+    prompt=f"Policy: user-level ε ≤ {fmt(S.eps_target, 'num')} at δ = {DELTA} over {fmt(S.rounds_total, 'int')} "
+           f"rounds, and at most {fmt(S.acc_limit, 'pp')} of accuracy lost. Each phone joins each round "
+           f"independently at random, with probability K/{fmt(S.users, 'int')}, in secret. Take the accuracy loss to scale as z/K from the "
+           f"trial's {fmt(S.acc_anchor, 'pp')} [heuristic]. Which DP-FedAvg plan meets both limits?",
+    quantity="the plan that meets the ε and accuracy limits",
+    options=tuple(Claim(letter, plan_text(letter), feedback) for letter, feedback in (
+        ("A", "By the accountant ε = {A_eps} (the tighter conversion: {A_tight}), well within the policy; but "
+              "three times the trial's noise on the same number of phones costs {A_acc} of accuracy, over the "
+              "{acc_limit} limit."),
+        ("B", "ε = {B_eps} ({B_tight} by the tighter conversion) and {B_acc} of accuracy: both limits hold. Ten "
+              "times the trial's phones cut the noise on the average tenfold, so z can rise by half, which "
+              "lowers ε even though each phone is sampled ten times as often."),
+        ("C", "{C_acc} of accuracy, but ε = {C_eps} ({C_tight} by the tighter conversion): at so little noise "
+              "each round's privacy loss is large, and sampling cannot save it."),
+        ("D", "{D_acc} of accuracy, but ε = {D_eps} ({D_tight} by the tighter conversion): with a hundredth of "
+              "the users in every round, sampling amplifies little, and even z = {D_z} is not enough."),
+    )),
     decide=act2_answer,
 )
 
 
 def act2_facts() -> dict[str, str]:
-    return {"team_eps": fmt(TEAM.epsilon, "num"), "team_order": fmt(TEAM.best_order, "int"),
-            "team_acc": fmt(TEAM.acc_drop, "pp"), "rounds": fmt(S.rounds_total, "int"),
-            "mi_target": fmt(privacy.membership_advantage_bound(S.eps_target, S.delta), "pct"),
-            "e_eps": fmt(math.exp(S.eps_target), "num"), "eps_target": fmt(S.eps_target, "num"), "delta": DELTA,
+    plans = {}
+    for letter, d in PLANS.items():
+        plans |= {f"{letter}_eps": fmt(d.epsilon, "num"), f"{letter}_acc": fmt(d.acc_drop, "pp"),
+                  f"{letter}_tight": fmt(Deployment(d.clients, d.z, "tight").epsilon, "num"),
+                  f"{letter}_z": fmt(d.z, "num")}
+    mi = privacy.membership_advantage_bound(S.eps_target, S.delta)
+    return {**plans, "acc_limit": fmt(S.acc_limit, "pp"), "rounds": fmt(S.rounds_total, "int"),
+            "mi_target": fmt(mi, "pct"), "e_eps": fmt(math.exp(S.eps_target), "num"),
+            "eps_target": fmt(S.eps_target, "num"), "delta": DELTA, "prior": fmt(S.informed_prior, "pct"),
+            "posterior": fmt(posterior(S.informed_prior, S.eps_target, S.delta), "pct"),
             "eps_short": fmt(privacy.epsilon(TEAM.q, TEAM.z, S.rounds_total / 10, S.delta), "num"),
             "eps_long": fmt(privacy.epsilon(TEAM.q, TEAM.z, S.rounds_total * 10, S.delta), "num"),
-            "short": fmt(S.rounds_total / 10, "int"), "long": fmt(S.rounds_total * 10, "int")}
+            "short": fmt(S.rounds_total / 10, "int"), "long": fmt(S.rounds_total * 10, "int"),
+            "no_amp": fmt(no_amplification_epsilon(S.team_z), "num")}
 
 
 ACT2_REFLECTION = Reflection(
@@ -301,38 +329,48 @@ ACT2_REFLECTION = Reflection(
     prompt=f"The release note will say the model was trained with user-level (ε = {fmt(S.eps_target, 'num')}, "
            f"δ = {DELTA}) differential privacy. What does that promise one user?",
     options=(
-        Claim("A", "No attacker can tell whether my typing was used: any guess is a coin flip.",
-              "That would be ε = 0. At ε = {eps_target} an attacker with a 50/50 prior can be right up to {mi_target} "
-              "of the time."),
-        Claim("B", "Any outcome is at most e^ε times more (or less) likely with my data than without it, "
-                   "so a membership attack with a 50/50 prior is right at most (e^ε + δ)/(1 + e^ε) of the time.",
-              "e^ε = {e_eps} here, so the best possible attack reaches {mi_target}: a real, bounded risk, not "
-              "anonymity. The bound holds whatever the attacker knows."),
-        Claim("C", "ε is the share of users who can be re-identified, in percent.",
-              "ε is not a percentage of users: it bounds how much any one user's data can shift the "
-              "distribution of outcomes, for every user at once."),
-        Claim("D", f"ε = {fmt(S.eps_target, 'num')} is spent per round, so after all rounds the guarantee is ε "
-                   "in the thousands.",
-              "The accountant already composes every round: ε = {eps_target} is the total. Composition does raise it, "
-              "slowly at this sampling rate: {eps_short} after {short} rounds, {eps_long} after {long}."),
+        Claim("A", "Whatever an attacker already knows, it guesses whether I took part right at most "
+                   f"{fmt(privacy.membership_advantage_bound(S.eps_target, S.delta), 'pct')} of the time.",
+              "{mi_target} is the cap for an attacker who starts at 50/50. One already {prior} sure can reach "
+              "{posterior}: DP bounds how far my data moves a belief, not where the belief starts."),
+        Claim("B", f"At most {fmt(S.eps_target, 'num')} % of users, about one in a hundred, could be singled "
+                   "out from the trained model.",
+              "ε is not a share of users: it bounds how much any one user's data can shift the outcome, for "
+              "every user at once. At ε = {eps_target} an attack with a 50/50 start is right up to {mi_target}."),
+        Claim("C", f"My typing makes any training outcome at most e^ε ≈ {fmt(math.exp(S.eps_target), 'num')} "
+                   "times likelier, or less likely, plus δ.",
+              "That is the definition: e^ε = {e_eps} bounds the odds ratio, whatever the attacker knows, so an "
+              "attack from a 50/50 start is right at most {mi_target}: a bounded risk, not anonymity."),
+        Claim("D", f"Each of the {fmt(S.rounds_total, 'int')} rounds spends ε = {fmt(S.eps_target, 'num')}, so "
+                   "the run as a whole spends ε in the thousands.",
+              "The accountant already composes every round: ε = {eps_target} is the total. Composition does "
+              "raise it, slowly when each round samples few users: {eps_short} after {short} rounds, {eps_long} "
+              "after {long}. With no sampling amplification its RDP bound would be {no_amp}."),
     ),
-    answer_letter="B",
+    answer_letter="C",
 )
 
 
 def act2_instruments(s: State) -> list:
     d = deployment(s)
     eps, acc, day = d.epsilon, d.acc_drop, act2_bytes(s, d.clients)
+    no_amp = no_amplification_epsilon(d.z, d.conversion)
     parts = [metric_grid(
         M["a2_epsilon"].show(eps, "danger" if eps > S.eps_target else "good",
                              f"target ≤ {fmt(S.eps_target, 'num')}; "
                              f"{privacy.CONVERSION_NAMES[d.conversion]} conversion"),
-        M["a2_acc_drop"].show(acc, "danger" if acc > S.acc_limit else "good", f"limit {fmt(S.acc_limit, 'pp')}"),
+        M["a2_acc_drop"].show(acc, "danger" if acc > S.acc_limit else "good",
+                              f"limit {fmt(S.acc_limit, 'pp')}" + ("" if acc < 1 else
+                                                                   "; over 100 pp, the z/K heuristic is past its range")),
         M["a2_fl_bytes_day"].show(day, "warn" if day > S.daily_budget_bytes else None,
-                                  f"budget {fmt(S.daily_budget_bytes, 'B')}"),
+                                  f"budget {fmt(S.daily_budget_bytes, 'B')}; the context's model, "
+                                  f"{plural(S.rounds_per_day, 'round', count_fmt='int')} a day, uploads uncompressed"),
         M["a2_mi_bound"].show(privacy.membership_advantage_bound(eps, S.delta), note="50/50 prior; chance is 50 %"),
-        M["a2_z_needed"].show(d.z_needed, note=f"at K = {fmt(d.clients, 'int')}"),
+        M["a2_z_needed"].show(d.z_needed, note=f"at K = {fmt(d.clients, 'int')}" + (
+            f"; beyond this slider's {fmt(A2_Z.max, 'num')}" if d.z_needed > A2_Z.max else "")),
         M["a2_best_order"].show(d.best_order),
+        M["a2_eps_no_amp"].show(no_amp, "danger" if no_amp > S.eps_target else "good",
+                                "if one user could be in every round (q = 1)"),
     )]
     parts += act2_failures(d, day)
     parts += [act2_chart(d), act2_tradeoff_chart(s, d)]
@@ -342,18 +380,42 @@ def act2_instruments(s: State) -> list:
 def act2_failures(d: Deployment, day: float) -> list:
     parts = []
     if d.acc_drop > S.acc_limit:
-        parts.append(failure(F["a2_utility"], f"The noise on the averaged update costs {fmt(d.acc_drop, 'pp')} of "
-                             f"accuracy, over the {fmt(S.acc_limit, 'pp')} limit. Average more clients per round, "
-                             "or lower z (which raises ε)."))
+        parts.append(failure(F["a2_utility"], acc_text(d.acc_drop) + " " + utility_levers(d)))
     if d.epsilon > S.eps_target:
-        parts.append(failure(F["a2_privacy"], f"ε = {fmt(d.epsilon, 'num')} over {fmt(S.rounds_total, 'int')} rounds, "
-                             f"above the policy's {fmt(S.eps_target, 'num')}. Raise z to at least "
-                             f"{fmt(d.z_needed, 'num')}, or sample fewer clients per round."))
+        parts.append(failure(F["a2_privacy"], f"This accountant bounds ε by {fmt(d.epsilon, 'num')} over "
+                             f"{fmt(S.rounds_total, 'int')} rounds, above the policy's {fmt(S.eps_target, 'num')}, "
+                             "so it cannot certify the run. " + privacy_levers(d)))
     if day > S.daily_budget_bytes:
         parts.append(failure(F["a2_bandwidth"], f"{fmt(d.clients, 'int')} clients per round move {fmt(day, 'B')} "
-                             f"a day, over the {fmt(S.daily_budget_bytes, 'B')} budget. Fewer clients, fewer rounds "
-                             "or a smaller model."))
+                             f"a day, over the {fmt(S.daily_budget_bytes, 'B')} budget. Sample fewer clients per round."))
     return parts
+
+
+def acc_text(acc: float) -> str:
+    """The utility failure's first sentence; past 100 pp (K = 100, z = 3: 240) the heuristic has left its range."""
+    if acc < 1:
+        return f"The noise on the averaged update costs {fmt(acc, 'pp')} of accuracy, over the {fmt(S.acc_limit, 'pp')} limit."
+    return (f"The z/K heuristic puts the noise's cost at {fmt(acc, 'pp')}, more than all the accuracy a model has: "
+            f"far past its range and the {fmt(S.acc_limit, 'pp')} limit.")
+
+
+def utility_levers(d: Deployment) -> str:
+    """Only the levers that can still move, each able to clear the limit alone."""
+    levers = [text for text, ok in (
+        ("average more clients per round", Deployment(S.client_options[-1], d.z).acc_drop <= S.acc_limit),
+        ("lower z (which raises ε)", d.z > A2_Z.min and Deployment(d.clients, A2_Z.min).acc_drop <= S.acc_limit)) if ok]
+    text = " or ".join(levers)
+    return f"{text[:1].upper()}{text[1:]}." if text else ""
+
+
+def privacy_levers(d: Deployment) -> str:
+    """Only levers that clear ε alone from this state; if none does, both together."""
+    z_set = z_to_set(d, A2_Z.step)
+    fewer = d.clients > S.client_options[0] and Deployment(S.client_options[0], d.z, d.conversion).epsilon <= S.eps_target
+    if z_set <= A2_Z.max:
+        return f"Raise z to at least {fmt(z_set, 'num')}" + (", or sample fewer clients per round." if fewer else ".")
+    top = f"Even z = {fmt(A2_Z.max, 'num')}, this slider's top, leaves ε = {fmt(Deployment(d.clients, A2_Z.max, d.conversion).epsilon, 'num')}"
+    return f"{top}: sample fewer clients per round." if fewer else f"{top}: raise z and sample fewer clients together."
 
 
 def act2_chart(d: Deployment):
@@ -367,7 +429,9 @@ def act2_chart(d: Deployment):
                        shapes=[target_line], annotations=[target_note])
     summary = (f"ε falls as z grows and rises with K: at z = {fmt(d.z, 'num')} and K = {fmt(d.clients, 'int')} "
                f"it is {fmt(d.epsilon, 'num')} ({privacy.CONVERSION_NAMES[d.conversion]} conversion); reaching "
-               f"ε = {fmt(S.eps_target, 'num')} needs z ≥ {fmt(d.z_needed, 'num')}.")
+               f"ε = {fmt(S.eps_target, 'num')} needs z ≈ {fmt(d.z_needed, 'num')} "
+               + (f"({fmt(z_to_set(d, A2_Z.step), 'num')} on the slider)." if z_to_set(d, A2_Z.step) <= A2_Z.max
+                  else f"(beyond the slider's {fmt(A2_Z.max, 'num')})."))
     rows = [(fmt(z, "num"), *(fmt(Deployment(k, z, d.conversion).epsilon, "num") for k in shown)) for z in Z_GRID]
     return chart("a2_epsilon", "Privacy loss against noise, per clients per round", figure, summary,
                  table=(("z", *(f"ε at K = {fmt(k, 'int')}" for k in shown)), rows))
@@ -387,8 +451,8 @@ def act2_tradeoff_chart(s: State, d: Deployment):
     summary = (f"At z = {fmt(d.z, 'num')}, " + (f"K = {', '.join(passing)} meets both the ε and accuracy limits"
                if passing else "no K meets both the ε and the accuracy limits") +
                "; more clients per round cut the accuracy drop but raise ε and the daily traffic.")
-    rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp"), fmt(act2_bytes(s, k), "B"))
-            for o, k in zip(options, ks)]
+    rows = [(fmt(k, "int"), fmt(o.epsilon, "num"), fmt(o.acc_drop, "pp") + ("" if o.acc_drop < 1 else " (past the heuristic's range)"),
+             fmt(act2_bytes(s, k), "B")) for o, k in zip(options, ks)]
     return chart("a2_tradeoff", "The trade-off at your z: accuracy, ε and traffic by K", figure, summary,
                  table=(("Clients per round", "ε", "Accuracy drop", "FL per day"), rows))
 
@@ -402,7 +466,9 @@ def act2_math(s: State):
     return math_peek("The governing equations · Act II", (
         Equation(r"\varepsilon_{\text{RDP}}(\alpha) = \frac{1}{\alpha-1}\ln\sum_{k=0}^{\alpha}\binom{\alpha}{k}"
                  r"(1-q)^{\alpha-k}q^{k}\,e^{(k^2-k)/(2z^2)}",
-                 "Rényi DP of one round of the subsampled Gaussian mechanism at integer order α, with q = K/N; "
+                 "Rényi DP of one round of the subsampled Gaussian mechanism at integer order α, with q = K/N "
+                 "(each phone joins each round independently with probability q, the draw secret: Poisson "
+                 "sampling, as in DP-FedAvg); "
                  f"computed in log space (log-sum-exp) for α = {ORDER_RANGE}."),
         Equation(conversion, f"Compose *T* rounds (RDP adds) and convert to (ε, δ): this page uses the "
                              f"**{privacy.CONVERSION_NAMES[d.conversion]}** conversion."),
@@ -414,17 +480,19 @@ def act2_math(s: State):
                  f"anchored at the team's observed {fmt(S.acc_anchor, 'pp')} for K = {fmt(S.team_clients, 'int')}, "
                  f"z = {fmt(S.team_z, 'num')}."),
     ), rows=(
-        ("Sampling rate, *q = K/N*", fmt(d.q, "num")),
+        ("Sampling rate, *q = K/N*", fmt(d.q, "sci")),
         ("Rounds, *T*; *δ*", f"{fmt(S.rounds_total, 'int')}; {DELTA}"),
         ("Best order, *α*", fmt(d.best_order, "int")),
         ("ε, this conversion", fmt(d.epsilon, "num")),
         ("ε, the other conversion", fmt(Deployment(d.clients, d.z, "tight" if d.conversion == "classic" else "classic").epsilon, "num")),
+        ("ε with no amplification, *q = 1*", fmt(no_amplification_epsilon(d.z, d.conversion), "num")),
     ), sources=(
         cite("mironov2017", "RDP composition and the classic conversion, Prop. 3"),
         cite("mironov2019", "RDP of the sampled Gaussian mechanism at integer orders"),
         cite("balle2020", "the tighter RDP → (ε, δ) conversion"),
         cite("abadi2016", "DP-SGD and the moments accountant"),
         cite("mcmahan2018", "user-level DP-FedAvg with q = K/N"),
+        cite("xu2023", "Gboard's DP language models: DP-FTRL, with no uniform sampling and so no amplification"),
         cite("kairouz2015", "the (ε, δ) hypothesis-testing region behind the attack bound"),
         cite("tf_privacy", "the MNIST tutorial's ε = 3.01 and the accountant's test values, reproduced by this page's code"),
     ))
@@ -440,10 +508,16 @@ ACT2 = Act(
         f"z = {fmt(S.team_z, 'num')}, lost {fmt(S.acc_anchor, 'pp')} of accuracy. What can we certify, and at what cost?"),
     scenario=lambda: (
         "**DP-FedAvg** clips each phone's update to a fixed norm, sums the updates of the round, and adds "
-        "Gaussian noise *z* times that norm. Sampling only *K* of *N* phones per round amplifies privacy.",
+        "Gaussian noise *z* times that norm. The accountant credits **amplification by sampling** only if "
+        "each of the *N* phones joins each round independently at random, with probability *q = K/N*, and the "
+        "draw stays secret. Phones that "
+        "join when idle and on Wi-Fi are no such draw: Gboard's production DP models use DP-FTRL and claim no "
+        f"amplification ({XU2023}).",
         "An **accountant** adds up the privacy loss of every round in Rényi DP and converts the total to "
-        f"(ε, δ). This page uses the classic conversion of {privacy.CONVERSION_NAMES['classic']} by default; a "
-        f"control switches to the tighter one of {privacy.CONVERSION_NAMES['tight']}. δ = {DELTA} sits below 1/N = {ch.power_label(1 / S.users)} for {fmt(S.users, 'int')} users.",
+        f"(ε, δ), an upper bound: a numerical accountant (PLD, PRV) can prove a smaller ε. This page uses the "
+        f"classic conversion of {privacy.CONVERSION_NAMES['classic']} by default; a control switches to the "
+        f"tighter one of {privacy.CONVERSION_NAMES['tight']}. δ = {DELTA} is a tenth of 1/N for "
+        f"{fmt(S.users, 'int')} users.",
     ),
     prediction=ACT2_PREDICTION,
     controls=(A2_CLIENTS, A2_Z, A2_CONVERSION),
@@ -472,25 +546,25 @@ def results(s: State) -> dict[str, float]:
             "acc_drop_pp": d.acc_drop * S.pp_per_unit}
 
 
-def lab_takeaways() -> list[str]:
-    f = act1_facts()
-    fit = Deployment(S.clients, Deployment(S.clients, S.team_z).z_needed)
+def lab_takeaways(context: str) -> list[str]:
+    f, g = act1_facts(context), act2_facts()
+    key = PLANS[act2_answer()]
+    model = terms(context)["model"]
     return [
-        f"Federated learning moves the model, not the data: at {fmt(S.params, 'params')} parameters and "
-        f"{fmt(S.clients, 'int')} clients per round it moves {f['ratio_r1']} the bytes of uploading the text; "
-        f"Gboard's {f['gboard_params']} model moves {f['gboard_ratio']}.",
-        f"Compressing uploads {R10} gives {f['ratio_r10']}: the broadcast half is untouched. Fewer rounds, "
+        f"Federated learning moves the model, not the data: with {model} and {f['clients']} clients per round "
+        f"it moves {f['ratio_r1']} the bytes of uploading the text.",
+        f"Compressing uploads {R10} gives {f['ratio_r10']}: the download half is untouched. Fewer rounds, "
         "fewer clients or a smaller model cut both halves.",
         "Keeping data on the phone is not a privacy guarantee; clipping, noise and an accountant over every "
-        f"round are. The team's DP trial reaches ε = {fmt(TEAM.epsilon, 'num')} but costs {fmt(TEAM.acc_drop, 'pp')} "
-        "of accuracy.",
-        f"More clients per round cut the noise's cost but raise ε and traffic: {fmt(fit.clients, 'int')} clients "
-        f"with z = {fmt(fit.z, 'num')} meet ε ≤ {fmt(S.eps_target, 'num')} with a {fmt(fit.acc_drop, 'pp')} drop.",
-        f"ε = {fmt(S.eps_target, 'num')} still lets the best membership attack be right "
-        f"{fmt(privacy.membership_advantage_bound(S.eps_target, S.delta), 'pct')} of the time. Say which RDP "
-        f"conversion produced an ε: at {fmt(S.clients, 'int')} clients and z = {fmt(S.team_z, 'num')} the classic "
-        f"one gives {fmt(Deployment(S.clients, S.team_z).epsilon, 'num')}, the tighter one "
-        f"{fmt(Deployment(S.clients, S.team_z, 'tight').epsilon, 'num')}.",
+        "round are, and the accountant's credit for sampling holds only for a random, secret draw "
+        f"(Gboard's DP models claim none; at z = {fmt(S.team_z, 'num')} the RDP bound for a user in every round is ε = {g['no_amp']}).",
+        f"More clients per round let the noise rise: {fmt(key.clients, 'int')} clients with z = {fmt(key.z, 'num')} "
+        f"meet ε ≤ {fmt(S.eps_target, 'num')} with a {fmt(key.acc_drop, 'pp')} drop, where the trial's "
+        f"{fmt(S.team_clients, 'int')} lost {fmt(TEAM.acc_drop, 'pp')}; the price is traffic.",
+        f"At ε = {fmt(S.eps_target, 'num')} the odds ratio is at most e^ε = {g['e_eps']}: an attack from a 50/50 start "
+        f"is right up to {g['mi_target']}. Say which accountant produced an ε: at {fmt(S.clients, 'int')} clients and "
+        f"z = {fmt(S.team_z, 'num')} the classic RDP conversion gives {fmt(Deployment(S.clients, S.team_z).epsilon, 'num')}, "
+        f"the tighter one {fmt(Deployment(S.clients, S.team_z, 'tight').epsilon, 'num')}, and a numerical accountant less.",
     ]
 
 
@@ -511,6 +585,11 @@ LAB = Lab(
     active_failures=active_failures,
     results=results,
     takeaways=lab_takeaways,
+    record_metrics=RECORD_METRICS,
+    terms=terms,
+    hook="A keyboard team wants to learn from a hundred million phones' typing without collecting it. What "
+         "would federated learning cost the network, next to uploading the text, and what would it take to "
+         "promise each user privacy?",
     connections=(
         "**V2-13 The Privacy Measurement Gap**: the same accountant, and what membership attacks measure in practice.",
         "**V2-17 Constraints Never Lie**: privacy as one of the constraints a production design must meet.",

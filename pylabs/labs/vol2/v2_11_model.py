@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.framework import fmt
 from pylabs.physics import constants as C
 from pylabs.physics import federated, privacy
 
@@ -37,6 +38,9 @@ class Scenario:
     bytes_per_tb: float = 1e12             # the ledger keeps TB/day, as the spec names it
     pp_per_unit: float = 100.0             # percentage points per unit fraction
     reflect_compression: float = 10.0      # Act I reflection: top-K plus int8 on every upload
+    # Act II's four candidate plans (clients per round K, noise multiplier z), letters A-D
+    plans: tuple = (("A", 1e3, 3.0), ("B", 1e4, 1.5), ("C", 1e5, 0.6), ("D", 1e6, 2.0))
+    informed_prior: float = 0.9            # Act II reflection: an attacker already 90 % sure
 
 
 S = Scenario()
@@ -75,11 +79,27 @@ class Traffic:
         return down / self.per_day
 
 
-SCENARIO_TRAFFIC = Traffic(S.clients, S.rounds_per_day, S.params, C.BYTES_PER_BF16, S.compression)
+def scenario_traffic(context: str = "server") -> Traffic:
+    """Act I's question: the team's K, R and r with the context's model."""
+    params, size = CONTEXT_MODEL[context]
+    return Traffic(S.clients, S.rounds_per_day, params, size, S.compression)
 
 
-def act1_truth() -> float:
-    return ratio(SCENARIO_TRAFFIC.per_day)
+def act1_truth(context: str = "server") -> float:
+    return ratio(scenario_traffic(context).per_day)
+
+
+def act1_facts(context: str) -> dict[str, str]:
+    params, size = CONTEXT_MODEL[context]
+    t = Traffic(S.clients, S.rounds_per_day, params, size, S.compression)
+    r10 = Traffic(S.clients, S.rounds_per_day, params, size, S.reflect_compression)
+    return {"a1_ratio": fmt(ratio(t.per_day), "x"), "ratio_r1": fmt(ratio(t.per_day), "x"),
+            "r10": fmt(S.reflect_compression, "num"), "ratio_r10": fmt(ratio(r10.per_day), "x"),
+            "download_share": fmt(t.download_share, "pct"), "model_mb": fmt(federated.model_bytes(params, size), "B"),
+            "round_bytes": fmt(federated.round_bytes(S.clients, params, size, S.compression), "B"),
+            "fl_day": fmt(t.per_day, "B"), "central": fmt(CENTRAL, "B"), "raw": fmt(S.raw_bytes_per_user_day, "B"),
+            "clients": fmt(S.clients, "int"), "rounds": fmt(S.rounds_per_day, "int"),
+            "fedavg_low": fmt(C.FEDAVG_ROUND_REDUCTION_LOW, "x"), "fedavg_high": fmt(C.FEDAVG_ROUND_REDUCTION_HIGH, "x")}
 
 
 # ---- Act II · the privacy budget -------------------------------------------------
@@ -112,14 +132,42 @@ class Deployment:
         return privacy.noise_multiplier_for_epsilon(self.q, S.rounds_total, S.delta, S.eps_target, self.conversion)
 
 
+def z_to_set(d: Deployment, step: float) -> float:
+    """The smallest slider setting that meets the ε target: z_needed rounded *up* to the slider's step
+    (rounded to nearest, K = 10⁴ read "at least 1.09", where ε is 1.013: review of V2-11)."""
+    return math.ceil(round(d.z_needed / step, 9)) * step
+
+
 TEAM = Deployment(S.team_clients, S.team_z)
-NO_DP = math.inf  # no noise, no accountant: nothing bounds ε
-CANDIDATE_EPS = {"A": lambda: NO_DP, "B": lambda: NO_DP, "C": lambda: TEAM.epsilon, "D": lambda: NO_DP}
+PLANS = {letter: Deployment(k, z) for letter, k, z in S.plans}
+
+
+def meets_policy(d: Deployment) -> bool:
+    """ε within the policy under both conversions (so no conversion flips the verdict), and the
+    accuracy drop within the product's limit."""
+    tighter = Deployment(d.clients, d.z, "tight")
+    return max(d.epsilon, tighter.epsilon) <= S.eps_target and d.acc_drop <= S.acc_limit
 
 
 def act2_answer() -> str:
-    """The one deployment whose accountant gives ε within the policy (a test proves it is unique)."""
-    return next(k for k, eps in CANDIDATE_EPS.items() if eps() <= S.eps_target)
+    """The one plan that meets both limits (a test proves it is unique); the same in every context:
+    neither ε nor the accuracy drop depends on the keyboard model."""
+    (letter,) = [k for k, d in PLANS.items() if meets_policy(d)]
+    return letter
+
+
+def no_amplification_epsilon(z: float, conversion: str = "classic") -> float:
+    """ε if sampling earns no amplification (q = 1: one user could be in every round).
+    Amplification needs each phone to join each round independently at random (Poisson, q = K/N), the
+    draw kept secret; Gboard's DP models use DP-FTRL for that reason and claim none (Xu et al. 2023)."""
+    return privacy.epsilon(1.0, z, S.rounds_total, S.delta, conversion)
+
+
+def posterior(prior: float, eps: float, delta: float) -> float:
+    """The most an attacker's belief that one user took part can rise from ``prior`` under
+    (ε, δ)-DP: posterior odds ≤ e^ε × prior odds (δ added as a share; Kairouz et al. 2015)."""
+    odds = math.exp(eps) * prior / (1 - prior)
+    return min(1.0, odds / (1 + odds) + delta)
 
 
 Z_GRID = tuple(0.5 + 0.25 * i for i in range(11))  # the noise multipliers the ε chart draws
