@@ -313,7 +313,7 @@ ACT2_PREDICTION = Prediction(
               "{window} h of nightfall); each kWh saves {i_day} − {i_night}, against a baseline whose nights "
               "already run at {i_night}: {a2_shift_savings}, an upper bound at the night's average intensity."),
         Range("C", "{range}: within reach of the target, still short", S.a2_edge_b, S.target, S.a2_c,
-              "The upstream's formula, which charged every hour at the day mix, gives {naive}. Counting the "
+              "Charging every hour at the day mix, as a common shortcut does, gives {naive}. Counting the "
               "nights the cluster already runs on the night mix, the plan saves {a2_shift_savings}."),
         Range("D", "{range}: the target or more, by shifting alone", S.target, None, S.a2_d,
               "The plan saves {a2_shift_savings}. Saving {target} by shifting would take {needed_move} of the "
@@ -442,7 +442,7 @@ def act2_math(s: State):
         moved_equation(reveal),
         Equation(r"\text{saved} = \frac{H_d\,F_{\text{eff}}\,(I_d - I_n)}{H_d I_d + H_n I_n}",
                  "The baseline runs its day hours on the day mix and its night hours on the night mix "
-                 "(the upstream charged every hour at the day mix, overstating the saving). Each moved kWh is "
+                 "(charging every hour at the day mix would overstate the saving). Each moved kWh is "
                  "credited at the night's *average* intensity; extra load is served at the margin, usually by "
                  "the plant that follows load (here coal), so unless wind would otherwise be curtailed this "
                  "is an upper bound."),
