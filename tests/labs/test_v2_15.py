@@ -363,3 +363,11 @@ def test_act2_reflection_b_is_answered_under_marginal_accounting_too():
     feedback = lab.ACT2_REFLECTION.option("B").feedback.format(**lab.act2_facts())
     assert "margin" in feedback and "33.3 %" in feedback and "It is much cleaner" not in feedback
     assert "charted saving" in lab.ACT2_REFLECTION.prompt
+
+
+def test_clean_supply_card_says_none_is_needed_when_shifting_alone_meets_the_target():
+    """V2-15's review: the card read a bare "0 %" where shifting alone already reaches the target."""
+    state = answered(LAB, {}, LAB.questions[-1].id, {"a2_flex": 1.0, "a2_window": 12 * H, "a2_util": 0.5, "a2_procure": 0.0})
+    html = rendered(LAB, state)
+    card = html[html.index('data-metric="a2_procure_needed"'):][:400]
+    assert 'data-value="0.0"' in card and "none: shifting alone meets the target" in card

@@ -371,7 +371,8 @@ def act2_instruments(s: State) -> list:
         M["a2_shift_savings"].show(p.shift_savings, note=f"upper bound: night at its average {fmt(I_NIGHT, 'g/kWh')}"),
         M["a2_shift_eff"].show(p.shift_eff, "danger" if p.sla_broken else None, f"of {fmt(p.held, 'pct')} held"),
         M["a2_headroom"].show(p.headroom),
-        M["a2_procure_needed"].show(p.procure_needed, note="on top of this shift"),
+        M["a2_procure_needed"].show(p.procure_needed, note="on top of this shift" if p.procure_needed > 0
+                                     else "none: shifting alone meets the target"),
         M["a2_co2e_week"].show(p.co2e_week, note=f"PUE {fmt(p.pue, 'num')}; busy GPUs at TDP [assumed]"),
     )]
     if p.sla_broken:
