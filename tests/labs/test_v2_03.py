@@ -80,7 +80,7 @@ def test_spec_v2_03_3_act2_table(key, allreduce, a2a, total):
 
 def test_torus_all_reduce_uses_all_six_links_a_third_of_the_two_link_ring():
     st = model.scenario_step("torus")
-    two_links = fabric_lib.torus_ring_allreduce_s(model.S.act2_gradient_bytes, 1024, C.IB_NDR_BW, model.S.eta)
+    two_links = fabric_lib.torus_allreduce_s(model.S.act2_gradient_bytes, (1, 1, 1024), C.IB_NDR_BW, model.S.eta)
     assert two_links == pytest.approx(0.710, abs=5e-4)
     assert st.allreduce_s == pytest.approx(two_links / 3, rel=1e-12) == pytest.approx(0.2368, abs=5e-5)
     html = rendered(LAB, all_open(a2_fabric="torus"))

@@ -65,7 +65,7 @@ def test_spec_v2_03_3_act2_table():
     eth = f.fat_tree_rate_bytes_per_s(C.ETH_400G_BW, 0.9, 2, f.cross_leaf_fraction(1024, K, "all_to_all"))
     assert f.all_to_all_s(20e9, 1024, ib) == pytest.approx(0.444, abs=5e-4)
     assert f.all_to_all_s(20e9, 1024, eth) == pytest.approx(0.861, abs=5e-4)
-    assert f.torus_ring_allreduce_s(32e9, 1024, C.IB_NDR_BW, 0.9) == pytest.approx(0.710, abs=5e-4)
+    assert f.torus_allreduce_s(32e9, (1, 1, 1024), C.IB_NDR_BW, 0.9) == pytest.approx(0.710, abs=5e-4)  # one ring
 
 
 # ---- structure ----
@@ -101,8 +101,8 @@ def test_all_to_all_and_random_ring_cross_alike():
     assert f.cross_leaf_fraction(1024, K, "all_to_all") == f.cross_leaf_fraction(1024, K, "ring_random")
 
 
-def test_torus_ring_equals_collectives_ring_at_twice_the_link():
-    assert f.torus_ring_allreduce_s(1e9, 64, 50e9, 0.9) == collectives.ring_allreduce_s(1e9, 64, 90e9)
+def test_a_one_dimensional_torus_is_the_collectives_ring_at_twice_the_link():
+    assert f.torus_allreduce_s(1e9, (1, 1, 64), 50e9, 0.9) == collectives.ring_allreduce_s(1e9, 64, 90e9)
 
 
 # ---- errors name the value and the fix ----
@@ -158,7 +158,7 @@ def test_torus_allreduce_runs_rings_in_every_dimension_at_once():
     assert t == pytest.approx(0.2368, abs=5e-5)
     scaling_book = 2 * 32e9 / (2 * 0.9 * C.IB_NDR_BW * 3)  # 2·V/(W_ICI·n_axes), no (N−1)/N
     assert t == pytest.approx(scaling_book * 1023 / 1024, rel=1e-12)
-    assert t == pytest.approx(f.torus_ring_allreduce_s(32e9, 1024, C.IB_NDR_BW, 0.9) / 3, rel=1e-12)
+    assert t == pytest.approx(f.torus_allreduce_s(32e9, (1, 1, 1024), C.IB_NDR_BW, 0.9) / 3, rel=1e-12)
     assert f.torus_allreduce_s(1e9, (1, 8, 8), 50e9, 1.0) == collectives.ring_allreduce_s(1e9, 64, 200e9)
     assert f.torus_allreduce_s(1e9, (1, 1, 1), 50e9, 1.0) == 0.0
     with pytest.raises(ValueError, match="eta"):
