@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 
 class UnknownFormat(ValueError):
@@ -269,6 +269,11 @@ def plural(count: float, singular: str, plural_form: str = "", count_fmt: str = 
     ``plural(8, "NIC") -> '8 NICs'``, ``plural(0.5, "engineer-week") -> '0.5 engineer-weeks'``.
     Only exactly one takes the singular; ``plural_form`` defaults to the singular plus "s"."""
     return _count(fmt(count, count_fmt), singular, plural_form)
+
+
+def listed(items: Sequence[str], joint: str = "or") -> str:
+    """Items in a sentence: ``'a'``, ``'a or b'``, ``'a, b or c'`` (the levers a failure offers)."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {joint} " + items[-1]
 
 
 def fmt(value: float, name: str) -> str:

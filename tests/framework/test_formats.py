@@ -166,3 +166,9 @@ def test_a_share_with_fixed_decimals_never_rounds_a_nonzero_value_to_zero():
     """V2-08's review: pct1 printed 0.000404 as "0.0 %" beside another card's "< 0.001 %"."""
     assert fmt(0.000404, "pct1") == "0.0404 %" and fmt(-0.0002, "pct1") == "−0.02 %"
     assert fmt(0.123, "pct1") == "12.3 %" and fmt(0.0, "pct1") == "0 %"
+
+
+def test_listed_joins_items_as_a_sentence_does():
+    from pylabs.framework.formats import listed
+    assert listed(["a"]) == "a" and listed(["a", "b"]) == "a or b" and listed(["a", "b", "c"]) == "a, b or c"
+    assert listed(["a", "b"], "and") == "a and b"

@@ -46,7 +46,7 @@ import math
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, chart, failure,
-                              fmt, math_peek, metric_grid, prose)
+                              fmt, listed, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_05_model import (FRAME_S, KIB, NAMES, PRECISIONS, PRESET_PRECISION, SHORT, S, Ledger,
@@ -468,7 +468,7 @@ def oom_levers(s: State) -> str:
     ) if ok]
     if not levers:
         return "Every lever is at its limit; this model does not fit the device at all."
-    text = ", ".join(levers[:-1]) + (" or " if len(levers) > 1 else "") + levers[-1]
+    text = listed(levers)
     return text[0].upper() + text[1:] + "."
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Prediction,
                               Range, Reflection, Slider, State, callout, failure, fmt, math_peek, metric_grid,
                               prose, tone)
-from pylabs.framework.formats import plural
+from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_08_charts import MODES, OPTIMIZERS, PRECISIONS, act1_chart, act2_chart
 from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MEMORY_NOTE, MODELS, PEAK_NOTE, SHORT, SHORT_MODEL,
@@ -416,7 +416,7 @@ def a2_levers(s: State, a: Accumulation) -> str:
         levers.append("shorten the sequences")
     if not levers:
         return "Every lever here is at its limit; pick a smaller model."
-    return "To fit, " + (levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]) + "."
+    return "To fit, " + listed(levers) + "."
 
 
 def act2_instruments(s: State) -> list:

@@ -48,7 +48,7 @@ from functools import lru_cache
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, Toggle, callout, failure,
                               fmt, math_peek, metric_grid, prose, tone)
-from pylabs.framework.formats import plural
+from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol1.contexts import TRACK, deployment, device
 from pylabs.labs.vol1.v1_11_charts import act1_chart, act2_roofline_chart, act2_throughput_chart
 from pylabs.labs.vol1.v1_11_model import (ASSUMED_BW, BATCH, CONTEXTS, DEVICE, MEMORY_OF, PRECISIONS, REPORTED_MEMORY,
@@ -407,7 +407,7 @@ def out_of_memory_levers(s: State) -> str:
         (s["a2_mha"], "turn grouped-query attention back on")) if applies]
     if not levers:
         return "Nothing on this page makes it fit."
-    return "To fit, " + (levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]) + "."
+    return "To fit, " + listed(levers) + "."
 
 
 def act2_instruments(s: State) -> list:

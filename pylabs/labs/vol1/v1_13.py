@@ -44,10 +44,10 @@ from pylabs.framework import (Act, Claim, Equation, FailureSpec, Lab, MetricSpec
                               Reflection, Slider, State, Toggle, callout, failure, fmt, math_peek,
                               metric_grid, prose)
 from pylabs.framework import charts as ch
-from pylabs.framework.formats import plural
+from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol1.contexts import TRACK, deployment
 from pylabs.labs.vol1.v1_13_charts import (a1_remedy, act1_curve, act1_histogram, act2_replica_chart,
-                                           act2_service_chart, act2_timeline, either, max_service_card,
+                                           act2_service_chart, act2_timeline, max_service_card,
                                            min_replicas_card, slo_remedy)
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, SETTINGS, S, Server, act1_truth, act2_truth,
                                           exponential_beyond, min_replicas, scenario_server, scenario_spike,
@@ -420,7 +420,7 @@ def act2_failures(sp: q.Spike, p99: float, slo: float, context: str) -> list:
         out.append(failure(F["a2_unstable"],
                            f"{fmt(sp.admitted_after_per_s, 'req/s')} arrive and at most "
                            f"{fmt(sp.servers_after / sp.service_s, 'req/s')} complete on {on}. "
-                           f"{either(levers).capitalize()}."))
+                           f"{listed(levers).capitalize()}."))
     elif p99 > slo:
         out.append(failure(F["a2_slo_violated"],
                            f"Stable at {fmt(sp.rho_after, 'pct')}, but the P99 is {fmt(p99, 'ms')}, over the "

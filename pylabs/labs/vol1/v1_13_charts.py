@@ -11,7 +11,7 @@ import math
 from pylabs.framework import chart, fmt
 from pylabs.framework.components import MetricCard, MetricSpec
 from pylabs.framework import charts as ch
-from pylabs.framework.formats import plural
+from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, Server, backlog_timeline, load_curve,
                                           max_service_s, min_replicas, replica_curve, replica_span, service_curve)
 from pylabs.physics import queueing as q
@@ -189,11 +189,6 @@ def max_service_card(sp: q.Spike, slo: float) -> tuple[float, None, str]:
 # ---- the failures' remedies: only the levers not at their limit ---------------------------------
 
 
-def either(levers: list[str]) -> str:
-    """"a", "a or b", "a, b or c": the levers a failure offers, those not at their limit."""
-    return levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + " or " + levers[-1]
-
-
 def a1_remedy(srv: Server, slo: float, rho_min: float, service_min: float) -> str:
     """Act I's way out of a missed SLO, offering only the levers the sliders can still move: the
     P99 is ln 100 · S / (1 − ρ), so the load must fall below 1 − ln 100 · S / SLO (none will do
@@ -206,7 +201,7 @@ def a1_remedy(srv: Server, slo: float, rho_min: float, service_min: float) -> st
              "so no load meets the target at this service time. " if knee <= 0 else "")
     if not levers:
         return alone + "Lower the load and shorten the service time together, until ln 100 · S / (1 − ρ) is under it."
-    text = either(levers)
+    text = listed(levers)
     return alone + text[0].upper() + text[1:] + "."
 
 

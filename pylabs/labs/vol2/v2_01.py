@@ -18,11 +18,11 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
                               fmt, math_peek, metric_grid, prose)
 from pylabs.framework import charts as ch
 from pylabs.framework.components import tone
-from pylabs.framework.formats import plural
+from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol2.v2_01_model import (CONTEXT_FABRIC, CONTEXT_UTILIZATION, FABRICS, GPN, GPU_AXIS,
                                          GRAD_BYTES, HYPERSCALER_FLEET, LOAD_W, NODES, PLAN_S, PLANS,
                                          SCENARIO_FLEET, SINGLE_GPU_S, UTIL_AXIS, Fleet, Run, S,
-                                         BUSY, LEVER_WORDS, act1_truth, act2_truth, comm_multiple_for, either,
+                                         BUSY, LEVER_WORDS, act1_truth, act2_truth, comm_multiple_for,
                                          levers_alone, linear, own_vs_demand_text, own_vs_reserved_text,
                                          scenario_run, sequence_note, terms)
 from pylabs.physics import constants as C
@@ -416,7 +416,7 @@ def payback_levers(s: State) -> str:
     levers = single_levers(s, lambda f: f.breakeven_on_prem() <= 1)
     if not levers:
         return "No single setting here, moved to the end of its slider, makes owning pay back."
-    return f"Owning pays back with {either(levers)}, any one alone."
+    return f"Owning pays back with {listed(levers)}, any one alone."
 
 
 def budget_way_out(s: State) -> str:
@@ -424,9 +424,9 @@ def budget_way_out(s: State) -> str:
     plan, f = s["a2_plan"], fleet(s)
     others = [PLANS[k] for k in PLANS if k != plan and f.cost(k) <= f.budget()]
     levers = single_levers(s, lambda g: g.cost(plan) <= g.budget())
-    text = (f"{either(others)} {'fit' if len(others) > 1 else 'fits'} it." if others else
+    text = (f"{listed(others)} {'fit' if len(others) > 1 else 'fits'} it." if others else
             "No path fits this budget at these inputs.")
-    return text + (f" This plan fits with {either(levers)}, any one alone." if levers else "")
+    return text + (f" This plan fits with {listed(levers)}, any one alone." if levers else "")
 
 
 def cost_metrics(f: Fleet, plan: str) -> list:

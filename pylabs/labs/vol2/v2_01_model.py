@@ -221,9 +221,6 @@ def levers_alone(f: Fleet, ends: dict[tuple[str, str], float], works) -> list[st
     return found
 
 
-def either(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-
 
 def act2_truth() -> float:
     return SCENARIO_FLEET.breakeven_reserved()

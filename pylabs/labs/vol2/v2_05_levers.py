@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pylabs.framework.formats import listed
 from pylabs.labs.vol2.v2_05_model import A2_BATCHES, DEFAULT_FABRIC, DPRun, Layout, S
 from pylabs.physics import constants as C
-
-
-def listed(levers: list[str], joint: str = "or") -> str:
-    return levers[0] if len(levers) == 1 else ", ".join(levers[:-1]) + f" {joint} " + levers[-1]
 
 
 def _say(alone: list[str], helping: list[str], verb: str, none: str) -> str:

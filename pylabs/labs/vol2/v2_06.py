@@ -38,7 +38,7 @@ from dataclasses import replace
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option,
                               Prediction, Range, Reflection, Slider, State, callout, failure,
-                              fmt, math_peek, metric_grid, prose)
+                              fmt, listed, math_peek, metric_grid, prose)
 from pylabs.labs.vol2.v2_06_charts import bandwidth_chart, size_chart, time_chart
 from pylabs.labs.vol2.v2_06_model import (ACT1_SIZE, ALGORITHMS, ALPHA, BIG_PARAMS, GPUS, S,
                                           Sync, act1_ratio, act1_truth, act2_sync, act2_truth, clears, crossover,
@@ -434,20 +434,16 @@ def comm_bound_text(s: State, x: Sync, fastest: str) -> str:
         [f"{fmt(A2_TOKENS.max, 'tokens')} per GPU"] if x.tokens < A2_TOKENS.max else []) + (
         [link_name(FASTEST_LINK)] if faster else [])
     if ends and clears(best):
-        return f"{said}. No single setting clears it alone; {listed(ends)} together do."
+        return f"{said}. No single setting clears it alone; {listed(ends, 'and')} together do."
     small = "this message is too small for its compute to hide it"
     if ends:
-        return (f"{said}. Even {listed(ends)} {'together leave' if len(ends) > 1 else 'leaves'} it "
+        return (f"{said}. Even {listed(ends, 'and')} {'together leave' if len(ends) > 1 else 'leaves'} it "
                 f"communication-bound: {small}.")
     return f"{said}. The algorithm, the tokens and the link are already at their best: {small}."
 
 
-def listed(words: list[str], last: str = "and") -> str:
-    return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else words[0]
-
-
 def either(words: list[str]) -> str:
-    text = listed(words, "or")
+    text = listed(words)
     return text[0].upper() + text[1:]
 
 
