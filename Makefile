@@ -24,7 +24,7 @@ build: setup
 	$(PY) -m mkdocs build --strict --quiet
 
 serve: build
-	$(PY) -m build_scripts.serve --prefix /
+	$(PY) -m tools.serve --prefix /
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -41,7 +41,7 @@ test-e2e: build chromium
 	$(PY) -m pytest -q -m e2e
 
 bench: build chromium
-	$(PY) -m build_scripts.bench
+	$(PY) -m tools.bench
 
 # The instructor's guide (every answer key): into guide/, never into site/ (see the README).
 guide: setup

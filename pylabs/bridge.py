@@ -60,7 +60,7 @@ def _reply(lab, state, blocks: dict[str, Markup], previous: dict[str, Markup]) -
     }, allow_nan=False)
 
 
-# Where the first slider sits on each warm-up turn (fractions of its range; build_scripts/move_cost.py
+# Where the first slider sits on each warm-up turn (fractions of its range; tools/move_cost.py
 # times every slider at the same places).
 WARM_AT = (0.25, 0.75, 0.5, 0.1, 0.9, 0.4, 0.6, 0.3)
 

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from build_scripts.class_fixture import make_class, plans, student_ledger
+from tools.class_fixture import make_class, plans, student_ledger
 from pylabs.course import gradebook
 from pylabs.course.aggregate import aggregate
 from pylabs.course.classroom import Classroom

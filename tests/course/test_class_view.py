@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from build_scripts.class_fixture import make_class
+from tools.class_fixture import make_class
 from pylabs import bridge
 from pylabs.course.aggregate import act2_met
 from pylabs.labs import get

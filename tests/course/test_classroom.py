@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from build_scripts.class_fixture import make_class
+from tools.class_fixture import make_class
 from pylabs import bridge, ledger
 from pylabs.course import handin
 from pylabs.course.classroom import MAX_FILE_BYTES, Accepted, Classroom, Rejected, read_file

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from build_scripts.serve import serve_in_thread
+from tools.serve import serve_in_thread
 from tests.e2e.driver import LabDriver, PageWatch
 
 ROOT = Path(__file__).resolve().parents[2]

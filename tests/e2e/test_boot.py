@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from build_scripts.serve import serve_in_thread
+from tools.serve import serve_in_thread
 from tests.e2e.driver import LabDriver, PageWatch
 
 pytestmark = pytest.mark.e2e

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from build_scripts.class_fixture import make_class
+from tools.class_fixture import make_class
 from pylabs.course import handin
 from pylabs.course.aggregate import aggregate
 from pylabs.course.classroom import Classroom

@@ -126,7 +126,7 @@ def test_two_tabs_do_not_overwrite_each_other(context, base_url, watch):
 
 
 def test_site_also_works_at_the_root_path(browser, site_dir):
-    from build_scripts.serve import serve_in_thread
+    from tools.serve import serve_in_thread
     server, url = serve_in_thread(site_dir, "/")
     own_watch = PageWatch(url)
     try:

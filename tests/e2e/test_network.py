@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from build_scripts.serve import serve_in_thread
+from tools.serve import serve_in_thread
 from tests.e2e.conftest import PREFIX
 from tests.e2e.driver import LabDriver, PageWatch
 

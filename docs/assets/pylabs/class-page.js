@@ -96,7 +96,7 @@ export async function mountClassPage(root, signal) {
     status.textContent = `Reading ${plural(files.length, "file")}…`;
     await readFiles(files, (n) => { status.textContent = `Read ${n} of ${plural(files.length, "file")}…`; });
     loaded.push(...files);
-    performance.mark("class:read");  // the benchmark (build_scripts/bench_class.py) reads these marks
+    performance.mark("class:read");  // the benchmark (tools/bench_class.py) reads these marks
     const view = await call("class_view", []);
     performance.mark("class:counted");
     status.textContent = `Drawing the class (${plural(view.students, "student")})…`;

@@ -1,7 +1,7 @@
 """A synthetic class for the class view's benchmark and tests: every student's ledger made from
 each lab's own questions and controls, with realistic spreads of answers.
 
-    python -m build_scripts.class_fixture --students 500 --out /tmp/class500 [--seed 0] [--labs v2_02 ...]
+    python -m tools.class_fixture --students 500 --out /tmp/class500 [--seed 0] [--labs v2_02 ...]
 
 Per question, a share of the class gets it right (drawn between 30 % and 85 %, moved up or down
 by each student's own strength) and one wrong option is the class's favourite misconception (three

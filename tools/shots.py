@@ -1,7 +1,7 @@
 """Screenshots of pages as a student sees them: light and dark, 1280 px and 375 px.
 
-    python -m build_scripts.shots v2_02 [--site site] [--out shots] [--unlocked] [--parts] [--pages ledger/ sources/]
-    python -m build_scripts.shots --class-files /tmp/class500 [--site site] [--out shots]
+    python -m tools.shots v2_02 [--site site] [--out shots] [--unlocked] [--parts] [--pages ledger/ sources/]
+    python -m tools.shots --class-files /tmp/class500 [--site site] [--out shots]
 
 Serves the built site on a free loopback port, opens each lab in headless Debian
 Chromium, optionally locks every question (option A) so both acts are open, and
@@ -16,7 +16,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from build_scripts.serve import serve_in_thread
+from tools.serve import serve_in_thread
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -1,6 +1,6 @@
 """Serve the built site locally, optionally under a sub-path like GitHub Pages does.
 
-    python -m build_scripts.serve [--port 0] [--prefix /labs/] [site_dir]
+    python -m tools.serve [--port 0] [--prefix /labs/] [site_dir]
 
 Port 0 (the default) asks the OS for a free port; the URL is printed. The
 server binds to 127.0.0.1 only and sends the MIME types Pyodide needs.

@@ -1,6 +1,6 @@
 """The class view's benchmark row (issue 21), printed by `make bench` after the labs, or alone:
 
-    .venv/bin/python -m build_scripts.bench_class [--site site] [--students 500] [--runs 3]
+    .venv/bin/python -m tools.bench_class [--site site] [--students 500] [--runs 3]
 
 A synthetic class (``class_fixture``: whole-course hand-ins, every lab, realistic spreads) is
 written once. Each run: a floor (a blank page's ``loadPyodide()``, cold, as bench.py measures it),
@@ -24,9 +24,9 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from build_scripts.bench import CHROMIUM, CHROMIUM_ARGS, measure_floors
-from build_scripts.class_fixture import write_class
-from build_scripts.serve import serve_in_thread
+from tools.bench import CHROMIUM, CHROMIUM_ARGS, measure_floors
+from tools.class_fixture import write_class
+from tools.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 INIT = """(() => {

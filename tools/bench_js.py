@@ -1,4 +1,4 @@
-"""The JavaScript the benchmark runs in the page (build_scripts/bench.py imports it)."""
+"""The JavaScript the benchmark runs in the page (tools/bench.py imports it)."""
 
 INIT_SCRIPT = """(() => {
   const bench = window.__bench = { ready: [], longtasks: [], shifts: [], locked: null };

@@ -1,7 +1,7 @@
 """Is every instrument's effect on screen while a student moves it? And does nothing give away
 an answer before its lock?
 
-    python -m build_scripts.check_layout [lab ...] [--site site] [--widths 1280 375]
+    python -m tools.check_layout [lab ...] [--site site] [--widths 1280 375]
 
 For each lab (both acts unlocked) and each slider and choice of each act, at each width: put the
 control in the middle of the window as a student would, move it, and count the numbers that
@@ -19,8 +19,8 @@ import json
 import sys
 from pathlib import Path
 
-from build_scripts.serve import serve_in_thread
-from build_scripts.shots import CHROMIUM_ARGS, lock_everything
+from tools.serve import serve_in_thread
+from tools.shots import CHROMIUM_ARGS, lock_everything
 from pylabs.framework.formats import plural
 
 VISIBLE_CHANGES = """(before) => {

@@ -1,6 +1,6 @@
 """What a first visit costs in bytes (issue 22): `make bench` prints it, or
 
-    .venv/bin/python -m build_scripts.bench_bytes [--site DIR] [--lab v2_02]
+    .venv/bin/python -m tools.bench_bytes [--site DIR] [--lab v2_02]
 
 A fresh browser profile opens one lab, waits until it is ready and its files are in the offline
 copy, and 15 s more (the service worker's install runs after "ready"). The site's server counts
@@ -18,7 +18,7 @@ import gzip
 import json
 from pathlib import Path
 
-from build_scripts.serve import serve_in_thread
+from tools.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

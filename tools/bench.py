@@ -1,7 +1,7 @@
 """Performance benchmark of the labs ("Fast" in DESIGN.md): `make bench`, or
-    .venv/bin/python -m build_scripts.bench [--site DIR] [--runs 5] [--json PATH] [--quick] [--no-throttle]
+    .venv/bin/python -m tools.bench [--site DIR] [--runs 5] [--json PATH] [--quick] [--no-throttle]
 
-The site is served by build_scripts.serve under /labs/ (like GitHub Pages); every lab in
+The site is served by tools.serve under /labs/ (like GitHub Pages); every lab in
 labs.json is loaded in headless Debian Chromium driven by Playwright. Each run, per lab, uses a
 fresh browser context (empty HTTP cache and localStorage) and measures:
 - floors (issue 9), once per run and mode, before the labs: Pyodide's own loadPyodide() on a blank
@@ -70,9 +70,9 @@ import traceback
 import urllib.request
 from pathlib import Path
 
-from build_scripts import move_cost
-from build_scripts.bench_js import BARE_JS, CLICK_JS, FLOOR_JS, INIT_SCRIPT, PROBE_JS, SLIDER_JS
-from build_scripts.serve import serve_in_thread
+from tools import move_cost
+from tools.bench_js import BARE_JS, CLICK_JS, FLOOR_JS, INIT_SCRIPT, PROBE_JS, SLIDER_JS
+from tools.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -448,9 +448,9 @@ def main() -> None:
     parser.add_argument("--network", action=argparse.BooleanOptionalAction, default=True,
                         help="also time a first visit over emulated 20 and 100 Mbit/s links, by default and with the usual boot")
     parser.add_argument("--bytes", action=argparse.BooleanOptionalAction, default=True,
-                        help="also count a first visit's bytes per file type (build_scripts/bench_bytes.py)")
+                        help="also count a first visit's bytes per file type (tools/bench_bytes.py)")
     parser.add_argument("--class-view", action=argparse.BooleanOptionalAction, default=True,
-                        help="also time the class view with 500 students (build_scripts/bench_class.py)")
+                        help="also time the class view with 500 students (tools/bench_class.py)")
     args = parser.parse_args()
     runs, modes = (2, [False]) if args.quick else (args.runs, [False, True] if args.throttle else [False])
     site = Path(args.site)
@@ -472,7 +472,7 @@ def main() -> None:
         if args.network:
             report["network"] = measure_network_first_visit(browser, base, labs[0], 1 if args.quick else 3)
         if args.class_view:  # issue 21: a class of 500 students in the class view
-            from build_scripts import bench_class
+            from tools import bench_class
             report["class_view"] = bench_class.report(browser, base, runs=1 if args.quick else 3)
         browser.close()
     server.shutdown()
@@ -503,7 +503,7 @@ def main() -> None:
                      data["summary"])
         print_notes(mode, data["runs"])
     if args.bytes:  # issue 22: what a first visit moves, and that nothing moves twice
-        from build_scripts import bench_bytes
+        from tools import bench_bytes
         report["bytes"] = bench_bytes.first_visit(site, labs[0]["id"])
         bench_bytes.report(report["bytes"])
     print()

@@ -1,5 +1,5 @@
 """Python's share of a slider move in every lab, measured in CPython:
-    .venv/bin/python -m build_scripts.move_cost [--lab ID ...] [--top 15]
+    .venv/bin/python -m tools.move_cost [--lab ID ...] [--top 15]
 
 `make bench` times one slider per lab in the browser, moved between two neighbouring values (after
 the first two moves every answer is in the labs' caches). A student drags to values never seen, so
