@@ -27,7 +27,7 @@
       .sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
     const latest = pending && pending.record && pending.record.lab === lab ? pending.record : open[open.length - 1];
     if (answered(early && early.answers) || answered(latest && latest.answers)) fixContext();
-  } catch (error) {
+  } catch {
     // unreadable storage: the shell reports it; Python renders the context as it is
   }
   root.addEventListener("change", (event) => {
@@ -49,10 +49,11 @@
       };
       all[root.dataset.lab] = entry;
       localStorage.setItem(key, JSON.stringify(all));
-    } catch (error) {
+    } catch {
       // no storage: the shell keeps the lock in this tab
     }
-    (window.__pylabsEarlyLocks = window.__pylabsEarlyLocks || {})[question.dataset.question] = chosen.value;
+    window.__pylabsEarlyLocks = window.__pylabsEarlyLocks || {};
+    window.__pylabsEarlyLocks[question.dataset.question] = chosen.value;
     question.dataset.locked = "true";
     question.querySelectorAll("input[type=radio]").forEach((radio) => { radio.disabled = true; });
     button.disabled = true;

@@ -19,7 +19,7 @@
       worker.onmessage = (event) => worker.early.push(event.data);
       worker.onerror = (event) => { worker.failed = event.message || "the Python worker failed to start"; };
       window.__pylabsWorker = worker;
-    } catch (error) {
+    } catch {
       // runtime.js starts it when the shell mounts the lab, and reports what went wrong
     }
   };

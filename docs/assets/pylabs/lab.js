@@ -260,7 +260,7 @@ export async function mountLab(root, signal) {
 
   /** The page's blocks as last rendered, whole (asked of Python when only parts were sent). */
   async function wholeBlocks() {
-    if (Object.values(lastBlocks).some((html) => html === null)) Object.assign(lastBlocks, await call("view", [labId]));
+    if (Object.values(lastBlocks).some((block) => block === null)) Object.assign(lastBlocks, await call("view", [labId]));
     return { ...lastBlocks };
   }
 
@@ -345,10 +345,10 @@ export async function mountLab(root, signal) {
   // Another tab locked answers in this attempt: take them (a lock never changes).
   window.addEventListener("storage", async (event) => {
     if (event.key !== LEDGER_KEY) return;
-    const opened = await openLedger(labId);
-    if (!opened.attempt || opened.attempt.id !== attemptId) return;
+    const stored = await openLedger(labId);
+    if (!stored.attempt || stored.attempt.id !== attemptId) return;
     let changed = false;
-    for (const [qid, answer] of Object.entries(opened.attempt.answers)) {
+    for (const [qid, answer] of Object.entries(stored.attempt.answers)) {
       if (!state.answers[qid]) {
         state.answers[qid] = { choice: answer.choice, locked_at: answer.locked_at };
         changed = true;

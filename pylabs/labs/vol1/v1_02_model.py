@@ -5,7 +5,7 @@ page; this is its model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pylabs.physics import constants as C
 from pylabs.physics import devices, ironlaw

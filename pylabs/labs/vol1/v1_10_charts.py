@@ -80,7 +80,7 @@ def act2_frontier(keys: tuple[str, ...]):
                          [f"{VARIANTS[k].label}: {fmt(p[1], 'num')}" for k, p in zip(quant, pts)]),
               ch.frontier("Frontier", pts, maximise=(False, False))]
     shapes, notes = [], []
-    for row, (_, lab, b) in enumerate(S.tiers):
+    for row, (_, _, b) in enumerate(S.tiers):
         shape, note = ch.vline(b / S.gb, "danger", fmt(b, "GB"))
         # inside the plot, right of its line, staggered so neighbouring labels never overlap
         note.update(y=1 - row * TIER_LABEL_STEP, yanchor="top", xanchor="left")

@@ -55,8 +55,7 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_03_facts import (RATIO, act2_facts, ethernet, fabric_name, line_rate, over_budget_text, ratio,
                                           terms, uplink_bound_text)
 from pylabs.labs.vol2.v2_03_model import (A2A_BYTES, FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCATTERED_JOB,
-                                          SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer,
-                                          scenario_step, step)
+                                          SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer, step)
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
 from pylabs.physics.references import cite

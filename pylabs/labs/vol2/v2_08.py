@@ -50,13 +50,12 @@ import math
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
-                              metric_grid, chart)
-from pylabs.framework import charts as ch
+                              metric_grid)
 from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_08_charts import act1_chart, act2_chart, busy_chart
 from pylabs.labs.vol2.v2_08_model import (JOBS, LAYOUTS, NOTEBOOK_BUSY_GPUS, PROMISE_S, Layout, S, act1_pool,
                                           act1_truth, job_words, promise_words, terms,
-                                          act2_decide, gpu_utilization, hours, knee, one_slot_wait_s,
+                                          act2_decide, gpu_utilization, knee, one_slot_wait_s,
                                           pooled_server_wait_s, smallest_notebook_pool, today, wait_share,
                                           with_added)
 from pylabs.physics import constants as C

@@ -110,7 +110,7 @@ def act1_truth(context: str) -> float:
 
 def knee(context: str = "gangs") -> float:
     """The largest ρ that keeps the mean wait of ``context``'s jobs under the context's promise."""
-    job_gpus, service_s, scv = JOBS[context]
+    _, service_s, scv = JOBS[context]
     return q.max_utilization_for_wait(today(context).slots, service_s, PROMISE_S[context], 1.0, scv)
 
 

@@ -351,7 +351,6 @@ def verdict_text(letter: str) -> str:
 def act2_facts() -> dict[str, str]:
     facts = {f"{k}_verdict": verdict_text(k) for k in FIX_OF}
     lag, x = FIX_LAGS["autoscaler"], S.overload
-    alone = storm_with(("autoscaler",))
     facts.update(lag=fmt(lag, "s"), t_star=fmt(timeout_to_wait_for(lag, x), "s"), x_less=fmt(x - 1, "num"),
                  x_num=fmt(x, "num"), backlog=fmt(lag * (x - 1), "s"), demand=fmt(x, "x"), full=fmt(1.0, "pct"))
     return facts
