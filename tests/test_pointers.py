@@ -25,7 +25,8 @@ OUTSIDE = {
     "curriculum spec": re.compile(r"\bVOL[12]\b|VOL[12]_|\bspec(?:'s)? §|§V[12]-\d\d"),
     "spec errata": re.compile(r"\bERRATA\b"),
     "seed-lab audit": re.compile(r"\bAUDIT\b(?!_)|\bSEED_LABS\b|\bAPI\.md\b"),
-    "background document": re.compile(r"\b(?:TESTING|DESIGN|STYLE|DONE)\.md\b|(?<![\w.])\.\./shared\b|(?<![\w.])/?shared/"),
+    "background document": re.compile(r"\b(?:TESTING|DESIGN|STYLE|DONE)\.md\b|(?<![\w.])\.\./shared\b"
+                                      r"|(?<![\w./-])/?shared/(?:physics|labs|seeds|hooks|README)"),
 }
 HANDBOOK = re.compile(r"handbook/((?:labs/)?[\w-]+\.md)(?:#(e\d+)|,? §(\d+))?")
 
