@@ -5,7 +5,7 @@ from pylabs.physics.constants.registry import spec
 _IPCC_AR5_ANNEX_III_URL = "https://www.ipcc.ch/site/assets/uploads/2018/02/ipcc_wg3_ar5_annex-iii.pdf"
 _IPCC_AR5_SOURCE = ("IPCC AR5 WGIII (2014), Annex III, Table A.III.2: lifecycle emissions of electricity "
                     "supply technologies, median, gCO2eq/kWh")
-_G_PER_KWH = 1e-3 / 3.6e6
+_G_PER_KWH = 1e-3 / 3.6e6  # one gram per kilowatt-hour, in kg per joule
 
 # Facility overhead
 PUE_INDUSTRY_AVG_2023 = spec(

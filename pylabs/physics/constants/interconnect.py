@@ -4,7 +4,7 @@ from pylabs.physics.constants.registry import spec
 
 _SCALING_BOOK_GPUS_URL = "https://jax-ml.github.io/scaling-book/gpus/"
 _PCIE_URL = "https://pcisig.com/specifications"
-_PCIE_ENCODING = 128 / 130
+_PCIE_ENCODING = 128 / 130  # 128b/130b line code used by PCIe 3.0 and later
 _FIBRE_URL = "https://www.itu.int/rec/T-REC-G.652"
 
 # Inside a node
