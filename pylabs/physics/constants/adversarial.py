@@ -40,8 +40,8 @@ TRADES_BETA6_PGD20_ACC = spec(
 TRADES_BETA6 = spec(
     6.0, "1", "Zhang et al. 2019 (TRADES), the released CIFAR-10 model's trade-off weight β = 1/λ", _TRADES_URL,
     label="TRADES trade-off weight β = 1/λ of the released model")
-# a later recipe without extra data, as the AutoAttack leaderboard lists it (V2-14: the line
-# through Madry's and TRADES' points is not a frontier; this point lies above it)
+# a later recipe without extra data, as the AutoAttack leaderboard lists it: it lies above the line
+# through Madry's and TRADES' points, so that line is not the frontier
 QIN2019_LLR_CLEAN_ACC = spec(
     0.8628, "1",
     "Croce & Hein, AutoAttack leaderboard (fra31/auto-attack README), CIFAR-10 L∞ ε = 8/255, Qin et al. 2019 "
