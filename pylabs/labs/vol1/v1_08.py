@@ -49,6 +49,7 @@ from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MEMORY_NOTE, MODELS, PEAK_NO
                                           largest_params, scenario, setup, terms, trainer, weights_share)
 from pylabs.physics import constants as C
 from pylabs.physics import training
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -71,7 +72,7 @@ def device_caveat(context: str) -> list:
         f"{fmt(S.flop_per_fma, 'int')} FLOP per multiply-add at an assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')} "
         "(Apple publishes neither), "
         f"and its bandwidth ({fmt(dev.mem_bw, 'GB/s')}) is an assumption. The Neural Engine's "
-        f"{fmt(C.A17_PRO_NPU_OPS / S.per_trillion, 'num')} trillion operations per second is an inference rate "
+        f"{fmt(C.A17_PRO_NPU_OPS / U.TRILLION, 'num')} trillion operations per second is an inference rate "
         "with no stated precision."))]
 
 

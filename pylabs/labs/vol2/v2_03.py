@@ -58,6 +58,7 @@ from pylabs.labs.vol2.v2_03_model import (A2A_BYTES, FABRICS, GPUS_PER_NODE, LEA
                                           SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer, step)
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -524,7 +525,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     answers (a1_predict, a2_predict), which keep the letter, the time and the verdict."""
     st = act2_step(s)
     return {"fabric_type": st.fabric.key, "cluster_size": float(st.gpus), "oversubscription": st.fabric.oversub,
-            "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"],
+            "bisection_bw_gb_per_s": st.bisection / U.B_PER_GB, "pattern": s["a1_pattern"],
             "a1_kept": leaf_spine(s).kept,
             "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s}
 
