@@ -33,7 +33,7 @@ from pylabs.physics.constants.interconnect import *  # noqa: F403
 from pylabs.physics.constants.language_models import *  # noqa: F403
 from pylabs.physics.constants.number_formats import *  # noqa: F403
 from pylabs.physics.constants.regulation import *  # noqa: F403
-from pylabs.physics.constants.registry import REGISTRY, Spec, register, spec
+from pylabs.physics.constants.registry import REGISTRY as REGISTRY, Spec as Spec, register, spec as spec
 from pylabs.physics.constants.runtime_operations import *  # noqa: F403
 from pylabs.physics.constants.storage import *  # noqa: F403
 from pylabs.physics.constants.training_runs import *  # noqa: F403
