@@ -16,13 +16,9 @@ from pylabs.framework.formats import fmt
 from pylabs.framework.lab import Lab
 from pylabs.framework.markup import h, raw
 from pylabs.framework.render import render_lab
-from pylabs.labs import LAB_MODULES, all_labs, get
+from pylabs.labs import all_labs, get
 from pylabs.ledger_letters import LETTERS_VERSION
 from pylabs.physics import constants
-
-
-class UnknownValue(LookupError):
-    """A ``lab:value`` shortcode naming a value the lab does not publish."""
 
 
 def pylabs_version() -> str:
@@ -31,16 +27,6 @@ def pylabs_version() -> str:
 
 def lab(lab_id: str) -> Lab:
     return get(lab_id)
-
-
-def value(lab_id: str, name: str) -> str:
-    """A published number of a lab (its module's ``VALUES``: name -> (function, format))."""
-    from importlib import import_module
-    values = getattr(import_module(LAB_MODULES[lab_id]), "VALUES", {})
-    if name not in values:
-        raise UnknownValue(f"lab {lab_id!r} publishes no value {name!r}; it has: {', '.join(sorted(values))}")
-    compute, unit_fmt = values[name]
-    return fmt(compute(), unit_fmt)
 
 
 @functools.lru_cache(maxsize=1)
