@@ -16,7 +16,7 @@ from pylabs.framework.formats import fmt
 from pylabs.framework.lab import Lab
 from pylabs.framework.markup import h, raw
 from pylabs.framework.render import render_lab
-from pylabs.labs import all_labs, get
+from pylabs.labs import all_labs, get, links
 from pylabs.ledger_letters import LETTERS_VERSION
 from pylabs.physics import constants
 
@@ -76,7 +76,7 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
     wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root,
                         "data-letters": str(LETTERS_VERSION)},
                 h("div", {"class": "pl-notices", "data-notices": ""}),
-                boot, noscript, render_lab(current, current.default_state()))
+                boot, noscript, render_lab(current, current.default_state(), links(current)))
     return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"
 
 
