@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.config import load_config
-from mkdocs.structure.files import get_files
+from mkdocs.structure.files import File, Files, get_files
 from mkdocs.structure.nav import Section, get_navigation
 from mkdocs.structure.pages import Page
 
@@ -105,6 +105,15 @@ def test_a_lab_page_by_hand_or_in_mkdocs_yml_fails_the_build():
         lab_pages.with_labs([{"Home": "index.md"}], [lab])
     with pytest.raises(lab_pages.LabPageError, match="declares no description"):
         lab_pages.page_markdown(dataclasses.replace(lab, description=""))
+
+
+def test_a_page_left_in_docs_for_a_lab_fails_the_build(tmp_path):
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    (tmp_path / "vol1").mkdir()
+    (tmp_path / "vol1" / "00-architects-portal.md").write_text("# An old stub\n")
+    left = File("vol1/00-architects-portal.md", str(tmp_path), config.site_dir, config.use_directory_urls)
+    with pytest.raises(lab_pages.LabPageError, match="docs/vol1/00-architects-portal.md: the build writes"):
+        hooks.on_files(Files([left]), config)
 
 
 def test_every_lab_declares_a_description():
