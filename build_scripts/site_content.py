@@ -16,13 +16,9 @@ from pylabs.framework.formats import fmt
 from pylabs.framework.lab import Lab
 from pylabs.framework.markup import h, raw
 from pylabs.framework.render import render_lab
-from pylabs.labs import LAB_MODULES, all_labs, get
+from pylabs.labs import all_labs, get, links
 from pylabs.ledger_letters import LETTERS_VERSION
 from pylabs.physics import constants
-
-
-class UnknownValue(LookupError):
-    """A ``lab:value`` shortcode naming a value the lab does not publish."""
 
 
 def pylabs_version() -> str:
@@ -31,16 +27,6 @@ def pylabs_version() -> str:
 
 def lab(lab_id: str) -> Lab:
     return get(lab_id)
-
-
-def value(lab_id: str, name: str) -> str:
-    """A published number of a lab (its module's ``VALUES``: name -> (function, format))."""
-    from importlib import import_module
-    values = getattr(import_module(LAB_MODULES[lab_id]), "VALUES", {})
-    if name not in values:
-        raise UnknownValue(f"lab {lab_id!r} publishes no value {name!r}; it has: {', '.join(sorted(values))}")
-    compute, unit_fmt = values[name]
-    return fmt(compute(), unit_fmt)
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,7 +76,7 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
     wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root,
                         "data-letters": str(LETTERS_VERSION)},
                 h("div", {"class": "pl-notices", "data-notices": ""}),
-                boot, noscript, render_lab(current, current.default_state()))
+                boot, noscript, render_lab(current, current.default_state(), links(current)))
     return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"
 
 

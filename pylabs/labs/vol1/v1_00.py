@@ -567,6 +567,10 @@ LAB = Lab(
               "away the computer may be, and a battery's **energy over average power** sets how long a "
               "device lives.",
     minutes="18–22 min", chapter="Introduction", url="vol1/00-architects-portal/",
+    description="Orientation for Volume I: a braking loop served from far away, a wearable on two AA cells, and the "
+                "deployment track (Cloud, Edge, Mobile or TinyML) that every later Volume I lab opens in.",
+    intro="The start of Volume I: two short acts, then your deployment track (**Cloud**, **Edge**, **Mobile** or\n"
+          "**TinyML**), which every later Volume I lab opens in.",
     reading=(
         "**What an ML system is**: data, algorithms and machines, and the code around the model.",
         "**Deployment contexts**: Cloud, Edge, Mobile and TinyML, and the constraint that defines each.",

@@ -575,6 +575,8 @@ LAB = Lab(
     invariant="Latency = bytes ÷ bandwidth + operations ÷ peak + overhead (+ the round trip of light): "
               "**the largest term sets the time**.",
     minutes="25–30 min", chapter="ML Systems", url="vol1/02-iron-law/",
+    description="Why latency follows the largest of memory, compute and overhead, and why the speed of light in "
+                "fibre is a floor no GPU removes.",
     reading=(
         "**The Iron Law of ML systems**: data movement, computation and overhead as separate terms.",
         "**The roofline**: arithmetic intensity and ridge points.",

@@ -572,6 +572,8 @@ LAB = Lab(
     invariant="A pipeline runs at its **slowest stage**, and data moves at **8·D / link**: past some size, "
               "compute goes to the data.",
     minutes="25–30 min", chapter="Data Engineering", url="vol1/04-data-gravity/",
+    description="Why a training job runs at the pace of its slowest pipeline stage, and why past some size the "
+                "compute must move to the data.",
     reading=(
         "**Data pipelines**: storage, decode and augmentation in front of the accelerator.",
         "**Storage formats**: sharded records against one small file per sample.",

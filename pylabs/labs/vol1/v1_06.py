@@ -560,6 +560,8 @@ LAB = Lab(
     invariant="Attention scores grow with the **square** of the prompt and the KV cache in step with it; at "
               "batch 1, **depth** multiplies fixed per-kernel costs that width does not.",
     minutes="30–35 min", chapter="DNN Architectures", url="vol1/06-quadratic-wall/",
+    description="A VP wants prompts 24 times longer. What that does to a transformer's memory, what FlashAttention "
+                "changes, and what depth costs a small model that generates text one token at a time.",
     reading=(
         "**Attention**: queries, keys, values and the N × N score matrix.",
         "**Transformer blocks**: attention and MLP, and where the parameters live.",

@@ -559,6 +559,8 @@ LAB = Lab(
     invariant="Every kernel costs a **launch** and a trip to memory; fusion and compilation remove both, "
               "but a compilation pays back only above a **break-even volume**.",
     minutes="30–35 min", chapter="AI Frameworks", url="vol1/07-kernel-fusion/",
+    description="Why a GPU waits for its kernel launches, why fusion divides launches and memory traffic alike, and "
+                "when a compilation pays for itself.",
     reading=(
         "**Eager execution and graphs**: how a framework turns operators into kernel launches.",
         "**Kernel fusion**: why elementwise chains are memory- and launch-bound.",

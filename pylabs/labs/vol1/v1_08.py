@@ -573,6 +573,8 @@ LAB = Lab(
     invariant="Training memory is **bytes per parameter × parameters** plus **activations**, which grow "
               "with micro-batch × sequence; accumulation and recomputation buy memory with time.",
     minutes="25–30 min", chapter="AI Training", url="vol1/08-training-memory/",
+    description="Where training memory goes (bytes per parameter, activations), and what gradient accumulation and "
+                "recomputation cost.",
     reading=(
         "**Mixed-precision training**: BF16 compute, FP32 master weights, loss scaling.",
         "**Optimizers and their state**: SGD, momentum, Adam.",

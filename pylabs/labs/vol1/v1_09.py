@@ -574,6 +574,8 @@ LAB = Lab(
     invariant="Ordering the data barely changes what a clean, full training run costs; choosing **which data "
               "to label** changes what reaching an accuracy bar costs.",
     minutes="30–35 min", chapter="Data Selection", url="vol1/09-data-selection/",
+    description="Why the order of the training data barely changes what a clean training run costs, and how "
+                "choosing which images to label changes what reaching an accuracy bar costs.",
     reading=(
         "**Curriculum learning**: easy-first, hard-first and random order, and when order matters.",
         "**Learning curves**: how accuracy grows with the number of labelled examples.",

@@ -544,6 +544,8 @@ LAB = Lab(
     invariant="Fewer bits buy **bytes exactly** and **time only where bytes set it**; accuracy depends on how "
               "the scales are chosen, and a model fits only with its cache and runtime counted.",
     minutes="30–35 min", chapter="Model Optimizations", url="vol1/10-compression-frontier/",
+    description="What quantization and pruning buy in bytes, time and accuracy, and why a language model fits a "
+                "phone only with its cache and runtime counted.",
     reading=(
         "**Quantization**: scales, zero points, symmetric grids; per-tensor and per-channel; PTQ and QAT.",
         "**Pruning**: unstructured, semi-structured (2:4) and structured sparsity, and what hardware accelerates.",

@@ -537,6 +537,8 @@ LAB = Lab(
     invariant="A kernel's ceiling is the lower of its peak and **bandwidth × intensity**, so below the ridge "
               "point only more operations per byte, or more bandwidth, raise it.",
     minutes="35–40 min", chapter="Hardware Acceleration", url="vol1/11-roofline/",
+    description="Where a kernel's ceiling comes from — arithmetic intensity against the ridge point of the device's "
+                "roofline — and what batching and the KV cache do to LLM decode.",
     reading=(
         "**Arithmetic intensity**: operations per byte, for a GEMM, a GEMV and an elementwise op.",
         "**The roofline model**: the memory roof, the compute roof, and the ridge point between them.",

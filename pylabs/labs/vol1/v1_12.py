@@ -562,6 +562,8 @@ LAB = Lab(
     invariant="The part that does not split sets the **ceiling**, 1/s; a benchmark ranks correctly only in "
               "production's **regime**.",
     minutes="25–30 min", chapter="Benchmarking AI", url="vol1/12-speedup-ceiling/",
+    description="What 64 GPUs buy a training job with a serial share, how Gustafson's scaled speedup differs from "
+                "Amdahl's, and when a benchmark's batch size ranks two accelerators the way production does.",
     reading=(
         "**Amdahl's law**: speedup of a fixed job with a serial share, and its ceiling.",
         "**Gustafson's law**: scaled speedup, when the job grows with the machine.",

@@ -573,6 +573,8 @@ LAB = Lab(
     hook="The dashboard says the average request is fast, well inside the target, yet users keep complaining. "
          "Then launch day brings ten times the traffic. What do the users actually wait?",
     minutes="30–35 min", chapter="Model Serving", url="vol1/13-tail-latency/",
+    description="Why a comfortable mean latency says little about the P99, how a queue's tail explodes near full "
+                "load, and how many replicas a launch spike really needs.",
     reading=(
         "**Serving latency**: mean, percentiles and service-level objectives.",
         "**Queueing**: utilisation, Little's law and the M/M/1 queue.",

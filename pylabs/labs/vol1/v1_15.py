@@ -576,6 +576,9 @@ LAB = Lab(
               "rates differ, and equal error rates give **unequal selection rates**: every fairness criterion has a "
               "price, and the law limits which ones a team may pay.",
     minutes="30–35 min", chapter="Responsible AI", url="vol1/15-no-free-fairness/",
+    description="Why a loan model that is equally accurate for two groups can still approve bad loans far more "
+                "often in one of them, and what a lawful, auditable resume screen looks like when no fairness "
+                "criterion comes free.",
     reading=(
         "**Fairness criteria**: calibration, equalized odds, demographic parity.",
         "**The impossibility results**: Chouldechova (2017), Kleinberg et al. (2016).",

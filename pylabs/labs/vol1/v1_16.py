@@ -562,6 +562,9 @@ LAB = Lab(
     invariant="A decoded token **reads every weight once**: one stream's speed is bytes over bandwidth on "
               "every tier, and the smallest tier changes the job, not the precision.",
     minutes="30–35 min", chapter="Conclusion", url="vol1/16-architects-audit/",
+    description="The Volume I capstone. Audit a draft SLO against the physics of decoding, read your own Design "
+                "Ledger for the invariant you underestimated, then fit one 7B assistant across cloud, edge, phone "
+                "and microcontroller.",
     reading=(
         "**Every earlier chapter of Volume I**: this lab audits their invariants together.",
         "**Serving large language models**: prefill, decode, the KV cache and batching.",

@@ -551,6 +551,8 @@ LAB = Lab(
     invariant="Bisection bandwidth bounds only **traffic that must cross the cut**: rank order decides what "
               "oversubscription costs a ring; all-to-all is the pattern that hits the wall.",
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/03-bisection-bandwidth/",
+    description="A vendor says 2:1 uplinks halve a cluster's bisection. What does that cost a training job's "
+                "all-reduce, and which fabric can a mixture-of-experts model afford?",
     reading=(
         "**Fat trees and oversubscription**: leaves, spines and what an r:1 uplink ratio means.",
         "**Bisection bandwidth**: the cut through the middle of a fabric and how it is counted.",

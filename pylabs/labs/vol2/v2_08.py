@@ -569,6 +569,8 @@ LAB = Lab(
     invariant="Waiting time grows like **1/(1−ρ)** as utilisation nears 1; how early it bends depends on how "
               "many jobs fit at once and how much their lengths vary.",
     minutes="35–40 min", chapter="Fleet Orchestration", url="vol2/08-utilization-trap/",
+    description="How long jobs wait on a GPU cluster run at 95 % utilisation, what a quarter more GPUs does to that "
+                "wait, and how to size dedicated pools for gang jobs.",
     reading=(
         "**Queueing fundamentals**: arrival rate, service time, utilisation and Little's law.",
         "**Multi-server queues**: Erlang B and C, and the M/M/c model.",

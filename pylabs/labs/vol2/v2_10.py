@@ -576,6 +576,8 @@ LAB = Lab(
     hook="Eight H100s serve a 70-billion-parameter model. How many people can it talk with at once, and how "
          "soon does each reply begin?",
     minutes="35–45 min", chapter="Inference at Scale", url="vol2/10-kv-cache-wall/",
+    description="Eight H100s serve a 70-billion-parameter model. How many conversations fit at once, and how soon "
+                "does each reply begin?",
     reading=(
         "**The KV cache**: what attention keeps per token, and grouped-query attention.",
         "**Prefill and decode**: one pass over the prompt, then one token per step.",

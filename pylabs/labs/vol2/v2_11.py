@@ -574,6 +574,8 @@ LAB = Lab(
     invariant="Federated learning moves **models, not data**: for big models and small data it costs more "
               "bandwidth, and only **noise plus an accountant**, not federation, gives a formal privacy bound.",
     minutes="30–35 min", chapter="On-device Learning and Privacy", url="vol2/11-federation-paradox/",
+    description="Why federated learning can move far more bytes than collecting the data, and why only noise plus a "
+                "privacy accountant, not federation, gives a formal guarantee.",
     reading=(
         "**Federated averaging**: rounds, client sampling, broadcast and aggregation.",
         "**Communication-efficient FL**: local steps, update compression, and what each one saves.",

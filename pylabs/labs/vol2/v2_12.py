@@ -575,6 +575,8 @@ LAB = Lab(
     invariant="Tails **add, but rarely coincide, in a chain** and **compound in a fan-out** (1 − (1 − p)^N); "
               "retries multiply overload by up to **(1 + r)^k**.",
     minutes="30–40 min", chapter="Operations at Scale", url="vol2/12-slo-composition/",
+    description="How per-service latency SLOs combine when services are called in a chain or all at once, and what "
+                "retries do to an overloaded inference tier.",
     reading=(
         "**Service-level objectives**: SLIs, SLOs, error budgets and percentiles.",
         "**Tail latency at scale**: fan-out, hedged requests and why P99 matters.",

@@ -577,6 +577,9 @@ LAB = Lab(
     invariant="A measured attack is a **lower bound** on what a model leaks; only **differential privacy** gives an "
               "upper bound, and its budget costs accuracy that **more data** buys back.",
     minutes="30–35 min", chapter="Security and Privacy", url="vol2/13-privacy-gap/",
+    description="A hospital deleted its patient records after training, yet a membership attack still tells who was "
+                "in them. What does differential privacy promise an attacker, and what does its budget cost a "
+                "clinical model?",
     reading=(
         "**Membership inference**: what it measures, and why overfitting is sufficient but not necessary.",
         "**Differential privacy**: the (ε, δ) definition and what it promises an attacker.",

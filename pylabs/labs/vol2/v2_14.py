@@ -520,6 +520,8 @@ LAB = Lab(
     invariant="An undefended model under white-box attack falls **below chance**; adversarial training buys "
               "robustness with **clean accuracy**, at up to **(1 + k)×** the training compute.",
     minutes="25–32 min", chapter="Robust AI", url="vol2/14-adversarial-wall/",
+    description="A scan model scores below chance under a red team's attack. Is the harness broken, and what does "
+                "robustness cost in clean accuracy and in training compute?",
     reading=(
         "**Adversarial examples**: white-box attacks, FGSM and PGD, and the L∞ threat model.",
         "**Adversarial training**: PGD-AT and TRADES, and the robustness–accuracy trade-off.",

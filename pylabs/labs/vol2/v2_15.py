@@ -527,6 +527,8 @@ LAB = Lab(
     invariant="Emissions are **work ÷ efficiency × intensity**: efficiency gains are outrun when demand grows "
               "faster, and shifting work to clean hours is a lever **bounded by deadlines and spare capacity**.",
     minutes="30–35 min", chapter="Sustainable AI", url="vol2/15-jevons-reckoning/",
+    description="Why a more efficient GPU fleet can emit more carbon (the rebound), and why carbon-aware scheduling "
+                "is a real but bounded lever.",
     reading=(
         "**Energy and carbon accounting**: power × time × PUE × carbon intensity.",
         "**The rebound effect**: how much of an efficiency saving survives a change in demand.",

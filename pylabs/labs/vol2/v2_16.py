@@ -572,6 +572,8 @@ LAB = Lab(
               "rates and equal precision **cannot all hold**; which to keep is a policy choice, made within "
               "what the law allows.",
     minutes="30–35 min", chapter="Responsible AI", url="vol2/16-fairness-impossibility/",
+    description="Why equal selection rates, equal error rates and equal precision cannot all hold when groups' base "
+                "rates differ, and what US law, the four-fifths rule and the EU AI Act ask of a hiring screen.",
     reading=(
         "**Fairness criteria**: demographic parity, equalized odds, predictive parity and calibration.",
         "**The impossibility results** of Chouldechova (2017) and Kleinberg et al. (2016).",

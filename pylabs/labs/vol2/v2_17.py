@@ -574,6 +574,9 @@ LAB = Lab(
     invariant="A design is **feasible only when every constraint holds at once**: each check is an earlier "
               "lab's physics, and the decisions that matter most move several checks together.",
     minutes="30–40 min", chapter="Conclusion", url="vol2/17-constraints-never-lie/",
+    description="The Volume II capstone. Your Design Ledger shows where your intuition held, then one production "
+                "design must pass ten checks at once, from training and serving memory and P99 latency to "
+                "availability, privacy, fairness, carbon and budget.",
     reading=(
         "**Every earlier chapter**: this lab brings their constraints together.",
         "**Mixture-of-experts models**: total against active parameters.",
