@@ -53,8 +53,10 @@ def build_id() -> str:
     return digest.hexdigest()[:12]
 
 
-EARLY_INLINE = Path(__file__).with_name("early_inline.js")
-WORKER_START = Path(__file__).with_name("worker_start.js")
+# The head scripts, inlined into each lab page (docs/assets/pylabs/inline/, not copied to the site).
+INLINE = Path(__file__).resolve().parents[1] / "docs" / "assets" / "pylabs" / "inline"
+EARLY_INLINE = INLINE / "early_inline.js"
+WORKER_START = INLINE / "worker_start.js"
 
 
 def worker_start(site_root: str) -> str:
@@ -67,9 +69,9 @@ MATERIAL_SEARCH = re.compile(r'("search": ")([^"]*)assets/javascripts/workers/(s
 
 
 def search_later(page_html: str) -> str:
-    """A lab page names docs/assets/pylabs/search-later.js as Material's search worker: Material's own
+    """A lab page names docs/assets/pylabs/worker/search-later.js as Material's search worker: Material's own
     worker, whose index is built once the lab has started rather than beside its boot (issue 9)."""
-    changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/search-later.js?material=\3"', page_html, count=1)
+    changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/worker/search-later.js?material=\3"', page_html, count=1)
     if count != 1:
         raise ValueError("the theme's config names no search worker (assets/javascripts/workers/search.*.min.js)")
     return changed

@@ -44,8 +44,8 @@ def page(context, base_url, watch):
     page.route(base_url + PAGE, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(base_url + PAGE)
     page.evaluate("""async (base) => {
-        const lab = await import(base + "assets/pylabs/lab.js");
-        const morph = await import(base + "assets/pylabs/morph.js");
+        const lab = await import(base + "assets/pylabs/page/lab.js");
+        const morph = await import(base + "assets/pylabs/page/morph.js");
         const root = document.querySelector("[data-root]");
         window.shell = {
             read: () => lab.readControls(root),
