@@ -15,6 +15,22 @@
     const fixed = root.querySelector("[data-context-fixed]");
     if (fixed) fixed.hidden = false;
   };
+  // The active attempt: store.js activeAttempt, copied (this script runs before any module loads);
+  // tests/fixtures/active_attempt.json holds both, and pylabs/ledger.py, to the same cases.
+  const activeAttempt = (doc, stashed, labId) => {
+    const attempts = { ...((doc && doc.attempts) || {}) };
+    if (stashed && stashed.record && stashed.record.lab === labId && typeof stashed.attemptId === "string") {
+      const held = attempts[stashed.attemptId];
+      attempts[stashed.attemptId] = { ...stashed.record, id: stashed.attemptId,
+        started_at: held ? held.started_at : stashed.at, archived_at: held ? held.archived_at : null };
+    }
+    let newest = null;
+    for (const a of Object.values(attempts)) {
+      if (!a || a.lab !== labId || a.archived_at) continue;
+      if (!newest || a.started_at > newest.started_at || (a.started_at === newest.started_at && a.id > newest.id)) newest = a;
+    }
+    return newest;
+  };
   // A returning student whose attempt has a locked answer: the page the shell restores shows the
   // context fixed, so show it before the first paint (the same records store.js looseAttempt reads).
   try {
@@ -23,10 +39,8 @@
     const early = (JSON.parse(localStorage.getItem(key) || "{}") || {})[lab];
     const pending = JSON.parse(localStorage.getItem("mlsys-labs:pending:" + site) || "null");
     const ledger = JSON.parse(localStorage.getItem("mlsys-labs:ledger:" + site) || "{}") || {};
-    const open = Object.values(ledger.attempts || {}).filter((a) => a && a.lab === lab && !a.archived_at)
-      .sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
-    const latest = pending && pending.record && pending.record.lab === lab ? pending.record : open[open.length - 1];
-    if (answered(early && early.answers) || answered(latest && latest.answers)) fixContext();
+    const active = activeAttempt(ledger, pending, lab);
+    if (answered(early && early.answers) || answered(active && active.answers)) fixContext();
   } catch (error) {
     // unreadable storage: the shell reports it; Python renders the context as it is
   }
