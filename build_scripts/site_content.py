@@ -57,6 +57,19 @@ def build_id() -> str:
 INLINE = Path(__file__).resolve().parents[1] / "docs" / "assets" / "pylabs" / "inline"
 EARLY_INLINE = INLINE / "early_inline.js"
 WORKER_START = INLINE / "worker_start.js"
+STORE_JS = INLINE.parent / "page" / "store.js"
+
+
+def early_inline() -> str:
+    """The script inlined after a lab (early_inline.js) with store.js's ``activeAttempt`` put in
+    where it says ``/* activeAttempt */``: it runs before any module loads, and the rule stays written once."""
+    store = STORE_JS.read_text()
+    start = store.index("export function activeAttempt(")
+    rule = store[start + len("export "):store.index("\n}\n", start) + 2]
+    script = EARLY_INLINE.read_text()
+    if "/* activeAttempt */" not in script:
+        raise ValueError(f"{EARLY_INLINE}: no /* activeAttempt */ to put the rule in")
+    return script.replace("/* activeAttempt */", rule)
 
 
 def worker_start(site_root: str) -> str:
@@ -93,7 +106,7 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
                         "data-letters": str(LETTERS_VERSION)},
                 h("div", {"class": "pl-notices", "data-notices": ""}),
                 boot, noscript, render_lab(current, current.default_state()))
-    return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"
+    return str(wrapper) + f"<script>{early_inline()}</script>"
 
 
 def catalog(volume: int, page_url: str) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from build_scripts import site_content
 from pylabs.framework.controls import Choice, MultiChoice, Number, Option, Slider, Toggle, render_control
 from tools.serve import serve_in_thread
 
@@ -64,7 +65,7 @@ def results(browser) -> dict:
             const harness = await import("./harness.js");
             Object.assign(harness.fixtures, fixtures);
             return harness.run(files);
-        }""", [FILES, {"controls": controls_fixture()}])
+        }""", [FILES, {"controls": controls_fixture(), "earlyInline": site_content.early_inline()}])
         page.close()
     finally:
         server.shutdown()

@@ -1,9 +1,10 @@
 // inline/early_inline.js, the script inlined after each lab: it fixes the context before the first
 // paint when the active attempt (the shared vector's rule) has a locked answer, and records locks
 // taken before the shell's modules have loaded.
-import { test, vector, equal, assert, fixture } from "./harness.js";
+import { test, vector, equal, assert, fixture, fixtures } from "./harness.js";
 
-const SOURCE = fetch(new URL("../../docs/assets/pylabs/inline/early_inline.js", import.meta.url)).then((r) => r.text());
+// The script as the build inlines it (site_content.early_inline: store.js's activeAttempt put in).
+const SOURCE = fixtures.earlyInline;
 const SITE = new URL("./", location.href).pathname;  // the lab's data-site-root is "./"
 const ANSWER = { a1_predict: { choice: "A", locked_at: "2026-11-05T10:00:00.000Z" } };
 const LAB = `<div data-lab="v2_02" data-site-root="./" data-letters="2">
@@ -19,7 +20,7 @@ const LAB = `<div data-lab="v2_02" data-site-root="./" data-letters="2">
 async function mount() {
   const main = fixture(LAB);
   const script = document.createElement("script");
-  script.textContent = await SOURCE;
+  script.textContent = SOURCE;
   main.appendChild(script);  // runs now, with document.currentScript set
   return main.querySelector("[data-lab]");
 }

@@ -15,22 +15,9 @@
     const fixed = root.querySelector("[data-context-fixed]");
     if (fixed) fixed.hidden = false;
   };
-  // The active attempt: store.js activeAttempt, copied (this script runs before any module loads);
-  // tests/fixtures/active_attempt.json holds both, and pylabs/ledger.py, to the same cases.
-  const activeAttempt = (doc, stashed, labId) => {
-    const attempts = { ...((doc && doc.attempts) || {}) };
-    if (stashed && stashed.record && stashed.record.lab === labId && typeof stashed.attemptId === "string") {
-      const held = attempts[stashed.attemptId];
-      attempts[stashed.attemptId] = { ...stashed.record, id: stashed.attemptId,
-        started_at: held ? held.started_at : stashed.at, archived_at: held ? held.archived_at : null };
-    }
-    let newest = null;
-    for (const a of Object.values(attempts)) {
-      if (!a || a.lab !== labId || a.archived_at) continue;
-      if (!newest || a.started_at > newest.started_at || (a.started_at === newest.started_at && a.id > newest.id)) newest = a;
-    }
-    return newest;
-  };
+  // The active attempt: store.js activeAttempt, put here by the build (site_content.early_inline), so
+  // the rule is written once; tests/fixtures/active_attempt.json holds it, and pylabs/ledger.py, to the same cases.
+  /* activeAttempt */
   // A returning student whose attempt has a locked answer: the page the shell restores shows the
   // context fixed, so show it before the first paint (the same records store.js looseAttempt reads).
   try {

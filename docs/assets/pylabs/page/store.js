@@ -343,8 +343,8 @@ export function clearEarly(labId) {
  * Which attempt of a lab is active, read loosely (nothing validated): the newest by started_at, then
  * id, that is not archived, once the record a page stashed while leaving is folded in the way the
  * ledger folds it (pylabs.ledger.commit: a new attempt starts at the stash's time, one the ledger
- * holds keeps its start and its archive). pylabs/ledger.py active_attempt is the same rule, and so is
- * the copy in inline/early_inline.js; tests/fixtures/active_attempt.json holds all three to it.
+ * holds keeps its start and its archive). pylabs/ledger.py active_attempt is the same rule; the build
+ * puts this function into inline/early_inline.js; tests/fixtures/active_attempt.json holds all to it.
  * @param {{attempts?: object}|null} doc the ledger as stored
  * @param {{attemptId: string, record: object, at: string}|null} stashed what PENDING_KEY holds
  * @param {string} labId
