@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: build serve lint test test-unit test-e2e bench guide clean setup chromium
+.PHONY: build serve lint test test-unit test-e2e test-js bench guide clean setup chromium
 
 setup: $(STAMP) node_modules/.package-lock.json
 
@@ -47,6 +47,10 @@ test-unit: setup
 
 test-e2e: build chromium
 	$(PY) -m pytest -q -m e2e
+
+# The shell's JavaScript unit tests (tests/js/): Chromium, no site build.
+test-js: setup chromium
+	$(PY) -m pytest -q -m js
 
 bench: build chromium
 	$(PY) -m tools.bench

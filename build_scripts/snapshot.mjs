@@ -7,7 +7,7 @@
 // already imported.
 //
 // With every lab warmed the memory is larger than the one a fresh Pyodide starts with, so the
-// restore grows the memory first (docs/assets/pylabs/snapshot-memory.js, shared with the worker).
+// restore grows the memory first (docs/assets/pylabs/worker/snapshot-memory.js, shared with the worker).
 // The snapshot is restored once here and answers an update, so a build never ships one the
 // browser cannot use.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ const [pyodideDir, wheelPath, outPath] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { growMemoryOnInstantiate } = await import(
-  pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", "snapshot-memory.js")).href);
+  pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", "worker", "snapshot-memory.js")).href);
 const wheel = readFileSync(wheelPath);
 
 async function start(options) {

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "snapshot"
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
-MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "snapshot-memory.js"  # how the restore grows the memory
+MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "worker" / "snapshot-memory.js"  # how the restore grows the memory
 
 
 class SnapshotError(RuntimeError):

@@ -77,7 +77,7 @@ def warm(lab_id: str, state_json: str, turn: int) -> None:
     """The work of one slider move, kept nowhere and sent nowhere. After a snapshot boot the
     browser's optimising compiler has not yet seen the code a move runs, so the first moves took
     about 1.5 times as long as later ones; the worker runs a few of these turns while the student
-    reads (docs/assets/pylabs/worker.js warmLater; ``turn`` picks where the lab's first slider sits)."""
+    reads (docs/assets/pylabs/worker/worker.js warmLater; ``turn`` picks where the lab's first slider sits)."""
     lab = get(lab_id)
     raw = json.loads(state_json)
     slider = next((c for c in lab.controls if isinstance(c, Slider)), None)

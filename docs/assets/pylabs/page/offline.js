@@ -6,7 +6,7 @@
 // On a first visit the page and the boot worker first hand the service worker what they have
 // downloaded (handoff.js), so that no file of the site crosses the network twice.
 import { BASE, handOffDownloads } from "./runtime.js";
-import { HANDOFF, handOffLoaded } from "./handoff.js";
+import { HANDOFF, handOffLoaded } from "../shared/handoff.js";
 
 let started = false;
 

@@ -6,12 +6,12 @@
 // A snapshot for another Pyodide or another wheel, a browser without DecompressionStream, or
 // a snapshot that fails to load falls back to the usual boot, saying so in the console.
 // `worker.js?boot=full` (the page's `?pylabs-boot=full`) boots the usual way on purpose.
-import { loadPyodide, version as PYODIDE_VERSION } from "../../vendor/pyodide/pyodide.mjs";
+import { loadPyodide, version as PYODIDE_VERSION } from "../../../vendor/pyodide/pyodide.mjs";
 import { growMemoryOnInstantiate } from "./snapshot-memory.js";
 import { dropImage, keepImage, keptImage } from "./image-cache.js";
-import { dropCopies, handOff, keepBytes, keepCopy } from "./handoff.js";
+import { dropCopies, handOff, keepBytes, keepCopy } from "../shared/handoff.js";
 
-const BASE = new URL("../../", import.meta.url);
+const BASE = new URL("../../../", import.meta.url);
 // A page that no service worker controls yet (a first visit) names its worker so: what the boot
 // downloads is then kept to hand to the service worker, which would otherwise download it again.
 const HANDING_OFF = self.name === "pylabs:first-visit" && typeof caches === "object";

@@ -1,24 +1,9 @@
 // Render TeX with self-hosted KaTeX, loaded only when a page has math.
-import { BASE } from "./runtime.js";
-
-let katex = null;
+import { loadScript, loadStyle } from "./script.js";
 
 function loadKatex() {
-  if (!katex) {
-    const css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = new URL("vendor/katex/katex.min.css", BASE).href;
-    document.head.appendChild(css);
-    katex = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = new URL("vendor/katex/katex.min.js", BASE).href;
-      script.async = true;
-      script.onload = () => resolve(window.katex);
-      script.onerror = () => reject(new Error("the math renderer could not be loaded"));
-      document.head.appendChild(script);
-    });
-  }
-  return katex;
+  loadStyle("vendor/katex/katex.min.css");
+  return loadScript("vendor/katex/katex.min.js", "katex", "the math renderer");
 }
 
 function texOf(element) {

@@ -1,23 +1,9 @@
 // Draw the figures the renderer embeds as JSON, with self-hosted Plotly.js.
 // Colours arrive as "token:<name>" and are read from CSS custom properties,
 // so charts follow the light or dark palette.
-import { BASE } from "./runtime.js";
+import { loadScript } from "./script.js";
 
-let plotly = null;
-
-function loadPlotly() {
-  if (!plotly) {
-    plotly = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = new URL("vendor/plotly/plotly.min.js", BASE).href;
-      script.async = true;
-      script.onload = () => resolve(window.Plotly);
-      script.onerror = () => reject(new Error("the chart library could not be loaded"));
-      document.head.appendChild(script);
-    });
-  }
-  return plotly;
-}
+const loadPlotly = () => loadScript("vendor/plotly/plotly.min.js", "Plotly", "the chart library");
 
 function palette() {
   const style = getComputedStyle(document.body);

@@ -340,22 +340,41 @@ export function clearEarly(labId) {
 }
 
 /**
- * The lab's active attempt as storage holds it, read loosely without Python (for the first
- * paint only; Python validates the ledger when it arrives): the record stashed by the last
- * page if it is this lab's, else the newest attempt that is not archived.
+ * Which attempt of a lab is active, read loosely (nothing validated): the newest by started_at, then
+ * id, that is not archived, once the record a page stashed while leaving is folded in the way the
+ * ledger folds it (pylabs.ledger.commit: a new attempt starts at the stash's time, one the ledger
+ * holds keeps its start and its archive). pylabs/ledger.py active_attempt is the same rule; the build
+ * puts this function into inline/early_inline.js; tests/fixtures/active_attempt.json holds all to it.
+ * @param {{attempts?: object}|null} doc the ledger as stored
+ * @param {{attemptId: string, record: object, at: string}|null} stashed what PENDING_KEY holds
+ * @param {string} labId
+ * @returns {object|null} the attempt (the stashed record's answers and controls when it is the stashed one)
+ */
+export function activeAttempt(doc, stashed, labId) {
+  const attempts = { ...((doc && doc.attempts) || {}) };
+  if (stashed && stashed.record && stashed.record.lab === labId && typeof stashed.attemptId === "string") {
+    const held = attempts[stashed.attemptId];
+    attempts[stashed.attemptId] = { ...stashed.record, id: stashed.attemptId,
+      started_at: held ? held.started_at : stashed.at, archived_at: held ? held.archived_at : null };
+  }
+  let newest = null;
+  for (const a of Object.values(attempts)) {
+    if (!a || a.lab !== labId || a.archived_at) continue;
+    if (!newest || a.started_at > newest.started_at || (a.started_at === newest.started_at && a.id > newest.id)) newest = a;
+  }
+  return newest;
+}
+
+/**
+ * The lab's active attempt as storage holds it, for the first paint only (Python validates the
+ * ledger when it arrives).
  * @param {string} labId
  * @returns {{attemptId: string, answers: object, controls: object}|null}
  */
 export function looseAttempt(labId) {
   try {
     const stashed = JSON.parse(window.localStorage.getItem(PENDING_KEY) || "null");
-    if (stashed && stashed.record && stashed.record.lab === labId && typeof stashed.attemptId === "string") {
-      return { attemptId: stashed.attemptId, answers: stashed.record.answers || {}, controls: stashed.record.controls || {} };
-    }
-    const doc = JSON.parse(readRaw() || "{}");
-    const live = Object.values(doc.attempts || {}).filter((a) => a && a.lab === labId && !a.archived_at);
-    live.sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
-    const attempt = live[live.length - 1];
+    const attempt = activeAttempt(JSON.parse(readRaw() || "{}"), stashed, labId);
     return attempt ? { attemptId: attempt.id, answers: attempt.answers || {}, controls: attempt.controls || {} } : null;
   } catch {
     return null;

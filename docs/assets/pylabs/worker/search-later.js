@@ -34,4 +34,4 @@ setTimeout(release, channel ? HOLD_MS : 0);
 
 const material = new URL(self.location.href).searchParams.get("material") || "";
 if (!/^search\.[0-9a-f]+\.min\.js$/.test(material)) throw new Error(`pylabs: not Material's search worker: ${material}`);
-importScripts(new URL(`../javascripts/workers/${material}`, self.location.href).href);
+importScripts(new URL(`../../javascripts/workers/${material}`, self.location.href).href);

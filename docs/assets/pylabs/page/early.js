@@ -85,7 +85,7 @@ export function mountEarly(root, labId, signal) {
     attemptId: known?.attemptId || stored?.attemptId || null,
     answers: { ...(stored?.answers || {}) },
   };
-  // Locks taken by the page's inline script (build_scripts/early_inline.js) when storage refused them.
+  // Locks taken by the page's inline script (inline/early_inline.js) when storage refused them.
   for (const [qid, choice] of Object.entries(window.__pylabsEarlyLocks || {})) {
     early.answers[qid] ??= { choice, locked_at: new Date().toISOString(), letters: LETTERS };
   }

@@ -1,4 +1,4 @@
-// Inlined after each lab by build_scripts/site_content.py (issue 9): a prediction can be chosen
+// Inlined after each lab by build_scripts/site_content.py (embedded_lab) (issue 9): a prediction can be chosen
 // and locked from the first paint, before the shell's modules have loaded. It writes the same
 // record the shell's early.js writes (store.js EARLY_KEY), and stands down once early.js mounts.
 // On a first visit it also starts the Python worker (worker_start.js, at the top of <head>).
@@ -15,6 +15,9 @@
     const fixed = root.querySelector("[data-context-fixed]");
     if (fixed) fixed.hidden = false;
   };
+  // The active attempt: store.js activeAttempt, put here by the build (site_content.early_inline), so
+  // the rule is written once; tests/fixtures/active_attempt.json holds it, and pylabs/ledger.py, to the same cases.
+  /* activeAttempt */
   // A returning student whose attempt has a locked answer: the page the shell restores shows the
   // context fixed, so show it before the first paint (the same records store.js looseAttempt reads).
   try {
@@ -23,10 +26,8 @@
     const early = (JSON.parse(localStorage.getItem(key) || "{}") || {})[lab];
     const pending = JSON.parse(localStorage.getItem("mlsys-labs:pending:" + site) || "null");
     const ledger = JSON.parse(localStorage.getItem("mlsys-labs:ledger:" + site) || "{}") || {};
-    const open = Object.values(ledger.attempts || {}).filter((a) => a && a.lab === lab && !a.archived_at)
-      .sort((a, b) => (a.started_at === b.started_at ? (a.id < b.id ? -1 : 1) : (a.started_at < b.started_at ? -1 : 1)));
-    const latest = pending && pending.record && pending.record.lab === lab ? pending.record : open[open.length - 1];
-    if (answered(early && early.answers) || answered(latest && latest.answers)) fixContext();
+    const active = activeAttempt(ledger, pending, lab);
+    if (answered(early && early.answers) || answered(active && active.answers)) fixContext();
   } catch {
     // unreadable storage: the shell reports it; Python renders the context as it is
   }

@@ -2,7 +2,7 @@
 // them instead of downloading them a second time (issue 22: a first visit moved the Python image
 // and pyodide.asm.wasm twice, 20.7 MB, because the install's own fetches could not be served by
 // the HTTP cache, which does not keep files that large everywhere). The boot worker puts copies
-// into one Cache Storage cache; the service worker (build_scripts/sw.js) takes a core file from
+// into one Cache Storage cache; the service worker (inline/sw.js) takes a core file from
 // there only when its bytes have the digest the build recorded, so a copy left over from another
 // build is never kept, and deletes the cache once it has read it.
 

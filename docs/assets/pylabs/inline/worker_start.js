@@ -1,4 +1,4 @@
-// Inlined at the top of each lab page's <head> by build_scripts/hooks.py (issue 9): it starts the
+// Inlined at the top of each lab page's <head> by build_scripts/hooks.py via site_content.worker_start (issue 9): it starts the
 // Python worker while the page is still being parsed, so Python boots beside the first paint.
 // A returning visit (the page comes from the service worker's copy, nothing to download) starts it
 // at once; a first visit starts it from the inline script after the lab (early_inline.js calls
@@ -11,7 +11,7 @@
   const start = () => {
     if (window.__pylabsWorker || typeof Worker !== "function" || typeof WebAssembly !== "object") return;
     try {
-      const script = new URL("assets/pylabs/worker.js", root);
+      const script = new URL("assets/pylabs/worker/worker.js", root);
       if (new URLSearchParams(location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
       // named for its first visit: what it downloads is handed to the service worker (handoff.js)
       const worker = new Worker(script, { type: "module", name: navigator.serviceWorker && !navigator.serviceWorker.controller && window.isSecureContext ? "pylabs:first-visit" : "pylabs" });

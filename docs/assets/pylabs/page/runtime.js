@@ -1,7 +1,7 @@
 // The page's side of the Python worker: one worker per tab, kept across
 // instant navigation, called with JSON strings and answering with parsed JSON.
 
-export const BASE = new URL("../../", import.meta.url);
+export const BASE = new URL("../../../", import.meta.url);
 
 let worker = null;
 let booting = null;
@@ -42,13 +42,13 @@ export function startRuntime(onProgress) {
     booting = Promise.reject(new Error(reason));
     return booting;
   }
-  // The lab page's inline script (build_scripts/worker_start.js) may have started the worker
+  // The lab page's inline script (inline/worker_start.js) may have started the worker
   // already, keeping what it said meanwhile; otherwise start it here.
   const early = window.__pylabsWorker;
   if (early && !early.failed) {
     worker = early;
   } else {
-    const script = new URL("worker.js", import.meta.url);
+    const script = new URL("../worker/worker.js", import.meta.url);
     // `?pylabs-boot=full` on a page starts Python without the memory snapshot (tests, benchmark).
     if (new URLSearchParams(window.location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
     worker = new Worker(script, { type: "module", name: workerName() });
