@@ -25,6 +25,7 @@ from pylabs.framework.render import record, render_lab
 from pylabs.framework.state import State
 from pylabs.labs import all_labs
 from tests.labs.helpers import LOCKED_AT
+from tests.labs.states import locked, moved, start
 
 LABS = all_labs()
 CONTEXTS = [(lab, c) for lab in LABS for c in lab.context.values]
@@ -39,30 +40,6 @@ def by_lab(cases):
 
 def by_context(cases):
     return pytest.mark.parametrize("lab,context", cases, ids=[f"{lab.id}-{c}" for lab, c in cases])
-
-
-# ---- states, as a student makes them ---------------------------------------------------------
-
-
-def start(lab: Lab, context: str) -> dict[str, Any]:
-    """A fresh attempt's controls in ``context``: picking it applies its presets."""
-    return moved(lab, {}, {lab.context.name: context})
-
-
-def moved(lab: Lab, controls: Mapping[str, Any], moves: Mapping[str, Any]) -> dict[str, Any]:
-    """``controls`` after the student moves each control of ``moves`` in turn (presets apply)."""
-    now = dict(controls)
-    for name, value in moves.items():
-        now = dict(lab.parse({"controls": {**now, name: value}}, changed=name).controls)
-    return now
-
-
-def locked(lab: Lab, controls: Mapping[str, Any], upto: int | None = None, earlier=None) -> State:
-    """Every question locked (only the first ``upto`` when given), at its key; ``earlier``: the
-    ledger's latest attempts of the labs this one reads."""
-    questions = lab.questions if upto is None else lab.questions[:upto]
-    answers = {q.id: {"choice": q.answer(), "locked_at": LOCKED_AT} for q in questions}
-    return lab.parse({"answers": answers, "controls": dict(controls), "earlier": earlier or {}})
 
 
 def hooks(lab: Lab, state: State) -> set[str]:
