@@ -23,7 +23,7 @@ from tests.labs.reading import page_text
 LAB = lab.LAB
 S = model.S
 CONTEXTS = LAB.context.values
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "vol2" / "13-privacy-gap.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "vol2" / "13-privacy-gap.md"
 
 
 def all_open(**controls):
