@@ -2,22 +2,28 @@
 entry and its failures' witnesses (``FailureSpec.reach``/``leave``): pick the context, lock each
 act's prediction, move the instruments to reach each of the act's failures and see its
 ``data-failure`` hook appear, move them to leave it and see it go, open the act's equations,
-lock the reflection; then the HUD says complete and the ledger holds one complete attempt in that
-context, every answer marked right and every failure reached recorded.
+lock the reflection; every chart an act draws is drawn once its instruments open. Then the HUD
+says complete, the ledger holds one complete attempt in that context with every answer marked right
+and every failure reached recorded, and every number on the page's cards is the one CPython
+computes for the attempt's recorded settings (Pyodide runs the same Python to the same floats).
 
 A lab whose failures do not all hold in one context is walked once per context it needs, each in
-a fresh browser profile (the first lock fixes an attempt's context). The numbers on the instruments
-are the unit tests' business: the page runs the same Python."""
+a fresh browser profile (the first lock fixes an attempt's context). Which number is right is the
+unit tests' business; here it is enough that the browser and CPython agree."""
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import pytest
 
 from pylabs.framework.lab import Lab
+from pylabs.framework.render import render_lab
 from pylabs.labs import LAB_MODULES, get
 from tests.e2e.driver import LabDriver
+from tests.labs.helpers import LOCKED_AT
 from tests.labs.states import start
 
 pytestmark = pytest.mark.e2e
@@ -73,8 +79,11 @@ def walk(page: LabDriver, lab: Lab, context: str, failures: list) -> None:
     questions = {q["id"] for q in entry["questions"]}
     for act in lab.acts:
         assert act.prediction.id in questions and act.reflection.id in questions
+        assert page.act_unlocked(act.number) and not page.has_metric_in(act.number)
         page.lock(act.prediction.id, act.prediction.answer(context))
         assert page.verdict(act.prediction.id) == "correct"
+        for chart in page.charts_in(act.number):
+            page.chart_drawn(chart)
         for spec in failures:
             if spec.act == act.number:
                 steps.failure(spec)
@@ -86,6 +95,22 @@ def walk(page: LabDriver, lab: Lab, context: str, failures: list) -> None:
     assert attempt["complete"] and attempt["context"] == context
     assert all(a["correct"] for a in attempt["answers"].values()) and len(attempt["answers"]) == len(questions)
     assert {f.name for f in failures} <= set(attempt["failures_hit"])
+    assert same_numbers(page.cards(), cpython_cards(lab, context, attempt["controls"]))
+
+
+def cpython_cards(lab: Lab, context: str, controls: dict[str, Any]) -> dict[str, str]:
+    """Each metric card's data-value as CPython renders the attempt (every question at its key)."""
+    answers = {q.id: {"choice": q.answer(context), "locked_at": LOCKED_AT} for q in lab.questions}
+    html = str(render_lab(lab, lab.parse({"answers": answers, "controls": controls})))
+    return dict(re.findall(r'data-metric="(\w+)" data-value="([^"]*)"', html))
+
+
+def same_numbers(page: dict[str, str], cpython: dict[str, str]) -> bool:
+    assert page.keys() == cpython.keys(), f"cards differ: {sorted(page.keys() ^ cpython.keys())}"
+    differ = {k: (page[k], cpython[k]) for k in page if not (
+        page[k] == cpython[k] or math.isclose(float(page[k]), float(cpython[k]), rel_tol=1e-12, abs_tol=1e-300))}
+    assert not differ, f"Pyodide and CPython disagree: {differ}"
+    return True
 
 
 def test_the_site_lists_every_lab(lab_page):
