@@ -145,12 +145,6 @@ def loop_text(**controls) -> str:
     return page_text(html.split('data-failure="a1_loop_missed"')[1].split("</div>")[0])
 
 
-def test_loop_missed_is_reached_at_the_scenario_and_left_by_moving_closer():
-    assert "a1_loop_missed" in LAB.failures_now(all_open())
-    assert "a1_loop_missed" not in LAB.failures_now(all_open(a1_distance=500e3))
-    assert 'data-failure="a1_loop_missed"' not in rendered(LAB, all_open(a1_distance=500e3))
-
-
 def test_loop_missed_blames_the_light_only_when_the_light_alone_is_late():
     """Issue 24: at 0 km with 20 ms of compute the page said "No faster GPU changes that: move the
     server inside 0 km, or compute on the car". It branches on RTT > deadline, as V1-02 does."""
@@ -329,14 +323,6 @@ def test_the_math_peek_says_when_a_coin_cell_cannot_give_the_pulse():
     assert "Most power while computing for six months none" in text_of(all_open(a2_battery="cr2032", a2_sleep_w=1e-3))
 
 
-def test_battery_short_is_reached_with_a_coin_cell_and_left_by_reading_less_often():
-    mcu = {"a2_active_w": C.MCU_ACTIVE_POWER_W}
-    assert "a2_battery_short" not in LAB.failures_now(all_open(**mcu))
-    assert "a2_battery_short" in LAB.failures_now(all_open(a2_battery="cr2032", **mcu))
-    assert "a2_battery_short" not in LAB.failures_now(all_open(a2_battery="cr2032", a2_period_s=2.0, **mcu))
-    assert "a2_battery_short" in LAB.failures_now(all_open())  # the phone-class default falls short
-
-
 def test_battery_short_says_what_average_the_battery_allows():
     text = text_of(all_open(a2_battery="cr2032", a2_active_w=0.1))
     assert "An average of 210 µW empties the battery in 134 days; six months on it allow an average of at " \
@@ -398,7 +384,9 @@ def test_the_recorded_track_opens_a_later_lab_in_it(track):
     ``context_from=TRACK``, starts that lab's context in the chosen track."""
     from pylabs.labs import get
     from pylabs.labs.vol1 import contexts
-    later = dataclasses.replace(get("v2_02"), context=contexts.deployment(), context_from=contexts.TRACK)
+    base = get("v2_02")  # given Volume I's tracks, its failures' witnesses name none of its own contexts
+    later = dataclasses.replace(base, context=contexts.deployment(), context_from=contexts.TRACK,
+                                failures=tuple(dataclasses.replace(f, contexts=()) for f in base.failures))
     rec = record(LAB, all_open(track=track))
     assert later.context_defaults({"v1_00": rec}) == {"context": track}
 

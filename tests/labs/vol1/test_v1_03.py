@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_03 as lab
 from pylabs.labs.vol1 import v1_03_model as model
 from pylabs.physics import constants
@@ -187,30 +187,6 @@ def test_daily_retraining_on_a_phone_still_catches_up_within_the_window():
     assert 9 * 7 * model.DAY < r.crossover_s < r.window_s
 
 
-# ---- failure states reached and left ---------------------------------------------------------------
-
-
-def test_act1_failure_reached_at_the_scenario_and_left_by_an_earlier_discovery():
-    assert "a1_most_redone" in LAB.failures_now(all_open())
-    assert "a1_most_redone" not in LAB.failures_now(all_open(a1_stage=2))
-
-
-def test_no_crossover_warning_reached_at_low_r_and_left_by_raising_it():
-    assert "a2_no_crossover" in LAB.failures_now(all_open(a2_decay=0.95))
-    assert "a2_no_crossover" not in LAB.failures_now(all_open(a2_decay=0.999))
-
-
-def test_energy_failure_reached_on_a_phone_and_left_with_daily_retraining():
-    assert "a2_energy_budget" in LAB.failures_now(all_open(context="mobile"))
-    assert "a2_energy_budget" not in LAB.failures_now(all_open(context="mobile", a2_small_cycle="24"))
-    assert "a2_energy_budget" not in LAB.failures_now(all_open(context="cloud"))
-
-
-def test_failure_callouts_render_only_while_active():
-    assert 'data-failure="a2_energy_budget"' in render_lab(LAB, all_open(context="mobile"))
-    assert 'data-failure="a2_energy_budget"' not in render_lab(LAB, all_open(context="mobile", a2_small_cycle="24"))
-
-
 # ---- the context: what it shows and what it disables -----------------------------------------------------
 
 
@@ -241,24 +217,6 @@ def test_edge_and_tiny_tracks_are_explained_on_the_page():
 
 
 # ---- edges of every instrument -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("controls", [
-    {"a1_stage": 1, "a1_days_2": 86400, "a1_days_3": 86400, "a1_days_4": 86400, "a1_days_5": 86400},
-    {"a1_stage": 6, "a1_days_2": 120 * 86400, "a1_days_3": 120 * 86400, "a1_days_4": 120 * 86400,
-     "a1_days_5": 120 * 86400},
-    {"context": "mobile", "a2_small_cycle": "168", "a2_large_cycle": "1", "a2_decay": 0.95, "a2_window": 4 * 604800,
-     "a2_power": 1, "a2_budget": 36000},
-    {"context": "mobile", "a2_small_cycle": "1", "a2_large_cycle": "336", "a2_decay": 1.0, "a2_window": 52 * 604800,
-     "a2_power": 6, "a2_budget": 3600},
-])
-def test_edges_render_finite_numbers(controls):
-    state = all_open(**controls)
-    html = rendered(LAB, state)
-    assert "NaN" not in html and "nan" not in html.lower().replace("nano", "")
-    for name, value in lab.results(state).items():
-        if isinstance(value, float) and name != "crossover_h":
-            assert math.isfinite(value) and value >= 0, name
 
 
 def test_a_small_model_slower_than_the_large_one_still_has_a_sensible_crossover():

@@ -166,18 +166,6 @@ def test_instruments_show_the_golden_numbers():
     assert metric_value(html, "a2_transfer_s") / 3600 == pytest.approx(1.389, abs=5e-4)
 
 
-def test_edge_values_stay_finite():
-    for controls in ({"a1_workers": 1, "a1_per_worker": 50, "a1_image": 500e3, "a1_mfu": 0.1, "a1_storage": "hdd_random",
-                      "a1_iops": 50, "a2_dataset": 1e15, "a2_link": "1", "a2_efficiency": 0.5, "a2_budget": 3600},
-                     {"a1_workers": 32, "a1_per_worker": 600, "a1_image": 50e3, "a1_mfu": 0.6, "a1_storage": "ram",
-                      "a1_gpu": "h100", "a2_dataset": 1e12, "a2_link": "100", "a2_efficiency": 1.0,
-                      "a2_budget": 72 * 3600, "a2_compute": 5}):
-        html = rendered(LAB, all_open(**controls))
-        assert "nan" not in html.lower().replace("nanosecond", "") and "inf" not in html.split("data-value=")[1][:20]
-        res = record(LAB, all_open(**controls))["results"]
-        assert 0 < res["util"] <= 1 and res["transfer_h"] > 0 and res["egress_usd"] >= 0
-
-
 def test_iops_slider_is_disabled_unless_the_disk_reads_small_files():
     def control(html):
         start = html.index('data-control="a1_iops"')

@@ -5,12 +5,10 @@ failure states, contexts, numbers as a textbook prints them, and the ledger reco
 from __future__ import annotations
 
 import itertools
-import math
-import re
 
 import pytest
 
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_05 as lab
 from pylabs.labs.vol1 import v1_05_model as model
 from pylabs.physics import constants as C
@@ -201,11 +199,6 @@ def test_oom_is_reached_and_left_on_the_phone():
     assert "a2_out_of_memory" in LAB.failures_now(all_open(a2_mode="training", **big, context="edge"))
 
 
-def test_oom_callout_renders_only_while_active():
-    assert 'data-failure="a2_out_of_memory"' in render_lab(LAB, all_open(a2_batch=128, a2_image=512))
-    assert 'data-failure="a2_out_of_memory"' not in render_lab(LAB, all_open())
-
-
 def test_the_oom_text_offers_only_levers_not_at_their_limit():
     """Defect class 3: at batch 1, INT8 and inference the text does not offer those levers."""
     text = page_text(rendered(LAB, all_open(a2_batch=1, a2_image=512, a2_channels=512, a2_precision="int8",
@@ -243,22 +236,6 @@ def test_a_map_far_smaller_than_the_buffer_reads_as_a_share():
     html = rendered(LAB, state)
     assert 'data-metric="a2_buffer_share"' in html and 'data-metric="a2_buffer_ratio"' not in html
     assert "0.0000" not in page_text(html)
-
-
-@pytest.mark.parametrize("context", CONTEXTS)
-def test_extreme_settings_render_finite_numbers(context):
-    for a1 in itertools.product(("relu", "gelu"), ("int8", "fp32"), (7, 448), (4, 30), (False, True)):
-        for a2 in itertools.product((28, 512), (1, 512), (1, 128), ("int8", "fp32"), ("inference", "training"),
-                                    ("kib128", "h100_l2")):
-            controls = dict(zip(("a1_activation", "a1_precision", "a1_side", "a1_exp_ops", "a1_fused"), a1))
-            controls.update(zip(("a2_image", "a2_channels", "a2_batch", "a2_precision", "a2_mode", "a2_buffer"), a2))
-            state = all_open(context=context, **controls)
-            for value in lab.results(state).values():
-                assert not isinstance(value, float) or (math.isfinite(value) and value >= 0)
-            if a2[1:3] == (512, 128) and a1[2:4] == (448, 30):  # render the largest corner
-                html = rendered(LAB, state)
-                values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
-                assert all(math.isfinite(v) and v >= 0 for v in values)
 
 
 # ---- every option's feedback, in every context ------------------------------------------------

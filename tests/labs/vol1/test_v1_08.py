@@ -13,7 +13,7 @@ import pytest
 
 from pylabs.framework import fmt
 from pylabs.framework.questions import fill, in_context
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_08 as lab
 from pylabs.labs.vol1 import v1_08_model as model
 from pylabs.labs.vol1.contexts import BY_CONTEXT
@@ -202,11 +202,6 @@ def test_every_option_has_feedback_with_its_facts(context):
 # ---- failure states -----------------------------------------------------------------------
 
 
-def test_act1_oom_is_reached_at_the_scenario_and_left_with_a_smaller_model():
-    assert "a1_out_of_memory" in LAB.failures_now(all_open())
-    assert "a1_out_of_memory" not in LAB.failures_now(all_open(a1_model="gpt3xl", a1_precision="mixed"))
-
-
 def test_act1_levers_name_only_changes_that_fit():
     """Class 3 of the reviews: no lever at its limit, none that would not fit."""
     text = lab.act1_levers(all_open())
@@ -234,12 +229,6 @@ def test_act2_levers_after_selective_ask_for_full_recomputation():
     assert "recompute them fully" in text
 
 
-def test_act2_oom_is_reached_by_a_bigger_micro_batch_and_left_with_checkpointing():
-    assert "a2_out_of_memory" not in LAB.failures_now(all_open())
-    assert "a2_out_of_memory" in LAB.failures_now(all_open(a2_batch=16))
-    assert "a2_out_of_memory" not in LAB.failures_now(all_open(a2_batch=64, a2_mode="full"))
-
-
 def test_act2_levers_branch_on_their_limits():
     a = lab.accumulation(all_open(a2_batch=512, a2_accum=64, a2_mode="full", a2_seq=512))
     text = lab.a2_levers(all_open(a2_batch=512, a2_accum=64, a2_mode="full", a2_seq=512), a)
@@ -254,11 +243,6 @@ def test_no_throughput_beside_an_out_of_memory():
     assert 'data-failure="a2_out_of_memory"' in html
     assert 'data-metric="a2_ratio"' not in html and 'data-metric="a2_step_s"' not in html
     assert 'data-metric="a2_ratio"' in rendered(LAB, all_open(a2_accum=1))
-
-
-def test_failure_callouts_render_only_while_active():
-    assert 'data-failure="a2_out_of_memory"' in render_lab(LAB, all_open(a2_batch=16))
-    assert 'data-failure="a2_out_of_memory"' not in render_lab(LAB, all_open())
 
 
 # ---- numbers that read like a textbook's ----------------------------------------------------
