@@ -154,13 +154,6 @@ def test_utilisation_is_an_instrument_labelled_as_an_assumption():
 # ---- failure states ---------------------------------------------------------------------
 
 
-def test_over_a_week_is_reached_on_the_edge_and_left_with_fewer_epochs():
-    assert "a1_over_a_week" in LAB.failures_now(all_open(context="edge"))
-    assert "a1_over_a_week" not in LAB.failures_now(all_open(context="edge", a1_epochs=40))
-    assert "a1_over_a_week" not in LAB.failures_now(all_open())
-    assert 'data-failure="a1_over_a_week"' in render_lab(LAB, all_open(context="edge"))
-
-
 def test_bar_missed_is_reached_with_a_small_budget_and_left_by_raising_it():
     assert "a2_bar_missed" not in LAB.failures_now(all_open())
     assert "a2_bar_missed" in LAB.failures_now(all_open(a2_budget=5000))

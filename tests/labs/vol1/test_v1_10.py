@@ -244,17 +244,6 @@ def test_the_collapse_offers_only_the_levers_not_yet_pulled():
     assert "each channel" not in text and "Train with quantization in the loop or use more bits." == text
 
 
-def test_over_budget_is_left_at_int4():
-    assert "a1_over_budget" not in LAB.failures_now(all_open(a1_format="int4"))
-
-
-def test_tier_oom_is_reached_by_default_and_left_with_the_key_design():
-    assert "a2_out_of_memory" in LAB.failures_now(all_open())
-    good = all_open(a2_flagship="8b_int4", a2_mid="8b_int3", a2_budget="1b_int4")
-    assert not LAB.failures_now(good) & {"a2_out_of_memory", "a2_quality"}
-    assert 'data-failure="a2_out_of_memory"' not in render_lab(LAB, good)
-
-
 def test_a_longer_context_pushes_the_mid_tier_out_of_memory():
     tight = all_open(a2_flagship="8b_int4", a2_mid="8b_int3", a2_budget="1b_int4", a2_context=8192)
     assert "a2_out_of_memory" in LAB.failures_now(tight)

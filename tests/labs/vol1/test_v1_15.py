@@ -416,7 +416,7 @@ def test_one_audit_is_singular():
 # ---- failures, contexts, the record ----------------------------------------------------------------
 
 
-def test_every_failure_is_reached_and_left():
+def test_the_scenario_fails_four_checks_and_a_feasible_policy_none():
     assert LAB.failures_now(state()) == {"a2_unlawful", "a2_adverse_impact", "a2_recall_floor", "a2_eo_gap"}
     assert LAB.failures_now(state(**FEASIBLE)) == frozenset()
     assert LAB.failures_now(state(a2_policy="parity", a2_validated=True)) == \

@@ -224,7 +224,7 @@ def test_the_context_changes_act1s_tier_card():
 # ---- failures and the record -----------------------------------------------------------------
 
 
-def test_every_failure_is_reached_and_left():
+def test_the_scenario_fails_five_checks_and_a_feasible_fleet_none():
     assert LAB.failures_now(all_open()) == {"a2_cloud_ttft", "a2_mobile_memory", "a2_mobile_tpot", "a2_tiny_flash",
                                             "a2_tiny_ram"}
     assert LAB.failures_now(all_open(**FEASIBLE)) == frozenset()
@@ -232,14 +232,6 @@ def test_every_failure_is_reached_and_left():
                                                                                  "a2_cloud": "bf16"}))
     assert "a2_cloud_cost" in LAB.failures_now(all_open(**{**FEASIBLE, "a2_batch": 1, "a2_load": 0.1}))
     assert {"a2_edge_memory", "a2_edge_tpot"} <= LAB.failures_now(all_open(**{**FEASIBLE, "a2_edge": "bf16"}))
-
-
-def test_edge_values_are_finite():
-    for controls in ({"a2_batch": 1, "a2_load": 0.1}, {"a2_batch": 4096, "a2_load": 0.95},
-                     {"a1_precision": "int4", "a1_gpus": "8"}, {"context": "tiny", "a1_precision": "bf16"}):
-        # an empty ledger has no accuracy: that card alone carries no number (review: it read "0 %")
-        html = rendered(LAB, all_open(**controls)).replace('data-metric="a1_accuracy" data-value="nan"', "")
-        assert "nan" not in html.lower().replace("nano", "") and "inf" not in html.split("data-value=")[1][:12]
 
 
 def test_the_record_has_every_check_and_the_verdict():
