@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from pylabs.framework.questions import in_context, worded
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol2 import v2_05 as lab
 from pylabs.labs.vol2 import v2_05_model as model
 from pylabs.labs.vol2 import v2_05_network as network
@@ -225,9 +225,6 @@ def test_step_time_model_is_documented_arithmetic():
     assert lay.mfu == pytest.approx(model.S.mfu * lay.m * 6 * lay.layer_compute_s / lay.step_s)
 
 
-# ---- feedback for every option ------------------------------------------------------
-
-
 # ---- gating ------------------------------------------------------------------------
 
 
@@ -236,20 +233,6 @@ def test_step_time_model_is_documented_arithmetic():
 
 def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
-
-
-@pytest.mark.parametrize("name,reach,leave", [
-    ("a1_out_of_memory", {"a1_zero": "0"}, {"a1_zero": "1"}),
-    ("a1_comm_bound", {"a1_gpus": 512}, {"a1_gpus": 64}),
-    ("a2_out_of_memory", {"a2_pp": 4}, {"a2_pp": 16}),
-    ("a2_tp_across_nodes", {"a2_tp": 16, "a2_pp": 8}, {"a2_tp": 8, "a2_pp": 16}),
-    ("a2_bubble", {"a2_tp": 4, "a2_pp": 32}, {"a2_tp": 8, "a2_pp": 16}),
-])
-def test_each_failure_is_reached_and_left(name, reach, leave):
-    assert name in LAB.failures_now(all_open(**reach))
-    assert f'data-failure="{name}"' in render_lab(LAB, all_open(**reach))
-    assert name not in LAB.failures_now(all_open(**leave))
-    assert f'data-failure="{name}"' not in render_lab(LAB, all_open(**leave))
 
 
 def test_failure_texts_offer_only_levers_not_at_their_limit():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 
@@ -160,9 +159,6 @@ def test_link_rates_model_sizes_and_fp32_bytes_come_from_the_registry():
     assert lab.params(13e9) == "13B"
 
 
-# ---- gating ------------------------------------------------------------------------
-
-
 # ---- failure states -------------------------------------------------------------------
 
 
@@ -174,14 +170,6 @@ def test_default_scenario_is_healthy():
     assert LAB.failures_now(all_open()) == frozenset()
     assert lab.sync(all_open()).ring_over_hd == pytest.approx(model.act2_truth("cluster"))
     assert lab.sync(all_open()).share == pytest.approx(13.891006 / (13.891006 + 19.319453), rel=1e-6)
-
-
-def test_small_message_on_a_ring_is_communication_bound_and_the_algorithm_plus_tokens_leave_it():
-    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small"))
-    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small", a2_algorithm="rab"))
-    assert "a2_comm_bound" not in LAB.failures_now(all_open(a2_workload="small", a2_algorithm="rab",
-                                                            a2_tokens=16384))
-    assert "a2_comm_bound" in LAB.failures_now(all_open(a2_workload="small", a2_tokens=16384))
 
 
 def test_slow_link_or_a_tree_reaches_the_failure_for_large_messages():
@@ -242,16 +230,6 @@ def test_review_failure_levers_each_clear_it_alone_and_none_is_withheld():
                         assert ("together do" in text) <= best and ("communication-bound:" in text) <= (not best)
                         checked += 1
     assert checked > 1000
-
-
-def test_failures_are_not_active_before_their_instruments_unlock():
-    state = answered(LAB, {}, through="a1_reflect", controls={"a2_workload": "small"})
-    assert LAB.failures_now(state) == frozenset()
-
-
-def test_failure_callout_renders_only_while_active():
-    assert 'data-failure="a2_comm_bound"' in render_lab(LAB, all_open(a2_workload="small"))
-    assert 'data-failure="a2_comm_bound"' not in render_lab(LAB, all_open())
 
 
 # ---- context presets, the custom slider and the ledger record ------------------------------

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from pylabs.framework.formats import fmt
-from pylabs.framework.render import record, render_lab
+from pylabs.framework.render import record
 from pylabs.labs.vol2 import v2_07 as lab
 from pylabs.labs.vol2 import v2_07_model as model
 from pylabs.physics import reliability as rel
@@ -314,24 +314,6 @@ def test_act2_page_before_its_prediction_does_not_state_plan_goodputs():
 # ---- failure states, reached and left through the instruments --------------------------------
 
 
-def test_act1_collapse_is_reached_by_scaling_the_job_and_left_by_scaling_back():
-    assert "a1_collapse" not in LAB.failures_now(all_open())
-    assert "a1_collapse" in LAB.failures_now(all_open(a1_gpus=16384))
-    assert "a1_collapse" not in LAB.failures_now(all_open(a1_gpus=16384, a1_restart=60, a1_stall=30,
-                                                          a1_interval=600))
-
-
-def test_act2_below_target_at_defaults_and_left_with_async():
-    assert "a2_below_target" in LAB.failures_now(all_open())
-    assert "a2_below_target" not in LAB.failures_now(all_open(a2_mode="async", a2_interval=45))
-
-
-def test_act2_writes_overlap_reached_and_left():
-    assert "a2_writes_overlap" in LAB.failures_now(all_open(a2_mode="async", a2_interval=15))
-    assert "a2_writes_overlap" not in LAB.failures_now(all_open(a2_mode="async", a2_interval=45))
-    assert "a2_writes_overlap" not in LAB.failures_now(all_open(a2_mode="sync", a2_interval=15))
-
-
 def test_collapse_text_offers_only_levers_left():
     """Class 3: at 16,384 GPUs an interval near T* cannot save the job, and the text names only the
     levers not already at their limit."""
@@ -361,16 +343,6 @@ def test_below_target_says_when_no_synchronous_interval_can_pass():
     html = rendered(LAB, all_open(a2_restart=120))
     assert "Goodput is 88.8 %" in html and "No synchronous interval reaches" not in html
     assert "No synchronous interval reaches" not in rendered(LAB, all_open(a2_mode="async", a2_interval=3600))
-
-
-def test_failures_stay_quiet_until_their_act_opens():
-    state = answered(LAB, {}, through="a1_reflect", controls={"a1_gpus": 16384})
-    assert LAB.failures_now(state) == frozenset({"a1_collapse"})
-
-
-def test_failure_callouts_render_only_while_active():
-    assert 'data-failure="a2_below_target"' in render_lab(LAB, all_open())
-    assert 'data-failure="a2_below_target"' not in render_lab(LAB, all_open(a2_mode="async", a2_interval=45))
 
 
 # ---- edges: every extreme gives finite, sensible numbers --------------------------------------
