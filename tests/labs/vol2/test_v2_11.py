@@ -236,42 +236,13 @@ def test_act2_page_before_its_prediction_does_not_state_the_team_epsilon():
 # ---- failure states -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, reach, leave", [
-    ("a2_utility", {"a2_clients": "1000"}, {"a2_clients": "10000", "a2_z": 1.1}),
-    ("a2_privacy", {"a2_clients": "10000", "a2_z": 1.0}, {"a2_clients": "10000", "a2_z": 1.1}),
-    ("a2_bandwidth", {"a2_clients": "100000"}, {"a2_clients": "10000"}),
-])
-def test_each_failure_is_reached_and_left(name, reach, leave):
-    assert name in LAB.failures_now(all_open(**reach))
-    assert name not in LAB.failures_now(all_open(**leave))
-    assert f'data-failure="{name}"' in rendered(LAB, all_open(**reach))
-    assert f'data-failure="{name}"' not in rendered(LAB, all_open(**leave))
-
-
 def test_bandwidth_failure_is_a_warning_and_follows_the_context():
     html = rendered(LAB, all_open(a2_clients="100000"))
     assert 'pl-callout--warn" data-failure="a2_bandwidth"' in html
     assert "a2_bandwidth" not in LAB.failures_now(all_open(context="gboard", a2_clients="100000"))
 
 
-def test_failures_are_quiet_before_act2_instruments_unlock():
-    assert LAB.failures_now(answered(LAB, {}, through="a1_reflect")) == frozenset()
-
-
 # ---- edges and the context -------------------------------------------------------------
-
-
-@pytest.mark.parametrize("controls", [
-    {"a1_clients": "100", "a1_rounds": 1, "a1_params": "gboard", "a1_bytes": "1", "a1_compression": 100},
-    {"a1_clients": "1000000", "a1_rounds": 100, "a1_params": "1b", "a1_bytes": "4", "a1_compression": 1},
-    {"a2_clients": "1000000", "a2_z": 0.5}, {"a2_clients": "100", "a2_z": 3.0, "a2_conversion": "tight"},
-])
-def test_extremes_render_finite_numbers(controls):
-    state = all_open(**controls)
-    html = rendered(LAB, state)
-    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
-    assert values and all(math.isfinite(v) and v >= 0 for v in values)
-    assert all(math.isfinite(v) for v in lab.results(state).values())
 
 
 def test_context_preset_sets_the_model_and_precision():

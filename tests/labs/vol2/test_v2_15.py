@@ -3,7 +3,6 @@ physics, feedback for every option, every failure reached and left, the ledger r
 
 from __future__ import annotations
 
-import math
 import re
 
 import pytest
@@ -161,14 +160,13 @@ def test_act2_page_before_its_prediction_does_not_state_the_shift_ceiling():
 
 
 @pytest.mark.parametrize("name, reach, leave", [
-    ("a2_sla", {"a2_flex": 0.6}, {"a2_flex": 0.45}),
     ("a2_sla", {"a2_window": 12 * H, "a2_flex": 0.5}, {"a2_window": 12 * H, "a2_flex": 0.3}),
     ("a2_sla", {"a2_window": 12 * H, "a2_util": 0.9}, {"a2_window": 12 * H, "a2_util": 0.75}),
-    ("a2_target", {}, {"a2_procure": 0.35}),
     # idle GPUs buy night headroom: at 50 % utilisation shifting alone can pass the target
     ("a2_target", {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.5}, {"a2_util": 0.5, "a2_window": 12 * H, "a2_flex": 0.6}),
 ])
-def test_each_failure_is_reached_and_left(name, reach, leave):
+def test_other_levers_reach_and_leave_each_failure(name, reach, leave):
+    """Routes besides each failure's declared witness (tests/labs/test_contract.py drives that one)."""
     assert name in LAB.failures_now(all_open(**reach))
     assert name not in LAB.failures_now(all_open(**leave))
     assert f'data-failure="{name}"' in rendered(LAB, all_open(**reach))
@@ -267,28 +265,7 @@ def test_a_plan_meets_every_act2_limit():
     assert LAB.failures_now(all_open(a2_window=12 * H, a2_procure=0.25)) == frozenset()
 
 
-def test_failures_are_quiet_before_act2_instruments_unlock():
-    assert LAB.failures_now(answered(LAB, {}, through="a1_reflect")) == frozenset()
-
-
 # ---- edges and the context -------------------------------------------------------------
-
-
-@pytest.mark.parametrize("controls", [
-    {"a1_eff": 1.1, "a1_demand": 10, "a1_source": "wind", "a2_flex": 0, "a2_window": 0 * H, "a2_util": 0.95,
-     "a2_procure": 0},
-    {"a1_eff": 5, "a1_demand": 1, "a1_source": "coal", "a2_flex": 1, "a2_window": 12 * H, "a2_util": 0.5,
-     "a2_procure": 1, "context": "facility", "a1_pue": 2.0},
-    {"a2_flex": 1, "a2_window": 0 * H, "a2_util": 0.95, "a2_procure": 1},
-])
-def test_extremes_render_finite_numbers(controls):
-    state = all_open(**controls)
-    html = rendered(LAB, state)
-    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
-    assert values and all(math.isfinite(v) for v in values)
-    assert "nan" not in html.lower().replace("nanos", "")
-    for key, value in lab.results(state).items():
-        assert isinstance(value, bool) or math.isfinite(value), key
 
 
 def test_context_presets_the_pue():

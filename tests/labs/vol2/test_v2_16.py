@@ -255,16 +255,13 @@ def test_act2_page_before_its_pick_does_not_state_the_check_results():
 
 
 @pytest.mark.parametrize("name, reach, leave", [
-    ("a2_group_cutoffs", {"a2_us_rule": "fourfifths"}, {"a2_us_rule": "single"}),
     ("a2_group_cutoffs", {"a2_eu_rule": "ppv"}, {"a2_eu_rule": "single"}),
-    ("a2_us_adverse_impact", {"a2_threshold": 1.8}, {"a2_threshold": 0.75}),
     ("a2_us_adverse_impact", {"a2_threshold": 0.75, "a2_d_prime": 3.5}, {"a2_threshold": 0.7, "a2_d_prime": 3.5}),
-    ("a2_eu_error_gap", {"a2_eu_rule": "fourfifths"}, {"a2_eu_rule": "single"}),
     ("a2_eu_error_gap", {"a2_eu_rule": "fourfifths", "a2_tolerance": 0.02}, {"a2_eu_rule": "fourfifths", "a2_tolerance": 0.04}),
-    ("a2_harm", {"a2_threshold": 2.2}, {"a2_threshold": 1.8}),
     ("a2_harm", {"a2_evals": 1e7}, {"a2_evals": 5e6}),
 ])
-def test_each_failure_is_reached_and_left(name, reach, leave):
+def test_other_levers_reach_and_leave_each_failure(name, reach, leave):
+    """Routes besides each failure's declared witness (tests/labs/test_contract.py drives that one)."""
     assert name in LAB.failures_now(all_open(**reach))
     assert name not in LAB.failures_now(all_open(**leave))
     assert f'data-failure="{name}"' in rendered(LAB, all_open(**reach))
@@ -285,31 +282,7 @@ def test_the_answer_clears_every_failure():
     assert LAB.failures_now(all_open(a2_threshold=S.low_threshold)) == frozenset()
 
 
-def test_failures_are_quiet_before_act2_instruments_unlock():
-    assert LAB.failures_now(answered(LAB, {}, through="a1_reflect")) == frozenset()
-
-
 # ---- edges and the context -------------------------------------------------------------
-
-A1 = ("dp", "single", "ppv")
-
-
-@pytest.mark.parametrize("criterion", A1)
-@pytest.mark.parametrize("controls", [
-    {"a1_base_a": 0.01, "a1_base_b": 0.3, "a1_flag_rate": 0.01},
-    {"a1_base_a": 0.3, "a1_base_b": 0.01, "a1_flag_rate": 0.15},
-    {"a1_base_a": 0.3, "a1_base_b": 0.3, "a1_flag_rate": 0.01},
-    {"a2_threshold": 0.0, "a2_d_prime": 1.5, "a2_tolerance": 0.005, "a2_evals": 2e7, "a2_us_rule": "ppv", "a2_eu_rule": "dp"},
-    {"a2_threshold": 3.0, "a2_d_prime": 4.0, "a2_tolerance": 0.06, "a2_evals": 1e6, "a2_us_rule": "calibrated",
-     "a2_eu_rule": "fourfifths"},
-    {"a2_threshold": 0.0, "a2_d_prime": 4.0, "a2_us_rule": "calibrated", "a2_eu_rule": "ppv"},
-])
-def test_extremes_render_finite_numbers(criterion, controls):
-    state = all_open(a1_criterion=criterion, **controls)
-    html = rendered(LAB, state)
-    values = [float(v) for v in re.findall(r'data-value="([^"]+)"', html)]
-    assert values and all(math.isfinite(v) and v >= 0 for v in values)
-    assert all(math.isfinite(v) for v in lab.results(state).values() if isinstance(v, float))
 
 
 def test_context_preset_sets_the_base_rates():
