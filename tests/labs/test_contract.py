@@ -6,8 +6,9 @@ Each property is written once: a failure is reached by its ``reach`` settings an
 ``leave`` settings in every context it names, and the page shows its hook exactly while it is
 active; it stays quiet until its act's instruments open; every control at each end, in every
 context, renders numbers that make sense (never NaN; negative or unbounded only on the cards listed
-below) and a record the ledger accepts; every control moves something the student reads; presets
-set what they say. The protocol (gating, locks, the context
+below) and a record the ledger accepts; every option of every question, in every context, earns
+the context's verdict and filled-in feedback that quotes a number; every control moves something
+the student reads; presets set what they say. The protocol (gating, locks, the context
 fixed by the first lock) is in test_protocol.py; the questions in test_question_form.py and
 test_questions_in_context.py; number formats in test_numbers_read.py; charts in test_figures.py."""
 
@@ -175,6 +176,32 @@ def test_default_and_complete_pages_render_in_every_context(lab, context):
     assert rec["context"] == context and rec["complete"] is True
     assert set(rec["answers"]) == {q.id for q in lab.questions}
     assert all(name == name.lower() for name in rec["results"])
+
+
+# ---- every answer is explained ----------------------------------------------------------------
+
+
+def feedback_text(html: str, qid: str) -> tuple[str, str]:
+    """A question's verdict and its feedback as text."""
+    box = html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
+    verdict = re.match(r' data-verdict="(\w+)"', box)
+    return (verdict.group(1) if verdict else ""), re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box.split(">", 1)[1]))
+
+
+@by_context(CONTEXTS)
+def test_every_option_s_feedback_is_filled_and_quotes_a_number_in_every_context(lab, context):
+    """Every option of every question, locked in ``context`` with the earlier questions at their
+    keys: the verdict is that of the context's key, and the feedback is a filled-in explanation
+    (no ``{fact}`` left, a computed number quoted, more than a line long)."""
+    controls = start(lab, context)
+    for i, q in enumerate(lab.questions):
+        for letter in "ABCD":
+            answers = {p.id: {"choice": p.answer(context), "locked_at": LOCKED_AT} for p in lab.questions[:i]}
+            answers[q.id] = {"choice": letter, "locked_at": LOCKED_AT}
+            html = str(render_lab(lab, lab.parse({"answers": answers, "controls": controls})))
+            verdict, said = feedback_text(html, q.id)
+            assert verdict == ("correct" if letter == q.answer(context) else "incorrect"), f"{q.id} {letter}"
+            assert "{" not in said and re.search(r"\d", said) and len(said) > 80, f"{q.id} {letter}: {said!r}"
 
 
 # ---- every control matters -------------------------------------------------------------------

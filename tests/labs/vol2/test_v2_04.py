@@ -208,17 +208,6 @@ def feedback(html: str, qid: str) -> str:
     return page_text(html.split(f'data-feedback="{qid}"')[1].split("</div>")[0])
 
 
-@pytest.mark.parametrize("context", CONTEXTS)
-@pytest.mark.parametrize("qid", sorted(RIGHT))
-@pytest.mark.parametrize("letter", "ABCD")
-def test_every_option_has_filled_feedback_with_numbers(context, qid, letter):
-    html = rendered(LAB, locked(context, {qid: letter}, qid))
-    box = html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
-    assert "{" not in box
-    assert re.search(r"\d", box), f"{qid} {letter}: feedback quotes no number"
-    assert box.startswith(' data-verdict="correct"') == (letter == RIGHT[qid])
-
-
 def test_object_store_feedback_quotes_the_object_store_s_cards():
     """Issue 24 (S3): in the object-store context the feedback kept Lustre's "10.2 MB/s" and "1.18 GB/s"
     while the cards showed 205 KB/s and 182 MB/s (204 KB/s and 62.1 MB/s since the review: a GET

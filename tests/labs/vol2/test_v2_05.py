@@ -225,9 +225,6 @@ def test_step_time_model_is_documented_arithmetic():
     assert lay.mfu == pytest.approx(model.S.mfu * lay.m * 6 * lay.layer_compute_s / lay.step_s)
 
 
-# ---- gating ------------------------------------------------------------------------
-
-
 # ---- failure states -------------------------------------------------------------------
 
 

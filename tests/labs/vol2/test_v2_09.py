@@ -186,9 +186,6 @@ def test_cheapest_plans_per_context():
     assert all(p.meets_target() and p.mfu == pytest.approx(0.5) for p in (locked, fresh))
 
 
-# ---- gating ------------------------------------------------------------------------
-
-
 # ---- failure state, target text, context --------------------------------------------
 
 

@@ -5,7 +5,6 @@ wrong), answer keys proven by the physics in every context, the law worded as it
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 from scipy.optimize import brentq
@@ -212,19 +211,6 @@ def test_facts_are_computed():
 
 
 # ---- feedback for every option ------------------------------------------------------
-
-
-@pytest.mark.parametrize("context", CONTEXTS)
-@pytest.mark.parametrize("qid", ["a1_predict", "a1_reflect", "a2_predict", "a2_reflect"])
-@pytest.mark.parametrize("letter", "ABCD")
-def test_every_option_has_filled_feedback(qid, letter, context):
-    state = LAB.parse({"answers": {q.id: {"choice": letter if q.id == qid else q.answer(context), "locked_at": LOCKED_AT}
-                                   for q in LAB.questions[:[q.id for q in LAB.questions].index(qid) + 1]},
-                       "controls": {"context": context}}, "context")
-    html = rendered(LAB, state)
-    feedback = html.split(f'data-feedback="{qid}"')[1].split("</div>")[0]
-    assert "{" not in feedback
-    assert re.search(r"\d", feedback), "feedback quotes no computed number"
 
 
 def test_act1_feedback_follows_the_context():
