@@ -32,3 +32,9 @@ def assert_key_proven(prediction: Prediction, expected: str, context: str | None
     holding = [o.letter for o in prediction.options if o.holds(value)]
     assert holding == [expected], f"{prediction.id} in {context}: {value} falls in {holding}, expected [{expected}]"
     assert prediction.answer(context) == expected
+
+
+def assert_reached_and_left(lab: Lab, name: str, reached: State, left: State) -> None:
+    """Failure ``name`` is active, its callout on the page, in ``reached``, and neither in ``left``."""
+    assert name in lab.failures_now(reached) and f'data-failure="{name}"' in rendered(lab, reached)
+    assert name not in lab.failures_now(left) and f'data-failure="{name}"' not in rendered(lab, left)

@@ -176,6 +176,8 @@ def test_default_and_complete_pages_render_in_every_context(lab, context):
     assert rec["context"] == context and rec["complete"] is True
     assert set(rec["answers"]) == {q.id for q in lab.questions}
     assert all(name == name.lower() for name in rec["results"])
+    kept = ledger.commit(ledger.empty(), f"{lab.id}-test-attempt", rec, LOCKED_AT)["attempts"][f"{lab.id}-test-attempt"]
+    assert set(kept["results"]) == set(rec["results"]), "the ledger keeps every result the lab records"
 
 
 # ---- every answer is explained ----------------------------------------------------------------
