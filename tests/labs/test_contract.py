@@ -44,6 +44,9 @@ def by_context(cases):
     return pytest.mark.parametrize("lab,context", cases, ids=[f"{lab.id}-{c}" for lab, c in cases])
 
 
+BY_WITNESS = pytest.mark.parametrize("lab,spec,context", WITNESSED, ids=[f"{lab.id}-{f.name}-{c}" for lab, f, c in WITNESSED])
+
+
 def hooks(lab: Lab, state: State) -> set[str]:
     return set(HOOK.findall(str(render_lab(lab, state))))
 
@@ -76,7 +79,7 @@ def test_every_failure_says_how_to_leave_it(lab):
         f"{lab.id}: declare leave= on {[f.name for f in lab.failures if not f.leave]}"
 
 
-@pytest.mark.parametrize("lab,spec,context", WITNESSED, ids=[f"{lab.id}-{f.name}-{c}" for lab, f, c in WITNESSED])
+@BY_WITNESS
 def test_each_failure_is_reached_and_left_by_its_witnesses(lab, spec, context):
     reached = moved(lab, start(lab, context), spec.reach)
     state = locked(lab, reached)
@@ -88,7 +91,7 @@ def test_each_failure_is_reached_and_left_by_its_witnesses(lab, spec, context):
     assert set(lab.failures_now(state)) <= {f.name for f in lab.failures}
 
 
-@pytest.mark.parametrize("lab,spec,context", WITNESSED, ids=[f"{lab.id}-{f.name}-{c}" for lab, f, c in WITNESSED])
+@BY_WITNESS
 def test_witnesses_move_only_controls_the_student_can_move(lab, spec, context):
     """A student (and the walkthrough) cannot set a control the state disables."""
     controls = start(lab, context)
@@ -99,7 +102,7 @@ def test_witnesses_move_only_controls_the_student_can_move(lab, spec, context):
         controls = moved(lab, controls, part)
 
 
-@pytest.mark.parametrize("lab,spec,context", WITNESSED, ids=[f"{lab.id}-{f.name}-{c}" for lab, f, c in WITNESSED])
+@BY_WITNESS
 def test_a_failure_is_quiet_until_its_act_opens(lab, spec, context):
     reached = moved(lab, start(lab, context), spec.reach)
     before = lab.questions.index(lab.acts[spec.act - 1].prediction)
