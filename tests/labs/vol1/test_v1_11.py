@@ -6,7 +6,6 @@ the ledger record."""
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
@@ -15,7 +14,7 @@ from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_11 as lab
 from pylabs.labs.vol1 import v1_11_model as model
 from pylabs.physics import constants as C
-from tests.labs.helpers import LOCKED_AT, rendered
+from tests.labs.helpers import LOCKED_AT, card, feedback, metric, rendered
 from tests.labs.reading import page_text
 
 LAB = lab.LAB
@@ -40,19 +39,6 @@ def state(context="cloud", through="a2_reflect", choices=None, **controls):
             break
     chosen = LAB.parse({"controls": {"context": context}}, "context")
     return LAB.parse({"answers": answers, "controls": {**chosen.controls, **controls}})
-
-
-def metric(html: str, name: str) -> float:
-    return float(re.search(rf'data-metric="{name}" data-value="([^"]+)"', html).group(1))
-
-
-def card(html: str, name: str) -> str:
-    return re.search(rf'data-metric="{name}" data-value="[^"]*"><span class="pl-metric__label">[^<]*</span>'
-                     r'<span class="pl-metric__value">([^<]*)</span>', html).group(1)
-
-
-def feedback(html: str, qid: str) -> str:
-    return page_text(html.split(f'data-feedback="{qid}"')[1].split("</div>")[0])
 
 
 # ---- Act I prediction: tokens per call to reach the peak, in each context -------------------

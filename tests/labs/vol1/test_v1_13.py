@@ -16,7 +16,7 @@ from pylabs.framework.render import record
 from pylabs.labs.vol1 import v1_13 as lab
 from pylabs.labs.vol1 import v1_13_model as model
 from pylabs.physics import queueing as q
-from tests.labs.helpers import LOCKED_AT, rendered
+from tests.labs.helpers import LOCKED_AT, card, feedback, metric, rendered
 from tests.labs.reading import page_text
 
 LAB = lab.LAB
@@ -35,19 +35,6 @@ def locked(context: str = "cloud", choices: dict | None = None, through: str = "
             break
     base = LAB.parse({"controls": {"context": context}}, "context").controls
     return LAB.parse({"answers": answers, "controls": {**base, **controls}})
-
-
-def metric(html: str, name: str) -> float:
-    return float(re.search(rf'data-metric="{name}" data-value="([^"]+)"', html).group(1))
-
-
-def card(html: str, name: str) -> str:
-    return re.search(rf'data-metric="{name}" data-value="[^"]*"><span class="pl-metric__label">[^<]*</span>'
-                     r'<span class="pl-metric__value">([^<]*)</span>', html).group(1)
-
-
-def feedback(html: str, qid: str) -> str:
-    return page_text(html.split(f'data-feedback="{qid}"')[1].split("</div>")[0])
 
 
 # ---- §4 golden vectors ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from pylabs.labs.vol1 import v1_15 as lab
 from pylabs.labs.vol1 import v1_15_law
 from pylabs.labs.vol1 import v1_15_model as model
 from pylabs.physics import constants as C
-from tests.labs.helpers import LOCKED_AT, rendered
+from tests.labs.helpers import LOCKED_AT, card, feedback, rendered
 from tests.labs.reading import page_text, problems
 
 LAB = lab.LAB
@@ -38,15 +38,6 @@ def state(context="cloud", through="a2_reflect", choices=None, **controls):
         if q.id == through:
             break
     return LAB.parse({"answers": answers, "controls": {"context": context, **controls}})
-
-
-def card(html: str, name: str) -> str:
-    return re.search(rf'data-metric="{name}" data-value="[^"]*"><span class="pl-metric__label">[^<]*</span>'
-                     r'<span class="pl-metric__value">([^<]*)</span>', html).group(1)
-
-
-def feedback(html: str, qid: str) -> str:
-    return page_text(html.split(f'data-feedback="{qid}"')[1].split("</div>")[0])
 
 
 # ---- the model, recomputed independently: z | Y ~ N(±d/2, 1), calibrated s = σ(logit p + d z) -------

@@ -14,7 +14,7 @@ from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_04 as lab
 from pylabs.labs.vol2 import v2_04_model as model
 from pylabs.physics import constants as C
-from tests.labs.helpers import answered, rendered
+from tests.labs.helpers import answered, feedback, metric, rendered
 from tests.labs.reading import page_text
 
 LAB = lab.LAB
@@ -24,10 +24,6 @@ CONTEXTS = ("lustre", "object")
 
 def all_open(**controls):
     return answered(LAB, RIGHT, through="a2_reflect", controls=controls)
-
-
-def metric(html: str, name: str) -> float:
-    return float(re.search(rf'data-metric="{name}" data-value="([^"]+)"', html).group(1))
 
 
 # ---- the spec's golden vectors (§V2-04.4) ---------------------------------------------
@@ -202,10 +198,6 @@ def locked(context: str, choices: dict[str, str], through: str, **controls):
         if q.id == through:
             break
     return LAB.parse({"answers": answers, "controls": {"storage_type": context, **controls}}, "storage_type")
-
-
-def feedback(html: str, qid: str) -> str:
-    return page_text(html.split(f'data-feedback="{qid}"')[1].split("</div>")[0])
 
 
 def test_object_store_feedback_quotes_the_object_store_s_cards():
