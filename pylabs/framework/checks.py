@@ -13,9 +13,11 @@ class Checks:
     """The checks of one act, keyed as the model's ``checks()`` keys them; failure ``a{act}_{key}``
     is titled "Check failed: <title>"."""
 
-    def __init__(self, titles: Mapping[str, str], act: int):
+    def __init__(self, titles: Mapping[str, str], act: int, witnesses: Mapping[str, Mapping] | None = None):
+        """``witnesses``: per key, the ``reach``/``leave``/``contexts`` of its FailureSpec."""
         self.titles = dict(titles)
-        self.failures = tuple(FailureSpec(f"a{act}_{key}", f"Check failed: {title}", act=act)
+        witnesses = witnesses or {}
+        self.failures = tuple(FailureSpec(f"a{act}_{key}", f"Check failed: {title}", act=act, **witnesses.get(key, {}))
                               for key, title in self.titles.items())
         self._by_key = dict(zip(self.titles, self.failures))
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .formats import fmt
 from .markup import Child, Markup, Parted, classes, h, parted, raw
@@ -93,12 +93,21 @@ def stakeholder(role: str, message: str) -> Markup:
 @dataclass(frozen=True)
 class FailureSpec:
     """A failure state a student can reach and leave; ``name`` is its test hook. ``severity``
-    is ``"danger"`` (a hard limit is broken) or ``"warn"`` (a budget is exceeded)."""
+    is ``"danger"`` (a hard limit is broken) or ``"warn"`` (a budget is exceeded).
+
+    Its witnesses say how a student gets there and back, and the tests drive every lab by them
+    (tests/labs/test_contract.py, tests/e2e/test_walkthrough.py): from a context's starting
+    settings with every question locked, moving the controls in ``reach`` (in order) turns the
+    failure on, and then moving those in ``leave`` turns it off. ``contexts`` lists the contexts
+    where this holds; empty means every one. ``Lab`` checks that the names are its controls."""
 
     name: str
     title: str
     act: int
     severity: str = "danger"
+    reach: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    leave: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    contexts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         assert self.severity in ("danger", "warn"), \

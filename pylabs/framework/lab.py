@@ -135,11 +135,27 @@ class Lab:
         unknown = set(self.defaults_from) - set(names)
         if unknown:
             raise LabError(f"lab {self.id!r}: defaults_from names unknown controls {sorted(unknown)}")
+        self._check_witnesses(names)
         for source, targets in self.presets.items():
             for option, values in targets.items():
                 unknown = set(values) - set(names)
                 if source not in names or unknown:
                     raise LabError(f"lab {self.id!r}: preset {source}={option} sets unknown controls {unknown}")
+
+    def _check_witnesses(self, names: list[str]) -> None:
+        """Each failure's witnesses move this lab's instrument controls to values they take as given."""
+        for f in self.failures:
+            for part in ("reach", "leave"):
+                for name, value in getattr(f, part).items():
+                    if name == self.context.name or name not in names:
+                        raise LabError(f"lab {self.id!r}: failure {f.name!r} {part} names {name!r}, "
+                                       "which is not one of its instrument controls")
+                    if not _same_value(self.control(name).parse(value), value):
+                        raise LabError(f"lab {self.id!r}: failure {f.name!r} {part} sets {name}={value!r}, "
+                                       "which the control does not take as given")
+            unknown = set(f.contexts) - set(self.context.values)
+            if unknown:
+                raise LabError(f"lab {self.id!r}: failure {f.name!r} names unknown contexts {sorted(unknown)}")
 
     @property
     def controls(self) -> tuple[Control, ...]:

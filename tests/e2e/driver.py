@@ -153,6 +153,18 @@ class LabDriver:
     def has_metric(self, name: str) -> bool:
         return self.page.locator(f'[data-metric="{name}"]').count() > 0
 
+    def has_metric_in(self, act: int) -> bool:
+        return self.page.locator(f'[data-act="{act}"] [data-metric]').count() > 0
+
+    def cards(self) -> dict[str, str]:
+        """Every metric card on the page: name -> its data-value."""
+        return self.page.eval_on_selector_all(
+            "[data-metric]", "els => Object.fromEntries(els.map((e) => [e.dataset.metric, e.dataset.value]))")
+
+    def charts_in(self, act: int) -> list[str]:
+        return self.page.eval_on_selector_all(f'[data-act="{act}"] [data-chart]',
+                                              "els => els.map((e) => e.dataset.chart)")
+
     def failure_visible(self, name: str) -> bool:
         locator = self.page.locator(f'[data-failure="{name}"]')
         return locator.count() > 0 and locator.first.is_visible()

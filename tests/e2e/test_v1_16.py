@@ -1,6 +1,5 @@
-"""V1-16 in a real browser: the walkthrough from an empty ledger (ungraded, every axis no data), every
-check failed and passed through the fleet's controls, and a seeded ledger feeding the radar, the
-weakest family and the context (the track chosen in V1-00)."""
+"""V1-16 in a real browser, beyond the walkthrough every lab gets (tests/e2e/test_walkthrough.py): full
+walkthrough from an empty ledger; the radar and the context come from the ledger."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""V2-17 in a real browser: the walkthrough from an empty ledger, every check failed and passed,
-and a ledger from earlier labs feeding the radar (counted by what each attempt recorded, not by
-another lab's letters) and the defaults."""
+"""V2-17 in a real browser, beyond the walkthrough every lab gets (tests/e2e/test_walkthrough.py): full
+walkthrough from an empty ledger; the radar and the defaults come from the ledger; the context
+chosen before the lock decides what the radar counts."""
 
 from __future__ import annotations
 

@@ -12,8 +12,11 @@ from pylabs.labs.vol1 import contexts
 
 
 def lab_with_track(values=("cloud", "tiny")):
-    """V2-02 given Volume I's context and a track to start from (not registered anywhere)."""
-    lab = dataclasses.replace(get("v2_02"), context=contexts.deployment(values), context_from=contexts.TRACK)
+    """V2-02 given Volume I's context and a track to start from (not registered anywhere); its
+    failures' witnesses no longer name contexts it has."""
+    base = get("v2_02")
+    lab = dataclasses.replace(base, context=contexts.deployment(values), context_from=contexts.TRACK,
+                              failures=tuple(dataclasses.replace(f, contexts=()) for f in base.failures))
     return lab
 
 

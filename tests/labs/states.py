@@ -4,6 +4,7 @@ that must hold wherever the student goes (charts Plotly accepts, numbers that re
 from __future__ import annotations
 
 import random
+from typing import Any, Mapping
 
 from pylabs.framework.controls import Choice, MultiChoice, Number, Slider, Toggle
 from pylabs.framework.lab import Lab
@@ -35,3 +36,27 @@ def random_state(lab: Lab, rng: random.Random) -> State:
     instruments and the takeaways are on the page."""
     answers = {q.id: {"choice": rng.choice("ABCD"), "locked_at": LOCKED_AT} for q in lab.questions}
     return lab.parse({"answers": answers, "controls": random_controls(lab, rng)})
+
+
+# ---- states as a student makes them, move by move (failure witnesses are written so) ---------
+
+
+def start(lab: Lab, context: str) -> dict[str, Any]:
+    """A fresh attempt's controls in ``context``: picking it applies its presets."""
+    return moved(lab, {}, {lab.context.name: context})
+
+
+def moved(lab: Lab, controls: Mapping[str, Any], moves: Mapping[str, Any]) -> dict[str, Any]:
+    """``controls`` after the student moves each control of ``moves`` in turn (presets apply)."""
+    now = dict(controls)
+    for name, value in moves.items():
+        now = dict(lab.parse({"controls": {**now, name: value}}, changed=name).controls)
+    return now
+
+
+def locked(lab: Lab, controls: Mapping[str, Any], upto: int | None = None, earlier=None) -> State:
+    """Every question locked (only the first ``upto`` when given), at its key; ``earlier``: the
+    ledger's latest attempts of the labs this one reads."""
+    questions = lab.questions if upto is None else lab.questions[:upto]
+    answers = {q.id: {"choice": q.answer(), "locked_at": LOCKED_AT} for q in questions}
+    return lab.parse({"answers": answers, "controls": dict(controls), "earlier": earlier or {}})

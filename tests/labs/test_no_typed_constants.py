@@ -22,7 +22,7 @@ from pylabs.labs import LAB_MODULES
 from pylabs.physics import units
 
 LABS_DIR = Path(__file__).resolve().parents[2] / "pylabs" / "labs"
-DECLARATIONS = {"Slider", "Range", "Toggle", "Option", "Choice"}
+DECLARATIONS = {"Slider", "Range", "Toggle", "Option", "Choice", "FailureSpec", "Checks"}  # witnesses set controls too
 
 
 def physical(value) -> bool:

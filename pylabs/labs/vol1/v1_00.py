@@ -150,8 +150,10 @@ M = {m.name: m for m in (
 )} | TRACK_METRICS
 
 FAILURES = (
-    FailureSpec("a1_loop_missed", "Deadline missed: the answer cannot arrive in time", act=1),
-    FailureSpec("a2_battery_short", f"Battery flat before {LIFE_MONTHS}", act=2, severity="warn"),
+    FailureSpec("a1_loop_missed", "Deadline missed: the answer cannot arrive in time", act=1,
+                reach={}, leave={"a1_distance": 500000}),
+    FailureSpec("a2_battery_short", f"Battery flat before {LIFE_MONTHS}", act=2, severity="warn",
+                reach={}, leave={"a2_active_w": 0.001}),
 )
 F = {f.name: f for f in FAILURES}
 

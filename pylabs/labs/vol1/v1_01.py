@@ -176,7 +176,9 @@ M = {m.name: m for m in (
     MetricSpec("a2_weights", "Weight bytes, D", "B", "B"),
 )}
 
-FAILURES = (FailureSpec("a2_does_not_fit", "Does not fit: the weights are larger than the memory", act=2),)
+FAILURES = (FailureSpec("a2_does_not_fit", "Does not fit: the weights are larger than the memory", act=2,
+                        reach={"a2_device": "tiny"}, leave={"a2_model": "dscnn"},
+                        contexts=("cloud", "edge", "mobile")),)
 F = {f.name: f for f in FAILURES}
 
 

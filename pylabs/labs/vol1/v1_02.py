@@ -169,8 +169,10 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_upgrade_wasted", "The upgrade bought almost nothing", act=1, severity="warn"),
-    FailureSpec("a2_sla_violated", "The SLA is broken: the answer arrives too late", act=2),
+    FailureSpec("a1_upgrade_wasted", "The upgrade bought almost nothing", act=1, severity="warn",
+                reach={"a1_overhead": 0.005}, leave={"a1_overhead": 5e-05}, contexts=("cloud",)),
+    FailureSpec("a2_sla_violated", "The SLA is broken: the answer arrives too late", act=2,
+                reach={}, leave={"a2_distance": 500000}, contexts=("cloud",)),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -134,9 +134,12 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_most_redone", "Most of the project is thrown away", act=1),
-    FailureSpec("a2_no_crossover", "The fast model saturates below its rival's start", act=2, severity="warn"),
-    FailureSpec("a2_energy_budget", "Retraining drains the phone: over the daily energy budget", act=2),
+    FailureSpec("a1_most_redone", "Most of the project is thrown away", act=1,
+                reach={}, leave={"a1_stage": 2}),
+    FailureSpec("a2_no_crossover", "The fast model saturates below its rival's start", act=2, severity="warn",
+                reach={"a2_decay": 0.95}, leave={"a2_decay": 0.999}),
+    FailureSpec("a2_energy_budget", "Retraining drains the phone: over the daily energy budget", act=2,
+                reach={}, leave={"a2_small_cycle": "24"}, contexts=("mobile",)),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -211,8 +211,10 @@ M = {m.name: m for m in (
 FAILURES = (
     FailureSpec("a1_gpu_starved",
                 f"GPU starved: it waits for data more than {fmt(1 - S.starved_below, 'fraction')} of the time",
-                act=1, severity="warn"),
-    FailureSpec("a2_data_gravity", "Data gravity: the data cannot arrive before the run must start", act=2),
+                act=1, severity="warn",
+                reach={}, leave={"a1_storage": "sata", "a1_workers": 16}),
+    FailureSpec("a2_data_gravity", "Data gravity: the data cannot arrive before the run must start", act=2,
+                reach={"a2_link": "10"}, leave={"a2_link": "100"}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -168,10 +168,13 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_attn_oom", "Out of memory: this prompt does not fit", act=1),
+    FailureSpec("a1_attn_oom", "Out of memory: this prompt does not fit", act=1,
+                reach={"a1_seq": 65536}, leave={"a1_flash": True}, contexts=("cloud",)),
     FailureSpec("a2_sla_fail", "Over budget: each token takes longer than the per-token limit", act=2,
-                severity="warn"),
-    FailureSpec("a2_oom", "Out of memory: the weights do not fit on the device", act=2),
+                severity="warn",
+                reach={"a2_device": "edge"}, leave={"a2_layers": 4}),
+    FailureSpec("a2_oom", "Out of memory: the weights do not fit on the device", act=2,
+                reach={"a2_device": "edge", "a2_params": 10000000000}, leave={"a2_params": 100000000}),
 )
 F = {f.name: f for f in FAILURES}
 

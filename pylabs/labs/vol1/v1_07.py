@@ -213,8 +213,10 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_launch_bound", "Launch-bound: the GPU idles more than it works", act=1, severity="warn"),
-    FailureSpec("a2_no_payback", "Compiling never pays back in this deployment", act=2),
+    FailureSpec("a1_launch_bound", "Launch-bound: the GPU idles more than it works", act=1, severity="warn",
+                reach={"a1_mode": "sync"}, leave={"a1_mode": "graphs"}),
+    FailureSpec("a2_no_payback", "Compiling never pays back in this deployment", act=2,
+                reach={"a2_compiles": 64, "a2_duration_s": 3600}, leave={"a2_compiles": 1}, contexts=("cloud",)),
 )
 F = {f.name: f for f in FAILURES}
 

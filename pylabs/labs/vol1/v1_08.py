@@ -188,8 +188,10 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_out_of_memory", "Out of memory: the training state does not fit", act=1),
-    FailureSpec("a2_out_of_memory", "Out of memory at this micro-batch", act=2),
+    FailureSpec("a1_out_of_memory", "Out of memory: the training state does not fit", act=1,
+                reach={}, leave={"a1_precision": "mixed", "a1_model": "gpt3xl"}, contexts=("cloud",)),
+    FailureSpec("a2_out_of_memory", "Out of memory at this micro-batch", act=2,
+                reach={"a2_batch": 64}, leave={"a2_mode": "full"}, contexts=("cloud", "edge")),
 )
 F = {f.name: f for f in FAILURES}
 

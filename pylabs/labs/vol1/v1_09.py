@@ -172,8 +172,10 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_over_a_week", "Over a week per experiment: the iteration loop breaks", act=1, severity="warn"),
-    FailureSpec("a2_bar_missed", "The bar is out of reach with this plan", act=2),
+    FailureSpec("a1_over_a_week", "Over a week per experiment: the iteration loop breaks", act=1, severity="warn",
+                reach={}, leave={"a1_epochs": 40}, contexts=("edge",)),
+    FailureSpec("a2_bar_missed", "The bar is out of reach with this plan", act=2,
+                reach={"a2_budget": 5000}, leave={"a2_budget": 12000}),
 )
 F = {f.name: f for f in FAILURES}
 

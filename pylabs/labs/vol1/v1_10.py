@@ -179,10 +179,14 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_collapse", "Accuracy collapse: the quantized model is no longer usable", act=1),
-    FailureSpec("a1_over_budget", "Over the download budget", act=1, severity="warn"),
-    FailureSpec("a2_out_of_memory", "Out of memory on a tier", act=2),
-    FailureSpec("a2_quality", "A tier's model is not good enough", act=2, severity="warn"),
+    FailureSpec("a1_collapse", "Accuracy collapse: the quantized model is no longer usable", act=1,
+                reach={"a1_model": "mobilenetv2", "a1_granularity": "per_tensor"}, leave={"a1_scheme": "qat"}),
+    FailureSpec("a1_over_budget", "Over the download budget", act=1, severity="warn",
+                reach={}, leave={"a1_format": "int4"}),
+    FailureSpec("a2_out_of_memory", "Out of memory on a tier", act=2,
+                reach={}, leave={"a2_flagship": "8b_int4", "a2_mid": "8b_int3", "a2_budget": "1b_int4"}),
+    FailureSpec("a2_quality", "A tier's model is not good enough", act=2, severity="warn",
+                reach={}, leave={"a2_budget": "8b_fp16"}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -217,7 +217,8 @@ RECORD = (MetricSpec("device", "Device", "", "num"),
           MetricSpec("tok_s", "Act II decode throughput", "tokens/s", "tokens/s"),
           MetricSpec("oom", "Act II memory", "", "num"))
 
-FAILURES = (FailureSpec("a2_out_of_memory", "Out of memory: weights and KV cache do not fit the device", act=2),)
+FAILURES = (FailureSpec("a2_out_of_memory", "Out of memory: weights and KV cache do not fit the device", act=2,
+                        reach={"a2_batch": 128}, leave={"a2_weights": "int4"}, contexts=("cloud",)),)
 F = {f.name: f for f in FAILURES}
 
 

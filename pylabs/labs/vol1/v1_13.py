@@ -181,11 +181,15 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_slo_missed", "SLO missed: the P99 is over the target", act=1),
-    FailureSpec("a2_unstable", "Unstable: arrivals outpace the servers, the queue grows without end", act=2),
-    FailureSpec("a2_slo_violated", "SLO violated: the P99 is over the target even when stable", act=2),
+    FailureSpec("a1_slo_missed", "SLO missed: the P99 is over the target", act=1,
+                reach={}, leave={"a1_rho": 0.5}),
+    FailureSpec("a2_unstable", "Unstable: arrivals outpace the servers, the queue grows without end", act=2,
+                reach={}, leave={"a2_replicas": 251}, contexts=("cloud",)),
+    FailureSpec("a2_slo_violated", "SLO violated: the P99 is over the target even when stable", act=2,
+                reach={"a2_replicas": 600, "a2_service_s": 0.05}, leave={"a2_service_s": 0.025}, contexts=("cloud",)),
     FailureSpec("a2_spike_backlog", "Backlog: requests wait past the SLO while arrivals exceed capacity", act=2,
-                severity="warn"),
+                severity="warn",
+                reach={}, leave={"a2_spike_rps": 10}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -182,10 +182,13 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_missed", "Missed: the complaint arrives before the alarm", act=1),
+    FailureSpec("a1_missed", "Missed: the complaint arrives before the alarm", act=1,
+                reach={"a1_feature": "location", "a1_check": 13}, leave={"a1_check": 1}),
     FailureSpec("a1_false_alarm", "False alarm: noise crossed the threshold before the drift did", act=1,
-                severity="warn"),
-    FailureSpec("a2_floor_violated", "Below the accuracy floor before the next retrain", act=2),
+                severity="warn",
+                reach={"a1_window": 50}, leave={"a1_window": 5000}),
+    FailureSpec("a2_floor_violated", "Below the accuracy floor before the next retrain", act=2,
+                reach={}, leave={"a2_cadence": 6}, contexts=("cloud",)),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -391,12 +391,18 @@ ACT2_REFLECTION = Reflection(
 )
 
 FAILURES = (
-    FailureSpec("a2_unlawful", "Different cutoff scores by group (US law)", act=2),
-    FailureSpec("a2_adverse_impact", "Adverse impact without a validation study", act=2, severity="warn"),
-    FailureSpec("a2_recall_floor", "Recall below the floor in a group", act=2),
-    FailureSpec("a2_eo_gap", "Equalized-odds gap over the tolerance", act=2),
-    FailureSpec("a2_audit_budget", "Audits over budget", act=2),
-    FailureSpec("a2_unaudited", "No audit planned", act=2, severity="warn"),
+    FailureSpec("a2_unlawful", "Different cutoff scores by group (US law)", act=2,
+                reach={}, leave={"a2_policy": "blind"}),
+    FailureSpec("a2_adverse_impact", "Adverse impact without a validation study", act=2, severity="warn",
+                reach={"a2_policy": "blind"}, leave={"a2_recall": 0.97}),
+    FailureSpec("a2_recall_floor", "Recall below the floor in a group", act=2,
+                reach={}, leave={"a2_policy": "blind"}),
+    FailureSpec("a2_eo_gap", "Equalized-odds gap over the tolerance", act=2,
+                reach={}, leave={"a2_policy": "blind"}),
+    FailureSpec("a2_audit_budget", "Audits over budget", act=2,
+                reach={"a2_audits": 40}, leave={"a2_audits": 0}),
+    FailureSpec("a2_unaudited", "No audit planned", act=2, severity="warn",
+                reach={"a2_audits": 0}, leave={"a2_audits": 52}),
 )
 FAIL = {f.name: f for f in FAILURES}
 CHECK_FAILURE = {"lawful": "a2_unlawful", "impact": "a2_adverse_impact", "recall": "a2_recall_floor",

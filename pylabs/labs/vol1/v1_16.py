@@ -391,7 +391,18 @@ ACT2_REFLECTION = Reflection(
     answer_letter="D",
 )
 
-ACT2_CHECKS = Checks(CHECK_TITLES, act=2)
+ACT2_CHECKS = Checks(CHECK_TITLES, act=2, witnesses={
+    "cloud_memory": dict(reach={"a2_batch": 4096}, leave={"a2_batch": 256}),
+    "cloud_tpot": dict(reach={"a2_batch": 4096}, leave={"a2_batch": 1}),
+    "cloud_ttft": dict(reach={}, leave={"a2_load": 0.1}),
+    "cloud_cost": dict(reach={"a2_batch": 1}, leave={"a2_batch": 256}),
+    "edge_memory": dict(reach={"a2_edge": "bf16"}, leave={"a2_edge": "int8"}),
+    "edge_tpot": dict(reach={"a2_edge": "bf16"}, leave={"a2_edge": "int4"}),
+    "mobile_memory": dict(reach={}, leave={"a2_mobile": "ternary"}),
+    "mobile_tpot": dict(reach={}, leave={"a2_mobile": "ternary"}),
+    "tiny_flash": dict(reach={}, leave={"a2_tiny": "kws"}),
+    "tiny_ram": dict(reach={}, leave={"a2_tiny": "kws"}),
+})
 
 
 def act2_instruments(s: State) -> list:

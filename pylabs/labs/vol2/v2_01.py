@@ -130,9 +130,12 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_schedule_blown", f"Schedule blown: the run takes more than {fmt(S.schedule_slack, 'x')} the plan",
-                act=1),
-    FailureSpec("a2_over_budget", "Over budget: your plan costs more than the board approved", act=2),
-    FailureSpec("a2_never_pays_back", "Owning never pays back at this price", act=2),
+                act=1,
+                reach={}, leave={"a1_batch": 4194304}, contexts=("frontier",)),
+    FailureSpec("a2_over_budget", "Over budget: your plan costs more than the board approved", act=2,
+                reach={}, leave={"a2_plan": "reserved"}, contexts=("frontier",)),
+    FailureSpec("a2_never_pays_back", "Owning never pays back at this price", act=2,
+                reach={}, leave={"a2_price": 4}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -143,9 +143,12 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait more than they compute", act=1),
-    FailureSpec("a1_out_of_memory", "Out of memory: the model state does not fit", act=1),
-    FailureSpec("a2_network_wall", "The network wall: all-reduce takes longer than compute", act=2),
+    FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait more than they compute", act=1,
+                reach={}, leave={"a1_fabric": "nvlink"}),
+    FailureSpec("a1_out_of_memory", "Out of memory: the model state does not fit", act=1,
+                reach={"a1_model": "70b"}, leave={"a1_model": "13b"}),
+    FailureSpec("a2_network_wall", "The network wall: all-reduce takes longer than compute", act=2,
+                reach={}, leave={"a2_nics": "8"}, contexts=("pretrain",)),
 )
 F = {f.name: f for f in FAILURES}
 

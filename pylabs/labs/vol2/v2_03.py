@@ -176,8 +176,10 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_uplink_bound", f"Uplink-bound: each GPU keeps less than {fmt(S.uplink_floor, 'pct')} of its link",
-                act=1),
-    FailureSpec("a2_over_budget", f"Over the {fmt(S.budget_s, 's')} budget: communication stalls every step", act=2),
+                act=1,
+                reach={"a1_pattern": "ring_random", "a1_oversub": "4"}, leave={"a1_pattern": "ring_aware"}),
+    FailureSpec("a2_over_budget", f"Over the {fmt(S.budget_s, 's')} budget: communication stalls every step", act=2,
+                reach={}, leave={"a2_fabric": "ib"}, contexts=("moe",)),
 )
 F = {f.name: f for f in FAILURES}
 

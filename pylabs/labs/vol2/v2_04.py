@@ -179,9 +179,12 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_starved", f"Data-starved: the GPUs wait for input more than {fmt(1 - S.starved_util, 'pct')} "
-                "of the time", act=1),
-    FailureSpec("a2_metadata_saturated", "Metadata server saturated: opens queue behind each other", act=2),
-    FailureSpec("a2_requests_throttled", "Request limit exceeded: the object store answers 503 Slow Down", act=2),
+                "of the time", act=1,
+                reach={}, leave={"a1_workers": 8}, contexts=("lustre",)),
+    FailureSpec("a2_metadata_saturated", "Metadata server saturated: opens queue behind each other", act=2,
+                reach={}, leave={"a2_layout": "shards"}, contexts=("lustre",)),
+    FailureSpec("a2_requests_throttled", "Request limit exceeded: the object store answers 503 Slow Down", act=2,
+                reach={}, leave={"a2_layout": "shards"}, contexts=("object",)),
 )
 F = {f.name: f for f in FAILURES}
 SHARD_BYTES = S.samples_per_shard * S.sample_bytes

@@ -174,11 +174,16 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_out_of_memory", f"Out of memory: the model state does not fit in {fmt(HBM, 'B')}", act=1),
-    FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait longer than they compute", act=1),
-    FailureSpec("a2_out_of_memory", f"Out of memory: the layout does not fit in {fmt(HBM, 'B')}", act=2),
-    FailureSpec("a2_tp_across_nodes", "Tensor parallelism crosses the node boundary", act=2),
-    FailureSpec("a2_bubble", "Pipeline bubble above the ceiling", act=2),
+    FailureSpec("a1_out_of_memory", f"Out of memory: the model state does not fit in {fmt(HBM, 'B')}", act=1,
+                reach={"a1_zero": "0"}, leave={"a1_zero": "1"}),
+    FailureSpec("a1_comm_bound", "Communication-bound: the GPUs wait longer than they compute", act=1,
+                reach={}, leave={"a1_gpus": 64}),
+    FailureSpec("a2_out_of_memory", f"Out of memory: the layout does not fit in {fmt(HBM, 'B')}", act=2,
+                reach={}, leave={"a2_pp": 16}),
+    FailureSpec("a2_tp_across_nodes", "Tensor parallelism crosses the node boundary", act=2,
+                reach={"a2_tp": 16}, leave={"a2_tp": 8}),
+    FailureSpec("a2_bubble", "Pipeline bubble above the ceiling", act=2,
+                reach={"a2_tp": 4}, leave={"a2_tp": 8}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -170,9 +170,12 @@ M = {m.name: m for m in (
 
 
 FAILURES = (
-    FailureSpec("a1_collapse", f"More than {fmt(S.collapse_waste, 'fraction')} of the cluster's time is lost", act=1),
-    FailureSpec("a2_below_target", "Goodput below the target", act=2),
-    FailureSpec("a2_writes_overlap", "Checkpoints overlap: the next starts before the last is on storage", act=2),
+    FailureSpec("a1_collapse", f"More than {fmt(S.collapse_waste, 'fraction')} of the cluster's time is lost", act=1,
+                reach={"a1_interval": 300}, leave={"a1_interval": 14400}),
+    FailureSpec("a2_below_target", "Goodput below the target", act=2,
+                reach={}, leave={"a2_mode": "async", "a2_interval": 600}),
+    FailureSpec("a2_writes_overlap", "Checkpoints overlap: the next starts before the last is on storage", act=2,
+                reach={"a2_mode": "async", "a2_interval": 15}, leave={"a2_interval": 600}),
 )
 F = {f.name: f for f in FAILURES}
 CAPPED = "the first-order model's limit: the job makes no progress"

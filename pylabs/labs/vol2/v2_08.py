@@ -183,12 +183,16 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_wait_exceeds_job", "The queue outlasts the work: jobs wait longer than they run", act=1),
+    FailureSpec("a1_wait_exceeds_job", "The queue outlasts the work: jobs wait longer than they run", act=1,
+                reach={"a1_added_gpus": 0}, leave={"a1_utilization": 0.8}, contexts=("gangs",)),
     FailureSpec("a2_interactive_sla",
-                f"Notebook promise broken: too many wait over {fmt(S.interactive_wait_s, 's')}", act=2),
+                f"Notebook promise broken: too many wait over {fmt(S.interactive_wait_s, 's')}", act=2,
+                reach={}, leave={"a2_interactive_gpus": 48}),
     FailureSpec("a2_training_tail", f"Training runs starve: too many wait over {fmt(S.training_wait_s, 's')}",
-                act=2, severity="warn"),
-    FailureSpec("a2_search_overloaded", "The sweep pool cannot keep up: its queue grows without end", act=2),
+                act=2, severity="warn",
+                reach={"a2_training_gpus": 512}, leave={"a2_training_gpus": 768}),
+    FailureSpec("a2_search_overloaded", "The sweep pool cannot keep up: its queue grows without end", act=2,
+                reach={"a2_interactive_gpus": 256}, leave={"a2_interactive_gpus": 128}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -151,7 +151,8 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (FailureSpec("a2_over_budget", "Budget exceeded: the plan needs more engineer-weeks than the quarter has",
-                        act=2),)
+                        act=2,
+                        reach={"a2_k": 5, "a2_v": "2"}, leave={"a2_v": "1"}),)
 F = {f.name: f for f in FAILURES}
 
 

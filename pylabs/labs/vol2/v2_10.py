@@ -186,9 +186,12 @@ RECORD = (
 )
 
 FAILURES = (
-    FailureSpec("a1_no_room", "No room for a single conversation: the weights fill the usable HBM", act=1),
-    FailureSpec("a2_ttft_slo", "Chat SLO broken: time to first token over the promise", act=2),
-    FailureSpec("a2_kv_oom", "Out of memory: a batch's KV cache exceeds the budget", act=2),
+    FailureSpec("a1_no_room", "No room for a single conversation: the weights fill the usable HBM", act=1,
+                reach={"a1_gpus": "1"}, leave={"a1_gpus": "8"}),
+    FailureSpec("a2_ttft_slo", "Chat SLO broken: time to first token over the promise", act=2,
+                reach={}, leave={"a2_lat_mode": "continuous", "a2_lat_batch": 32}, contexts=("chat",)),
+    FailureSpec("a2_kv_oom", "Out of memory: a batch's KV cache exceeds the budget", act=2,
+                reach={"a2_tput_batch": 256, "a2_prompt": 8192}, leave={"a2_tput_batch": 64}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -170,9 +170,12 @@ RECORD_METRICS = (
 )
 
 FAILURES = (
-    FailureSpec("a2_utility", "Utility floor broken: the noise costs more than the product allows", act=2),
-    FailureSpec("a2_privacy", "Privacy policy not certified: the accountant's ε is above the target", act=2),
-    FailureSpec("a2_bandwidth", "Over the network budget", act=2, severity="warn"),
+    FailureSpec("a2_utility", "Utility floor broken: the noise costs more than the product allows", act=2,
+                reach={}, leave={"a2_clients": "10000"}),
+    FailureSpec("a2_privacy", "Privacy policy not certified: the accountant's ε is above the target", act=2,
+                reach={"a2_clients": "10000"}, leave={"a2_z": 1.1}),
+    FailureSpec("a2_bandwidth", "Over the network budget", act=2, severity="warn",
+                reach={"a2_clients": "100000"}, leave={"a2_clients": "10000"}, contexts=("server",)),
 )
 F = {f.name: f for f in FAILURES}
 

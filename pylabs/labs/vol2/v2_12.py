@@ -171,8 +171,10 @@ M = {m.name: m for m in (
 
 FAILURES = (
     FailureSpec("a1_tail_is_typical", "Slow is the norm: most requests miss the end-to-end SLO", act=1,
-                severity="warn"),
-    FailureSpec("a2_cascade", f"CASCADE: goodput below {fmt(S.goodput_floor, 'fraction')} of the demand", act=2),
+                severity="warn",
+                reach={"a1_topology": "fanout", "a1_services": 100}, leave={"a1_services": 5}),
+    FailureSpec("a2_cascade", f"CASCADE: goodput below {fmt(S.goodput_floor, 'fraction')} of the demand", act=2,
+                reach={}, leave={"a2_fixes": ["shedding"]}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -189,9 +189,12 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a1_refuted", "DP claim refuted: a measured attack beats the bound", act=1),
-    FailureSpec("a2_policy", "Privacy policy broken: ε is above the board's limit", act=2),
-    FailureSpec("a2_clinical", "Below the clinical accuracy floor", act=2, severity="warn"),
+    FailureSpec("a1_refuted", "DP claim refuted: a measured attack beats the bound", act=1,
+                reach={"a1_eps": "0.2"}, leave={"a1_eps": "1"}),
+    FailureSpec("a2_policy", "Privacy policy broken: ε is above the board's limit", act=2,
+                reach={"a2_z": 0.8}, leave={"a2_z": 1.15}),
+    FailureSpec("a2_clinical", "Below the clinical accuracy floor", act=2, severity="warn",
+                reach={}, leave={"a2_records": "10000000"}),
 )
 F = {f.name: f for f in FAILURES}
 

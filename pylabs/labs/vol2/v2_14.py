@@ -179,8 +179,10 @@ RECORD_METRICS = (
 )
 
 FAILURES = (
-    FailureSpec("a2_security", "Security requirement unmet: the model falls to the attack", act=2),
-    FailureSpec("a2_clinical", "Clinical floor broken: too many clean scans misread", act=2, severity="warn"),
+    FailureSpec("a2_security", "Security requirement unmet: the model falls to the attack", act=2,
+                reach={}, leave={"a2_target": 0.51}),
+    FailureSpec("a2_clinical", "Clinical floor broken: too many clean scans misread", act=2, severity="warn",
+                reach={"a2_method": "trades"}, leave={"a2_method": "tuned"}),
 )
 F = {f.name: f for f in FAILURES}
 

@@ -183,8 +183,10 @@ RECORD = (
 )
 
 FAILURES = (
-    FailureSpec("a2_sla", "Deadline broken: held jobs would miss their window", act=2),
-    FailureSpec("a2_target", f"Below the −{TARGET} target", act=2, severity="warn"),
+    FailureSpec("a2_sla", "Deadline broken: held jobs would miss their window", act=2,
+                reach={"a2_flex": 0.6}, leave={"a2_flex": 0.45}),
+    FailureSpec("a2_target", f"Below the −{TARGET} target", act=2, severity="warn",
+                reach={}, leave={"a2_procure": 0.35}),
 )
 F = {f.name: f for f in FAILURES}
 

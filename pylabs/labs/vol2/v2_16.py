@@ -196,10 +196,14 @@ M = {m.name: m for m in (
 )}
 
 FAILURES = (
-    FailureSpec("a2_group_cutoffs", "Cut-offs that differ by group", act=2),
-    FailureSpec("a2_us_adverse_impact", "Launch check failed: US impact ratio below four-fifths", act=2),
-    FailureSpec("a2_eu_error_gap", "EU check failed: the error gap is over the documented tolerance", act=2),
-    FailureSpec("a2_harm", "Over the harm budget: too many qualified candidates rejected", act=2, severity="warn"),
+    FailureSpec("a2_group_cutoffs", "Cut-offs that differ by group", act=2,
+                reach={"a2_us_rule": "fourfifths"}, leave={"a2_us_rule": "single"}),
+    FailureSpec("a2_us_adverse_impact", "Launch check failed: US impact ratio below four-fifths", act=2,
+                reach={}, leave={"a2_threshold": 0.75}),
+    FailureSpec("a2_eu_error_gap", "EU check failed: the error gap is over the documented tolerance", act=2,
+                reach={"a2_eu_rule": "fourfifths"}, leave={"a2_eu_rule": "single"}),
+    FailureSpec("a2_harm", "Over the harm budget: too many qualified candidates rejected", act=2, severity="warn",
+                reach={"a2_threshold": 2.2}, leave={"a2_threshold": 1.8}),
 )
 FAIL = {f.name: f for f in FAILURES}
 

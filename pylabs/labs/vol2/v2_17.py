@@ -398,7 +398,18 @@ ACT2_REFLECTION = Reflection(
     answer_letter=act2_reflect_truth(),
 )
 
-ACT2_CHECKS = Checks(CHECK_TITLES, act=2)
+ACT2_CHECKS = Checks(CHECK_TITLES, act=2, witnesses={
+    "memory": dict(reach={"a2_sharding": "tp8pp4"}, leave={"a2_sharding": "tp8pp16"}),
+    "days": dict(reach={"a2_gpus": "4096"}, leave={"a2_arch": "moe"}),
+    "goodput": dict(reach={"a2_gpus": "32768"}, leave={"a2_gpus": "16384"}),
+    "serving": dict(reach={}, leave={"a2_weights": "fp8"}),
+    "ttft": dict(reach={}, leave={"a2_arch": "moe"}),
+    "availability": dict(reach={}, leave={"a2_regions": "r2m1"}),
+    "privacy": dict(reach={}, leave={"a2_noise": 3}),
+    "fairness": dict(reach={}, leave={"a2_fair": "single"}),
+    "carbon": dict(reach={}, leave={"a2_cfe": 1}),
+    "budget": dict(reach={}, leave={"a2_arch": "moe"}),
+})
 
 
 def act2_instruments(s: State) -> list:

@@ -1,0 +1,1 @@
+"""Volume I labs: each file holds one lab's own physics facts."""

@@ -1,0 +1,1 @@
+"""Volume II labs: each file holds one lab's own physics facts."""
