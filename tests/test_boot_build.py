@@ -13,7 +13,7 @@ import pytest
 from build_scripts import micropip_wheel, offline, site_content, snapshot, vendor
 
 
-def test_snapshot_key_follows_pyodide_and_the_wheel(tmp_path):
+def test_snapshot_key_follows_pyodide_micropip_and_the_wheel(monkeypatch, tmp_path):
     wheel = tmp_path / "pylabs.whl"
     wheel.write_bytes(b"one")
     first = snapshot.snapshot_key("314.0.7", "abc", wheel)
@@ -21,6 +21,9 @@ def test_snapshot_key_follows_pyodide_and_the_wheel(tmp_path):
     assert snapshot.snapshot_key("314.0.8", "abc", wheel) != first
     assert snapshot.snapshot_key("314.0.7", "abd", wheel) != first
     wheel.write_bytes(b"two")
+    assert snapshot.snapshot_key("314.0.7", "abc", wheel) != first
+    wheel.write_bytes(b"one")
+    monkeypatch.setattr(micropip_wheel, "SHA256", "another micropip")  # the image holds micropip imported
     assert snapshot.snapshot_key("314.0.7", "abc", wheel) != first
 
 

@@ -59,7 +59,7 @@ class SlowNetwork extends Error {}
 /**
  * Start downloading the image and decide, from its rate, whether to wait for it. The snapshot
  * saves a few seconds of Pyodide's start-up; the files both boots need (7.5 MB) come after the
- * decision, so only the image's own 11 MB count: over a slow link (a first visit at 20 Mbit/s)
+ * decision, so only the image's own 12.5 MB count: over a slow link (a first visit at 20 Mbit/s)
  * the usual boot is ready sooner. After PROBE_MS of data, an image that would take longer than
  * WORTH_WAITING_MS in all is dropped (the service worker fetches it for the next visit, which
  * then reads it from Cache Storage at once).
@@ -183,6 +183,7 @@ async function startPython(config) {
  * into site-packages instead, as the worker did before micropip: the benchmark compares the two
  * (tools/bench_micropip.py).
  * @param {{url: string, download: Promise<Response>}[]} wheels
+ * @returns {Promise<number>} ms spent installing, once the downloads were in
  */
 async function installWheels(pyodide, config, wheels) {
   const files = [];
@@ -191,13 +192,16 @@ async function installWheels(pyodide, config, wheels) {
     if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
     files.push({ name: new URL(url, BASE).pathname.split("/").pop(), bytes: new Uint8Array(await response.arrayBuffer()) });
   }
+  const start = performance.now();
   if (config.installer === "unpack") files.forEach(({ bytes }) => pyodide.unpackArchive(bytes, "wheel"));
   else await installWithMicropip(pyodide, files);
+  return performance.now() - start;
 }
 
 /**
  * Boot Python and load our wheel.
- * @returns {Promise<{pylabs: string, pyodide: string, boot: string, image: string, note: string}>} what is running
+ * @returns {Promise<{pylabs: string, pyodide: string, boot: string, image: string, note: string, install_ms: number|null}>}
+ *   what is running, and how long installing the wheels took (null after a snapshot boot)
  */
 async function boot() {
   const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
@@ -205,6 +209,7 @@ async function boot() {
   const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => ({ url, download: fetch(new URL(url, BASE)) }));
   progress("Starting Python (WebAssembly)…", 1);
   const { pyodide, boot: how, image = "", note } = await startPython(config);
+  let installMs = null;
   python = pyodide;
   if (pyodide.version !== config.pyodide_version) {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
@@ -218,7 +223,7 @@ async function boot() {
     // during a student's first slider moves.
     later = { pyodide, config, wheels, done: null };
   } else {
-    await installWheels(pyodide, config, wheels);
+    installMs = await installWheels(pyodide, config, wheels);
   }
   const module = pyodide.pyimport("pylabs.bridge");
   const version = module.version();
@@ -228,7 +233,7 @@ async function boot() {
   // The module proxy lives as long as the worker; its functions are borrowed from it.
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
   progress("Ready", 3);
-  return { pylabs: version, pyodide: pyodide.version, boot: how, image, note };
+  return { pylabs: version, pyodide: pyodide.version, boot: how, image, note, install_ms: installMs };
 }
 
 /** Install the wheels a snapshot boot left for later (once; every caller waits for the same work). */
