@@ -219,8 +219,8 @@ async function boot() {
     warmed = new Set();
     // The snapshot's memory holds micropip and every pylabs module already imported
     // (build_scripts/snapshot.mjs), but not the wheels' files. Installing them costs the worker
-    // 0.2-0.3 s, so it only happens when an import needs them (an extra wheel's module): never
-    // during a student's first slider moves.
+    // 0.2-0.3 s even unzipped, so it only happens when an import needs them (an extra wheel's
+    // module): never during a student's first slider moves.
     later = { pyodide, config, wheels, done: null };
   } else {
     installMs = await installWheels(pyodide, config, wheels);
