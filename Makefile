@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: build serve test test-unit test-e2e bench guide clean setup chromium
+.PHONY: build serve lint test test-unit test-e2e test-js bench guide clean setup chromium
 
 setup: $(STAMP) node_modules/.package-lock.json
 
@@ -31,7 +31,15 @@ chromium:
 	  echo "Installing Debian's chromium for the end-to-end tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-test: build chromium
+# ruff for Python (rules in pyproject.toml), Biome for the browser and build JavaScript (biome.jsonc).
+RUFF ?= $(VENV)/bin/ruff
+BIOME ?= node_modules/.bin/biome
+
+lint: setup
+	$(RUFF) check .
+	$(BIOME) lint --error-on-warnings
+
+test: lint build chromium
 	$(PY) -m pytest -q
 
 test-unit: setup
@@ -39,6 +47,10 @@ test-unit: setup
 
 test-e2e: build chromium
 	$(PY) -m pytest -q -m e2e
+
+# The shell's JavaScript unit tests (tests/js/): Chromium, no site build.
+test-js: setup chromium
+	$(PY) -m pytest -q -m js
 
 bench: build chromium
 	$(PY) -m tools.bench

@@ -1,14 +1,8 @@
-"""MkDocs hooks: pre-render labs into their pages and expand ``<!-- lab:... -->`` shortcodes.
+"""MkDocs hooks: write each lab's page, pre-render labs into them, expand ``<!-- lab:... -->`` shortcodes.
 
-Shortcodes (an unknown name or lab fails the build):
-
-- ``<!-- lab:embed v2_02 -->``: the lab, rendered by pylabs in its default state.
-- ``<!-- lab:value v2_02 NAME -->``: a number from the lab's ``VALUES`` table, formatted.
-- ``<!-- lab:catalog 2 -->``: the labs of a volume with invariant, duration and progress.
-- ``<!-- lab:progress -->``: every lab of both volumes, linked, with the student's progress.
-- ``<!-- lab:sources -->``: the cited constants registry as a table.
-- ``<!-- lab:references -->``: the papers and documents the labs cite.
-- ``<!-- lab:ledger-schema -->``: the ledger's JSON Schema.
+Lab pages and their navigation entries come from the lab registry (``lab_pages.py``): ``docs/`` and
+``mkdocs.yml`` name no lab. The shortcodes a page may use are the ``SHORTCODES`` table below; an
+unknown name, a wrong number of arguments or an unknown lab fails the build.
 
 After the build: ``labs.json``, the pylabs wheel (installed in the browser with micropip, which
 ``vendor.py`` ships beside Pyodide), the Python memory snapshot
@@ -22,16 +16,20 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Callable, NamedTuple
+
+from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_scripts import site_content  # noqa: E402
+from build_scripts import lab_pages, site_content  # noqa: E402
 from build_scripts.offline import write_service_worker  # noqa: E402
 from build_scripts.snapshot import make_snapshot  # noqa: E402
 from build_scripts.vendor import vendor  # noqa: E402
 from build_scripts.wheel import build_wheel, content_hash  # noqa: E402
+from pylabs.labs import all_labs  # noqa: E402
 
 SHORTCODE = re.compile(r"<!--\s*lab:([a-z-]+)((?:\s+[^\s>]+)*)\s*-->")
 PLACEHOLDER = "PYLABS-EMBED-{}-PLACEHOLDER"
@@ -45,43 +43,63 @@ def on_config(config):
     """The build id every page carries (``<meta name="pylabs-build">``, docs/overrides/main.html):
     a hand-in names the site that made it."""
     config["extra"]["pylabs_build"] = site_content.build_id()
+    config["nav"] = lab_pages.with_labs(config["nav"], all_labs())
     return config
+
+
+def on_files(files, config):
+    """Every lab's page, written from its declaration; a page by hand at the same path is an error.
+    The pages take the place in the file order that files in ``docs/`` would have (the sitemap and
+    the search index follow it)."""
+    pages = []
+    for lab in all_labs():
+        path = lab_pages.source_path(lab)
+        if files.get_file_from_path(path) is not None:
+            raise lab_pages.LabPageError(f"docs/{path}: the build writes this lab's page from {lab.id}; delete it")
+        pages.append(File.generated(config, path, content=lab_pages.page_markdown(lab)))
+    return Files(sorted([*files, *pages], key=lambda file: lab_pages.walk_order(file.src_uri)))
+
+
+def _embed(page, lab_id: str) -> str:
+    site_content.lab(lab_id)  # fails early on an unknown lab
+    page.meta["pylabs_lab"] = lab_id
+    # A lab has no table of contents worth a rail: the instruments take its width.
+    page.meta["hide"] = sorted({*page.meta.get("hide", []), "toc"})
+    return PLACEHOLDER.format(lab_id)
+
+
+class Shortcode(NamedTuple):
+    arity: int
+    expand: Callable[..., str]    # expand(page, *arguments) -> Markdown or HTML
+    help: str
+
+
+SHORTCODES: dict[str, Shortcode] = {
+    "embed": Shortcode(1, _embed, "lab:embed v2_02: the lab, pre-rendered in its default state"),
+    "catalog": Shortcode(1, lambda page, volume: site_content.catalog(int(volume), page.url),
+                         "lab:catalog 2: a volume's labs with their question, duration and progress"),
+    "progress": Shortcode(0, lambda page: site_content.progress_list(page.url),
+                          "lab:progress: every lab of both volumes, linked, with the student's progress"),
+    "sources": Shortcode(0, lambda page: site_content.sources_table(),
+                         "lab:sources: the cited constants registry as a table"),
+    "references": Shortcode(0, lambda page: site_content.references_list(),
+                            "lab:references: the papers and documents the labs cite"),
+    "ledger-schema": Shortcode(0, lambda page: site_content.ledger_schema(),
+                               "lab:ledger-schema: the ledger's JSON Schema"),
+}
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     def expand(match: re.Match) -> str:
         name, args = match.group(1), match.group(2).split()
         where = page.file.src_uri
-        if name == "embed":
-            (lab_id,) = _args(args, 1, name, where)
-            site_content.lab(lab_id)  # fails early on an unknown lab
-            page.meta["pylabs_lab"] = lab_id
-            # A lab has no table of contents worth a rail: the instruments take its width.
-            page.meta["hide"] = sorted({*page.meta.get("hide", []), "toc"})
-            return PLACEHOLDER.format(lab_id)
-        if name == "value":
-            lab_id, value_name = _args(args, 2, name, where)
-            return site_content.value(lab_id, value_name)
-        if name == "catalog":
-            (volume,) = _args(args, 1, name, where)
-            return site_content.catalog(int(volume), page.url)
-        if name == "sources":
-            return site_content.sources_table()
-        if name == "progress":
-            return site_content.progress_list(page.url)
-        if name == "references":
-            return site_content.references_list()
-        if name == "ledger-schema":
-            return site_content.ledger_schema()
-        raise ShortcodeError(f"{where}: unknown shortcode lab:{name}; known: embed, value, catalog, "
-                             "sources, references, ledger-schema")
+        if name not in SHORTCODES:
+            raise ShortcodeError(f"{where}: unknown shortcode lab:{name}; known: {', '.join(SHORTCODES)}")
+        code = SHORTCODES[name]
+        if len(args) != code.arity:
+            raise ShortcodeError(f"{where}: lab:{name} takes {code.arity} argument(s), got {args} ({code.help})")
+        return code.expand(page, *args)
     return SHORTCODE.sub(expand, markdown)
-
-
-def _args(args: list[str], count: int, name: str, where: str) -> list[str]:
-    if len(args) != count:
-        raise ShortcodeError(f"{where}: lab:{name} takes {count} argument(s), got {args}")
-    return args
 
 
 def on_page_content(html: str, page, config, files) -> str:

@@ -1,6 +1,7 @@
 """The service worker that keeps the site usable offline after one visit (issue 9).
 
-``write_service_worker(site_dir, runtime)`` writes ``<site>/sw.js`` from ``sw.js`` with the
+``write_service_worker(site_dir, runtime)`` writes ``<site>/sw.js`` from the template
+``docs/assets/pylabs/inline/sw.js`` with the
 build id (a hash of every file the build wrote), the core files every lab needs (Pyodide with
 micropip's wheel beside it, the pylabs wheel, the snapshot, the shell's scripts and styles) and each one's SHA-256, against which the
 service worker checks the copies a first visit hands it (handoff.js, issue 22). A new build changes the id, so the
@@ -13,7 +14,7 @@ import hashlib
 import json
 from pathlib import Path
 
-TEMPLATE = Path(__file__).with_name("sw.js")
+TEMPLATE = Path(__file__).resolve().parents[1] / "docs" / "assets" / "pylabs" / "inline" / "sw.js"
 
 
 def build_id(site_dir: Path) -> str:
@@ -25,7 +26,8 @@ def build_id(site_dir: Path) -> str:
 
 
 def core_files(site_dir: Path, runtime: dict) -> list[str]:
-    shell = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "pylabs").glob("*.js"))
+    # the page, worker and shared realms (inline/ is not copied: its scripts are inlined or written here)
+    shell = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "pylabs").rglob("*.js"))
     # Material's search worker: a lab page's search-later.js imports it, sometimes before we control the page
     search = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "assets" / "javascripts" / "workers").glob("*.js"))
     pyodide = sorted(p.relative_to(site_dir).as_posix() for p in (site_dir / "vendor" / "pyodide").iterdir())

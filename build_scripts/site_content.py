@@ -16,13 +16,9 @@ from pylabs.framework.formats import fmt
 from pylabs.framework.lab import Lab
 from pylabs.framework.markup import h, raw
 from pylabs.framework.render import render_lab
-from pylabs.labs import LAB_MODULES, all_labs, get
+from pylabs.labs import all_labs, get, links
 from pylabs.ledger_letters import LETTERS_VERSION
 from pylabs.physics import constants
-
-
-class UnknownValue(LookupError):
-    """A ``lab:value`` shortcode naming a value the lab does not publish."""
 
 
 def pylabs_version() -> str:
@@ -31,16 +27,6 @@ def pylabs_version() -> str:
 
 def lab(lab_id: str) -> Lab:
     return get(lab_id)
-
-
-def value(lab_id: str, name: str) -> str:
-    """A published number of a lab (its module's ``VALUES``: name -> (function, format))."""
-    from importlib import import_module
-    values = getattr(import_module(LAB_MODULES[lab_id]), "VALUES", {})
-    if name not in values:
-        raise UnknownValue(f"lab {lab_id!r} publishes no value {name!r}; it has: {', '.join(sorted(values))}")
-    compute, unit_fmt = values[name]
-    return fmt(compute(), unit_fmt)
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,8 +39,23 @@ def build_id() -> str:
     return digest.hexdigest()[:12]
 
 
-EARLY_INLINE = Path(__file__).with_name("early_inline.js")
-WORKER_START = Path(__file__).with_name("worker_start.js")
+# The head scripts, inlined into each lab page (docs/assets/pylabs/inline/, not copied to the site).
+INLINE = Path(__file__).resolve().parents[1] / "docs" / "assets" / "pylabs" / "inline"
+EARLY_INLINE = INLINE / "early_inline.js"
+WORKER_START = INLINE / "worker_start.js"
+STORE_JS = INLINE.parent / "page" / "store.js"
+
+
+def early_inline() -> str:
+    """The script inlined after a lab (early_inline.js) with store.js's ``activeAttempt`` put in
+    where it says ``/* activeAttempt */``: it runs before any module loads, and the rule stays written once."""
+    store = STORE_JS.read_text()
+    start = store.index("export function activeAttempt(")
+    rule = store[start + len("export "):store.index("\n}\n", start) + 2]
+    script = EARLY_INLINE.read_text()
+    if "/* activeAttempt */" not in script:
+        raise ValueError(f"{EARLY_INLINE}: no /* activeAttempt */ to put the rule in")
+    return script.replace("/* activeAttempt */", rule)
 
 
 def worker_start(site_root: str) -> str:
@@ -67,9 +68,9 @@ MATERIAL_SEARCH = re.compile(r'("search": ")([^"]*)assets/javascripts/workers/(s
 
 
 def search_later(page_html: str) -> str:
-    """A lab page names docs/assets/pylabs/search-later.js as Material's search worker: Material's own
+    """A lab page names docs/assets/pylabs/worker/search-later.js as Material's search worker: Material's own
     worker, whose index is built once the lab has started rather than beside its boot (issue 9)."""
-    changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/search-later.js?material=\3"', page_html, count=1)
+    changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/worker/search-later.js?material=\3"', page_html, count=1)
     if count != 1:
         raise ValueError("the theme's config names no search worker (assets/javascripts/workers/search.*.min.js)")
     return changed
@@ -90,8 +91,8 @@ def embedded_lab(lab_id: str, site_root: str = "../../") -> str:
     wrapper = h("div", {"class": "pl-lab", "data-lab": lab_id, "data-build": build_id(), "data-site-root": site_root,
                         "data-letters": str(LETTERS_VERSION)},
                 h("div", {"class": "pl-notices", "data-notices": ""}),
-                boot, noscript, render_lab(current, current.default_state()))
-    return str(wrapper) + f"<script>{EARLY_INLINE.read_text()}</script>"
+                boot, noscript, render_lab(current, current.default_state(), links(current)))
+    return str(wrapper) + f"<script>{early_inline()}</script>"
 
 
 def catalog(volume: int, page_url: str) -> str:

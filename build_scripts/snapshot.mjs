@@ -1,7 +1,7 @@
 // Make a Pyodide memory snapshot with micropip and pylabs imported and every lab warmed up, in Node
 // with the pinned npm pyodide package (the same files the site vendors, micropip's wheel among them).
 // pylabs is installed the way the worker's full boot installs it: micropip.install from the wheel's
-// bytes (docs/assets/pylabs/micropip.js).
+// bytes (docs/assets/pylabs/worker/micropip.js).
 //   node build_scripts/snapshot.mjs <pyodide dir> <wheel> <out.bin>
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot): it keeps the
 // WebAssembly memory only, so the browser still mounts the standard library (and unpacks the
@@ -9,7 +9,7 @@
 // already imported.
 //
 // With every lab warmed the memory is larger than the one a fresh Pyodide starts with, so the
-// restore grows the memory first (docs/assets/pylabs/snapshot-memory.js, shared with the worker).
+// restore grows the memory first (docs/assets/pylabs/worker/snapshot-memory.js, shared with the worker).
 // The snapshot is restored once here and answers an update, so a build never ships one the
 // browser cannot use.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -19,7 +19,7 @@ import path from "node:path";
 const [pyodideDir, wheelPath, outPath] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const shared = (name) => import(pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", name)).href);
+const shared = (name) => import(pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", "worker", name)).href);
 const { growMemoryOnInstantiate } = await shared("snapshot-memory.js");
 const { installWithMicropip, micropipList, snapshotSerializer, snapshotDeserializer } = await shared("micropip.js");
 const wheel = readFileSync(wheelPath);

@@ -29,8 +29,8 @@ from build_scripts import micropip_wheel
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "snapshot"
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
-MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "snapshot-memory.js"  # how the restore grows the memory
-MICROPIP_JS = ROOT / "docs" / "assets" / "pylabs" / "micropip.js"  # how the wheel is installed and micropip's objects named
+MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "worker" / "snapshot-memory.js"  # how the restore grows the memory
+MICROPIP_JS = ROOT / "docs" / "assets" / "pylabs" / "worker" / "micropip.js"  # how the wheel is installed and micropip's objects named
 
 
 class SnapshotError(RuntimeError):

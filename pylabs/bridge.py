@@ -18,10 +18,11 @@ from pylabs import __version__, ledger
 from pylabs.framework.controls import Slider
 from pylabs.framework.markup import Markup, changed_parts
 from pylabs.framework.render import block_hash, record, render_blocks
-from pylabs.labs import get
+from pylabs.labs import get, links
 
 _sent: dict[str, dict[str, Markup]] = {}
 _memo: dict[str, dict] = {}
+_links: dict[str, dict[str, str]] = {}
 
 
 def version() -> str:
@@ -31,10 +32,17 @@ def version() -> str:
 def update(lab_id: str, state_json: str, changed: str | None = None, full: bool = False) -> str:
     lab = get(lab_id)
     state = lab.parse(json.loads(state_json), changed)
-    blocks = dict(render_blocks(lab, state, _memo.setdefault(lab_id, {})))
+    blocks = dict(render_blocks(lab, state, _memo.setdefault(lab_id, {}), _lab_links(lab)))
     previous = {} if full else _sent.get(lab_id, {})
     _sent[lab_id] = blocks
     return _reply(lab, state, blocks, previous)
+
+
+def _lab_links(lab) -> dict[str, str]:
+    """The pages the lab's connections link to (the registry's, kept for the page's life)."""
+    if lab.id not in _links:
+        _links[lab.id] = links(lab)
+    return _links[lab.id]
 
 
 def _reply(lab, state, blocks: dict[str, Markup], previous: dict[str, Markup]) -> str:
@@ -69,7 +77,7 @@ def warm(lab_id: str, state_json: str, turn: int) -> None:
     """The work of one slider move, kept nowhere and sent nowhere. After a snapshot boot the
     browser's optimising compiler has not yet seen the code a move runs, so the first moves took
     about 1.5 times as long as later ones; the worker runs a few of these turns while the student
-    reads (docs/assets/pylabs/worker.js warmLater; ``turn`` picks where the lab's first slider sits)."""
+    reads (docs/assets/pylabs/worker/worker.js warmLater; ``turn`` picks where the lab's first slider sits)."""
     lab = get(lab_id)
     raw = json.loads(state_json)
     slider = next((c for c in lab.controls if isinstance(c, Slider)), None)
@@ -77,7 +85,7 @@ def warm(lab_id: str, state_json: str, turn: int) -> None:
         value = slider.at(WARM_AT[turn % len(WARM_AT)])
         raw = {**raw, "controls": {**(raw.get("controls") or {}), slider.name: value}}
     state = lab.parse(raw, slider.name if slider is not None else None)
-    _reply(lab, state, dict(render_blocks(lab, state, {})), _sent.get(lab_id, {}))
+    _reply(lab, state, dict(render_blocks(lab, state, {}, _lab_links(lab))), _sent.get(lab_id, {}))
 
 
 def view(lab_id: str) -> str:

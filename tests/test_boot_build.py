@@ -42,8 +42,8 @@ def test_build_id_is_read_from_the_vendored_pyodide(tmp_path):
 
 def _site(tmp_path):
     site = tmp_path / "site"
-    for path in ("assets/pylabs/lab.js", "assets/pylabs/worker.js", "vendor/pyodide/pyodide.mjs",
-                 f"vendor/pyodide/{micropip_wheel.FILE_NAME}", "assets/pylabs/micropip.js",
+    for path in ("assets/pylabs/page/lab.js", "assets/pylabs/worker/worker.js", "vendor/pyodide/pyodide.mjs",
+                 f"vendor/pyodide/{micropip_wheel.FILE_NAME}", "assets/pylabs/worker/micropip.js",
                  "vendor/pyodide/pyodide.asm.wasm", "sitemap.xml", "vol2/02/index.html",
                  "assets/javascripts/workers/search.abc.min.js"):
         (site / path).parent.mkdir(parents=True, exist_ok=True)
@@ -62,8 +62,8 @@ def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
     # Material's search worker too: search-later.js imports it, sometimes before the service worker
     # controls the page, so offline the lab page threw "importScripts … failed to load"
     for needed in ("assets/javascripts/workers/search.abc.min.js",
-                   "assets/pylabs/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
-                   f"vendor/pyodide/{micropip_wheel.FILE_NAME}", "assets/pylabs/micropip.js",  # a full boot's installer
+                   "assets/pylabs/worker/worker.js", "vendor/pyodide/pyodide.asm.wasm", "assets/pylabs/snapshot-k.bin.gz",
+                   f"vendor/pyodide/{micropip_wheel.FILE_NAME}", "assets/pylabs/worker/micropip.js",  # a full boot's installer
                    "assets/pylabs/pylabs.whl?v=1", "sitemap.xml"):
         assert needed in core
     digests = json.loads(text.split("const DIGESTS = ")[1].split(";\n")[0])
@@ -79,8 +79,8 @@ def test_a_lab_page_names_the_held_search_worker_and_only_it():
     page = ('<script id="__config" type="application/json">{"base": "../..", "search": '
             '"../../assets/javascripts/workers/search.a7633da7.min.js", "tags": null}</script>')
     held = site_content.search_later(page)
-    assert '"search": "../../assets/pylabs/search-later.js?material=search.a7633da7.min.js"' in held
-    assert held.replace("assets/pylabs/search-later.js?material=", "assets/javascripts/workers/") == page
+    assert '"search": "../../assets/pylabs/worker/search-later.js?material=search.a7633da7.min.js"' in held
+    assert held.replace("assets/pylabs/worker/search-later.js?material=", "assets/javascripts/workers/") == page
     with pytest.raises(ValueError, match="names no search worker"):
         site_content.search_later(page.replace("search.a7633da7", "other"))
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pylabs.framework.render import render_lab
-from pylabs.labs import all_labs, get
+from pylabs.labs import all_labs, get, links
 
 GOLDEN = Path(__file__).parent / "golden"
 LOCKED_AT = "2026-01-01T00:00:00Z"
@@ -66,7 +66,7 @@ def test_every_golden_file_has_a_case():
 def test_rendered_html_matches_golden(name):
     lab_id, raw = CASES[name]
     lab = get(lab_id)
-    html = _lines(str(render_lab(lab, lab.parse(raw))))
+    html = _lines(str(render_lab(lab, lab.parse(raw), links(lab))))
     expected = GOLDEN / "output" / f"{name}.html"
     changed = GOLDEN / "output" / f"{name}-changed.html"
     if not expected.exists():

@@ -1,6 +1,7 @@
 """The ledger: validation, quarantine, merge laws, commit, restart and import."""
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -189,3 +190,19 @@ def test_the_final_designs_failure_states_are_kept_beside_every_one_reached():
 
 def test_documented_schema_names_the_student():
     assert ledger.json_schema()["properties"]["student"]["properties"]["name"]["maxLength"] == 100
+
+
+ACTIVE = json.loads((Path(__file__).parent / "fixtures" / "active_attempt.json").read_text())
+
+
+@pytest.mark.parametrize("case", ACTIVE["cases"], ids=lambda case: case["name"])
+def test_the_active_attempt_is_the_one_the_shared_vector_names(case):
+    """The vector the JS tests of store.js and the inline script read too (tests/js/)."""
+    loaded = ledger.load(json.dumps(case["ledger"]))
+    assert not loaded.quarantined
+    doc = loaded.ledger
+    pending = case["pending"]
+    if pending:  # what store.js foldStashed does before it asks Python (ledger_commit)
+        doc = ledger.commit(doc, pending["attemptId"], pending["record"], pending["at"])
+    active = ledger.active_attempt(doc, ACTIVE["lab"])
+    assert (active and active["id"]) == case["active"]

@@ -8,6 +8,7 @@ from pylabs.framework.lab import Lab
 from pylabs.framework.markup import Markup, h, raw
 from pylabs.framework.questions import Reflection, in_context
 from pylabs.framework.render import linked_connections
+from pylabs.labs import links
 
 from build_scripts.guide import facts as F
 
@@ -103,7 +104,7 @@ def lab_page(lab: Lab) -> str:
                 [act_section(lab, act) for act in lab.acts],
                 failures_section(lab), design_section(lab),
                 h("h2", None, "Takeaways"), bullets(in_context(lab.takeaways, lab.context.default)),
-                h("h2", None, "Connections"), bullets(linked_connections(lab)))
+                h("h2", None, "Connections"), bullets(linked_connections(lab, links(lab))))
 
 
 def index_page(labs: list[Lab], made: str) -> str:

@@ -111,6 +111,12 @@ class Lab:
     # what the volume's index card says of the lab: its question or story hook (the invariant
     # answers the lab's questions, so it waits for the last lock like the takeaways)
     hook: str = ""
+    # the lab's page, which the site build writes from this declaration (build_scripts/lab_pages.py):
+    # its meta description (search results, link previews; like the hook it must not give an answer),
+    # and any Markdown the page shows before the lab (intro) or after it (afterword)
+    description: str = ""
+    intro: str = ""
+    afterword: str = ""
 
     def __post_init__(self) -> None:
         for q in self.questions:  # a question asked without a context is asked in the lab's default

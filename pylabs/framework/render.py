@@ -1,8 +1,10 @@
 """Render a lab in a state to HTML blocks: the one renderer for build and run time.
 
-``render_blocks(lab, state)`` returns ``(key, html)`` pairs in page order. The
+``render_blocks(lab, state, links=...)`` returns ``(key, html)`` pairs in page order. The
 site build joins them into the page; the browser runtime sends the changed
 ones to the page, which patches them in place. Same function, same output.
+The renderer knows no other lab: the caller hands it the pages of the labs this
+one names (``links``, from the registry: ``pylabs.labs.links``).
 """
 
 from __future__ import annotations
@@ -26,15 +28,18 @@ from .questions import Pick, Prediction, Question, Range, Reflection, fill, in_c
 from .state import State
 
 VOLUME_NUMERALS = {1: "I", 2: "II"}
+NO_LINKS: Mapping[str, str] = {}
 ACT_NUMERALS = {1: "I", 2: "II", 3: "III"}
 
 
-def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tuple[str, Markup]]:
+def render_blocks(lab: Lab, state: State, memo: dict | None = None,
+                  links: Mapping[str, str] = NO_LINKS) -> list[tuple[str, Markup]]:
     """The page's blocks. With a ``memo`` (kept between updates by the runtime) an act whose
-    inputs did not change is reused instead of re-rendered: the output is the same either way."""
+    inputs did not change is reused instead of re-rendered: the output is the same either way.
+    ``links``: lab id -> page URL of the labs the connections name (``linked_connections``)."""
     memo = {} if memo is None else memo
     if "static" not in memo:  # the header and the waiting takeaways do not depend on the state
-        connections = linked_connections(lab)
+        connections = linked_connections(lab, links)
         memo["static"] = (header(lab), takeaways_waiting(connections), connections)
     top, waiting, connections = memo["static"]
     context = state[lab.context.name]
@@ -51,11 +56,16 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None) -> list[tupl
 _CONNECTION = re.compile(r"^\[?(\*\*)?V([12])-(\d\d) (.+?)(\*\*)?(\]\([^)]*\))?(?: \(a later lab\))?(?=:)")
 
 
-def linked_connections(lab: Lab) -> tuple[str, ...]:
+def connected_labs(lab: Lab) -> tuple[str, ...]:
+    """The ids of the labs that ``lab``'s connections name, in order."""
+    named = (_CONNECTION.match(entry) for entry in lab.connections)
+    return tuple(f"v{match.group(2)}_{match.group(3)}" for match in named if match)
+
+
+def linked_connections(lab: Lab, links: Mapping[str, str]) -> tuple[str, ...]:
     """Connections that name another lab ("**V2-08 The Utilization Trap**: ...") link to its page
-    when that lab exists and say "(a later lab)" when it does not, so links follow the labs as
-    they land instead of being typed by hand."""
-    from pylabs.labs import LAB_MODULES, get
+    when ``links`` (lab id -> page URL) has it and say "(a later lab)" when it does not, so links
+    follow the labs as they land instead of being typed by hand."""
     linked = []
     for entry in lab.connections:
         match = _CONNECTION.match(entry)
@@ -65,8 +75,8 @@ def linked_connections(lab: Lab) -> tuple[str, ...]:
         volume, number, title = match.group(2), match.group(3), match.group(4)
         other = f"v{volume}_{number}"
         name = f"**V{volume}-{number} {title}**"
-        if other in LAB_MODULES:
-            href = posixpath.relpath(get(other).url, lab.url) + "/"
+        if other in links:
+            href = posixpath.relpath(links[other], lab.url) + "/"
             name = f"[{name}]({href})"
         else:
             name = f"{name} (a later lab)"
@@ -90,9 +100,9 @@ def _act_block(lab: Lab, act: Act, state: State, memo: dict) -> Markup:
     return cached[1]
 
 
-def render_lab(lab: Lab, state: State) -> Markup:
+def render_lab(lab: Lab, state: State, links: Mapping[str, str] = NO_LINKS) -> Markup:
     """The whole lab as one string: the blocks, each in its keyed wrapper."""
-    return join([block(key, html) for key, html in render_blocks(lab, state)])
+    return join([block(key, html) for key, html in render_blocks(lab, state, links=links)])
 
 
 def block(key: str, html: Markup) -> Markup:

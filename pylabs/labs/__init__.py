@@ -11,6 +11,7 @@ import re
 from importlib import import_module
 
 from pylabs.framework.lab import Lab
+from pylabs.framework.render import connected_labs
 
 _LAB_MODULE = re.compile(r"^v[12]_\d{2}$")
 
@@ -48,3 +49,9 @@ def get(lab_id: str) -> Lab:
 
 def all_labs() -> list[Lab]:
     return [get(lab_id) for lab_id in LAB_MODULES]
+
+
+def links(lab: Lab) -> dict[str, str]:
+    """What the renderer links ``lab``'s connections to: lab id -> page URL of each lab they name
+    that exists. Only those labs are imported."""
+    return {other: get(other).url for other in connected_labs(lab) if other in LAB_MODULES}

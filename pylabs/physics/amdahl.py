@@ -9,23 +9,17 @@ computing capabilities"; AUDIT section 5c.
 import math
 from collections.abc import Sequence
 
+from pylabs.physics.validators import require, require_fraction, require_positive, require_positive_fraction
+
 _SUM_TOLERANCE = 1e-9
 
 
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
 def _check_fraction(name: str, fraction: float) -> None:
-    _require(0 <= fraction <= 1, name, fraction, "in [0, 1]",
-             "pass the share of step time the component takes, e.g. 0.45 for 45 %")
+    require_fraction(name, fraction, "pass the share of step time the component takes, e.g. 0.45 for 45 %")
 
 
 def _check_factor(name: str, factor: float) -> None:
-    _require(factor > 0, name, factor, "> 0",
-             "pass how many times faster the component becomes (1 = unchanged)")
+    require_positive(name, factor, "pass how many times faster the component becomes (1 = unchanged)")
 
 
 def _inverse(new_time: float) -> float:
@@ -48,15 +42,15 @@ def amdahl_multi(fractions: Sequence[float], factors: Sequence[float]) -> float:
 
     Source: Amdahl 1967, applied per component of a step profile (AUDIT section 5c).
     """
-    _require(len(fractions) == len(factors), "factors", list(factors),
-             f"the same length as fractions ({len(fractions)})",
-             "pass one speedup factor per component")
+    require(len(fractions) == len(factors), "factors", list(factors),
+            f"the same length as fractions ({len(fractions)})",
+            "pass one speedup factor per component")
     for index, (fraction, factor) in enumerate(zip(fractions, factors)):
         _check_fraction(f"fractions[{index}]", fraction)
         _check_factor(f"factors[{index}]", factor)
     total = math.fsum(fractions)
-    _require(total <= 1 + _SUM_TOLERANCE, "sum(fractions)", total, "<= 1",
-             "the components are shares of one step; rescale them to sum to 1")
+    require(total <= 1 + _SUM_TOLERANCE, "sum(fractions)", total, "<= 1",
+            "the components are shares of one step; rescale them to sum to 1")
     new_time = max(0.0, 1 - total) + math.fsum(f / k for f, k in zip(fractions, factors))
     return _inverse(new_time)
 
@@ -90,12 +84,12 @@ def amdahl_ceiling(fraction: float) -> float:
 
 
 def _check_workers(workers: float) -> None:
-    _require(workers >= 1, "workers", workers, ">= 1", "pass how many workers share the parallel part")
+    require(workers >= 1, "workers", workers, ">= 1", "pass how many workers share the parallel part")
 
 
 def _check_efficiency(efficiency: float) -> None:
-    _require(0 < efficiency <= 1, "efficiency", efficiency, "in (0, 1]",
-             "pass the share of ideal speed the parallel part keeps, e.g. 0.9")
+    require_positive_fraction("efficiency", efficiency,
+                              "pass the share of ideal speed the parallel part keeps, e.g. 0.9")
 
 
 def parallel_speedup(serial_fraction: float, workers: float, efficiency: float = 1.0) -> float:
@@ -144,9 +138,9 @@ def batch_latency_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
 
     Source: the usual linear batch-cost model (VOL1 §V1-12 (3), Act II).
     """
-    _require(batch >= 1, "batch", batch, ">= 1", "pass the number of samples in one batch")
-    _require(fixed_s >= 0, "fixed_s", fixed_s, ">= 0", "pass the fixed time per batch in seconds")
-    _require(per_sample_s > 0, "per_sample_s", per_sample_s, "> 0", "pass the time per sample in seconds")
+    require(batch >= 1, "batch", batch, ">= 1", "pass the number of samples in one batch")
+    require(fixed_s >= 0, "fixed_s", fixed_s, ">= 0", "pass the fixed time per batch in seconds")
+    require(per_sample_s > 0, "per_sample_s", per_sample_s, "> 0", "pass the time per sample in seconds")
     return fixed_s + batch * per_sample_s
 
 
@@ -164,8 +158,8 @@ def batch_costs_through(batch_1: float, latency_1_s: float, batch_2: float, late
 
     Source: two-point fit of the linear batch-cost model (VOL1 §V1-12 (3) defaults for vendor B).
     """
-    _require(batch_2 != batch_1, "batch_2", batch_2, f"different from batch_1 ({batch_1!r})",
-             "measure the latency at two batch sizes")
+    require(batch_2 != batch_1, "batch_2", batch_2, f"different from batch_1 ({batch_1!r})",
+            "measure the latency at two batch sizes")
     per_sample = (latency_2_s - latency_1_s) / (batch_2 - batch_1)
     return latency_1_s - batch_1 * per_sample, per_sample
 

@@ -8,15 +8,17 @@ kg CO₂e per J (1 g/kWh = 1e-3 kg / 3.6e6 J). Fractions are plain numbers in [0
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Iterable
+
+from pylabs.physics.validators import require
 
 J_PER_KWH = 3.6e6
 KG_PER_J_PER_G_PER_KWH = 1e-3 / J_PER_KWH  # one g/kWh expressed in kg/J
 
 
-def _require(ok: bool, name: str, value: float, rule: str) -> None:
-    if not ok:
-        raise ValueError(f"{name} = {value!r} must be {rule}")
+# this module's messages put the value beside its name: "pue = 0.9 must be >= 1 (...)"
+_require = partial(require, form="{name} = {value!r} must be {rule}")
 
 
 def g_per_kwh_to_kg_per_j(g_per_kwh: float) -> float:

@@ -16,36 +16,26 @@ src/mpi/coll/allreduce.c); NVIDIA nccl-tests doc/PERFORMANCE.md for algbw and bu
 
 import math
 
-
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _is_count(value: float, minimum: int = 1) -> bool:
-    """True when value is a finite whole number >= minimum (8 and 8.0 both count)."""
-    return math.isfinite(value) and value >= minimum and value == int(value)
+from pylabs.physics.validators import require_count, require_non_negative, require_positive
 
 
 def _check_ranks(name: str, p: float) -> None:
-    _require(_is_count(p), name, p, "a whole number >= 1",
-             "pass the number of ranks (GPUs) taking part in the collective")
+    require_count(name, p, "pass the number of ranks (GPUs) taking part in the collective")
 
 
 def _check_size(size_bytes: float) -> None:
-    _require(size_bytes >= 0, "size_bytes", size_bytes, ">= 0 bytes",
-             "pass the message size in bytes (e.g. 2 * params for bf16 gradients)")
+    require_non_negative("size_bytes", size_bytes,
+                         "pass the message size in bytes (e.g. 2 * params for bf16 gradients)", rule=">= 0 bytes")
 
 
 def _check_bw(name: str, bw: float) -> None:
-    _require(bw > 0, name, bw, "> 0 bytes/s",
-             "pass a per-direction bandwidth in bytes/s, e.g. constants.NVLINK4_BW")
+    require_positive(name, bw, "pass a per-direction bandwidth in bytes/s, e.g. constants.NVLINK4_BW",
+                     rule="> 0 bytes/s")
 
 
 def _check_alpha(alpha_s: float) -> None:
-    _require(alpha_s >= 0, "alpha_s", alpha_s, ">= 0 s",
-             "pass the per-message latency in seconds, e.g. constants.IB_ALPHA_S")
+    require_non_negative("alpha_s", alpha_s, "pass the per-message latency in seconds, e.g. constants.IB_ALPHA_S",
+                         rule=">= 0 s")
 
 
 def _check_common(size_bytes: float, p: float, bw: float, alpha_s: float) -> None:
@@ -151,7 +141,7 @@ def algbw(size_bytes: float, time_s: float) -> float:
     Source: NVIDIA nccl-tests doc/PERFORMANCE.md.
     """
     _check_size(size_bytes)
-    _require(time_s > 0, "time_s", time_s, "> 0 s", "pass the measured collective time")
+    require_positive("time_s", time_s, "pass the measured collective time", rule="> 0 s")
     return size_bytes / time_s
 
 
@@ -235,11 +225,10 @@ def hierarchical_allreduce_s(
     """
     _check_size(size_bytes)
     _check_ranks("gpus_per_node", gpus_per_node)
-    _require(_is_count(nodes), "nodes", nodes, "a whole number >= 1",
-             "pass the number of nodes (servers) in the job")
+    require_count("nodes", nodes, "pass the number of nodes (servers) in the job")
     _check_bw("intra_bw", intra_bw)
     _check_bw("nic_bw", nic_bw)
-    _require(_is_count(nics_per_node), "nics_per_node", nics_per_node, "a whole number >= 1",
-             "pass the NICs each node uses for the inter-node all-reduce (DGX H100: 8)")
+    require_count("nics_per_node", nics_per_node,
+                  "pass the NICs each node uses for the inter-node all-reduce (DGX H100: 8)")
     intra_s = ring_allreduce_s(size_bytes, gpus_per_node, intra_bw)
     return intra_s + ring_allreduce_s(size_bytes, nodes, nics_per_node * nic_bw)

@@ -13,13 +13,9 @@ from __future__ import annotations
 
 from pylabs.physics import constants as C
 from pylabs.physics.serving import kv_bytes_per_token
+from pylabs.physics.validators import check
 
 SCALE_BITS = 16  # one FP16 scale per quantization group (GPTQ/AWQ-style group-wise formats)
-
-
-def _check(ok: bool, message: str) -> None:
-    if not ok:
-        raise ValueError(message)
 
 
 # ---- bytes --------------------------------------------------------------------------------
@@ -30,9 +26,9 @@ def weight_bytes(params: float, bits: float, group_size: float = 0.0, scale_bits
 
     Source: VOL1_09-16 §V1-10 (3); Frantar et al. 2022 (GPTQ group-wise scales).
     """
-    _check(params >= 0, f"params must be >= 0, got {params}")
-    _check(bits > 0, f"bits must be > 0, got {bits}; pass 16 for FP16, 8 for INT8, 4 for INT4")
-    _check(group_size >= 0, f"group_size must be >= 0 (0: no group scales), got {group_size}")
+    check(params >= 0, f"params must be >= 0, got {params}")
+    check(bits > 0, f"bits must be > 0, got {bits}; pass 16 for FP16, 8 for INT8, 4 for INT4")
+    check(group_size >= 0, f"group_size must be >= 0 (0: no group scales), got {group_size}")
     overhead = scale_bits / group_size if group_size else 0.0
     return params * (bits + overhead) / 8
 
@@ -44,7 +40,7 @@ def bitmask_sparse_bytes(params: float, bits: float, density: float, group_size:
     cheapest, one bit per position. Stored dense, a pruned matrix keeps every zero.
     Source: VOL1_09-16 §V1-10 (2) error 7.
     """
-    _check(0 < density <= 1, f"density must be in (0, 1], got {density}")
+    check(0 < density <= 1, f"density must be in (0, 1], got {density}")
     return weight_bytes(params * density, bits, group_size) + params / 8
 
 
@@ -54,7 +50,7 @@ def kv_cache_bytes(layers: float, kv_heads: float, head_dim: float, bytes_per_el
 
     Source: VOL1_09-16 §V1-10 (3); Ainslie et al. 2023 (GQA).
     """
-    _check(tokens >= 0, f"tokens must be >= 0, got {tokens}")
+    check(tokens >= 0, f"tokens must be >= 0, got {tokens}")
     return kv_bytes_per_token(layers, kv_heads, head_dim, bytes_per_element) * tokens
 
 
@@ -71,8 +67,8 @@ def batch1_latency_s(weights: float, flop: float, mem_bw: float, peak_ops: float
 
     Source: VOL1_09-16 §V1-10 (3); Williams, Waterman and Patterson 2009 (roofline).
     """
-    _check(mem_bw > 0 and peak_ops > 0, "bandwidth and peak must be > 0")
-    _check(0 < utilisation <= 1, f"utilisation must be in (0, 1], got {utilisation}")
+    check(mem_bw > 0 and peak_ops > 0, "bandwidth and peak must be > 0")
+    check(0 < utilisation <= 1, f"utilisation must be in (0, 1], got {utilisation}")
     return max(weights / mem_bw, flop / (peak_ops * utilisation))
 
 
@@ -82,8 +78,8 @@ def decode_tokens_per_s(weights: float, kv: float, mem_bw: float) -> float:
     Batch-1 decoding is memory-bound, so fewer bytes per weight is more tokens per second.
     Source: VOL1_09-16 §V1-10; Williams et al. 2009 (roofline, memory side).
     """
-    _check(mem_bw > 0, f"mem_bw must be > 0, got {mem_bw}")
-    _check(weights + kv > 0, "nothing to read: weights + KV must be > 0")
+    check(mem_bw > 0, f"mem_bw must be > 0, got {mem_bw}")
+    check(weights + kv > 0, "nothing to read: weights + KV must be > 0")
     return mem_bw / (weights + kv)
 
 
@@ -92,7 +88,7 @@ def decode_tokens_per_s(weights: float, kv: float, mem_bw: float) -> float:
 
 def symmetric_levels(bits: float) -> float:
     """q_max = 2^(b-1) - 1  (127 for INT8, 7 for INT4; symmetric, zero is exact). Source: Krishnamoorthi 2018."""
-    _check(bits >= 2, f"bits must be >= 2 for a signed grid, got {bits}")
+    check(bits >= 2, f"bits must be >= 2 for a signed grid, got {bits}")
     return 2 ** (bits - 1) - 1
 
 

@@ -8,38 +8,25 @@ Source: AUDIT section 3c (corrected TCO model; idle power draws even when no job
 import math
 
 from pylabs.physics.constants import HOURS_PER_YEAR
-
-
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _check_non_negative(name: str, value: float, fix: str) -> None:
-    _require(value >= 0, name, value, ">= 0", fix)
-
-
-def _check_fraction(name: str, value: float, fix: str) -> None:
-    _require(0 <= value <= 1, name, value, "in [0, 1]", fix)
+from pylabs.physics.validators import require, require_fraction, require_non_negative
 
 
 def _check_fleet(gpus: float, years: float) -> None:
-    _check_non_negative("gpus", gpus, "pass the number of GPUs in the fleet")
-    _check_non_negative("years", years, "pass the planning horizon in years")
+    require_non_negative("gpus", gpus, "pass the number of GPUs in the fleet")
+    require_non_negative("years", years, "pass the planning horizon in years")
 
 
 def _check_utilization(utilization: float) -> None:
-    _check_fraction("utilization", utilization,
-                    "pass the busy share of wall-clock hours, e.g. 0.6 for 60 %")
+    require_fraction("utilization", utilization,
+                     "pass the busy share of wall-clock hours, e.g. 0.6 for 60 %")
 
 
 def _check_power(kw_max: float, kw_idle: float, pue: float, usd_per_kwh: float) -> None:
-    _check_non_negative("kw_idle", kw_idle, "pass the idle draw per GPU in kW")
-    _require(kw_max >= kw_idle, "kw_max", kw_max, f">= kw_idle ({kw_idle!r})",
-             "pass the busy draw per GPU in kW, at least the idle draw")
-    _require(pue >= 1, "pue", pue, ">= 1", "pass the facility PUE, e.g. 1.3")
-    _check_non_negative("usd_per_kwh", usd_per_kwh, "pass the electricity price in USD/kWh")
+    require_non_negative("kw_idle", kw_idle, "pass the idle draw per GPU in kW")
+    require(kw_max >= kw_idle, "kw_max", kw_max, f">= kw_idle ({kw_idle!r})",
+            "pass the busy draw per GPU in kW, at least the idle draw")
+    require(pue >= 1, "pue", pue, ">= 1", "pass the facility PUE, e.g. 1.3")
+    require_non_negative("usd_per_kwh", usd_per_kwh, "pass the electricity price in USD/kWh")
 
 
 def tco_on_demand_usd(
@@ -51,7 +38,7 @@ def tco_on_demand_usd(
     """
     _check_fleet(gpus, years)
     _check_utilization(utilization)
-    _check_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand price")
+    require_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand price")
     return gpus * utilization * HOURS_PER_YEAR * years * usd_per_gpu_hour
 
 
@@ -61,8 +48,8 @@ def tco_reserved_usd(gpus: float, years: float, usd_per_gpu_hour: float, discoun
     Source: AUDIT section 3c.
     """
     _check_fleet(gpus, years)
-    _check_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand list price")
-    _check_fraction("discount", discount, "pass the reservation discount, e.g. 0.35 for 35 %")
+    require_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand list price")
+    require_fraction("discount", discount, "pass the reservation discount, e.g. 0.35 for 35 %")
     return gpus * HOURS_PER_YEAR * years * usd_per_gpu_hour * (1 - discount)
 
 
@@ -101,9 +88,9 @@ def tco_on_prem_usd(
 
     Source: AUDIT section 3c.
     """
-    _check_non_negative("capex_per_gpu", capex_per_gpu, "pass the purchase cost per GPU")
-    _check_non_negative("staff_usd_per_gpu_year", staff_usd_per_gpu_year,
-                        "pass the operations staff cost per GPU-year")
+    require_non_negative("capex_per_gpu", capex_per_gpu, "pass the purchase cost per GPU")
+    require_non_negative("staff_usd_per_gpu_year", staff_usd_per_gpu_year,
+                         "pass the operations staff cost per GPU-year")
     energy = on_prem_energy_usd(gpus, utilization, years, kw_max, kw_idle, pue, usd_per_kwh)
     return gpus * capex_per_gpu + energy + staff_usd_per_gpu_year * gpus * years
 
@@ -113,7 +100,7 @@ def breakeven_reserved_vs_on_demand(discount: float) -> float:
 
     Source: AUDIT section 3c.
     """
-    _check_fraction("discount", discount, "pass the reservation discount, e.g. 0.35 for 35 %")
+    require_fraction("discount", discount, "pass the reservation discount, e.g. 0.35 for 35 %")
     return 1 - discount
 
 
@@ -134,9 +121,9 @@ def breakeven_on_prem_vs_on_demand(
     math.inf when an on-demand hour costs no more than the marginal energy of a busy hour.
     Source: AUDIT section 3c.
     """
-    _require(gpus > 0, "gpus", gpus, "> 0", "pass the number of GPUs in the fleet")
-    _require(years > 0, "years", years, "> 0", "pass the planning horizon in years")
-    _check_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand price")
+    require(gpus > 0, "gpus", gpus, "> 0", "pass the number of GPUs in the fleet")
+    require(years > 0, "years", years, "> 0", "pass the planning horizon in years")
+    require_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand price")
     fixed = tco_on_prem_usd(gpus, 0.0, years, capex_per_gpu, kw_max, kw_idle, pue,
                             usd_per_kwh, staff_usd_per_gpu_year)
     marginal_usd_per_hour = (kw_max - kw_idle) * pue * usd_per_kwh

@@ -20,28 +20,25 @@ Leiserson 1985 (fat trees); VOL2_03-17 spec, section V2-03.3.
 
 import math
 
+from pylabs.physics.validators import (require, require_count, require_finite_positive, require_fraction,
+                                       require_non_negative, require_positive_fraction)
+
 from . import collectives
 
 PATTERNS = ("ring_aware", "ring_random", "all_to_all")
 
 
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
 def _check_count(name: str, value: float, minimum: int = 1) -> None:
-    _require(math.isfinite(value) and value >= minimum and value == int(value), name, value,
-             f"a whole number >= {minimum}", "pass a count of GPUs or ports")
+    require_count(name, value, "pass a count of GPUs or ports", minimum)
 
 
 def _check_rate(name: str, value: float) -> None:
-    _require(value > 0 and math.isfinite(value), name, value, "> 0 bytes/s",
-             "pass a per-direction link rate in bytes/s, e.g. constants.IB_NDR_BW")
+    require_finite_positive(name, value, "pass a per-direction link rate in bytes/s, e.g. constants.IB_NDR_BW",
+                            rule="> 0 bytes/s")
 
 
 def _check_eta(eta: float) -> None:
-    _require(0 < eta <= 1, "eta", eta, "in (0, 1]", "pass the protocol efficiency as a fraction")
+    require_positive_fraction("eta", eta, "pass the protocol efficiency as a fraction")
 
 
 def fat_tree_bisection_bytes_per_s(n_gpus: float, link_bytes_per_s: float, oversubscription: float,
@@ -53,7 +50,7 @@ def fat_tree_bisection_bytes_per_s(n_gpus: float, link_bytes_per_s: float, overs
     _check_count("n_gpus", n_gpus)
     _check_count("leaf_ports", leaf_ports)
     _check_rate("link_bytes_per_s", link_bytes_per_s)
-    _require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
+    require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
     r = oversubscription if n_gpus > leaf_ports else 1.0
     return n_gpus * link_bytes_per_s / (2 * r)
 
@@ -67,7 +64,7 @@ def cross_leaf_fraction(n_gpus: float, leaf_ports: float, pattern: str) -> float
     """
     _check_count("n_gpus", n_gpus)
     _check_count("leaf_ports", leaf_ports)
-    _require(pattern in PATTERNS, "pattern", pattern, f"one of {PATTERNS}", "name the traffic pattern")
+    require(pattern in PATTERNS, "pattern", pattern, f"one of {PATTERNS}", "name the traffic pattern")
     if n_gpus <= leaf_ports:
         return 0.0
     if pattern == "ring_aware":
@@ -80,9 +77,8 @@ def uplink_fraction(oversubscription: float, cross_fraction: float) -> float:
 
     Source: spec V2-03.3 (a leaf's k*f*x bytes/s of off-leaf traffic share k/r uplinks).
     """
-    _require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
-    _require(0 <= cross_fraction <= 1, "cross_fraction", cross_fraction, "in [0, 1]",
-             "pass the share of traffic that leaves the leaf")
+    require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
+    require_fraction("cross_fraction", cross_fraction, "pass the share of traffic that leaves the leaf")
     if cross_fraction == 0:
         return 1.0
     return min(1.0, 1.0 / (oversubscription * cross_fraction))
@@ -157,7 +153,7 @@ def all_to_all_s(bytes_per_gpu: float, n_gpus: float, rate_bytes_per_s: float) -
 
     Source: spec V2-03.3; the bandwidth term of Thakur, Rabenseifner & Gropp 2005 (all-to-all).
     """
-    _require(bytes_per_gpu >= 0, "bytes_per_gpu", bytes_per_gpu, ">= 0 bytes", "pass bytes each GPU sends")
+    require_non_negative("bytes_per_gpu", bytes_per_gpu, "pass bytes each GPU sends", rule=">= 0 bytes")
     _check_count("n_gpus", n_gpus)
     _check_rate("rate_bytes_per_s", rate_bytes_per_s)
     return bytes_per_gpu * (n_gpus - 1) / n_gpus / rate_bytes_per_s

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Callable, Sequence
 
+from pylabs.physics.validators import require
+
 _STD = NormalDist()
 _LOW, _HIGH = -10.0, 10.0   # thresholds searched, in standard deviations of the negative scores
 _ITERATIONS = 200
@@ -34,9 +36,8 @@ class FairnessError(ValueError):
 
 def _check_rate(name: str, value: float, open_interval: bool = False) -> None:
     ok = 0.0 < value < 1.0 if open_interval else 0.0 <= value <= 1.0
-    if not ok:
-        interval = "(0, 1)" if open_interval else "[0, 1]"
-        raise FairnessError(f"{name} = {value} is outside {interval}; pass a fraction")
+    require(ok, name, value, "(0, 1)" if open_interval else "[0, 1]", "pass a fraction",
+            form="{name} = {value} is outside {rule}; {fix}", error=FairnessError)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,16 @@ instead uploads each user's raw data once. Bytes, seconds and bytes/s throughout
 
 from __future__ import annotations
 
+from functools import partial
+
+from pylabs.physics.validators import check
+
 
 class FederatedError(ValueError):
     """A count or size that cannot describe a federated round (zero clients, compression below 1)."""
 
 
-def _check(condition: bool, message: str) -> None:
-    if not condition:
-        raise FederatedError(message)
+_check = partial(check, error=FederatedError)
 
 
 def model_bytes(params: float, bytes_per_param: float) -> float:

@@ -16,12 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.physics.validators import require_finite_positive
+
 from .devices import attainable, ridge_point
-
-
-def _positive(name: str, value: float, fix: str) -> None:
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be > 0 (got {value!r}); {fix}")
 
 
 # ---- matrix multiplies -------------------------------------------------------------------
@@ -31,14 +28,14 @@ def gemm_flop(m: float, k: float, n: float) -> float:
     """F = 2·M·K·N  (one multiply and one add per term of each output).
     Source: NVIDIA, Deep Learning Performance: Get Started (GEMM FLOP count)."""
     for name, value in (("m", m), ("k", k), ("n", n)):
-        _positive(name, value, "pass a matrix dimension of at least 1")
+        require_finite_positive(name, value, "pass a matrix dimension of at least 1")
     return 2 * m * k * n
 
 
 def gemm_bytes(m: float, k: float, n: float, bytes_per_value: float) -> float:
     """Q = b·(M·K + K·N + M·N)  (read A and B once, write C once).
     Source: NVIDIA, Deep Learning Performance: Get Started (GEMM arithmetic intensity)."""
-    _positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
+    require_finite_positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
     return bytes_per_value * (m * k + k * n + m * n)
 
 
@@ -54,9 +51,9 @@ def gemm_rows_to_ridge(k: float, n: float, bytes_per_value: float, ridge: float)
     Infinite when no M reaches it: as M grows the intensity only approaches 2KN / (b(K + N)).
     Source: solving gemm_intensity(M, K, N, b) = R; Williams, Waterman and Patterson 2009."""
     for name, value in (("k", k), ("n", n)):
-        _positive(name, value, "pass a matrix dimension of at least 1")
-    _positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
-    _positive("ridge", ridge, "pass the device's ridge point, peak ÷ bandwidth, in op/B")
+        require_finite_positive(name, value, "pass a matrix dimension of at least 1")
+    require_finite_positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
+    require_finite_positive("ridge", ridge, "pass the device's ridge point, peak ÷ bandwidth, in op/B")
     room = 2 * k * n - ridge * bytes_per_value * (k + n)
     return ridge * bytes_per_value * k * n / room if room > 0 else math.inf
 
@@ -69,8 +66,9 @@ def elementwise_intensity(ops_per_element: float, bytes_per_value: float, chain:
     """A chain of ``chain`` elementwise ops, each reading and writing the tensor once:
     unfused I = k / (2b) whatever the chain length; fused (one read, one write) I = chain·k / (2b).
     Source: VOL1 §V1-11.3 (unfused traffic 2k|T|, fused 2|T|); Williams et al. 2009."""
-    _positive("ops_per_element", ops_per_element, "pass the operations each element needs, e.g. 1 for an add")
-    _positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
+    require_finite_positive("ops_per_element", ops_per_element,
+                            "pass the operations each element needs, e.g. 1 for an add")
+    require_finite_positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
     if chain < 1 or int(chain) != chain:
         raise ValueError(f"chain must be a whole number of ops >= 1 (got {chain!r}); pass 1 for a single op")
     per_op = ops_per_element / (2 * bytes_per_value)
@@ -80,7 +78,7 @@ def elementwise_intensity(ops_per_element: float, bytes_per_value: float, chain:
 def elementwise_chain_bytes(elements: float, bytes_per_value: float, chain: int, fused: bool) -> float:
     """Traffic of the chain: 2·chain·|T| unfused, 2·|T| fused (|T| = elements × b).
     Source: VOL1 §V1-11.3."""
-    _positive("elements", elements, "pass the tensor's element count")
+    require_finite_positive("elements", elements, "pass the tensor's element count")
     return 2 * elements * bytes_per_value * (1 if fused else chain)
 
 
@@ -91,9 +89,10 @@ def attention_decode_intensity(query_heads: float, kv_heads: float, bytes_per_va
     """Decoding one token reads its sequence's K and V once: 4·n_q·d·L FLOP over 2·n_kv·d·L·b
     bytes, I = 2·(n_q / n_kv) / b, whatever the context length and however many sequences share the step.
     Source: Ainslie et al. 2023 (GQA: n_q / n_kv query heads share a K/V head); VOL1 §V1-11.3."""
-    _positive("query_heads", query_heads, "pass the model's attention heads")
-    _positive("kv_heads", kv_heads, "pass the model's key/value heads (config.json num_key_value_heads)")
-    _positive("bytes_per_value", bytes_per_value, "pass 2 for a BF16 KV cache")
+    require_finite_positive("query_heads", query_heads, "pass the model's attention heads")
+    require_finite_positive("kv_heads", kv_heads,
+                            "pass the model's key/value heads (config.json num_key_value_heads)")
+    require_finite_positive("bytes_per_value", bytes_per_value, "pass 2 for a BF16 KV cache")
     return 2 * (query_heads / kv_heads) / bytes_per_value
 
 
@@ -101,22 +100,22 @@ def quantized_bytes_per_param(bits: float, group: float = 0.0, scale_bytes: floa
     """Bytes per weight of a group-quantised tensor: bits/8 + one scale of ``scale_bytes`` per ``group``
     weights (``group`` 0: no scales). INT4 with an FP16 scale per 128 weights: 0.5 + 2/128.
     Source: Frantar et al. 2023 (GPTQ, grouped quantisation); VOL1 §V1-11.4 (Llama-3-8B INT4 g128: 4.14 GB)."""
-    _positive("bits", bits, "pass the bits per stored weight, e.g. 4")
+    require_finite_positive("bits", bits, "pass the bits per stored weight, e.g. 4")
     return bits / 8 + (scale_bytes / group if group > 0 else 0.0)
 
 
 def decode_flop(params: float, batch: float) -> float:
     """F = 2·P·B  (one forward token for each of B sequences; attention's share is left out).
     Source: Kaplan et al. 2020, Table 1 (2N FLOP per token)."""
-    _positive("params", params, "pass the parameter count")
-    _positive("batch", batch, "pass the sequences decoded together")
+    require_finite_positive("params", params, "pass the parameter count")
+    require_finite_positive("batch", batch, "pass the sequences decoded together")
     return 2 * params * batch
 
 
 def decode_bytes(weight_bytes: float, kv_bytes_per_token: float, context_tokens: float, batch: float) -> float:
     """Q = W + B·L·KV  (every step reads all weights once and each sequence's whole KV cache).
     Source: VOL1 §V1-11.3."""
-    _positive("weight_bytes", weight_bytes, "pass params × bytes per param")
+    require_finite_positive("weight_bytes", weight_bytes, "pass params × bytes per param")
     return weight_bytes + batch * context_tokens * kv_bytes_per_token
 
 
@@ -131,8 +130,8 @@ def decode_intensity(params: float, batch: float, weight_bytes: float, kv_bytes_
 def roofline_time_s(flop: float, traffic_bytes: float, peak_ops: float, mem_bw: float) -> float:
     """t = max(Q / BW, F / P_peak): the slower of moving the bytes and doing the arithmetic.
     Source: Williams, Waterman and Patterson 2009; VOL1 §V1-11.3 (decode step time)."""
-    _positive("peak_ops", peak_ops, "pass the device's peak rate")
-    _positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
+    require_finite_positive("peak_ops", peak_ops, "pass the device's peak rate")
+    require_finite_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
     return max(traffic_bytes / mem_bw, flop / peak_ops)
 
 

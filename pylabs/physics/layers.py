@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from pylabs.physics.validators import check
+
 KIB_BYTES = 1024  # a kibibyte (IEC 80000-13); on-chip buffers are quoted in KiB and MiB
 
 # Operations per element besides the exponentials, and how many exponentials (VOL1 §V1-05 (3)):
@@ -37,16 +39,11 @@ ACTIVATIONS: dict[str, tuple[int, int]] = {  # name -> (plain operations, expone
 }
 
 
-def _check(ok: bool, message: str) -> None:
-    if not ok:
-        raise ValueError(message)
-
-
 def activation_ops_per_element(function: str, exp_ops: float) -> float:
     """Simple operations per element: plain operations + exponentials × ``exp_ops``.
     Source: VOL1_00-08 §V1-05 (3); GELU's tanh form from Hendrycks and Gimpel 2016."""
-    _check(function in ACTIVATIONS, f"unknown activation {function!r}; use one of {sorted(ACTIVATIONS)}")
-    _check(exp_ops > 0, f"exp_ops must be > 0 (got {exp_ops!r}); an exponential costs at least one operation")
+    check(function in ACTIVATIONS, f"unknown activation {function!r}; use one of {sorted(ACTIVATIONS)}")
+    check(exp_ops > 0, f"exp_ops must be > 0 (got {exp_ops!r}); an exponential costs at least one operation")
     plain, exps = ACTIVATIONS[function]
     return plain + exps * exp_ops
 
@@ -54,14 +51,14 @@ def activation_ops_per_element(function: str, exp_ops: float) -> float:
 def elementwise_compute_s(elements: float, ops_per_element: float, peak_ops: float) -> float:
     """Arithmetic time of an elementwise pass: n · ops / R.
     Source: Williams, Waterman and Patterson 2009 (the compute roof)."""
-    _check(peak_ops > 0, f"peak_ops must be > 0 (got {peak_ops!r})")
+    check(peak_ops > 0, f"peak_ops must be > 0 (got {peak_ops!r})")
     return elements * ops_per_element / peak_ops
 
 
 def elementwise_memory_s(elements: float, bytes_per_value: float, mem_bw: float) -> float:
     """Traffic time of an unfused elementwise pass, one read and one write per element: n · 2b / BW.
     Source: Williams, Waterman and Patterson 2009 (the memory roof)."""
-    _check(mem_bw > 0, f"mem_bw must be > 0 (got {mem_bw!r})")
+    check(mem_bw > 0, f"mem_bw must be > 0 (got {mem_bw!r})")
     return elements * 2 * bytes_per_value / mem_bw
 
 
@@ -80,7 +77,7 @@ def elementwise_crossover_ops(bytes_per_value: float, peak_ops: float, mem_bw: f
     """Operations per element above which an unfused elementwise pass is compute-bound:
     the ridge point R / BW times the 2b bytes each element moves.
     Source: Williams, Waterman and Patterson 2009 (ridge point)."""
-    _check(mem_bw > 0, f"mem_bw must be > 0 (got {mem_bw!r})")
+    check(mem_bw > 0, f"mem_bw must be > 0 (got {mem_bw!r})")
     return peak_ops / mem_bw * 2 * bytes_per_value
 
 
@@ -97,8 +94,8 @@ def pyramid_shapes(image_side: int, first_channels: int, stages: int = 6) -> lis
     """(side, channels) of each stage's output map: the side halves (rounded up, as a stride-2
     step with padding does) and the channels double.
     Source: VOL1_00-08 §V1-05 (2a, 3)."""
-    _check(image_side >= 1 and first_channels >= 1 and stages >= 1,
-           f"image_side, first_channels and stages must be >= 1 (got {image_side}, {first_channels}, {stages})")
+    check(image_side >= 1 and first_channels >= 1 and stages >= 1,
+          f"image_side, first_channels and stages must be >= 1 (got {image_side}, {first_channels}, {stages})")
     return [(math.ceil(image_side / 2 ** k), first_channels * 2 ** k) for k in range(stages)]
 
 

@@ -5,32 +5,16 @@ Clusters Using Megatron-LM" (bubble (p-1)/m, interleaving by v, 72bsh^2 layer FL
 Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). AUDIT 4c.
 """
 
-import math
-
 from pylabs.physics.collectives import hierarchical_allreduce_s, ring_allreduce_s
-
-
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _is_count(value: float, minimum: int = 1) -> bool:
-    """True when value is a finite whole number >= minimum (8 and 8.0 both count)."""
-    return math.isfinite(value) and value >= minimum and value == int(value)
-
-
-def _check_count(name: str, value: float, fix: str) -> None:
-    _require(_is_count(value), name, value, "a whole number >= 1", fix)
+from pylabs.physics.validators import require, require_count, require_positive_fraction
 
 
 def _check_schedule(pp: float, microbatches: float, interleave: float) -> None:
-    _check_count("pp", pp, "pass the number of pipeline stages (1 means no pipelining)")
-    _check_count("microbatches", microbatches,
-                 "pass the microbatches per step, e.g. microbatch_count(global_batch, dp, mbs)")
-    _check_count("interleave", interleave,
-                 "pass the virtual stages per GPU (1 = plain 1F1B schedule)")
+    require_count("pp", pp, "pass the number of pipeline stages (1 means no pipelining)")
+    require_count("microbatches", microbatches,
+                  "pass the microbatches per step, e.g. microbatch_count(global_batch, dp, mbs)")
+    require_count("interleave", interleave,
+                  "pass the virtual stages per GPU (1 = plain 1F1B schedule)")
 
 
 def bubble_over_ideal(pp: float, microbatches: float, interleave: float = 1) -> float:
@@ -56,13 +40,13 @@ def microbatch_count(global_batch: float, dp: float, micro_batch: float) -> int:
 
     Source: Narayanan et al. 2021, Sec. 3 (B = b * m * d).
     """
-    _check_count("global_batch", global_batch, "pass the global batch in sequences")
-    _check_count("dp", dp, "pass the data-parallel degree")
-    _check_count("micro_batch", micro_batch, "pass the microbatch size in sequences")
+    require_count("global_batch", global_batch, "pass the global batch in sequences")
+    require_count("dp", dp, "pass the data-parallel degree")
+    require_count("micro_batch", micro_batch, "pass the microbatch size in sequences")
     per_step = dp * micro_batch
-    _require(global_batch % per_step == 0, "global_batch", global_batch,
-             f"a multiple of dp * micro_batch = {per_step:g}",
-             "change the global batch, dp or micro_batch so they divide evenly")
+    require(global_batch % per_step == 0, "global_batch", global_batch,
+            f"a multiple of dp * micro_batch = {per_step:g}",
+            "change the global batch, dp or micro_batch so they divide evenly")
     return int(global_batch // per_step)
 
 
@@ -81,10 +65,10 @@ def tp_comm_per_layer_s(
     Source: Narayanan et al. 2021, Sec. 2.3; Korthikanti et al. 2022, Sec. 4.2.2.
     """
     for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
-        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
-    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
-    _require(bytes_per_value > 0, "bytes_per_value", bytes_per_value, "> 0",
-             "pass 2 for bf16 activations")
+        require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    require_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    require(bytes_per_value > 0, "bytes_per_value", bytes_per_value, "> 0",
+            "pass 2 for bf16 activations")
     activation_bytes = seq * micro_batch * hidden * bytes_per_value
     return 4 * ring_allreduce_s(activation_bytes, tp, bw)
 
@@ -107,14 +91,14 @@ def tp_comm_per_layer_multinode_s(
     the nodes through their L NICs (the same hierarchical all-reduce as data parallelism).
     Source: Korthikanti et al. 2022, Sec. 4.2.2 (4 all-reduces per layer); AUDIT section 4b row 16.
     """
-    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
-    _check_count("gpus_per_node", gpus_per_node, "pass the GPUs per node (DGX H100: 8)")
+    require_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    require_count("gpus_per_node", gpus_per_node, "pass the GPUs per node (DGX H100: 8)")
     if tp <= gpus_per_node:
         return tp_comm_per_layer_s(seq, micro_batch, hidden, tp, intra_bw, bytes_per_value)
-    _require(tp % gpus_per_node == 0, "tp", tp, f"a multiple of gpus_per_node = {gpus_per_node:g} when it "
-             "spans nodes", "use whole nodes for a tensor-parallel group that leaves one node")
+    require(tp % gpus_per_node == 0, "tp", tp, f"a multiple of gpus_per_node = {gpus_per_node:g} when it "
+            "spans nodes", "use whole nodes for a tensor-parallel group that leaves one node")
     for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
-        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
+        require(value > 0, name, value, "> 0", f"pass the model's {name}")
     activation_bytes = seq * micro_batch * hidden * bytes_per_value
     return 4 * hierarchical_allreduce_s(activation_bytes, gpus_per_node, tp // gpus_per_node,
                                         intra_bw, nic_bw, nics_per_node)
@@ -129,11 +113,11 @@ def compute_time_per_layer_s(
     without it the factor is 72).
     """
     for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden)):
-        _require(value > 0, name, value, "> 0", f"pass the model's {name}")
-    _check_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
-    _require(peak_flops > 0, "peak_flops", peak_flops, "> 0 FLOP/s",
-             "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
-    _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]", "pass MFU as a fraction, e.g. 0.5")
+        require(value > 0, name, value, "> 0", f"pass the model's {name}")
+    require_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
+    require(peak_flops > 0, "peak_flops", peak_flops, "> 0 FLOP/s",
+            "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
+    require_positive_fraction("mfu", mfu, "pass MFU as a fraction, e.g. 0.5")
     layer_flops = 72 * micro_batch * seq * hidden**2 * (1 + seq / (6 * hidden))
     return layer_flops / (tp * peak_flops * mfu)
 
@@ -149,7 +133,7 @@ def interleaved_schedule_runs(pp: float, microbatches: float, group: float) -> b
     forward_backward_pipelining_with_interleaving; model_parallel_config.py (default N = p).
     """
     for name, value in (("pp", pp), ("microbatches", microbatches), ("group", group)):
-        _check_count(name, value, "pass whole numbers of stages and micro-batches")
+        require_count(name, value, "pass whole numbers of stages and micro-batches")
     if not pp <= group <= microbatches:
         return False
     rest = microbatches % group
@@ -161,8 +145,8 @@ def interleaved_group_size(pp: float, microbatches: float) -> int:
 
     Source: as ``interleaved_schedule_runs`` (Megatron-LM schedules.py).
     """
-    _check_count("pp", pp, "pass the number of pipeline stages")
-    _check_count("microbatches", microbatches, "pass the micro-batches per step")
+    require_count("pp", pp, "pass the number of pipeline stages")
+    require_count("microbatches", microbatches, "pass the micro-batches per step")
     return next((n for n in range(int(pp), int(microbatches) + 1)
                  if interleaved_schedule_runs(pp, microbatches, n)), 0)
 
@@ -173,8 +157,8 @@ def interleave_degrees(layers: float, pp: float) -> list[int]:
     Megatron-LM requires the layers per pipeline stage to divide by v (equal model chunks).
     Source: NVIDIA Megatron-LM, megatron/training/arguments.py and transformer_config.py (2026).
     """
-    _check_count("layers", layers, "pass the model's transformer layers")
-    _check_count("pp", pp, "pass the number of pipeline stages")
-    _require(layers % pp == 0, "layers", layers, f"a multiple of pp = {pp:g}", "use a pp that divides the layers")
+    require_count("layers", layers, "pass the model's transformer layers")
+    require_count("pp", pp, "pass the number of pipeline stages")
+    require(layers % pp == 0, "layers", layers, f"a multiple of pp = {pp:g}", "use a pp that divides the layers")
     per_stage = int(layers // pp)
     return [v for v in range(1, per_stage + 1) if per_stage % v == 0]

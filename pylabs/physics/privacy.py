@@ -18,8 +18,10 @@ fractions; ε is in nats (the usual unit). Standard library only.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Iterable
+
+from pylabs.physics.validators import check
 
 ORDERS: tuple[int, ...] = tuple(range(2, 257))  # the integer orders the accountant searches
 CONVERSIONS = ("classic", "tight")
@@ -30,9 +32,7 @@ class PrivacyError(ValueError):
     """Parameters outside the accountant's domain (a probability outside [0, 1], a negative count)."""
 
 
-def _check(condition: bool, message: str) -> None:
-    if not condition:
-        raise PrivacyError(message)
+_check = partial(check, error=PrivacyError)
 
 
 def logsumexp(values: Iterable[float]) -> float:

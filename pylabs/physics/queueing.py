@@ -22,12 +22,13 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
+from pylabs.physics.validators import check
+
 
 def _check(servers: int, arrival_per_s: float, service_s: float) -> None:
-    if servers < 0 or int(servers) != servers:
-        raise ValueError(f"servers must be a whole number >= 0, got {servers}")
-    if arrival_per_s < 0 or service_s <= 0:
-        raise ValueError(f"need arrival_per_s >= 0 and service_s > 0, got {arrival_per_s}, {service_s}")
+    check(not (servers < 0 or int(servers) != servers), f"servers must be a whole number >= 0, got {servers}")
+    check(not (arrival_per_s < 0 or service_s <= 0),
+          f"need arrival_per_s >= 0 and service_s > 0, got {arrival_per_s}, {service_s}")
 
 
 def offered_load(arrival_per_s: float, service_s: float) -> float:

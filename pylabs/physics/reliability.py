@@ -13,16 +13,12 @@ is capped at 1 where they are not (the job then makes no progress).
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
+from pylabs.physics.validators import require, require_finite_positive
 
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _positive(name: str, value: float, fix: str) -> None:
-    _require(math.isfinite(value) and value > 0, name, value, "> 0 and finite", fix)
+# a duration, rate or size here must be finite too, and its messages say so
+_positive = partial(require_finite_positive, rule="> 0 and finite")
 
 
 def cluster_mtbf_s(gpu_mtbf_s: float, n_gpus: float) -> float:
@@ -31,8 +27,8 @@ def cluster_mtbf_s(gpu_mtbf_s: float, n_gpus: float) -> float:
     Source: exponential failures in series (rates add); Dubey et al. 2024, Llama 3, sec. 3.3.4.
     """
     _positive("gpu_mtbf_s", gpu_mtbf_s, "pass the mean time between failures of one GPU, in seconds")
-    _require(math.isfinite(n_gpus) and n_gpus >= 1, "n_gpus", n_gpus, ">= 1",
-             "pass the number of GPUs the job runs on")
+    require(math.isfinite(n_gpus) and n_gpus >= 1, "n_gpus", n_gpus, ">= 1",
+            "pass the number of GPUs the job runs on")
     return gpu_mtbf_s / n_gpus
 
 
@@ -41,7 +37,7 @@ def gpu_mtbf_from_run_s(n_gpus: float, duration_s: float, interruptions: float) 
 
     Source: Dubey et al. 2024, Llama 3, sec. 3.3.4 (16,384 GPUs, 54 days, 419 interruptions).
     """
-    _require(n_gpus >= 1, "n_gpus", n_gpus, ">= 1", "pass the GPU count of the run")
+    require(n_gpus >= 1, "n_gpus", n_gpus, ">= 1", "pass the GPU count of the run")
     _positive("duration_s", duration_s, "pass the length of the observed period in seconds")
     _positive("interruptions", interruptions, "pass the number of unexpected interruptions")
     return n_gpus * duration_s / interruptions
@@ -52,8 +48,8 @@ def checkpoint_write_s(state_bytes: float, storage_bytes_per_s: float) -> float:
 
     Source: VOL2_03-17.md V2-07 (3); storage-bound writes as in Dubey et al. 2024, sec. 3.3.4.
     """
-    _require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
-             "pass the bytes of one checkpoint")
+    require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
+            "pass the bytes of one checkpoint")
     _positive("storage_bytes_per_s", storage_bytes_per_s, "pass the aggregate write bandwidth in B/s")
     return state_bytes / storage_bytes_per_s
 
@@ -63,9 +59,9 @@ def snapshot_stall_s(state_bytes: float, n_gpus: float, d2h_bytes_per_s: float) 
 
     Source: VOL2_03-17.md V2-07 (3) (asynchronous checkpointing: snapshot, then persist in the background).
     """
-    _require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
-             "pass the bytes of one checkpoint")
-    _require(n_gpus >= 1, "n_gpus", n_gpus, ">= 1", "pass the number of GPUs holding shards")
+    require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
+            "pass the bytes of one checkpoint")
+    require(n_gpus >= 1, "n_gpus", n_gpus, ">= 1", "pass the number of GPUs holding shards")
     _positive("d2h_bytes_per_s", d2h_bytes_per_s, "pass one GPU's device-to-host bandwidth in B/s")
     return state_bytes / (n_gpus * d2h_bytes_per_s)
 
@@ -75,8 +71,8 @@ def young_interval_s(stall_s: float, mtbf_s: float) -> float:
 
     Source: Young 1974, A first order approximation to the optimum checkpoint interval, CACM 17(9).
     """
-    _require(math.isfinite(stall_s) and stall_s >= 0, "stall_s", stall_s, ">= 0",
-             "pass the time the job stops for one checkpoint")
+    require(math.isfinite(stall_s) and stall_s >= 0, "stall_s", stall_s, ">= 0",
+            "pass the time the job stops for one checkpoint")
     _positive("mtbf_s", mtbf_s, "pass the job's mean time between failures in seconds")
     return math.sqrt(2.0 * stall_s * mtbf_s)
 
@@ -103,13 +99,13 @@ def waste_fraction(interval_s: float, stall_s: float, mtbf_s: float, restart_s: 
     Source: Young 1974 (first-order model); VOL2_03-17.md V2-07 (3) for the lag and restart terms.
     """
     _positive("interval_s", interval_s, "pass the time between checkpoints in seconds")
-    _require(math.isfinite(stall_s) and stall_s >= 0, "stall_s", stall_s, ">= 0",
-             "pass the time the job stops for one checkpoint")
+    require(math.isfinite(stall_s) and stall_s >= 0, "stall_s", stall_s, ">= 0",
+            "pass the time the job stops for one checkpoint")
     _positive("mtbf_s", mtbf_s, "pass the job's mean time between failures in seconds")
-    _require(math.isfinite(restart_s) and restart_s >= 0, "restart_s", restart_s, ">= 0",
-             "pass the time from a failure to training again (reschedule and reload)")
-    _require(math.isfinite(lag_s) and lag_s >= 0, "lag_s", lag_s, ">= 0",
-             "pass 0 for synchronous checkpoints, the write time for asynchronous ones")
+    require(math.isfinite(restart_s) and restart_s >= 0, "restart_s", restart_s, ">= 0",
+            "pass the time from a failure to training again (reschedule and reload)")
+    require(math.isfinite(lag_s) and lag_s >= 0, "lag_s", lag_s, ">= 0",
+            "pass 0 for synchronous checkpoints, the write time for asynchronous ones")
     waste = stall_s / interval_s + (interval_s / 2.0 + lag_s + restart_s) / mtbf_s
     return min(1.0, waste)
 
@@ -131,10 +127,10 @@ def time_lost_s(compute_s: float, waste_frac: float) -> float:
     Source: goodput = useful time / wall-clock time (Dubey et al. 2024, Llama 3, sec. 3.3.4,
     "effective training time"); the algebra follows from the definition.
     """
-    _require(math.isfinite(compute_s) and compute_s >= 0, "compute_s", compute_s, ">= 0",
-             "pass the run's pure compute time in seconds")
-    _require(0 <= waste_frac <= 1, "waste_frac", waste_frac, "between 0 and 1",
-             "pass the share of wall-clock time lost (1 - goodput)")
+    require(math.isfinite(compute_s) and compute_s >= 0, "compute_s", compute_s, ">= 0",
+            "pass the run's pure compute time in seconds")
+    require(0 <= waste_frac <= 1, "waste_frac", waste_frac, "between 0 and 1",
+            "pass the share of wall-clock time lost (1 - goodput)")
     return math.inf if waste_frac >= 1 else compute_s * waste_frac / (1.0 - waste_frac)
 
 

@@ -6,16 +6,12 @@ peak); Amdahl 1967 (communication as the serial term). AUDIT sections 1c and 3c.
 
 import math
 
-
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
+from pylabs.physics.validators import require, require_positive_fraction
 
 
 def _check_gpus(name: str, gpus: float) -> None:
-    _require(math.isfinite(gpus) and gpus >= 1, name, gpus, ">= 1",
-             "pass the number of GPUs (or nodes) the work is spread over")
+    require(math.isfinite(gpus) and gpus >= 1, name, gpus, ">= 1",
+            "pass the number of GPUs (or nodes) the work is spread over")
 
 
 def time_to_train_s(flops: float, gpus: float, peak_flops: float, mfu: float) -> float:
@@ -23,12 +19,12 @@ def time_to_train_s(flops: float, gpus: float, peak_flops: float, mfu: float) ->
 
     Source: Kaplan et al. 2020; AUDIT section 3c (scaling book: 6.3e24 FLOP in ~40 days).
     """
-    _require(flops >= 0, "flops", flops, ">= 0 FLOP",
-             "pass the training compute, e.g. train_flops(params, tokens)")
+    require(flops >= 0, "flops", flops, ">= 0 FLOP",
+            "pass the training compute, e.g. train_flops(params, tokens)")
     _check_gpus("gpus", gpus)
-    _require(peak_flops > 0, "peak_flops", peak_flops, "> 0 FLOP/s",
-             "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
-    _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]", "pass MFU as a fraction, e.g. 0.45")
+    require(peak_flops > 0, "peak_flops", peak_flops, "> 0 FLOP/s",
+            "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
+    require_positive_fraction("mfu", mfu, "pass MFU as a fraction, e.g. 0.45")
     return flops / (gpus * peak_flops * mfu)
 
 
@@ -38,10 +34,10 @@ def strong_scaling_speedup(gpus: float, t_compute_one_gpu_s: float, t_comm_s: fl
     Source: AUDIT section 3c (Amdahl form with communication as the serial term).
     """
     _check_gpus("gpus", gpus)
-    _require(t_compute_one_gpu_s > 0, "t_compute_one_gpu_s", t_compute_one_gpu_s, "> 0 s",
-             "pass the compute time of the whole global batch on one GPU")
-    _require(t_comm_s >= 0, "t_comm_s", t_comm_s, ">= 0 s",
-             "pass the exposed communication time per step at this GPU count")
+    require(t_compute_one_gpu_s > 0, "t_compute_one_gpu_s", t_compute_one_gpu_s, "> 0 s",
+            "pass the compute time of the whole global batch on one GPU")
+    require(t_comm_s >= 0, "t_comm_s", t_comm_s, ">= 0 s",
+            "pass the exposed communication time per step at this GPU count")
     return t_compute_one_gpu_s / (t_compute_one_gpu_s / gpus + t_comm_s)
 
 
@@ -51,8 +47,8 @@ def weak_scaling_speedup(scale: float, t_step_base_s: float, t_step_scaled_s: fl
     Source: AUDIT section 1c item 5 (speedup against one node).
     """
     _check_gpus("scale", scale)
-    _require(t_step_base_s > 0, "t_step_base_s", t_step_base_s, "> 0 s",
-             "pass the step time of the baseline (e.g. one node)")
-    _require(t_step_scaled_s > 0, "t_step_scaled_s", t_step_scaled_s, "> 0 s",
-             "pass the step time at the larger scale")
+    require(t_step_base_s > 0, "t_step_base_s", t_step_base_s, "> 0 s",
+            "pass the step time of the baseline (e.g. one node)")
+    require(t_step_scaled_s > 0, "t_step_scaled_s", t_step_scaled_s, "> 0 s",
+            "pass the step time at the larger scale")
     return scale * t_step_base_s / t_step_scaled_s

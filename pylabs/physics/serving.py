@@ -14,20 +14,11 @@ from __future__ import annotations
 import math
 
 from pylabs.physics import queueing
-
-
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _positive(name: str, value: float, fix: str) -> None:
-    _require(math.isfinite(value) and value > 0, name, value, "> 0", fix)
+from pylabs.physics.validators import require, require_finite_positive, require_positive_fraction
 
 
 def _fraction(name: str, value: float) -> None:
-    _require(0 < value <= 1, name, value, "in (0, 1]", "pass a fraction, e.g. 0.8 for 80 %")
+    require_positive_fraction(name, value, "pass a fraction, e.g. 0.8 for 80 %")
 
 
 # ---- memory ------------------------------------------------------------------------
@@ -40,8 +31,8 @@ def kv_bytes_per_token(layers: float, kv_heads: float, head_dim: float, bytes_pe
     Source: Ainslie et al. 2023 (GQA); VOL2 §V2-10.3.
     """
     for name, value in (("layers", layers), ("kv_heads", kv_heads), ("head_dim", head_dim)):
-        _positive(name, value, "pass the model's published shape (config.json)")
-    _positive("bytes_per_element", bytes_per_element, "pass 2 for BF16, 1 for FP8")
+        require_finite_positive(name, value, "pass the model's published shape (config.json)")
+    require_finite_positive("bytes_per_element", bytes_per_element, "pass 2 for BF16, 1 for FP8")
     return 2 * layers * kv_heads * head_dim * bytes_per_element
 
 
@@ -53,10 +44,10 @@ def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: floa
     Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization and its worker's
     determine_num_available_blocks.
     """
-    _positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
-    _positive("hbm_bytes_per_gpu", hbm_bytes_per_gpu, "pass HBM per GPU in bytes, e.g. 80e9")
+    require_finite_positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
+    require_finite_positive("hbm_bytes_per_gpu", hbm_bytes_per_gpu, "pass HBM per GPU in bytes, e.g. 80e9")
     _fraction("usable_fraction", usable_fraction)
-    _require(weight_bytes >= 0, "weight_bytes", weight_bytes, ">= 0", "pass params x bytes per param")
+    require(weight_bytes >= 0, "weight_bytes", weight_bytes, ">= 0", "pass params x bytes per param")
     return usable_fraction * gpus * hbm_bytes_per_gpu - weight_bytes
 
 
@@ -65,7 +56,7 @@ def max_sequences(budget_bytes: float, bytes_per_sequence: float) -> int:
 
     Source: VOL2 §V2-10.3 (users = floor((f*n*80e9 - 2P) / (KV_tok * s))).
     """
-    _positive("bytes_per_sequence", bytes_per_sequence, "pass KV bytes per token x tokens held")
+    require_finite_positive("bytes_per_sequence", bytes_per_sequence, "pass KV bytes per token x tokens held")
     return int(max(0.0, budget_bytes) // bytes_per_sequence)
 
 
@@ -76,10 +67,10 @@ def allocated_tokens(used_tokens: float, window_tokens: float, paged: bool, bloc
     fixed-size blocks on demand, so at most one partly filled block per sequence is wasted.
     Source: Kwon et al. 2023 (vLLM), Sec. 3 and 4.1.
     """
-    _positive("window_tokens", window_tokens, "pass the context window in tokens")
-    _positive("block_tokens", block_tokens, "pass the block size in tokens, e.g. 16")
-    _require(0 < used_tokens <= window_tokens, "used_tokens", used_tokens, "in (0, window_tokens]",
-             "a sequence cannot hold more tokens than the window")
+    require_finite_positive("window_tokens", window_tokens, "pass the context window in tokens")
+    require_finite_positive("block_tokens", block_tokens, "pass the block size in tokens, e.g. 16")
+    require(0 < used_tokens <= window_tokens, "used_tokens", used_tokens, "in (0, window_tokens]",
+            "a sequence cannot hold more tokens than the window")
     if not paged:
         return float(window_tokens)
     return min(float(window_tokens), math.ceil(used_tokens / block_tokens) * block_tokens)
@@ -90,9 +81,9 @@ def allocation_waste_fraction(used_tokens: float, allocated: float) -> float:
 
     Source: Kwon et al. 2023 (vLLM), Sec. 3 (reservation and internal fragmentation).
     """
-    _positive("allocated", allocated, "pass the tokens reserved for the sequence")
-    _require(0 <= used_tokens <= allocated, "used_tokens", used_tokens, "in [0, allocated]",
-             "a sequence cannot use more than it reserved")
+    require_finite_positive("allocated", allocated, "pass the tokens reserved for the sequence")
+    require(0 <= used_tokens <= allocated, "used_tokens", used_tokens, "in [0, allocated]",
+            "a sequence cannot use more than it reserved")
     return 1 - used_tokens / allocated
 
 
@@ -104,8 +95,8 @@ def prefill_flop(params: float, tokens: float, layers: float, d_model: float) ->
 
     Source: Kaplan et al. 2020, Table 1 (2N + 2*n_layer*n_ctx*d_attn FLOP per token).
     """
-    _positive("params", params, "pass the parameter count, e.g. 70.55e9")
-    _positive("tokens", tokens, "pass the prompt length in tokens")
+    require_finite_positive("params", params, "pass the parameter count, e.g. 70.55e9")
+    require_finite_positive("tokens", tokens, "pass the prompt length in tokens")
     return 2 * params * tokens + 2 * layers * tokens ** 2 * d_model
 
 
@@ -114,8 +105,8 @@ def prefill_s(flop: float, gpus: float, peak_flops: float, mfu: float) -> float:
 
     Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline).
     """
-    _positive("gpus", gpus, "pass the number of GPUs")
-    _positive("peak_flops", peak_flops, "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
+    require_finite_positive("gpus", gpus, "pass the number of GPUs")
+    require_finite_positive("peak_flops", peak_flops, "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
     _fraction("mfu", mfu)
     return flop / (gpus * peak_flops * mfu)
 
@@ -126,9 +117,9 @@ def decode_memory_s(weight_bytes: float, kv_bytes_read: float, gpus: float, hbm_
 
     Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline, memory side).
     """
-    _positive("hbm_bw", hbm_bw, "pass HBM bandwidth in bytes/s, e.g. 3.35e12")
+    require_finite_positive("hbm_bw", hbm_bw, "pass HBM bandwidth in bytes/s, e.g. 3.35e12")
     _fraction("bw_efficiency", bw_efficiency)
-    _positive("gpus", gpus, "pass the number of GPUs")
+    require_finite_positive("gpus", gpus, "pass the number of GPUs")
     return (weight_bytes + kv_bytes_read) / (gpus * hbm_bw * bw_efficiency)
 
 
@@ -137,7 +128,7 @@ def decode_compute_s(params: float, batch: float, gpus: float, peak_flops: float
 
     Source: VOL2 §V2-10.3; Kaplan et al. 2020 (2N FLOP per token forward).
     """
-    _positive("batch", batch, "pass the number of sequences decoded together")
+    require_finite_positive("batch", batch, "pass the number of sequences decoded together")
     return prefill_s(2 * params * batch, gpus, peak_flops, mfu)
 
 
@@ -154,7 +145,7 @@ def decode_tokens_per_s(batch: float, step_s: float) -> float:
 
     Source: VOL2 §V2-10.3.
     """
-    _positive("step_s", step_s, "pass the decode step time in seconds")
+    require_finite_positive("step_s", step_s, "pass the decode step time in seconds")
     return batch / step_s
 
 
@@ -167,9 +158,9 @@ def mm1_wait_quantile_s(service_s: float, arrival_per_s: float, quantile: float 
     Inverts P(W_q > t) = rho * exp(-(1 - rho) t / S), the M/M/1 waiting-time tail.
     Source: Kleinrock 1975, Queueing Systems Vol. I, Sec. 3.2; VOL2 §0 (queues).
     """
-    _positive("service_s", service_s, "pass the mean service time in seconds")
-    _require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
-    _require(0 < quantile < 1, "quantile", quantile, "in (0, 1)", "pass 0.99 for P99")
+    require_finite_positive("service_s", service_s, "pass the mean service time in seconds")
+    require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
+    require(0 < quantile < 1, "quantile", quantile, "in (0, 1)", "pass 0.99 for P99")
     rho = arrival_per_s * service_s
     if rho >= 1:
         return math.inf
@@ -203,10 +194,10 @@ def continuous_ttft_with_slots_s(prefill_time_s: float, arrival_per_s: float, sl
     a 70B on 8 H100s), which it leaves out, is most of the wait.
     Source: Kleinrock 1975, ch. 3 (M/M/1 and M/M/c waits); Yu et al. 2022 (Orca, slots).
     """
-    _positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
-    _positive("capacity_per_s", capacity_per_s, "pass the requests/s the slots complete when full")
-    _require(slots >= 1 and slots == int(slots), "slots", slots, "a whole number >= 1", "pass the batch's slots")
-    _require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
+    require_finite_positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
+    require_finite_positive("capacity_per_s", capacity_per_s, "pass the requests/s the slots complete when full")
+    require(slots >= 1 and slots == int(slots), "slots", slots, "a whole number >= 1", "pass the batch's slots")
+    require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
     if arrival_per_s >= capacity_per_s or arrival_per_s * prefill_time_s >= 1:
         return math.inf
     rho = arrival_per_s * prefill_time_s
@@ -251,8 +242,8 @@ def serial_requests_per_s(batch: float, output_tokens: float, step_s: float, pre
     out times this. Chunked prefill overlaps the two, which this serial count leaves out.
     Source: Agrawal et al. 2024 (Sarathi-Serve, OSDI: "generation stalls"); Yu et al. 2022 (Orca).
     """
-    _positive("batch", batch, "pass the number of sequences that share the decode steps")
-    _positive("step_s", step_s, "pass the decode step time in seconds")
-    _positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
-    _require(output_tokens >= 0, "output_tokens", output_tokens, ">= 0", "pass the reply length in tokens")
+    require_finite_positive("batch", batch, "pass the number of sequences that share the decode steps")
+    require_finite_positive("step_s", step_s, "pass the decode step time in seconds")
+    require_finite_positive("prefill_time_s", prefill_time_s, "pass one prompt's prefill time in seconds")
+    require(output_tokens >= 0, "output_tokens", output_tokens, ">= 0", "pass the reply length in tokens")
     return batch / (batch * prefill_time_s + output_tokens * step_s)

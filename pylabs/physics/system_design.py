@@ -11,13 +11,15 @@ Source: VOL2_03-17.md §V2-17 (3), corrected model and golden vectors (4).
 from __future__ import annotations
 
 import math
+from functools import partial
+
+from pylabs.physics.validators import require
 
 SECONDS_PER_DAY = 86_400.0
 
 
-def _require(ok: bool, name: str, value: object, rule: str) -> None:
-    if not ok:
-        raise ValueError(f"{name}={value!r}: must be {rule}")
+# this module's messages lead with the argument and its value: "tp=0: must be >= 1"
+_require = partial(require, form="{name}={value!r}: must be {rule}")
 
 
 # ---- training --------------------------------------------------------------------------

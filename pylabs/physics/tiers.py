@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import math
 
+from pylabs.physics.validators import check
+
 from . import serving
 
 SECONDS_PER_HOUR = 3600.0
 BITS_PER_BYTE = 8.0
 _CEIL_SLACK = 1e-9  # a GPU count within this of a whole number is that number (float round-off)
-
-
-def _check(ok: bool, message: str) -> None:
-    if not ok:
-        raise ValueError(message)
 
 
 def ternary_bits_per_weight() -> float:
@@ -37,8 +34,8 @@ def ternary_bits_per_weight() -> float:
 def weight_bytes(params: float, bits_per_weight: float, group_size: float = 0.0, scale_bits: float = 16.0) -> float:
     """W = P·(b + s/g)/8 bytes: b bits per weight plus one s-bit scale per group of g (g = 0: no groups).
     Source: Frantar et al. 2023 (GPTQ, group size 128 with an FP16 scale per group); VOL1 §V1-16 (4)."""
-    _check(params > 0 and bits_per_weight > 0, f"params {params} and bits {bits_per_weight} must be positive")
-    _check(group_size >= 0, f"group_size {group_size} must be 0 (no groups) or positive")
+    check(params > 0 and bits_per_weight > 0, f"params {params} and bits {bits_per_weight} must be positive")
+    check(group_size >= 0, f"group_size {group_size} must be 0 (no groups) or positive")
     per_weight = bits_per_weight + (scale_bits / group_size if group_size else 0.0)
     return params * per_weight / BITS_PER_BYTE
 
@@ -47,7 +44,7 @@ def decode_step_s(weights_b: float, params: float, batch: float, kv_bytes_per_to
                   mem_bw: float, peak_ops: float, mfu: float, devices: float = 1.0) -> float:
     """t = max((W + B·KV·ctx)/(n·BW), 2·P·B/(n·C·u)): one decode step of B sequences on n devices.
     Source: VOL1 §V1-16 (3); serving.decode_memory_s and decode_compute_s (VOL2 §V2-10.3)."""
-    _check(context_tokens >= 0, f"context_tokens {context_tokens} must be non-negative")
+    check(context_tokens >= 0, f"context_tokens {context_tokens} must be non-negative")
     memory = serving.decode_memory_s(weights_b, batch * kv_bytes_per_token * context_tokens, devices, mem_bw, 1.0)
     compute = serving.decode_compute_s(params, batch, devices, peak_ops, mfu)
     return serving.decode_step_s(memory, compute)
@@ -56,22 +53,22 @@ def decode_step_s(weights_b: float, params: float, batch: float, kv_bytes_per_to
 def decode_gpus(rate_per_s: float, output_tokens: float, step_s: float, batch: float) -> int:
     """n = ⌈λ·L_out·t/B⌉: GPUs whose decode steps keep up with λ requests of L_out tokens.
     Source: VOL1 §V1-16 (3) (Little's law: GPU-seconds per second of arrivals)."""
-    _check(batch > 0 and step_s > 0, f"batch {batch} and step {step_s} s must be positive")
+    check(batch > 0 and step_s > 0, f"batch {batch} and step {step_s} s must be positive")
     return busy_to_gpus(rate_per_s * output_tokens * step_s / batch, 1.0)
 
 
 def busy_to_gpus(busy_gpus: float, load: float) -> int:
     """n = ⌈busy/ρ⌉: GPUs provisioned so that each is busy a share ρ of the time.
     Source: utilisation = offered load / servers (Kleinrock 1975, Sec. 2.1)."""
-    _check(0 < load <= 1, f"load {load} must be in (0, 1]")
-    _check(busy_gpus >= 0, f"busy GPUs {busy_gpus} must be non-negative")
+    check(0 < load <= 1, f"load {load} must be in (0, 1]")
+    check(busy_gpus >= 0, f"busy GPUs {busy_gpus} must be non-negative")
     return max(1, math.ceil(busy_gpus / load - _CEIL_SLACK))
 
 
 def cost_per_request_usd(gpus: float, usd_per_gpu_hour: float, rate_per_s: float) -> float:
     """c = n·p/(3,600·λ): the fleet's hourly bill over the requests of one hour.
     Source: VOL1 §V1-16 (3)."""
-    _check(rate_per_s > 0, f"rate {rate_per_s} requests/s must be positive")
+    check(rate_per_s > 0, f"rate {rate_per_s} requests/s must be positive")
     return gpus * usd_per_gpu_hour / (SECONDS_PER_HOUR * rate_per_s)
 
 
@@ -85,5 +82,5 @@ def resident_bytes(weights_b: float, batch: float, kv_bytes_per_token: float, to
 def times_over(need: float, capacity: float) -> float:
     """need / capacity: above 1, it does not fit (or does not keep up).
     Source: arithmetic."""
-    _check(capacity > 0, f"capacity {capacity} must be positive")
+    check(capacity > 0, f"capacity {capacity} must be positive")
     return need / capacity

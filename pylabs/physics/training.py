@@ -5,47 +5,29 @@ per-stage partitioning); Korthikanti et al. 2022 (activation memory); Chowdhery 
 2022 (PaLM, App. B, MFU). AUDIT sections 1c and 4c give the corrected models.
 """
 
-import math
 from dataclasses import dataclass
 
 from pylabs.physics.constants import ADAM_OPTIMIZER_BYTES_PER_PARAM, BYTES_PER_BF16, BYTES_PER_FP32
+from pylabs.physics.validators import (require, require_count, require_fraction, require_non_negative,
+                                       require_positive, require_positive_fraction)
 
 ACTIVATION_MODES = ("none", "full_tp_sp", "selective_tp_sp")
 ZERO_STAGES = (0, 1, 2, 3)
 
 
-def _require(ok: bool, name: str, value: object, rule: str, fix: str) -> None:
-    """Raise ValueError naming the parameter, its value and the fix unless ok."""
-    if not ok:
-        raise ValueError(f"{name} must be {rule} (got {value!r}); {fix}")
-
-
-def _is_count(value: float, minimum: int = 1) -> bool:
-    """True when value is a finite whole number >= minimum (8 and 8.0 both count)."""
-    return math.isfinite(value) and value >= minimum and value == int(value)
-
-
-def _check_positive(name: str, value: float, fix: str) -> None:
-    _require(value > 0, name, value, "> 0", fix)
-
-
-def _check_non_negative(name: str, value: float, fix: str) -> None:
-    _require(value >= 0, name, value, ">= 0", fix)
-
-
 def _check_degree(name: str, value: float) -> None:
-    _require(_is_count(value), name, value, "a whole number >= 1",
-             f"pass the {name} parallel degree (1 means no {name} parallelism)")
+    require_count(name, value,
+            f"pass the {name} parallel degree (1 means no {name} parallelism)")
 
 
 def _check_mfu(mfu: float) -> None:
-    _require(0 < mfu <= 1, "mfu", mfu, "in (0, 1]",
-             "pass model FLOPs utilization as a fraction, e.g. 0.45 for 45 %")
+    require_positive_fraction("mfu", mfu,
+            "pass model FLOPs utilization as a fraction, e.g. 0.45 for 45 %")
 
 
 def _check_peak(peak_flops: float) -> None:
-    _check_positive("peak_flops", peak_flops,
-                    "pass the dense peak in FLOP/s, e.g. constants.H100_PEAK_BF16_DENSE")
+    require_positive("peak_flops", peak_flops,
+                     "pass the dense peak in FLOP/s, e.g. constants.H100_PEAK_BF16_DENSE")
 
 
 def train_flops(params: float, tokens: float) -> float:
@@ -53,8 +35,8 @@ def train_flops(params: float, tokens: float) -> float:
 
     Source: Kaplan et al. 2020, Sec. 2.1; Hoffmann et al. 2022.
     """
-    _check_non_negative("params", params, "pass the parameter count, e.g. 70e9")
-    _check_non_negative("tokens", tokens, "pass the number of training tokens, e.g. 15e12")
+    require_non_negative("params", params, "pass the parameter count, e.g. 70e9")
+    require_non_negative("tokens", tokens, "pass the number of training tokens, e.g. 15e12")
     return 6 * params * tokens
 
 
@@ -76,12 +58,12 @@ def dp_critical_tokens(
     Above t* the ring all-reduce of the gradients takes less time than the 6*N*t compute.
     Source: AUDIT section 1c item 4; scaling book "How to Think About GPUs" (C/W rule).
     """
-    _require(_is_count(gpus), "gpus", gpus, "a whole number >= 1",
-             "pass the number of data-parallel GPUs")
-    _check_positive("bw", bw, "pass a per-direction bandwidth in bytes/s")
+    require_count("gpus", gpus,
+            "pass the number of data-parallel GPUs")
+    require_positive("bw", bw, "pass a per-direction bandwidth in bytes/s")
     _check_peak(peak_flops)
     _check_mfu(mfu)
-    _check_positive("bytes_per_grad", bytes_per_grad, "pass 2 for bf16, 4 for fp32 gradients")
+    require_positive("bytes_per_grad", bytes_per_grad, "pass 2 for bf16, 4 for fp32 gradients")
     return (2 / 3) * ((gpus - 1) / gpus) * peak_flops * mfu * (bytes_per_grad / 2) / bw
 
 
@@ -97,8 +79,8 @@ def dp_comm_compute_ratio(
 
     Source: AUDIT section 1c item 4 (ring all-reduce time over 6*N*t compute time).
     """
-    _check_positive("tokens_per_gpu", tokens_per_gpu,
-                    "pass the tokens each GPU processes per optimizer step")
+    require_positive("tokens_per_gpu", tokens_per_gpu,
+                     "pass the tokens each GPU processes per optimizer step")
     critical = dp_critical_tokens(gpus, bw, peak_flops, mfu, bytes_per_grad)
     return critical / tokens_per_gpu
 
@@ -110,8 +92,8 @@ def zero_bytes_per_param(stage: int, dp: float) -> float:
     state; stage 1 shards the optimizer state, stage 2 also the gradients, stage 3 all.
     Source: Rajbhandari et al. 2020 (ZeRO), Sec. 3.1 and 5.
     """
-    _require(stage in ZERO_STAGES, "stage", stage, "one of 0, 1, 2, 3",
-             "pass the ZeRO stage (0 = plain data parallel)")
+    require(stage in ZERO_STAGES, "stage", stage, "one of 0, 1, 2, 3",
+            "pass the ZeRO stage (0 = plain data parallel)")
     _check_degree("dp", dp)
     weights, grads, optimizer = BYTES_PER_BF16, BYTES_PER_BF16, ADAM_OPTIMIZER_BYTES_PER_PARAM
     if stage == 0:
@@ -128,7 +110,7 @@ def model_state_bytes(params: float, tp: float, pp: float, dp: float, zero_stage
 
     Source: Rajbhandari et al. 2020 (ZeRO); Narayanan et al. 2021 (TP and PP shard N).
     """
-    _check_non_negative("params", params, "pass the parameter count, e.g. 175e9")
+    require_non_negative("params", params, "pass the parameter count, e.g. 175e9")
     _check_degree("tp", tp)
     _check_degree("pp", pp)
     return params / (tp * pp) * zero_bytes_per_param(zero_stage, dp)
@@ -152,10 +134,10 @@ def activation_bytes_per_layer(
     """
     for name, value in (("seq", seq), ("micro_batch", micro_batch),
                         ("hidden", hidden), ("heads", heads)):
-        _check_positive(name, value, f"pass the model's {name} (a positive size)")
+        require_positive(name, value, f"pass the model's {name} (a positive size)")
     _check_degree("tp", tp)
-    _require(mode in ACTIVATION_MODES, "mode", mode, f"one of {ACTIVATION_MODES}",
-             "pick the recomputation/parallelism scheme")
+    require(mode in ACTIVATION_MODES, "mode", mode, f"one of {ACTIVATION_MODES}",
+            "pick the recomputation/parallelism scheme")
     sbh = seq * micro_batch * hidden
     if mode == "selective_tp_sp":
         return 34 * sbh / tp
@@ -178,8 +160,8 @@ def first_stage_activation_bytes(
     stores L layers' worth of activations whatever p is.
     Source: Korthikanti et al. 2022, Sec. 4.2.3.
     """
-    _require(_is_count(layers), "layers", layers, "a whole number >= 1",
-             "pass the number of transformer layers, e.g. 96 for GPT-3")
+    require_count("layers", layers,
+            "pass the number of transformer layers, e.g. 96 for GPT-3")
     return layers * activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, mode)
 
 
@@ -188,9 +170,9 @@ def mfu(tokens_per_s: float, params: float, gpus: float, peak_flops: float) -> f
 
     Source: Chowdhery et al. 2022 (PaLM), App. B, without the attention term.
     """
-    _check_non_negative("tokens_per_s", tokens_per_s, "pass the measured training throughput")
-    _check_non_negative("params", params, "pass the parameter count")
-    _check_positive("gpus", gpus, "pass the number of GPUs")
+    require_non_negative("tokens_per_s", tokens_per_s, "pass the measured training throughput")
+    require_non_negative("params", params, "pass the parameter count")
+    require_positive("gpus", gpus, "pass the number of GPUs")
     _check_peak(peak_flops)
     return tokens_per_s * 6 * params / (gpus * peak_flops)
 
@@ -211,7 +193,7 @@ def palm_mfu(
     """
     for name, value in (("layers", layers), ("heads", heads),
                         ("head_dim", head_dim), ("seq", seq)):
-        _check_non_negative(name, value, f"pass the model's {name}")
+        require_non_negative(name, value, f"pass the model's {name}")
     attention_flops_per_token = 12 * layers * heads * head_dim * seq
     dense = mfu(tokens_per_s, params, gpus, peak_flops)
     return dense + tokens_per_s * attention_flops_per_token / (gpus * peak_flops)
@@ -222,8 +204,8 @@ def tokens_per_s(params: float, gpus: float, peak_flops: float, mfu: float) -> f
 
     Source: Chowdhery et al. 2022 (PaLM), App. B.
     """
-    _check_positive("params", params, "pass the parameter count")
-    _check_positive("gpus", gpus, "pass the number of GPUs")
+    require_positive("params", params, "pass the parameter count")
+    require_positive("gpus", gpus, "pass the number of GPUs")
     _check_peak(peak_flops)
     _check_mfu(mfu)
     return gpus * peak_flops * mfu / (6 * params)
@@ -238,10 +220,10 @@ def mfu_with_exposed_comm(
     Source: AUDIT section 4c, Act I.
     """
     _check_mfu(mfu_ref)
-    _check_positive("t_compute_s", t_compute_s, "pass the compute time per step in seconds")
-    _check_non_negative("t_comm_s", t_comm_s, "pass the communication time per step")
-    _require(0 <= overlap <= 1, "overlap", overlap, "in [0, 1]",
-             "pass the fraction of communication hidden behind compute")
+    require_positive("t_compute_s", t_compute_s, "pass the compute time per step in seconds")
+    require_non_negative("t_comm_s", t_comm_s, "pass the communication time per step")
+    require_fraction("overlap", overlap,
+            "pass the fraction of communication hidden behind compute")
     return mfu_ref / (1 + t_comm_s * (1 - overlap) / t_compute_s)
 
 
@@ -253,7 +235,7 @@ def cnn_train_flop_per_sample(forward_macs: float) -> float:
     Papers and torchvision quote ResNet-50 as "4.1 GFLOPs", which counts multiply-adds.
     Source: He et al. 2016 (Table 1 counts multiply-adds); Kaplan et al. 2020 (backward = 2 × forward).
     """
-    _check_non_negative("forward_macs", forward_macs, "pass the forward pass's multiply-adds, e.g. 4.1e9")
+    require_non_negative("forward_macs", forward_macs, "pass the forward pass's multiply-adds, e.g. 4.1e9")
     return 6 * forward_macs
 # ---- V1-08 The Training Memory Budget: static bytes per parameter, activations with
 # recomputation, and gradient-accumulation throughput (VOL1_00-08 §V1-08 (3)) ----
@@ -285,10 +267,10 @@ def static_bytes_per_param(precision: str, optimizer: str) -> StaticBytes:
     2 + 2 + 12 = 16 B/param, the same as FP32 Adam: the FP32 master copy cancels the saving.
     Source: Rajbhandari et al. 2020 (ZeRO), Sec. 3.1; Micikevicius et al. 2018 (master weights).
     """
-    _require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
-             "pick fp32, mixed (bf16 compute, fp32 master) or bf16 (pure)")
-    _require(optimizer in OPTIMIZERS, "optimizer", optimizer, f"one of {OPTIMIZERS}",
-             "pick sgd, momentum or adam")
+    require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
+            "pick fp32, mixed (bf16 compute, fp32 master) or bf16 (pure)")
+    require(optimizer in OPTIMIZERS, "optimizer", optimizer, f"one of {OPTIMIZERS}",
+            "pick sgd, momentum or adam")
     states = _OPTIMIZER_STATES[optimizer]
     if precision == "fp32":
         return StaticBytes(BYTES_PER_FP32, BYTES_PER_FP32, 0.0, BYTES_PER_FP32 * states)
@@ -302,8 +284,8 @@ def activation_bytes_per_value(precision: str) -> float:
 
     Source: Korthikanti et al. 2022, Sec. 4.1 (16-bit activations in mixed precision).
     """
-    _require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
-             "pick fp32, mixed or bf16")
+    require(precision in PRECISIONS, "precision", precision, f"one of {PRECISIONS}",
+            "pick fp32, mixed or bf16")
     return BYTES_PER_FP32 if precision == "fp32" else BYTES_PER_BF16
 
 
@@ -318,7 +300,7 @@ def layer_activation_bytes(seq: float, micro_batch: float, hidden: float, heads:
     """
     for name, value in (("seq", seq), ("micro_batch", micro_batch), ("hidden", hidden),
                         ("heads", heads), ("bytes_per_value", bytes_per_value)):
-        _check_positive(name, value, f"pass the model's {name} (a positive size)")
+        require_positive(name, value, f"pass the model's {name} (a positive size)")
     sbh = seq * micro_batch * hidden
     linear = sbh * (16 * bytes_per_value + 2)
     if selective:
@@ -334,10 +316,10 @@ def model_activation_bytes(seq: float, micro_batch: float, hidden: float, heads:
     time in the backward pass, which needs that layer's activations again.
     Source: Korthikanti et al. 2022, Sec. 5 ("2sbhL" for full recomputation); Chen et al. 2016.
     """
-    _require(_is_count(layers), "layers", layers, "a whole number >= 1",
-             "pass the number of transformer layers, e.g. 24 for GPT-3 XL")
-    _require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
-             "pick none, selective or full recomputation")
+    require_count("layers", layers,
+            "pass the number of transformer layers, e.g. 24 for GPT-3 XL")
+    require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
+            "pick none, selective or full recomputation")
     one_layer = layer_activation_bytes(seq, micro_batch, hidden, heads, mode == "selective", bytes_per_value)
     if mode == "full":
         inputs = layers * bytes_per_value * seq * micro_batch * hidden
@@ -352,13 +334,13 @@ def recompute_compute_factor(mode: str, seq: float = 1, hidden: float = 1) -> fl
     model FLOPs; the vocabulary term is left out).
     Source: Korthikanti et al. 2022, Sec. 6 (model vs hardware FLOPs); Chen et al. 2016.
     """
-    _require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
-             "pick none, selective or full recomputation")
+    require(mode in RECOMPUTE_MODES, "mode", mode, f"one of {RECOMPUTE_MODES}",
+            "pick none, selective or full recomputation")
     if mode == "full":
         return 4 / 3
     if mode == "selective":
-        _check_positive("seq", seq, "pass the sequence length in tokens")
-        _check_positive("hidden", hidden, "pass the model width")
+        require_positive("seq", seq, "pass the sequence length in tokens")
+        require_positive("hidden", hidden, "pass the model width")
         return (1 + seq / (3 * hidden)) / (1 + seq / (6 * hidden))
     return 1.0
 
@@ -368,8 +350,8 @@ def micro_step_s(params: float, micro_batch: float, seq: float, peak_flops: floa
 
     Source: Kaplan et al. 2020 (6 FLOP per parameter per token); VOL1 §V1-08 (3).
     """
-    _check_positive("micro_batch", micro_batch, "pass the sequences per micro-batch")
-    _check_positive("seq", seq, "pass the sequence length in tokens")
+    require_positive("micro_batch", micro_batch, "pass the sequences per micro-batch")
+    require_positive("seq", seq, "pass the sequence length in tokens")
     return compute_time_s(params, micro_batch * seq, peak_flops, mfu)
 
 
@@ -378,8 +360,8 @@ def accumulate_s(params: float, mem_bw: float) -> float:
 
     Source: VOL1 §V1-08 (3); a memory-bound element-wise add (Williams et al. 2009).
     """
-    _check_non_negative("params", params, "pass the parameter count")
-    _check_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
+    require_non_negative("params", params, "pass the parameter count")
+    require_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
     return (2 * BYTES_PER_FP32 + BYTES_PER_BF16) * params / mem_bw
 
 
@@ -393,9 +375,9 @@ def accumulation_throughput_ratio(params: float, micro_batch: float, seq: float,
     FLOP/s-to-bandwidth ratio and u matter.
     Source: VOL1 §V1-08 (3); Korthikanti et al. 2022 for f.
     """
-    _require(_is_count(steps), "steps", steps, "a whole number >= 1",
-             "pass the number of micro-batches accumulated per optimizer step")
-    _require(compute_factor >= 1, "compute_factor", compute_factor, ">= 1",
-             "pass recompute_compute_factor(mode)")
+    require_count("steps", steps,
+            "pass the number of micro-batches accumulated per optimizer step")
+    require(compute_factor >= 1, "compute_factor", compute_factor, ">= 1",
+            "pass recompute_compute_factor(mode)")
     work = steps * micro_step_s(params, micro_batch, seq, peak_flops, mfu)
     return work / (compute_factor * work + (steps - 1) * accumulate_s(params, mem_bw))

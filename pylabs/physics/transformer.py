@@ -22,12 +22,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pylabs.physics.validators import require
+
 from .devices import attainable
 
 
 def _positive(name: str, value: float) -> None:
-    if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}; pass a size above zero")
+    require(value > 0 and math.isfinite(value), name, value, "a positive finite number", "pass a size above zero",
+            form="{name} must be {rule}, got {value!r}; {fix}")
 
 
 # ---- shapes -----------------------------------------------------------------------

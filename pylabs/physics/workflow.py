@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from pylabs.physics.validators import check
+
 SECONDS_PER_DAY = 86400.0
 _EPS = 1e-12  # accuracy tolerance: a value within this of a target has reached it
 
@@ -19,8 +21,8 @@ _EPS = 1e-12  # accuracy tolerance: a value within this of a target has reached 
 
 
 def _check_stage(stage_durations_s: Sequence[float], stage: int) -> None:
-    if not 1 <= stage <= len(stage_durations_s):
-        raise ValueError(f"stage {stage} is outside 1..{len(stage_durations_s)}; pick a stage of the workflow")
+    check(1 <= stage <= len(stage_durations_s),
+          f"stage {stage} is outside 1..{len(stage_durations_s)}; pick a stage of the workflow")
 
 
 def stage_cost_multiplier(stage: int) -> float:

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,7 +118,7 @@ def test_gradebook_csv_has_its_documented_columns_and_one_row_per_student(cls):
         assert row[1:5] == ["", row[0], row[0], ""]   # ID, SIS User ID, SIS Login ID, Section
         assert row[5:10] == [str(len(attempts)), str(sum(preds)), str(len(preds)), str(sum(refl)), str(len(refl))]
         assert row[header.index("V2-02 complete")] == "1" and row[header.index("V1-01 complete")] == ""
-    documented = open("docs/class.md").read()
+    documented = Path("docs/class.md").read_text()
     assert all(f"`{column}`" in documented for column in ("Student", "Labs complete", "Predictions right"))
 
 

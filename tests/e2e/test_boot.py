@@ -33,7 +33,7 @@ class HeldPython:
 
     def __init__(self, context):
         self.held = []
-        context.route("**/assets/pylabs/worker.js*", lambda route: self.held.append(route))
+        context.route("**/assets/pylabs/worker/worker.js*", lambda route: self.held.append(route))
 
     def release(self):
         while self.held:
@@ -466,7 +466,7 @@ def test_a_prediction_can_be_locked_before_the_shell_has_loaded(browser, base_ur
     """The inline script after the lab takes the lock from the first paint; the shell folds it in."""
     ctx = browser.new_context(service_workers="block")
     held = []
-    ctx.route("**/assets/pylabs/shell.js*", lambda route: held.append(route))
+    ctx.route("**/assets/pylabs/page/shell.js*", lambda route: held.append(route))
     lab = LabDriver(ctx.new_page(), base_url)
     watch.attach(lab.page)
     lab.page.goto(base_url + V2_02, wait_until="commit")  # module scripts hold DOMContentLoaded back

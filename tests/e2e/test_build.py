@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pylabs.framework.render import render_lab
-from pylabs.labs import all_labs
+from pylabs.labs import all_labs, links
 
 pytestmark = pytest.mark.e2e
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 @pytest.mark.parametrize("lab", all_labs(), ids=lambda x: x.id)
 def test_built_page_holds_the_renderers_default_state(site_dir, lab):
     html = (site_dir / lab.url / "index.html").read_text()
-    assert str(render_lab(lab, lab.default_state())) in html
+    assert str(render_lab(lab, lab.default_state(), links(lab))) in html
     assert f'data-lab="{lab.id}"' in html
 
 

@@ -43,7 +43,7 @@ DRAW = """async ([html, base]) => {
   // A lab's readout column stretches its charts; the article here would shrink them to fit.
   for (const figure of root.querySelectorAll("figure")) figure.style.width = "100%";
   document.querySelector("article").prepend(root);
-  const { drawCharts } = await import(base + "assets/pylabs/charts.js");
+  const { drawCharts } = await import(base + "assets/pylabs/page/charts.js");
   await drawCharts(root, { force: true });
   const plot = (name) => root.querySelector(`[data-chart="${name}"] .pl-chart__plot`);
   const radar = plot("radar"), latency = plot("latency");

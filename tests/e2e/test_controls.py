@@ -3,7 +3,7 @@
 No lab uses a log slider, number field or multi-select yet, and no test-only lab may join the
 registry, so this test serves one page on the site's own origin holding only controls rendered by
 ``render_control`` and imports the built shell's modules into it: ``controlValue``/``readControls``
-from lab.js and ``patchBlock`` from morph.js. Each step reads the wire values in the browser,
+from controls.js and ``patchBlock`` from morph.js. Each step reads the wire values in the browser,
 parses them in CPython with the controls' own ``parse``, renders the result again and patches it
 in, as the worker would. The driver's ``SET_CONTROL_JS`` is exercised on the same DOM."""
 
@@ -44,8 +44,8 @@ def page(context, base_url, watch):
     page.route(base_url + PAGE, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(base_url + PAGE)
     page.evaluate("""async (base) => {
-        const lab = await import(base + "assets/pylabs/lab.js");
-        const morph = await import(base + "assets/pylabs/morph.js");
+        const lab = await import(base + "assets/pylabs/page/controls.js");
+        const morph = await import(base + "assets/pylabs/page/morph.js");
         const root = document.querySelector("[data-root]");
         window.shell = {
             read: () => lab.readControls(root),

@@ -153,7 +153,7 @@ def test_the_class_page_has_no_serious_axe_violations(browser, base_url, watch, 
 def test_the_class_view_works_offline_after_one_visit(browser, base_url, watch, tmp_path):
     """Never tried in the build (found in review): visit class/ once, go offline, reload, load a
     class; nothing of it needs the network."""
-    good, paths = class_files(tmp_path)
+    _, paths = class_files(tmp_path)
     ctx = browser.new_context()
     page = open_class_page(ctx, base_url, watch)
     page.wait_for_selector("html[data-offline=ready]", timeout=120_000)

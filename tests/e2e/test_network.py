@@ -1,7 +1,7 @@
 """Issue 22 in a real browser: on a first visit every file of the site crosses the network once.
 
 The service worker installs after the lab is ready and keeps the runtime for offline use; the
-boot worker and the page hand it what they downloaded (docs/assets/pylabs/handoff.js), so its
+boot worker and the page hand it what they downloaded (docs/assets/pylabs/shared/handoff.js), so its
 install does not fetch the Python image (11 MB) and pyodide.asm.wasm (9.6 MB) a second time.
 The server here counts the requests it answers, per path, as a static host would see them."""
 

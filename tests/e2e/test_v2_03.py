@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pylabs.labs.vol2 import v2_03 as lab
+from pylabs.labs.vol2 import v2_03_model as model
 from tests.e2e.driver import close
 from tests.e2e.test_experience import axe_violations
 
@@ -53,11 +54,11 @@ def test_full_walkthrough(lab_page):
     page.lock("a2_predict", "B")
     assert page.verdict("a2_predict") == "correct"
     assert page.failure_visible("a2_over_budget")
-    assert close(page.metric("a2_comm_s"), lab.scenario_step("eth").total_s)
+    assert close(page.metric("a2_comm_s"), model.scenario_step("eth").total_s)
     page.chart_drawn("a2_fabrics")
     page.set_control("a2_fabric", "ib")
     assert not page.failure_visible("a2_over_budget")
-    assert close(page.metric("a2_comm_s"), lab.scenario_step("ib").total_s)
+    assert close(page.metric("a2_comm_s"), model.scenario_step("ib").total_s)
 
     # The torus fails with the all-to-all; with no expert bytes it passes on its all-reduce alone.
     page.set_control("a2_fabric", "torus")
@@ -65,7 +66,7 @@ def test_full_walkthrough(lab_page):
     page.set_control("a2_a2a", 0)
     assert page.metric("a2_a2a_s") == 0.0
     assert not page.failure_visible("a2_over_budget")
-    assert close(page.metric("a2_allreduce_s"), lab.scenario_step("torus").allreduce_s)
+    assert close(page.metric("a2_allreduce_s"), model.scenario_step("torus").allreduce_s)
     page.chart_drawn("a2_scaling")
     page.lock("a2_reflect", "C")
 

@@ -107,7 +107,7 @@ def test_parts_are_single_elements_and_rebuild_the_new_block(lab_id):
             if previous is not None and previous[key] != html:
                 ops = changed_parts(previous[key], html)
                 assert apply(previous[key], ops) == html, f"{lab_id}:{key} state {number}"
-                for path, tag, part, siblings in ops:
+                for _, tag, part, _ in ops:
                     assert top_level(part)[0] == [tag]
         previous = blocks
     assert parted_seen > 0

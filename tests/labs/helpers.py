@@ -6,6 +6,7 @@ from pylabs.framework.lab import Lab
 from pylabs.framework.questions import Prediction
 from pylabs.framework.render import render_lab
 from pylabs.framework.state import State
+from pylabs.labs import links
 
 LOCKED_AT = "2026-01-01T00:00:00Z"
 
@@ -22,7 +23,8 @@ def answered(lab: Lab, choices: dict[str, str], through: str, controls: dict | N
 
 
 def rendered(lab: Lab, state: State) -> str:
-    return str(render_lab(lab, state))
+    """The lab as its page shows it, connections linked to the labs that exist."""
+    return str(render_lab(lab, state, links(lab)))
 
 
 def assert_key_proven(prediction: Prediction, expected: str, context: str | None = None) -> None:

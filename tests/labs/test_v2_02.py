@@ -6,7 +6,7 @@ import pytest
 
 from pylabs.framework.render import record, render_lab
 from pylabs.labs.vol2 import v2_02 as lab
-from tests.labs.helpers import answered, assert_key_proven, rendered
+from tests.labs.helpers import answered, rendered
 
 LAB = lab.LAB
 

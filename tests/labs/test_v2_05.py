@@ -53,7 +53,7 @@ def test_act1_key_holds_whatever_the_assumed_utilisation():
 
 def test_act1_options_claim_the_all_reduce_share_that_bounds_them():
     """Each range is a belief about the all-reduce's share of the step: MFU = u (1 − share)."""
-    a, b, c, d = lab.ACT1_PREDICTION.options
+    a, _, c, _ = lab.ACT1_PREDICTION.options
     assert a.high == pytest.approx(model.S.mfu * (1 - 0.712), abs=2e-3)   # "almost every step"
     assert c.guess == pytest.approx(model.S.mfu * 3 / 4, abs=0.02)         # a third of the compute
     facts = lab.act1_facts("full")

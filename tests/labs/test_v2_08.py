@@ -81,7 +81,7 @@ def test_section4_one_slot_model_overstates_by_hundreds():
 
 
 def test_independent_erlang_c_agrees_with_the_lab():
-    for context, (g, s_len, scv) in model.JOBS.items():
+    for context, (_, s_len, scv) in model.JOBS.items():
         for pool in (model.today(context), model.with_added(context)):
             assert pool.mean_wait_s() == pytest.approx(wait_direct_s(pool.slots, pool.rho, s_len, scv), rel=1e-9)
 

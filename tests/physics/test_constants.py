@@ -3,14 +3,15 @@
 import ast
 import dataclasses
 import math
+import types
 from pathlib import Path
 
 import pytest
 
 from pylabs.physics import constants
-from pylabs.physics.constants import REGISTRY, Spec
+from pylabs.physics.constants import REGISTRY, Spec, register
 
-PHYSICS_DIR = Path(constants.__file__).parent
+CONSTANTS_DIR = Path(constants.__file__).parent  # the package: one module per topic
 API_VALUES = {
     "H100_PEAK_BF16_DENSE": 989.4e12,
     "H100_HBM_BYTES": 80e9,
@@ -63,12 +64,27 @@ def test_every_uppercase_module_float_is_registered() -> None:
     assert public_floats == set(REGISTRY)
 
 
-def test_module_level_names_are_written_out_not_generated() -> None:
-    tree = ast.parse((PHYSICS_DIR / "constants.py").read_text())
-    assigned = {target.id for node in tree.body if isinstance(node, ast.Assign)
-                for target in node.targets if isinstance(target, ast.Name)}
-    assert set(REGISTRY) <= assigned
-    assert "globals" not in {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+def spec_assignments() -> list[str]:
+    """Every ``NAME = spec(...)`` in the topic modules, one entry per assignment."""
+    names = []
+    for path in sorted(CONSTANTS_DIR.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and getattr(node.value.func, "id", "") == "spec"):
+                names += [target.id for target in node.targets]
+    return names
+
+
+def test_each_name_is_written_once_as_a_spec_call() -> None:
+    names = spec_assignments()
+    assert sorted(names) == sorted(REGISTRY), "each constant is NAME = spec(...) once, in one topic module"
+
+
+def test_register_refuses_a_capital_float_typed_without_spec() -> None:
+    topic = types.ModuleType("a_topic")
+    topic.SOMETHING_W = 3.0
+    with pytest.raises(ValueError, match="NAME = spec"):
+        register(topic)
 
 
 @pytest.mark.parametrize("name, value", sorted(API_VALUES.items()))

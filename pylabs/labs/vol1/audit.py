@@ -14,6 +14,7 @@ from pylabs.labs.vol1.contexts import device
 from pylabs.physics import constants as C
 from pylabs.physics import serving, tiers
 from pylabs.physics import system_design as sd
+from pylabs.physics import units as U
 from pylabs.physics.layers import KIB_BYTES
 
 @dataclass(frozen=True)
@@ -46,8 +47,6 @@ class Scenario:
     # units and drawing
     chart_floor: float = 1e-3
     chart_height_px: float = 320.0
-    ms_per_s: float = 1e3
-    per_thousand: float = 1e3
     good_batch: int = 256                # a cloud setting that passes (quoted in feedback)
     good_load: float = 0.5
 
@@ -240,7 +239,7 @@ CHECK_TITLES = {
     "cloud_memory": f"Cloud: weights and KV fit in {fmt(HBM_USABLE, 'GB')} per GPU",
     "cloud_tpot": f"Cloud: {fmt(S.tpot_limit_s, 'ms')} per output token",
     "cloud_ttft": f"Cloud: P99 first token within {fmt(S.ttft_limit_s, 'ms')}",
-    "cloud_cost": f"Cloud: at most {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {fmt(S.per_thousand, 'int')} "
+    "cloud_cost": f"Cloud: at most {fmt(S.cost_limit_usd * U.THOUSAND, 'usd')} per {fmt(U.THOUSAND, 'int')} "
                   "requests",
     "edge_memory": f"Edge: fits the app's share of {fmt(C.ORIN_NX_MEM_BYTES, 'GB')}",
     "edge_tpot": f"Edge: {fmt(S.tpot_limit_s, 'ms')} per output token",

@@ -52,6 +52,7 @@ from pylabs.labs.vol1.contexts import LABELS
 from pylabs.labs.vol1.v1_00_track import TRACK_CHOICE, TRACK_METRICS, north_star, track_cards
 from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
+from pylabs.physics import units as U
 
 
 LIFE_MONTHS = f"{fmt(S.required_life_s / S.month_s, 'words')} months"  # "six months", the stated life
@@ -196,12 +197,12 @@ def loop_missed(trip: Trip) -> str:
 
 def act1_chart(s: State, trip: Trip):
     xs = [S.chart_max_m * i / 50 for i in range(51)]
-    lines = [ch.line(MEDIA[m][0], [x / S.km_m for x in xs],
-                     [(rtt_s(x, m, s["a1_route"]) + s["a1_local"]) / S.ms_s for x in xs],
+    lines = [ch.line(MEDIA[m][0], [x / U.M_PER_KM for x in xs],
+                     [(rtt_s(x, m, s["a1_route"]) + s["a1_local"]) / U.S_PER_MS for x in xs],
                      "series1" if m == "fibre" else "series2", "solid" if m == s["context"] else "dash")
              for m in MEDIA]
-    here = ch.point("Your setting", s["a1_distance"] / S.km_m, trip.response_s / S.ms_s, "accent")
-    line, note = ch.hline(trip.budget_s / S.ms_s, "danger", f"deadline {fmt(trip.budget_s, 'ms')}")
+    here = ch.point("Your setting", s["a1_distance"] / U.M_PER_KM, trip.response_s / U.S_PER_MS, "accent")
+    line, note = ch.hline(trip.budget_s / U.S_PER_MS, "danger", f"deadline {fmt(trip.budget_s, 'ms')}")
     figure = ch.figure(lines + [here], x=ch.axis("Distance to the server (km)"),
                        y=ch.axis("Fastest answer (ms)"), shapes=[line], annotations=[note])
     per = S.per_distance_m
@@ -224,7 +225,7 @@ def act1_facts(context: str) -> dict[str, str]:
                     f"In fibre, slowed by its group index of {C.FIBRE_GROUP_INDEX:.3f}, it would be "
                     f"{fmt(reach_m(other), 'km')}.")
     return {"a1_reach": fmt(reach, "length"), "a1_rtt": fmt(rtt_s(S.distance_m, context), "ms"),
-            "in_medium": terms(context)["in_medium"], "km_per_ms": fmt(speed(context) * S.ms_s, "km"),
+            "in_medium": terms(context)["in_medium"], "km_per_ms": fmt(speed(context) * U.S_PER_MS, "km"),
             "one_way": fmt(2 * reach, "km"), "other_medium": other_medium, "budget": BUDGET,
             "trip": fmt(2 * S.distance_m, "km"), "half": fmt(reach / 2, "km"),
             "half_left": fmt(S.loop_budget_s - rtt_s(reach / 2, context), "ms")}
@@ -566,6 +567,10 @@ LAB = Lab(
               "away the computer may be, and a battery's **energy over average power** sets how long a "
               "device lives.",
     minutes="18–22 min", chapter="Introduction", url="vol1/00-architects-portal/",
+    description="Orientation for Volume I: a braking loop served from far away, a wearable on two AA cells, and the "
+                "deployment track (Cloud, Edge, Mobile or TinyML) that every later Volume I lab opens in.",
+    intro="The start of Volume I: two short acts, then your deployment track (**Cloud**, **Edge**, **Mobile** or\n"
+          "**TinyML**), which every later Volume I lab opens in.",
     reading=(
         "**What an ML system is**: data, algorithms and machines, and the code around the model.",
         "**Deployment contexts**: Cloud, Edge, Mobile and TinyML, and the constraint that defines each.",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pylabs.framework.formats import SECONDS_PER_YEAR, fmt
 from pylabs.physics import constants as C
 from pylabs.physics import deployment as dep
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,6 @@ class Scenario:
     measured_rtt_s: float = 40e-3        # what the team measures
     loop_budget_s: float = 10e-3         # the control loop's deadline
     car_speed_mph: float = 60.0
-    mph_m_per_s: float = 0.44704         # exact: 1 mile = 1,609.344 m, 1 h = 3,600 s
     result_s: float = 2e-3               # sepsis sensor: one inference, awake this long
     period_s: float = 1.0                # one reading a second
     sleep_w: float = 10e-6               # asleep between readings
@@ -39,9 +39,6 @@ class Scenario:
     per_distance_m: float = 1000e3       # the chart summary quotes the round trip per 1,000 km
     chart_periods_s: tuple[float, float] = (0.01, 60.0)
     table_periods_s: tuple[float, ...] = (0.01, 0.1, 1.0, 10.0, 60.0)
-    day_s: float = 86400.0               # units the charts and notes use
-    km_m: float = 1000.0
-    ms_s: float = 1e-3
 
 
 S = Scenario()
@@ -51,8 +48,8 @@ def per_reading(lead: str) -> str:
     """The sensor's reading period in a sentence: "{lead} second" at one reading a second, else "every 2 s"."""
     return f"{lead} second" if S.period_s == 1.0 else f"every {fmt(S.period_s, 's')}"
 
-DAY = S.day_s
-CAR_SPEED = S.car_speed_mph * S.mph_m_per_s
+DAY = U.S_PER_DAY
+CAR_SPEED = S.car_speed_mph * U.M_PER_S_PER_MPH
 
 # ---- context: the signal's medium -----------------------------------------------------
 

@@ -565,6 +565,8 @@ LAB = Lab(
     invariant="A datacentre GPU and a microcontroller differ by **orders of magnitude on every Machine axis**, "
               "each axis by its own amount; the Iron Law T = D/BW + O/R + L says which axis sets the time.",
     minutes="30–35 min", chapter="Introduction", url="vol1/01-magnitude-awakening/",
+    description="How far apart a datacentre GPU and a microcontroller are on every Machine axis, and which Iron Law "
+                "term sets the time of one inference.",
     reading=(
         "**The D·A·M triad**: Data, Algorithm and Machine as the three axes of every ML system.",
         "**Deployment regimes**: cloud, edge, mobile and TinyML, and how far apart their hardware is.",

@@ -53,6 +53,7 @@ from pylabs.labs.vol1.v1_02_model import (CONTEXTS, PAIRS, RESNET50_FLOP, SCENAR
                                           scenario_upgrade, service, upgrade)
 from pylabs.physics import constants as C
 from pylabs.physics import devices, ironlaw
+from pylabs.physics import units as U
 from pylabs.physics.devices import Device
 from pylabs.physics.ironlaw import Upgrade
 from pylabs.physics.references import cite
@@ -394,7 +395,7 @@ def act2_facts() -> dict[str, str]:
     d_max = act2_truth()
     left = S.sla_s - svc.inference.total_s
     return {"inference": fmt(svc.inference.total_s, "ms"), "distance": fmt(S.distance_m, "km"),
-            "rtt": fmt(svc.rtt_s, "ms"), "fibre_speed": fmt(v, "m/s"), "km_per_ms": fmt(v / S.ms_per_s, "km"),
+            "rtt": fmt(svc.rtt_s, "ms"), "fibre_speed": fmt(v, "m/s"), "km_per_ms": fmt(v / U.MS_PER_S, "km"),
             "sla": fmt(S.sla_s, "ms"), "total": fmt(svc.total_s, "ms"), "left": fmt(left, "ms"),
             "a2_max_distance": fmt(d_max, "km"), "group_index": fmt(C.FIBRE_GROUP_INDEX, "num"),
             "vacuum": fmt(left * C.SPEED_OF_LIGHT / 2, "km"), "one_way": fmt(left * v, "km"),
@@ -539,7 +540,7 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float | str | bool]:
     u = act1_upgrade(s)
     svc = act2_service(s)
-    return {"speedup": u.speedup, "bound": u.after.bound, "distance_km": s["a2_distance"] / S.m_per_km,
+    return {"speedup": u.speedup, "bound": u.after.bound, "distance_km": s["a2_distance"] / U.M_PER_KM,
             "sla_violated": svc.total_s > s["a2_sla"]}
 
 
@@ -574,6 +575,8 @@ LAB = Lab(
     invariant="Latency = bytes ÷ bandwidth + operations ÷ peak + overhead (+ the round trip of light): "
               "**the largest term sets the time**.",
     minutes="25–30 min", chapter="ML Systems", url="vol1/02-iron-law/",
+    description="Why latency follows the largest of memory, compute and overhead, and why the speed of light in "
+                "fibre is a floor no GPU removes.",
     reading=(
         "**The Iron Law of ML systems**: data movement, computation and overhead as separate terms.",
         "**The roofline**: arithmetic intensity and ridge points.",

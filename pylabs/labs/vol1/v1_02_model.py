@@ -5,7 +5,7 @@ page; this is its model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pylabs.physics import constants as C
 from pylabs.physics import devices, ironlaw
@@ -32,9 +32,6 @@ class Scenario:
     batch_example: float = 8.0           # Act II reflection: frames per inference in the batching fix
     sla_s: float = 10e-3                 # frame to answer
     activation_bytes: float = 0.0        # per image: assumed to stay on chip (a lower bound on D)
-    ms_per_s: float = 1e3                # charts plot milliseconds
-    m_per_km: float = 1e3
-    tera: float = 1e12                   # the roofline plots TFLOP/s
     waterfall_height_px: int = 240       # two bars need less height than a full chart
     chart_distances_km: tuple[float, ...] = (0, 250, 500, 750, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000)
 

@@ -558,6 +558,8 @@ LAB = Lab(
     invariant="A constraint not recorded at **problem definition** is paid for by every stage built on it; "
               "iteration speed beats a head start only **while each iteration still buys accuracy**.",
     minutes="35–40 min", chapter="ML Workflow", url="vol1/03-constraint-tax/",
+    description="What a constraint found late costs an ML project, and whether a fast-iterating small model can "
+                "overtake a slow large one.",
     reading=(
         "**The six lifecycle stages**: their order, and the feedback between them.",
         "**Constraint propagation**: the chapter's rule of thumb for what a requirement found late costs.",

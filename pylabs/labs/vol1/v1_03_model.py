@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 
 from pylabs.framework import fmt
+from pylabs.physics import units as U
 from pylabs.physics import workflow as w
 
 DAY = w.SECONDS_PER_DAY
@@ -45,7 +46,6 @@ class Scenario:
     train_s: float = 0.5 * 3600.0
     train_power_w: float = 4.5
     budget_j: float = 2.5 * 3600.0   # per day, about a fifth of a phone battery
-    hour_s: float = 3600.0
     week_s: float = 7 * 86400.0
     # the race chart: points on its log time axis, its ticks (hours) and its accuracy range
     chart_points: int = 240
@@ -56,7 +56,7 @@ class Scenario:
 
 
 S = Scenario()
-HOUR = S.hour_s
+HOUR = U.S_PER_HOUR
 
 # the V1-00 tracks this lab does not offer, and why (shown on the page)
 TRACK_NOTES = {

@@ -47,6 +47,7 @@ from pylabs.labs.vol1.v1_04_model import (CONTEXT_LINK, FLOP_PER_IMAGE, GPUS, LI
 from pylabs.physics import constants as C
 from pylabs.physics import storage as io
 from pylabs.physics import transfer
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -396,8 +397,8 @@ def act2_facts(context: str) -> dict[str, str]:
     return {
         "link": fmt(link, "bit/s"), "link_bytes": fmt(bytes_per_s, "B/s"), "link_as_bytes": fmt(link, "B/s"),
         "data": fmt(S.act2_dataset_bytes, "B"), "byte_bits": fmt(transfer.BITS_PER_BYTE, "words").capitalize(),
-        "bits": f"{fmt(transfer.BITS_PER_BYTE * S.act2_dataset_bytes / S.tb, 'num')} Tb",
-        "per_hour": fmt(bytes_per_s * S.hour_s, "B"), "per_budget": fmt(bytes_per_s * S.budget_s, "B"),
+        "bits": f"{fmt(transfer.BITS_PER_BYTE * S.act2_dataset_bytes / U.B_PER_TB, 'num')} Tb",
+        "per_hour": fmt(bytes_per_s * U.S_PER_HOUR, "B"), "per_budget": fmt(bytes_per_s * S.budget_s, "B"),
         "a2_transfer_s": M["a2_transfer_s"].text(mv.time_s), "a2_fee_usd": M["a2_fee_usd"].text(mv.fee_usd),
         "budget": fmt(S.budget_s, "h"), "pb": fmt(S.pb_bytes, "B"), "pb_time": fmt(pb.time_s, "s"),
         "pb_fee": fmt(pb.fee_usd, "usd"), "pb_bought": fmt(pb.bought_s, "h"), "compute": fmt(S.compute_usd_per_h, "usd/h"),
@@ -533,7 +534,7 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float | str | bool]:
     pipe, mv = loader(s).pipeline(), move(s)
     return {"storage": s["a1_storage"], "workers": s["a1_workers"], "util": pipe.gpu_utilization,
-            "bottleneck": STAGE_SUBJECTS[pipe.bottleneck], "dataset_tb": mv.data_bytes / S.tb, "transfer_h": mv.time_s / S.hour_s,
+            "bottleneck": STAGE_SUBJECTS[pipe.bottleneck], "dataset_tb": mv.data_bytes / U.B_PER_TB, "transfer_h": mv.time_s / U.S_PER_HOUR,
             "egress_usd": mv.fee_usd, "gravity_triggered": mv.too_slow}
 
 
@@ -571,6 +572,8 @@ LAB = Lab(
     invariant="A pipeline runs at its **slowest stage**, and data moves at **8·D / link**: past some size, "
               "compute goes to the data.",
     minutes="25–30 min", chapter="Data Engineering", url="vol1/04-data-gravity/",
+    description="Why a training job runs at the pace of its slowest pipeline stage, and why past some size the "
+                "compute must move to the data.",
     reading=(
         "**Data pipelines**: storage, decode and augmentation in front of the accelerator.",
         "**Storage formats**: sharded records against one small file per sample.",

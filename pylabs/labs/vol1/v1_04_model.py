@@ -51,8 +51,6 @@ class Scenario:
     starved_below: float = 0.9            # Act I failure: the GPU waits for data more than a tenth of the time
     sustained_share: float = 0.80         # the line-rate share sustained copies often reach (est, the help's hint)
     links_bits: tuple[tuple[str, float], ...] = (("1", 1e9), ("10", 10e9), ("100", 100e9))
-    tb: float = 1e12                      # bytes in a terabyte, for the ledger's dataset_tb
-    hour_s: float = 3600.0
     axis_pad: float = 0.06                # decades of margin either side of the dataset axis
     time_ticks: tuple[tuple[float, str], ...] = ((60.0, "1 min"), (3600.0, "1 h"), (86400.0, "1 day"),
                                                  (7 * 86400.0, "1 week"), (30 * 86400.0, "30 days"))

@@ -573,6 +573,8 @@ LAB = Lab(
     invariant="An unfused activation costs **bytes, not arithmetic**; activation memory grows with "
               "batch × resolution² × channels.",
     minutes="30–35 min", chapter="Neural Computation", url="vol1/05-activation-tax/",
+    description="An AR model runs at 12 FPS and needs 24. Would swapping its sigmoid layers for ReLU win the frame "
+                "back on a GPU, an edge module or a phone, and where do its feature maps live?",
     reading=(
         "**Activation functions**: ReLU, sigmoid, tanh and GELU, and what each computes.",
         "**The roofline**: memory-bound and compute-bound operations, and the ridge point.",

@@ -60,6 +60,7 @@ from pylabs.labs.vol1.v1_06_model import (CONTEXTS, HEADS, KERNELS_PER_LAYER, LA
                                           training_activations, wide_share)
 from pylabs.physics import constants as C
 from pylabs.physics import transformer as tf
+from pylabs.physics import units as U
 from pylabs.physics.devices import BY_CONTEXT, Device
 from pylabs.physics.references import cite
 
@@ -507,7 +508,7 @@ def results(s: State) -> dict[str, float | bool | str]:
     failing = active_failures(s)
     return {"context": s["context"], "seq_len": s["a1_seq"], "flash": s["a1_flash"],
             "attn_oom": "a1_attn_oom" in failing, "max_ctx": max_context(device(s["context"]), s["a1_flash"]),
-            "depth": s["a2_layers"], "width": lat.d_model, "t_token_ms": lat.total_s * S.ms_per_s,
+            "depth": s["a2_layers"], "width": lat.d_model, "t_token_ms": lat.total_s * U.MS_PER_S,
             "sla_fail": "a2_sla_fail" in failing}
 
 
@@ -559,6 +560,8 @@ LAB = Lab(
     invariant="Attention scores grow with the **square** of the prompt and the KV cache in step with it; at "
               "batch 1, **depth** multiplies fixed per-kernel costs that width does not.",
     minutes="30–35 min", chapter="DNN Architectures", url="vol1/06-quadratic-wall/",
+    description="A VP wants prompts 24 times longer. What that does to a transformer's memory, what FlashAttention "
+                "changes, and what depth costs a small model that generates text one token at a time.",
     reading=(
         "**Attention**: queries, keys, values and the N × N score matrix.",
         "**Transformer blocks**: attention and MLP, and where the parameters live.",

@@ -32,9 +32,6 @@ class Scenario:
     launch_edge_s: float = C.KERNEL_LAUNCH_CPU_HIGH_S
     launch_graph_s: float = C.CUDA_GRAPH_PER_KERNEL_S  # the whole token replayed as one CUDA graph
     sla_s: float = 5e-3                 # per-token budget
-    ms_per_s: float = 1e3               # the ledger keeps t_token_ms in milliseconds
-    bytes_per_gb: float = 1e9           # chart axes in gigabytes
-    kibi: float = 1024.0                # tick labels: 8K = 8,192 tokens
     chart_height_px: int = 360          # room for a two-line legend on a phone
 
 

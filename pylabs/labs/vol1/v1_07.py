@@ -62,6 +62,7 @@ from pylabs.labs.vol1.v1_07_model import (DEPLOYMENTS, DEVICES, DISPATCH_S, MODE
                                           stream)
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
+from pylabs.physics import units as U
 from pylabs.physics.kernels import CompiledDeployment as Deployment, KernelStream
 from pylabs.physics.references import cite
 
@@ -73,8 +74,8 @@ CONTEXT = deployment(("cloud", "edge"), default="cloud", labels={"cloud": "Cloud
                      help="Sets the CPU dispatch time, the GPU's memory bandwidth, the throughputs and the "
                           "traffic of both acts.")
 DEVICE = {"cloud": "A100", "edge": "Jetson Orin NX"}
-TRAFFIC = {"cloud": f"{fmt(S.cloud_requests_per_s * S.day_s, 'num')} requests a day",
-           "edge": f"{fmt(S.edge_requests_per_s * S.hour_s, 'num')} requests an hour"}
+TRAFFIC = {"cloud": f"{fmt(S.cloud_requests_per_s * U.S_PER_DAY, 'num')} requests a day",
+           "edge": f"{fmt(S.edge_requests_per_s * U.S_PER_HOUR, 'num')} requests an hour"}
 WHERE = {"cloud": "A100 GPUs", "edge": "Jetson Orin NX boxes"}
 RATES_ARE = {"cloud": "the team's measurements, not a published benchmark", "edge": "assumed figures"}
 TRACK_NOTES = {
@@ -112,7 +113,7 @@ A1_MODEL = Choice("a1_model", "Model", tuple(Option(k, model_label(k)) for k in 
 A1_CPU = Slider("a1_cpu_s", "CPU dispatch per kernel", unit="s", min=1e-6, max=50e-6, step=1e-6,
                 default=S.cloud_cpu_s, fmt="us",
                 help=f"Framework, driver and launch call. The cloud default sits in the "
-                     f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * S.us_per_s, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')} "
+                     f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * U.US_PER_S, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')} "
                      f"a launch usually costs (Meta's trace analysis); the edge default, {fmt(S.edge_cpu_s, 'us')}, "
                      "is an assumption for the Jetson's slower Arm cores (no published figure).")
 A1_MODE = Choice("a1_mode", "How the kernels are launched", tuple(Option(k, v) for k, v in MODES.items()),
@@ -285,7 +286,7 @@ ACT1 = Act(
         "has run (CUDA's launches are asynchronous to the CPU).",
         f"Here each launch costs the CPU {fmt(DISPATCH_S[context], 'us')}"
         + (" (Meta's trace analysis puts the CPU side of a launch at "
-           f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * S.us_per_s, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')})."
+           f"{fmt(C.KERNEL_LAUNCH_CPU_LOW_S * U.US_PER_S, 'num')}–{fmt(C.KERNEL_LAUNCH_CPU_HIGH_S, 'us')})."
            if context == "cloud" else ", assumed for the Jetson's slower Arm cores (no published figure)."),
     ),
     prediction=ACT1_PREDICTION,
@@ -318,7 +319,7 @@ A2_COMPILES = Slider("a2_compiles", "Compilations paid", unit="1",
                      min=1, max=64, step=1, default=1, fmt="int",
                      help="Replicas × restarts × new input shapes: every process compiles for itself.")
 A2_DURATION = Slider("a2_duration_s", "Time between recompilations", unit="s", min=3600,
-                     max=365 * S.day_s, step=1, default=S.deployment_s, fmt="h", scale="log", sig_figs=3,
+                     max=365 * U.S_PER_DAY, step=1, default=S.deployment_s, fmt="h", scale="log", sig_figs=3,
                      help="The traffic over this time is what the compilation must pay back from.")
 
 
@@ -448,8 +449,8 @@ def fusion_panel(s: State) -> list:
         M["a2_bytes_saved"].show(saved),
     )
     names = ["Eager launches", "CUDA graph"]
-    figure = ch.figure([ch.bars("One kernel per op", names, [un * S.us_per_s, g_un * S.us_per_s], "series2"),
-                        ch.bars("Fused into one", names, [fu * S.us_per_s, g_f * S.us_per_s], "series1")],
+    figure = ch.figure([ch.bars("One kernel per op", names, [un * U.US_PER_S, g_un * U.US_PER_S], "series2"),
+                        ch.bars("Fused into one", names, [fu * U.US_PER_S, g_f * U.US_PER_S], "series1")],
                        x=ch.axis("", "category", tickangle=0), y=ch.axis("Microseconds per chain"))
     summary = (f"On the {device.name}, the {fmt(ops, 'int')}-kernel chain takes {fmt(un, 'us')} with eager "
                f"launches and {fmt(fu, 'us')} fused; in a CUDA graph {fmt(g_un, 'us')} and {fmt(g_f, 'us')}.")
@@ -558,6 +559,8 @@ LAB = Lab(
     invariant="Every kernel costs a **launch** and a trip to memory; fusion and compilation remove both, "
               "but a compilation pays back only above a **break-even volume**.",
     minutes="30–35 min", chapter="AI Frameworks", url="vol1/07-kernel-fusion/",
+    description="Why a GPU waits for its kernel launches, why fusion divides launches and memory traffic alike, and "
+                "when a compilation pays for itself.",
     reading=(
         "**Eager execution and graphs**: how a framework turns operators into kernel launches.",
         "**Kernel fusion**: why elementwise chains are memory- and launch-bound.",

@@ -9,6 +9,7 @@ import math
 from pylabs.framework import State, callout, chart, fmt, prose
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_07_model import MODELS, S, busy_sweep, gemm_s, stream, volume_sweep
+from pylabs.physics import units as U
 from pylabs.physics.devices import Device
 from pylabs.physics.kernels import CompiledDeployment as Deployment, KernelStream
 
@@ -18,8 +19,8 @@ SHORT_MODES = {"async": "Async", "sync": "Sync", "fused": "Fused", "graphs": "Gr
 def act1_chart(s: State, modes: dict[str, str]):
     streams = {m: stream(s["a1_model"], s["a1_cpu_s"], m, s["a1_fast"]) for m in modes}
     names = [("▶ " if m == s["a1_mode"] else "") + SHORT_MODES[m] for m in modes]
-    busy = [streams[m].gpu_work_s * S.ms_per_s for m in modes]
-    idle = [streams[m].idle_s * S.ms_per_s for m in modes]
+    busy = [streams[m].gpu_work_s * U.MS_PER_S for m in modes]
+    idle = [streams[m].idle_s * U.MS_PER_S for m in modes]
     figure = ch.figure([ch.bars("GPU busy", names, busy, "series1"), ch.bars("GPU idle", names, idle, "warn")],
                        x=ch.axis("", "category", tickangle=0), y=ch.axis("Milliseconds per inference"),
                        stacked=True)
@@ -42,9 +43,9 @@ def act1_sweep(s: State, st: KernelStream):
     if mode == "fused":
         curves["fused"] = ("Fused", "good", "dot")
     cpus, busy = busy_sweep(model, tuple(curves), fast)
-    traces = [ch.line(name, [c * S.us_per_s for c in cpus], busy[m], color, dash=dash)
+    traces = [ch.line(name, [c * U.US_PER_S for c in cpus], busy[m], color, dash=dash)
               for m, (name, color, dash) in curves.items()]
-    traces.append(ch.point("Your setting", st.cpu_s * S.us_per_s, st.busy, "accent"))
+    traces.append(ch.point("Your setting", st.cpu_s * U.US_PER_S, st.busy, "accent"))
     figure = ch.figure(traces, x=ch.axis("CPU dispatch per kernel (µs)"),
                        y=ch.axis("GPU busy", tickformat=".0%", range=[0, 1.05]))
     gpu = stream(model, S.cloud_cpu_s, "async", fast).gpu_s

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pylabs.physics import constants as C
 from pylabs.physics import kernels
+from pylabs.physics import units as U
 from pylabs.physics.devices import A100, ORIN_NX, Device
 from pylabs.physics.kernels import CompiledDeployment as Deployment
 from pylabs.physics.kernels import KernelStream
@@ -46,11 +47,6 @@ class Scenario:
     deployment_s: float = 86400.0     # one day between recompilations
     replicas_example: int = 4
     upstream_fusion_x: float = 5.0    # upstream's reflection key: "~5× wall-clock" for 3 ops fused
-    # display units for charts and prose
-    ms_per_s: float = 1e3
-    us_per_s: float = 1e6
-    day_s: float = 86400.0
-    hour_s: float = 3600.0
 
 
 S = Scenario()
@@ -93,7 +89,7 @@ def act1_truth(context: str) -> float:
 
 def busy_sweep(model: str, modes: tuple[str, ...], fast: bool) -> tuple[list[float], dict[str, list[float]]]:
     """The busy-share chart's data: dispatch times from 1 to 50 µs, and the busy share in each mode at each."""
-    cpus = [c / S.us_per_s for c in range(1, 51)]
+    cpus = [c / U.US_PER_S for c in range(1, 51)]
     return cpus, {m: [stream(model, c, m, fast).busy for c in cpus] for m in modes}
 
 

@@ -49,6 +49,7 @@ from pylabs.labs.vol1.v1_08_model import (CONTEXTS, MEMORY_NOTE, MODELS, PEAK_NO
                                           largest_params, scenario, setup, terms, trainer, weights_share)
 from pylabs.physics import constants as C
 from pylabs.physics import training
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -71,7 +72,7 @@ def device_caveat(context: str) -> list:
         f"{fmt(S.flop_per_fma, 'int')} FLOP per multiply-add at an assumed {fmt(C.A17_PRO_GPU_CLOCK_HZ_ASSUMED, 'Hz')} "
         "(Apple publishes neither), "
         f"and its bandwidth ({fmt(dev.mem_bw, 'GB/s')}) is an assumption. The Neural Engine's "
-        f"{fmt(C.A17_PRO_NPU_OPS / S.per_trillion, 'num')} trillion operations per second is an inference rate "
+        f"{fmt(C.A17_PRO_NPU_OPS / U.TRILLION, 'num')} trillion operations per second is an inference rate "
         "with no stated precision."))]
 
 
@@ -572,6 +573,8 @@ LAB = Lab(
     invariant="Training memory is **bytes per parameter × parameters** plus **activations**, which grow "
               "with micro-batch × sequence; accumulation and recomputation buy memory with time.",
     minutes="25–30 min", chapter="AI Training", url="vol1/08-training-memory/",
+    description="Where training memory goes (bytes per parameter, activations), and what gradient accumulation and "
+                "recomputation cost.",
     reading=(
         "**Mixed-precision training**: BF16 compute, FP32 master weights, loss scaling.",
         "**Optimizers and their state**: SGD, momentum, Adam.",

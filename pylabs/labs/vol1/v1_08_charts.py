@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pylabs.framework import chart, fmt
 from pylabs.framework import charts as ch
-from pylabs.labs.vol1.v1_08_model import BATCHES, Accumulation, Budget, Model, S, budget
+from pylabs.labs.vol1.v1_08_model import BATCHES, Accumulation, Budget, Model, budget
 from pylabs.physics import training
+from pylabs.physics import units as U
 from pylabs.physics.devices import Device
 
 PRECISIONS = {"fp32": "FP32 throughout", "mixed": "Mixed (BF16 compute, FP32 master)", "bf16": "Pure BF16"}
@@ -22,7 +23,7 @@ MODE_COLOURS = {"none": "series1", "selective": "series2", "full": "series3"}
 
 def chart_unit(largest: float) -> tuple[float, str]:
     """GB, or TB once a bar passes a thousand GB."""
-    return (S.bytes_per_tb, "TB") if largest >= S.bytes_per_tb else (S.bytes_per_gb, "GB")
+    return (U.B_PER_TB, "TB") if largest >= U.B_PER_TB else (U.B_PER_GB, "GB")
 
 
 def act1_chart(model: Model, optimizer: str, chosen: str, budgets: dict[str, Budget], dev: Device, where: str):
@@ -50,7 +51,7 @@ def act1_chart(model: Model, optimizer: str, chosen: str, budgets: dict[str, Bud
 
 def act2_chart(a: Accumulation, where: str):
     """Memory against micro-batch for each recomputation mode, log–log, with the device's line."""
-    gb = S.bytes_per_gb
+    gb = U.B_PER_GB
     curves = {m: [budget(a.model, "mixed", "adam", b, a.seq, m, a.dev).total for b in BATCHES] for m in MODES}
     traces = [ch.line(MODES[m].split(" (")[0] + (" (yours)" if m == a.mode else ""), BATCHES,
                       [v / gb for v in curves[m]], MODE_COLOURS[m], markers=True) for m in MODES]

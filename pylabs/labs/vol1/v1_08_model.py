@@ -39,9 +39,6 @@ class Scenario:
     act1_batch: float = 8.0             # sequences per step
     act2_seq: float = 1024.0
     mfu: float = 0.4                    # utilisation of the forward and backward passes (assumed)
-    bytes_per_gb: float = 1e9           # chart axes in GB
-    bytes_per_tb: float = 1e12          # or in TB, once a bar passes a thousand GB
-    per_trillion: float = 1e12          # Apple states the Neural Engine's rate in trillions of operations
     flop_per_fma: float = 2.0           # a fused multiply-add counts two floating-point operations
     # per context: the H100 trains the 7B and GPT-3 XL; the Orin NX (16 GB) and the phone (8 GB)
     # fine-tune GPT-2, at the largest power-of-two micro-batch that fits, for 256 sequences a step

@@ -48,6 +48,7 @@ from pylabs.labs.vol1.v1_09_model import (MEASURED_A100_UTIL, RECORD, RESNET50_F
                                           throughput, usd)
 from pylabs.physics import constants as C
 from pylabs.physics import data_selection as ds
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -179,7 +180,7 @@ F = {f.name: f for f in FAILURES}
 
 def a1_cost_card(s: State, r: Run):
     if s["context"] == "cloud":
-        return M["a1_run_usd"].show(r.time_s / S.hour_s * S.h100_usd_per_h,
+        return M["a1_run_usd"].show(r.time_s / U.S_PER_HOUR * S.h100_usd_per_h,
                                     note=f"at {fmt(S.h100_usd_per_h, 'usd/h')} for one H100 (assumed)")
     dev = device(s["context"])
     return M["a1_run_energy"].show(r.time_s * dev.power_w, note=f"at {fmt(dev.power_w, 'W')}")
@@ -550,7 +551,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
 def lab_takeaways() -> list[str]:
     facts, one = act2_facts(), act1_facts()
     al_labels = cost_to_bar(S.bar, S.usd_per_label, S.al_claimed) / S.usd_per_label
-    compute = ds.training_time_s(S.epochs, al_labels, throughput("cloud", S.utilisation)) / S.hour_s * S.h100_usd_per_h
+    compute = ds.training_time_s(S.epochs, al_labels, throughput("cloud", S.utilisation)) / U.S_PER_HOUR * S.h100_usd_per_h
     return [
         f"On clean labels trained to convergence, a curriculum buys {fmt(act1_truth(), 'x')}: the order washes "
         f"out. Noisy labels or a short budget give a modest gain ({one['noisy']} at {one['noisy_share']} wrong "
@@ -573,6 +574,8 @@ LAB = Lab(
     invariant="Ordering the data barely changes what a clean, full training run costs; choosing **which data "
               "to label** changes what reaching an accuracy bar costs.",
     minutes="30–35 min", chapter="Data Selection", url="vol1/09-data-selection/",
+    description="Why the order of the training data barely changes what a clean training run costs, and how "
+                "choosing which images to label changes what reaching an accuracy bar costs.",
     reading=(
         "**Curriculum learning**: easy-first, hard-first and random order, and when order matters.",
         "**Learning curves**: how accuracy grows with the number of labelled examples.",

@@ -26,7 +26,6 @@ class Scenario:
     short_budget: float = 0.3           # ... and its short run: clean labels, 30 % of a full run's time
     week_s: float = 7 * 86400.0         # the team's limit for one experiment
     h100_usd_per_h: float = 3.00        # scenario price (VOL1 §0.1), shown as an assumption
-    hour_s: float = 3600.0
     pool: float = 1e6                   # unlabelled images on hand
     usd_per_label: float = 0.05         # scenario price (VOL1 §0.1), shown as an assumption
     budget_usd: float = 50_000.0        # the CTO's label budget

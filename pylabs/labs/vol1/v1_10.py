@@ -62,6 +62,7 @@ from pylabs.labs.vol1.v1_10_model import (DESIGNS, FORMATS, GRANULARITY, MODELS,
                                           peak_ops, rate_unit)
 from pylabs.physics import compression as cp
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 # ---- context ----------------------------------------------------------------------
@@ -514,7 +515,7 @@ def results(s: State) -> dict[str, float | str | bool]:
     cfg, keys, tokens = config(s), tier_keys(s), s["a2_context"]
     foot = [VARIANTS[k].footprint(tokens) for k in keys]
     oom = [lab for f, (_, lab, b) in zip(foot, S.tiers) if f > b]
-    return {"model": cfg.model, "fmt": cfg.fmt, "granularity": cfg.granularity, "drop_pp": cfg.drop * S.pp,
+    return {"model": cfg.model, "fmt": cfg.fmt, "granularity": cfg.granularity, "drop_pp": cfg.drop * U.PERCENT,
             "tier_configs": "; ".join(VARIANTS[k].label for k in keys),
             "tier_footprints_gb": ", ".join(fmt(f, "GB") for f in foot),
             "oom_tiers": ", ".join(oom) or "none"}
@@ -543,6 +544,8 @@ LAB = Lab(
     invariant="Fewer bits buy **bytes exactly** and **time only where bytes set it**; accuracy depends on how "
               "the scales are chosen, and a model fits only with its cache and runtime counted.",
     minutes="30–35 min", chapter="Model Optimizations", url="vol1/10-compression-frontier/",
+    description="What quantization and pruning buy in bytes, time and accuracy, and why a language model fits a "
+                "phone only with its cache and runtime counted.",
     reading=(
         "**Quantization**: scales, zero points, symmetric grids; per-tensor and per-channel; PTQ and QAT.",
         "**Pruning**: unstructured, semi-structured (2:4) and structured sparsity, and what hardware accelerates.",

@@ -9,6 +9,7 @@ from pylabs.framework import chart, fmt
 from pylabs.framework import charts as ch
 from pylabs.labs.vol1.v1_10_model import FORMATS, MODELS, VARIANTS, Config, S, act1_points
 from pylabs.physics import compression as cp
+from pylabs.physics import units as U
 
 BASIS = {cp.MEASURED: "torchvision, measured", cp.KRISHNAMOORTHI: "Krishnamoorthi 2018, measured",
          cp.ESTIMATE: "representative (est)", cp.UNSOURCED: "est, no direct source"}
@@ -24,11 +25,11 @@ def act1_chart(cfg: Config):
     traces = []
     for model, color in (("resnet50", "series1"), ("mobilenetv2", "series2")):
         mine = [r for r in rows if r.model == model]
-        traces.append(ch.scatter(MODELS[model][0], [r.size for r in mine], [r.top1 * S.pp for r in mine], color,
+        traces.append(ch.scatter(MODELS[model][0], [r.size for r in mine], [r.top1 * U.PERCENT for r in mine], color,
                                  [f"{FORMATS[r.fmt][0]} {label[r.granularity]} {r.scheme.upper()}: "
                                   f"{fmt(r.top1, 'pct')} ({BASIS[r.basis]})" for r in mine]))
-    traces.append(ch.frontier("Frontier", [(r.size, r.top1 * S.pp) for r in rows]))
-    traces.append(ch.point("Your setting", cfg.size, cfg.top1 * S.pp, "accent", "star"))
+    traces.append(ch.frontier("Frontier", [(r.size, r.top1 * U.PERCENT) for r in rows]))
+    traces.append(ch.point("Your setting", cfg.size, cfg.top1 * U.PERCENT, "accent", "star"))
     shape, note = ch.vline(S.size_budget_bytes, "warn", "budget", log=True)
     # inside the plot, right of its line, below the FP32-level points: clear of the legend
     note.update(y=BUDGET_LABEL_Y, yanchor="middle", xanchor="left")
@@ -59,10 +60,10 @@ TIER_LABEL_STEP = 0.08  # paper units between the staggered budget labels of the
 def act2_chart(keys: tuple[str, ...], tokens: float):
     names = [lab for _, lab, _ in S.tiers]
     vs = [VARIANTS[k] for k in keys]
-    traces = [ch.bars("Weights", names, [v.weights / S.gb for v in vs], "series1"),
-              ch.bars("KV cache", names, [v.kv(tokens) / S.gb for v in vs], "series2"),
-              ch.bars("Runtime", names, [S.runtime_bytes / S.gb] * len(vs), "muted"),
-              ch.scatter("Budget", names, [b / S.gb for *_, b in S.tiers], "danger")]
+    traces = [ch.bars("Weights", names, [v.weights / U.B_PER_GB for v in vs], "series1"),
+              ch.bars("KV cache", names, [v.kv(tokens) / U.B_PER_GB for v in vs], "series2"),
+              ch.bars("Runtime", names, [S.runtime_bytes / U.B_PER_GB] * len(vs), "muted"),
+              ch.scatter("Budget", names, [b / U.B_PER_GB for *_, b in S.tiers], "danger")]
     traces[-1]["marker"].update(symbol="line-ew-open", size=56, line={"width": 4, "color": "token:danger"})
     figure = ch.figure(traces, x=ch.axis("", "category", tickangle=0), y=ch.axis("Memory (GB)"), stacked=True)
     rows = [(lab, v.label, fmt(v.weights, "GB"), fmt(v.kv(tokens), "GB"), fmt(v.footprint(tokens), "GB"), fmt(b, "GB"))
@@ -75,13 +76,13 @@ def act2_chart(keys: tuple[str, ...], tokens: float):
 
 def act2_frontier(keys: tuple[str, ...]):
     quant = [k for k, v in VARIANTS.items() if v.ppl_key]
-    pts = [(VARIANTS[k].footprint(S.context_tokens) / S.gb, VARIANTS[k].perplexity) for k in quant]
+    pts = [(VARIANTS[k].footprint(S.context_tokens) / U.B_PER_GB, VARIANTS[k].perplexity) for k in quant]
     traces = [ch.scatter("Llama-3-8B", [p[0] for p in pts], [p[1] for p in pts], "series1",
                          [f"{VARIANTS[k].label}: {fmt(p[1], 'num')}" for k, p in zip(quant, pts)]),
               ch.frontier("Frontier", pts, maximise=(False, False))]
     shapes, notes = [], []
-    for row, (_, lab, b) in enumerate(S.tiers):
-        shape, note = ch.vline(b / S.gb, "danger", fmt(b, "GB"))
+    for row, (_, _, b) in enumerate(S.tiers):
+        shape, note = ch.vline(b / U.B_PER_GB, "danger", fmt(b, "GB"))
         # inside the plot, right of its line, staggered so neighbouring labels never overlap
         note.update(y=1 - row * TIER_LABEL_STEP, yanchor="top", xanchor="left")
         shapes.append(shape)
@@ -91,9 +92,9 @@ def act2_frontier(keys: tuple[str, ...]):
                                  **ch.decade_ticks([p[1] for p in pts], lambda v: fmt(v, "num"))),
                        shapes=shapes, annotations=notes, legend=False)
     summary = ("Llama-3-8B at each weight format, with the three tier budgets as dotted lines: " + ", ".join(
-        f"{VARIANTS[k].label} {fmt(p[0] * S.gb, 'GB')} at perplexity {fmt(p[1], 'num')}" for k, p in zip(quant, pts))
+        f"{VARIANTS[k].label} {fmt(p[0] * U.B_PER_GB, 'GB')} at perplexity {fmt(p[1], 'num')}" for k, p in zip(quant, pts))
         + " (representative perplexities, estimates). Every step down in bits saves memory; below 3 bits the "
         "model collapses.")
-    rows = [(VARIANTS[k].label, fmt(p[0] * S.gb, "GB"), fmt(p[1], "num")) for k, p in zip(quant, pts)]
+    rows = [(VARIANTS[k].label, fmt(p[0] * U.B_PER_GB, "GB"), fmt(p[1], "num")) for k, p in zip(quant, pts)]
     return chart("a2_frontier", "Memory against quality: the 8B model's frontier", figure, summary,
                  table=(("Variant", "Memory", "Perplexity"), rows))

@@ -29,8 +29,6 @@ class Scenario:
     tiers: tuple[tuple[str, str, float], ...] = (
         ("flagship", "Flagship", 8e9), ("mid", "Mid-range", 4e9), ("budget", "Budget", 2e9))
     perplexity_limit: float = 10.0      # the product team's quality floor for an 8B variant
-    gb: float = 1e9                     # bytes per GB, for the ledger
-    pp: float = 100.0                   # percentage points per unit fraction, for the ledger
 
 
 S = Scenario()

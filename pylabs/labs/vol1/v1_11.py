@@ -58,6 +58,7 @@ from pylabs.labs.vol1.v1_11_model import (ASSUMED_BW, BATCH, CONTEXTS, DEVICE, M
                                           gemm, operations, peak_note, precision_on, rate_unit, rows_to_peak,
                                           scenario_decode, scenario_kernel, share_if, times_in_words)
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.devices import ridge_point
 from pylabs.physics.kernels_ai import Kernel
 from pylabs.physics.references import cite
@@ -497,7 +498,7 @@ def results(s: State) -> dict[str, float | str | None]:
     kern, d, p = act1_kernel(s), act2_decode(s), a1_precision(s)
     m, k, n = shape(s)
     return {"device": device(s["context"]).name, "precision": PRECISIONS[p][0], "m": m, "k": k, "n": n,
-            "ai": kern.ai, "attainable_tflops": kern.rate / S.per_tera, "mfu": kern.mfu,
+            "ai": kern.ai, "attainable_tflops": kern.rate / U.TRILLION, "mfu": kern.mfu,
             "regime": f"{kern.regime}-bound",
             "fused": "fused" if s["a1_fused"] else f"{S.chain_ops} separate kernels",
             "tok_s": None if d.oom else d.tok_s, "oom": "does not fit" if d.oom else "fits"}
@@ -536,6 +537,8 @@ LAB = Lab(
     invariant="A kernel's ceiling is the lower of its peak and **bandwidth × intensity**, so below the ridge "
               "point only more operations per byte, or more bandwidth, raise it.",
     minutes="35–40 min", chapter="Hardware Acceleration", url="vol1/11-roofline/",
+    description="Where a kernel's ceiling comes from — arithmetic intensity against the ridge point of the device's "
+                "roofline — and what batching and the KV cache do to LLM decode.",
     reading=(
         "**Arithmetic intensity**: operations per byte, for a GEMM, a GEMV and an elementwise op.",
         "**The roofline model**: the memory roof, the compute roof, and the ridge point between them.",

@@ -35,7 +35,6 @@ class Scenario:
     act2_batches: tuple[tuple[str, float], ...] = (("cloud", 64.0), ("edge", 16.0), ("mobile", 4.0))
     square_n: float = 512.0          # the takeaway's square GEMM (VOL1 §V1-11.4)
     roof_span: tuple[float, float] = (0.1, 1e4)  # intensities the roofline charts cover, op/B
-    per_tera: float = 1e12           # the ledger keeps the ceiling in T op/s, as the spec names it
 
 
 S = Scenario()

@@ -48,6 +48,7 @@ from pylabs.labs.vol1.v1_12_model import (BATCH_TICKS, VENDORS, WORKER_TICKS, Ru
                                           throughput, workers_for)
 from pylabs.physics import amdahl
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -241,9 +242,9 @@ def act1_curve(r: Run):
 def act1_hours(r: Run):
     (serial_1, parallel_1), (serial_n, parallel_n) = r.hours()
     labels = ["One device", plural(r.workers, "device", count_fmt="int")]
-    traces = [ch.bars("Serial (rank 0 only)", labels, [serial_1 / S.hour_s, serial_n / S.hour_s], "danger",
+    traces = [ch.bars("Serial (rank 0 only)", labels, [serial_1 / U.S_PER_HOUR, serial_n / U.S_PER_HOUR], "danger",
                       horizontal=True),
-              ch.bars("Parallel (split over N)", labels, [parallel_1 / S.hour_s, parallel_n / S.hour_s], "series1",
+              ch.bars("Parallel (split over N)", labels, [parallel_1 / U.S_PER_HOUR, parallel_n / U.S_PER_HOUR], "series1",
                       horizontal=True)]
     figure = ch.figure(traces, x=ch.axis("Hours of wall clock"),
                        y=ch.axis("", "category", autorange="reversed"), stacked=True, height=S.bars_px)
@@ -561,6 +562,8 @@ LAB = Lab(
     invariant="The part that does not split sets the **ceiling**, 1/s; a benchmark ranks correctly only in "
               "production's **regime**.",
     minutes="25–30 min", chapter="Benchmarking AI", url="vol1/12-speedup-ceiling/",
+    description="What 64 GPUs buy a training job with a serial share, how Gustafson's scaled speedup differs from "
+                "Amdahl's, and when a benchmark's batch size ranks two accelerators the way production does.",
     reading=(
         "**Amdahl's law**: speedup of a fixed job with a serial share, and its ceiling.",
         "**Gustafson's law**: scaled speedup, when the job grows with the machine.",

@@ -29,7 +29,6 @@ class Scenario:
     score_b: float = 72.0
     bench_batch: float = 32.0
     prod_batch: float = 1.0
-    hour_s: float = 3600.0               # seconds per hour, for the chart's axis
     curve_px: int = 340                  # chart heights
     bars_px: int = 220
 

@@ -54,6 +54,7 @@ from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, SETTINGS, S, Server,
                                           spike_of)
 from pylabs.physics import constants as C
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 # ---- context ----------------------------------------------------------------------
@@ -193,7 +194,7 @@ def act1_instruments(s: State) -> list:
     srv, slo = server(s), s["a1_slo_s"]
     p99 = srv.percentile_s(S.quantile)
     samples = srv.sample_ms()
-    sampled = ch.percentile(samples, 99) / S.ms
+    sampled = ch.percentile(samples, 99) / U.MS_PER_S
     parts = [metric_grid(
         M["a1_p99_s"].show(p99, "danger" if p99 > slo else "good", f"SLO {fmt(slo, 'ms')}"),
         M["a1_mean_s"].show(srv.mean_s, note=f"S/(1 − ρ); service alone {fmt(srv.service_s, 'ms')}"),
@@ -528,10 +529,10 @@ def results(s: State) -> dict[str, float | bool | None]:
     sp = spike(s)
     p99 = sp.p99_after_s()
     return {"lambda_rps": sp.arrival_per_s, "mu_rps": 1 / sp.service_s, "rho": sp.rho_after,
-            "p99_ms": p99 * S.ms, "replicas": float(sp.servers_after),
+            "p99_ms": p99 * U.MS_PER_S, "replicas": float(sp.servers_after),
             "autoscale_lag_s": sp.lag_s if SETTINGS[s["context"]].fleet else None,
             "backlog_req": sp.backlog, "slo_met": p99 <= S.act2_slo_s and sp.lag_end_wait_s <= S.act2_slo_s,
-            "a1_p99_ms": server(s).percentile_s(S.quantile) * S.ms}
+            "a1_p99_ms": server(s).percentile_s(S.quantile) * U.MS_PER_S}
 
 
 RECORD = (
@@ -572,6 +573,8 @@ LAB = Lab(
     hook="The dashboard says the average request is fast, well inside the target, yet users keep complaining. "
          "Then launch day brings ten times the traffic. What do the users actually wait?",
     minutes="30–35 min", chapter="Model Serving", url="vol1/13-tail-latency/",
+    description="Why a comfortable mean latency says little about the P99, how a queue's tail explodes near full "
+                "load, and how many replicas a launch spike really needs.",
     reading=(
         "**Serving latency**: mean, percentiles and service-level objectives.",
         "**Queueing**: utilisation, Little's law and the M/M/1 queue.",

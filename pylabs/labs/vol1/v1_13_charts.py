@@ -15,27 +15,28 @@ from pylabs.framework.formats import listed, plural
 from pylabs.labs.vol1.v1_13_model import (MIN_SLO_HEADROOM, S, Server, backlog_timeline, load_curve,
                                           max_service_s, min_replicas, replica_curve, replica_span, service_curve)
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 
 # ---- Act I ----------------------------------------------------------------------------------
 
 
 def act1_histogram(srv: Server, samples: list[float], slo: float):
-    end = srv.percentile_s(0.999) * S.ms
+    end = srv.percentile_s(0.999) * U.MS_PER_S
     size = end / S.bins
     trace = ch.histogram("Requests", samples, "series1", bins=(0.0, end, size), norm="percent")
     figure = ch.histogram_figure([trace], ch.axis("Time in system (ms)"), ch.axis("Share of requests (%)"),
-                                 samples, lambda v: fmt(v / S.ms, "ms"), legend=False)
-    if slo * S.ms < end:
-        line, note = ch.vline(slo * S.ms, "warn", "SLO")
+                                 samples, lambda v: fmt(v / U.MS_PER_S, "ms"), legend=False)
+    if slo * U.MS_PER_S < end:
+        line, note = ch.vline(slo * U.MS_PER_S, "warn", "SLO")
         figure["layout"]["shapes"].append(line)
         figure["layout"]["annotations"].append(note)
         figure["layout"]["margin"]["t"] = 28
     shown = sum(1 for v in samples if v < end)
-    summary = (f"The draws fall off exponentially from zero: half finish within {fmt(ch.percentile(samples, 50) / S.ms, 'ms')}, "
-               f"99 % within {fmt(ch.percentile(samples, 99) / S.ms, 'ms')}, and {fmt(srv.exceed(slo), 'pct')} "
+    summary = (f"The draws fall off exponentially from zero: half finish within {fmt(ch.percentile(samples, 50) / U.MS_PER_S, 'ms')}, "
+               f"99 % within {fmt(ch.percentile(samples, 99) / U.MS_PER_S, 'ms')}, and {fmt(srv.exceed(slo), 'pct')} "
                f"take longer than the {fmt(slo, 'ms')} SLO. {shown:,} of {len(samples):,} draws are under "
                f"the chart's right edge (the P99.9).")
-    rows = [(f"P{k:g}", fmt(ch.percentile(samples, k) / S.ms, "ms"), fmt(srv.percentile_s(k / S.percent), "ms"))
+    rows = [(f"P{k:g}", fmt(ch.percentile(samples, k) / U.MS_PER_S, "ms"), fmt(srv.percentile_s(k / U.PERCENT), "ms"))
             for k in S.table_percentiles]
     return chart("a1_histogram", "Time in system: seeded draws with their P50 and P99", figure, summary,
                  table=(("Percentile", "Sampled", "Closed form"), rows))
@@ -43,7 +44,7 @@ def act1_histogram(srv: Server, samples: list[float], slo: float):
 
 def act1_curve(srv: Server, slo: float):
     rhos, curve = load_curve(srv.service_s)
-    ms = S.ms
+    ms = U.MS_PER_S
     traces = [ch.line("P99", rhos, [c.percentile_s(S.quantile) * ms for c in curve], "danger"),
               ch.line("Mean", rhos, [c.mean_s * ms for c in curve], "series1"),
               ch.point("Your setting (P99)", srv.rho, srv.percentile_s(S.quantile) * ms, "accent")]
@@ -72,7 +73,7 @@ def ms_axis(title: str, values_ms: list[float]) -> dict:
     ticks = [m * 10.0 ** e for e in range(-1, 6) for m in (1, 2, 5)]
     inside = [t for t in ticks if low / 1.3 <= t <= high * 1.3] or [t for t in ticks if t >= low][:2]
     span = [math.log10(min(low, inside[0])) - 0.08, math.log10(max(high, inside[-1])) + 0.08]
-    return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / S.ms, "ms")))
+    return ch.axis(title, "log", range=span, **ch.ticks_at(inside, lambda v: fmt(v / U.MS_PER_S, "ms")))
 
 
 def act2_replica_chart(sp: q.Spike, slo: float):
@@ -81,17 +82,17 @@ def act2_replica_chart(sp: q.Spike, slo: float):
     cs, p99s = replica_curve(sp.arrival_per_s, sp.service_s, 1 if shedding else first, last, sp.admit_max_rho)
     name = "P99 of the requests admitted" if shedding else f"P99 at {fmt(sp.arrival_per_s, 'req/s')}"
     traces = [ch.line(name, cs, p99s, "series1")]
-    slo_line, slo_note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
+    slo_line, slo_note = ch.hline(slo * U.MS_PER_S, "warn", "SLO", log=True)
     shapes, notes = [slo_line], [slo_note]
     if sp.rho_after < 1:
-        traces.append(ch.point("Your replicas", sp.servers_after, sp.p99_after_s() * S.ms, "accent"))
+        traces.append(ch.point("Your replicas", sp.servers_after, sp.p99_after_s() * U.MS_PER_S, "accent"))
     else:
         line, note = ch.vline(sp.servers_after, "danger", "yours: unstable")
         shapes.append(line)
         notes.append({**note, "xanchor": "left", "xshift": 4, "y": 0.5, "yanchor": "middle"})
     x_low = min(first, sp.servers_after)
     figure = ch.figure(traces, x=ch.axis("Replicas", range=[max(0.0, x_low - 0.05 * (last - x_low)), last]),
-                       y=ms_axis("P99 time in system (ms)", p99s + [slo * S.ms]),
+                       y=ms_axis("P99 time in system (ms)", p99s + [slo * U.MS_PER_S]),
                        shapes=shapes, annotations=notes)
     if shedding:
         sheds = math.ceil(q.offered_load(sp.arrival_per_s, sp.service_s) / sp.admit_max_rho)
@@ -103,20 +104,20 @@ def act2_replica_chart(sp: q.Spike, slo: float):
                     "falls steeply just above, then flattens")
     else:
         unstable = "One replica already keeps the queue stable; the P99 falls with more, then flattens"
-    summary = f"{unstable}: {fmt(p99s[-1] / S.ms, 'ms')} at {cs[-1]:,} replicas."
-    rows = [(f"{c:,}", fmt(p / S.ms, "ms")) for c, p in list(zip(cs, p99s))[::6]]
+    summary = f"{unstable}: {fmt(p99s[-1] / U.MS_PER_S, 'ms')} at {cs[-1]:,} replicas."
+    rows = [(f"{c:,}", fmt(p / U.MS_PER_S, "ms")) for c, p in list(zip(cs, p99s))[::6]]
     return chart("a2_replicas_curve", "P99 against replicas once scaled", figure, summary,
                  table=(("Replicas", "P99"), rows))
 
 
 def act2_service_chart(sp: q.Spike, slo: float, device: str, low: float, high: float):
     stable, p99s = service_curve(sp.arrival_per_s, low, high, sp.admit_max_rho)
-    traces = [ch.line(f"P99 on one {device}", [t * S.ms for t in stable], p99s, "series1")] if stable else []
+    traces = [ch.line(f"P99 on one {device}", [t * U.MS_PER_S for t in stable], p99s, "series1")] if stable else []
     if sp.rho_after < 1:
-        traces.append(ch.point("Your setting", sp.service_s * S.ms, sp.p99_after_s() * S.ms, "accent"))
-    line, note = ch.hline(slo * S.ms, "warn", "SLO", log=True)
-    ys = p99s + [slo * S.ms]
-    figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * S.ms, high * S.ms]),
+        traces.append(ch.point("Your setting", sp.service_s * U.MS_PER_S, sp.p99_after_s() * U.MS_PER_S, "accent"))
+    line, note = ch.hline(slo * U.MS_PER_S, "warn", "SLO", log=True)
+    ys = p99s + [slo * U.MS_PER_S]
+    figure = ch.figure(traces, x=ch.axis("Service time per request (ms)", range=[low * U.MS_PER_S, high * U.MS_PER_S]),
                        y=ms_axis("P99 time in system (ms)", ys), shapes=[line], annotations=[note])
     if sp.admit_max_rho < 1:
         ceiling = sp.admit_max_rho / sp.arrival_per_s
@@ -129,7 +130,7 @@ def act2_service_chart(sp: q.Spike, slo: float, device: str, low: float, high: f
         summary = (f"At {fmt(sp.arrival_per_s, 'req/s')} the {device} is stable only with service under "
                    f"{fmt(1 / sp.arrival_per_s, 'ms')}; the P99 climbs steeply as the service time approaches that "
                    "limit.")
-    rows = [(fmt(t, "ms"), fmt(p / S.ms, "ms")) for t, p in list(zip(stable, p99s))[::5]]
+    rows = [(fmt(t, "ms"), fmt(p / U.MS_PER_S, "ms")) for t, p in list(zip(stable, p99s))[::5]]
     return chart("a2_service_curve", f"P99 on one {device} against its service time", figure, summary,
                  table=(("Service time", "P99"), rows))
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from pylabs.physics import latency as L
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,7 @@ class Scenario:
     draws: int = 20_000
     thin: int = 5                      # the histogram shows every 5th sorted draw
     bins: int = 40
-    ms: float = 1e3
     timeline_s: float = 900.0          # the backlog chart's horizon
-    percent: float = 100.0
     table_percentiles: tuple = (50, 90, 99, 99.9)
 
 
@@ -107,7 +106,7 @@ class Server:
     def sample_ms(self) -> list[float]:
         """Every ``thin``-th of the seeded draws, sorted, in ms (the histogram's data)."""
         draws = L.sample_mmc_sojourn(self.arrival_per_s, self.service_s, 1, S.seed, S.draws).values
-        return [round(v * S.ms, 3) for v in draws[S.thin // 2::S.thin]]
+        return [round(v * U.MS_PER_S, 3) for v in draws[S.thin // 2::S.thin]]
 
 
 def scenario_server(context: str) -> Server:
@@ -171,7 +170,7 @@ def replica_curve(arrival_per_s: float, service_s: float, first: int, last: int,
     """P99 (ms) at about 60 replica counts from ``first`` to ``last``, each with the rate admission
     control admits at that count (cached: Act I's sliders redraw it)."""
     cs = sorted({round(first + (last - first) * k / 60) for k in range(61)})
-    return cs, [q.Spike(arrival_per_s, service_s, S.replicas, c, S.lag_s, admit_max_rho).p99_after_s() * S.ms
+    return cs, [q.Spike(arrival_per_s, service_s, S.replicas, c, S.lag_s, admit_max_rho).p99_after_s() * U.MS_PER_S
                 for c in cs]
 
 
@@ -182,7 +181,7 @@ def service_curve(arrival_per_s: float, low_s: float, high_s: float,
     services = [low_s + (high_s - low_s) * k / 45 for k in range(46)]
     spikes = [q.Spike(arrival_per_s, t, 1, 1, S.lag_s, admit_max_rho) for t in services]
     stable = [sp for sp in spikes if sp.rho_after < 1]
-    return [sp.service_s for sp in stable], [sp.p99_after_s() * S.ms for sp in stable]
+    return [sp.service_s for sp in stable], [sp.p99_after_s() * U.MS_PER_S for sp in stable]
 
 
 def max_service_s(arrival_per_s: float, slo_s: float, admit_max_rho: float = 1.0) -> float:

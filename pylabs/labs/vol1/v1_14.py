@@ -556,6 +556,8 @@ LAB = Lab(
     invariant="A degrading model raises no error: **watch the inputs**, which move weeks before the labels do, "
               "and retrain on a clock set by **√(retrain cost ÷ cost of decay)**.",
     minutes="30–35 min", chapter="ML Operations", url="vol1/14-silent-degradation/",
+    description="A fraud model degrades while every dashboard stays green. How soon could a drift statistic on its "
+                "inputs have warned the team, and how often should each of its products retrain?",
     reading=(
         "**Data drift and concept drift**: what changes in production, and what a model can notice.",
         "**Monitoring**: population stability index, KL divergence, and thresholds.",

@@ -61,6 +61,7 @@ from pylabs.labs.vol1.v1_15_model import (AUDIT_USD, CHECKS, EQUAL_BASE, GROUPS,
                                           policy_pair, shown_rate)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 # ---- context --------------------------------------------------------------------------
@@ -222,9 +223,9 @@ def groups_chart(name: str, title: str, g: Pair, summary: str):
     values = {k: [shown_rate(v) for v in (g.group(k).tpr, g.group(k).fpr, g.group(k).ppv, g.group(k).selection_rate)]
               for k in GROUPS}
     traces = [ch.bars(f"Group {k} ({fmt(g.group(k).base_rate, 'pct')} base rate)", labels,
-                      [v * S.pp_per_unit for v in values[k]], colour, text=[fmt(v, "pct") for v in values[k]])
+                      [v * U.PERCENT for v in values[k]], colour, text=[fmt(v, "pct") for v in values[k]])
               for k, colour in zip(GROUPS, ("series1", "series2"))]
-    figure = ch.figure(traces, ch.axis("", "category"), ch.axis("Percent of the group", range=[0, S.pp_per_unit * 1.08]),
+    figure = ch.figure(traces, ch.axis("", "category"), ch.axis("Percent of the group", range=[0, U.PERCENT * 1.08]),
                        height=int(S.chart_height_px))
     rows = [(n, fmt(a, "pct"), fmt(b, "pct")) for n, a, b in zip(labels, values["A"], values["B"])]
     return chart(name, title, figure, summary, table=(("Measure", "Group A", "Group B"), rows))
@@ -575,6 +576,9 @@ LAB = Lab(
               "rates differ, and equal error rates give **unequal selection rates**: every fairness criterion has a "
               "price, and the law limits which ones a team may pay.",
     minutes="30–35 min", chapter="Responsible AI", url="vol1/15-no-free-fairness/",
+    description="Why a loan model that is equally accurate for two groups can still approve bad loans far more "
+                "often in one of them, and what a lawful, auditable resume screen looks like when no fairness "
+                "criterion comes free.",
     reading=(
         "**Fairness criteria**: calibration, equalized odds, demographic parity.",
         "**The impossibility results**: Chouldechova (2017), Kleinberg et al. (2016).",

@@ -31,7 +31,6 @@ class Scenario:
     audits_monthly: float = 12.0  # Act II option D: monthly audits in place of a validation study
     audit_usd_cloud: float = 1.5e3   # [A] one audit of a cloud service (its logs sampled)
     audit_usd_mobile: float = 4e3    # [A] one audit of an on-device model (a fleet of phones sampled)
-    pp_per_unit: float = 100.0
     chart_height_px: float = 340.0
     tolerance: float = 1e-12      # a rate equal to its floor, or two equal cutoffs, up to rounding
     equal_ratio: float = 0.01     # two false-positive rates within 1 % of each other read as equal

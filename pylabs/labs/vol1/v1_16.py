@@ -45,11 +45,12 @@ from pylabs.labs.vol1.audit import (CHECK_TITLES, FAMILIES, HBM_USABLE, KV, MEAN
 from pylabs.labs.vol1.contexts import CONTEXTS, LABELS, TRACK, deployment, device
 from pylabs.physics import constants as C
 from pylabs.physics import tiers
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 OUT = fmt(S.output_tokens, "int")       # the answer's length, as the page writes it
 RATE = fmt(S.rate_per_s, "int")
-K = fmt(S.per_thousand, "int")
+K = fmt(U.THOUSAND, "int")
 
 # ---- context ------------------------------------------------------------------------------
 
@@ -334,7 +335,7 @@ def act2_facts() -> dict[str, str]:
     e, m, mt = OnDevice("edge", "int4"), OnDevice("mobile", "int4"), OnDevice("mobile", "ternary")
     g, llm = GOOD_CLOUD, Tiny("llm")
     return {"good_tpot": fmt(g.step_s, "ms"), "good_ttft": fmt(g.ttft_s, "ms"), "good_gpus": fmt(g.gpus, "int"),
-            "good_cost": fmt(g.cost_usd * S.per_thousand, "usd"), "edge_mem": fmt(e.memory_b, "GB"),
+            "good_cost": fmt(g.cost_usd * U.THOUSAND, "usd"), "edge_mem": fmt(e.memory_b, "GB"),
             "edge_budget": fmt(e.budget_b, "GB"), "edge_tpot": fmt(e.step_s, "ms"), "mob_mem": fmt(m.memory_b, "GB"),
             "mob_budget": fmt(m.budget_b, "GB"), "mob_tpot": fmt(m.step_s, "ms"), "mobt_mem": fmt(mt.memory_b, "GB"),
             "mobt_tpot": fmt(mt.step_s, "ms"), "tiny_gb": fmt(llm.flash_b, "GB"),
@@ -349,7 +350,7 @@ def act2_facts() -> dict[str, str]:
 ACT2_PREDICTION = Pick(
     id="a2_pick", act=2,
     prompt=f"Each tier has its checks: memory, {fmt(S.tpot_limit_s, 'ms')} per output token, and in the cloud a "
-           f"{fmt(S.ttft_limit_s, 'ms')} P99 first token and {fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {K} "
+           f"{fmt(S.ttft_limit_s, 'ms')} P99 first token and {fmt(S.cost_limit_usd * U.THOUSAND, 'usd')} per {K} "
            f"requests. An app may use {fmt(S.phone_share, 'pct')} of the phone's {fmt(C.A17_PRO_MEM_BYTES, 'GB')} and "
            f"{fmt(S.edge_share, 'pct')} of the Orin's {fmt(C.ORIN_NX_MEM_BYTES, 'GB')} [assumed]. Leave the MCU aside: "
            "which tier, if any, cannot pass its checks with weights of 4 bits or more, at any setting offered?",
@@ -403,8 +404,8 @@ def act2_instruments(s: State) -> list:
         M["a2_failing"].show(failing, "good" if not failing else "danger", f"of {len(ok)} checks"),
         M["a2_cloud_ttft"].show(c.ttft_s, tone["cloud_ttft"], f"limit {fmt(S.ttft_limit_s, 'ms')}"),
         M["a2_cloud_tpot"].show(c.step_s, tone["cloud_tpot"], f"limit {fmt(S.tpot_limit_s, 'ms')}"),
-        M["a2_cost"].show(c.cost_usd * S.per_thousand, tone["cloud_cost"],
-                          f"limit {fmt(S.cost_limit_usd * S.per_thousand, 'usd')}"),
+        M["a2_cost"].show(c.cost_usd * U.THOUSAND, tone["cloud_cost"],
+                          f"limit {fmt(S.cost_limit_usd * U.THOUSAND, 'usd')}"),
         M["a2_edge_tpot"].show(e.step_s, tone["edge_tpot"]),
         M["a2_mobile_tpot"].show(m.step_s, tone["mobile_tpot"], "bandwidth assumed"),
         M["a2_cloud_gpus"].show(c.gpus, note=f"prefill {fmt(c.prefill_s, 'ms')} each"),
@@ -429,7 +430,7 @@ def act2_failures(f: Fleet, ok: dict[str, bool]) -> list:
         "cloud_tpot": f"{fmt(c.step_s, 'ms')} a token: every sequence's KV cache is read each step; batch less.",
         "cloud_ttft": f"{fmt(c.ttft_s, 'ms')} at P99: the queue multiplies the {fmt(c.prefill_s, 'ms')} prefill; "
                       "lower the load.",
-        "cloud_cost": f"{fmt(c.cost_usd * S.per_thousand, 'usd')} per {K} requests on {fmt(c.gpus, 'int')} GPUs: "
+        "cloud_cost": f"{fmt(c.cost_usd * U.THOUSAND, 'usd')} per {K} requests on {fmt(c.gpus, 'int')} GPUs: "
                       "batch more, or run the GPUs busier.",
         "edge_memory": f"{fmt(e.memory_b, 'GB')} against {fmt(e.budget_b, 'GB')}: fewer bytes per weight.",
         "edge_tpot": f"{fmt(e.step_s, 'ms')} a token: fewer bytes per weight.",
@@ -499,7 +500,7 @@ ACT2 = Act(
         "The SLOs are now what a reader feels: the first token within "
         f"{fmt(S.ttft_limit_s, 'ms')} (P99, in the cloud) and then a token every {fmt(S.tpot_limit_s, 'ms')}. "
         f"The cloud must carry {fmt(S.rate_per_s, 'int')} requests per second for at most "
-        f"{fmt(S.cost_limit_usd * S.per_thousand, 'usd')} per {K} requests.",
+        f"{fmt(S.cost_limit_usd * U.THOUSAND, 'usd')} per {K} requests.",
         "On a device, an app may use only part of the memory: the operating system keeps the rest.",
     ),
     prediction=ACT2_PREDICTION,
@@ -532,7 +533,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     record = {"weakest_family": low.name if low else None, "graded": low is not None,
               "tier_configs": tier_configs(s), "cloud_batch": int(s["a2_batch"]), "cloud_gpus": f.cloud.gpus,
               "tpot_s": f.cloud.step_s, "ttft_s": f.cloud.ttft_s,
-              "cost_per_1k": f.cloud.cost_usd * S.per_thousand, "tier_violations": sum(not v for v in ok.values()),
+              "cost_per_1k": f.cloud.cost_usd * U.THOUSAND, "tier_violations": sum(not v for v in ok.values()),
               "system_valid": f.feasible, **{f"{k}_ok": v for k, v in ok.items()}}
     for row in rows:
         record[f"accuracy_{row.name.lower()}"] = row.accuracy
@@ -561,6 +562,9 @@ LAB = Lab(
     invariant="A decoded token **reads every weight once**: one stream's speed is bytes over bandwidth on "
               "every tier, and the smallest tier changes the job, not the precision.",
     minutes="30–35 min", chapter="Conclusion", url="vol1/16-architects-audit/",
+    description="The Volume I capstone. Audit a draft SLO against the physics of decoding, read your own Design "
+                "Ledger for the invariant you underestimated, then fit one 7B assistant across cloud, edge, phone "
+                "and microcontroller.",
     reading=(
         "**Every earlier chapter of Volume I**: this lab audits their invariants together.",
         "**Serving large language models**: prefill, decode, the KV cache and batching.",

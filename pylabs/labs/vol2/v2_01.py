@@ -568,6 +568,8 @@ LAB = Lab(
     invariant="With a fixed global batch, compute splits across **N** GPUs but the all-reduce does not, so "
               "speedup bends away from N; **utilization, price and horizon** decide what the fleet costs.",
     minutes="35–40 min", chapter="Introduction", url="vol2/01-scale-illusion/",
+    description="Do a thousand GPUs train a thousand times faster, and should the company rent, reserve or own the "
+                "fleet?",
     reading=(
         "**The scale moment**: why a frontier training run needs a fleet, not a faster GPU.",
         "**Strong and weak scaling**: Amdahl's law with communication as the serial part.",

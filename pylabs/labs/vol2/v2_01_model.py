@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from pylabs.framework.formats import fmt, plural
 from pylabs.physics import collectives, economics, scaling, training
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,6 @@ class Scenario:
     usd_per_kwh: float = 0.10
     staff_usd_per_gpu_year: float = 2_000.0
     budget_usd: float = 40e6               # the board's budget for the default three years
-    watts_per_kw: float = 1e3              # the economics API takes power in kW
     tco_chart_px: int = 420                # room for a legend of up to eight entries on a phone
     axis_pad: float = 0.03                 # utilization axis padding, a share of the axis
     chart_right_px: int = 28               # room for the last tick label ("16,384", "100 %") at 375 px
@@ -162,7 +162,7 @@ class Fleet:
         return economics.tco_on_prem_usd(self.gpus, self.u(u), self.years, *self._prem())
 
     def _prem(self) -> tuple[float, ...]:
-        kw = S.watts_per_kw
+        kw = U.W_PER_KW
         return (self.capex, self.load_w / kw, min(self.idle_w, self.load_w) / kw, self.pue, self.kwh, self.staff)
 
     def energy(self) -> float:

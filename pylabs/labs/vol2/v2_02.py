@@ -576,6 +576,8 @@ LAB = Lab(
     invariant="Communication time ÷ compute time depends on **tokens per GPU and bandwidth**, not on "
               "model size; the node boundary divides the bandwidth.",
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/02-interconnect-wall/",
+    description="Why data-parallel training is governed by tokens per GPU and bandwidth, and why the node boundary "
+                "is a wall.",
     reading=(
         "**The bandwidth hierarchy**: HBM, NVLink, PCIe, InfiniBand, and the gaps between them.",
         "**All-reduce and the ring**: what each GPU sends in the reduce-scatter and the all-gather.",

@@ -55,10 +55,10 @@ from pylabs.framework import charts as ch
 from pylabs.labs.vol2.v2_03_facts import (RATIO, act2_facts, ethernet, fabric_name, line_rate, over_budget_text, ratio,
                                           terms, uplink_bound_text)
 from pylabs.labs.vol2.v2_03_model import (A2A_BYTES, FABRICS, GPUS_PER_NODE, LEAF_PORTS, LETTERS, RAILS, SCATTERED_JOB,
-                                          SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer,
-                                          scenario_step, step)
+                                          SCENARIO_JOB, LeafSpine, S, Step, act1_truth, act2_answer, step)
 from pylabs.physics import collectives, fabric
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -525,7 +525,7 @@ def results(s: State) -> dict[str, float | str | bool | None]:
     answers (a1_predict, a2_predict), which keep the letter, the time and the verdict."""
     st = act2_step(s)
     return {"fabric_type": st.fabric.key, "cluster_size": float(st.gpus), "oversubscription": st.fabric.oversub,
-            "bisection_bw_gb_per_s": st.bisection / S.bytes_per_gb, "pattern": s["a1_pattern"],
+            "bisection_bw_gb_per_s": st.bisection / U.B_PER_GB, "pattern": s["a1_pattern"],
             "a1_kept": leaf_spine(s).kept,
             "ar_time_s": st.allreduce_s, "a2a_time_s": st.a2a_s, "constraint_hit": st.total_s > S.budget_s}
 
@@ -551,6 +551,8 @@ LAB = Lab(
     invariant="Bisection bandwidth bounds only **traffic that must cross the cut**: rank order decides what "
               "oversubscription costs a ring; all-to-all is the pattern that hits the wall.",
     minutes="35–40 min", chapter="Compute Infrastructure", url="vol2/03-bisection-bandwidth/",
+    description="A vendor says 2:1 uplinks halve a cluster's bisection. What does that cost a training job's "
+                "all-reduce, and which fabric can a mixture-of-experts model afford?",
     reading=(
         "**Fat trees and oversubscription**: leaves, spines and what an r:1 uplink ratio means.",
         "**Bisection bandwidth**: the cut through the middle of a fabric and how it is counted.",

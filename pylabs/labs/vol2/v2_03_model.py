@@ -35,7 +35,6 @@ class Scenario:
     cost_ib_usd: float = 20e6
     torus_small_gpus: int = 512           # the reflection's growth step, 8x the GPUs
     torus_big_gpus: int = 4096
-    bytes_per_gb: float = 1e9             # the ledger keeps bisection in GB/s (ledger names are lower case)
 
 
 S = Scenario()

@@ -573,6 +573,7 @@ LAB = Lab(
               "access pattern, then metadata (or an object store's request limit), starve GPUs long before "
               "storage bandwidth does.",
     minutes="30–35 min", chapter="Storage", url="vol2/04-io-bottleneck/",
+    description="Why GPUs starve on an idle file system, and why file opens, not bandwidth, break first at scale.",
     reading=(
         "**The data pipeline**: loaders, prefetching and what a GPU consumes per step.",
         "**Parallel file systems**: OSTs for data, MDTs for names and opens.",

@@ -546,6 +546,8 @@ LAB = Lab(
     invariant="With a fixed batch, more data-parallel GPUs means **less compute per GPU against the same "
               "all-reduce**; models too big for one GPU are cut by TP × PP × DP, and each cut has a price.",
     minutes="35–40 min", chapter="Distributed Training Systems", url="vol2/05-parallelism-paradox/",
+    description="Why a fixed global batch on more data-parallel GPUs lowers MFU, and how tensor, pipeline and data "
+                "parallelism split a model too big for one GPU.",
     reading=(
         "**Data parallelism**: the gradient all-reduce and the communication-to-computation ratio.",
         "**Memory of training**: weights, gradients, Adam state and activations; ZeRO sharding.",

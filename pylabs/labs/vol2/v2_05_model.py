@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pylabs.physics import collectives, pipeline, training
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,13 @@ class Scenario:
     bubble_limit: float = 0.10           # the stakeholder's ceiling on (p−1)/m
     warmup_share: float = 0.25           # batch warm-up: a quarter of the global batch [assumed share]
     model_sizes: tuple = (("7b", 7e9), ("13b", 13e9), ("70b", 70e9))
-    chart_bytes: float = 1e9             # charts plot memory in GB ...
-    chart_percent: float = 100.0         # ... and fractions in per cent
     chart_height: int = 380              # pixels: the Act II chart has two axes and bar labels
 
 
 S = Scenario()
 PEAK, HBM = C.H100_PEAK_BF16_DENSE, C.H100_HBM_BYTES
 MODEL_SIZES = dict(S.model_sizes)
-GB, PCT = S.chart_bytes, S.chart_percent
+GB, PCT = U.B_PER_GB, U.PERCENT
 GPT3_BATCH = int(C.MEGATRON_GPT3_GLOBAL_BATCH)
 WARMUP_BATCH = int(GPT3_BATCH * S.warmup_share)
 A2_BATCHES = (WARMUP_BATCH, GPT3_BATCH // 2, GPT3_BATCH, GPT3_BATCH * 2)   # the Act II batch choices

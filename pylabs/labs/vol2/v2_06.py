@@ -564,6 +564,8 @@ LAB = Lab(
     invariant="A ring all-reduce keeps its **bus bandwidth at the link speed** for any number of GPUs; "
               "which algorithm is fastest depends on the message size against an N-dependent crossover.",
     minutes="35–40 min", chapter="Collective Communication", url="vol2/06-bandwidth-invariant/",
+    description="Why a ring all-reduce keeps its bus bandwidth at the link speed, why a master node is N times "
+                "slower, and which all-reduce algorithm wins at which message size.",
     reading=(
         "**Collective operations**: all-reduce as reduce-scatter plus all-gather.",
         "**The α–β model**: latency steps and bytes per step, and why algorithms trade one for the other.",

@@ -568,6 +568,8 @@ LAB = Lab(
     invariant="A job's MTBF is the per-GPU MTBF **divided by the GPU count**; the best checkpoint interval "
               "**balances stalls against rework**, and the restart sets the floor.",
     minutes="35–40 min", chapter="Fault Tolerance", url="vol2/07-checkpoint-reckoning/",
+    description="Why a training job's MTBF shrinks with every GPU, how often it should checkpoint, and what a "
+                "fleet-scale run needs to keep its goodput.",
     reading=(
         "**Failure at scale**: why a synchronous job's MTBF shrinks with every GPU added.",
         "**Checkpointing**: what a restartable checkpoint holds, and synchronous against asynchronous writes.",

@@ -12,6 +12,7 @@ from pylabs.framework import fmt
 from pylabs.physics import constants as C
 from pylabs.physics import reliability as rel
 from pylabs.physics import scaling, training
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,10 @@ class Scenario:
     collapse_waste: float = 0.5               # Act I alarm: half the cluster's time lost
     upstream_gpu_mtbf_s: float = 200 * 3600.0  # the upstream planning sheet's per-GPU figure
     chart_ticks_min: tuple[float, ...] = (5, 10, 15, 30, 60, 120, 240)
-    hour_s: float = 3600.0
-    minute_s: float = 60.0
 
 
 S = Scenario()
-HOUR, MINUTE = S.hour_s, S.minute_s
+HOUR, MINUTE = U.S_PER_HOUR, U.S_PER_MINUTE
 STATE_BYTES_PER_PARAM = C.BYTES_PER_BF16 + C.ADAM_OPTIMIZER_BYTES_PER_PARAM  # 2 + 12: no gradients
 GOODPUT_TARGET = C.LLAMA3_405B_EFFECTIVE_TRAINING
 A1_GPU_MTBF_S = S.a1_cluster_mtbf_s * S.a1_gpus

@@ -50,17 +50,17 @@ import math
 
 from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, MetricSpec, Option, Pick,
                               Prediction, Range, Reflection, Slider, State, failure, fmt, math_peek,
-                              metric_grid, chart)
-from pylabs.framework import charts as ch
+                              metric_grid)
 from pylabs.framework.formats import plural
 from pylabs.labs.vol2.v2_08_charts import act1_chart, act2_chart, busy_chart
 from pylabs.labs.vol2.v2_08_model import (JOBS, LAYOUTS, NOTEBOOK_BUSY_GPUS, PROMISE_S, Layout, S, act1_pool,
                                           act1_truth, job_words, promise_words, terms,
-                                          act2_decide, gpu_utilization, hours, knee, one_slot_wait_s,
+                                          act2_decide, gpu_utilization, knee, one_slot_wait_s,
                                           pooled_server_wait_s, smallest_notebook_pool, today, wait_share,
                                           with_added)
 from pylabs.physics import constants as C
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -368,7 +368,7 @@ def act2_facts() -> dict[str, str]:
     facts.update(gpu_util=fmt(gpu_utilization(), "pct"), train_rho=fmt(best.training.rho, "pct"),
                  train_slots=str(best.training.slots), smallest_pool=fmt(smallest_notebook_pool(), "int"),
                  train_wait=fmt(best.training.mean_wait_s(), "s"), train_gpus=fmt(best.training_gpus, "int"),
-                 train_runs=fmt(S.training[2] * S.day_s, "num"), train_load=fmt(best.training.load_erlangs, "num"))
+                 train_runs=fmt(S.training[2] * U.S_PER_DAY, "num"), train_load=fmt(best.training.load_erlangs, "num"))
     return facts
 
 
@@ -383,7 +383,7 @@ ACT2_REFLECTION = Reflection(
         Claim("B", f"Without backfill, GPUs sit idle while a run waits for {S.training[0]} of them to free up.",
               "The training pool's {train_gpus} GPUs hold exactly {train_slots} gangs, so nothing is stranded "
               "to backfill; backfill cannot create another gang slot either."),
-        Claim("C", f"Runs of {fmt(S.training[1], 's')}, {fmt(S.training[2] * S.day_s, 'num')} a day, keep more "
+        Claim("C", f"Runs of {fmt(S.training[1], 's')}, {fmt(S.training[2] * U.S_PER_DAY, 'num')} a day, keep more "
                    "gangs busy than the training pool holds.",
               "They keep {train_load} gangs busy on average, fewer than the pool's {train_slots} slots: the queue "
               "is stable at {train_rho}, and still, with so few slots, a run waits {train_wait} on average."),
@@ -487,11 +487,11 @@ ACT2 = Act(
     stakeholder_role="VP of Research Computing",
     stakeholder=lambda: (
         f"Three kinds of work share our {S.cluster_gpus:,} GPUs: notebooks ({S.interactive[0]} GPUs, "
-        f"{fmt(S.interactive[1], 's')}, {fmt(S.interactive[2] * S.hour_s, 'num')} an hour at peak, "
+        f"{fmt(S.interactive[1], 's')}, {fmt(S.interactive[2] * U.S_PER_HOUR, 'num')} an hour at peak, "
         f"{fmt(S.interactive_per_day, 'num')} a day), "
         f"hyperparameter sweeps ({S.search[0]} GPUs, {fmt(S.search[1], 's')}, "
-        f"{fmt(S.search[2] * S.day_s, 'num')} a day) and training runs ({S.training[0]} GPUs, "
-        f"{fmt(S.training[1], 's')}, {fmt(S.training[2] * S.day_s, 'num')} a day). Over a day the GPUs are "
+        f"{fmt(S.search[2] * U.S_PER_DAY, 'num')} a day) and training runs ({S.training[0]} GPUs, "
+        f"{fmt(S.training[1], 's')}, {fmt(S.training[2] * U.S_PER_DAY, 'num')} a day). Over a day the GPUs are "
         f"only {fmt(gpu_utilization(), 'pct')} busy, yet everyone complains about waiting. "
         "I want dedicated pools with promises I can keep."),
     scenario=lambda: (
@@ -569,6 +569,8 @@ LAB = Lab(
     invariant="Waiting time grows like **1/(1−ρ)** as utilisation nears 1; how early it bends depends on how "
               "many jobs fit at once and how much their lengths vary.",
     minutes="35–40 min", chapter="Fleet Orchestration", url="vol2/08-utilization-trap/",
+    description="How long jobs wait on a GPU cluster run at 95 % utilisation, what a quarter more GPUs does to that "
+                "wait, and how to size dedicated pools for gang jobs.",
     reading=(
         "**Queueing fundamentals**: arrival rate, service time, utilisation and Little's law.",
         "**Multi-server queues**: Erlang B and C, and the M/M/c model.",

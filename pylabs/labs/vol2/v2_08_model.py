@@ -11,13 +11,13 @@ from functools import lru_cache
 
 from pylabs.framework import fmt
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
 class Scenario:
     """The stakeholders' stated inputs [A]: the spec's scenario, not hardware facts."""
 
-    hour_s: float = 3600.0
     cluster_gpus: int = 1024
     job_gpus: int = 64                 # Act I: a mix dominated by 64-GPU training gangs
     service_s: float = 2 * 3600.0
@@ -37,7 +37,6 @@ class Scenario:
     interactive_per_day: float = 50.0
     search: tuple = (32, 7200.0, 20 / 86400.0)            # 20 a day
     training: tuple = (256, 18 * 3600.0, 3 / 86400.0)     # 3 a day
-    day_s: float = 86400.0
     interactive_wait_s: float = 300.0
     interactive_max_late: float = 0.05
     training_wait_s: float = 48 * 3600.0
@@ -59,7 +58,7 @@ PROMISE_S = {"gangs": S.wait_target_s, "small": S.small_wait_target_s}
 
 
 def hours(seconds: float) -> float:
-    return seconds / S.hour_s
+    return seconds / U.S_PER_HOUR
 
 
 def act1_pool(job_gpus: float, service_s: float, today_utilization: float, added_gpus: float,
@@ -110,7 +109,7 @@ def act1_truth(context: str) -> float:
 
 def knee(context: str = "gangs") -> float:
     """The largest ρ that keeps the mean wait of ``context``'s jobs under the context's promise."""
-    job_gpus, service_s, scv = JOBS[context]
+    _, service_s, scv = JOBS[context]
     return q.max_utilization_for_wait(today(context).slots, service_s, PROMISE_S[context], 1.0, scv)
 
 
@@ -192,7 +191,7 @@ LAYOUTS = {letter: Layout(*gpus) for letter, gpus in zip("ABCD", S.layouts)}
 def gpu_utilization() -> float:
     """Busy GPU-hours per day ÷ GPU-hours per day (notebooks counted at their daily volume)."""
     g_i, s_i, _ = S.interactive
-    busy = g_i * s_i * S.interactive_per_day / S.day_s
+    busy = g_i * s_i * S.interactive_per_day / U.S_PER_DAY
     busy += sum(g * s_len * rate for g, s_len, rate in (S.search, S.training))
     return busy / S.cluster_gpus
 

@@ -553,6 +553,11 @@ LAB = Lab(
     invariant="A part that takes a fraction **f** of the step can speed the whole up by at most **1/(1 − f)**; "
               "measure the shares first, then buy the fix with the most gain per week.",
     minutes="35–40 min", chapter="Performance Engineering", url="vol2/09-measure-first/",
+    description="Amdahl's law as a profiling discipline, from one kernel to a 512-GPU run, with a cost model for "
+                "every fix.",
+    afterword="The engineering costs in Act II come from a simple cost model stated in the lab's scenario. They are\n"
+              "teaching estimates, not measurements of any team or product: change them for your own team, and the\n"
+              "method (profile, compute the gain of each fix, divide by its cost) stays the same.",
     reading=(
         "**Amdahl's law**: the speed-up of a whole from the speed-up of a part, and its ceiling.",
         "**Profiling distributed training**: where a step's time goes (compute, collectives, bubbles, input).",

@@ -53,6 +53,7 @@ from pylabs.labs.vol2.v2_10_facts import a_span, act1_facts, act2_facts, slots_b
 from pylabs.labs.vol2.v2_10_model import (EIGHT, KV_BYTES, MODELS, PROMPT, SEVENTY, Memory, S, Serving,
                                           act1_truth, act2_decide, budget, kv_token, usable, users, weights)
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -235,7 +236,7 @@ def act1_chart(m: Memory, fills: bool):
          ch.line(f"{fmt(m.model.query_heads, 'int')} KV heads (no GQA)", windows, mha, "series2", dash="dash"),
          ch.point("Your setting", m.window, m.users if m.users > 0 else None, "accent")],
         x=ch.axis("Context window (tokens)", "log", tickvals=windows,
-                  ticktext=[f"{int(w) // S.kilo_tokens}K" for w in windows]),
+                  ticktext=[f"{int(w) // U.KIBI}K" for w in windows]),
         y=ch.axis("Conversations that fit", "log", dtick=1))
     held = (f"Paged, each conversation reserves the {fmt(m.reserved_tokens, 'tokens')} it holds."
             if m.paged else f"Contiguous, each reserves its whole {span(m.window)} window.")
@@ -541,8 +542,8 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float]:
     m, v = memory(s), serving(s)
     hit = v.ttft >= S.ttft_slo_s or v.kv_oom or v.tokens_per_s <= S.tput_target
-    return {"context_len": m.window, "kv_per_user_gb": m.per_user / S.gb, "max_users": float(m.users),
-            "lat_batch": v.lat_batch, "ttft_p99_ms": v.ttft / S.ms, "tput_batch": v.tput_batch,
+    return {"context_len": m.window, "kv_per_user_gb": m.per_user / U.B_PER_GB, "max_users": float(m.users),
+            "lat_batch": v.lat_batch, "ttft_p99_ms": v.ttft / U.S_PER_MS, "tput_batch": v.tput_batch,
             "tokens_per_s": v.tokens_per_s, "kv_oom": float(v.kv_oom), "constraint_hit": float(hit)}
 
 
@@ -575,6 +576,8 @@ LAB = Lab(
     hook="Eight H100s serve a 70-billion-parameter model. How many people can it talk with at once, and how "
          "soon does each reply begin?",
     minutes="35–45 min", chapter="Inference at Scale", url="vol2/10-kv-cache-wall/",
+    description="Eight H100s serve a 70-billion-parameter model. How many conversations fit at once, and how soon "
+                "does each reply begin?",
     reading=(
         "**The KV cache**: what attention keeps per token, and grouped-query attention.",
         "**Prefill and decode**: one pass over the prompt, then one token per step.",

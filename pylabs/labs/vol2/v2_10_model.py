@@ -36,9 +36,6 @@ class Scenario:
     bulk_plan: float = 64.0            # A's bulk batch, and the reflection's smaller batch
     bulk_more: float = 128.0           # B's bulk batch
     bulk_most: float = 256.0           # C's bulk batch, and the reflection's larger batch
-    kilo_tokens: int = 1024            # "32K" on the chart's axis
-    gb: float = 1e9                    # the ledger's kv_per_user_gb and ttft_p99_ms units
-    ms: float = 1e-3
 
 
 S = Scenario()

@@ -44,6 +44,7 @@ from pylabs.labs.vol2.v2_11_model import (CENTRAL, CONTEXT_MODEL, MODELS, PLANS,
                                            Deployment, Traffic, act1_truth, act1_facts, act2_answer, fl_day, no_amplification_epsilon, posterior, ratio, z_to_set)
 from pylabs.physics import constants as C
 from pylabs.physics import federated, privacy
+from pylabs.physics import units as U
 from pylabs.physics.references import REFERENCES, cite
 
 DELTA = ch.power_label(S.delta)  # "10⁻⁹"
@@ -442,8 +443,8 @@ def act2_tradeoff_chart(s: State, d: Deployment):
     options = [Deployment(k, d.z, d.conversion) for k in ks]
     names = [f"K = {ch.power_label(k)}" for k in ks]
     ok = ["good" if o.epsilon <= S.eps_target and o.acc_drop <= S.acc_limit else "danger" for o in options]
-    limit_line, limit_note = ch.hline(S.acc_limit * S.pp_per_unit, "danger", "limit", log=True)
-    figure = ch.figure([ch.bars("Accuracy drop", names, [o.acc_drop * S.pp_per_unit for o in options], ok,
+    limit_line, limit_note = ch.hline(S.acc_limit * U.PERCENT, "danger", "limit", log=True)
+    figure = ch.figure([ch.bars("Accuracy drop", names, [o.acc_drop * U.PERCENT for o in options], ok,
                                 text=[f"ε {fmt(o.epsilon, 'num')}" for o in options])],
                        x=ch.axis("", "category"), y=ch.axis("Accuracy drop (pp)", "log", dtick=1),
                        shapes=[limit_line], annotations=[limit_note], legend=False)
@@ -474,7 +475,7 @@ def act2_math(s: State):
                              f"**{privacy.CONVERSION_NAMES[d.conversion]}** conversion."),
         Equation(r"\Pr[\text{attack right}] \le \frac{e^{\varepsilon} + \delta}{1 + e^{\varepsilon}}",
                  "The best membership-inference accuracy with a 50/50 prior, from the (ε, δ) hypothesis-testing region."),
-        Equation(rf"\Delta\text{{acc}} = {S.acc_anchor * S.pp_per_unit:g}\,\text{{pp}}\cdot"
+        Equation(rf"\Delta\text{{acc}} = {S.acc_anchor * U.PERCENT:g}\,\text{{pp}}\cdot"
                  rf"\frac{{z/K}}{{{S.team_z:g}/{S.team_clients:g}}}",
                  f"A labelled heuristic, not a measurement: the noise on the averaged update scales as z/K, "
                  f"anchored at the team's observed {fmt(S.acc_anchor, 'pp')} for K = {fmt(S.team_clients, 'int')}, "
@@ -541,9 +542,9 @@ def active_failures(s: State) -> frozenset[str]:
 def results(s: State) -> dict[str, float]:
     t, d = traffic(s), deployment(s)
     return {"k": t.clients, "rounds_per_day": t.rounds, "model_params": t.params, "compression": t.compression,
-            "fl_tb_per_day": t.per_day / S.bytes_per_tb, "ratio_vs_central": ratio(t.per_day),
+            "fl_tb_per_day": t.per_day / U.B_PER_TB, "ratio_vs_central": ratio(t.per_day),
             "dp_clients": d.clients, "dp_z": d.z, "dp_eps": d.epsilon, "dp_delta": S.delta,
-            "acc_drop_pp": d.acc_drop * S.pp_per_unit}
+            "acc_drop_pp": d.acc_drop * U.PERCENT}
 
 
 def lab_takeaways(context: str) -> list[str]:
@@ -573,6 +574,8 @@ LAB = Lab(
     invariant="Federated learning moves **models, not data**: for big models and small data it costs more "
               "bandwidth, and only **noise plus an accountant**, not federation, gives a formal privacy bound.",
     minutes="30–35 min", chapter="On-device Learning and Privacy", url="vol2/11-federation-paradox/",
+    description="Why federated learning can move far more bytes than collecting the data, and why only noise plus a "
+                "privacy accountant, not federation, gives a formal guarantee.",
     reading=(
         "**Federated averaging**: rounds, client sampling, broadcast and aggregation.",
         "**Communication-efficient FL**: local steps, update compression, and what each one saves.",

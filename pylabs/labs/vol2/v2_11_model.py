@@ -35,8 +35,6 @@ class Scenario:
     client_options: tuple = (1e2, 1e3, 1e4, 1e5, 1e6)
     model_options: tuple = (("10m", 10e6), ("50m", 50e6), ("200m", 200e6), ("1b", 1e9))
     curve_clients: tuple = (1e3, 1e4, 1e5)  # the ε-against-z curves always drawn
-    bytes_per_tb: float = 1e12             # the ledger keeps TB/day, as the spec names it
-    pp_per_unit: float = 100.0             # percentage points per unit fraction
     reflect_compression: float = 10.0      # Act I reflection: top-K plus int8 on every upload
     # Act II's four candidate plans (clients per round K, noise multiplier z), letters A-D
     plans: tuple = (("A", 1e3, 3.0), ("B", 1e4, 1.5), ("C", 1e5, 0.6), ("D", 1e6, 2.0))

@@ -51,6 +51,7 @@ from pylabs.labs.vol2.v2_12_model import (CHAINS, FIX_LAGS, FIX_OF, HOPS, HPA_LA
 from pylabs.physics import constants as C
 from pylabs.physics import latency as L
 from pylabs.physics import queueing as q
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 FIVE, SLO, SUM_SLO = fmt(S.shards, "words"), fmt(S.hop_p99_s, "ms"), fmt(S.shards * S.hop_p99_s, "ms")
@@ -217,7 +218,7 @@ def act1_chart(c: Composition, sample):
     other = Composition(c.hop, "serial" if c.topology == "fanout" else "fanout", c.n, c.p_svc, c.common)
     fan, chain = (c, other) if c.topology == "fanout" else (other, c)
     ns = list(N_AXIS)
-    ms = S.ms_per_s
+    ms = U.MS_PER_S
     chain_p99 = {n: chain.p99_curve(n) for n in ns}
     fan_p99 = {n: fan.p99_curve(n) for n in ns}
     traces = [ch.line("Chain: sum of per-service P99s", ns, [n * c.hop.quantile(0.99) * ms for n in ns],
@@ -351,7 +352,6 @@ def verdict_text(letter: str) -> str:
 def act2_facts() -> dict[str, str]:
     facts = {f"{k}_verdict": verdict_text(k) for k in FIX_OF}
     lag, x = FIX_LAGS["autoscaler"], S.overload
-    alone = storm_with(("autoscaler",))
     facts.update(lag=fmt(lag, "s"), t_star=fmt(timeout_to_wait_for(lag, x), "s"), x_less=fmt(x - 1, "num"),
                  x_num=fmt(x, "num"), backlog=fmt(lag * (x - 1), "s"), demand=fmt(x, "x"), full=fmt(1.0, "pct"))
     return facts
@@ -503,7 +503,7 @@ ACT2 = Act(
     stakeholder=lambda: (
         f"A launch sent {fmt(S.overload, 'x')} our inference capacity. Clients time out after "
         f"{fmt(S.timeout_s, 's')} and retry {S.retries} times, and the gateway retries too. The gateway queue "
-        f"filled, nothing came back in time, and we were down for {fmt(S.outage_h * S.hour_s, 's')}. "
+        f"filled, nothing came back in time, and we were down for {fmt(S.outage_h * U.S_PER_HOUR, 's')}. "
         "Before the next launch: what do we change?"),
     scenario=lambda: (
         "The inference tier serves requests first in, first out at a fixed capacity; demand above it queues.",
@@ -575,6 +575,8 @@ LAB = Lab(
     invariant="Tails **add, but rarely coincide, in a chain** and **compound in a fan-out** (1 − (1 − p)^N); "
               "retries multiply overload by up to **(1 + r)^k**.",
     minutes="30–40 min", chapter="Operations at Scale", url="vol2/12-slo-composition/",
+    description="How per-service latency SLOs combine when services are called in a chain or all at once, and what "
+                "retries do to an overloaded inference tier.",
     reading=(
         "**Service-level objectives**: SLIs, SLOs, error budgets and percentiles.",
         "**Tail latency at scale**: fan-out, hedged requests and why P99 matters.",

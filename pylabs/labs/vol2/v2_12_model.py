@@ -48,8 +48,6 @@ class Scenario:
     goodput_floor: float = 0.5      # below this share of demand answered: a cascade
     horizon_s: float = 60.0         # the storm chart's first minute
     outage_h: float = 6.0
-    hour_s: float = 3600.0
-    ms_per_s: float = 1e3           # charts plot milliseconds
     step_s: float = 1e-3            # width of a step in the goodput chart
     n_ticks: tuple = (2, 5, 10, 20, 50, 100)
     ms_ticks: tuple = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)

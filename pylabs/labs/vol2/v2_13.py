@@ -63,6 +63,7 @@ from pylabs.labs.vol2.v2_13_model import (ACT1_DELTA, CANDIDATES, EPS_GRID, NAIV
                                           Training, act1_truth, act2_answer, cap)
 from pylabs.physics import constants as C
 from pylabs.physics import privacy
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 DELTA_RULE = f"1/({fmt(S.delta_margin, 'int')}N)"  # δ = 1/(10N)
@@ -218,19 +219,19 @@ def act1_instruments(s: State) -> list:
 
 
 def act1_chart(eps: float, delta: float, naive: float):
-    caps = [cap(e, delta) * S.pct for e in EPS_GRID]
+    caps = [cap(e, delta) * U.PERCENT for e in EPS_GRID]
     traces = [ch.line("DP bound, any attack", EPS_GRID, caps, "series1"),
-              ch.line("Measured gap attack", EPS_GRID, [naive * S.pct] * len(EPS_GRID), "danger", dash="dash")]
+              ch.line("Measured gap attack", EPS_GRID, [naive * U.PERCENT] * len(EPS_GRID), "danger", dash="dash")]
     if eps != math.inf:
-        traces.append(ch.point("Your ε", eps, cap(eps, delta) * S.pct, "accent"))
-    vendor, vendor_note = ch.hline(S.vendor_cap * S.pct, "muted", "vendor's claim")
+        traces.append(ch.point("Your ε", eps, cap(eps, delta) * U.PERCENT, "accent"))
+    vendor, vendor_note = ch.hline(S.vendor_cap * U.PERCENT, "muted", "vendor's claim")
     figure = ch.figure(traces, x=ch.axis("Privacy budget ε", "log", **ch.decade_ticks(EPS_GRID, lambda v: fmt(v, "num"))),
                        y=ch.axis("Attack accuracy (%)", range=[S.pct_axis_low, S.pct_axis_top]), shapes=[vendor], annotations=[vendor_note])
     where = ("with no DP nothing bounds it" if eps == math.inf else
              f"at ε = {fmt(eps, 'num')} the bound allows {fmt(cap(eps, delta), 'pct')}")
     summary = (f"The bound rises from chance towards certainty as ε grows; the measured gap attack reaches "
                f"{fmt(naive, 'pct')}, and {where}.")
-    rows = [(fmt(e, "num"), fmt(c / S.pct, "pct")) for e, c in zip(EPS_GRID, caps)]
+    rows = [(fmt(e, "num"), fmt(c / U.PERCENT, "pct")) for e, c in zip(EPS_GRID, caps)]
     return chart("a1_bound", "The DP bound on any membership attack, against ε", figure, summary,
                  table=(("ε", "Best attack, at most"), rows))
 
@@ -435,12 +436,12 @@ def act2_epsilon_chart(t: Training):
 def act2_accuracy_chart(t: Training):
     ns = list(S.record_options)
     runs = [Training(n, t.z, t.conversion) for n in ns]
-    traces = [ch.line("No DP", ns, [S.acc_no_dp * S.pct] * len(ns), "muted", dash="dash"),
-              ch.line("Clinical floor", ns, [S.clinical_floor * S.pct] * len(ns), "warn", dash="dot"),
-              ch.line(f"DP-SGD, z = {fmt(t.z, 'num')}", ns, [r.accuracy * S.pct for r in runs], "series1", markers=True),
-              ch.point("Your run", t.records, t.accuracy * S.pct, "accent")]
+    traces = [ch.line("No DP", ns, [S.acc_no_dp * U.PERCENT] * len(ns), "muted", dash="dash"),
+              ch.line("Clinical floor", ns, [S.clinical_floor * U.PERCENT] * len(ns), "warn", dash="dot"),
+              ch.line(f"DP-SGD, z = {fmt(t.z, 'num')}", ns, [r.accuracy * U.PERCENT for r in runs], "series1", markers=True),
+              ch.point("Your run", t.records, t.accuracy * U.PERCENT, "accent")]
     figure = ch.figure(traces, x=ch.axis("Training records, N", "log", **ch.decade_ticks(ns)),
-                       y=ch.axis("Accuracy (%)", range=[S.pct_axis_low, S.pct]))
+                       y=ch.axis("Accuracy (%)", range=[S.pct_axis_low, U.PERCENT]))
     meets = [fmt(r.records, "int") for r in runs if r.policy_ok and r.clinical_ok]
     summary = (f"At z = {fmt(t.z, 'num')}, " + (f"N = {', '.join(meets)} {'meets' if len(meets) == 1 else 'meet'} both the ε limit and the floor"
                if meets else "no N on the list meets both the ε limit and the floor") +
@@ -576,6 +577,9 @@ LAB = Lab(
     invariant="A measured attack is a **lower bound** on what a model leaks; only **differential privacy** gives an "
               "upper bound, and its budget costs accuracy that **more data** buys back.",
     minutes="30–35 min", chapter="Security and Privacy", url="vol2/13-privacy-gap/",
+    description="A hospital deleted its patient records after training, yet a membership attack still tells who was "
+                "in them. What does differential privacy promise an attacker, and what does its budget cost a "
+                "clinical model?",
     reading=(
         "**Membership inference**: what it measures, and why overfitting is sufficient but not necessary.",
         "**Differential privacy**: the (ε, δ) definition and what it promises an attacker.",

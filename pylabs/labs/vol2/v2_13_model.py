@@ -37,7 +37,6 @@ class Scenario:
     record_options: tuple = (1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8)
     curve_z: tuple = (0.8, 1.15)       # ε-against-N curves always drawn
     examples_per_s: tuple = (("on_prem", 2e3), ("cloud", 2e4))  # [A] DP-SGD throughput per context
-    pct: float = 100.0                 # percent per unit fraction (charts plot percent)
     pct_axis_low: float = 45.0         # the attack and accuracy axes start just below chance ...
     pct_axis_top: float = 101.0        # ... and end just above certainty
 

@@ -48,6 +48,7 @@ from pylabs.labs.vol2.v2_14_model import (  # noqa: F401 (the model, re-exported
     NATURAL, PGD_AT, QIN, SHIFT, TRADES, Design, S, attacked, clean_at, design)
 from pylabs.physics import constants as C
 from pylabs.physics import robustness as rb
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 
@@ -200,13 +201,13 @@ def act1_instruments(s: State) -> list:
 def act1_chart(clean: float, levels: float, attack: str):
     grid = list(range(0, 17))
     traces = [ch.line(ATTACK_NAMES[a] + (" [assumed]" if a == "fgsm" else ""), grid,
-                      [attacked(clean, g / S.pixel_levels, a) * S.pp for g in grid], colour, dash=dash)
+                      [attacked(clean, g / S.pixel_levels, a) * U.PERCENT for g in grid], colour, dash=dash)
               for a, colour, dash in (("fgsm", "series2", "dash"), ("pgd", "series1", "solid"))]
     here = attacked(clean, levels / S.pixel_levels, attack)
-    traces.append(ch.point("Your setting", levels, here * S.pp, "accent"))
-    chance_line, chance_note = ch.hline(CHANCE * S.pp, "danger", "chance")
+    traces.append(ch.point("Your setting", levels, here * U.PERCENT, "accent"))
+    chance_line, chance_note = ch.hline(CHANCE * U.PERCENT, "danger", "chance")
     figure = ch.figure(traces, x=ch.axis("ε (pixel levels of 255)", dtick=2),
-                       y=ch.axis("Accuracy (%)", range=[0, S.pp]), shapes=[chance_line], annotations=[chance_note])
+                       y=ch.axis("Accuracy (%)", range=[0, U.PERCENT]), shapes=[chance_line], annotations=[chance_note])
     summary = (f"At ε = {levels:g}/{S.pixel_levels:g} a model at {fmt(clean, 'pct')} clean keeps {fmt(here, 'pct')} "
                f"under {ATTACK_NAMES[attack]}, against {fmt(CHANCE, 'pct')} for random guessing.")
     rows = [(f"{g}/{S.pixel_levels:g}", fmt(attacked(clean, g / S.pixel_levels, "fgsm"), "pct"),
@@ -393,17 +394,17 @@ def act2_instruments(s: State) -> list:
 
 def act2_chart(d: Design):
     grid = sorted({NATURAL[0], PGD_AT[0], TRADES[0], S.robust_req, MAX_ROBUST})
-    line = ch.line("Trade-off line (interpolated)", [r * S.pp for r in grid], [clean_at(r) * S.pp for r in grid],
+    line = ch.line("Trade-off line (interpolated)", [r * U.PERCENT for r in grid], [clean_at(r) * U.PERCENT for r in grid],
                    "series1", markers=True)
-    published = ch.scatter("Madry and TRADES points", [a[0] * S.pp for a in ANCHORS],
-                           [clean_at(a[0]) * S.pp for a in ANCHORS], "series2", size=11)
+    published = ch.scatter("Madry and TRADES points", [a[0] * U.PERCENT for a in ANCHORS],
+                           [clean_at(a[0]) * U.PERCENT for a in ANCHORS], "series2", size=11)
     published["marker"]["symbol"] = "diamond"
-    later = ch.scatter("Qin et al. 2019 (AutoAttack)", [QIN[0] * S.pp], [QIN[1] * S.pp], "series3", size=11)
+    later = ch.scatter("Qin et al. 2019 (AutoAttack)", [QIN[0] * U.PERCENT], [QIN[1] * U.PERCENT], "series3", size=11)
     later["marker"]["symbol"] = "square"
-    here = ch.point("Your design", d.robust * S.pp, d.clean * S.pp, "good" if d.security_met and d.clinical_met else "accent")
-    req_line, req_note = ch.vline(S.robust_req * S.pp, "danger", "CISO")
+    here = ch.point("Your design", d.robust * U.PERCENT, d.clean * U.PERCENT, "good" if d.security_met and d.clinical_met else "accent")
+    req_line, req_note = ch.vline(S.robust_req * U.PERCENT, "danger", "CISO")
     req_note.update(y=0, xanchor="right")  # low on the plot, clear of the legend
-    floor_line, floor_note = ch.hline(S.clean_floor * S.pp, "warn", "clinical")
+    floor_line, floor_note = ch.hline(S.clean_floor * U.PERCENT, "warn", "clinical")
     floor_note.update(x=0, xanchor="left")  # at the left the line is far above the floor
     figure = ch.figure([line, published, later, here], x=ch.axis(f"Accuracy under {EVAL} (%)", range=[0, 60]),
                        y=ch.axis("Clean accuracy (%)", range=[84, 98]), shapes=[req_line, floor_line],
@@ -519,6 +520,8 @@ LAB = Lab(
     invariant="An undefended model under white-box attack falls **below chance**; adversarial training buys "
               "robustness with **clean accuracy**, at up to **(1 + k)×** the training compute.",
     minutes="25–32 min", chapter="Robust AI", url="vol2/14-adversarial-wall/",
+    description="A scan model scores below chance under a red team's attack. Is the harness broken, and what does "
+                "robustness cost in clean accuracy and in training compute?",
     reading=(
         "**Adversarial examples**: white-box attacks, FGSM and PGD, and the L∞ threat model.",
         "**Adversarial training**: PGD-AT and TRADES, and the robustness–accuracy trade-off.",

@@ -30,7 +30,6 @@ class Scenario:
     team_steps: int = 7                 # PGD-7 adversarial training
     trades_steps: int = 10              # TRADES' K = 10 inner steps
     team_target: float = 0.40           # the team's first tuned trade-off
-    pp: float = 100.0                   # percent per unit fraction, for chart axes
 
 
 S = Scenario()

@@ -59,6 +59,7 @@ from pylabs.framework import (Act, Choice, Claim, Equation, FailureSpec, Lab, Me
 from pylabs.framework import charts as ch
 from pylabs.physics import carbon
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 from .v2_15_model import (BEST_SHIFT, DATASHEET_GAIN, DAY_H, HOUR_S, I_CLEAN, I_DAY, I_NIGHT, OLD_ENERGY_J, PCT, PUE,
@@ -277,8 +278,8 @@ ACT1 = Act(
 
 A2_FLEX = Slider("a2_flex", "Flexible share of the day's jobs, F", unit="1", min=0, max=1, step=0.05,
                  default=S.flex, fmt="pct", help="Jobs the scheduler may hold for the night.")
-A2_WINDOW = Slider("a2_window", "Delay window, W", unit="s", min=0, max=S.day_s, step=S.hour_s / 2,
-                   default=S.window_h * S.hour_s, fmt="h", help="Hours a flexible job may wait; a job submitted more than W hours before "
+A2_WINDOW = Slider("a2_window", "Delay window, W", unit="s", min=0, max=S.day_s, step=U.S_PER_HOUR / 2,
+                   default=S.window_h * U.S_PER_HOUR, fmt="h", help="Hours a flexible job may wait; a job submitted more than W hours before "
                                    "nightfall cannot wait for the night.")
 A2_UTIL = Slider("a2_util", "Cluster utilisation, u", unit="1", min=0.5, max=0.95, step=0.05, default=S.util,
                  fmt="pct", help="Share of the cluster's GPUs busy, day and night alike.")
@@ -526,6 +527,8 @@ LAB = Lab(
     invariant="Emissions are **work ÷ efficiency × intensity**: efficiency gains are outrun when demand grows "
               "faster, and shifting work to clean hours is a lever **bounded by deadlines and spare capacity**.",
     minutes="30–35 min", chapter="Sustainable AI", url="vol2/15-jevons-reckoning/",
+    description="Why a more efficient GPU fleet can emit more carbon (the rebound), and why carbon-aware scheduling "
+                "is a real but bounded lever.",
     reading=(
         "**Energy and carbon accounting**: power × time × PUE × carbon intensity.",
         "**The rebound effect**: how much of an efficiency saving survives a change in demand.",

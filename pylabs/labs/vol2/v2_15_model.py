@@ -7,14 +7,13 @@ from dataclasses import dataclass
 
 from pylabs.physics import carbon
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
 class Scenario:
     """The stakeholders' stated inputs; [A] marks the lab's labelled assumptions."""
 
-    hour_s: float = 3600.0
-    pct_per_unit: float = 100.0        # charts plot percentages
     sla_tolerance: float = 1e-12       # a held share above the night's room by more than rounding
     old_gpus: float = 1250.0           # last year's A100 fleet, at maximum power (TDP) all week [A]
     new_gpus: float = 1000.0           # this year's H100 fleet
@@ -49,9 +48,9 @@ class Scenario:
 
 
 S = Scenario()
-HOUR_S = S.hour_s
+HOUR_S = U.S_PER_HOUR
 DAY_H = S.day_s / HOUR_S
-PCT = S.pct_per_unit
+PCT = U.PERCENT
 SOURCES = {"coal": ("Coal", C.IPCC_LIFECYCLE_COAL), "gas": ("Gas (combined cycle)", C.IPCC_LIFECYCLE_GAS),
            "solar": ("Solar PV (utility)", C.IPCC_LIFECYCLE_SOLAR_PV), "hydro": ("Hydropower", C.IPCC_LIFECYCLE_HYDRO),
            "nuclear": ("Nuclear", C.IPCC_LIFECYCLE_NUCLEAR), "wind": ("Wind (onshore)", C.IPCC_LIFECYCLE_WIND)}

@@ -51,6 +51,7 @@ from pylabs.labs.vol2.v2_16_model import (CONTEXT_BASE_RATES, DESIGNS, S, Deploy
                                           act1_scenario, act1_truth, act2_answer, blind_cutoff_for_four_fifths, blind_curve)
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 CRITERIA = {"dp": "Demographic parity", "single": "One threshold", "ppv": "Predictive parity"}
@@ -232,9 +233,9 @@ def act1_chart(s: State, g: Pair):
     names = ["Flag rate", "FPR", "FNR", "PPV"]
     value = {"A": [g.a.selection_rate, g.a.fpr, g.a.fnr, g.a.ppv], "B": [g.b.selection_rate, g.b.fpr, g.b.fnr, g.b.ppv]}
     traces = [ch.bars(f"Group {k} ({fmt(s[f'a1_base_{k.lower()}'], 'pct')} base rate)", names,
-                      [v * S.pp_per_unit for v in value[k]], colour, text=[fmt(v, "pct") for v in value[k]])
+                      [v * U.PERCENT for v in value[k]], colour, text=[fmt(v, "pct") for v in value[k]])
               for k, colour in (("A", "series1"), ("B", "series2"))]
-    figure = ch.figure(traces, x=ch.axis("", "category"), y=ch.axis("Percent of the group", range=[0, S.pp_per_unit * 1.05]))
+    figure = ch.figure(traces, x=ch.axis("", "category"), y=ch.axis("Percent of the group", range=[0, U.PERCENT * 1.05]))
     equal = [n.replace("Flag", "flag") for n, x, y in zip(names, value["A"], value["B"]) if held(x, y)]
     summary = (f"Under {CRITERIA[s['a1_criterion']].lower()}, " +
                (f"{', '.join(equal)} {'match' if len(equal) > 1 else 'matches'} across the groups" if equal
@@ -571,6 +572,8 @@ LAB = Lab(
               "rates and equal precision **cannot all hold**; which to keep is a policy choice, made within "
               "what the law allows.",
     minutes="30–35 min", chapter="Responsible AI", url="vol2/16-fairness-impossibility/",
+    description="Why equal selection rates, equal error rates and equal precision cannot all hold when groups' base "
+                "rates differ, and what US law, the four-fifths rule and the EU AI Act ask of a hiring screen.",
     reading=(
         "**Fairness criteria**: demographic parity, equalized odds, predictive parity and calibration.",
         "**The impossibility results** of Chouldechova (2017) and Kleinberg et al. (2016).",

@@ -10,8 +10,8 @@ Art. 99(4) and Annex III 4(a); Council Directive 2000/43/EC Arts. 2(2) and 5 (OJ
 from __future__ import annotations
 
 from pylabs.framework import callout, fmt, prose
-from pylabs.labs.vol2.v2_16_model import S
 from pylabs.physics import constants as C
+from pylabs.physics import units as U
 
 STATUTE = ("to adjust the scores of, use different cutoff scores for, or otherwise alter the results of, "
            "employment related tests on the basis of race, color, religion, sex, or national origin")
@@ -33,7 +33,7 @@ def group_cutoff_law(markets: set[str]) -> list[str]:
 
 def law_and_policy():
     """Which statements on this page are law and which are the company's policy, as the sources word them."""
-    fine = (f"€{fmt(C.EU_AI_ACT_FINE_HIGH_RISK_EUR / S.eur_per_million, 'num')} M or "
+    fine = (f"€{fmt(C.EU_AI_ACT_FINE_HIGH_RISK_EUR / U.MILLION, 'num')} M or "
             f"{fmt(C.EU_AI_ACT_FINE_HIGH_RISK_TURNOVER, 'pct')} of worldwide annual turnover")
     return callout("info", "Law and policy on this page (a teaching model, not legal advice)", prose(
         f"**US law.** 42 U.S.C. §2000e–2(l): it is an unlawful employment practice {STATUTE}. A practice shown "

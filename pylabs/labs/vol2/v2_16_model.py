@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from pylabs.physics import constants as C
 from pylabs.physics import fairness as F
+from pylabs.physics import units as U
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,10 @@ class Scenario:
     harm_budget: float = 1e5             # qualified candidates rejected per day before the warning
     group_share: float = 0.5             # [A] each group is half of the applicants
     jurisdiction_share: float = 0.5      # [A] half the screens fall under each rule set
-    pp_per_unit: float = 100.0
     sweep_low: float = 0.0               # Act II chart: the one cut-off swept from 0 ...
     sweep_high: float = 3.0              # ... to 3 (the slider's range)
     sweep_steps: float = 60.0
     chart_height_px: float = 380.0       # room for the legend on a phone
-    eur_per_million: float = 1e6
     same_cutoff: float = 1e-9            # two cut-offs closer than this are one cut-off
 
 
@@ -83,7 +82,7 @@ class Pair:
 
 def held(x: float, y: float) -> bool:
     """Two rates the page would show as the same (equal to a tenth of a percentage point)."""
-    return abs(x - y) < 1 / (S.pp_per_unit * 10)
+    return abs(x - y) < 1 / (U.PERCENT * 10)
 
 
 def pair(p_a: float, p_b: float, t_a: float, t_b: float, d_prime: float = S.d_prime) -> Pair:

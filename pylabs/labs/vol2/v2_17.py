@@ -30,6 +30,7 @@ from pylabs.labs.vol2.v2_17_radar import domains, radar_chart
 from pylabs.physics import constants as C
 from pylabs.physics import privacy
 from pylabs.physics import system_design as sd
+from pylabs.physics import units as U
 from pylabs.physics.references import cite
 
 # ---- how the page writes the board's numbers -----------------------------------------------
@@ -41,9 +42,9 @@ FEASIBLE = DESIGNS[act2_answer()]
 
 def size(count: float) -> str:
     """A parameter or token count as the page writes it: 1 T, 100 B."""
-    if count >= S.per_trillion:
-        return f"{fmt(count / S.per_trillion, 'num')} T"
-    return f"{fmt(count / S.per_billion, 'num')} B"
+    if count >= U.TRILLION:
+        return f"{fmt(count / U.TRILLION, 'num')} T"
+    return f"{fmt(count / U.BILLION, 'num')} B"
 
 
 def days(d: Design) -> str:
@@ -159,7 +160,7 @@ ACT1_REFLECTION = Reflection(
         Claim("A", "Long prompts: the slowest requests carry prompts many times longer than most.",
               "Every prompt here has {prompt} tokens, so every prefill takes {prefill}; the other {gap_s} "
               "is spent before the prefill starts."),
-        Claim("B", f"Distance: most of {fmt(S.users / S.per_billion, 'words')} billion users are far from the "
+        Claim("B", f"Distance: most of {fmt(S.users / U.BILLION, 'words')} billion users are far from the "
                    "draft's single region.",
               "This P99 has no network term at all. Even {far} of fibre to the region and back adds {rtt}, "
               "a small part of the {gap_s}."),
@@ -265,7 +266,7 @@ ACT1 = Act(
         "these labs is in your Design Ledger, and it shows where your intuition is good and where it is not. "
         "Second, the board has sent a draft. Tell me how much of it survives contact with the physics."),
     scenario=lambda: (
-        f"The board wants one assistant for **{fmt(S.users / S.per_billion, 'num')} billion users**: a "
+        f"The board wants one assistant for **{fmt(S.users / U.BILLION, 'num')} billion users**: a "
         f"{size(S.params)}-parameter model retrained monthly on {size(S.tokens_per_month)} tokens, for at most "
         f"**{fmt(S.budget_usd, 'usd')} a year**, renting H100s at {fmt(S.usd_per_gpu_hour, 'usd')} an hour [assumed].",
         f"Its {TEN} checks, each the model of an earlier lab: training fits in {fmt(S.hbm_limit, 'GB')} per GPU "
@@ -573,6 +574,9 @@ LAB = Lab(
     invariant="A design is **feasible only when every constraint holds at once**: each check is an earlier "
               "lab's physics, and the decisions that matter most move several checks together.",
     minutes="30–40 min", chapter="Conclusion", url="vol2/17-constraints-never-lie/",
+    description="The Volume II capstone. Your Design Ledger shows where your intuition held, then one production "
+                "design must pass ten checks at once, from training and serving memory and P99 latency to "
+                "availability, privacy, fairness, carbon and budget.",
     reading=(
         "**Every earlier chapter**: this lab brings their constraints together.",
         "**Mixture-of-experts models**: total against active parameters.",
@@ -594,7 +598,7 @@ LAB = Lab(
     reads=READS,
     record_metrics=RECORD,
     defaults_from={"a2_noise": ("v2_11", "a2_z"), "a2_cfe": ("v2_15", "a2_procure"), "a2_fair": ("v2_16", "a2_eu_rule")},
-    hook=f"A board wants one assistant for {fmt(S.users / S.per_billion, 'words')} billion users and sets {TEN} "
+    hook=f"A board wants one assistant for {fmt(S.users / U.BILLION, 'words')} billion users and sets {TEN} "
          "checks, from memory and latency to privacy and carbon. How much of its draft survives, and what would "
          "pass them all?",
 )

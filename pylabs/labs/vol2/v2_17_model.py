@@ -75,8 +75,6 @@ class Scenario:
     tiny: float = 1e-12                  # keeps a ratio finite when a share reaches zero
     chart_floor: float = 1e-3            # the check chart's range: a thousandth to a thousand times the limit
     chart_height_px: float = 320.0
-    per_billion: float = 1e9             # the page writes 5 billion users, 100 B parameters, $10 B
-    per_trillion: float = 1e12           # ... and 1 T parameters, 1 T tokens
 
 
 S = Scenario()
