@@ -82,7 +82,7 @@ def test_micropip_installs_pylabs_from_the_sites_own_files(browser, base_url, wa
         lab = LabDriver(ctx.new_page(), base_url)
         watch.attach(lab.page)
         requests: list[str] = []
-        lab.page.on("request", lambda request: requests.append(request.url))  # the page's and its workers'
+        lab.page.on("request", lambda request, seen=requests: seen.append(request.url))  # the page's and its workers'
         lab.page.goto(base_url + V2_02 + query)
         lab.wait_ready()
         assert lab.page.get_attribute("html", "data-pylabs-boot") == boot
