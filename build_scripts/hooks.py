@@ -4,7 +4,8 @@ Lab pages and their navigation entries come from the lab registry (``lab_pages.p
 ``mkdocs.yml`` name no lab. The shortcodes a page may use are the ``SHORTCODES`` table below; an
 unknown name, a wrong number of arguments or an unknown lab fails the build.
 
-After the build: ``labs.json``, the pylabs wheel, the Python memory snapshot
+After the build: ``labs.json``, the pylabs wheel (installed in the browser with micropip, which
+``vendor.py`` ships beside Pyodide), the Python memory snapshot
 (``snapshot.py``), ``runtime.json`` and the service worker (``offline.py``) are written and
 the npm runtime is vendored into the site.
 """
@@ -141,6 +142,10 @@ def on_post_build(config) -> None:
         "pyodide_version": versions["pyodide"],
         "wheel": f"assets/pylabs/{wheel.name}?v={content_hash(wheel)}",
         "wheel_hash": content_hash(wheel),
+        # How the worker installs the wheels: micropip (vendor/pyodide/, build_scripts/micropip_wheel.py);
+        # "unpack" unzips them instead (only the benchmark's comparison, tools/bench_micropip.py, sets it).
+        "installer": "micropip",
+        "micropip": versions["micropip"],
         # Python with pylabs imported, restored in a fraction of a normal boot (None: boot as before).
         "snapshot": make_snapshot(site_dir, wheel, versions["pyodide"]),
         "plotly": "vendor/plotly/plotly.min.js",

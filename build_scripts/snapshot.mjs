@@ -1,5 +1,7 @@
-// Make a Pyodide memory snapshot with pylabs imported and every lab warmed up, in Node with the
-// pinned npm pyodide package (the same files the site vendors).
+// Make a Pyodide memory snapshot with micropip and pylabs imported and every lab warmed up, in Node
+// with the pinned npm pyodide package (the same files the site vendors, micropip's wheel among them).
+// pylabs is installed the way the worker's full boot installs it: micropip.install from the wheel's
+// bytes (docs/assets/pylabs/worker/micropip.js).
 //   node build_scripts/snapshot.mjs <pyodide dir> <wheel> <out.bin>
 // Pyodide's snapshot API is private (_makeSnapshot, makeMemorySnapshot): it keeps the
 // WebAssembly memory only, so the browser still mounts the standard library (and unpacks the
@@ -17,16 +19,20 @@ import path from "node:path";
 const [pyodideDir, wheelPath, outPath] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { growMemoryOnInstantiate } = await import(
-  pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", "worker", "snapshot-memory.js")).href);
+const shared = (name) => import(pathToFileURL(path.join(here, "..", "docs", "assets", "pylabs", "worker", name)).href);
+const { growMemoryOnInstantiate } = await shared("snapshot-memory.js");
+const { installWithMicropip, micropipList, snapshotSerializer, snapshotDeserializer } = await shared("micropip.js");
 const wheel = readFileSync(wheelPath);
+const wheels = [{ name: path.basename(wheelPath), bytes: new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength) }];
 
 async function start(options) {
   return loadPyodide({ indexURL: pyodideDir + "/", stdout: () => {}, ...options });
 }
 
 const pyodide = await start({ _makeSnapshot: true });
-pyodide.unpackArchive(new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength), "wheel");
+await installWithMicropip(pyodide, wheels);
+const installed = micropipList(pyodide);
+if (!(installed.pylabs || "").startsWith("emfs:")) throw new Error(`micropip did not install pylabs: ${JSON.stringify(installed)}`);
 // Import every module of the wheel (a snapshot boot then never needs the wheel's files), render every
 // lab once (lazy tables), then forget what was rendered and "sent", so a page's first full update
 // is computed as usual.
@@ -47,18 +53,27 @@ for lab_id in LAB_MODULES:
 controls._RENDERED.clear()
 formats._sig.cache_clear()
 del lab_id, module
+importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()
 `);
 const warm = pyodide.runPython("len(LAB_MODULES)");
-const image = pyodide.makeMemorySnapshot();
+// What Pyodide loaded is recorded outside Python's memory, and a restored Pyodide starts with none
+// of those files: the record starts empty too (Pyodide refuses a snapshot otherwise).
+for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
+const image = pyodide.makeMemorySnapshot({ serializer: snapshotSerializer(pyodide) });
 const restore = growMemoryOnInstantiate(image.length);
 try {
-  const check = await start({ _loadSnapshot: image });   // throws if the browser could not restore it
+  const refs = snapshotDeserializer();
+  const check = await start({ _loadSnapshot: image, _snapshotDeserializer: refs.deserialize });   // throws if the browser could not restore it
+  refs.bind(check);
   check.runPython(`import pylabs.bridge as bridge
 from pylabs.labs import LAB_MODULES
 bridge.update(list(LAB_MODULES)[-1], "{}", None, True)`);
+  // micropip, restored without its files, still installs (what a snapshot boot does with an extra wheel)
+  await installWithMicropip(check, wheels);
+  if (!(micropipList(check).pylabs || "").startsWith("emfs:")) throw new Error("the restored micropip did not install pylabs");
 } finally {
   restore();
 }
 writeFileSync(outPath, image);
-console.log(JSON.stringify({ pyodide: pyodide.version, bytes: image.length, warm }));
+console.log(JSON.stringify({ pyodide: pyodide.version, bytes: image.length, warm, installed }));

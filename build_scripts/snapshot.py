@@ -1,12 +1,12 @@
-"""A Pyodide memory snapshot with pylabs already imported, made at build time (issue 9).
+"""A Pyodide memory snapshot with micropip and pylabs already imported, made at build time (issue 9).
 
-``make_snapshot(site_dir, wheel)`` runs ``snapshot.mjs`` in Node against the vendored Pyodide (every lab
-imported and rendered once)
-and the wheel just built, gzips the memory image and writes it into the site as
-``assets/pylabs/snapshot-<key>.bin.gz``, where ``key`` hashes the Pyodide version, its build id
-and the wheel's bytes: a new Pyodide or a new pylabs gives a new name, and the worker checks the
-same key in ``runtime.json`` before it uses the file. Nothing is committed; the image is kept in
-``.cache/snapshot/`` by key so a rebuild without Python changes does not redo it.
+``make_snapshot(site_dir, wheel)`` runs ``snapshot.mjs`` in Node against the vendored Pyodide and
+the wheel just built (installed with micropip, as the worker's full boot does; every lab imported
+and rendered once), gzips the memory image and writes it into the site as
+``assets/pylabs/snapshot-<key>.bin.gz``, where ``key`` hashes the Pyodide version, its build id,
+the pinned micropip and the wheel's bytes: a new Pyodide or a new pylabs gives a new name, and the
+worker checks the same key in ``runtime.json`` before it uses the file. Nothing is committed; the
+image is kept in ``.cache/snapshot/`` by key so a rebuild without Python changes does not redo it.
 
 Set ``PYLABS_SNAPSHOT=off`` to build without one (the page then boots Pyodide as before).
 The browser decompresses with ``DecompressionStream("gzip")`` (GitHub Pages does not compress
@@ -24,10 +24,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from build_scripts import micropip_wheel
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "snapshot"
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
 MEMORY_JS = ROOT / "docs" / "assets" / "pylabs" / "worker" / "snapshot-memory.js"  # how the restore grows the memory
+MICROPIP_JS = ROOT / "docs" / "assets" / "pylabs" / "worker" / "micropip.js"  # how the wheel is installed and micropip's objects named
 
 
 class SnapshotError(RuntimeError):
@@ -46,7 +49,8 @@ def pyodide_build_id(pyodide_dir: Path) -> str:
 
 def snapshot_key(pyodide_version: str, build_id: str, wheel: Path) -> str:
     digest = hashlib.sha256()
-    for part in (pyodide_version, build_id, SCRIPT.read_text(), MEMORY_JS.read_text()):
+    for part in (pyodide_version, build_id, SCRIPT.read_text(), MEMORY_JS.read_text(), MICROPIP_JS.read_text(),
+                 micropip_wheel.SHA256):
         digest.update(part.encode() + b"\0")
     digest.update(wheel.read_bytes())
     return digest.hexdigest()[:16]
@@ -77,7 +81,7 @@ def make_snapshot(site_dir: Path, wheel: Path, pyodide_version: str) -> dict | N
     name = f"snapshot-{key}.bin.gz"
     shutil.copy2(cached, site_dir / "assets" / "pylabs" / name)
     return {"url": f"assets/pylabs/{name}", "key": key, "pyodide": pyodide_version, "build_id": build_id,
-            "bytes": cached.stat().st_size, "memory": uncompressed_size(cached)}
+            "bytes": cached.stat().st_size, "memory": uncompressed_size(cached), "micropip": micropip_wheel.VERSION}
 
 
 def uncompressed_size(path: Path) -> int:

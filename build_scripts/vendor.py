@@ -1,8 +1,8 @@
 """Copy the browser runtime from ``node_modules`` (pinned by package-lock.json) into the site.
 
-Nothing is fetched from a CDN: Pyodide's core, the labs' Plotly.js bundle (built from npm ``plotly.js`` with
-exactly the trace types in ``plotly_bundle.json``: see ``plotly_bundle.py``) and KaTeX are served from
-``<site>/vendor/``.
+Nothing is fetched from a CDN: Pyodide's core (with micropip beside it, from PyPI: see
+``micropip_wheel.py``), the labs' Plotly.js bundle (built from npm ``plotly.js`` with exactly the trace
+types in ``plotly_bundle.json``: see ``plotly_bundle.py``) and KaTeX are served from ``<site>/vendor/``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+from build_scripts import micropip_wheel
 from build_scripts.plotly_bundle import plotly_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +41,7 @@ def vendor(site_dir: Path) -> dict[str, str]:
     pyodide.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy2(_need(MODULES / "pyodide" / name), pyodide / name)
+    micropip_wheel.ship(pyodide)
     plotly = target / "plotly"
     plotly.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_bundle(), plotly / "plotly.min.js")
@@ -51,5 +53,5 @@ def vendor(site_dir: Path) -> dict[str, str]:
     for name in ("katex.min.js", "katex.min.css"):
         shutil.copy2(dist / name, katex / name)
     shutil.copytree(dist / "fonts", katex / "fonts", ignore=shutil.ignore_patterns("*.ttf", "*.woff"))
-    return {name: package_version(name)
-            for name in ("pyodide", "plotly.js", "katex")}
+    return {**{name: package_version(name) for name in ("pyodide", "plotly.js", "katex")},
+            "micropip": micropip_wheel.VERSION}

@@ -49,6 +49,8 @@ fresh browser context (empty HTTP cache and localStorage) and measures:
   is reused) is reported; Material only intercepts links to pages listed in sitemap.xml.
 - foreign: requests in any phase whose URL does not start with the server origin (data:, blob:
   ignored).
+- micropip (tools/bench_micropip.py): the full boot of the first lab with the wheels installed by
+  micropip and by unpacking them, as ratios to the floor of the same run.
 Runs repeat --runs times; cells are min/median/max per lab; a target is met when every lab's median
 meets it. With throttling (default) the whole set runs again with CDP Emulation.setCPUThrottlingRate
 ({rate: 4}) on the page target; a probe (one busy loop in the page and in a dedicated worker) tells
@@ -449,6 +451,8 @@ def main() -> None:
                         help="also time a first visit over emulated 20 and 100 Mbit/s links, by default and with the usual boot")
     parser.add_argument("--bytes", action=argparse.BooleanOptionalAction, default=True,
                         help="also count a first visit's bytes per file type (tools/bench_bytes.py)")
+    parser.add_argument("--micropip", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time the full boot with and without micropip (tools/bench_micropip.py)")
     parser.add_argument("--class-view", action=argparse.BooleanOptionalAction, default=True,
                         help="also time the class view with 500 students (tools/bench_class.py)")
     args = parser.parse_args()
@@ -471,6 +475,9 @@ def main() -> None:
             report["throttle_probe"] = probe_worker_throttling(browser, base)
         if args.network:
             report["network"] = measure_network_first_visit(browser, base, labs[0], 1 if args.quick else 3)
+        if args.micropip:  # what installing the wheels with micropip costs the full boot
+            from tools import bench_micropip
+            report["micropip"] = bench_micropip.report(browser, site, labs[0], 2 if args.quick else 5)
         if args.class_view:  # issue 21: a class of 500 students in the class view
             from tools import bench_class
             report["class_view"] = bench_class.report(browser, base, runs=1 if args.quick else 3)

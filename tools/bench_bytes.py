@@ -18,6 +18,7 @@ import gzip
 import json
 from pathlib import Path
 
+from build_scripts import micropip_wheel
 from tools.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,7 @@ PREFIX = "/labs/"
 AFTER_READY_MS = 15_000
 LINKS_MBIT = (20, 100)
 ALREADY_PACKED = (".gz", ".whl", ".zip", ".woff2", ".png", ".jpg")  # gzip gains nothing; served as they are
-TYPES = {".html": "HTML", "/": "HTML", ".js": "JavaScript", ".mjs": "JavaScript", ".css": "CSS", ".wasm": "WebAssembly",
+TYPES = {"/" + micropip_wheel.FILE_NAME: "micropip wheel", ".html": "HTML", "/": "HTML", ".js": "JavaScript", ".mjs": "JavaScript", ".css": "CSS", ".wasm": "WebAssembly",
          ".zip": "Python standard library", ".gz": "Python image (snapshot)", ".whl": "pylabs wheel", ".json": "JSON",
          ".xml": "sitemap", ".woff2": "fonts", ".svg": "images", ".png": "images"}
 

@@ -73,6 +73,31 @@ def test_snapshot_and_full_boot_render_the_same(browser, base_url, watch):
     assert results["snapshot"][1] == results["full"][1]
 
 
+def test_micropip_installs_pylabs_from_the_sites_own_files(browser, base_url, watch):
+    """A full boot loads micropip from vendor/pyodide/ (PyPI's wheel, named in the vendored lock
+    file) and installs the pylabs wheel with it from the bytes the worker downloaded (`emfs:`); a
+    snapshot boot restores micropip already imported and fetches no micropip at all."""
+    for query, boot in (("?pylabs-boot=full", "full"), ("", "snapshot")):
+        ctx = browser.new_context()
+        lab = LabDriver(ctx.new_page(), base_url)
+        watch.attach(lab.page)
+        requests: list[str] = []
+        lab.page.on("request", lambda request, seen=requests: seen.append(request.url))  # the page's and its workers'
+        lab.page.goto(base_url + V2_02 + query)
+        lab.wait_ready()
+        assert lab.page.get_attribute("html", "data-pylabs-boot") == boot
+        installed = lab.page.evaluate("() => pylabsRuntime.call('installed', [])")
+        micropip = [url for url in requests if "/micropip-" in url]
+        if boot == "full":
+            assert installed["pylabs"].startswith("emfs:/") and installed["pylabs"].endswith(".whl"), installed
+            assert installed["micropip"] == "pyodide", installed  # loaded by pyodide.loadPackage
+            assert micropip == [base_url + "vendor/pyodide/micropip-0.11.1-py3-none-any.whl"]
+        else:
+            assert micropip == []
+            assert "pylabs" not in installed  # the image holds the modules, not the wheel's files
+        ctx.close()
+
+
 def _site_copy(site_dir, tmp_path, change):
     """A copy of the built site (symlinks) with one file changed by ``change(copy)``."""
     copy = tmp_path / "site"

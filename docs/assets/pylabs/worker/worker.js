@@ -1,4 +1,4 @@
-// Python in a Web Worker: boots self-hosted Pyodide, installs the pylabs wheel,
+// Python in a Web Worker: boots self-hosted Pyodide, installs the pylabs wheel with micropip,
 // and answers calls to pylabs.bridge with JSON strings. The page never blocks on Python.
 //
 // Boot (issue 9): when the build made a memory snapshot of Python with pylabs and every lab already imported
@@ -10,6 +10,7 @@ import { loadPyodide, version as PYODIDE_VERSION } from "../../../vendor/pyodide
 import { growMemoryOnInstantiate } from "./snapshot-memory.js";
 import { dropImage, keepImage, keptImage } from "./image-cache.js";
 import { dropCopies, handOff, keepBytes, keepCopy } from "../shared/handoff.js";
+import { installWithMicropip, micropipList, snapshotDeserializer } from "./micropip.js";
 
 const BASE = new URL("../../../", import.meta.url);
 // A page that no service worker controls yet (a first visit) names its worker so: what the boot
@@ -32,7 +33,7 @@ const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commi
 let python = null;
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
 let bridge = null;
-/** After a snapshot boot the wheels' files are unpacked later: see installLater. */
+/** After a snapshot boot the wheels are installed later: see installLater. */
 let later = null;
 /** An image unpacked from the gzipped file, to keep for the next visit (image-cache.js). */
 let keeping = null;
@@ -58,7 +59,7 @@ class SlowNetwork extends Error {}
 /**
  * Start downloading the image and decide, from its rate, whether to wait for it. The snapshot
  * saves a few seconds of Pyodide's start-up; the files both boots need (7.5 MB) come after the
- * decision, so only the image's own 11 MB count: over a slow link (a first visit at 20 Mbit/s)
+ * decision, so only the image's own 12.5 MB count: over a slow link (a first visit at 20 Mbit/s)
  * the usual boot is ready sooner. After PROBE_MS of data, an image that would take longer than
  * WORTH_WAITING_MS in all is dropped (the service worker fetches it for the next visit, which
  * then reads it from Cache Storage at once).
@@ -152,12 +153,14 @@ async function startPython(config) {
       image.catch(() => {}); // reported below, through loadPyodide
       const compiled = kept ? compileWasm(options.indexURL) : null;
       const restore = growMemoryOnInstantiate(entry.memory || 0, compiled);
+      const refs = snapshotDeserializer();  // micropip's references to Pyodide (micropip.js)
       let pyodide;
       try {
-        pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
+        pyodide = await loadPyodide({ ...options, _loadSnapshot: image, _snapshotDeserializer: refs.deserialize });
       } finally {
         restore();
       }
+      refs.bind(pyodide);
       if (!kept) keeping = { entry, image };
       return { pyodide, boot: "snapshot", image: kept ? "kept" : "downloaded", note: `restored from snapshot ${entry.key}` };
     } catch (error) {
@@ -175,25 +178,38 @@ async function startPython(config) {
 }
 
 /**
- * Put a pure-Python wheel's files into site-packages. The one way packages get into Python
- * here (no micropip at run time, see the README); extra wheels would come through here too.
+ * Install the wheels (pylabs, then runtime.json's extra_wheels) from the downloads started while
+ * Python booted, with micropip (micropip.js). runtime.json's `"installer": "unpack"` unzips them
+ * into site-packages instead, as the worker did before micropip: the benchmark compares the two
+ * (tools/bench_micropip.py).
+ * @param {{url: string, download: Promise<Response>}[]} wheels
+ * @returns {Promise<number>} ms spent installing, once the downloads were in
  */
-async function installWheel(pyodide, download) {
-  const response = await download;
-  if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+async function installWheels(pyodide, config, wheels) {
+  const files = [];
+  for (const { url, download } of wheels) {
+    const response = await download;
+    if (!response.ok) throw new Error(`the lab package could not be downloaded (HTTP ${response.status})`);
+    files.push({ name: new URL(url, BASE).pathname.split("/").pop(), bytes: new Uint8Array(await response.arrayBuffer()) });
+  }
+  const start = performance.now();
+  if (config.installer === "unpack") files.forEach(({ bytes }) => pyodide.unpackArchive(bytes, "wheel"));
+  else await installWithMicropip(pyodide, files);
+  return performance.now() - start;
 }
 
 /**
  * Boot Python and load our wheel.
- * @returns {Promise<{pylabs: string, pyodide: string, boot: string, image: string, note: string}>} what is running
+ * @returns {Promise<{pylabs: string, pyodide: string, boot: string, image: string, note: string, install_ms: number|null}>}
+ *   what is running, and how long installing the wheels took (null after a snapshot boot)
  */
 async function boot() {
   const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
   // The wheels download while Python starts.
-  const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => fetch(new URL(url, BASE)));
+  const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => ({ url, download: fetch(new URL(url, BASE)) }));
   progress("Starting Python (WebAssembly)…", 1);
   const { pyodide, boot: how, image = "", note } = await startPython(config);
+  let installMs = null;
   python = pyodide;
   if (pyodide.version !== config.pyodide_version) {
     throw new Error(`Pyodide ${pyodide.version} is loaded but the site was built for ${config.pyodide_version}; reload the page`);
@@ -201,12 +217,13 @@ async function boot() {
   progress("Loading the lab physics…", 2);
   if (how === "snapshot") {
     warmed = new Set();
-    // The snapshot's memory holds every pylabs module already imported (build_scripts/snapshot.mjs),
-    // but not the wheels' files. Unpacking them costs the worker 0.2-0.3 s, so it only happens when
-    // an import needs them (an extra wheel's module): never during a student's first slider moves.
-    later = { pyodide, wheels, done: null };
+    // The snapshot's memory holds micropip and every pylabs module already imported
+    // (build_scripts/snapshot.mjs), but not the wheels' files. Installing them costs the worker
+    // 0.2-0.3 s even unzipped, so it only happens when an import needs them (an extra wheel's
+    // module): never during a student's first slider moves.
+    later = { pyodide, config, wheels, done: null };
   } else {
-    for (const download of wheels) await installWheel(pyodide, download);
+    installMs = await installWheels(pyodide, config, wheels);
   }
   const module = pyodide.pyimport("pylabs.bridge");
   const version = module.version();
@@ -216,14 +233,14 @@ async function boot() {
   // The module proxy lives as long as the worker; its functions are borrowed from it.
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
   progress("Ready", 3);
-  return { pylabs: version, pyodide: pyodide.version, boot: how, image, note };
+  return { pylabs: version, pyodide: pyodide.version, boot: how, image, note, install_ms: installMs };
 }
 
-/** Unpack the wheels a snapshot boot left for later (once; every caller waits for the same work). */
+/** Install the wheels a snapshot boot left for later (once; every caller waits for the same work). */
 function installLater() {
   if (!later) return Promise.resolve(false);
   later.done ||= (async () => {
-    for (const download of later.wheels) await installWheel(later.pyodide, download);
+    await installWheels(later.pyodide, later.config, later.wheels);
     later.pyodide.runPython("import importlib; importlib.invalidate_caches()");
     later = null;
     return true;
@@ -307,6 +324,10 @@ self.onmessage = async (event) => {
     if (op === "keep-nothing") {  // a service worker already keeps this site
       dropCopies();
       self.postMessage({ id, ok: true, result: [] });
+      return;
+    }
+    if (op === "installed") {  // what micropip lists as installed, by name, and from where (tests)
+      self.postMessage({ id, ok: true, result: micropipList(python) });
       return;
     }
     if (op === "memory") {  // the size of Python's WebAssembly memory (the class view's benchmark reads it)
