@@ -1,10 +1,10 @@
-"""The service worker that keeps the site usable offline after one visit (issue 9).
+"""The service worker that keeps the site usable offline after one visit.
 
 ``write_service_worker(site_dir, runtime)`` writes ``<site>/sw.js`` from the template
 ``docs/assets/pylabs/inline/sw.js`` with the
 build id (a hash of every file the build wrote), the core files every lab needs (Pyodide with
 micropip's wheel beside it, the pylabs wheel, the snapshot, the shell's scripts and styles) and each one's SHA-256, against which the
-service worker checks the copies a first visit hands it (handoff.js, issue 22). A new build changes the id, so the
+service worker checks the copies a first visit hands it (handoff.js). A new build changes the id, so the
 browser installs the new worker, which deletes the old build's cache.
 """
 

@@ -59,7 +59,7 @@ def early_inline() -> str:
 
 
 def worker_start(site_root: str) -> str:
-    """The script at the top of a lab page's <head> that starts its Python worker (issue 9): at once
+    """The script at the top of a lab page's <head> that starts its Python worker: at once
     on a returning visit, else from the inline script after the lab (early_inline.js)."""
     return f'<script data-site-root="{escape(site_root)}">{WORKER_START.read_text()}</script>'
 
@@ -69,7 +69,7 @@ MATERIAL_SEARCH = re.compile(r'("search": ")([^"]*)assets/javascripts/workers/(s
 
 def search_later(page_html: str) -> str:
     """A lab page names docs/assets/pylabs/worker/search-later.js as Material's search worker: Material's own
-    worker, whose index is built once the lab has started rather than beside its boot (issue 9)."""
+    worker, whose index is built once the lab has started rather than beside its boot."""
     changed, count = MATERIAL_SEARCH.subn(r'\1\2assets/pylabs/worker/search-later.js?material=\3"', page_html, count=1)
     if count != 1:
         raise ValueError("the theme's config names no search worker (assets/javascripts/workers/search.*.min.js)")
@@ -206,5 +206,5 @@ def ledger_schema() -> str:
 
 
 def manifest() -> dict:
-    """``labs.json``: every lab's controls, metrics and questions (TESTING.md)."""
+    """``labs.json``: every lab's controls, metrics and questions (handbook/dom-contract.md)."""
     return {"schema": 1, "ledger_key_prefix": "mlsys-labs:ledger", "labs": [x.manifest() for x in all_labs()]}

@@ -1,4 +1,4 @@
-"""A Pyodide memory snapshot with micropip and pylabs already imported, made at build time (issue 9).
+"""A Pyodide memory snapshot with micropip and pylabs already imported, made at build time.
 
 ``make_snapshot(site_dir, wheel)`` runs ``snapshot.mjs`` in Node against the vendored Pyodide and
 the wheel just built (installed with micropip, as the worker's full boot does; every lab imported

@@ -147,7 +147,7 @@ def ledger_view(raw: str | None) -> str:
     return json.dumps({"html": view.render(raw)})
 
 
-# ---- the course (issue 21): a student's name, hand-ins, an instructor's class view -------------
+# ---- the course: a student's name, hand-ins, an instructor's class view -------------
 
 
 def ledger_student(raw: str | None, name: str, now: str) -> str:

@@ -38,7 +38,7 @@ FROM_V1: dict[str, dict[str, str]] = {
     },
 
     "v1_03": {
-        # every question rewritten for issue 20: Act I asks the days redone (was the 2^(N-1) rule's
+        # every question rewritten: Act I asks the days redone (was the 2^(N-1) rule's
         # multiplier), Act II the crossover time (was a pick of four race outcomes); both reflections
         # now ask what the act showed
         "a1_predict": "----",
@@ -249,7 +249,7 @@ FROM_V1: dict[str, dict[str, str]] = {
     "v2_16": {
         "a1_predict": "----",   # now group B's FPR ÷ group A's, with new ranges
         "a1_reflect": "ABCD",   # the same four claims, reworded to similar lengths
-        "a2_predict": "----",   # four new deployments (the old key was unlawful: 42 U.S.C. §2000e-2(l))
+        "a2_predict": "----",   # four new deployments (the old key was unlawful: handbook/errata.md#e15)
         "a2_reflect": "----",   # a new question: what sets the impact ratio at one cut-off
     },
 

@@ -1,4 +1,4 @@
-"""Build pieces of issue 9 without a browser: the snapshot's name follows Pyodide and the wheel,
+"""Build pieces of the fast boot without a browser: the snapshot's name follows Pyodide and the wheel,
 the snapshot can be switched off, the service worker lists the runtime (micropip's wheel too) and
 carries the build id, a lab page names the search worker that waits for the lab, and micropip is
 shipped only with its pinned hash."""
@@ -67,7 +67,7 @@ def test_service_worker_lists_the_runtime_and_changes_with_the_build(tmp_path):
                    "assets/pylabs/pylabs.whl?v=1", "sitemap.xml"):
         assert needed in core
     digests = json.loads(text.split("const DIGESTS = ")[1].split(";\n")[0])
-    # a copy handed off by a page is checked against the bytes this build wrote (issue 22)
+    # a copy handed off by a page is checked against the bytes this build wrote
     assert digests["vendor/pyodide/pyodide.asm.wasm"] == hashlib.sha256(b"vendor/pyodide/pyodide.asm.wasm").hexdigest()
     assert "sitemap.xml" not in digests and "assets/pylabs/snapshot-k.bin.gz" not in digests  # rewritten by hosts; absent here
     assert offline.write_service_worker(site, runtime) == build  # sw.js itself is not part of the id

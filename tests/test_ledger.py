@@ -134,7 +134,7 @@ def test_committing_the_same_record_again_changes_nothing():
     assert moved["attempts"]["v2_02-abc123"]["updated_at"] == "2026-01-01T00:00:09Z"
 
 
-# ---- the student's name and the final design's failure states (issue 21) ----------------------
+# ---- the student's name and the final design's failure states ----------------------
 
 
 @pytest.mark.parametrize("typed,kept", [

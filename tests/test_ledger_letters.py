@@ -1,4 +1,4 @@
-"""A ledger written before the options were re-lettered keeps its meaning (issue 20).
+"""A ledger written before the options were re-lettered keeps its meaning.
 
 ``tests/fixtures/questions_v1.json`` is what each letter of each question said on the site of
 ledger version 1, with the key in the default context; ``tests/fixtures/ledger_v1.json`` is a

@@ -40,7 +40,7 @@ def test_every_result_of_every_lab_has_a_label():
 
 
 def test_a_flag_reads_yes_or_no_never_python_s_true():
-    """Issue 24: results kept as flags (V1-13's "SLO met throughout", V1-16's "Cost ok") read as
+    """Results kept as flags (V1-13's "SLO met throughout", V1-16's "Cost ok") read as
     yes or no on the ledger page, never "True" or "False"."""
     from tests.labs.reading import page_text
     text = page_text(ledger_view.render(ledger_with("v1_13")))

@@ -1,12 +1,12 @@
-"""Performance benchmark of the labs ("Fast" in DESIGN.md): `make bench`, or
+"""Performance benchmark of the labs ("Fast" in handbook/principles.md): `make bench`, or
     .venv/bin/python -m tools.bench [--site DIR] [--runs 5] [--json PATH] [--quick] [--no-throttle]
 
 The site is served by tools.serve under /labs/ (like GitHub Pages); every lab in
 labs.json is loaded in headless Debian Chromium driven by Playwright. Each run, per lab, uses a
 fresh browser context (empty HTTP cache and localStorage) and measures:
-- floors (issue 9), once per run and mode, before the labs: Pyodide's own loadPyodide() on a blank
+- floors, once per run and mode, before the labs: Pyodide's own loadPyodide() on a blank
   page (labs.json, on the page's main thread, a fresh context; then reloaded: floor_cold,
-  floor_warm), performance.now() when it resolved. Issue 9's rows are printed as ratios to the
+  floor_warm), performance.now() when it resolved. The fast boot's rows are printed as ratios to the
   floors of the same run (medians per lab of the per-run ratios), since machines here differ 3x.
 - cold: page.goto(lab) (until "commit"); at once the student picks Act I's first option and
   locks it: the init script, in the first document of the context only, clicks the first radio
@@ -323,7 +323,7 @@ def probe_worker_throttling(browser, base: str) -> dict:
             "worker_slowdown": ms[4]["worker"] / ms[1]["worker"]}
 
 
-# Issue 9's targets as ratios to the floors of the same run: key, label, numerator, denominator, target.
+# The boot targets as ratios to the floors of the same run: key, label, numerator, denominator, target.
 RATIOS = [
     ("r_lock", "Act I lock possible: ms after FCP", "lock_after_fcp", None, 100),
     ("r_ready_warm", "ready, returning / floor_cold", "ready_warm", "floor_cold", 0.3),
@@ -352,7 +352,7 @@ def ratios(result: dict) -> dict:
 
 
 def print_ratios(title: str, table: dict) -> None:
-    """Issue 9's table: medians per lab of per-run ratios to the floors of that run."""
+    """The boot targets' table: medians per lab of per-run ratios to the floors of that run."""
     labs = list(table)
     head = f"{'target row':<42}{'target':>8}  " + "".join(f"{lab:>10}" for lab in labs) + "  verdict"
     print(f"\n{title}\n{head}\n{'-' * len(head)}")
@@ -478,7 +478,7 @@ def main() -> None:
         if args.micropip:  # what installing the wheels with micropip costs the full boot
             from tools import bench_micropip
             report["micropip"] = bench_micropip.report(browser, site, labs[0], 2 if args.quick else 5)
-        if args.class_view:  # issue 21: a class of 500 students in the class view
+        if args.class_view:  # the course: a class of 500 students in the class view
             from tools import bench_class
             report["class_view"] = bench_class.report(browser, base, runs=1 if args.quick else 3)
         browser.close()
@@ -506,10 +506,10 @@ def main() -> None:
     for mode, data in report["modes"].items():
         data["summary"] = summarize(data["runs"], labs)
         print_table(f"== {mode}: {runs} runs per lab, {MOVES} slider moves per run ==", data["summary"])
-        print_ratios(f"== {mode}: issue 9 targets, ratios to the floors of the same run (medians per lab) ==",
+        print_ratios(f"== {mode}: boot targets, ratios to the floors of the same run (medians per lab) ==",
                      data["summary"])
         print_notes(mode, data["runs"])
-    if args.bytes:  # issue 22: what a first visit moves, and that nothing moves twice
+    if args.bytes:  # first-visit bytes: what a first visit moves, and that nothing moves twice
         from tools import bench_bytes
         report["bytes"] = bench_bytes.first_visit(site, labs[0]["id"])
         bench_bytes.report(report["bytes"])

@@ -1,4 +1,4 @@
-"""What a first visit costs in bytes (issue 22): `make bench` prints it, or
+"""What a first visit costs in bytes: `make bench` prints it, or
 
     .venv/bin/python -m tools.bench_bytes [--site DIR] [--lab v2_02]
 

@@ -1,4 +1,4 @@
-"""The class view's benchmark row (issue 21), printed by `make bench` after the labs, or alone:
+"""The class view's benchmark row, printed by `make bench` after the labs, or alone:
 
     .venv/bin/python -m tools.bench_class [--site site] [--students 500] [--runs 3]
 

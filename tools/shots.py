@@ -6,7 +6,7 @@
 Serves the built site on a free loopback port, opens each lab in headless Debian
 Chromium, optionally locks every question (option A) so both acts are open, and
 writes full-page PNGs named ``<lab>-<light|dark>-<width>[-unlocked].png``. Look
-at them with an image viewer before calling a page done (DONE.md).
+at them with an image viewer before calling a page done (handbook/principles.md).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ CLASS_PARTS = (("[data-section=files]", "files"), ("[data-section=roster]", "ros
 
 
 def shoot_class(site: Path, out: Path, files: list[Path]) -> list[Path]:
-    """The class view with ``files`` loaded (issue 21): the first screen and its main parts, in
+    """The class view with ``files`` loaded: the first screen and its main parts, in
     light and dark at both widths (a class of 500 is too long for one full-page image)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []

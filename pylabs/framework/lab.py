@@ -279,7 +279,7 @@ class Lab:
         return None if answer is None else answer.choice == self.answer(state, qid)
 
     def manifest(self) -> dict:
-        """This lab's entry in ``labs.json`` (see TESTING.md)."""
+        """This lab's entry in ``labs.json`` (see handbook/dom-contract.md)."""
         return {
             "id": self.id, "title": self.title, "volume": self.volume, "number": self.number,
             # the hook, not the invariant: labs.json is public, and the invariant states the answers

@@ -85,7 +85,7 @@ def h(tag: str, attrs: Mapping[str, object] | None = None, *children: Child) -> 
 
 class Parted(Markup):
     """An element whose children are elements, each kept apart: when it changes, the browser is sent
-    only the children that differ (``changed_parts``), not the whole element (issue 9: a slider move
+    only the children that differ (``changed_parts``), not the whole element (a slider move
     changes a few numbers of an act, not the act). Every child renders exactly one element, so the
     browser finds it as the element child with the same index."""
 

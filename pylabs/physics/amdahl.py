@@ -3,7 +3,7 @@
 A fraction f of the step time is made k times faster; the rest is unchanged. A factor
 below 1 is a slowdown and is allowed.
 Source: Amdahl 1967, "Validity of the single processor approach to achieving large scale
-computing capabilities"; AUDIT section 5c.
+computing capabilities"; handbook/labs/v2_09.md §2.
 """
 
 import math
@@ -40,7 +40,7 @@ def amdahl_speedup(fraction: float, factor: float) -> float:
 def amdahl_multi(fractions: Sequence[float], factors: Sequence[float]) -> float:
     """S = 1 / ((1 - sum f_i) + sum f_i/k_i)  (= 1 / sum f_i/k_i when the f_i sum to 1).
 
-    Source: Amdahl 1967, applied per component of a step profile (AUDIT section 5c).
+    Source: Amdahl 1967, applied per component of a step profile (handbook/labs/v2_09.md §2).
     """
     require(len(fractions) == len(factors), "factors", list(factors),
             f"the same length as fractions ({len(fractions)})",
@@ -58,7 +58,7 @@ def amdahl_multi(fractions: Sequence[float], factors: Sequence[float]) -> float:
 def time_reduction(fraction: float, factor: float) -> float:
     """dT/T = f * (1 - 1/k)  (share of step time saved; the throughput gain is S - 1).
 
-    Source: Amdahl 1967 (AUDIT section 5b row 1: 8 % less time is 8.7 % more throughput).
+    Source: Amdahl 1967 (handbook/labs/v2_09.md §2: 8 % less time is 8.7 % more throughput).
     """
     _check_fraction("fraction", fraction)
     _check_factor("factor", factor)
@@ -95,7 +95,7 @@ def _check_efficiency(efficiency: float) -> None:
 def parallel_speedup(serial_fraction: float, workers: float, efficiency: float = 1.0) -> float:
     """S = 1 / (s + (1 - s) / (N e))  (a fixed job; s is the serial share of its one-worker time).
 
-    Source: Amdahl 1967, with a parallel efficiency e on the parallel part (VOL1 §V1-12 (3)).
+    Source: Amdahl 1967, with a parallel efficiency e on the parallel part (handbook/labs/v1_12.md §2).
     """
     _check_fraction("serial_fraction", serial_fraction)
     _check_workers(workers)
@@ -116,7 +116,7 @@ def serial_share_of_parallel_run(serial_fraction: float, workers: float, efficie
     """s' = s / (s + (1 - s) / (N e)) = s * S  (the serial share of the N-worker run's wall clock).
 
     Source: Gustafson 1988 measures s on the parallel system; this converts Amdahl's s to it
-    (VOL1 §V1-12 (2) error 2: s = 0.15 on 64 workers is s' = 0.919).
+    (handbook/labs/v1_12.md §5: s = 0.15 on 64 workers is s' = 0.919).
     """
     return serial_fraction * parallel_speedup(serial_fraction, workers, efficiency)
 
@@ -136,7 +136,7 @@ def gustafson_speedup(parallel_run_serial_share: float, workers: float, efficien
 def batch_latency_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
     """L(b) = t0 + b t1  (a fixed cost per batch, launch and weight reads, plus a cost per sample).
 
-    Source: the usual linear batch-cost model (VOL1 §V1-12 (3), Act II).
+    Source: the usual linear batch-cost model (handbook/labs/v1_12.md §2, Act II).
     """
     require(batch >= 1, "batch", batch, ">= 1", "pass the number of samples in one batch")
     require(fixed_s >= 0, "fixed_s", fixed_s, ">= 0", "pass the fixed time per batch in seconds")
@@ -147,7 +147,7 @@ def batch_latency_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
 def batch_throughput_per_s(batch: float, fixed_s: float, per_sample_s: float) -> float:
     """Θ(b) = b / (t0 + b t1)  (samples per second; it rises towards the ceiling 1 / t1).
 
-    Source: VOL1 §V1-12 (3): Amdahl's law with the per-batch overhead as the serial part.
+    Source: handbook/labs/v1_12.md §2: Amdahl's law with the per-batch overhead as the serial part.
     """
     return batch / batch_latency_s(batch, fixed_s, per_sample_s)
 
@@ -156,7 +156,7 @@ def batch_costs_through(batch_1: float, latency_1_s: float, batch_2: float, late
                         ) -> tuple[float, float]:
     """(t0, t1) of the line L(b) = t0 + b t1 through two measured batch latencies.
 
-    Source: two-point fit of the linear batch-cost model (VOL1 §V1-12 (3) defaults for vendor B).
+    Source: two-point fit of the linear batch-cost model (handbook/labs/v1_12.md §2 defaults for vendor B).
     """
     require(batch_2 != batch_1, "batch_2", batch_2, f"different from batch_1 ({batch_1!r})",
             "measure the latency at two batch sizes")
@@ -169,7 +169,7 @@ def throughput_crossover_batch(fixed_a_s: float, per_sample_a_s: float, fixed_b_
     """b* = (t0_A - t0_B) / (t1_B - t1_A): the batch at which two devices' throughputs tie
     (math.inf when their per-sample costs are equal: the ranking never changes with batch).
 
-    Source: equate b / (t0_A + b t1_A) and b / (t0_B + b t1_B) (VOL1 §V1-12 (3)).
+    Source: equate b / (t0_A + b t1_A) and b / (t0_B + b t1_B) (handbook/labs/v1_12.md §2).
     """
     if per_sample_b_s == per_sample_a_s:
         return math.inf

@@ -83,7 +83,7 @@ def demand_growth_for_change(eff_gain: float, carbon_change: float) -> float:
 
 def night_headroom_frac(util: float, day_s: float, night_s: float) -> float:
     """(1 − u)/u · H_n/H_d: the spare night capacity, as a fraction of the day's load, of a
-    cluster running at utilisation u around the clock. Source: capacity balance (spec V2-15 §3)."""
+    cluster running at utilisation u around the clock. Source: capacity balance (handbook/labs/v2_15.md §2)."""
     _require(0 < util <= 1, "util", util, "in (0, 1]")
     return (1.0 - util) / util * night_s / day_s
 
@@ -91,7 +91,7 @@ def night_headroom_frac(util: float, day_s: float, night_s: float) -> float:
 def shiftable_frac(flex_frac: float, window_s: float, util: float, day_s: float, night_s: float) -> float:
     """F_eff = min(F · min(1, W/H_d), headroom): the share of day load that can move to the night.
     Jobs submitted more than W before nightfall would miss their deadline; the night cannot
-    take more than its spare capacity. Source: spec V2-15 §3 (uniform arrivals over the day)."""
+    take more than its spare capacity. Source: handbook/labs/v2_15.md §2 (uniform arrivals over the day)."""
     _require(0 <= flex_frac <= 1, "flex_frac", flex_frac, "in [0, 1]")
     _require(window_s >= 0, "window_s", window_s, ">= 0")
     reachable = flex_frac * min(1.0, window_s / day_s)
@@ -107,7 +107,7 @@ def day_night_mean_intensity(i_day: float, i_night: float, day_s: float, night_s
 def shift_savings(shift_frac: float, i_day: float, i_night: float, day_s: float, night_s: float) -> float:
     """H_d F_eff (I_d − I_n) / (H_d I_d + H_n I_n): emissions saved by moving F_eff of the day's
     load into the night, as a share of the baseline that runs all 24 h on their real grids.
-    Source: spec V2-15 §3 (corrected baseline; the upstream's used I_d for every hour)."""
+    Source: handbook/labs/v2_15.md §2 (corrected baseline; the upstream's used I_d for every hour)."""
     baseline = day_s * i_day + night_s * i_night
     return day_s * shift_frac * (i_day - i_night) / baseline
 
@@ -115,7 +115,7 @@ def shift_savings(shift_frac: float, i_day: float, i_night: float, day_s: float,
 def naive_shift_savings(flex_frac: float, i_day: float, i_night: float) -> float:
     """F (I_d − I_n)/I_d: the upstream lab's saving, which assumes the baseline runs every hour at
     the daytime intensity and ignores the window and the night headroom. Kept to show its error.
-    Source: spec V2-15 §2."""
+    Source: handbook/labs/v2_15.md §2."""
     return flex_frac * (i_day - i_night) / i_day
 
 

@@ -6,7 +6,7 @@ bytes/s and alpha the per-message latency in seconds (gamma, the reduction cost,
 With one rank there is nothing to communicate, so every collective costs 0 s.
 
 Step counts that are log2(p) use ceil(log2(p)) when p is not a power of two. This is a
-lower bound: MPICH's non-power-of-two variants add a few extra steps (AUDIT section 2b,
+lower bound: MPICH's non-power-of-two variants add a few extra steps (handbook/labs/v2_06.md §2,
 row 14).
 
 Source: Thakur, Rabenseifner & Gropp 2005, "Optimization of Collective Communication
@@ -125,7 +125,7 @@ def naive_master_allreduce_s(
 
     The master receives p-1 messages, then sends p-1 messages through one link. Pipelined,
     chunked and full duplex, the receive and send streams overlap, halving the time.
-    Source: AUDIT section 2c (derived from the alpha-beta model of Thakur et al. 2005).
+    Source: handbook/labs/v2_06.md §2 (derived from the alpha-beta model of Thakur et al. 2005).
     """
     _check_common(size_bytes, p, bw, alpha_s)
     if p == 1:
@@ -179,7 +179,7 @@ def ring_binomial_crossover_bytes(p: float, alpha_s: float, bw: float) -> float:
     """n* = alpha*B*(2(p-1) - 2 lg p) / (2 lg p - 2(p-1)/p): ring is no slower for S >= n*.
 
     Returns 0.0 when ring never loses (p <= 3 with ceil(lg p), or alpha = 0).
-    Source: Thakur, Rabenseifner & Gropp 2005 cost formulas, solved for equality (AUDIT 2c).
+    Source: Thakur, Rabenseifner & Gropp 2005 cost formulas, solved for equality (handbook/labs/v2_06.md §2).
     """
     _check_crossover(p, alpha_s, bw)
     lg = log2_steps(p)
@@ -190,7 +190,7 @@ def ring_rd_crossover_bytes(p: float, alpha_s: float, bw: float) -> float:
     """n* = alpha*B*(2(p-1) - lg p) / (lg p - 2(p-1)/p): ring beats recursive doubling above n*.
 
     Returns math.inf when ring never wins (p = 2: same bytes, one more latency step).
-    Source: Thakur, Rabenseifner & Gropp 2005 cost formulas, solved for equality (AUDIT 2c).
+    Source: Thakur, Rabenseifner & Gropp 2005 cost formulas, solved for equality (handbook/labs/v2_06.md §2).
     """
     _check_crossover(p, alpha_s, bw)
     lg = log2_steps(p)
@@ -221,7 +221,7 @@ def hierarchical_allreduce_s(
     Intra-node reduce-scatter and all-gather over NVLink cost (g-1)/g*S/B_intra each; the
     inter-node ring all-reduce of the node's S bytes is spread over its L NICs (rails).
     Latency is neglected (large gradient messages).
-    Source: AUDIT section 1c item 2; scaling book "How to Think About GPUs" (node egress).
+    Source: handbook/labs/v2_02.md §2; scaling book "How to Think About GPUs" (node egress).
     """
     _check_size(size_bytes)
     _check_ranks("gpus_per_node", gpus_per_node)

@@ -6,7 +6,7 @@ model on a device also holds its KV cache and a runtime. Time at batch 1 is a ro
 the larger of streaming the weights and doing the arithmetic. Accuracy is not derivable from
 first principles: it comes from tables of representative published results, and the labs say so.
 
-Source: VOL1_09-16 §V1-10 (3) corrected model and (4) golden vectors; Williams et al. 2009.
+Source: handbook/labs/v1_10.md §2, §4; Williams et al. 2009.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ SCALE_BITS = 16  # one FP16 scale per quantization group (GPTQ/AWQ-style group-w
 def weight_bytes(params: float, bits: float, group_size: float = 0.0, scale_bits: float = SCALE_BITS) -> float:
     """W = P * (b + s/g) / 8  (b bits per weight, one s-bit scale per group of g; g = 0: no group term).
 
-    Source: VOL1_09-16 §V1-10 (3); Frantar et al. 2022 (GPTQ group-wise scales).
+    Source: handbook/labs/v1_10.md §2; Frantar et al. 2022 (GPTQ group-wise scales).
     """
     check(params >= 0, f"params must be >= 0, got {params}")
     check(bits > 0, f"bits must be > 0, got {bits}; pass 16 for FP16, 8 for INT8, 4 for INT4")
@@ -38,7 +38,7 @@ def bitmask_sparse_bytes(params: float, bits: float, density: float, group_size:
 
     Unstructured sparsity saves bytes only in a sparse format, and the format adds an index: here the
     cheapest, one bit per position. Stored dense, a pruned matrix keeps every zero.
-    Source: VOL1_09-16 §V1-10 (2) error 7.
+    Source: handbook/labs/v1_10.md §5.
     """
     check(0 < density <= 1, f"density must be in (0, 1], got {density}")
     return weight_bytes(params * density, bits, group_size) + params / 8
@@ -48,14 +48,14 @@ def kv_cache_bytes(layers: float, kv_heads: float, head_dim: float, bytes_per_el
                    tokens: float) -> float:
     """KV = 2 * L * n_kv * d_head * b * T  (a key and a value per KV head per layer, for T tokens).
 
-    Source: VOL1_09-16 §V1-10 (3); Ainslie et al. 2023 (GQA).
+    Source: handbook/labs/v1_10.md §2; Ainslie et al. 2023 (GQA).
     """
     check(tokens >= 0, f"tokens must be >= 0, got {tokens}")
     return kv_bytes_per_token(layers, kv_heads, head_dim, bytes_per_element) * tokens
 
 
 def footprint_bytes(weights: float, kv: float, runtime: float) -> float:
-    """M = W + KV + R  (weights, KV cache and the runtime's own memory). Source: VOL1_09-16 §V1-10 (3)."""
+    """M = W + KV + R  (weights, KV cache and the runtime's own memory). Source: handbook/labs/v1_10.md §2."""
     return weights + kv + runtime
 
 
@@ -65,7 +65,7 @@ def footprint_bytes(weights: float, kv: float, runtime: float) -> float:
 def batch1_latency_s(weights: float, flop: float, mem_bw: float, peak_ops: float, utilisation: float) -> float:
     """t = max(W / BW, F / (P_peak * u))  (stream the weights once; do the arithmetic at u of peak).
 
-    Source: VOL1_09-16 §V1-10 (3); Williams, Waterman and Patterson 2009 (roofline).
+    Source: handbook/labs/v1_10.md §2; Williams, Waterman and Patterson 2009 (roofline).
     """
     check(mem_bw > 0 and peak_ops > 0, "bandwidth and peak must be > 0")
     check(0 < utilisation <= 1, f"utilisation must be in (0, 1], got {utilisation}")
@@ -76,7 +76,7 @@ def decode_tokens_per_s(weights: float, kv: float, mem_bw: float) -> float:
     """r = BW / (W + KV)  (each generated token reads every weight and the whole cache once).
 
     Batch-1 decoding is memory-bound, so fewer bytes per weight is more tokens per second.
-    Source: VOL1_09-16 §V1-10; Williams et al. 2009 (roofline, memory side).
+    Source: handbook/labs/v1_10.md; Williams et al. 2009 (roofline, memory side).
     """
     check(mem_bw > 0, f"mem_bw must be > 0, got {mem_bw}")
     check(weights + kv > 0, "nothing to read: weights + KV must be > 0")
@@ -96,7 +96,7 @@ def rounding_error_of_range(bits: float) -> float:
     """e = (max / q_max) / 2 / (2 max) = 1 / (4 q_max)  (worst rounding error as a share of [-max, max]).
 
     INT8: 1/508 = 0.197 % of the range; INT4 is 127/7 = 18.1x coarser.
-    Source: VOL1_09-16 §V1-10 (2) error 14; Krishnamoorthi 2018.
+    Source: handbook/labs/v1_10.md §5; Krishnamoorthi 2018.
     """
     return 1 / (4 * symmetric_levels(bits))
 

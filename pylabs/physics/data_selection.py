@@ -1,6 +1,6 @@
 """Data selection: what ordering buys in training time, and what choosing labels buys in accuracy.
 
-Two halves (VOL1_09-16 §V1-09 (3)):
+Two halves (handbook/labs/v1_09.md §2):
 
 * Training time: a device sustains Θ = u·P_peak / F_sample samples per second, so E epochs over
   N samples take E·N / (S·Θ), where S is the speedup an ordering of the data buys in reaching
@@ -30,7 +30,7 @@ ORDERINGS = ("random", "curriculum", "anti")
 
 def training_samples_per_s(peak_flops: float, utilisation: float, flop_per_sample: float) -> float:
     """Θ = u·P_peak / F_sample, training samples per second.
-    Source: the roofline's compute roof scaled by a sustained utilisation (VOL1 §V1-09 (3))."""
+    Source: the roofline's compute roof scaled by a sustained utilisation (handbook/labs/v1_09.md §2)."""
     check(peak_flops > 0, f"peak_flops must be > 0 (got {peak_flops!r}); pass the dense peak in FLOP/s")
     check(0 < utilisation <= 1, f"utilisation must be in (0, 1] (got {utilisation!r}); e.g. 0.17 for 17 %")
     check(flop_per_sample > 0, f"flop_per_sample must be > 0 (got {flop_per_sample!r}); "
@@ -47,7 +47,7 @@ def training_flop_per_sample(forward_flop: float) -> float:
 
 def training_time_s(epochs: float, samples: float, samples_per_s: float, speedup: float = 1.0) -> float:
     """T = E·N / (S·Θ): E passes over N samples at Θ samples/s, shortened by an ordering speedup S.
-    Source: VOL1 §V1-09 (3)."""
+    Source: handbook/labs/v1_09.md §2."""
     check(epochs >= 0 and samples >= 0, f"epochs and samples must be >= 0 (got {epochs!r}, {samples!r})")
     check(samples_per_s > 0 and speedup > 0,
           f"samples_per_s and speedup must be > 0 (got {samples_per_s!r}, {speedup!r})")
@@ -58,7 +58,7 @@ def curriculum_speedup(label_noise: float, budget_fraction: float, noise_gain: f
                        budget_gain: float = 0.3) -> float:
     """S_cur = 1 + g_η·η + g_β·(1 − β)²: a *teaching surrogate*, 1 on clean data with a full budget.
     Source: shape from Wu, Dyer and Neyshabur 2021 (ICLR), 'When Do Curricula Work?' (curricula help
-    only with noisy labels or a limited time budget); coefficients from VOL1 §V1-09 (3), not fitted."""
+    only with noisy labels or a limited time budget); coefficients from handbook/labs/v1_09.md §2, not fitted."""
     check(0 <= label_noise < 1, f"label_noise must be in [0, 1) (got {label_noise!r}); a fraction of labels")
     check(0 < budget_fraction <= 1,
           f"budget_fraction must be in (0, 1] (got {budget_fraction!r}); 1 means train to convergence")
@@ -67,7 +67,7 @@ def curriculum_speedup(label_noise: float, budget_fraction: float, noise_gain: f
 
 def ordering_speedup(ordering: str, label_noise: float, budget_fraction: float) -> float:
     """S for an ordering: random 1, curriculum S_cur, anti-curriculum 1/S_cur (a teaching surrogate).
-    Source: VOL1 §V1-09 (3); Wu, Dyer and Neyshabur 2021 (anti-curricula do not help)."""
+    Source: handbook/labs/v1_09.md §2; Wu, Dyer and Neyshabur 2021 (anti-curricula do not help)."""
     check(ordering in ORDERINGS, f"ordering must be one of {ORDERINGS} (got {ordering!r})")
     if ordering == "random":
         return 1.0
@@ -80,7 +80,7 @@ def ordering_speedup(ordering: str, label_noise: float, budget_fraction: float) 
 
 def labels_bought(budget_usd: float, usd_per_label: float, pool: float) -> float:
     """n = min(B / c, N_pool): a budget buys labels until the pool runs out.
-    Source: VOL1 §V1-09 (3)."""
+    Source: handbook/labs/v1_09.md §2."""
     check(budget_usd >= 0, f"budget_usd must be >= 0 (got {budget_usd!r})")
     check(usd_per_label > 0 and pool > 0,
           f"usd_per_label and pool must be > 0 (got {usd_per_label!r}, {pool!r})")
@@ -89,7 +89,7 @@ def labels_bought(budget_usd: float, usd_per_label: float, pool: float) -> float
 
 def accuracy_from_labels(labels: float, ceiling: float, coefficient: float) -> float:
     """acc(n) = max(0, a_max − k/√n): a power-law learning curve (a teaching surrogate), never below 0.
-    Source: power-law learning curves, Hestness et al. 2017; constants from VOL1 §V1-09 (3)."""
+    Source: power-law learning curves, Hestness et al. 2017; constants from handbook/labs/v1_09.md §2."""
     check(labels >= 0, f"labels must be >= 0 (got {labels!r})")
     if labels == 0:
         return 0.0
@@ -108,7 +108,7 @@ def labels_for_accuracy(target: float, ceiling: float, coefficient: float) -> fl
 def al_effective_labels(labels: float, pool: float, efficiency: float) -> float:
     """n_eff = n·(1 + (k − 1)(1 − n/N_pool)): active learning's labels count k times early on, and
     not at all extra once the whole pool is labelled (both strategies then hold the same set).
-    Source: VOL1 §V1-09 (3); k is a claimed efficiency, not a measured one."""
+    Source: handbook/labs/v1_09.md §2; k is a claimed efficiency, not a measured one."""
     check(0 <= labels <= pool, f"labels must be in [0, pool] (got {labels!r} of {pool!r})")
     check(0 < efficiency <= 2, f"efficiency must be in (0, 2] (got {efficiency!r}); 1 means no gain, "
                                   "below 1 a loss against random sampling")
@@ -133,6 +133,6 @@ def al_labels_for_effective(effective: float, pool: float, efficiency: float) ->
 def cost_to_accuracy_usd(target: float, usd_per_label: float, pool: float, ceiling: float,
                          coefficient: float, efficiency: float = 1.0) -> float:
     """Dollars of labels to reach ``target``: random sampling with efficiency 1, active learning with k;
-    ∞ when even the whole pool falls short. Source: VOL1 §V1-09 (3) and (4)."""
+    ∞ when even the whole pool falls short. Source: handbook/labs/v1_09.md §2, §4."""
     needed = labels_for_accuracy(target, ceiling, coefficient)
     return al_labels_for_effective(needed, pool, efficiency) * usd_per_label

@@ -1,10 +1,10 @@
 """The Volume I device table: one device per deployment context, from the one registry.
 
-Each device has one "peak": the dense rate on its main ML data path (VOL1 spec §0.1). Sparse
+Each device has one "peak": the dense rate on its main ML data path (handbook/devices.md). Sparse
 and advertised figures stay in the registry only to explain the errors they caused. The ridge
 point of a device is where its roofline turns: peak / memory bandwidth, in operations per byte.
 
-Source: VOL1_00-08 §0.1 and VOL1_09-16 §0.1; each value's citation is its registry entry.
+Source: handbook/devices.md; each value's citation is its registry entry.
 """
 
 from __future__ import annotations

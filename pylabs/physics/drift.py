@@ -1,5 +1,5 @@
 """Silent degradation: binned drift statistics, drift detection on sampled data, and the
-economics of a retraining cadence (VOL1 spec, V1-14 "The Silent Degradation Problem", §3).
+economics of a retraining cadence (handbook/labs/v1_14.md §2).
 
 **Drift.** A feature is N(0, 1) at training time; in production its mean has moved by Δ (in
 training standard deviations, σ). The population stability index compares the share of
@@ -97,7 +97,7 @@ def shifted_cdf_cuts(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[floa
 def shifted_bin_shares(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[float, ...]:
     """a_i = Φ(q_i − Δ) − Φ(q_{i−1} − Δ), the production shares of the training bins, each taken
     in the tail where it is accurate (so a bin far from the shifted mean keeps a tiny positive share).
-    Source: VOL1 spec V1-14 §3 (binned PSI on training deciles under a mean shift)."""
+    Source: handbook/labs/v1_14.md §2 (binned PSI on training deciles under a mean shift)."""
     edges = (-math.inf, *(e - shift_sigma for e in quantile_edges(bins)), math.inf)
     return tuple(_lower(hi) - _lower(lo) if hi <= 0 else _upper(lo) - _upper(hi)
                  for lo, hi in zip(edges, edges[1:]))
@@ -106,7 +106,7 @@ def shifted_bin_shares(shift_sigma: float, bins: int = DEFAULT_BINS) -> tuple[fl
 @lru_cache(maxsize=4096)
 def binned_psi(shift_sigma: float, bins: int = DEFAULT_BINS) -> float:
     """PSI of a mean shift Δ on B equal-share training bins, from the exact shares.
-    Source: VOL1 spec V1-14 §3; PSI as in ``psi``. Kept per arguments: a chart asks for the
+    Source: handbook/labs/v1_14.md §2; PSI as in ``psi``. Kept per arguments: a chart asks for the
     same shifts on every move that keeps the drift."""
     return psi(shifted_bin_shares(shift_sigma, bins), (1.0 / bins,) * bins)
 
@@ -135,7 +135,7 @@ def shift_for_psi(target: float, bins: int = DEFAULT_BINS) -> float:
 
 def crossing_time_s(threshold: float, drift_sigma_per_s: float, bins: int = DEFAULT_BINS) -> float:
     """When a shift growing at δ (σ per second) first takes the binned PSI to ``threshold``:
-    t = Δ_threshold / δ (infinite without drift). Source: VOL1 spec V1-14 §3, Δ(t) = δ·t."""
+    t = Δ_threshold / δ (infinite without drift). Source: handbook/labs/v1_14.md §2, Δ(t) = δ·t."""
     if drift_sigma_per_s <= 0:
         return math.inf
     return shift_for_psi(threshold, bins) / drift_sigma_per_s
@@ -152,12 +152,12 @@ def null_psi_mean(window: int, bins: int = DEFAULT_BINS) -> float:
 
 def decay_rate_per_s(start: float, end: float, duration_s: float) -> float:
     """λ of an exponential decline from ``start`` to ``end`` over ``duration_s``: ln(start/end)/T.
-    Source: VOL1 spec V1-14 §3 (A(t) = A₀·e^{−λt}, λ = ln(94/87)/26 per week)."""
+    Source: handbook/labs/v1_14.md §2 (A(t) = A₀·e^{−λt}, λ = ln(94/87)/26 per week)."""
     return math.log(start / end) / duration_s
 
 
 def accuracy_exponential(start: float, rate_per_s: float, t_s: float) -> float:
-    """A(t) = A₀·e^{−λt}. Source: VOL1 spec V1-14 §3."""
+    """A(t) = A₀·e^{−λt}. Source: handbook/labs/v1_14.md §2."""
     return start * math.exp(-rate_per_s * t_s)
 
 
@@ -290,7 +290,7 @@ def detect(drift_sigma_per_s: float, check_interval_s: float, horizon_s: float, 
     """Checks every ``check_interval_s`` up to ``horizon_s``: each draws a window of records at the
     current shift δ·t and computes the sampled PSI; the alarm is the first check at or above
     ``threshold``. Each check's uniforms are seeded by its whole week, so a check at week 4 sees the
-    same records whatever the interval. Source: VOL1 spec V1-14 §3 (detection week). Seeded, so
+    same records whatever the interval. Source: handbook/labs/v1_14.md §2 (detection week). Seeded, so
     kept per arguments (a page asks for the same monitors on every move)."""
     if check_interval_s <= 0:
         raise ValueError(f"the check interval must be positive, got {check_interval_s}")
@@ -309,37 +309,37 @@ def detect(drift_sigma_per_s: float, check_interval_s: float, horizon_s: float, 
 
 
 def staleness_cost_slope(value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
-    """k = V·r: how fast the cost rate of a stale model grows (USD/s²). Source: VOL1 spec V1-14 §3."""
+    """k = V·r: how fast the cost rate of a stale model grows (USD/s²). Source: handbook/labs/v1_14.md §2."""
     return value_usd_per_frac_s * decay_frac_per_s
 
 
 def optimal_interval_s(retrain_usd: float, value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
     """T* = √(2C/(V·r)), where retraining and staleness cost the same per unit time.
-    Source: VOL1 spec V1-14 §3; Harris 1913 (the economic order quantity has the same form)."""
+    Source: handbook/labs/v1_14.md §2; Harris 1913 (the economic order quantity has the same form)."""
     return math.sqrt(2 * retrain_usd / staleness_cost_slope(value_usd_per_frac_s, decay_frac_per_s))
 
 
 def floor_interval_s(start: float, floor: float, decay_frac_per_s: float) -> float:
     """T_max = (A₀ − A_min)/r, the longest cycle that keeps accuracy at or above the floor.
-    Source: VOL1 spec V1-14 §3."""
+    Source: handbook/labs/v1_14.md §2."""
     if floor >= start:
         return 0.0
     return (start - floor) / decay_frac_per_s
 
 
 def retrain_usd_per_year(interval_s: float, retrain_usd: float) -> float:
-    """Retraining spend per 365-day year: C·(year/T). Source: VOL1 spec V1-14 §3."""
+    """Retraining spend per 365-day year: C·(year/T). Source: handbook/labs/v1_14.md §2."""
     return retrain_usd * SECONDS_PER_YEAR / interval_s
 
 
 def staleness_usd_per_year(interval_s: float, value_usd_per_frac_s: float, decay_frac_per_s: float) -> float:
     """Value lost to a stale model per year: (V·r·T/2)·year (the average loss over a cycle is r·T/2).
-    Source: VOL1 spec V1-14 §3."""
+    Source: handbook/labs/v1_14.md §2."""
     return staleness_cost_slope(value_usd_per_frac_s, decay_frac_per_s) * interval_s / 2 * SECONDS_PER_YEAR
 
 
 def annual_cost_usd(interval_s: float, retrain_usd: float, value_usd_per_frac_s: float,
                     decay_frac_per_s: float) -> float:
-    """365 days × (C/T + V·r·T/2). Source: VOL1 spec V1-14 §3."""
+    """365 days × (C/T + V·r·T/2). Source: handbook/labs/v1_14.md §2."""
     return (retrain_usd_per_year(interval_s, retrain_usd)
             + staleness_usd_per_year(interval_s, value_usd_per_frac_s, decay_frac_per_s))

@@ -2,7 +2,7 @@
 
 Money is in US dollars; power follows the fixed API in kW and prices in USD/kWh and
 USD per GPU-hour; a year is constants.HOURS_PER_YEAR = 8,760 h.
-Source: AUDIT section 3c (corrected TCO model; idle power draws even when no job runs).
+Source: handbook/labs/v2_01.md §2 (corrected TCO model; idle power draws even when no job runs).
 """
 
 import math
@@ -34,7 +34,7 @@ def tco_on_demand_usd(
 ) -> float:
     """OD = G * U * H * Y * P  (pay only for busy hours).
 
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     _check_fleet(gpus, years)
     _check_utilization(utilization)
@@ -45,7 +45,7 @@ def tco_on_demand_usd(
 def tco_reserved_usd(gpus: float, years: float, usd_per_gpu_hour: float, discount: float) -> float:
     """RES = G * H * Y * P * (1 - D)  (every hour paid, busy or not; renewed at the same price).
 
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     _check_fleet(gpus, years)
     require_non_negative("usd_per_gpu_hour", usd_per_gpu_hour, "pass the on-demand list price")
@@ -64,7 +64,7 @@ def on_prem_energy_usd(
 ) -> float:
     """E = G * Y * H * [P_idle + U*(P_max - P_idle)] * PUE * $/kWh.
 
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     _check_fleet(gpus, years)
     _check_utilization(utilization)
@@ -86,7 +86,7 @@ def tco_on_prem_usd(
 ) -> float:
     """PREM = G*capex + G*Y*H*[P_idle + U(P_max - P_idle)]*PUE*$/kWh + staff*G*Y.
 
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     require_non_negative("capex_per_gpu", capex_per_gpu, "pass the purchase cost per GPU")
     require_non_negative("staff_usd_per_gpu_year", staff_usd_per_gpu_year,
@@ -98,7 +98,7 @@ def tco_on_prem_usd(
 def breakeven_reserved_vs_on_demand(discount: float) -> float:
     """U* = 1 - D  (reserved is cheaper than on-demand above this utilization).
 
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     require_fraction("discount", discount, "pass the reservation discount, e.g. 0.35 for 35 %")
     return 1 - discount
@@ -119,7 +119,7 @@ def breakeven_on_prem_vs_on_demand(
 
     On-prem is cheaper above U*. A value above 1 means it never pays back within the horizon;
     math.inf when an on-demand hour costs no more than the marginal energy of a busy hour.
-    Source: AUDIT section 3c.
+    Source: handbook/labs/v2_01.md §2.
     """
     require(gpus > 0, "gpus", gpus, "> 0", "pass the number of GPUs in the fleet")
     require(years > 0, "years", years, "> 0", "pass the planning horizon in years")

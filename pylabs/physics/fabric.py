@@ -15,7 +15,7 @@ A 3D torus ``kx x ky x kz`` with wraparound links has no switches: each GPU has 
 All rates are bytes/s per direction; times in seconds; ``eta`` is the protocol efficiency
 (the share of the line rate that carries payload). Source: Dally & Towles 2004, Principles
 and Practices of Interconnection Networks, ch. 3 and 5 (bisection, torus channel load);
-Leiserson 1985 (fat trees); VOL2_03-17 spec, section V2-03.3.
+Leiserson 1985 (fat trees); handbook/labs/v2_03.md §2.
 """
 
 import math
@@ -45,7 +45,7 @@ def fat_tree_bisection_bytes_per_s(n_gpus: float, link_bytes_per_s: float, overs
                                    leaf_ports: float) -> float:
     """B_bis = N*b/(2r) when the job spans leaves (N > k), else N*b/2 (one non-blocking leaf).
 
-    Source: Dally & Towles 2004, sec. 3.3 (bisection bandwidth); spec V2-03.3.
+    Source: Dally & Towles 2004, sec. 3.3 (bisection bandwidth); handbook/labs/v2_03.md §2.
     """
     _check_count("n_gpus", n_gpus)
     _check_count("leaf_ports", leaf_ports)
@@ -60,7 +60,7 @@ def cross_leaf_fraction(n_gpus: float, leaf_ports: float, pattern: str) -> float
 
     A ring laid out leaf by leaf leaves each leaf once per k hops; with random placement a
     rank's neighbour (or a uniform destination) is on another leaf with probability (N-k)/(N-1).
-    Source: spec V2-03.3 (derived from the leaf-spine layout).
+    Source: handbook/labs/v2_03.md §2 (derived from the leaf-spine layout).
     """
     _check_count("n_gpus", n_gpus)
     _check_count("leaf_ports", leaf_ports)
@@ -75,7 +75,7 @@ def cross_leaf_fraction(n_gpus: float, leaf_ports: float, pattern: str) -> float
 def uplink_fraction(oversubscription: float, cross_fraction: float) -> float:
     """phi = min(1, 1/(r*f)): the share of the leaf-port rate a GPU keeps behind r:1 uplinks.
 
-    Source: spec V2-03.3 (a leaf's k*f*x bytes/s of off-leaf traffic share k/r uplinks).
+    Source: handbook/labs/v2_03.md §2 (a leaf's k*f*x bytes/s of off-leaf traffic share k/r uplinks).
     """
     require(oversubscription >= 1, "oversubscription", oversubscription, ">= 1", "pass r of an r:1 leaf")
     require_fraction("cross_fraction", cross_fraction, "pass the share of traffic that leaves the leaf")
@@ -88,7 +88,7 @@ def fat_tree_rate_bytes_per_s(link_bytes_per_s: float, eta: float, oversubscript
                               cross_fraction: float) -> float:
     """B_eff = eta * b * min(1, 1/(r*f)): per-GPU payload rate through an r:1 leaf-spine fabric.
 
-    Source: spec V2-03.3.
+    Source: handbook/labs/v2_03.md §2.
     """
     _check_rate("link_bytes_per_s", link_bytes_per_s)
     _check_eta(eta)
@@ -140,7 +140,7 @@ def torus_all_to_all_rate_bytes_per_s(shape: tuple[int, int, int], link_bytes_pe
     """B_inj = min(6*eta*b_l, 8*eta*b_l/L): uniform traffic loads the longest ring's links with L/8.
 
     Source: Dally & Towles 2004, sec. 5.2 (torus channel load under uniform traffic,
-    gamma_max = k/8 for even k); spec V2-03.3.
+    gamma_max = k/8 for even k); handbook/labs/v2_03.md §2.
     """
     _check_rate("link_bytes_per_s", link_bytes_per_s)
     _check_eta(eta)
@@ -151,7 +151,7 @@ def torus_all_to_all_rate_bytes_per_s(shape: tuple[int, int, int], link_bytes_pe
 def all_to_all_s(bytes_per_gpu: float, n_gpus: float, rate_bytes_per_s: float) -> float:
     """T = S_a*(N-1)/N / B_inj: each GPU sends all but its own 1/N share at its injection rate.
 
-    Source: spec V2-03.3; the bandwidth term of Thakur, Rabenseifner & Gropp 2005 (all-to-all).
+    Source: handbook/labs/v2_03.md §2; the bandwidth term of Thakur, Rabenseifner & Gropp 2005 (all-to-all).
     """
     require_non_negative("bytes_per_gpu", bytes_per_gpu, "pass bytes each GPU sends", rule=">= 0 bytes")
     _check_count("n_gpus", n_gpus)
@@ -164,7 +164,7 @@ def torus_allreduce_s(size_bytes: float, shape: tuple[int, int, int], link_bytes
     """T = 2(N-1)/N * S/(2*d*eta*b_l): bidirectional rings in all d dimensions, every link busy.
 
     A torus of one dimension (shape (1, 1, N)) is the single ring sent both ways round, two links
-    (spec V2-03.3's 0.710 s for 32 GB on 1,024 GPUs); three dimensions keep all six links busy.
+    (handbook/labs/v2_03.md §2's 0.710 s for 32 GB on 1,024 GPUs); three dimensions keep all six links busy.
 
     Each GPU must send 2(N-1)/N*S bytes; a torus gives it two links per dimension of side > 1
     (six in 3D), and multi-dimensional rings that run the dimensions at once (the data split so

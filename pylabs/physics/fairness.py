@@ -197,7 +197,7 @@ def qualified_rejected_per_day(evaluations_per_day: float, base_rate: float, fnr
 
 
 # ---- V1-15 There Is No Free Fairness: a score calibrated within each group ------------------
-# Latent test score z | Y=1 ~ N(+d/2, 1), z | Y=0 ~ N(−d/2, 1) in every group (VOL1 §V1-15 (3)); in
+# Latent test score z | Y=1 ~ N(+d/2, 1), z | Y=0 ~ N(−d/2, 1) in every group (handbook/labs/v1_15.md §2); in
 # this module's convention (negatives N(0, 1), positives N(d′, 1)) that is a shift by d/2.
 
 
@@ -209,7 +209,7 @@ def logit(p: float) -> float:
 def calibrated_cutoff_z(probability_cutoff: float, base_rate: float, d: float) -> float:
     """z_g = (logit t − logit p_g)/d: the test-score cutoff at which the calibrated score
     s_g = σ(logit p_g + d·z) reaches the shared probability cutoff t.
-    Source: VOL1 §V1-15 (3); the score is the group's posterior under the binormal model."""
+    Source: handbook/labs/v1_15.md §2; the score is the group's posterior under the binormal model."""
     _check_rate("probability_cutoff", probability_cutoff, open_interval=True)
     if d <= 0:
         raise FairnessError(f"d = {d} must be positive")
@@ -219,7 +219,7 @@ def calibrated_cutoff_z(probability_cutoff: float, base_rate: float, d: float) -
 def rates_at_z(base_rate: float, z_cutoff: float, d: float) -> GroupRates:
     """TPR = 1 − Φ(z − d/2), FPR = 1 − Φ(z + d/2) for a cutoff on the centred test score, each tail
     through ``upper_tail``, so a cutoff far up a group's scores still approves a few (10⁻²⁶, not 0).
-    Source: VOL1 §V1-15 (3); equal-variance binormal model (Green and Swets 1966)."""
+    Source: handbook/labs/v1_15.md §2; equal-variance binormal model (Green and Swets 1966)."""
     return GroupRates(base_rate, upper_tail(z_cutoff - d / 2.0), upper_tail(z_cutoff + d / 2.0))
 
 
@@ -230,7 +230,7 @@ def accuracy(rates: GroupRates) -> float:
 
 def z_for_tpr(tpr: float, d: float) -> float:
     """z* = d/2 + Φ⁻¹(1 − TPR): one group-blind cutoff with the given recall in every group.
-    Source: inverse of the positives' score distribution (VOL1 §V1-15 (3), policy 2)."""
+    Source: inverse of the positives' score distribution (handbook/labs/v1_15.md §2, policy 2)."""
     _check_rate("tpr", tpr, open_interval=True)
     return d / 2.0 + _STD.inv_cdf(1.0 - tpr)
 
@@ -253,7 +253,7 @@ def blind_impact_ratio(base_a: float, base_b: float, tpr: float, d: float) -> fl
     (p_A + (1 − p_A)·r) ÷ (p_B + (1 − p_B)·r) with r = FPR ÷ TPR: the ratio rises with r (as a lower
     cutoff admits the unqualified more nearly as often as the qualified), not as TPR − FPR shrinks
     (TPR − FPR grows as the cutoff falls to the midpoint of the two score distributions).
-    Source: confusion-matrix algebra on the binormal model (VOL1 §V1-15 (3), policy 2)."""
+    Source: confusion-matrix algebra on the binormal model (handbook/labs/v1_15.md §2, policy 2)."""
     rates = [rates_at_z(p, z_for_tpr(tpr, d), d) for p in (base_a, base_b)]
     return impact_ratio([r.selection_rate for r in rates])
 

@@ -43,14 +43,14 @@ def round_download_bytes(clients: float, params: float, bytes_per_param: float) 
 def fl_bytes_per_day(rounds_per_day: float, clients: float, params: float, bytes_per_param: float,
                      upload_compression: float = 1.0) -> float:
     """Federated traffic per day: R·K·P·b·(1 + 1/r).
-    Source: curriculum V2-11 §3 (corrected model)."""
+    Source: handbook/labs/v2_11.md §2 (corrected model)."""
     _check(rounds_per_day >= 0, f"rounds per day {rounds_per_day} must not be negative")
     return rounds_per_day * round_bytes(clients, params, bytes_per_param, upload_compression)
 
 
 def central_bytes_per_day(users: float, bytes_per_user_per_day: float) -> float:
     """Centralised collection per day: every user uploads their raw data once, N·d.
-    Source: curriculum V2-11 §3 (corrected model)."""
+    Source: handbook/labs/v2_11.md §2 (corrected model)."""
     _check(users >= 0 and bytes_per_user_per_day >= 0, "users and bytes per user must not be negative")
     return users * bytes_per_user_per_day
 

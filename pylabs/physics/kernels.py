@@ -7,7 +7,7 @@ max(cpu, gpu). Only when every launch waits for its kernel to finish (a synchron
 each one) do the two add up. Fusion merges kernels (fewer launches, fewer trips to memory);
 compilation pays a one-off cost for a faster per-item rate.
 
-Source: VOL1_00-08 §V1-07 (3), corrected model; NVIDIA CUDA Programming Guide, asynchronous
+Source: handbook/labs/v1_07.md §2; NVIDIA CUDA Programming Guide, asynchronous
 execution and CUDA Graphs.
 """
 
@@ -20,19 +20,19 @@ from dataclasses import dataclass
 def async_stream_seconds(n_kernels: float, cpu_s: float, gpu_s: float) -> float:
     """Steady-state time of ``n_kernels`` launched asynchronously: n · max(t_cpu, t_gpu)
     (one pipeline fill of at most one kernel is left out).
-    Source: VOL1 §V1-07 (3); CUDA Programming Guide, 'Asynchronous Concurrent Execution'."""
+    Source: handbook/labs/v1_07.md §2; CUDA Programming Guide, 'Asynchronous Concurrent Execution'."""
     return n_kernels * max(cpu_s, gpu_s)
 
 
 def sync_stream_seconds(n_kernels: float, cpu_s: float, gpu_s: float) -> float:
     """Time of ``n_kernels`` when each launch waits for its kernel: n · (t_cpu + t_gpu).
-    Source: VOL1 §V1-07 (3)."""
+    Source: handbook/labs/v1_07.md §2."""
     return n_kernels * (cpu_s + gpu_s)
 
 
 def busy_fraction(gpu_work_s: float, total_s: float) -> float:
     """Share of the wall-clock time the GPU is running kernels: Σt_gpu / T (0 when T is 0).
-    Source: VOL1 §V1-07 (3)."""
+    Source: handbook/labs/v1_07.md §2."""
     return gpu_work_s / total_s if total_s > 0 else 0.0
 
 
@@ -72,7 +72,7 @@ class KernelStream:
 def fused_stream(stream: KernelStream, fused_fraction: float) -> KernelStream:
     """Merge a fraction f of the kernels away: n' = n(1 − f) kernels, each doing the GPU work of
     the kernels it replaced (conservative: the memory traffic fusion saves is not subtracted).
-    Source: VOL1 §V1-07 (3)."""
+    Source: handbook/labs/v1_07.md §2."""
     if not 0 <= fused_fraction < 1:
         raise ValueError(f"fused fraction must be in [0, 1), got {fused_fraction}")
     kept = stream.n_kernels * (1 - fused_fraction)
@@ -85,7 +85,7 @@ def fused_stream(stream: KernelStream, fused_fraction: float) -> KernelStream:
 def elementwise_bytes(tensor_bytes: float, n_ops: int, fused: bool) -> float:
     """Memory traffic of a chain of ``n_ops`` elementwise kernels on one tensor of S bytes: each
     kernel reads it once and writes it once (2S); fused, the chain reads and writes it once.
-    Source: VOL1 §V1-07 (3); Williams, Waterman and Patterson 2009 (traffic sets the time)."""
+    Source: handbook/labs/v1_07.md §2; Williams, Waterman and Patterson 2009 (traffic sets the time)."""
     return 2 * tensor_bytes * (1 if fused else n_ops)
 
 
@@ -93,7 +93,7 @@ def elementwise_chain_seconds(tensor_bytes: float, n_ops: int, mem_bw: float, cp
                               fused: bool) -> float:
     """Asynchronous time of the chain: each kernel costs max(t_cpu, 2S/B); fused, one kernel.
     T_unfused = n · max(t_cpu, 2S/B), T_fused = max(t_cpu, 2S/B), so fusion gives n× whether
-    the chain is launch-bound or bandwidth-bound. Source: VOL1 §V1-07 (3)."""
+    the chain is launch-bound or bandwidth-bound. Source: handbook/labs/v1_07.md §2."""
     kernels = 1 if fused else n_ops
     return kernels * max(cpu_s, elementwise_bytes(tensor_bytes, 1, True) / mem_bw)
 
@@ -115,7 +115,7 @@ def compile_breakeven_items(compile_s: float, eager_rate: float, compiled_rate: 
                             compiles: float = 1) -> float:
     """Items after which compiling has paid for itself in GPU time:
     N* = k · t_compile / (1/R_eager − 1/R_compiled); infinite if compiling is no faster.
-    Source: VOL1 §V1-07 (3); Ansel et al. 2024 (PyTorch 2, torch.compile)."""
+    Source: handbook/labs/v1_07.md §2; Ansel et al. 2024 (PyTorch 2, torch.compile)."""
     saved_per_item = 1 / eager_rate - 1 / compiled_rate
     if saved_per_item <= 0:
         return math.inf
@@ -125,7 +125,7 @@ def compile_breakeven_items(compile_s: float, eager_rate: float, compiled_rate: 
 def compile_net_seconds_saved(items: float, compile_s: float, eager_rate: float, compiled_rate: float,
                               compiles: float = 1) -> float:
     """GPU time saved by compiling, net of the compilations: N(1/R_e − 1/R_c) − k · t_compile.
-    Source: VOL1 §V1-07 (3)."""
+    Source: handbook/labs/v1_07.md §2."""
     return items * (1 / eager_rate - 1 / compiled_rate) - compiles * compile_s
 
 
@@ -133,7 +133,7 @@ def compile_net_seconds_saved(items: float, compile_s: float, eager_rate: float,
 class CompiledDeployment:
     """A compiled model in service between two recompilations: ``compiles`` compilations of
     ``compile_s`` each against the GPU time ``requests_per_s`` of traffic saves over ``duration_s``.
-    Rates in items per second. Source: VOL1 §V1-07 (3); failure when volume < N*."""
+    Rates in items per second. Source: handbook/labs/v1_07.md §2; failure when volume < N*."""
 
     compile_s: float
     eager_rate: float

@@ -8,7 +8,7 @@ Rates and ridge points come from ``devices.py`` (``ridge_point``, ``attainable``
 All quantities in SI: FLOP (or integer operations), bytes, seconds, FLOP/s, bytes/s.
 Sources: Williams, Waterman and Patterson 2009 (roofline); NVIDIA, *Deep Learning Performance:
 Get Started* (GEMM and elementwise intensity); Ainslie et al. 2023 (grouped-query attention);
-Kaplan et al. 2020, Table 1 (2N FLOP per token). The corrected model is VOL1_09-16.md §V1-11.3.
+Kaplan et al. 2020, Table 1 (2N FLOP per token). The corrected model is handbook/labs/v1_11.md §2.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def gemm_bytes(m: float, k: float, n: float, bytes_per_value: float) -> float:
 
 def gemm_intensity(m: float, k: float, n: float, bytes_per_value: float) -> float:
     """I = 2MKN / (b(MK + KN + MN)); for M ≪ K = N this is about 2M/b, for a square N about 2N/(3b).
-    Source: NVIDIA, Deep Learning Performance: Get Started; VOL1 §V1-11.3."""
+    Source: NVIDIA, Deep Learning Performance: Get Started; handbook/labs/v1_11.md §2."""
     return gemm_flop(m, k, n) / gemm_bytes(m, k, n, bytes_per_value)
 
 
@@ -65,7 +65,7 @@ def elementwise_intensity(ops_per_element: float, bytes_per_value: float, chain:
                           fused: bool = False) -> float:
     """A chain of ``chain`` elementwise ops, each reading and writing the tensor once:
     unfused I = k / (2b) whatever the chain length; fused (one read, one write) I = chain·k / (2b).
-    Source: VOL1 §V1-11.3 (unfused traffic 2k|T|, fused 2|T|); Williams et al. 2009."""
+    Source: handbook/labs/v1_11.md §2 (unfused traffic 2k|T|, fused 2|T|); Williams et al. 2009."""
     require_finite_positive("ops_per_element", ops_per_element,
                             "pass the operations each element needs, e.g. 1 for an add")
     require_finite_positive("bytes_per_value", bytes_per_value, "pass 4 for FP32, 2 for BF16, 1 for INT8")
@@ -77,7 +77,7 @@ def elementwise_intensity(ops_per_element: float, bytes_per_value: float, chain:
 
 def elementwise_chain_bytes(elements: float, bytes_per_value: float, chain: int, fused: bool) -> float:
     """Traffic of the chain: 2·chain·|T| unfused, 2·|T| fused (|T| = elements × b).
-    Source: VOL1 §V1-11.3."""
+    Source: handbook/labs/v1_11.md §2."""
     require_finite_positive("elements", elements, "pass the tensor's element count")
     return 2 * elements * bytes_per_value * (1 if fused else chain)
 
@@ -88,7 +88,7 @@ def elementwise_chain_bytes(elements: float, bytes_per_value: float, chain: int,
 def attention_decode_intensity(query_heads: float, kv_heads: float, bytes_per_value: float) -> float:
     """Decoding one token reads its sequence's K and V once: 4·n_q·d·L FLOP over 2·n_kv·d·L·b
     bytes, I = 2·(n_q / n_kv) / b, whatever the context length and however many sequences share the step.
-    Source: Ainslie et al. 2023 (GQA: n_q / n_kv query heads share a K/V head); VOL1 §V1-11.3."""
+    Source: Ainslie et al. 2023 (GQA: n_q / n_kv query heads share a K/V head); handbook/labs/v1_11.md §2."""
     require_finite_positive("query_heads", query_heads, "pass the model's attention heads")
     require_finite_positive("kv_heads", kv_heads,
                             "pass the model's key/value heads (config.json num_key_value_heads)")
@@ -99,7 +99,8 @@ def attention_decode_intensity(query_heads: float, kv_heads: float, bytes_per_va
 def quantized_bytes_per_param(bits: float, group: float = 0.0, scale_bytes: float = 0.0) -> float:
     """Bytes per weight of a group-quantised tensor: bits/8 + one scale of ``scale_bytes`` per ``group``
     weights (``group`` 0: no scales). INT4 with an FP16 scale per 128 weights: 0.5 + 2/128.
-    Source: Frantar et al. 2023 (GPTQ, grouped quantisation); VOL1 §V1-11.4 (Llama-3-8B INT4 g128: 4.14 GB)."""
+    Source: Frantar et al. 2023 (GPTQ, grouped quantisation); handbook/labs/v1_11.md §4 (Llama-3-8B INT4 g128: 4.14
+    GB)."""
     require_finite_positive("bits", bits, "pass the bits per stored weight, e.g. 4")
     return bits / 8 + (scale_bytes / group if group > 0 else 0.0)
 
@@ -114,7 +115,7 @@ def decode_flop(params: float, batch: float) -> float:
 
 def decode_bytes(weight_bytes: float, kv_bytes_per_token: float, context_tokens: float, batch: float) -> float:
     """Q = W + B·L·KV  (every step reads all weights once and each sequence's whole KV cache).
-    Source: VOL1 §V1-11.3."""
+    Source: handbook/labs/v1_11.md §2."""
     require_finite_positive("weight_bytes", weight_bytes, "pass params × bytes per param")
     return weight_bytes + batch * context_tokens * kv_bytes_per_token
 
@@ -123,13 +124,13 @@ def decode_intensity(params: float, batch: float, weight_bytes: float, kv_bytes_
                      context_tokens: float) -> float:
     """I = 2PB / (W + B·L·KV): grows with the batch while the weights dominate the traffic, then
     levels off at the attention's intensity as the KV caches take over.
-    Source: VOL1 §V1-11.3; Williams et al. 2009."""
+    Source: handbook/labs/v1_11.md §2; Williams et al. 2009."""
     return decode_flop(params, batch) / decode_bytes(weight_bytes, kv_bytes_per_token, context_tokens, batch)
 
 
 def roofline_time_s(flop: float, traffic_bytes: float, peak_ops: float, mem_bw: float) -> float:
     """t = max(Q / BW, F / P_peak): the slower of moving the bytes and doing the arithmetic.
-    Source: Williams, Waterman and Patterson 2009; VOL1 §V1-11.3 (decode step time)."""
+    Source: Williams, Waterman and Patterson 2009; handbook/labs/v1_11.md §2 (decode step time)."""
     require_finite_positive("peak_ops", peak_ops, "pass the device's peak rate")
     require_finite_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
     return max(traffic_bytes / mem_bw, flop / peak_ops)
@@ -183,7 +184,7 @@ class Kernel:
 class DecodeStep:
     """One decode step of a dense transformer on one device: every weight read once, each of the
     ``batch`` sequences' KV caches of ``context_tokens`` read once, 2 FLOP per parameter per sequence.
-    Source: VOL1 §V1-11.3 (t = max((W + B·L·KV)/BW, 2PB/P_peak), tok/s = B/t); Williams et al. 2009."""
+    Source: handbook/labs/v1_11.md §2 (t = max((W + B·L·KV)/BW, 2PB/P_peak), tok/s = B/t); Williams et al. 2009."""
 
     params: float
     batch: float

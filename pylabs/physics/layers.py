@@ -11,7 +11,7 @@ The activation ledger follows a pyramid of feature maps in which each stage halv
 (a stride-2 step, so a side of 7 becomes 4) and doubles the channels. Inference keeps only
 the map being read and the map being written; training keeps every map for the backward pass.
 
-Source: VOL1_00-08 §V1-05 (3), corrected model; Williams, Waterman and Patterson 2009.
+Source: handbook/labs/v1_05.md §2; Williams, Waterman and Patterson 2009.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pylabs.physics.validators import check
 
 KIB_BYTES = 1024  # a kibibyte (IEC 80000-13); on-chip buffers are quoted in KiB and MiB
 
-# Operations per element besides the exponentials, and how many exponentials (VOL1 §V1-05 (3)):
+# Operations per element besides the exponentials, and how many exponentials (handbook/labs/v1_05.md §2):
 #   ReLU     max(0, x)                                       1 compare
 #   Leaky    x if x > 0 else a·x                             1 compare + 1 multiply
 #   sigmoid  1 / (1 + e^(−x))                                exp + add + divide
@@ -41,7 +41,7 @@ ACTIVATIONS: dict[str, tuple[int, int]] = {  # name -> (plain operations, expone
 
 def activation_ops_per_element(function: str, exp_ops: float) -> float:
     """Simple operations per element: plain operations + exponentials × ``exp_ops``.
-    Source: VOL1_00-08 §V1-05 (3); GELU's tanh form from Hendrycks and Gimpel 2016."""
+    Source: handbook/labs/v1_05.md §2; GELU's tanh form from Hendrycks and Gimpel 2016."""
     check(function in ACTIVATIONS, f"unknown activation {function!r}; use one of {sorted(ACTIVATIONS)}")
     check(exp_ops > 0, f"exp_ops must be > 0 (got {exp_ops!r}); an exponential costs at least one operation")
     plain, exps = ACTIVATIONS[function]
@@ -66,7 +66,7 @@ def elementwise_layer_s(elements: float, ops_per_element: float, bytes_per_value
                         peak_ops: float, mem_bw: float, fused: bool = False) -> float:
     """Time of one activation layer: max(n·ops/R, n·2b/BW); fused into the previous layer's
     epilogue it moves no extra bytes and costs n·ops/R.
-    Source: VOL1_00-08 §V1-05 (3); Williams, Waterman and Patterson 2009."""
+    Source: handbook/labs/v1_05.md §2; Williams, Waterman and Patterson 2009."""
     compute = elementwise_compute_s(elements, ops_per_element, peak_ops)
     if fused:
         return compute
@@ -86,14 +86,14 @@ def elementwise_crossover_ops(bytes_per_value: float, peak_ops: float, mem_bw: f
 
 def feature_map_bytes(side: float, channels: float, bytes_per_value: float, batch: float = 1) -> float:
     """Bytes of one square feature map: b · H² · C · B.
-    Source: VOL1_00-08 §V1-05 (3)."""
+    Source: handbook/labs/v1_05.md §2."""
     return bytes_per_value * side * side * channels * batch
 
 
 def pyramid_shapes(image_side: int, first_channels: int, stages: int = 6) -> list[tuple[int, int]]:
     """(side, channels) of each stage's output map: the side halves (rounded up, as a stride-2
     step with padding does) and the channels double.
-    Source: VOL1_00-08 §V1-05 (2a, 3)."""
+    Source: handbook/labs/v1_05.md §2, §5."""
     check(image_side >= 1 and first_channels >= 1 and stages >= 1,
           f"image_side, first_channels and stages must be >= 1 (got {image_side}, {first_channels}, {stages})")
     return [(math.ceil(image_side / 2 ** k), first_channels * 2 ** k) for k in range(stages)]
@@ -102,21 +102,21 @@ def pyramid_shapes(image_side: int, first_channels: int, stages: int = 6) -> lis
 def pyramid_map_bytes(image_side: int, first_channels: int, bytes_per_value: float, batch: float,
                       stages: int = 6) -> list[float]:
     """Bytes of each stage's output map for a batch.
-    Source: VOL1_00-08 §V1-05 (3)."""
+    Source: handbook/labs/v1_05.md §2."""
     return [feature_map_bytes(side, channels, bytes_per_value, batch)
             for side, channels in pyramid_shapes(image_side, first_channels, stages)]
 
 
 def working_sets(map_bytes: Sequence[float]) -> list[float]:
     """Bytes a layer touches at once: the map it reads plus the map it writes, A_l + A_(l+1).
-    Source: VOL1_00-08 §V1-05 (3)."""
+    Source: handbook/labs/v1_05.md §2."""
     return [a + b for a, b in zip(map_bytes, map_bytes[1:])]
 
 
 def peak_live_bytes(map_bytes: Sequence[float], training: bool) -> float:
     """Peak activation memory: inference max_l(A_l + A_(l+1)) (one map can be freed once the
     next is written); training Σ_l A_l (every map is kept for the backward pass).
-    Source: VOL1_00-08 §V1-05 (3), error 12."""
+    Source: handbook/labs/v1_05.md §2, §5."""
     if training or len(map_bytes) < 2:
         return float(sum(map_bytes))
     return max(working_sets(map_bytes))
@@ -124,12 +124,12 @@ def peak_live_bytes(map_bytes: Sequence[float], training: bool) -> float:
 
 def spilled_layers(map_bytes: Sequence[float], onchip_bytes: float) -> list[bool]:
     """For each layer, whether its working set A_l + A_(l+1) is larger than the on-chip buffer.
-    Source: VOL1_00-08 §V1-05 (3)."""
+    Source: handbook/labs/v1_05.md §2."""
     return [ws > onchip_bytes for ws in working_sets(map_bytes)]
 
 
 def spill_traffic_bytes(map_bytes: Sequence[float], onchip_bytes: float) -> float:
     """Off-chip traffic of one pass: every spilled layer reads its input and writes its output
     through DRAM, Σ over spilled layers of A_l + A_(l+1).
-    Source: VOL1_00-08 §V1-05 (3)."""
+    Source: handbook/labs/v1_05.md §2."""
     return float(sum(ws for ws in working_sets(map_bytes) if ws > onchip_bytes))

@@ -5,7 +5,7 @@ fixed overhead: T = D/BW + O/R + L. Each term is computed on its own so a lab ca
 one dominates; the roofline (``devices.attainable``) is the same model with the overhead
 dropped and the two terms overlapped.
 
-Source: VOL1_00-08 §V1-01 (3); Williams, Waterman and Patterson 2009, 'Roofline', CACM 52(4).
+Source: handbook/labs/v1_01.md §2; Williams, Waterman and Patterson 2009, 'Roofline', CACM 52(4).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def orders_of_magnitude(factor: float) -> float:
 
 def inference_flop(macs_per_sample: float, batch: float) -> float:
     """Arithmetic of one forward pass over a batch: O = 2 · MAC · b, in FLOP (or integer OP).
-    Source: VOL1 §0.2 error 4 (a multiply-add is two operations)."""
+    Source: handbook/labs/v1_01.md §5 (a multiply-add is two operations)."""
     return FLOP_PER_MAC * macs_per_sample * batch
 
 
@@ -72,12 +72,12 @@ class IronLaw:
 
 def iron_law(flop: float, bytes_moved: float, peak_ops: float, mem_bw: float, overhead_s: float = 0.0) -> IronLaw:
     """T = D/BW + O/R + L with D in bytes, BW in B/s, O in FLOP, R in FLOP/s, L in s.
-    Source: VOL1_00-08 §V1-01 (3), the Iron Law of ML systems."""
+    Source: handbook/labs/v1_01.md §2, the Iron Law of ML systems."""
     return IronLaw(bytes_moved / mem_bw, flop / peak_ops, overhead_s)
 
 
 def crossover_batch(weight_bytes_total: float, flop_per_sample: float, peak_ops: float, mem_bw: float) -> float:
     """The batch at which compute time equals weight-streaming time, when only the weights are
     moved: b* = (D_w / BW) / (O_1 / R). Below it a batch is memory-bound, above it compute-bound.
-    Source: VOL1_00-08 §V1-01 (3) ('the crossover batch is 1.84')."""
+    Source: handbook/labs/v1_01.md §2 ('the crossover batch is 1.84')."""
     return (weight_bytes_total / mem_bw) / (flop_per_sample / peak_ops)

@@ -2,7 +2,7 @@
 
 Sources: Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
 Clusters Using Megatron-LM" (bubble (p-1)/m, interleaving by v, 72bsh^2 layer FLOPs);
-Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). AUDIT 4c.
+Korthikanti et al. 2022 (4 all-reduces per layer under tensor parallelism). handbook/labs/v2_05.md §2.
 """
 
 from pylabs.physics.collectives import hierarchical_allreduce_s, ring_allreduce_s
@@ -89,7 +89,7 @@ def tp_comm_per_layer_multinode_s(
     A tensor-parallel group larger than one node spans tp/g whole nodes and uses every rail:
     each all-reduce runs as reduce-scatter and all-gather inside the node plus a ring across
     the nodes through their L NICs (the same hierarchical all-reduce as data parallelism).
-    Source: Korthikanti et al. 2022, Sec. 4.2.2 (4 all-reduces per layer); AUDIT section 4b row 16.
+    Source: Korthikanti et al. 2022, Sec. 4.2.2 (4 all-reduces per layer); handbook/labs/v2_05.md §2.
     """
     require_count("tp", tp, "pass the tensor-parallel degree (1 means none)")
     require_count("gpus_per_node", gpus_per_node, "pass the GPUs per node (DGX H100: 8)")

@@ -182,7 +182,7 @@ def noise_multiplier_for_epsilon(sampling_rate: float, steps: float, delta: floa
 
 def epsilon_small_q_approx(sampling_rate: float, noise_multiplier: float, steps: float, delta: float) -> float:
     """Closed-form sanity check for small q: ε ≈ 2q·√(T ln(1/δ))/z + T·q²/z².
-    Source: curriculum VOL2 §0 (from the second-order RDP expansion ε_α ≈ α q²/z²)."""
+    Source: handbook/labs/v2_11.md §2 (from the second-order RDP expansion ε_α ≈ α q²/z²)."""
     q, z, t = sampling_rate, noise_multiplier, steps
     return 2.0 * q * math.sqrt(t * math.log(1.0 / delta)) / z + t * q * q / (z * z)
 

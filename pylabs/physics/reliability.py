@@ -5,7 +5,7 @@ failures is the per-GPU figure divided by the GPU count. Checkpoints bound the w
 failure destroys, at the price of a stall each time one is taken. Young (1974) balanced the
 two to first order; Daly (2006) added the higher-order terms for exponential failures.
 
-The waste model is the first-order one of VOL2_03-17.md section V2-07 (3): per unit of
+The waste model is the first-order one of handbook/labs/v2_07.md §2: per unit of
 wall-clock time the job loses stall/T to checkpoints and (T/2 + lag + restart)/M to
 failures. It is valid while T, the lag and the restart are small against M; the fraction
 is capped at 1 where they are not (the job then makes no progress).
@@ -46,7 +46,7 @@ def gpu_mtbf_from_run_s(n_gpus: float, duration_s: float, interruptions: float) 
 def checkpoint_write_s(state_bytes: float, storage_bytes_per_s: float) -> float:
     """C_w = S / B_storage  (the whole restartable state through the storage system's bandwidth).
 
-    Source: VOL2_03-17.md V2-07 (3); storage-bound writes as in Dubey et al. 2024, sec. 3.3.4.
+    Source: handbook/labs/v2_07.md §2; storage-bound writes as in Dubey et al. 2024, sec. 3.3.4.
     """
     require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
             "pass the bytes of one checkpoint")
@@ -57,7 +57,7 @@ def checkpoint_write_s(state_bytes: float, storage_bytes_per_s: float) -> float:
 def snapshot_stall_s(state_bytes: float, n_gpus: float, d2h_bytes_per_s: float) -> float:
     """delta_async = S / (N * B_d2h)  (each GPU copies its shard to host memory, all in parallel).
 
-    Source: VOL2_03-17.md V2-07 (3) (asynchronous checkpointing: snapshot, then persist in the background).
+    Source: handbook/labs/v2_07.md §2 (asynchronous checkpointing: snapshot, then persist in the background).
     """
     require(math.isfinite(state_bytes) and state_bytes >= 0, "state_bytes", state_bytes, ">= 0",
             "pass the bytes of one checkpoint")
@@ -96,7 +96,7 @@ def waste_fraction(interval_s: float, stall_s: float, mtbf_s: float, restart_s: 
 
     Each failure costs half an interval of rework on average, the lag L of work computed but not
     yet persisted (asynchronous checkpoints: the write time) and the restart R.
-    Source: Young 1974 (first-order model); VOL2_03-17.md V2-07 (3) for the lag and restart terms.
+    Source: Young 1974 (first-order model); handbook/labs/v2_07.md §2 for the lag and restart terms.
     """
     _positive("interval_s", interval_s, "pass the time between checkpoints in seconds")
     require(math.isfinite(stall_s) and stall_s >= 0, "stall_s", stall_s, ">= 0",
@@ -114,7 +114,7 @@ def goodput_fraction(interval_s: float, stall_s: float, mtbf_s: float, restart_s
                      lag_s: float = 0.0) -> float:
     """G = 1 - W  (the share of wall-clock time that advances training; 0 when W reaches 1).
 
-    Source: Young 1974; VOL2_03-17.md V2-07 (3).
+    Source: Young 1974; handbook/labs/v2_07.md §2.
     """
     return 1.0 - waste_fraction(interval_s, stall_s, mtbf_s, restart_s, lag_s)
 
@@ -160,7 +160,7 @@ def checkpoint_costs(state_bytes: float, n_gpus: float, gpu_mtbf_s: float, stora
                      asynchronous: bool) -> CheckpointCosts:
     """W = delta/T + (T/2 + L + R)/M with delta = C_w, L = 0 (sync) or delta = S/(N B_d2h), L = C_w, T >= C_w (async).
 
-    Source: VOL2_03-17.md V2-07 (3); Young 1974 for the optimum.
+    Source: handbook/labs/v2_07.md §2; Young 1974 for the optimum.
     """
     mtbf = cluster_mtbf_s(gpu_mtbf_s, n_gpus)
     write = checkpoint_write_s(state_bytes, storage_bytes_per_s)

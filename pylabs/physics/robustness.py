@@ -26,7 +26,7 @@ def attack_scale(eps_anchor: float, clean_anchor: float, adv_anchor: float) -> f
     """ε₀ of the decay a(ε) = clean·exp(−(ε/ε₀)²) through one published point: accuracy
     ``adv_anchor`` at budget ``eps_anchor`` for a model ``clean_anchor`` accurate on clean data.
 
-    Source: VOL2 spec §V2-14 §3 (illustrative interpolation, fitted to Madry et al. 2018's anchors)."""
+    Source: handbook/labs/v2_14.md §2 (illustrative interpolation, fitted to Madry et al. 2018's anchors)."""
     if not 0.0 < adv_anchor < clean_anchor:
         raise ValueError("the attacked accuracy must lie between 0 and the clean accuracy")
     return eps_anchor / math.sqrt(math.log(clean_anchor / adv_anchor))
@@ -35,7 +35,7 @@ def attack_scale(eps_anchor: float, clean_anchor: float, adv_anchor: float) -> f
 def adversarial_accuracy(clean_acc: float, eps: float, eps_scale: float) -> float:
     """Accuracy under an attack of budget ``eps``: clean·exp(−(ε/ε₀)²); equals ``clean_acc`` at ε = 0.
 
-    Source: VOL2 spec §V2-14 §3 (illustrative interpolation)."""
+    Source: handbook/labs/v2_14.md §2 (illustrative interpolation)."""
     return clean_acc * math.exp(-((eps / eps_scale) ** 2))
 
 
@@ -62,7 +62,7 @@ def clean_on_frontier(robust_acc: float, baseline_clean: float, anchors: Sequenc
     ``baseline_clean``: the baseline minus the line's drop (assumes the task's trade-off
     mirrors CIFAR-10's).
 
-    Source: VOL2 spec §V2-14 §3 (drop added to the baseline, an [A] assumption)."""
+    Source: handbook/labs/v2_14.md §3 (drop added to the baseline, an [A] assumption)."""
     return baseline_clean - clean_drop(robust_acc, anchors)
 
 

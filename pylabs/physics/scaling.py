@@ -1,7 +1,7 @@
 """Time to train and scaling speedups.
 
 Sources: Kaplan et al. 2020 (C = 6ND); Chowdhery et al. 2022 (PaLM MFU against the dense
-peak); Amdahl 1967 (communication as the serial term). AUDIT sections 1c and 3c.
+peak); Amdahl 1967 (communication as the serial term). handbook/labs/v2_02.md §2 and handbook/labs/v2_01.md §2.
 """
 
 import math
@@ -17,7 +17,7 @@ def _check_gpus(name: str, gpus: float) -> None:
 def time_to_train_s(flops: float, gpus: float, peak_flops: float, mfu: float) -> float:
     """T = F / (N_gpu * C_peak * MFU)  (seconds; MFU already includes every inefficiency).
 
-    Source: Kaplan et al. 2020; AUDIT section 3c (scaling book: 6.3e24 FLOP in ~40 days).
+    Source: Kaplan et al. 2020; handbook/labs/v2_01.md §2 (scaling book: 6.3e24 FLOP in ~40 days).
     """
     require(flops >= 0, "flops", flops, ">= 0 FLOP",
             "pass the training compute, e.g. train_flops(params, tokens)")
@@ -31,7 +31,7 @@ def time_to_train_s(flops: float, gpus: float, peak_flops: float, mfu: float) ->
 def strong_scaling_speedup(gpus: float, t_compute_one_gpu_s: float, t_comm_s: float) -> float:
     """S(N) = T1 / (T1/N + T_comm)  (fixed global batch; communication not overlapped).
 
-    Source: AUDIT section 3c (Amdahl form with communication as the serial term).
+    Source: handbook/labs/v2_01.md §2 (Amdahl form with communication as the serial term).
     """
     _check_gpus("gpus", gpus)
     require(t_compute_one_gpu_s > 0, "t_compute_one_gpu_s", t_compute_one_gpu_s, "> 0 s",
@@ -44,7 +44,7 @@ def strong_scaling_speedup(gpus: float, t_compute_one_gpu_s: float, t_comm_s: fl
 def weak_scaling_speedup(scale: float, t_step_base_s: float, t_step_scaled_s: float) -> float:
     """S(n) = n * T_step(base) / T_step(n)  (fixed work per GPU; n times the work done).
 
-    Source: AUDIT section 1c item 5 (speedup against one node).
+    Source: handbook/labs/v2_02.md §2 (speedup against one node).
     """
     _check_gpus("scale", scale)
     require(t_step_base_s > 0, "t_step_base_s", t_step_base_s, "> 0 s",

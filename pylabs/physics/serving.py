@@ -6,7 +6,7 @@ PagedAttention); Kaplan et al. 2020, Table 1 (forward FLOP per token); Williams,
 and Patterson 2009 (roofline); Kleinrock 1975, Sec. 3.2 (M/M/1 waiting-time distribution);
 Agrawal et al. 2024 (Sarathi-Serve: prefills pause the decodes of a running batch);
 Kleinrock 1975, ch. 3 (M/M/c: the wait for one of the batch's slots).
-The corrected model is VOL2_03-17.md §V2-10.3.
+The corrected model is handbook/labs/v2_10.md §2.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def kv_bytes_per_token(layers: float, kv_heads: float, head_dim: float, bytes_pe
     """KV = 2 * L * n_kv * d_head * b  (a key and a value vector per KV head per layer).
 
     With grouped-query attention n_kv is the number of KV heads, not of query heads.
-    Source: Ainslie et al. 2023 (GQA); VOL2 §V2-10.3.
+    Source: Ainslie et al. 2023 (GQA); handbook/labs/v2_10.md §2.
     """
     for name, value in (("layers", layers), ("kv_heads", kv_heads), ("head_dim", head_dim)):
         require_finite_positive(name, value, "pass the model's published shape (config.json)")
@@ -41,7 +41,7 @@ def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: floa
 
     f is the share of HBM the server may use. vLLM also takes the profiled activation peak out of
     that share (total x f - peak memory); this count leaves the activations out, an upper bound.
-    Source: VOL2 §V2-10.3; vLLM engine argument gpu_memory_utilization and its worker's
+    Source: handbook/labs/v2_10.md §2; vLLM engine argument gpu_memory_utilization and its worker's
     determine_num_available_blocks.
     """
     require_finite_positive("gpus", gpus, "pass the number of GPUs the model is sharded over")
@@ -54,7 +54,7 @@ def kv_budget_bytes(gpus: float, hbm_bytes_per_gpu: float, usable_fraction: floa
 def max_sequences(budget_bytes: float, bytes_per_sequence: float) -> int:
     """N = floor(max(0, B_kv) / KV_seq)  (whole sequences whose KV cache fits).
 
-    Source: VOL2 §V2-10.3 (users = floor((f*n*80e9 - 2P) / (KV_tok * s))).
+    Source: handbook/labs/v2_10.md §2 (users = floor((f*n*80e9 - 2P) / (KV_tok * s))).
     """
     require_finite_positive("bytes_per_sequence", bytes_per_sequence, "pass KV bytes per token x tokens held")
     return int(max(0.0, budget_bytes) // bytes_per_sequence)
@@ -103,7 +103,7 @@ def prefill_flop(params: float, tokens: float, layers: float, d_model: float) ->
 def prefill_s(flop: float, gpus: float, peak_flops: float, mfu: float) -> float:
     """t_pf = F / (n * C * u)  (compute-bound: the whole prompt goes through at once).
 
-    Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline).
+    Source: handbook/labs/v2_10.md §2; Williams et al. 2009 (roofline).
     """
     require_finite_positive("gpus", gpus, "pass the number of GPUs")
     require_finite_positive("peak_flops", peak_flops, "pass the dense peak, e.g. constants.H100_PEAK_BF16_DENSE")
@@ -115,7 +115,7 @@ def decode_memory_s(weight_bytes: float, kv_bytes_read: float, gpus: float, hbm_
                     bw_efficiency: float) -> float:
     """t_mem = (W + KV_read) / (n * BW * eta)  (every step reads all weights and the batch's KV).
 
-    Source: VOL2 §V2-10.3; Williams et al. 2009 (roofline, memory side).
+    Source: handbook/labs/v2_10.md §2; Williams et al. 2009 (roofline, memory side).
     """
     require_finite_positive("hbm_bw", hbm_bw, "pass HBM bandwidth in bytes/s, e.g. 3.35e12")
     _fraction("bw_efficiency", bw_efficiency)
@@ -126,7 +126,7 @@ def decode_memory_s(weight_bytes: float, kv_bytes_read: float, gpus: float, hbm_
 def decode_compute_s(params: float, batch: float, gpus: float, peak_flops: float, mfu: float) -> float:
     """t_comp = 2*P*B / (n * C * u)  (one token for each of B sequences).
 
-    Source: VOL2 §V2-10.3; Kaplan et al. 2020 (2N FLOP per token forward).
+    Source: handbook/labs/v2_10.md §2; Kaplan et al. 2020 (2N FLOP per token forward).
     """
     require_finite_positive("batch", batch, "pass the number of sequences decoded together")
     return prefill_s(2 * params * batch, gpus, peak_flops, mfu)
@@ -135,7 +135,7 @@ def decode_compute_s(params: float, batch: float, gpus: float, peak_flops: float
 def decode_step_s(memory_s: float, compute_s: float) -> float:
     """t_step = max(t_mem, t_comp)  (the roofline: the slower resource sets the step).
 
-    Source: Williams et al. 2009; VOL2 §V2-10.3.
+    Source: Williams et al. 2009; handbook/labs/v2_10.md §2.
     """
     return max(memory_s, compute_s)
 
@@ -143,7 +143,7 @@ def decode_step_s(memory_s: float, compute_s: float) -> float:
 def decode_tokens_per_s(batch: float, step_s: float) -> float:
     """Throughput = B / t_step  (one token per sequence per step).
 
-    Source: VOL2 §V2-10.3.
+    Source: handbook/labs/v2_10.md §2.
     """
     require_finite_positive("step_s", step_s, "pass the decode step time in seconds")
     return batch / step_s
@@ -156,7 +156,7 @@ def mm1_wait_quantile_s(service_s: float, arrival_per_s: float, quantile: float 
     """W_q(q) = max(0, ln(rho / (1 - q))) * S / (1 - rho), rho = lambda*S; inf when rho >= 1.
 
     Inverts P(W_q > t) = rho * exp(-(1 - rho) t / S), the M/M/1 waiting-time tail.
-    Source: Kleinrock 1975, Queueing Systems Vol. I, Sec. 3.2; VOL2 §0 (queues).
+    Source: Kleinrock 1975, Queueing Systems Vol. I, Sec. 3.2; handbook/labs/v2_08.md §2 (queues).
     """
     require_finite_positive("service_s", service_s, "pass the mean service time in seconds")
     require(arrival_per_s >= 0, "arrival_per_s", arrival_per_s, ">= 0", "pass requests per second")
@@ -173,7 +173,7 @@ def continuous_ttft_p99_s(prefill_time_s: float, arrival_per_s: float) -> float:
     """TTFT_99 = t_pf + W_q,99(t_pf, lambda)  (prefills queue one after another).
 
     A conservative approximation: exponential service overstates the wait of fixed-length
-    prompts. Source: VOL2 §V2-10.3 (M/M/1-tail approximation); Kleinrock 1975.
+    prompts. Source: handbook/labs/v2_10.md §2 (M/M/1-tail approximation); Kleinrock 1975.
     """
     return prefill_time_s + mm1_wait_quantile_s(prefill_time_s, arrival_per_s)
 
@@ -211,7 +211,7 @@ def static_ttft_s(output_tokens: float, step_s: float, batch: float, prefill_tim
     """TTFT = out * t_step + B * t_pf  (wait for the running batch to finish, then prefill B prompts).
 
     A best case: it leaves out the time to fill a batch and any queue of waiting batches.
-    Source: VOL2 §V2-10.3 (head-of-line blocking behind the running batch's decode).
+    Source: handbook/labs/v2_10.md §2 (head-of-line blocking behind the running batch's decode).
     """
     return output_tokens * step_s + batch * prefill_time_s
 
@@ -219,7 +219,7 @@ def static_ttft_s(output_tokens: float, step_s: float, batch: float, prefill_tim
 def static_capacity_per_s(batch: float, output_tokens: float, step_s: float, prefill_time_s: float) -> float:
     """Requests/s a static batcher completes: B / (B*t_pf + out*t_step); more arrivals queue forever.
 
-    Source: utilisation below 1 (Kleinrock 1975, Sec. 2.1); VOL2 §V2-10.3 timings.
+    Source: utilisation below 1 (Kleinrock 1975, Sec. 2.1); handbook/labs/v2_10.md §2 timings.
     """
     return batch / (batch * prefill_time_s + output_tokens * step_s)
 

@@ -2,7 +2,7 @@
 
 Sources: Kaplan et al. 2020 (C = 6ND); Rajbhandari et al. 2020 (ZeRO, 16 B/param and the
 per-stage partitioning); Korthikanti et al. 2022 (activation memory); Chowdhery et al.
-2022 (PaLM, App. B, MFU). AUDIT sections 1c and 4c give the corrected models.
+2022 (PaLM, App. B, MFU). handbook/labs/v2_02.md §2 and handbook/labs/v2_05.md §2 give the corrected models.
 """
 
 from dataclasses import dataclass
@@ -43,7 +43,7 @@ def train_flops(params: float, tokens: float) -> float:
 def compute_time_s(params: float, tokens: float, peak_flops: float, mfu: float) -> float:
     """T = 6*N*D / (C_peak * u)  (seconds on one GPU).
 
-    Source: Kaplan et al. 2020 (6ND); AUDIT section 1c item 3.
+    Source: Kaplan et al. 2020 (6ND); handbook/labs/v2_02.md §2.
     """
     _check_peak(peak_flops)
     _check_mfu(mfu)
@@ -56,7 +56,7 @@ def dp_critical_tokens(
     """t* = (2/3)*((n-1)/n) * C*u * (bytes_per_grad/2) / B  (tokens per GPU per step).
 
     Above t* the ring all-reduce of the gradients takes less time than the 6*N*t compute.
-    Source: AUDIT section 1c item 4; scaling book "How to Think About GPUs" (C/W rule).
+    Source: handbook/labs/v2_02.md §2; scaling book "How to Think About GPUs" (C/W rule).
     """
     require_count("gpus", gpus,
             "pass the number of data-parallel GPUs")
@@ -77,7 +77,7 @@ def dp_comm_compute_ratio(
 ) -> float:
     """R = (2/3)*((n-1)/n) * C*u * (bytes_per_grad/2) / (t*B) = t*/t  (model size cancels).
 
-    Source: AUDIT section 1c item 4 (ring all-reduce time over 6*N*t compute time).
+    Source: handbook/labs/v2_02.md §2 (ring all-reduce time over 6*N*t compute time).
     """
     require_positive("tokens_per_gpu", tokens_per_gpu,
                      "pass the tokens each GPU processes per optimizer step")
@@ -217,7 +217,7 @@ def mfu_with_exposed_comm(
     """MFU = u_ref * T_comp / (T_comp + T_comm*(1 - overlap)).
 
     u_ref is the MFU of the compute phase alone; overlap is the hidden share of T_comm.
-    Source: AUDIT section 4c, Act I.
+    Source: handbook/labs/v2_05.md §2, Act I.
     """
     _check_mfu(mfu_ref)
     require_positive("t_compute_s", t_compute_s, "pass the compute time per step in seconds")
@@ -238,7 +238,7 @@ def cnn_train_flop_per_sample(forward_macs: float) -> float:
     require_non_negative("forward_macs", forward_macs, "pass the forward pass's multiply-adds, e.g. 4.1e9")
     return 6 * forward_macs
 # ---- V1-08 The Training Memory Budget: static bytes per parameter, activations with
-# recomputation, and gradient-accumulation throughput (VOL1_00-08 §V1-08 (3)) ----
+# recomputation, and gradient-accumulation throughput (handbook/labs/v1_08.md §2) ----
 
 PRECISIONS = ("fp32", "mixed", "bf16")
 OPTIMIZERS = ("sgd", "momentum", "adam")
@@ -348,7 +348,7 @@ def recompute_compute_factor(mode: str, seq: float = 1, hidden: float = 1) -> fl
 def micro_step_s(params: float, micro_batch: float, seq: float, peak_flops: float, mfu: float) -> float:
     """t_fb = 6 * P * b * s / (R * u)  (forward and backward of one micro-batch).
 
-    Source: Kaplan et al. 2020 (6 FLOP per parameter per token); VOL1 §V1-08 (3).
+    Source: Kaplan et al. 2020 (6 FLOP per parameter per token); handbook/labs/v1_08.md §2.
     """
     require_positive("micro_batch", micro_batch, "pass the sequences per micro-batch")
     require_positive("seq", seq, "pass the sequence length in tokens")
@@ -358,7 +358,7 @@ def micro_step_s(params: float, micro_batch: float, seq: float, peak_flops: floa
 def accumulate_s(params: float, mem_bw: float) -> float:
     """t_acc = (4 + 2 + 4) * P / BW: read the FP32 accumulator and the BF16 gradient, write FP32.
 
-    Source: VOL1 §V1-08 (3); a memory-bound element-wise add (Williams et al. 2009).
+    Source: handbook/labs/v1_08.md §2; a memory-bound element-wise add (Williams et al. 2009).
     """
     require_non_negative("params", params, "pass the parameter count")
     require_positive("mem_bw", mem_bw, "pass the memory bandwidth in bytes/s")
@@ -373,7 +373,7 @@ def accumulation_throughput_ratio(params: float, micro_batch: float, seq: float,
     f is the recomputation factor; the native batch is assumed to run at the same MFU and
     without recomputation. The parameter count cancels: only b*s, the device's
     FLOP/s-to-bandwidth ratio and u matter.
-    Source: VOL1 §V1-08 (3); Korthikanti et al. 2022 for f.
+    Source: handbook/labs/v1_08.md §2; Korthikanti et al. 2022 for f.
     """
     require_count("steps", steps,
             "pass the number of micro-batches accumulated per optimizer step")

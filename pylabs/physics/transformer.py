@@ -14,7 +14,7 @@ than a shallow, wide one.
 
 Sources: Vaswani et al. 2017; Radford et al. 2019 and the Hugging Face gpt2-xl config;
 Korthikanti et al. 2022 (activation memory); Dao et al. 2022 (FlashAttention);
-Williams et al. 2009 (roofline); VOL1_00-08 §V1-06 (corrected model).
+Williams et al. 2009 (roofline); handbook/labs/v1_06.md.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class PrefillMemory:
 
 def prefill_memory(params: float, layers: float, d_model: float, heads: float, seq: float,
                    bytes_per_value: float, flash: bool, batch: float = 1.0) -> PrefillMemory:
-    """Weights + KV cache + one layer's scores. Source: VOL1_00-08 §V1-06 (3), Act I."""
+    """Weights + KV cache + one layer's scores. Source: handbook/labs/v1_06.md §2, Act I."""
     _positive("seq", seq)
     return PrefillMemory(weights_bytes(params, bytes_per_value),
                          kv_cache_bytes(layers, seq, d_model, batch, bytes_per_value),
@@ -99,7 +99,7 @@ def max_context_tokens(capacity_b: float, params: float, layers: float, d_model:
                        bytes_per_value: float, flash: bool) -> float:
     """Largest N with weights + KV + scores ≤ capacity (batch 1): the positive root of
     h·b·N² + 2·L·d·b·N − (C − P·b) = 0, or (C − P·b)/(2·L·d·b) with FlashAttention; 0 if the
-    weights alone do not fit. Source: VOL1_00-08 §V1-06 (4), 'Max N'."""
+    weights alone do not fit. Source: handbook/labs/v1_06.md §4, 'Max N'."""
     room = capacity_b - weights_bytes(params, bytes_per_value)
     if room <= 0:
         return 0.0
@@ -132,7 +132,7 @@ SMALL_KERNELS_PER_LAYER = 6              # two LayerNorms, attention, softmax, a
 def gemv_seconds(weights: float, peak_ops: float, mem_bw: float, bytes_per_value: float,
                  launch_s: float) -> float:
     """max(t_launch, 2W / attainable(peak, BW, I)) with I = 2W/(W·b) FLOP/B at batch 1.
-    Source: Williams et al. 2009 (roofline); VOL1_00-08 §V1-06 (3), Act II."""
+    Source: Williams et al. 2009 (roofline); handbook/labs/v1_06.md §2, Act II."""
     flops = 2 * weights
     intensity = flops / (weights * bytes_per_value)
     return max(launch_s, flops / attainable(peak_ops, mem_bw, intensity))
@@ -161,7 +161,7 @@ class TokenLatency:
 def decode_token_latency(layers: float, d_model: float, peak_ops: float, mem_bw: float,
                          bytes_per_value: float, launch_s: float) -> TokenLatency:
     """T = L·[Σ_{m∈{3,1,4,4}} max(t_launch, m·d²·b/BW) + 6·t_launch] (batch 1, memory-bound GEMVs).
-    Source: VOL1_00-08 §V1-06 (3), Act II; Williams et al. 2009."""
+    Source: handbook/labs/v1_06.md §2, Act II; Williams et al. 2009."""
     _positive("layers", layers)
     _positive("d_model", d_model)
     if launch_s < 0:

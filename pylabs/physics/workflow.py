@@ -1,5 +1,5 @@
 """The ML workflow as arithmetic: what a late-found constraint costs, and how iteration speed races
-model quality (VOL1 spec, V1-03 "The Constraint Tax", corrected model).
+model quality (handbook/labs/v1_03.md).
 
 Stage durations and times are in seconds; accuracies are fractions (0.95 is 95 %). A stage index
 ``stage`` counts from 1 (problem definition) to the number of stages (six in the chapter).
@@ -35,7 +35,7 @@ def stage_cost_multiplier(stage: int) -> float:
 
 def discovery_time_s(stage_durations_s: Sequence[float], stage: int) -> float:
     """When stage N begins, i.e. when a constraint checked only at stage N surfaces: Σ_{i<N} d_i.
-    Source: VOL1 spec V1-03 §3 (corrected model)."""
+    Source: handbook/labs/v1_03.md §2."""
     _check_stage(stage_durations_s, stage)
     return float(sum(stage_durations_s[:stage - 1]))
 
@@ -44,7 +44,7 @@ def invalidated_time_s(stage_durations_s: Sequence[float], stage: int) -> float:
     """Work that must be redone when a stage-1 constraint surfaces at the start of stage N:
     W = Σ_{i=2..N−1} d_i. Problem definition stands; every stage from data collection up to the one
     before N was built for the wrong target. Stage N has not begun when the constraint surfaces, so
-    none of it is redone (issue 24 and ERRATA: the spec's Σ_{i=2..N} counted stage N, giving 140
+    none of it is redone (handbook/errata.md#e4: the spec's Σ_{i=2..N} counted stage N, giving 140
     days at N = 5 where 130 are redone; upstream summed the stages from N onward, 15 days)."""
     _check_stage(stage_durations_s, stage)
     return float(sum(stage_durations_s[1:max(1, stage - 1)]))
@@ -69,7 +69,7 @@ class ConstraintTax:
 
 def constraint_tax(stage_durations_s: Sequence[float], stage: int) -> ConstraintTax:
     """m = 2^(N−1), W = Σ_{i=2..N−1} d_i and D = Σ_{i<N} d_i for a constraint found as stage N begins.
-    Source: VOL1 spec V1-03 §3 (corrected model)."""
+    Source: handbook/labs/v1_03.md §2."""
     return ConstraintTax(stage, stage_cost_multiplier(stage), invalidated_time_s(stage_durations_s, stage),
                          discovery_time_s(stage_durations_s, stage), float(sum(stage_durations_s)))
 
@@ -98,7 +98,7 @@ class Learner:
 
 def accuracy_after(learner: Learner, iterations: float) -> float:
     """A(k) = min(cap, A0 + g·(1 − r^k)/(1 − r)); A0 + g·k when r = 1.
-    Source: geometric series of per-iteration gains g·r^(k−1); VOL1 spec V1-03 §3."""
+    Source: geometric series of per-iteration gains g·r^(k−1); handbook/labs/v1_03.md §2."""
     r = learner.decay
     total = learner.gain * iterations if r == 1 else learner.gain * (1 - r ** iterations) / (1 - r)
     return min(learner.cap, learner.start + total)
@@ -106,13 +106,13 @@ def accuracy_after(learner: Learner, iterations: float) -> float:
 
 def accuracy_at_s(learner: Learner, time_s: float) -> float:
     """Accuracy after the iterations completed by ``time_s``: A(⌊t / t_cycle⌋).
-    Source: VOL1 spec V1-03 §3."""
+    Source: handbook/labs/v1_03.md §2."""
     return accuracy_after(learner, math.floor(time_s / learner.cycle_s + 1e-9))
 
 
 def accuracy_ceiling(learner: Learner) -> float:
     """Where the improvements lead with unlimited iterations: min(cap, A0 + g/(1 − r)).
-    Source: sum of the geometric series; VOL1 spec V1-03 §3."""
+    Source: sum of the geometric series; handbook/labs/v1_03.md §2."""
     if learner.decay == 1:
         return learner.cap if learner.gain > 0 else learner.start
     return min(learner.cap, learner.start + learner.gain / (1 - learner.decay))
@@ -120,7 +120,7 @@ def accuracy_ceiling(learner: Learner) -> float:
 
 def iterations_to_reach(learner: Learner, target: float) -> float:
     """The fewest iterations k with A(k) ≥ target: ⌈ln(1 − ΔA(1 − r)/g) / ln r⌉, ⌈ΔA/g⌉ when r = 1;
-    infinity when the target lies above the ceiling. Source: inverting A(k); VOL1 spec V1-03 §3."""
+    infinity when the target lies above the ceiling. Source: inverting A(k); handbook/labs/v1_03.md §2."""
     need = target - learner.start
     if need <= _EPS:
         return 0.0
@@ -143,14 +143,14 @@ def iterations_to_reach(learner: Learner, target: float) -> float:
 
 
 def time_to_reach_s(learner: Learner, target: float) -> float:
-    """Wall-clock time to reach ``target``: k*·t_cycle (infinity if never). Source: VOL1 spec V1-03 §3."""
+    """Wall-clock time to reach ``target``: k*·t_cycle (infinity if never). Source: handbook/labs/v1_03.md §2."""
     return iterations_to_reach(learner, target) * learner.cycle_s
 
 
 def crossover_s(chaser: Learner, leader: Learner, horizon_s: float) -> float:
     """The first time t ≤ horizon at which the chaser's accuracy equals or passes the leader's, both
     stepping up at the end of each of their own cycles; infinity if it does not happen by then.
-    Source: VOL1 spec V1-03 §3 (crossover time of the iteration race)."""
+    Source: handbook/labs/v1_03.md §2 (crossover time of the iteration race)."""
     if chaser.start >= leader.start - _EPS:
         return 0.0
     intervals = math.floor(horizon_s / leader.cycle_s + 1e-9)
@@ -175,7 +175,7 @@ def crossover_s(chaser: Learner, leader: Learner, horizon_s: float) -> float:
 
 def daily_retraining_energy_j(cycle_s: float, train_s: float, power_w: float) -> float:
     """Energy a device spends retraining per day: E = (24 h / t_cycle)·P·min(t_train, t_cycle)
-    (a run cannot last longer than its cycle). Source: VOL1 spec V1-03 §3 (mobile energy)."""
+    (a run cannot last longer than its cycle). Source: handbook/labs/v1_03.md §2 (mobile energy)."""
     if cycle_s <= 0:
         raise ValueError(f"cycle_s {cycle_s} must be positive")
     return SECONDS_PER_DAY / cycle_s * power_w * min(train_s, cycle_s)

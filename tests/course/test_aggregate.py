@@ -158,7 +158,7 @@ def test_a_file_without_a_name_has_no_gradebook_row_but_keeps_its_dates():
 
 
 def test_the_median_miss_is_given_in_the_question_s_unit():
-    """Issue 21: "how far the class missed by in the question's units (median)"; the factor the
+    """The class view's question: "how far the class missed by in the question's units (median)"; the factor the
     page's feedback uses stays beside it."""
     from pylabs.course.aggregate import QuestionStats
     from pylabs.course.class_labs import median_miss_shown

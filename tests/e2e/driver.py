@@ -1,4 +1,4 @@
-"""Drive any lab page through the hooks of TESTING.md, as a student would."""
+"""Drive any lab page through the hooks of handbook/dom-contract.md, as a student would."""
 
 from __future__ import annotations
 

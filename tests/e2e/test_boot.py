@@ -1,4 +1,4 @@
-"""Issue 9 in a real browser: Python from the memory snapshot renders exactly what the usual boot
+"""The fast boot in a real browser: Python from the memory snapshot renders exactly what the usual boot
 renders, a snapshot that cannot be used falls back visibly, a prediction can be locked before
 Python and is answered when it arrives, a returning student's work is on screen before Python,
 a visited lab works with the network off, and a slider move patched part by part leaves the page

@@ -1,4 +1,4 @@
-"""The page a student meets (issue 20): the Act I prediction on the first screen of a laptop and
+"""The page a student meets: the Act I prediction on the first screen of a laptop and
 within two screens of a phone, the status block never over the instruments and without a restart
 before there is anything to restart, and a reload that returns to the same place."""
 

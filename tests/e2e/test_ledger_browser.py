@@ -142,7 +142,7 @@ def test_site_also_works_at_the_root_path(browser, site_dir):
 
 
 def test_a_ledger_written_by_the_version_1_site_opens_with_its_answers_where_they_are_now(lab_page, base_url):
-    """Issue 20: re-lettered options keep a stored answer's meaning (pylabs/ledger_letters.py)."""
+    """re-lettered options keep a stored answer's meaning (pylabs/ledger_letters.py)."""
     from pathlib import Path
 
     from pylabs.ledger_letters import migrate_answer

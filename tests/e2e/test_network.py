@@ -1,4 +1,4 @@
-"""Issue 22 in a real browser: on a first visit every file of the site crosses the network once.
+"""In a real browser: on a first visit every file of the site crosses the network once.
 
 The service worker installs after the lab is ready and keeps the runtime for offline use; the
 boot worker and the page hand it what they downloaded (docs/assets/pylabs/shared/handoff.js), so its

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_the_start_up_is_asked_about_its_own_fabric(lab_page):
-    """Issue 20: in 'Start-up' the key is A and the feedback quotes the card's 39x, not the frontier's 167x."""
+    """In 'Start-up' the key is A and the feedback quotes the card's 39x, not the frontier's 167x."""
     page = lab_page.open("v2_01")
     page.set_control("context", "startup")
     assert "1 × NDR 400G NIC each" in page.page.inner_text('[data-question="a1_predict"]')

@@ -32,7 +32,7 @@ def test_document_context_locks_none_as_the_key(lab_page):
 
 
 def test_a_reload_returns_to_act_ii_instruments(lab_page):
-    """Issue 20: a reload moved the page from Act II's instruments (4,350 px) to 2,165 px."""
+    """A reload moved the page from Act II's instruments (4,350 px) to 2,165 px."""
     page = lab_page.open("v2_10")
     for qid, letter in (("a1_predict", "C"), ("a1_reflect", "D"), ("a2_predict", "A")):
         page.lock(qid, letter)

@@ -98,7 +98,7 @@ def test_money_below_a_cent_keeps_its_figures_and_zero_is_zero():
 
 
 def test_units_scale_up_from_a_thousand():
-    """Issue 24: 103 TB, not 103,421 GB; 268 MFLOP, not 268,435,456 FLOP; 0.96 GFLOP/s as 960 MFLOP/s."""
+    """103 TB, not 103,421 GB; 268 MFLOP, not 268,435,456 FLOP; 0.96 GFLOP/s as 960 MFLOP/s."""
     assert fmt(103_421e9, "GB") == "103 TB" and fmt(2.443e15, "GB") == "2.44 PB"
     assert fmt(80e9, "GB") == "80 GB" and fmt(0.5e9, "GB") == "0.5 GB" and fmt(999e9, "GB") == "999 GB"
     assert fmt(3.35e12, "GB/s") == "3.35 TB/s" and fmt(900e9, "GB/s") == "900 GB/s"
@@ -109,7 +109,7 @@ def test_units_scale_up_from_a_thousand():
 
 
 def test_a_datasheet_peak_keeps_its_four_published_figures():
-    """The H100's dense BF16 peak reads as NVIDIA's whitepaper states it (issue 24, V1-00)."""
+    """The H100's dense BF16 peak reads as NVIDIA's whitepaper states it."""
     assert fmt(989.4e12, "FLOP/s4") == "989.4 TFLOP/s" and fmt(15.04e12, "FLOP/s4") == "15.04 TFLOP/s"
     assert fmt(0.96e9, "FLOP/s4") == "960 MFLOP/s" and fmt(999.96e12, "FLOP/s4") == "1 PFLOP/s"
 

@@ -1,4 +1,4 @@
-"""Issue 9: a slider move sends the browser only the parts of an act that changed (and warming a
+"""A slider move sends the browser only the parts of an act that changed (and warming a
 lab after a snapshot boot changes none of it).
 
 The browser finds a part by element-child indexes (morph.js patchParts), so every child of a

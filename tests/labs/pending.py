@@ -1,4 +1,4 @@
-"""Labs whose rewrite for issues 20 and 24 (questions that test, numbers a teacher would sign) has
+"""Labs whose rewrite (questions that test, numbers a teacher would sign) has
 not landed yet. The curriculum-wide tests those issues added are expected to fail for them, so
 they are marked ``xfail`` here, lab by lab; a lab leaves this set when its rewrite and its
 independent review land, and the issues are done when the set is empty."""
@@ -54,5 +54,5 @@ REWRITE_PENDING: frozenset[str] = ALL_LABS - LANDED - TRYING
 def per_lab(labs, ids=lambda lab: lab.id):
     """``labs`` as pytest params, each pending lab marked as an expected failure."""
     return [pytest.param(lab, id=ids(lab), marks=pytest.mark.xfail(
-        reason="rewrite for issues 20/24 not landed (tests/labs/pending.py)", strict=False))
+        reason="rewrite not landed (tests/labs/pending.py)", strict=False))
         if lab.id in REWRITE_PENDING else pytest.param(lab, id=ids(lab)) for lab in labs]

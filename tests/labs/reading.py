@@ -1,4 +1,4 @@
-"""How numbers and words read on a page, as a textbook prints them (issue 24): the rules a page's
+"""How numbers and words read on a page, as a textbook prints them: the rules a page's
 text is scanned for, each a pattern and what it means. ``problems(text)`` lists what breaks them.
 
 The scan reads what a student reads: the page's text without markup, scripts, TeX source and the

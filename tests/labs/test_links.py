@@ -1,4 +1,4 @@
-"""Connections and reading lists link to lab pages that exist, and never to labs that do not (issue 8 item 9)."""
+"""Connections and reading lists link to lab pages that exist, and never to labs that do not."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every number a student reads is formatted as a textbook prints it (issue 24), wherever the
+"""Every number a student reads is formatted as a textbook prints it, wherever the
 student takes the lab: 200 random states per lab (settings anywhere in their ranges, every
 question locked at a random letter, every context), scanned for the rules in ``reading.py``; and
 the Design Ledger page shows each lab's results with a label, an act and a unit, never a record

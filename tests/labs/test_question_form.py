@@ -1,4 +1,4 @@
-"""Questions that really test (issue 20): an answer cannot be guessed from the options' form, and
+"""Questions that really test: an answer cannot be guessed from the options' form, and
 nothing on the page states a key before its lock.
 
 Curriculum-wide: per kind (prediction, reflection), no letter is the key of more than 35 % of the

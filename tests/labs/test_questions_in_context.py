@@ -1,4 +1,4 @@
-"""One context per question (issue 20): the prompt, the key and the feedback are computed in the
+"""One context per question: the prompt, the key and the feedback are computed in the
 context the student locks in, and every number the feedback quotes is the number a card shows.
 
 For every lab, every context and every prediction: the key, locked in that context at the

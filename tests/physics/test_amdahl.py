@@ -105,14 +105,14 @@ def test_multi_is_between_one_and_best_single_factor(shares, ks) -> None:
     assert 1 - 1e-12 <= speedup <= max(ks[: len(profile)]) * (1 + 1e-9)
 
 
-# ---- V1-12 The Speedup Ceiling (VOL1_09-16 §V1-12 (4) golden vectors) ----
+# ---- V1-12 The Speedup Ceiling (handbook/labs/v1_12.md §4 golden vectors) ---
 
 V112_B_FIXED_S, V112_B_PER_SAMPLE_S = a.batch_costs_through(
     1, a.batch_latency_s(1, 2.0e-3, 0.100e-3) / 1.2, 32, a.batch_latency_s(32, 2.0e-3, 0.100e-3) * 85 / 72)
 
 
 def test_v1_12_golden_fixed_job_on_64_workers() -> None:
-    """§V1-12 (4): s=0.15, N=64, e=1 -> S 6.1244, 16.328 h of 100 h, E 9.57 %, ceiling 6.667."""
+    """handbook/labs/v1_12.md §4: s=0.15, N=64, e=1 -> S 6.1244, 16.328 h of 100 h, E 9.57 %, ceiling 6.667."""
     speedup = a.parallel_speedup(0.15, 64)
     assert speedup == pytest.approx(6.1244019, rel=1e-7)
     assert 100 / speedup == pytest.approx(16.328125, rel=1e-9)
@@ -121,12 +121,12 @@ def test_v1_12_golden_fixed_job_on_64_workers() -> None:
 
 
 def test_v1_12_golden_a_quarter_serial() -> None:
-    """§V1-12 (4): s=0.25, N=64 -> 3.8209."""
+    """handbook/labs/v1_12.md §4: s=0.25, N=64 -> 3.8209."""
     assert a.parallel_speedup(0.25, 64) == pytest.approx(3.8209, abs=5e-5)
 
 
 def test_v1_12_golden_gustafson_same_job_and_scaled_job() -> None:
-    """§V1-12 (4) and (2) error 2: s' = 0.91866 reproduces 6.1244; a scaled job with s = 0.15 gives 54.55."""
+    """handbook/labs/v1_12.md §4, §5: s' = 0.91866 reproduces 6.1244; a scaled job with s = 0.15 gives 54.55."""
     share = a.serial_share_of_parallel_run(0.15, 64)
     assert share == pytest.approx(0.91866, abs=5e-6)
     assert a.gustafson_speedup(share, 64) == pytest.approx(a.parallel_speedup(0.15, 64), rel=1e-12)
@@ -134,7 +134,7 @@ def test_v1_12_golden_gustafson_same_job_and_scaled_job() -> None:
 
 
 def test_v1_12_golden_vendor_throughputs_and_crossover() -> None:
-    """§V1-12 (4): b=1 A 476.2/s, B 571.4/s; b=32 A 6,153.8/s, B 5,212.7/s (A/B = 85/72); b* 9.418.
+    """handbook/labs/v1_12.md §4: b=1 A 476.2/s, B 571.4/s; b=32 A 6,153.8/s, B 5,212.7/s (A/B = 85/72); b* 9.418.
     (The spec prints 5,212.6: 32 / 6.13889 ms is 5,212.67.) B's rounded costs are 1.608 ms and 0.1416 ms."""
     assert (V112_B_FIXED_S, V112_B_PER_SAMPLE_S) == pytest.approx((1.608e-3, 0.1416e-3), abs=5e-7)
     a1, b1 = (a.batch_throughput_per_s(1, t0, t1) for t0, t1 in ((2e-3, 1e-4), (V112_B_FIXED_S, V112_B_PER_SAMPLE_S)))

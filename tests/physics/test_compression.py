@@ -1,5 +1,5 @@
-"""Compression physics: VOL1_09-16 §V1-10 (4) golden vectors, the rounding bound of §V1-10 (2)
-error 14, and the accuracy tables' published anchors."""
+"""Compression physics: handbook/labs/v1_10.md §4 golden vectors, the rounding bound of handbook/labs/v1_10.md §5, and
+the accuracy tables' published anchors."""
 
 import pytest
 
@@ -17,31 +17,31 @@ def llama8b(bits: float, group: float = 128) -> float:
 
 
 def test_v1_10_golden_resnet50_fp32_and_int8():
-    """§V1-10 (4): R50 FP32 102.228 MB; INT8 25.557 MB."""
+    """handbook/labs/v1_10.md §4: R50 FP32 102.228 MB; INT8 25.557 MB."""
     assert cp.weight_bytes(c.RESNET50_PARAMS, 32) / 1e6 == pytest.approx(102.228, abs=5e-4)
     assert cp.weight_bytes(c.RESNET50_PARAMS, 8) / 1e6 == pytest.approx(25.557, abs=5e-4)
 
 
 def test_v1_10_golden_kv_is_0_268_gb_at_2k_tokens():
-    """§V1-10 (3): KV = 32·2·8·128·2 B · 2,048 = 0.268 GB."""
+    """handbook/labs/v1_10.md §2: KV = 32·2·8·128·2 B · 2,048 = 0.268 GB."""
     kv = cp.kv_cache_bytes(c.LLAMA3_8B_LAYERS, c.LLAMA3_8B_KV_HEADS, c.LLAMA3_HEAD_DIM, 2, CTX)
     assert kv == 131_072 * CTX and kv / GB == pytest.approx(0.268, abs=5e-4)
 
 
 def test_v1_10_golden_llama3_8b_int8_ooms_the_8_gb_tier():
-    """§V1-10 (4): 8.03 B INT8 (per-channel, no group term), 2K context: 8.598 GB > 8."""
+    """handbook/labs/v1_10.md §4: 8.03 B INT8 (per-channel, no group term), 2K context: 8.598 GB > 8."""
     assert llama8b(8, group=0) / GB == pytest.approx(8.598, abs=5e-4)
     assert llama8b(8, group=0) > 8 * GB
 
 
 @pytest.mark.parametrize("bits, expected", [(4, 4.709), (3, 3.705), (2, 2.701)])
 def test_v1_10_golden_llama3_8b_low_bit(bits, expected):
-    """§V1-10 (4): 8.03 B INT4 g128 / INT3 / INT2 → 4.709 / 3.705 / 2.701 GB."""
+    """handbook/labs/v1_10.md §4: 8.03 B INT4 g128 / INT3 / INT2 → 4.709 / 3.705 / 2.701 GB."""
     assert llama8b(bits) / GB == pytest.approx(expected, abs=5e-4)
 
 
 def test_v1_10_golden_llama32_1b_and_3b_int4():
-    """§V1-10 (4): 1.236 B INT4 g128 (16 layers, 8 KV × 64) 1.004 GB; 3.213 B (28 layers) 2.192 GB."""
+    """handbook/labs/v1_10.md §4: 1.236 B INT4 g128 (16 layers, 8 KV × 64) 1.004 GB; 3.213 B (28 layers) 2.192 GB."""
     kv1 = cp.kv_cache_bytes(c.LLAMA32_1B_LAYERS, c.LLAMA32_1B_KV_HEADS, c.LLAMA32_1B_HEAD_DIM, 2, CTX)
     kv3 = cp.kv_cache_bytes(c.LLAMA32_3B_LAYERS, c.LLAMA32_3B_KV_HEADS, c.LLAMA3_HEAD_DIM, 2, CTX)
     one = cp.footprint_bytes(cp.weight_bytes(c.LLAMA32_1B_PARAMS, 4, 128), kv1, RUNTIME)
@@ -51,14 +51,14 @@ def test_v1_10_golden_llama32_1b_and_3b_int4():
 
 
 def test_v1_10_error_6_upstream_key_ooms_every_tier():
-    """§V1-10 (2) error 6: INT8 8.03 GB > 8, INT4 4.015 > 4, INT4 + 50 % = 2.007 > 2 (weights alone)."""
+    """handbook/labs/v1_10.md §5: INT8 8.03 GB > 8, INT4 4.015 > 4, INT4 + 50 % = 2.007 > 2 (weights alone)."""
     p = c.LLAMA3_8B_PARAMS_COUNTED
     assert cp.weight_bytes(p, 8) > 8 * GB and cp.weight_bytes(p, 4) > 4 * GB
     assert cp.weight_bytes(p / 2, 4) > 2 * GB
 
 
 def test_bitmask_sparse_storage_adds_a_bit_per_position():
-    """§V1-10 (2) error 7: dense storage is unchanged; a sparse format adds ≥ 1 bit/weight of index."""
+    """handbook/labs/v1_10.md §5: dense storage is unchanged; a sparse format adds ≥ 1 bit/weight of index."""
     p = 1e9
     assert cp.bitmask_sparse_bytes(p, 4, 1.0) == cp.weight_bytes(p, 4) + p / 8
     assert cp.bitmask_sparse_bytes(p, 4, 0.5) == pytest.approx(p * 0.5 * 4 / 8 + p / 8)
@@ -66,7 +66,7 @@ def test_bitmask_sparse_storage_adds_a_bit_per_position():
 
 
 def test_v1_10_error_14_rounding_bound_and_scale_ratio():
-    """§V1-10 (2) error 14: symmetric bound max/(2·127) = 0.197 % of the range; scale ratio 127/7 = 18.1×."""
+    """handbook/labs/v1_10.md §5: symmetric bound max/(2·127) = 0.197 % of the range; scale ratio 127/7 = 18.1×."""
     assert cp.rounding_error_of_range(8) == pytest.approx(0.001969, rel=1e-3)
     assert cp.symmetric_levels(8) / cp.symmetric_levels(4) == pytest.approx(18.14, abs=0.01)
 
@@ -91,7 +91,7 @@ def test_accuracy_table_matches_its_published_anchors():
     for model in ("resnet50", "mobilenetv2"):
         assert cp.top1_drop(model, "int8", "per_channel", "ptq") <= 0.022
         assert cp.top1_drop(model, "fp16", "per_tensor", "ptq") == 0
-    # torchvision's quantized weights (issue 24): ResNet-50 INT8 PTQ (fbgemm, per-channel) 76.130 -> 75.920 %;
+    # torchvision's quantized weights: ResNet-50 INT8 PTQ (fbgemm, per-channel) 76.130 -> 75.920 %;
     # MobileNetV2 INT8 QAT (qnnpack, per-tensor weights) 71.878 -> 71.658 %
     assert cp.top1_drop("resnet50", "int8", "per_channel", "ptq") == pytest.approx(0.0021, abs=1e-9)
     assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "qat") == pytest.approx(0.0022, abs=1e-9)
@@ -101,13 +101,14 @@ def test_accuracy_table_matches_its_published_anchors():
     assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "ptq") > 0.5
     assert cp.top1_drop("mobilenetv2", "int8", "per_tensor", "ptq") < c.MOBILENETV2_TOP1
     for key in [("int8", "per_channel", "qat"), ("int8", "per_tensor", "qat")]:
-        assert cp.top1_drop("resnet50", *key) <= 0.005  # §V1-10 (3): QAT ≤ 0.5 pp
+        assert cp.top1_drop("resnet50", *key) <= 0.005  # handbook/labs/v1_10.md §2: QAT ≤ 0.5 pp
     with pytest.raises(ValueError):
         cp.top1_drop("vit", "int8", "per_channel", "ptq")
 
 
 def test_perplexity_table_is_monotone_and_collapses_at_2_bits():
-    """§V1-10 (3): FP16 6.1, INT8 ≈ 6.2, INT4-g128 ≈ 6.5, 3-bit ≈ 8–10, 2-bit collapses (Huang et al. 2024)."""
+    """handbook/labs/v1_10.md §2: FP16 6.1, INT8 ≈ 6.2, INT4-g128 ≈ 6.5, 3-bit ≈ 8–10, 2-bit collapses (Huang et al.
+    2024)."""
     ppl = [cp.perplexity(f) for f in ("fp16", "int8", "int4", "int3", "int2")]
     assert ppl == sorted(ppl) and ppl[0] == 6.1 and 8 <= ppl[3] <= 10 and ppl[4] > 100
 

@@ -1,4 +1,4 @@
-"""The constants registry: every entry cited, names visible, values as API.md fixes them."""
+"""The constants registry: every entry cited, names visible, values as the labs' golden vectors fix them."""
 
 import ast
 import dataclasses

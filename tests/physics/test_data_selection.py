@@ -1,4 +1,4 @@
-"""Data selection physics: the golden vectors of VOL1_09-16 §V1-09 (4), the surrogates' shape,
+"""Data selection physics: the golden vectors of handbook/labs/v1_09.md §4, the surrogates' shape,
 and the inversions behind "cost to reach the bar"."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ SPEC_F_IMG = 24.6e9  # the spec's 3 × 8.2 GFLOP (it rounds torchvision's 4.09 G
 
 
 def test_v1_09_4_throughput_golden_with_the_spec_flop():
-    """§V1-09 (4): Θ(H100) = 6,837.3 img/s, Θ(Orin) = 103.9 img/s at u = 0.17 and 24.6 GFLOP."""
+    """handbook/labs/v1_09.md §4: Θ(H100) = 6,837.3 img/s, Θ(Orin) = 103.9 img/s at u = 0.17 and 24.6 GFLOP."""
     assert ds.training_samples_per_s(C.H100_PEAK_BF16_DENSE, 0.17, SPEC_F_IMG) == pytest.approx(6837.3, abs=0.05)
     assert ds.training_samples_per_s(C.ORIN_NX_PEAK_FP16_DENSE, 0.17, SPEC_F_IMG) == pytest.approx(103.9, abs=0.05)
 
 
 def test_v1_09_4_training_time_golden():
-    """§V1-09 (4): 90 epochs × 1e6 images: 3.66 h on the H100, 240.5 h on the Orin NX."""
+    """handbook/labs/v1_09.md §4: 90 epochs × 1e6 images: 3.66 h on the H100, 240.5 h on the Orin NX."""
     h100 = ds.training_samples_per_s(C.H100_PEAK_BF16_DENSE, 0.17, SPEC_F_IMG)
     orin = ds.training_samples_per_s(C.ORIN_NX_PEAK_FP16_DENSE, 0.17, SPEC_F_IMG)
     assert ds.training_time_s(90, 1e6, h100) / 3600 == pytest.approx(3.66, abs=0.005)
@@ -36,7 +36,7 @@ def test_registry_flop_is_the_curriculums_rounded_multiply_adds():
 
 
 def test_v1_09_4_ordering_speedup_golden():
-    """§V1-09 (4): S(η=0, β=1) = 1.000; S(η=0.2, β=0.3) = 1.347."""
+    """handbook/labs/v1_09.md §4: S(η=0, β=1) = 1.000; S(η=0.2, β=0.3) = 1.347."""
     assert ds.curriculum_speedup(0.0, 1.0) == 1.0
     assert ds.curriculum_speedup(0.2, 0.3) == pytest.approx(1.347)
 
@@ -55,7 +55,7 @@ def test_surrogate_grows_with_noise_and_a_shorter_budget():
 
 
 def test_v1_09_4_label_budget_golden():
-    """§V1-09 (4): B = $10K at $0.05: random 0.6488, AL (k 1.85) 0.6947; B = $50K: both 0.7600."""
+    """handbook/labs/v1_09.md §4: B = $10K at $0.05: random 0.6488, AL (k 1.85) 0.6947; B = $50K: both 0.7600."""
     n = ds.labels_bought(10_000, 0.05, 1e6)
     assert n == pytest.approx(200_000)
     assert ds.accuracy_from_labels(n, 0.85, 90) == pytest.approx(0.6488, abs=5e-5)
@@ -66,7 +66,7 @@ def test_v1_09_4_label_budget_golden():
 
 
 def test_v1_09_4_cost_to_the_bar_golden():
-    """§V1-09 (4): bar 0.70: random $18,000 (360,000 labels); AL $10,802 (216,039 labels, 21.6 %)."""
+    """handbook/labs/v1_09.md §4: bar 0.70: random $18,000 (360,000 labels); AL $10,802 (216,039 labels, 21.6 %)."""
     assert ds.labels_for_accuracy(0.70, 0.85, 90) == pytest.approx(360_000)
     assert ds.cost_to_accuracy_usd(0.70, 0.05, 1e6, 0.85, 90) == pytest.approx(18_000)
     labels = ds.al_labels_for_effective(360_000, 1e6, 1.85)

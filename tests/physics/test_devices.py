@@ -1,4 +1,4 @@
-"""The Volume I device table (VOL1_00-08 §0.1, VOL1_09-16 §0.1) and the roofline helpers."""
+"""The Volume I device table (handbook/devices.md) and the roofline helpers."""
 
 import pytest
 
@@ -9,11 +9,11 @@ from pylabs.physics import devices
 def test_h100_is_dense_bf16_on_hbm3():
     assert devices.H100.peak_ops == pytest.approx(989.4e12)
     assert devices.H100.mem_bw == pytest.approx(3.35e12)
-    assert devices.H100.ridge == pytest.approx(295.3, abs=0.1)  # §0.1: 989.4 / 3.35
+    assert devices.H100.ridge == pytest.approx(295.3, abs=0.1)  # handbook/devices.md §1: 989.4 / 3.35
 
 
 def test_orin_nx_peak_is_the_derived_dense_fp16_rate_not_100_tops():
-    """VOL1_09-16 §0.1: 8 SM × 0.918 GHz × 2,048 = 15.0 TFLOP/s; ridge FP16 147, INT8 294 op/B."""
+    """handbook/devices.md: 8 SM × 0.918 GHz × 2,048 = 15.0 TFLOP/s; ridge FP16 147, INT8 294 op/B."""
     assert devices.ORIN_NX.peak_ops == pytest.approx(8 * 0.918e9 * 2048, rel=1e-3)
     assert devices.ORIN_NX.ridge == pytest.approx(147, abs=0.5)
     assert devices.ridge_point(c.ORIN_NX_PEAK_INT8_DENSE, c.ORIN_NX_MEM_BW) == pytest.approx(294, abs=0.5)
@@ -43,7 +43,7 @@ def test_one_device_per_context():
 
 
 def test_batteries_and_fibre_golden_values():
-    """VOL1_00-08 §V1-00 golden vectors: CR2032 at 0.1 W lasts 6.75 h; fibre 2,000 km RTT 19.587 ms."""
+    """handbook/labs/v1_00.md golden vectors: CR2032 at 0.1 W lasts 6.75 h; fibre 2,000 km RTT 19.587 ms."""
     assert c.CR2032_ENERGY_J / c.MCU_ACTIVE_POWER_W / 3600 == pytest.approx(6.75)
     v = c.SPEED_OF_LIGHT / c.FIBRE_GROUP_INDEX
     assert 2 * 2_000e3 / v * 1e3 == pytest.approx(19.587, abs=1e-3)

@@ -1,5 +1,5 @@
 """Drift statistics and retraining economics (pylabs.physics.drift): the spec's golden vectors
-(VOL1_09-16 §V1-14 (4)), the sampled monitor against its closed forms, and a numpy cross-check."""
+(handbook/labs/v1_14.md §4), the sampled monitor against its closed forms, and a numpy cross-check."""
 
 from __future__ import annotations
 
@@ -16,24 +16,25 @@ DAY = D.SECONDS_PER_DAY
 PP_DAY = 0.01 * DAY  # one percentage point for one day, in fraction·seconds
 
 
-# ---- §V1-14 (4) golden vectors: the statistic ------------------------------------------------------
+# ---- handbook/labs/v1_14.md §4 golden vectors: the statistic ---------------------------------------
 
 
 def test_section4_binned_psi_targets_give_the_shifts():
-    """§V1-14 (4): Δ for PSI 0.1 / 0.2 / 0.25 = 0.3235 / 0.4583 / 0.5128 σ."""
+    """handbook/labs/v1_14.md §4: Δ for PSI 0.1 / 0.2 / 0.25 = 0.3235 / 0.4583 / 0.5128 σ."""
     assert [round(D.shift_for_psi(t), 4) for t in (0.1, 0.2, 0.25)] == [0.3235, 0.4583, 0.5128]
     assert D.binned_psi(D.shift_for_psi(0.2)) == pytest.approx(0.2, rel=1e-10)
 
 
 @pytest.mark.parametrize("drift,cross_wk,psi26", [(0.13, 3.53, 7.60), (0.06, 7.64, 2.14), (0.03, 15.28, 0.571)])
 def test_section4_crossing_weeks_and_psi_at_26_weeks(drift, cross_wk, psi26):
-    """§V1-14 (4): δ = 0.13 / 0.06 / 0.03 σ/wk cross 0.2 at 3.53 / 7.64 / 15.28 wk; PSI(26 wk) = 7.60 / 2.14 / 0.571."""
+    """handbook/labs/v1_14.md §4: δ = 0.13 / 0.06 / 0.03 σ/wk cross 0.2 at 3.53 / 7.64 / 15.28 wk; PSI(26 wk) = 7.60 /
+    2.14 / 0.571."""
     assert D.crossing_time_s(0.2, drift / W) / W == pytest.approx(cross_wk, abs=0.005)
     assert D.binned_psi(drift * 26) == pytest.approx(psi26, rel=3e-3)
 
 
 def test_section4_accuracy_decay():
-    """§V1-14 (4): λ = 0.002976 per week; A(4) 92.888, A(8) 91.788, A(26) 87.000 (in %)."""
+    """handbook/labs/v1_14.md §4: λ = 0.002976 per week; A(4) 92.888, A(8) 91.788, A(26) 87.000 (in %)."""
     rate = D.decay_rate_per_s(0.94, 0.87, 26 * W)
     assert rate * W == pytest.approx(0.002976, abs=5e-7)
     values = [100 * D.accuracy_exponential(0.94, rate, k * W) for k in (4, 8, 26)]
@@ -41,7 +42,7 @@ def test_section4_accuracy_decay():
 
 
 def test_upstream_monthly_rate_was_wrong():
-    """§V1-14 (2) error 3: ln(0.94/0.87)/6 = 0.01290 per month, not 0.01267."""
+    """handbook/labs/v1_14.md §5: ln(0.94/0.87)/6 = 0.01290 per month, not 0.01267."""
     assert D.decay_rate_per_s(0.94, 0.87, 6.0) == pytest.approx(0.01290, abs=5e-6)
 
 
@@ -49,7 +50,7 @@ def test_upstream_monthly_rate_was_wrong():
 
 
 def test_psi_is_the_symmetric_kl_divergence():
-    """§V1-14 (2) error 4: PSI = KL(P‖Q) + KL(Q‖P) exactly, so swapping the sides changes nothing."""
+    """handbook/labs/v1_14.md §5: PSI = KL(P‖Q) + KL(Q‖P) exactly, so swapping the sides changes nothing."""
     a, e = D.shifted_bin_shares(0.4), (0.1,) * 10
     assert D.psi(a, e) == pytest.approx(D.kl_divergence(a, e) + D.kl_divergence(e, a), rel=1e-12)
     assert D.psi(a, e) == pytest.approx(D.psi(e, a), rel=1e-12)
@@ -175,7 +176,8 @@ def test_sampled_psi_at_the_threshold_shift_centres_on_the_closed_form_plus_nois
 
 
 def test_weekly_detection_of_the_amount_feature_is_week_4():
-    """§V1-14 (3): the amount feature (0.13 σ/wk) crosses at 3.53 wk, so a weekly check alarms at week 4."""
+    """handbook/labs/v1_14.md §2: the amount feature (0.13 σ/wk) crosses at 3.53 wk, so a weekly check alarms at week
+    4."""
     det = D.detect(0.13 / W, W, 26 * W, 0.2, 5000, 14)
     assert det.alarm_s == pytest.approx(4 * W)
     assert len(det.checks) == 26 and det.alarm_psi() >= 0.2
@@ -201,7 +203,7 @@ def test_numpy_cross_check_of_psi_and_shares():
     assert counts == pytest.approx(a, abs=0.004)
 
 
-# ---- §V1-14 (4) golden vectors: the cadence ------------------------------------------------------------
+# ---- handbook/labs/v1_14.md §4 golden vectors: the cadence ---------------------------------------------
 
 ENVS = {  # C_r ($), D (days to lose 7 pp), V ($/pp·day), floor
     "cloud": (8000.0, 14.0, 1000.0, 0.90),
@@ -219,7 +221,7 @@ def env(name):
 @pytest.mark.parametrize("name,t_star,t_max,annual", [
     ("cloud", 5.66, 8.0, 1_032_376), ("edge", 49.86, 30.0, 961_167), ("mobile", 87.83, 231.4, 249_342)])
 def test_section4_cadence_goldens(name, t_star, t_max, annual):
-    """§V1-14 (4): T*, T_max and the annual cost at T_op = min(T*, T_max)."""
+    """handbook/labs/v1_14.md §4: T*, T_max and the annual cost at T_op = min(T*, T_max)."""
     cost, value, rate, floor = env(name)
     star = D.optimal_interval_s(cost, value, rate)
     cap = D.floor_interval_s(0.94, floor, rate)
@@ -235,7 +237,7 @@ def test_section4_edge_at_its_unconstrained_optimum():
 
 
 def test_at_the_optimum_retraining_and_staleness_cost_the_same():
-    """§V1-14 (2) error 9: at T* the total is twice the retraining spend."""
+    """handbook/labs/v1_14.md §5: at T* the total is twice the retraining spend."""
     cost, value, rate, _ = env("cloud")
     star = D.optimal_interval_s(cost, value, rate)
     assert D.retrain_usd_per_year(star, cost) == pytest.approx(D.staleness_usd_per_year(star, value, rate))
@@ -244,7 +246,7 @@ def test_at_the_optimum_retraining_and_staleness_cost_the_same():
 
 
 def test_a_hundred_times_the_cost_is_ten_times_the_interval():
-    """§V1-14 (2) error 11: √100 = 10×, not 2–3×."""
+    """handbook/labs/v1_14.md §5: √100 = 10×, not 2–3×."""
     _, value, rate, _ = env("cloud")
     assert D.optimal_interval_s(800_000, value, rate) / D.optimal_interval_s(8000, value, rate) == pytest.approx(10)
 

@@ -1,4 +1,4 @@
-"""Fabric physics: the spec's golden vectors (VOL2_03-17 §V2-03.4), edge cases, errors, properties."""
+"""Fabric physics: the spec's golden vectors (handbook/labs/v2_03.md §4), edge cases, errors, properties."""
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +16,7 @@ def phi(n, r, pattern, k=K):
     return f.uplink_fraction(r, f.cross_leaf_fraction(n, k, pattern))
 
 
-# ---- golden vectors, spec §V2-03.4 ----
+# ---- golden vectors, handbook/labs/v2_03.md §4 ----
 
 
 def test_spec_v2_03_4_random_ring_128_gpus_keeps_two_thirds():
@@ -148,7 +148,7 @@ def test_torus_shape_multiplies_back(n):
 
 
 def test_torus_allreduce_runs_rings_in_every_dimension_at_once():
-    """Issue 24 (V2-03, S3): a bidirectional ring uses two of a 3D torus's six links (0.710 s for 32 GB
+    """A bidirectional ring uses two of a 3D torus's six links (0.710 s for 32 GB
     on 1,024 GPUs, 50 GB/s links at 90 %, 45 GB/s of payload); rings in all three dimensions at once
     keep all six busy: 0.237 s. Source: the scaling book, 'Sharded matrices'
     (jax-ml.github.io/scaling-book/sharding): an AllGather over n_axes axes takes V/(W_ICI·n_axes),

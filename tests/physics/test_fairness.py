@@ -1,5 +1,5 @@
 """Confusion-matrix fairness algebra: the Chouldechova identity on a grid (cross-checked with numpy),
-the binormal model against the curriculum's golden vectors (VOL2 §V2-16 §4, d′ = 2.4), and the
+the binormal model against the curriculum's golden vectors (handbook/labs/v2_16.md §4, d′ = 2.4), and the
 four-fifths rule as 29 CFR 1607.4(D) states it."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_v1_15_rates_far_into_the_tail_are_tiny_not_zero():
     assert g.ppv == pytest.approx(0.05 * g.tpr / (0.05 * g.tpr + 0.95 * g.fpr), rel=1e-12) and g.ppv < 1
 
 
-# ---- golden vectors: VOL2 §V2-16 §4 ----------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_16.md §4 ----------------------------------------------------
 
 
 def test_spec_4_demographic_parity_at_six_percent():
@@ -143,7 +143,7 @@ def test_base_rate_outside_the_open_interval_is_refused(bad):
         F.GroupRates(bad, 0.5, 0.1)
 
 
-# ---- V1-15 There Is No Free Fairness: golden vectors, VOL1_09-16 §V1-15 (4), d = 2 ------------
+# ---- V1-15 There Is No Free Fairness: golden vectors, handbook/labs/v1_15.md §4, d = 2 --------
 
 from pylabs.physics.fairness import (accuracy, auc_binormal, calibrated_cutoff_z, equalized_odds_gap,  # noqa: E402
                                      impact_ratio, rates_at_z, z_for_selection, z_for_tpr)
@@ -246,7 +246,7 @@ def test_posterior_is_bayes_rule_on_the_two_normal_densities(p, s):
 
 
 def test_one_raw_score_means_different_chances_in_groups_with_different_base_rates():
-    """V2-16 (issue 24, S3): at t = 1.8 the same score is 7.93 % likely qualified in group A, 31.9 % in group B."""
+    """V2-16: at t = 1.8 the same score is 7.93 % likely qualified in group A, 31.9 % in group B."""
     assert (F.posterior(P_A, 1.8, D_PRIME), F.posterior(P_B, 1.8, D_PRIME)) == pytest.approx((0.0793, 0.3192), abs=5e-5)
 
 

@@ -1,4 +1,4 @@
-"""Federated vs centralised data movement: the curriculum's golden vectors (VOL2 §V2-11 §4)."""
+"""Federated vs centralised data movement: the curriculum's golden vectors (handbook/labs/v2_11.md §4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pylabs.physics import federated as F
 from pylabs.physics.constants import BYTES_PER_BF16, BYTES_PER_FP32, GBOARD_CIFG_PARAMS
 
 USERS, RAW_PER_USER = 1e8, 5e3      # 100 M devices, 5 KB of text per user per day [A]
-ROUNDS, PARAMS = 24, 50e6           # V2-11 §3 defaults
+ROUNDS, PARAMS = 24, 50e6           # V2-11 handbook/labs/v2_11.md §2 defaults
 
 
 def central() -> float:

@@ -1,4 +1,4 @@
-"""Package-wide contracts of pylabs.physics: stdlib only, cited formulas, API.md signatures."""
+"""Package-wide contracts of pylabs.physics: stdlib only, cited formulas, the signatures the labs call."""
 
 import ast
 import importlib
@@ -14,7 +14,7 @@ PHYSICS_DIR = Path(pylabs.physics.__file__).parent
 FORMULA_MODULES = ("collectives", "training", "pipeline", "amdahl", "scaling", "economics",
                    "queueing")
 
-# Names and parameters fixed by /shared/physics/API.md (defaults included).
+# Names and parameters the labs call (defaults included); a change here is a change to every caller.
 API_SIGNATURES = {
     "collectives": {
         "ring_allreduce_s": "(size_bytes, p, bw, alpha_s=0.0)",

@@ -1,4 +1,4 @@
-"""Kernel launches, fusion and compile break-even: VOL1_00-08 §V1-07 (4) golden vectors."""
+"""Kernel launches, fusion and compile break-even: handbook/labs/v1_07.md §4 golden vectors."""
 
 import math
 
@@ -9,7 +9,7 @@ from pylabs.physics import kernels as k
 from pylabs.physics.devices import A100, ORIN_NX
 
 US = 1e-6
-FUSION_TENSOR_BYTES = 1024 * 768 * 2  # §V1-07: a 1024 × 768 FP16 activation, 1,572,864 B
+FUSION_TENSOR_BYTES = 1024 * 768 * 2  # handbook/labs/v1_07.md: a 1024 × 768 FP16 activation, 1,572,864 B
 
 
 def kws(cpu_us=10.0, gpu_us=5.0, synchronous=False):
@@ -17,7 +17,7 @@ def kws(cpu_us=10.0, gpu_us=5.0, synchronous=False):
 
 
 def test_v1_07_golden_kws_async_is_half_busy_and_sync_a_third():
-    """§V1-07 (4): async T 10.0 ms, util 50.0 %; sync 15.0 ms, 33.3 %."""
+    """handbook/labs/v1_07.md §4: async T 10.0 ms, util 50.0 %; sync 15.0 ms, 33.3 %."""
     assert kws().seconds == pytest.approx(10e-3)
     assert kws().busy == pytest.approx(0.5)
     assert kws(synchronous=True).seconds == pytest.approx(15e-3)
@@ -25,7 +25,7 @@ def test_v1_07_golden_kws_async_is_half_busy_and_sync_a_third():
 
 
 def test_v1_07_golden_a_twice_faster_gpu_halves_utilisation_and_keeps_the_time():
-    """§V1-07 (4): GPU 2× faster → T 10.0 ms, util 25.0 %."""
+    """handbook/labs/v1_07.md §4: GPU 2× faster → T 10.0 ms, util 25.0 %."""
     fast = kws(gpu_us=2.5)
     assert fast.seconds == pytest.approx(10e-3)
     assert fast.busy == pytest.approx(0.25)
@@ -33,14 +33,14 @@ def test_v1_07_golden_a_twice_faster_gpu_halves_utilisation_and_keeps_the_time()
 
 
 def test_v1_07_golden_edge_dispatch():
-    """§V1-07 (4): KWS with edge t_cpu 50 µs → T 50 ms, util 10.0 %."""
+    """handbook/labs/v1_07.md §4: KWS with edge t_cpu 50 µs → T 50 ms, util 10.0 %."""
     edge = kws(cpu_us=50.0)
     assert edge.seconds == pytest.approx(50e-3)
     assert edge.busy == pytest.approx(0.10)
 
 
 def test_v1_07_golden_fused_half_the_kernels():
-    """§V1-07 (4): KWS fused f = 0.5 → 500 × 10 µs, T 5.0 ms, util 100 %."""
+    """handbook/labs/v1_07.md §4: KWS fused f = 0.5 → 500 × 10 µs, T 5.0 ms, util 100 %."""
     fused = k.fused_stream(kws(), 0.5)
     assert fused.n_kernels == 500 and fused.gpu_s == pytest.approx(10 * US)
     assert fused.seconds == pytest.approx(5e-3)
@@ -54,7 +54,7 @@ def test_fusion_keeps_gpu_work_and_rejects_impossible_fractions():
 
 
 def test_v1_07_golden_fusing_three_elementwise_ops_on_the_a100():
-    """§V1-07 (4): 3 ops, S = 1,572,864 B, 2.039 TB/s: t_cpu 10 µs 30 → 10 µs (3.0×);
+    """handbook/labs/v1_07.md §4: 3 ops, S = 1,572,864 B, 2.039 TB/s: t_cpu 10 µs 30 → 10 µs (3.0×);
     CUDA graphs 4.628 → 1.543 µs (3.0×)."""
     def chain(cpu_s, fused):
         return k.elementwise_chain_seconds(FUSION_TENSOR_BYTES, 3, A100.mem_bw, cpu_s, fused)
@@ -71,7 +71,8 @@ def test_v1_07_golden_fusing_three_elementwise_ops_on_the_a100():
 @pytest.mark.parametrize("cpu_us", [1.0, 10.0, 50.0])
 @pytest.mark.parametrize("device", [A100, ORIN_NX], ids=["a100", "orin"])
 def test_fusion_speedup_is_the_chain_length_in_either_regime(n_ops, cpu_us, device):
-    """§V1-07 (3): T_un / T_f = n, launch-bound or bandwidth-bound (upstream's 5× and 2.40× are wrong)."""
+    """handbook/labs/v1_07.md §2: T_un / T_f = n, launch-bound or bandwidth-bound (upstream's 5× and 2.40× are
+    wrong)."""
     un = k.elementwise_chain_seconds(FUSION_TENSOR_BYTES, n_ops, device.mem_bw, cpu_us * US, False)
     fu = k.elementwise_chain_seconds(FUSION_TENSOR_BYTES, n_ops, device.mem_bw, cpu_us * US, True)
     assert un / fu == pytest.approx(n_ops)
@@ -80,7 +81,8 @@ def test_fusion_speedup_is_the_chain_length_in_either_regime(n_ops, cpu_us, devi
 
 
 def test_v1_07_golden_compile_breakeven_cloud():
-    """§V1-07 (4): t_c 30 s, 1,450 → 2,150 img/s: N* = 133,607 (19.2 min at 10 M/day); 4 replicas 534,429."""
+    """handbook/labs/v1_07.md §4: t_c 30 s, 1,450 → 2,150 img/s: N* = 133,607 (19.2 min at 10 M/day); 4 replicas
+    534,429."""
     n = k.compile_breakeven_items(30.0, 1450.0, 2150.0)
     assert n == pytest.approx(133_607, abs=1)
     assert n / (10e6 / 86400) / 60 == pytest.approx(19.2, abs=0.05)
@@ -88,7 +90,7 @@ def test_v1_07_golden_compile_breakeven_cloud():
 
 
 def test_v1_07_golden_compile_breakeven_edge():
-    """§V1-07 (4): 150 → 222 img/s, 30 s → N* 13,875 (5.78 days at 2,400/day); 120 s → 55,500."""
+    """handbook/labs/v1_07.md §4: 150 → 222 img/s, 30 s → N* 13,875 (5.78 days at 2,400/day); 120 s → 55,500."""
     n = k.compile_breakeven_items(30.0, 150.0, 222.0)
     assert n == pytest.approx(13_875, abs=0.5)
     assert n / 2400 == pytest.approx(5.78, abs=0.005)
@@ -116,7 +118,7 @@ def test_launch_figures_are_the_cited_ones():
 
 
 def test_v1_07_golden_edge_deployment_of_one_day_fails_and_a_week_pays():
-    """§V1-07 (4): 13,875 images at 2,400 a day: 5.78 days, so a one-day deployment fails."""
+    """handbook/labs/v1_07.md §4: 13,875 images at 2,400 a day: 5.78 days, so a one-day deployment fails."""
     day = k.CompiledDeployment(30.0, 150.0, 222.0, 1, 86400.0, 100 / 3600)
     assert day.volume == pytest.approx(2400)
     assert day.breakeven_s / 86400 == pytest.approx(5.78, abs=0.005)
@@ -128,8 +130,8 @@ def test_v1_07_golden_edge_deployment_of_one_day_fails_and_a_week_pays():
 
 
 def test_a_deployment_says_what_each_item_saves_and_whether_anything_is_saved():
-    """1/1,450 − 1/2,150 s = 224.5 µs per image (§V1-07 (4): N* = 30 s ÷ that = 133,607); a slower compiled
-    model saves nothing, so the page can say "never" instead of a bare ∞."""
+    """1/1,450 − 1/2,150 s = 224.5 µs per image (handbook/labs/v1_07.md §4: N* = 30 s ÷ that = 133,607); a slower
+    compiled model saves nothing, so the page can say "never" instead of a bare ∞."""
     cloud = k.CompiledDeployment(30.0, 1450.0, 2150.0, 1, 86400.0, 10e6 / 86400)
     assert cloud.saved_per_item == pytest.approx(224.5e-6, rel=1e-3) and cloud.saves
     assert 30.0 / cloud.saved_per_item == pytest.approx(cloud.breakeven)

@@ -1,5 +1,5 @@
-"""Kernel arithmetic intensity on the roofline: the golden vectors of VOL1_09-16 §V1-11.4, the ridge
-points of §V1-11.3, and the properties the lab's story rests on."""
+"""Kernel arithmetic intensity on the roofline: the golden vectors of handbook/labs/v1_11.md §4, the ridge
+points of handbook/labs/v1_11.md §2, and the properties the lab's story rests on."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ H100_BW, ORIN_BW = C.H100_HBM_BW, C.ORIN_NX_MEM_BW
 KV_TOKEN = serving.kv_bytes_per_token(C.LLAMA3_8B_LAYERS, C.LLAMA3_8B_KV_HEADS, C.LLAMA3_HEAD_DIM, C.BYTES_PER_BF16)
 
 
-# ---- §V1-11.3 ridge points, per precision ---------------------------------------------------
+# ---- handbook/labs/v1_11.md §2 ridge points, per precision ----------------------------------
 
 
 @pytest.mark.parametrize("peak, bw, ridge", [
@@ -31,7 +31,7 @@ def test_orin_fp32_is_the_cuda_cores_at_918_mhz():
     assert C.ORIN_NX_PEAK_FP16_DENSE / C.ORIN_NX_PEAK_FP32 == pytest.approx(8.0, rel=1e-3)
 
 
-# ---- §V1-11.4 Act I golden vectors ------------------------------------------------------------
+# ---- handbook/labs/v1_11.md §4 Act I golden vectors -------------------------------------------
 
 
 def test_spec_v1_11_4_decode_projection_m8_on_h100():
@@ -72,13 +72,13 @@ def test_spec_v1_11_4_square_512_bf16_and_fp32():
 
 
 def test_upstream_312_tflops_needs_a_square_n_near_279():
-    """§V1-11.2 error 1: 312 TF on the H100 in BF16 is a square GEMM of N ≈ 279, not 512."""
+    """handbook/labs/v1_11.md §5: 312 TF on the H100 in BF16 is a square GEMM of N ≈ 279, not 512."""
     n = 3 * 312e12 / H100_BW  # AI = N/3 on the memory roof
     assert n == pytest.approx(279, abs=1)
 
 
 def test_halving_the_bytes_doubles_the_intensity():
-    """§V1-11.2 error 5: precision changes intensity (85 → 171 from FP32 to BF16 at N = 512)."""
+    """handbook/labs/v1_11.md §5: precision changes intensity (85 → 171 from FP32 to BF16 at N = 512)."""
     assert k.gemm_intensity(512, 512, 512, 2) == pytest.approx(2 * k.gemm_intensity(512, 512, 512, 4))
 
 
@@ -108,7 +108,7 @@ def test_no_number_of_rows_reaches_a_ridge_past_2kn_over_b_k_plus_n():
     assert k.gemm_intensity(1e9, 256, 256, 2) == pytest.approx(128, rel=1e-6)
 
 
-# ---- §V1-11.4 Act II golden vectors: Llama-3-8B decode ------------------------------------
+# ---- handbook/labs/v1_11.md §4 Act II golden vectors: Llama-3-8B decode -------------------
 
 
 def decode_step(batch, context, weight_bytes, peak, bw):
@@ -167,7 +167,7 @@ def test_attention_decode_intensity_is_twice_the_group_over_b():
 
 
 def test_fusing_a_chain_multiplies_intensity_by_its_length():
-    """§V1-11.3: unfused traffic 2k|T|, fused 2|T|, so AI_fused = k·AI_1."""
+    """handbook/labs/v1_11.md §2: unfused traffic 2k|T|, fused 2|T|, so AI_fused = k·AI_1."""
     one = k.elementwise_intensity(1, 2)
     assert one == 0.25
     assert k.elementwise_intensity(1, 2, chain=5) == one
@@ -204,7 +204,7 @@ def test_kernel_puts_the_scenario_projection_on_the_memory_roof():
 
 
 def test_decode_step_matches_the_spec_rows_and_the_serving_physics():
-    """§V1-11.4: B = 64 at 1,024 tokens on the H100 in BF16 is 7.358 ms, 8,698 tok/s."""
+    """handbook/labs/v1_11.md §4: B = 64 at 1,024 tokens on the H100 in BF16 is 7.358 ms, 8,698 tok/s."""
     weights = C.LLAMA3_8B_PARAMS_COUNTED * C.BYTES_PER_BF16
     step = k.DecodeStep(C.LLAMA3_8B_PARAMS_COUNTED, 64, 1024, weights, KV_TOKEN, C.H100_PEAK_BF16_DENSE, H100_BW)
     assert step.step_s * 1e3 == pytest.approx(7.358, abs=5e-4) and step.tok_s == pytest.approx(8698, rel=5e-4)

@@ -1,5 +1,5 @@
 """Tail latency of composed services (pylabs.physics.latency): the spec's golden vectors
-(VOL2_03-17 §V2-12 §4, and §0 "Tail at scale"), closed forms against the seeded sampler, and
+(handbook/labs/v2_12.md §4, and handbook/devices.md §4), closed forms against the seeded sampler, and
 a numpy cross-check of the sampler's statistics."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ LOGN = L.Hop.lognormal(0.040, 0.100)
 EXPO = L.Hop.exponential(0.100)
 
 
-# ---- §4 golden vectors ---------------------------------------------------------------------
+# ---- handbook/labs/v2_12.md §4 golden vectors ---------------------------------------------------------------------
 
 
 def test_section4_fanout_5_by_1pct():
@@ -24,7 +24,7 @@ def test_section4_fanout_5_by_1pct():
 
 
 def test_section0_tail_at_scale_100_leaves():
-    """§0 Serving: 100 leaves each slow 1 % of the time make 63.4 % of requests slow (Dean & Barroso)."""
+    """handbook/devices.md §4: 100 leaves each slow 1 % of the time make 63.4 % of requests slow (Dean & Barroso)."""
     value = L.fanout_slow_fraction(C.TAIL_AT_SCALE_LEAF_SLOW, int(C.TAIL_AT_SCALE_LEAVES))
     assert value == pytest.approx(0.6340, abs=5e-5)
     assert round(value, 2) == C.TAIL_AT_SCALE_SLOW_REQUESTS
@@ -47,7 +47,7 @@ def test_section4_serial_sum_fenton_wilkinson():
 
 
 def test_section2_error1_sum_of_p99s_is_conservative_for_a_chain():
-    """§2 error 1: the chain's sampled P99 is far below 5 × 100 ms; the fan-out formula overstates it."""
+    """handbook/labs/v2_12.md §2: the chain's sampled P99 is far below 5 × 100 ms; the fan-out formula overstates it."""
     sampled = L.sample_serial(LOGN, 5)
     assert sampled.quantile(0.99) == pytest.approx(0.3244, rel=0.01)
     assert sampled.exceed(0.5) < 1e-3 < L.fanout_slow_fraction(0.01, 5)
@@ -208,7 +208,7 @@ def test_v1_13_mm1_draws_are_one_sorted_stream_scaled_by_the_mean_sojourn():
 @pytest.mark.parametrize("t,n,lam", [(800, 800, 1.0), (0.05, 5, 10 * math.log(100)), (2.0, 1, 1.0),
                                       (1000.0, 900, 1.0), (760.0, 3, 1.0), (1e-3, 40, 100.0), (30.0, 64, 2.5)])
 def test_erlang_cdf_against_scipy_gamma_far_into_the_tail(t, n, lam):
-    """Issue 24 (Bug): exp(-x) underflowed past x ~ 745 and the CDF read 1.0; scipy.stats.gamma is the
+    """exp(-x) underflowed past x ~ 745 and the CDF read 1.0; scipy.stats.gamma is the
     reference (shape n, scale 1/lambda)."""
     from scipy.stats import gamma
     assert L.erlang_cdf(t, n, lam) == pytest.approx(gamma.cdf(t, a=n, scale=1 / lam), rel=1e-9, abs=1e-15)
@@ -216,7 +216,7 @@ def test_erlang_cdf_against_scipy_gamma_far_into_the_tail(t, n, lam):
 
 
 def test_exponential_chain_is_the_exact_erlang_sum_not_fenton_wilkinson():
-    """Issue 24 (V2-12, S2): the exponential context matched the chain's sum with Fenton–Wilkinson
+    """The exponential context matched the chain's sum with Fenton–Wilkinson
     (P99 268 ms, P(> 500 ms) = 7.53e-5). Five exponential hops of P99 100 ms (λ = ln 100 / 0.1 s)
     sum to Erlang(5, λ): P99 252.0 ms and P(> 500 ms) = 1.40e-6 (scipy.stats.gamma(a=5, scale=1/λ))."""
     from scipy.stats import gamma
@@ -242,7 +242,7 @@ def test_erlang_survival_against_scipy_in_the_far_tail(t, n, lam):
 
 
 def test_fenton_wilkinson_understates_the_lognormal_chain_s_far_tail():
-    """The spec's §4 vector P(> 500 ms) = 1.26e-6 for five lognormal hops (median 40 ms, P99
+    """handbook/labs/v2_12.md §4's vector P(> 500 ms) = 1.26e-6 for five lognormal hops (median 40 ms, P99
     100 ms) is Fenton–Wilkinson's; the sum's own value, by numerical convolution of the hop's
     distribution (scipy.stats.lognorm, exact cell probabilities), is 2.34e-6, while the P99s agree
     to 0.3 % (FW 324.4 ms, convolution 325.1 ms). The lab labels the share an approximation."""

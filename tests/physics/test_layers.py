@@ -1,4 +1,4 @@
-"""Activation layers and the activation ledger: VOL1_00-08 §V1-05 (4) golden vectors."""
+"""Activation layers and the activation ledger: handbook/labs/v1_05.md §4 golden vectors."""
 
 import pytest
 
@@ -9,14 +9,14 @@ KIB = 1024
 
 
 def test_v1_05_ops_per_element_at_c_exp_12():
-    """§V1-05 (4): ReLU 1, Leaky 2, sigmoid 14, tanh 16, GELU 24; sigmoid/ReLU 14×."""
+    """handbook/labs/v1_05.md §4: ReLU 1, Leaky 2, sigmoid 14, tanh 16, GELU 24; sigmoid/ReLU 14×."""
     ops = {f: layers.activation_ops_per_element(f, 12) for f in layers.ACTIVATIONS}
     assert ops == {"relu": 1, "leaky_relu": 2, "sigmoid": 14, "tanh": 16, "gelu": 24}
     assert ops["sigmoid"] / ops["relu"] == 14
 
 
 def test_v1_05_relu_and_sigmoid_take_the_same_time_on_the_npu():
-    """§V1-05 (4): NPU 35 T / 51.2 GB/s, 56×56×256 INT8, B_rw = 2 → 31.36 µs for both;
+    """handbook/labs/v1_05.md §4: NPU 35 T / 51.2 GB/s, 56×56×256 INT8, B_rw = 2 → 31.36 µs for both;
     4 layers = 0.1505 % of an 83.3 ms frame."""
     n = 56 * 56 * 256
     times = [layers.elementwise_layer_s(n, layers.activation_ops_per_element(f, 12), 1,
@@ -27,7 +27,7 @@ def test_v1_05_relu_and_sigmoid_take_the_same_time_on_the_npu():
 
 
 def test_crossover_is_about_1370_ops_per_element_on_the_npu():
-    """§V1-05 (2b) error 3: compute-bound only above ~1,370 ops/element (INT8, 35 T, 51.2 GB/s)."""
+    """handbook/labs/v1_05.md §5: compute-bound only above ~1,370 ops/element (INT8, 35 T, 51.2 GB/s)."""
     assert layers.elementwise_crossover_ops(1, c.A17_PRO_NPU_OPS, c.A17_PRO_MEM_BW) == pytest.approx(1367.2, abs=0.1)
 
 
@@ -42,7 +42,7 @@ def test_compute_wins_above_the_crossover_and_fusion_removes_the_traffic():
 
 
 def test_v1_05_feature_map_of_224x224x256():
-    """§V1-05 (4): FP32 51,380,224 B = 98.0× 512 KiB (FP16 49×, INT8 24.5×)."""
+    """handbook/labs/v1_05.md §4: FP32 51,380,224 B = 98.0× 512 KiB (FP16 49×, INT8 24.5×)."""
     fp32 = layers.feature_map_bytes(224, 256, 4)
     assert fp32 == 51_380_224
     assert fp32 / (512 * KIB) == pytest.approx(98.0)
@@ -51,7 +51,7 @@ def test_v1_05_feature_map_of_224x224x256():
 
 
 def test_v1_05_pyramid_at_batch_8():
-    """§V1-05 (4): b 8, 224, C0 64, FP32 → 102.76 / 51.38 / 25.69 / 12.85 / 6.42 / 3.21 MB;
+    """handbook/labs/v1_05.md §4: b 8, 224, C0 64, FP32 → 102.76 / 51.38 / 25.69 / 12.85 / 6.42 / 3.21 MB;
     Σ 202.31 MB; peak pair 154.14 MB."""
     maps = layers.pyramid_map_bytes(224, 64, 4, 8)
     assert [m / 1e6 for m in maps] == pytest.approx([102.76, 51.38, 25.69, 12.85, 6.42, 3.21], abs=0.006)
@@ -60,7 +60,8 @@ def test_v1_05_pyramid_at_batch_8():
 
 
 def test_v1_05_batch_128_at_512_is_out_of_memory_on_the_phone():
-    """§V1-05 (4): b 128, 512, C0 64, FP32 on 8 GB → training Σ 16.91 GB, inference pair 12.88 GB; both OOM."""
+    """handbook/labs/v1_05.md §4: b 128, 512, C0 64, FP32 on 8 GB → training Σ 16.91 GB, inference pair 12.88 GB; both
+    OOM."""
     maps = layers.pyramid_map_bytes(512, 64, 4, 128)
     training, inference = layers.peak_live_bytes(maps, True), layers.peak_live_bytes(maps, False)
     assert training / 1e9 == pytest.approx(16.91, abs=0.005)
@@ -96,5 +97,5 @@ def test_bad_inputs_fail_with_a_message():
 
 
 def test_h100_l2_is_50_mb_not_the_a100s_40():
-    """§V1-05 (2b) error 5; NVIDIA Hopper architecture blog."""
+    """handbook/labs/v1_05.md §5; NVIDIA Hopper architecture blog."""
     assert c.H100_L2_BYTES == 50e6

@@ -1,4 +1,4 @@
-"""Golden vectors of VOL1_00-08 §V1-01 (4) for the magnitude ratios and the Iron Law terms."""
+"""Golden vectors of handbook/labs/v1_01.md §4 for the magnitude ratios and the Iron Law terms."""
 
 from __future__ import annotations
 
@@ -19,23 +19,24 @@ def test_the_registry_keeps_the_exact_resnet50_count():
 
 
 def test_v1_01_4_compute_ratio_at_the_best_ml_path_and_fp32():
-    """§V1-01 (4): H100 INT8 / M7 INT8 = 1.0307e6; FP32 / FP32 = 6.969e4."""
+    """handbook/labs/v1_01.md §4: H100 INT8 / M7 INT8 = 1.0307e6; FP32 / FP32 = 6.969e4."""
     assert m.ratio(C.H100_PEAK_INT8_DENSE, C.STM32H743_PEAK_INT8) == pytest.approx(1.0307e6, rel=1e-4)
     assert m.ratio(C.H100_PEAK_FP32, C.STM32H743_PEAK_FP32) == pytest.approx(6.969e4, rel=1e-4)
     assert m.orders_of_magnitude(1e6) == pytest.approx(6.0)
 
 
 def test_v1_01_4_bandwidth_ratios():
-    """§V1-01 (4) as corrected (ERRATA, issue 24): the spec's 1,744.8x divided by 1.92 GB/s, the M7's INT8
-    rate typed in as a bandwidth. The registry's on-chip bandwidth is the §0.1 estimate of 1.9 GB/s, and
-    3.35 TB/s (NVIDIA H100 SXM datasheet, HBM3) ÷ 1.9 GB/s = 1,763.2x; 67,000x against QSPI flash."""
+    """handbook/labs/v1_01.md §4 as corrected (handbook/errata.md): the spec's 1,744.8x divided by 1.92 GB/s, the M7's
+    INT8
+    rate typed in as a bandwidth. The registry's on-chip bandwidth is the handbook/labs/v1_01.md §3 estimate of 1.9
+    GB/s, and 3.35 TB/s (NVIDIA H100 SXM datasheet, HBM3) ÷ 1.9 GB/s = 1,763.2x; 67,000x against QSPI flash."""
     assert C.STM32H743_ONCHIP_BW == 1.9e9
     assert m.ratio(C.H100_HBM_BW, C.STM32H743_QSPI_BW) == pytest.approx(67_000, rel=1e-9)
     assert m.ratio(C.H100_HBM_BW, C.STM32H743_ONCHIP_BW) == pytest.approx(1763.2, rel=1e-4)
 
 
 def test_v1_01_4_resnet50_bf16_batch1_on_the_h100_is_memory_bound():
-    """§V1-01 (4): t_mem 15.284 us, t_comp 8.288 us, ratio 1.844, memory-bound."""
+    """handbook/labs/v1_01.md §4: t_mem 15.284 us, t_comp 8.288 us, ratio 1.844, memory-bound."""
     flop = m.inference_flop(C.RESNET50_MACS, 1)
     assert flop == pytest.approx(8.2e9)
     law = m.iron_law(flop, m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_BF16),
@@ -48,7 +49,7 @@ def test_v1_01_4_resnet50_bf16_batch1_on_the_h100_is_memory_bound():
 
 
 def test_v1_01_4_fp32_weights_with_tf32():
-    """§V1-01 (4): 30.567 / 16.576 us."""
+    """handbook/labs/v1_01.md §4: 30.567 / 16.576 us."""
     law = m.iron_law(m.inference_flop(C.RESNET50_MACS, 1), m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_FP32),
                      C.H100_PEAK_TF32_DENSE, C.H100_HBM_BW)
     assert law.memory_s == pytest.approx(30.567e-6, rel=1e-4)
@@ -56,7 +57,7 @@ def test_v1_01_4_fp32_weights_with_tf32():
 
 
 def test_v1_01_3_crossover_batch_is_1_84():
-    """§V1-01 (3): the crossover batch is 1.84, so batch 2 is compute-bound."""
+    """handbook/labs/v1_01.md §2: the crossover batch is 1.84, so batch 2 is compute-bound."""
     weights = m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_BF16)
     per_sample = m.inference_flop(C.RESNET50_MACS, 1)
     b = m.crossover_batch(weights, per_sample, C.H100_PEAK_BF16_DENSE, C.H100_HBM_BW)
@@ -66,7 +67,7 @@ def test_v1_01_3_crossover_batch_is_1_84():
 
 
 def test_v1_01_4_resnet50_int8_on_the_m7_does_not_fit_and_would_take_4_27_s():
-    """§V1-01 (4) and (3): 25.6 MB > 2.097 MB flash (12.2x), 24.4x the 1 MB SRAM; compute 4.27 s."""
+    """handbook/labs/v1_01.md §2, §4: 25.6 MB > 2.097 MB flash (12.2x), 24.4x the 1 MB SRAM; compute 4.27 s."""
     weights = m.weight_bytes(SPEC_RESNET50_PARAMS, C.BYTES_PER_INT8)
     assert weights == pytest.approx(25.6e6)
     assert C.STM32H743_FLASH_BYTES == pytest.approx(2.097e6, rel=1e-3)
@@ -74,11 +75,11 @@ def test_v1_01_4_resnet50_int8_on_the_m7_does_not_fit_and_would_take_4_27_s():
     assert m.ratio(weights, C.STM32H743_SRAM_BYTES) == pytest.approx(24.4, rel=3e-3)
     law = m.iron_law(m.inference_flop(C.RESNET50_MACS, 1), weights, C.STM32H743_PEAK_INT8, C.STM32H743_ONCHIP_BW)
     assert law.compute_s == pytest.approx(4.27, rel=2e-3)
-    assert law.bound == "compute"  # §V1-01 (2b) error 4: the M7 is compute-dominated
+    assert law.bound == "compute"  # handbook/labs/v1_01.md §5: the M7 is compute-dominated
 
 
 def test_v1_01_3_ds_cnn_keyword_spotter_fits_and_runs_in_2_8_ms():
-    """§V1-01 (3): ~5.4 M ops, ~2.8 ms on the M7 at its INT8 peak."""
+    """handbook/labs/v1_01.md §2: ~5.4 M ops, ~2.8 ms on the M7 at its INT8 peak."""
     flop = m.inference_flop(C.KWS_DSCNN_MACS, 1)
     assert flop == pytest.approx(5.4e6)
     assert flop / C.STM32H743_PEAK_INT8 == pytest.approx(2.81e-3, rel=1e-2)

@@ -114,7 +114,7 @@ def test_tp_comm_falls_with_bandwidth(tp, bw, factor) -> None:
 
 
 def test_tp_across_nodes_uses_every_rail_audit_4b_row16():
-    """AUDIT §4b row 16: GPT-3 activations (s 2048, b 1, h 12288) all-reduced over TP 16 = two DGX
+    """handbook/labs/v2_05.md §2: GPT-3 activations (s 2048, b 1, h 12288) all-reduced over TP 16 = two DGX
     nodes with 8 NDR rails each: 0.322 ms per all-reduce, 1.29 ms per layer (4 all-reduces)."""
     from pylabs.physics import constants as C
     from pylabs.physics.pipeline import tp_comm_per_layer_multinode_s, tp_comm_per_layer_s

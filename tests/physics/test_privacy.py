@@ -1,6 +1,6 @@
 """The Rényi-DP accountant, its (ε, δ) conversions and the membership-inference bound, checked
 against TensorFlow Privacy's published figures and the curriculum's golden vectors
-(VOL2 §0 "DP accountant" and §V2-11 §4)."""
+(handbook/labs/v2_11.md §2 and §4)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pylabs.physics import privacy as P
 
 MNIST_N, MNIST_BATCH = 60000, 256
 USERS = 1e8                      # V2-11: 100 M devices
-ROUNDS, DELTA = 2000, 1e-9       # V2-11 §3: T = 2,000 rounds, δ = 1e-9
+ROUNDS, DELTA = 2000, 1e-9       # V2-11 handbook/labs/v2_11.md §2: T = 2,000 rounds, δ = 1e-9
 
 
 def mnist_steps(epochs: int) -> int:
@@ -57,16 +57,16 @@ def test_tf_privacy_compute_dp_sgd_privacy(n, batch, z, epochs, delta, expected,
     assert best == order
 
 
-# ---- published figures: the TF-Privacy MNIST tutorial (ERRATA row on the accountant) -------
+# ---- published figures: the TF-Privacy MNIST tutorial (handbook/errata.md#e27) -------
 
 
 def test_mnist_tutorial_classic_3_01():
-    """Older tutorial: q = 256/60,000, z = 1.1, 60 epochs, δ = 1e-5 → ε = 3.01 (VOL2 §0 cross-check)."""
+    """Older tutorial: q = 256/60,000, z = 1.1, 60 epochs, δ = 1e-5 → ε = 3.01 (handbook/errata.md#e27)."""
     assert round(P.epsilon(MNIST_BATCH / MNIST_N, 1.1, mnist_steps(60), 1e-5), 2) == 3.01
 
 
 def test_mnist_tutorial_current_2_92_and_tight_2_60():
-    """Current tutorial uses z = 1.12 → 2.92; the tighter conversion gives 2.60 for z = 1.1 (ERRATA)."""
+    """Current tutorial uses z = 1.12 → 2.92; the tighter conversion gives 2.60 for z = 1.1 (handbook/errata.md#e27)."""
     q = MNIST_BATCH / MNIST_N
     assert round(P.epsilon(q, 1.12, mnist_steps(60), 1e-5), 2) == 2.92
     assert round(P.epsilon(q, 1.1, mnist_steps(60), 1e-5, "tight"), 2) == 2.60
@@ -87,7 +87,7 @@ def test_abadi_2016_moments_accountant_example():
     assert round(P.epsilon(0.01, 4.0, 10000, 1e-5), 2) == 1.26
 
 
-# ---- the curriculum's golden vectors (VOL2 §V2-11 §4) ---------------------------------------
+# ---- the curriculum's golden vectors (handbook/labs/v2_11.md §4) ---------------------------------------
 
 
 @pytest.mark.parametrize("clients, z, expected", [
@@ -102,7 +102,7 @@ def test_v2_11_noise_needed_for_epsilon_one():
 
 
 def test_small_q_closed_form_tracks_the_accountant_for_mnist():
-    """VOL2 §0: ε ≈ 2q√(T ln(1/δ))/z + Tq²/z² is a rough check (within 15 %) when q√T is not tiny."""
+    """handbook/labs/v2_11.md §2: ε ≈ 2q√(T ln(1/δ))/z + Tq²/z² is a rough check (within 15 %) when q√T is not tiny."""
     q = MNIST_BATCH / MNIST_N
     approx = P.epsilon_small_q_approx(q, 1.1, mnist_steps(60), 1e-5)
     assert approx == pytest.approx(P.epsilon(q, 1.1, mnist_steps(60), 1e-5), rel=0.15)
@@ -171,7 +171,7 @@ def test_noise_search_returns_infinity_when_no_noise_is_enough():
 
 
 def test_mi_bound_at_epsilon_one_is_73_percent():
-    """VOL2 §0 "MI bound from DP": (e^ε + δ)/(1 + e^ε); V2-13 quotes 73 % at ε = 1."""
+    """handbook/labs/v2_13.md §2: (e^ε + δ)/(1 + e^ε); V2-13 quotes 73 % at ε = 1."""
     assert P.membership_advantage_bound(1.0, 0.0) == pytest.approx(math.e / (1 + math.e))
     assert round(P.membership_advantage_bound(1.0, 1e-9), 3) == 0.731
 
@@ -214,7 +214,7 @@ def test_fast_rdp_matches_the_textbook_sum(q, z):
         assert fast == pytest.approx(slow, rel=1e-9, abs=1e-15)
 
 
-# ---- V2-13 The Privacy Measurement Gap: VOL2 §V2-13 §4 golden vectors ------------------
+# ---- V2-13 The Privacy Measurement Gap: handbook/labs/v2_13.md §4 golden vectors ------------------
 
 
 @pytest.mark.parametrize("eps, cap", [(0.1, 0.5250), (0.2, 0.5498), (1.0, 0.7311), (3.0, 0.9526)])
@@ -235,7 +235,7 @@ def test_gap_attack_is_symmetric_and_chance_without_a_gap():
 
 
 def test_v2_13_spec_2_error_3_fifty_five_percent_needs_epsilon_about_0_2():
-    """VOL2 §V2-13 §2 error 3: ≤ 55 % needs ε ≤ 0.2 (0.2007 exactly); 73.1 % corresponds to ε = 1."""
+    """handbook/labs/v2_13.md §2: ≤ 55 % needs ε ≤ 0.2 (0.2007 exactly); 73.1 % corresponds to ε = 1."""
     assert P.epsilon_for_attack_accuracy(0.55, 1e-6) == pytest.approx(0.2007, abs=1e-4)
     assert P.epsilon_for_attack_accuracy(P.membership_advantage_bound(1.0, 1e-6), 1e-6) == \
         pytest.approx(1.0, rel=1e-9)
@@ -252,7 +252,7 @@ def test_epsilon_for_attack_accuracy_edges():
 @pytest.mark.parametrize("n, z, eps", [(1e6, 1.15, 0.9622), (1e6, 1.1, 1.035), (1e7, 1.15, 0.6332),
                                        (1e6, 0.8, 2.151)])
 def test_v2_13_spec_4_dp_sgd_epsilons(n, z, eps):
-    """VOL2 §V2-13 §4: B = 1,000, E = 10, δ = 1e-6, q = B/N, T = E·N/B, classic conversion."""
+    """handbook/labs/v2_13.md §4: B = 1,000, E = 10, δ = 1e-6, q = B/N, T = E·N/B, classic conversion."""
     assert P.epsilon(1000 / n, z, 10 * n / 1000, 1e-6) == pytest.approx(eps, abs=6e-4)
 
 

@@ -1,4 +1,4 @@
-"""pylabs.physics.queueing: closed forms, the VOL2 V2-08 §4 golden vectors, a published Erlang B
+"""pylabs.physics.queueing: closed forms, the handbook/labs/v2_08.md §4 golden vectors, a published Erlang B
 figure, numerical stability for thousands of servers, and a seeded simulation of M/M/c."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_bad_inputs_name_the_value():
         q.allen_cunneen_factor(-1.0, 1.0)
 
 
-# ---- VOL2_03-17 §V2-08 §4 golden vectors ------------------------------------------------
+# ---- handbook/labs/v2_08.md §4 golden vectors ------------------------------------------------
 
 
 def test_v2_08_golden_act1_scenario_c16_rho095():
@@ -216,7 +216,8 @@ def test_pool_percentile_uses_its_variability():
     assert pool.mean_wait_s() / H == pytest.approx(3.1695, abs=5e-5)
 
 
-# ---- overload and retries (VOL2_03-17 §V2-12 §3 Act II, §4 golden vectors) ------------------
+# ---- overload and retries (handbook/labs/v2_12.md §2 Act II, handbook/labs/v2_12.md §4 golden vectors)
+# ------------------
 
 
 def test_section4_storm_collapse_time_at_defaults_and_mild_overload():
@@ -228,7 +229,7 @@ def test_section4_storm_collapse_time_at_defaults_and_mild_overload():
 def test_section4_retry_amplification_16_and_effective_load_24():
     assert q.retry_amplification(3, 2) == 16.0
     assert 1.5 * q.retry_amplification(3, 2) == pytest.approx(24.0)
-    assert q.retry_amplification(3, 1) == 4.0  # §2 error 5: 3 retries put up to 4×, not 3×, on the DB
+    assert q.retry_amplification(3, 1) == 4.0  # handbook/labs/v2_12.md §2: 3 retries put up to 4×, not 3×, on the DB
     assert q.retry_amplification(3, 3) == 64.0 and q.retry_amplification(0, 3) == 1.0
 
 
@@ -260,7 +261,8 @@ def test_fluid_collapse_time_matches_a_simulated_fifo_queue():
 
 
 def test_section4_overload_model_storm_and_breaker():
-    """§4: storm at defaults (t_c 4 s, 16×, 24μ, autoscaler at 35 s too late); breaker: 0.667, 1.65μ."""
+    """handbook/labs/v2_12.md §4: storm at defaults (t_c 4 s, 16×, 24μ, autoscaler at 35 s too late); breaker: 0.667,
+    1.65μ."""
     storm = q.Overload(1.5, 2.0, 3, 2, False, 0.10)
     assert storm.t_collapse_s == pytest.approx(4.0) and storm.amplification == 16.0
     assert not storm.rescued(35.0) and storm.goodput_frac(35.0) == 0.0 and storm.load(35.0) == pytest.approx(24.0)
@@ -272,7 +274,7 @@ def test_section4_overload_model_storm_and_breaker():
 
 
 def test_shedding_goodput_recovers_when_capacity_arrives():
-    """Issue 24 (V2-12, S3): with shedding, goodput stayed at 1/x after the autoscaler arrived at
+    """With shedding, goodput stayed at 1/x after the autoscaler arrived at
     35 s, while the same autoscaler restored 100 % to a rescued queue. A tier that sheds is still
     alive when capacity arrives, so it answers all of the demand from then on."""
     breaker = q.Overload(1.5, 2.0, 3, 2, True, 0.10)
@@ -310,11 +312,11 @@ def test_capacity_in_time_is_judged_at_the_first_timeout_not_at_t_c():
     assert _fifo_worst_wait_s(1.5, 5.9, horizon_s=20.0) < 2.0 < _fifo_worst_wait_s(1.5, 6.1, horizon_s=20.0)
 
 
-# ---- V1-13 The Tail Latency Trap: time in system (VOL1_09-16 §V1-13 §4) ---------------------
+# ---- V1-13 The Tail Latency Trap: time in system (handbook/labs/v1_13.md §4) ----------------
 
 
 def test_v1_13_section4_mm1_lambda78_mu100():
-    """§4: M/M/1 λ = 78, μ = 100: W 45.455 ms, P99 209.33 ms, L 3.545, P(T > 100 ms) 0.1108."""
+    """handbook/labs/v1_13.md §4: M/M/1 λ = 78, μ = 100: W 45.455 ms, P99 209.33 ms, L 3.545, P(T > 100 ms) 0.1108."""
     w = q.mm1_sojourn_mean_s(78, 0.01)
     assert w * 1e3 == pytest.approx(45.455, abs=5e-4)
     assert q.mm1_sojourn_percentile_s(0.99, 78, 0.01) * 1e3 == pytest.approx(209.33, abs=5e-3)
@@ -328,14 +330,14 @@ def test_v1_13_section4_mm1_lambda800_mu1000():
 
 
 def test_v1_13_mm1_p99_is_ln100_means_at_every_load():
-    """§2 error 3: P99 ÷ mean = ln 100 whatever ρ; what explodes near ρ = 1 is the mean S/(1 − ρ)."""
+    """handbook/labs/v1_13.md §5: P99 ÷ mean = ln 100 whatever ρ; what explodes near ρ = 1 is the mean S/(1 − ρ)."""
     for rho in (0.1, 0.5, 0.78, 0.99):
         ratio = q.mm1_sojourn_percentile_s(0.99, rho * 100, 0.01) / q.mm1_sojourn_mean_s(rho * 100, 0.01)
         assert ratio == pytest.approx(math.log(100), rel=1e-12)
 
 
 def test_v1_13_section4_mmc_lambda1000_c30():
-    """§4: M/M/c λ = 1,000, c = 30, μ = 40: ρ 0.8333, C 0.2499, P99 116.64 ms."""
+    """handbook/labs/v1_13.md §4: M/M/c λ = 1,000, c = 30, μ = 40: ρ 0.8333, C 0.2499, P99 116.64 ms."""
     assert q.utilization(1000, 0.025, 30) == pytest.approx(0.8333, abs=5e-5)
     assert q.erlang_c(30, 25) == pytest.approx(0.2499, abs=5e-5)
     assert q.mmc_sojourn_percentile_s(0.99, 1000, 0.025, 30) * 1e3 == pytest.approx(116.64, abs=5e-3)
@@ -353,13 +355,13 @@ def test_v1_13_section4_minimum_replicas_26_and_251():
 
 
 def test_v1_13_section2_error6_50ms_service_cannot_meet_200ms():
-    """§2 error 6: exponential 50 ms service alone has P99 = 230 ms > 200 ms, at any replica count."""
+    """handbook/labs/v1_13.md §5: exponential 50 ms service alone has P99 = 230 ms > 200 ms, at any replica count."""
     assert -math.log(0.01) * 0.05 == pytest.approx(0.2303, abs=5e-5)
     assert q.min_servers_for_sojourn(1000, 0.05, 0.2) is None
 
 
 def test_v1_13_section4_spike_backlog_and_drain():
-    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
+    """handbook/labs/v1_13.md §4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
     spike = q.Spike(10_000, 0.025, 30, 300, 60)
     assert spike.backlog == pytest.approx(528_000, rel=1e-12)
     assert spike.drain_s == pytest.approx(264, rel=1e-12)
@@ -369,7 +371,7 @@ def test_v1_13_section4_spike_backlog_and_drain():
 @pytest.mark.parametrize("servers_after,wait_s,drain_s", [(60, 220.0, math.inf), (300, 44.0, 264.0),
                                                          (600, 22.0, 528_000 / 14_000)])
 def test_v1_13_the_backlog_is_served_by_the_new_capacity_first_in_first_out(servers_after, wait_s, drain_s):
-    """Issue 24 (S2), against the spec's golden row "wait 440 s": first in, first out, a request
+    """Against the spec's golden row "wait 440 s": first in, first out, a request
     arriving as the lag ends waits for the 528,000 requests ahead of it, and from then on c₁
     replicas serve them, at c₁μ: Q / (c₁μ) = 220 s for the doubled fleet, 22 s at 600 replicas
     (where the backlog drains in 37.7 s), not Q / (c₀μ) = 440 s at any c₁. Source: the FIFO wait
@@ -416,7 +418,7 @@ def test_v1_13_mmc_sojourn_mean_is_the_integral_of_its_tail():
 
 
 def test_v1_13_mm1_slowest_service_meets_the_target_exactly():
-    """Spec §2 error 13: μ > λ + 4.6/SLO is the M/M/1 percentile, not Little's law."""
+    """handbook/labs/v1_13.md §5: μ > λ + 4.6/SLO is the M/M/1 percentile, not Little's law."""
     slowest = q.mm1_max_service_s(0.99, 60, 0.2)
     assert 1 / slowest == pytest.approx(60 + math.log(100) / 0.2, rel=1e-12)
     assert q.mm1_sojourn_percentile_s(0.99, 60, slowest) == pytest.approx(0.2, rel=1e-12)

@@ -1,5 +1,5 @@
-"""pylabs.physics.reliability: the golden vectors of VOL2_03-17.md §V2-07 (4), the Llama 3
-405B run's published figures (§0, Dubey et al. 2024 sec. 3.3), properties, and errors."""
+"""pylabs.physics.reliability: the golden vectors of handbook/labs/v2_07.md §4, the Llama 3
+405B run's published figures (handbook/devices.md §3, Dubey et al. 2024 sec. 3.3), properties, and errors."""
 
 import inspect
 import math
@@ -13,29 +13,29 @@ HOUR = 3600.0
 MINUTE = 60.0
 
 
-# ---- §V2-07 (4) golden vectors ------------------------------------------------------
+# ---- handbook/labs/v2_07.md §4 golden vectors ------------------------------------------------------
 
 
 def test_v2_07_golden_act1_young_and_daly():
-    """§V2-07 (4): delta = 240 s, M = 28,800 s -> T_Y = 61.97 min, T_D = 59.33 min."""
+    """handbook/labs/v2_07.md §4: delta = 240 s, M = 28,800 s -> T_Y = 61.97 min, T_D = 59.33 min."""
     assert r.young_interval_s(240, 28800) / MINUTE == pytest.approx(61.97, abs=0.005)
     assert r.daly_interval_s(240, 28800) / MINUTE == pytest.approx(59.33, abs=0.005)
 
 
 def test_v2_07_golden_act1_waste_at_30_min_and_at_young():
-    """§V2-07 (4): W(30 min, R = 600 s) = 0.1854; W(T_Y) = 0.1499."""
+    """handbook/labs/v2_07.md §4: W(30 min, R = 600 s) = 0.1854; W(T_Y) = 0.1499."""
     assert r.waste_fraction(30 * MINUTE, 240, 28800, 600) == pytest.approx(0.1854, abs=5e-5)
     t_y = r.young_interval_s(240, 28800)
     assert r.waste_fraction(t_y, 240, 28800, 600) == pytest.approx(0.1499, abs=5e-5)
 
 
 def test_v2_07_golden_cluster_mtbf():
-    """§V2-07 (4): N = 16,384, MTBF = 50,000 h -> M = 3.052 h."""
+    """handbook/labs/v2_07.md §4: N = 16,384, MTBF = 50,000 h -> M = 3.052 h."""
     assert r.cluster_mtbf_s(50_000 * HOUR, 16384) / HOUR == pytest.approx(3.052, abs=5e-4)
 
 
 def test_v2_07_golden_synchronous_at_400_gbs():
-    """§V2-07 (4): 14e12 B at 400 GB/s -> C_w = 35 s, T_Y = 877.0 s, W = 0.1344."""
+    """handbook/labs/v2_07.md §4: 14e12 B at 400 GB/s -> C_w = 35 s, T_Y = 877.0 s, W = 0.1344."""
     mtbf = r.cluster_mtbf_s(50_000 * HOUR, 16384)
     write = r.checkpoint_write_s(14e12, 400e9)
     assert write == pytest.approx(35.0, rel=1e-12)
@@ -45,7 +45,7 @@ def test_v2_07_golden_synchronous_at_400_gbs():
 
 
 def test_v2_07_golden_asynchronous():
-    """§V2-07 (4): asynchronous, B_d2h = 50 GB/s -> delta = 0.01709 s, T = 35 s, W = 0.05988."""
+    """handbook/labs/v2_07.md §4: asynchronous, B_d2h = 50 GB/s -> delta = 0.01709 s, T = 35 s, W = 0.05988."""
     mtbf = r.cluster_mtbf_s(50_000 * HOUR, 16384)
     write = r.checkpoint_write_s(14e12, 400e9)
     stall = r.snapshot_stall_s(14e12, 16384, 50e9)
@@ -56,7 +56,7 @@ def test_v2_07_golden_asynchronous():
 
 
 def test_v2_07_golden_synchronous_at_100_gbs():
-    """§V2-07 (4): 100 GB/s, synchronous -> T_Y = 1,753.9 s, W = 0.2143."""
+    """handbook/labs/v2_07.md §4: 100 GB/s, synchronous -> T_Y = 1,753.9 s, W = 0.2143."""
     mtbf = r.cluster_mtbf_s(50_000 * HOUR, 16384)
     write = r.checkpoint_write_s(14e12, 100e9)
     t_y = r.young_interval_s(write, mtbf)
@@ -66,29 +66,30 @@ def test_v2_07_golden_synchronous_at_100_gbs():
 
 @pytest.mark.parametrize("interval_min, waste", [(5, 0.185), (10, 0.140), (60, 0.228)])
 def test_v2_07_act2_option_table(interval_min, waste):
-    """§V2-07 (3) Act II table: synchronous every 5 / 10 / 60 min wastes 18.5 / 14.0 / 22.8 %."""
+    """handbook/labs/v2_07.md §2 Act II table: synchronous every 5 / 10 / 60 min wastes 18.5 / 14.0 / 22.8 %."""
     mtbf = r.cluster_mtbf_s(50_000 * HOUR, 16384)
     assert r.waste_fraction(interval_min * MINUTE, 35, mtbf, 600) == pytest.approx(waste, abs=5e-4)
 
 
 def test_upstream_error_200_hours_over_16k_gpus_is_44_seconds():
-    """§V2-07 (2), error 1: 200 h per GPU over 16,384 GPUs is 44 s, not 44 min."""
+    """handbook/labs/v2_07.md §2: 200 h per GPU over 16,384 GPUs is 44 s, not 44 min."""
     assert r.cluster_mtbf_s(200 * HOUR, 16384) == pytest.approx(43.95, abs=0.005)
     assert r.cluster_mtbf_s(200 * HOUR, 1024) / MINUTE == pytest.approx(11.72, abs=0.005)
 
 
-# ---- published figures: the Llama 3 405B run (§0; Dubey et al. 2024) ---------------
+# ---- published figures: the Llama 3 405B run (handbook/devices.md §3; Dubey et al. 2024) ---------------
 
 
 def test_llama3_run_implies_50677_hours_per_gpu():
-    """§0 and §V2-07 (4): 16,384 GPUs x 54 days / 419 interruptions = 50,677 h per GPU."""
+    """handbook/devices.md §3 and handbook/labs/v2_07.md §4: 16,384 GPUs x 54 days / 419 interruptions = 50,677 h per
+    GPU."""
     per_gpu = r.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
                                     C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
     assert per_gpu / HOUR == pytest.approx(50_677, abs=0.5)
 
 
 def test_llama3_run_has_one_interruption_per_3_1_hours():
-    """§0: 'about one per 3.1 h' (the job MTBF is the per-GPU figure over the GPU count)."""
+    """handbook/devices.md §3: 'about one per 3.1 h' (the job MTBF is the per-GPU figure over the GPU count)."""
     per_gpu = r.gpu_mtbf_from_run_s(C.LLAMA3_405B_GPUS, C.LLAMA3_405B_SNAPSHOT_S,
                                     C.LLAMA3_405B_UNEXPECTED_INTERRUPTIONS)
     job = r.cluster_mtbf_s(per_gpu, C.LLAMA3_405B_GPUS)
@@ -97,7 +98,7 @@ def test_llama3_run_has_one_interruption_per_3_1_hours():
 
 
 def test_llama3_largest_checkpoint_at_sustained_tectonic_bandwidth():
-    """§0: 4 GB per GPU on 16,384 GPUs through 2 TB/s sustained takes about half a minute."""
+    """handbook/devices.md §3: 4 GB per GPU on 16,384 GPUs through 2 TB/s sustained takes about half a minute."""
     total = C.LLAMA3_CKPT_MAX_BYTES_PER_GPU * C.LLAMA3_405B_GPUS
     assert r.checkpoint_write_s(total, C.TECTONIC_SUSTAINED_BW) == pytest.approx(32.768, rel=1e-12)
     assert C.TECTONIC_PEAK_BW / C.TECTONIC_SUSTAINED_BW == pytest.approx(3.5, rel=1e-12)
@@ -142,14 +143,14 @@ def test_waste_caps_at_one_and_goodput_stays_non_negative():
 
 
 def test_snapshot_is_the_per_gpu_shard_over_pcie():
-    """§V2-07 (2), error 8: about 0.85 GB per GPU over 50 GB/s is about 17 ms."""
+    """handbook/labs/v2_07.md §2: about 0.85 GB per GPU over 50 GB/s is about 17 ms."""
     shard = 14e12 / 16384
     assert shard / 1e9 == pytest.approx(0.854, abs=5e-4)
     assert r.snapshot_stall_s(14e12, 16384, 50e9) == pytest.approx(shard / 50e9, rel=1e-12)
 
 
 def test_time_lost_counts_the_waste_against_the_wall_clock_not_the_compute():
-    """Issue 24 (V2-07, S2): the run's wall clock is C / (1 - W), so the loss is C·W/(1 - W): 17.5 days,
+    """The run's wall clock is C / (1 - W), so the loss is C·W/(1 - W): 17.5 days,
     not W·C = 15.0 days, for 107 days of compute at W = 14.0 %, and 94.2, not 50.1, at 10⁴ h per GPU.
     Source: goodput = useful / wall-clock time (Dubey et al. 2024, sec. 3.3.4, "effective training time")."""
     compute = 6 * 1e12 * 10e12 / (16384 * C.H100_PEAK_BF16_DENSE * 0.40)
@@ -195,7 +196,7 @@ def test_every_public_function_states_formula_and_source():
 
 
 def test_checkpoint_costs_reproduces_the_v2_07_golden_plans():
-    """§V2-07 (4): synchronous at T_Y wastes 0.1344; asynchronous at T = C_w wastes 0.05988."""
+    """handbook/labs/v2_07.md §4: synchronous at T_Y wastes 0.1344; asynchronous at T = C_w wastes 0.05988."""
     gpu_mtbf = 50_000 * HOUR
     sync = r.checkpoint_costs(14e12, 16384, gpu_mtbf, 400e9, 50e9, 600, 877.0, asynchronous=False)
     assert sync.optimal_interval_s == pytest.approx(876.95, abs=0.005)

@@ -1,5 +1,6 @@
 """Adversarial robustness physics: published CIFAR-10 figures as rows, the spec's golden vectors
-(VOL2 §V2-14 §4, recomputed on the confirmed anchors only, see ERRATA), chance and training cost."""
+(handbook/labs/v2_14.md §4, recomputed on the confirmed anchors only, handbook/errata.md#e34), chance and training
+cost."""
 
 from __future__ import annotations
 
@@ -37,13 +38,15 @@ def test_frontier_passes_through_every_published_point(robust, clean):
     (0.458, 7.90, 89.40), (0.50, 8.8247, 88.4753), (0.52, 9.2650, 88.0350), (0.5661, 10.28, 87.02),
 ])
 def test_spec_4_golden_rows_on_confirmed_anchors(robust, drop_pp, clean_pct):
-    """VOL2 §V2-14 §4 rows recomputed without the unconfirmed TRADES 1/λ = 1 point (ERRATA)."""
+    """handbook/labs/v2_14.md §4 rows recomputed without the unconfirmed TRADES 1/λ = 1 point
+    (handbook/errata.md#e34)."""
     assert rb.clean_drop(robust, ANCHORS) * 100 == pytest.approx(drop_pp, abs=5e-4)
     assert rb.clean_on_frontier(robust, BASE, ANCHORS) * 100 == pytest.approx(clean_pct, abs=5e-4)
 
 
 def test_spec_4_max_robust_at_the_floors():
-    """§4 'largest robust accuracy with clean ≥ floor': 42.59 % at 90 % (the spec's floor, which the
+    """handbook/labs/v2_14.md §4 'largest robust accuracy with clean ≥ floor': 42.59 % at 90 % (the spec's floor, which
+    the
     confirmed frontier makes infeasible for 50 %), 52.16 % at 88 % (the lab's floor)."""
     assert rb.max_robust_for_clean(BASE, 0.90, ANCHORS) == pytest.approx(0.42587, abs=1e-5)
     assert rb.max_robust_for_clean(BASE, 0.88, ANCHORS) == pytest.approx(0.52159, abs=1e-5)
@@ -67,7 +70,7 @@ def test_frontier_edges_are_clamped_and_monotone():
 
 
 def test_spec_4_act1_anchors_reproduced():
-    """§4: at ε = 8/255 with 95.2 % clean, PGD → 3.5 % (and FGSM → 32.7 %, an assumed anchor)."""
+    """handbook/labs/v2_14.md §4: at ε = 8/255 with 95.2 % clean, PGD → 3.5 % (and FGSM → 32.7 %, an assumed anchor)."""
     eps = C.CIFAR10_EPS_LINF
     for adv in (0.035, 0.327):
         scale = rb.attack_scale(eps, 0.952, adv)
@@ -90,7 +93,7 @@ def test_chance_level():
 
 
 def test_spec_4_training_cost():
-    """§4: PGD-7 AT = 8×; TRADES with K = 10 = 11×."""
+    """handbook/labs/v2_14.md §4: PGD-7 AT = 8×; TRADES with K = 10 = 11×."""
     assert rb.training_cost_multiplier(7) == 8.0
     assert rb.training_cost_multiplier(10) == 11.0
     with pytest.raises(ValueError):
@@ -98,6 +101,6 @@ def test_spec_4_training_cost():
 
 
 def test_goodfellow_l1_at_imagenet_size():
-    """§2 error 6: 150,528 × 8/255 = 4,722 (not 4,666)."""
+    """handbook/labs/v2_14.md §2: 150,528 × 8/255 = 4,722 (not 4,666)."""
     assert rb.linear_logit_shift(8 / 255, 224 * 224 * 3) == pytest.approx(4722.45, abs=0.01)
     assert math.isclose(rb.linear_logit_shift(0.0, 10), 0.0)

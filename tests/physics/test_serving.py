@@ -1,4 +1,4 @@
-"""pylabs.physics.serving: the golden vectors of VOL2_03-17.md §V2-10.4, Llama-3's published
+"""pylabs.physics.serving: the golden vectors of handbook/labs/v2_10.md §4, Llama-3's published
 shapes, and the behaviour at the edges (empty budgets, unstable queues, bad inputs)."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_llama3_70b_kv_per_token_from_its_published_config():
         published["hidden_size"])
     assert C.LLAMA3_HEAD_DIM == published["hidden_size"] / published["num_attention_heads"]
     kv = sv.kv_bytes_per_token(C.LLAMA3_70B_LAYERS, C.LLAMA3_70B_KV_HEADS, C.LLAMA3_HEAD_DIM, C.BYTES_PER_BF16)
-    assert kv == KV70  # §V2-10.4 row 1: 327,680 B
+    assert kv == KV70  # handbook/labs/v2_10.md §4 row 1: 327,680 B
 
 
 def test_llama3_parameter_counts_follow_from_their_published_configs():
@@ -65,16 +65,16 @@ def test_llama3_8b_kv_per_token_from_its_published_config():
 
 
 def test_multi_head_mistake_is_eight_times_larger():
-    """§V2-10.2 error 2: the upstream used 64 heads for K and V."""
+    """handbook/labs/v2_10.md §2: the upstream used 64 heads for K and V."""
     mha = sv.kv_bytes_per_token(80, 64, 128, 2)
     assert mha == 8 * KV70
 
 
-# ---- §V2-10.4 golden vectors: memory --------------------------------------------------------
+# ---- handbook/labs/v2_10.md §4 golden vectors: memory --------------------------------------------------------
 
 
 def test_v2_10_budget_on_8_gpus():
-    """§V2-10.4: budget at f = 0.9 is 434.88 GB."""
+    """handbook/labs/v2_10.md §4: budget at f = 0.9 is 434.88 GB."""
     assert sv.kv_budget_bytes(GPUS, 80e9, 0.9, W70) == pytest.approx(434.88e9, rel=1e-4)
 
 
@@ -82,14 +82,14 @@ def test_v2_10_budget_on_8_gpus():
     (32768, 0.9, 10.737e9, 40), (32768, 1.0, 10.737e9, 46), (4096, 0.9, 1.342e9, 324),
 ])
 def test_v2_10_users_that_fit(window, fraction, per_user, users):
-    """§V2-10.4: 10.737 GB per user at 32K -> 40 users (46 at f = 1.0); 1.342 GB at 4K -> 324."""
+    """handbook/labs/v2_10.md §4: 10.737 GB per user at 32K -> 40 users (46 at f = 1.0); 1.342 GB at 4K -> 324."""
     assert KV70 * window == pytest.approx(per_user, abs=0.0005e9)  # quoted to 1 MB
     budget = sv.kv_budget_bytes(GPUS, 80e9, fraction, W70)
     assert sv.max_sequences(budget, KV70 * window) == users
 
 
 def test_v2_10_multi_head_users():
-    """§V2-10.4: the multi-head mistake, 85.9 GB per user at 32K -> 5 users."""
+    """handbook/labs/v2_10.md §4: the multi-head mistake, 85.9 GB per user at 32K -> 5 users."""
     mha = sv.kv_bytes_per_token(80, 64, 128, 2) * 32768
     assert mha == pytest.approx(85.9e9, rel=1e-3)
     assert sv.max_sequences(sv.kv_budget_bytes(GPUS, 80e9, 0.9, W70), mha) == 5
@@ -108,12 +108,12 @@ def test_contiguous_allocation_reserves_the_window_and_paging_whole_blocks():
     assert sv.allocation_waste_fraction(4097, 4112) < 16 / 4112
 
 
-# ---- §V2-10.4 golden vectors: time ------------------------------------------------------
+# ---- handbook/labs/v2_10.md §4 golden vectors: time ------------------------------------------------------
 
 
 @pytest.mark.parametrize("tokens,expected_s", [(1024, 36.86e-3), (2048, 74.41e-3), (4096, 151.60e-3)])
 def test_v2_10_prefill_time(tokens, expected_s):
-    """§V2-10.4: t_pf = 36.86 / 74.42 / 151.61 ms with 70.56e9 parameters. The checkpoint has
+    """handbook/labs/v2_10.md §4: t_pf = 36.86 / 74.42 / 151.61 ms with 70.56e9 parameters. The checkpoint has
     70,553,706,496 (Hugging Face safetensors total; the same from config.json's shapes), which gives
     36.86 / 74.41 / 151.60 ms: the spec's last two figures are 0.01 ms high."""
     assert prefill_70b(tokens) == pytest.approx(expected_s, abs=0.006e-3)
@@ -121,28 +121,28 @@ def test_v2_10_prefill_time(tokens, expected_s):
 
 @pytest.mark.parametrize("arrival,expected_s", [(1, 86.8e-3), (2, 116.4e-3), (4, 153.2e-3)])
 def test_v2_10_continuous_p99_ttft(arrival, expected_s):
-    """§V2-10.4: continuous P99 TTFT at 1,024 tokens, lambda = 1, 2, 4 per second."""
+    """handbook/labs/v2_10.md §4: continuous P99 TTFT at 1,024 tokens, lambda = 1, 2, 4 per second."""
     assert sv.continuous_ttft_p99_s(prefill_70b(1024), arrival) == pytest.approx(expected_s, abs=0.06e-3)
 
 
 @pytest.mark.parametrize("batch,step_s,tokens_per_s", [(4, 6.652e-3, 601), (16, 6.863e-3, 2331),
                                                        (64, 7.708e-3, 8303)])
 def test_v2_10_decode_step_and_throughput(batch, step_s, tokens_per_s):
-    """§V2-10.4: t_step at mean context 1,152 (6.653 / 7.709 ms and 8,302 tokens/s with 70.56e9
-    parameters; 6.652 / 7.708 ms and 8,303 with the checkpoint's 70,553,706,496); §V2-10.3 Act II
+    """handbook/labs/v2_10.md §4: t_step at mean context 1,152 (6.653 / 7.709 ms and 8,302 tokens/s with 70.56e9
+    parameters; 6.652 / 7.708 ms and 8,303 with the checkpoint's 70,553,706,496); handbook/labs/v2_10.md §2 Act II
     table: 601 / 2,331 tokens/s."""
     assert step_70b(batch) == pytest.approx(step_s, abs=0.0006e-3)
     assert sv.decode_tokens_per_s(batch, step_70b(batch)) == pytest.approx(tokens_per_s, abs=0.6)
 
 
 def test_v2_10_static_ttft_at_batch_64():
-    """§V2-10.4: static TTFT at B = 64 is 4.333 s with 70.56e9 parameters, 4.332 s with the
+    """handbook/labs/v2_10.md §4: static TTFT at B = 64 is 4.333 s with 70.56e9 parameters, 4.332 s with the
     checkpoint's 70,553,706,496."""
     assert sv.static_ttft_s(256, step_70b(64), 64, prefill_70b(1024)) == pytest.approx(4.332, abs=0.0005)
 
 
 def test_decode_is_bandwidth_bound_until_about_185():
-    """§V2-10.2 error 5: without KV reads the ridge sits at C*u / (BW*eta) = 184.6 sequences."""
+    """handbook/labs/v2_10.md §2: without KV reads the ridge sits at C*u / (BW*eta) = 184.6 sequences."""
     ridge = C.H100_PEAK_BF16_DENSE * 0.5 / (C.H100_HBM_BW * 0.8)
     assert ridge == pytest.approx(184.6, abs=0.05)
     below = sv.decode_memory_s(W70, 0, GPUS, C.H100_HBM_BW, 0.8)
@@ -176,7 +176,7 @@ def test_capacities():
 
 
 def test_serial_count_adds_each_sequences_prefill():
-    """Issue 24 (S2), ERRATA V2-10: at B = 64 the spec's B / t_step gives 8,302 tokens/s; with each of the
+    """handbook/errata.md#e24: at B = 64 the spec's B / t_step gives 8,302 tokens/s; with each of the
     64 prefills taking its turn (Agrawal et al. 2024: a prefill pauses the running batch's decodes),
     256 * 64 / (64 * 36.86 ms + 256 * 7.708 ms) = 3,782 tokens/s, under the prefill bound 256 / t_pf = 6,946."""
     tpf, step = prefill_70b(1024), step_70b(64)

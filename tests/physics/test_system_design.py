@@ -1,4 +1,4 @@
-"""Golden vectors of VOL2_03-17.md §V2-17 (4), the capstone's corrected model."""
+"""Golden vectors of handbook/labs/v2_17.md §4, the capstone's corrected model."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Golden vectors of VOL1_09-16 §V1-16 (4): a generic 7B (Llama-3-8B-shaped KV) on four tiers."""
+"""Golden vectors of handbook/labs/v1_16.md §4: a generic 7B (Llama-3-8B-shaped KV) on four tiers."""
 
 from __future__ import annotations
 

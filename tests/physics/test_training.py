@@ -176,12 +176,12 @@ def test_exposed_comm_mfu_is_bounded_by_reference(u, comp, comm, overlap) -> Non
 
 
 def test_resnet50_training_work_per_image_v1_04():
-    """VOL1 §0.2 item 4 and §V1-04 (2b) error 3: 4.1 G multiply-adds forward is 8.2 GFLOP, and
+    """handbook/labs/v1_01.md §5 and handbook/labs/v1_04.md §5: 4.1 G multiply-adds forward is 8.2 GFLOP, and
     training one image costs 3 × 8.2 = 24.6 GFLOP."""
     from pylabs.physics.constants import RESNET50_MACS
     from pylabs.physics.training import cnn_train_flop_per_sample
     assert cnn_train_flop_per_sample(RESNET50_MACS) == pytest.approx(24.6e9, rel=1e-12)
-# ---- V1-08 The Training Memory Budget (VOL1_00-08 §V1-08 (4) and ERRATA) ----
+# ---- V1-08 The Training Memory Budget (handbook/labs/v1_08.md §4 and handbook/errata.md#e8) ---
 
 GPT3_XL = dict(hidden=2048, heads=24, layers=24)   # Brown et al. 2020, Table 2.1 (24 heads)
 XL_PARAMS = 1.3e9
@@ -197,7 +197,7 @@ def xl_total_gb(micro_batch: int, mode: str = "none", heads: int = 24) -> float:
     ("fp32", "adam", 112.0), ("mixed", "adam", 112.0), ("bf16", "adam", 56.0), ("fp32", "sgd", 56.0),
 ])
 def test_v1_08_static_memory_of_7b(precision: str, optimizer: str, gb: float) -> None:
-    """§V1-08 (4) row 1: 112 / 112 / 56 / 56 GB for 7e9 parameters."""
+    """handbook/labs/v1_08.md §4 row 1: 112 / 112 / 56 / 56 GB for 7e9 parameters."""
     assert 7e9 * t.static_bytes_per_param(precision, optimizer).total_b / 1e9 == pytest.approx(gb, rel=1e-12)
 
 
@@ -235,7 +235,7 @@ def test_v1_08_fp32_activations_double_the_values_not_the_masks() -> None:
     (8, "none", 58.65), (16, "none", 96.50), (256, "none", 1231.98), (32, "selective", 75.56), (64, "full", 39.86),
 ])
 def test_v1_08_gpt3_xl_budget_with_24_heads(micro_batch: int, mode: str, gb: float) -> None:
-    """ERRATA V1-08: GPT-3 XL with the paper's 24 heads, s 1,024, mixed-precision Adam."""
+    """handbook/errata.md#e8: GPT-3 XL with the paper's 24 heads, s 1,024, mixed-precision Adam."""
     assert xl_total_gb(micro_batch, mode) == pytest.approx(gb, abs=0.005)
 
 
@@ -243,19 +243,20 @@ def test_v1_08_gpt3_xl_budget_with_24_heads(micro_batch: int, mode: str, gb: flo
     (8, "none", 50.60), (16, "none", 80.39), (256, "none", 974.28), (32, "selective", 75.56), (64, "full", 37.17),
 ])
 def test_v1_08_spec_rows_with_16_heads(micro_batch: int, mode: str, gb: float) -> None:
-    """§V1-08 (4) as written (16 heads, the Megatron-DeepSpeed 1.3B config): the formula reproduces them."""
+    """handbook/labs/v1_08.md §4 as written (16 heads, the Megatron-DeepSpeed 1.3B config): the formula reproduces
+    them."""
     assert xl_total_gb(micro_batch, mode, heads=16) == pytest.approx(gb, abs=0.005)
 
 
 def test_v1_08_llama2_7b_shape_activations() -> None:
-    """§V1-08 (4): 79.46 GB at s 1,024, b 8, 16-bit (upstream's heuristic gave 1.95 GB, ~40x less)."""
+    """handbook/labs/v1_08.md §4: 79.46 GB at s 1,024, b 8, 16-bit (upstream's heuristic gave 1.95 GB, ~40x less)."""
     act = t.model_activation_bytes(1024, 8, 4096, 32, 32)
     assert act / 1e9 == pytest.approx(79.46, abs=0.005)
     assert act / 1.95e9 == pytest.approx(40.7, abs=0.1)
 
 
 def test_v1_08_accumulation_throughput_on_h100() -> None:
-    """§V1-08 (4): t_fb 0.1615 s, t_acc 3.88 ms, ratio 0.9772 (upstream showed 0.51)."""
+    """handbook/labs/v1_08.md §4: t_fb 0.1615 s, t_acc 3.88 ms, ratio 0.9772 (upstream showed 0.51)."""
     args = (C, 0.4)
     assert t.micro_step_s(1.3e9, 8, 1024, *args) == pytest.approx(0.1615, abs=5e-5)
     assert t.accumulate_s(1.3e9, 3.35e12) == pytest.approx(3.88e-3, abs=5e-6)
@@ -275,7 +276,8 @@ def test_v1_08_one_micro_batch_has_no_accumulation_cost() -> None:
 
 
 def test_v1_08_recompute_factors() -> None:
-    """§V1-08 (4): full checkpointing ×1.333; selective at GPT-3 175B's shape ≈ +2.7 % (Korthikanti Sec. 6)."""
+    """handbook/labs/v1_08.md §4: full checkpointing ×1.333; selective at GPT-3 175B's shape ≈ +2.7 % (Korthikanti Sec.
+    6)."""
     assert t.recompute_compute_factor("full") == pytest.approx(4 / 3)
     assert t.recompute_compute_factor("none") == 1.0
     assert t.recompute_compute_factor("selective", 2048, 12288) == pytest.approx(1.027, abs=5e-4)

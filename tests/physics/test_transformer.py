@@ -1,4 +1,4 @@
-"""Golden vectors for pylabs.physics.transformer from VOL1_00-08 §V1-06 (4), and published figures."""
+"""Golden vectors for pylabs.physics.transformer from handbook/labs/v1_06.md §4, and published figures."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def xl_params() -> float:
 
 
 def test_gpt2_xl_has_the_hugging_face_parameter_count():
-    """§V1-06 (2b) item 2: 1,557,611,200 parameters (HF gpt2-xl, d 1,600, 25 heads, 48 layers)."""
+    """handbook/labs/v1_06.md §5: 1,557,611,200 parameters (HF gpt2-xl, d 1,600, 25 heads, 48 layers)."""
     assert xl_params() == 1_557_611_200
 
 
@@ -32,7 +32,7 @@ def prefill(seq: float, flash: bool = False) -> t.PrefillMemory:
 
 
 def test_v1_06_golden_prefill_at_4096():
-    """§V1-06 (4): N 4,096 naive: weights 3.115, KV 1.258, scores 0.839 -> 5.212 GB."""
+    """handbook/labs/v1_06.md §4: N 4,096 naive: weights 3.115, KV 1.258, scores 0.839 -> 5.212 GB."""
     m = prefill(4096)
     assert m.weights_b / 1e9 == pytest.approx(3.115, abs=5e-4)
     assert m.kv_b / 1e9 == pytest.approx(1.258, abs=5e-4)
@@ -41,7 +41,7 @@ def test_v1_06_golden_prefill_at_4096():
 
 
 def test_v1_06_golden_doubling_the_context_quadruples_the_scores():
-    """§V1-06 (4): N 8,192: scores 3.355 GB (4.000×); total 8.987 GB."""
+    """handbook/labs/v1_06.md §4: N 8,192: scores 3.355 GB (4.000×); total 8.987 GB."""
     m = prefill(8192)
     assert m.scores_b / 1e9 == pytest.approx(3.355, abs=5e-4)
     assert m.scores_b / prefill(4096).scores_b == pytest.approx(4.0, rel=1e-12)
@@ -49,7 +49,7 @@ def test_v1_06_golden_doubling_the_context_quadruples_the_scores():
 
 
 def test_v1_06_golden_100k_tokens():
-    """§V1-06 (4): N 100,000: naive 533.84 GB; flash 33.84 GB (KV 30.72)."""
+    """handbook/labs/v1_06.md §4: N 100,000: naive 533.84 GB; flash 33.84 GB (KV 30.72)."""
     assert prefill(100_000).total_b / 1e9 == pytest.approx(533.84, abs=5e-3)
     flash = prefill(100_000, flash=True)
     assert flash.total_b / 1e9 == pytest.approx(33.84, abs=5e-3)
@@ -60,7 +60,7 @@ def test_v1_06_golden_100k_tokens():
 @pytest.mark.parametrize("device,flash,expected", [
     (H100, True, 250_276), (H100, False, 36_262), (ORIN_NX, True, 41_943), (ORIN_NX, False, 13_272)])
 def test_v1_06_golden_max_context(device, flash, expected):
-    """§V1-06 (4): max N, flash / naive: H100 250,276 / 36,262; Orin 41,943 / 13,272."""
+    """handbook/labs/v1_06.md §4: max N, flash / naive: H100 250,276 / 36,262; Orin 41,943 / 13,272."""
     n = t.max_context_tokens(device.mem_bytes, xl_params(), L, D, H, FP16, flash)
     assert round(n) == expected
     assert prefill(n, flash).total_b == pytest.approx(device.mem_bytes, rel=1e-9)
@@ -71,7 +71,7 @@ def test_max_context_is_zero_when_the_weights_do_not_fit():
 
 
 def test_v1_06_golden_training_activations():
-    """§V1-06 (4): training, N 4,096, b 1, 48 layers: 111.36 GB (selective 10.70 GB); 8K/4K 3.808."""
+    """handbook/labs/v1_06.md §4: training, N 4,096, b 1, 48 layers: 111.36 GB (selective 10.70 GB); 8K/4K 3.808."""
     def act(seq, mode):
         return L * training.activation_bytes_per_layer(seq, 1, D, H, mode=mode)
     assert act(4096, "none") / 1e9 == pytest.approx(111.36, abs=5e-3)
@@ -91,7 +91,7 @@ def decode(layers: float, device, launch_s: float) -> float:
 
 
 def test_v1_06_golden_widths():
-    """§V1-06 (4): 100 M params, L 64 -> d 360.8; L 4 -> d 1,443.4."""
+    """handbook/labs/v1_06.md §4: 100 M params, L 64 -> d 360.8; L 4 -> d 1,443.4."""
     assert t.width_for_params(100e6, 64) == pytest.approx(360.8, abs=0.05)
     assert t.width_for_params(100e6, 4) == pytest.approx(1443.4, abs=0.05)
 
@@ -99,14 +99,15 @@ def test_v1_06_golden_widths():
 @pytest.mark.parametrize("device,launch_s,deep_ms,wide_ms", [
     (ORIN_NX, 20e-6, 12.80, 2.433), (H100, 5e-6, 3.20, 0.200), (H100, 1e-6, 0.640, 0.0837)])
 def test_v1_06_golden_depth_versus_width(device, launch_s, deep_ms, wide_ms):
-    """§V1-06 (4): Orin 20 µs 12.80 / 2.433 ms; H100 5 µs 3.20 / 0.200 ms; H100 1 µs 0.640 / 0.0837 ms."""
+    """handbook/labs/v1_06.md §4: Orin 20 µs 12.80 / 2.433 ms; H100 5 µs 3.20 / 0.200 ms; H100 1 µs 0.640 / 0.0837
+    ms."""
     assert decode(64, device, launch_s) * 1e3 == pytest.approx(deep_ms, rel=5e-4)
     assert decode(4, device, launch_s) * 1e3 == pytest.approx(wide_ms, rel=5e-4)
 
 
 @pytest.mark.parametrize("device", [H100, ORIN_NX])
 def test_wide_beats_deep_whenever_launches_cost_anything(device):
-    """The upstream model gave identical latency for both shapes (§V1-06 (2b) item 1); with a
+    """The upstream model gave identical latency for both shapes (handbook/labs/v1_06.md §5); with a
     per-kernel cost the deep stack is slower at every launch cost above zero."""
     for launch_s in (1e-6, 5e-6, 20e-6):
         assert decode(64, device, launch_s) > decode(4, device, launch_s)

@@ -1,4 +1,4 @@
-"""The ML workflow model: golden vectors of VOL1 spec §V1-03 (4), and the properties behind them."""
+"""The ML workflow model: golden vectors of handbook/labs/v1_03.md §4, and the properties behind them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from pylabs.physics import workflow as w
 
 DAY, HOUR, WEEK = 86400.0, 3600.0, 7 * 86400.0
-STAGES = [d * DAY for d in (5, 30, 60, 40, 10, 5)]  # spec V1-03 §3 defaults
+STAGES = [d * DAY for d in (5, 30, 60, 40, 10, 5)]  # handbook/labs/v1_03.md §2 defaults
 WINDOW = 26 * WEEK
 
 
@@ -19,13 +19,13 @@ def race(decay: float, small_cycle_s: float = HOUR, large_cycle_s: float = WEEK)
     return small, large
 
 
-# ---- Act I: the constraint tax (spec V1-03 §4, first two rows) -------------------------------------
+# ---- Act I: the constraint tax (handbook/labs/v1_03.md §4, first two rows) -------------------------
 
 
 def test_spec_v1_03_stage_5_golden_vector():
-    """Spec §V1-03(4) says 140 days, counting stage 5 itself; but the limit surfaces as stage 5 begins
+    """Spec (handbook/labs/v1_03.md §5) says 140 days, counting stage 5 itself; but the limit surfaces as stage 5 begins
     (discovery day 135 = 5 + 30 + 60 + 40), so only stages 2-4 are redone: 30 + 60 + 40 = 130 days
-    (issue 24, ERRATA V1-03)."""
+    (handbook/errata.md#e4)."""
     assert w.stage_cost_multiplier(5) == 16
     assert w.invalidated_time_s(STAGES, 5) == pytest.approx(130 * DAY, rel=1e-12)
     assert w.discovery_time_s(STAGES, 5) == pytest.approx(135 * DAY, rel=1e-12)
@@ -40,7 +40,7 @@ def test_spec_v1_03_stages_3_and_6_golden_vectors():
 
 
 def test_a_constraint_found_as_data_collection_begins_redoes_nothing():
-    """Issue 24: at N = 2 nothing has been built on the missing constraint yet (the spec's sum gave 30 days)."""
+    """At N = 2 nothing has been built on the missing constraint yet (the spec's sum gave 30 days)."""
     assert w.invalidated_time_s(STAGES, 2) == 0
 
 
@@ -50,7 +50,7 @@ def test_a_constraint_found_at_stage_1_costs_nothing_extra():
 
 
 def test_upstream_summed_the_wrong_stages():
-    """Spec V1-03 error 2: the stages from discovery onward are 15 days, not the work thrown away."""
+    """handbook/labs/v1_03.md §5: the stages from discovery onward are 15 days, not the work thrown away."""
     assert sum(STAGES[4:]) == pytest.approx(15 * DAY)
     assert w.invalidated_time_s(STAGES, 5) > 8 * sum(STAGES[4:])
 
@@ -62,11 +62,11 @@ def test_stage_outside_the_workflow_is_refused():
         w.stage_cost_multiplier(0)
 
 
-# ---- Act II: the iteration race (spec V1-03 §4) ------------------------------------------------------
+# ---- Act II: the iteration race (handbook/labs/v1_03.md §4) ------------------------------------------
 
 
 def test_spec_v1_03_default_decay_0_95_never_crosses():
-    """Spec V1-03 error 1: at r = 0.95 the small model saturates at 92 % below the large one's 95 % start."""
+    """handbook/labs/v1_03.md §5: at r = 0.95 the small model saturates at 92 % below the large one's 95 % start."""
     small, large = race(0.95)
     assert w.accuracy_at_s(large, WINDOW) == pytest.approx(0.97209, abs=5e-6)
     assert w.accuracy_at_s(small, WINDOW) == pytest.approx(0.92000, abs=5e-6)
@@ -136,7 +136,7 @@ def test_bad_learners_are_refused():
         w.Learner(0.9, 0.001, 0.99, 0)
 
 
-# ---- mobile retraining energy (spec V1-03 §4, last row) ------------------------------------------------
+# ---- mobile retraining energy (handbook/labs/v1_03.md §4, last row) ------------------------------------
 
 
 @pytest.mark.parametrize("cycle_h,wh,ratio", [(1, 54.0, 21.6), (4, 13.5, 5.4), (24, 2.25, 0.9)])
@@ -147,7 +147,7 @@ def test_spec_v1_03_daily_energy_golden_vectors(cycle_h, wh, ratio):
 
 
 def test_energy_depends_on_the_cycle_unlike_upstream():
-    """Spec V1-03 error 3: upstream charged 24·P for every cycle."""
+    """handbook/labs/v1_03.md §5: upstream charged 24·P for every cycle."""
     one, four = (w.daily_retraining_energy_j(c * HOUR, 0.5 * HOUR, 5.0) for c in (1, 4))
     assert one == pytest.approx(4 * four)
 
@@ -161,4 +161,4 @@ def test_constraint_tax_bundles_the_spec_v1_03_stage_5_row():
     assert (t.stage, t.multiplier) == (5, 16)
     assert (t.redone_s, t.found_s, t.project_s) == pytest.approx((130 * DAY, 135 * DAY, 150 * DAY))
     assert t.share == pytest.approx(130 / 150)
-    assert t.project_s + t.redone_s == pytest.approx(280 * DAY)  # delivery (issue 24: 280, not 290)
+    assert t.project_s + t.redone_s == pytest.approx(280 * DAY)  # delivery (280, not 290)

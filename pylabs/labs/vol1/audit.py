@@ -1,7 +1,7 @@
 """The fleet of V1-16 (The Architect's Audit): one 7B on four tiers, the ten checks, and the invariant
 families of the Volume I Design Ledger. The lab module (``v1_16``) reads like its page; this is its model.
 
-Sources: VOL1_09-16 §V1-16 (3) and (4); the physics is ``pylabs.physics.tiers`` and ``serving``.
+Sources: handbook/labs/v1_16.md §2, §4; the physics is ``pylabs.physics.tiers`` and ``serving``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from pylabs.physics.layers import KIB_BYTES
 class Scenario:
     """The Chief Architect's requirements and the story's inputs; [A] marks assumptions."""
 
-    params: float = 7.0e9                # the generic 7B (VOL1 §0.1)
+    params: float = 7.0e9                # the generic 7B (handbook/labs/v1_16.md §3)
     prompt_tokens: float = 512.0
     output_tokens: float = 256.0
     rate_per_s: float = 1000.0           # requests per second at the peak
     mfu: float = 0.5                     # share of peak compute a prefill or decode step reaches
-    usd_per_gpu_hour: float = 3.00       # [A] rented H100 (VOL1 §0.1 prices)
+    usd_per_gpu_hour: float = 3.00       # [A] rented H100 (handbook/labs/v1_16.md §3 prices)
     draft_answer_s: float = 0.1          # the draft's SLO: a whole 256-token answer in 100 ms
     ttft_limit_s: float = 0.2
     tpot_limit_s: float = 0.05
@@ -43,7 +43,7 @@ class Scenario:
     # (TII's Falcon3-7B-1.58bit, Dec 2024, is trained on from a BF16 7B): a ternary 7B's quality is an
     # assumption, and the page says so
     ternary_packed_bits: float = 2.0
-    min_answers: int = 2                 # a family needs this many answers to be graded (spec §3)
+    min_answers: int = 2                 # a family needs this many answers to be graded (handbook/labs/v1_16.md §2)
     # units and drawing
     chart_floor: float = 1e-3
     chart_height_px: float = 320.0
@@ -105,9 +105,9 @@ def room(context: str) -> float:
 
 
 
-# ---- the invariant families of the Design Ledger (spec §3) ---------------------------------
+# ---- the invariant families of the Design Ledger (handbook/labs/v1_16.md §2) ---------------
 
-# The spec put V1-03 under Drift and V1-07 under Parallelism; neither teaches those (issue 24). V1-03
+# The spec put V1-03 under Drift and V1-07 under Parallelism; neither teaches those. V1-03
 # (The Constraint Tax) teaches the cost of a constraint found late in the workflow; V1-07 (The Kernel
 # Fusion Dividend) teaches launches and trips to memory, the Memory family's bytes and overheads.
 FAMILIES: dict[str, tuple[str, ...]] = {

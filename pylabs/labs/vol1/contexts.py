@@ -40,5 +40,5 @@ def deployment(values: tuple[str, ...] = CONTEXTS, default: str = "cloud", name:
 
 
 def device(context: str) -> Device:
-    """The device a deployment context runs on (VOL1 §0.1)."""
+    """The device a deployment context runs on (handbook/devices.md)."""
     return BY_CONTEXT[context]

@@ -8,7 +8,7 @@ How the spec's checks map onto the protocol (and why):
   may be for the 10 ms loop with zero compute (d_max, 1,021.1 km in fibre). Forgetting the return trip
   (2,042 km) or using the vacuum speed in glass (1,499 km) lands one range too high; "light is instant"
   at the top. The team's measured 40 ms is stated only in the reflection: scaled as if it were all light
-  (10/40 of 2,000 km = 500 km, spec error 1) it would land in the key's range (independent review). The
+  (10/40 of 2,000 km = 500 km, handbook/labs/v1_00.md §5) it would land in the key's range (independent review). The
   reflection is the spec's multi-select ("which fixes work?") as one choice among four sets of fixes.
   The failure "deadline missed" is where the student starts; moving the server closer leaves it.
 - Act II, the energy wall (spec Check 3). As a pick of the regime the check was answered by the story
@@ -17,23 +17,23 @@ How the spec's checks map onto the protocol (and why):
   the most the strap's processor may draw while computing, awake 2 ms a second, for two AA cells to last
   six months (851 mW, C). Never sleeping gives 1.7 mW (A), a microcontroller's draw as the limit B, and
   "sleep rescues a phone-class processor" D. Every feedback names the candidates under the ceiling
-  (only TinyML's microcontroller). The reflection asks which lever buys a CR2032 the most life (spec
-  error 3): being awake is most of the average, so a leaner model wins.
+  (only TinyML's microcontroller). The reflection asks which lever buys a CR2032 the most life
+  (handbook/labs/v1_00.md §5): being awake is most of the average, so a leaner model wins.
 - The track is the lab's design decision, a control in Act II (not the context, fixed at the first lock).
 - The context is the signal's medium: Act I's question, key, feedback and instruments follow it
   (1,021 km, key A; 1,499 km, key B), as does Act II's cloud round trip; Act II's keys are the same.
 
-Departures from the spec (VOL1_00-08 §V1-00), and why: Check 1 (drift, serving and monitoring) is not
+Departures from the spec (handbook/labs/v1_00.md §5), and why: Check 1 (drift, serving and monitoring) is not
 asked, since no instrument here shows drift (V1-14 teaches it); Check 3 asks for the ceiling rather than
 the regime; six months is half the site's 365-day year, 182.5 days, so the spec's "2×AA 4.07 years"
 (Julian years) reads 4.08 years; the Edge track's 25 W is the top of the datasheet's 10 W to 25 W modes,
 not the Orin NX's highest: JetPack 6.2 (Jan 2025) added 40 W and an uncapped MAXN SUPER.
 
-Assumptions, labelled on the page: the microcontroller's active power (ERRATA: ST's run-mode table not
+Assumptions, labelled on the page: the microcontroller's active power (handbook/errata.md#e1: ST's run-mode table not
 retrieved) is an instrument; Act II's key does not depend on it, and the reflection's key holds from
 0.05 to 0.5 W (tests). Battery lives assume an ideal cell (no self-discharge, the full rated energy at
 any load and pulse): upper bounds; the math peek says when a CR2032 is asked for more than its rated
-pulse. Ledger (spec §V1-00): ``track`` is a control; Check 2 = ``a1_reflect`` (result ``check2_fixes``),
+pulse. Ledger (handbook/labs/v1_00.md): ``track`` is a control; Check 2 = ``a1_reflect`` (result ``check2_fixes``),
 Check 3 = ``a2_predict``; results keep the round trip, reach, battery life, average power and ceiling.
 """
 

@@ -16,14 +16,14 @@ spotter (ResNet-50's weights are 12.2× its flash: the failure state): 0.0072× 
 reflection asks what a larger batch does to the time per sample: it falls toward O/R, since one
 pass over the weights serves the whole batch (A, in every track).
 
-Where the lab departs from the spec (VOL1_00-08 §V1-01), and why:
-* §V1-01 (4) "H100 BW ÷ M7 on-chip 1,744.8×" divides by 1.92 GB/s; the registry's (assumed)
-  on-chip bandwidth is 1.9 GB/s, which gives 1,763.2× (ERRATA; issue 24).
-* ResNet-50 is 4.1 G multiply-adds, i.e. 8.2 G operations (VOL1 §0.2 error 4); INT8 work is
+Where the lab departs from the spec (handbook/labs/v1_01.md §5), and why:
+* handbook/labs/v1_01.md §4 "H100 BW ÷ M7 on-chip 1,744.8×" divides by 1.92 GB/s; the registry's (assumed)
+  on-chip bandwidth is 1.9 GB/s, which gives 1,763.2× (handbook/errata.md#e3).
+* ResNet-50 is 4.1 G multiply-adds, i.e. 8.2 G operations (handbook/labs/v1_01.md §5); INT8 work is
   counted in operations (OP/s), floating point in FLOP/s.
-* Act II follows the V1-00 track (issue 20): the spec's two contexts become four, each with its
+* Act II follows the V1-00 track: the spec's two contexts become four, each with its
   device; on the M7 the question is about the DS-CNN, which fits. Its ranges run in order
-  (issue 24: the old D, "about equal", sat after C).
+  (the old D, "about equal", sat after C).
 * The Act I reflection asks what the ruler showed (unequal gaps) instead of the spec's "separate
   stacks per regime", and the Act II reflection asks what the batch does (the failure state stays:
   ResNet-50 on the M7), so that both ask about what their act shows and hold in every track.

@@ -21,15 +21,15 @@ Contexts: Cloud and Edge. Mobile and TinyML are explained on the page (track_not
 memory bandwidth is an assumption (Apple publishes none), so an upgrade question would rest on a
 guess, and a microcontroller holds neither a 2 GB model nor ResNet-50.
 
-Corrections to the upstream lab and to the spec (VOL1_00-08 §V1-02):
+Corrections to the upstream lab and to the spec (handbook/labs/v1_02.md §5):
 - The compute ratio is 3.17× (dense), not 6×; the upstream story keyed two answers (10–15 % and
   0 %) while its own model gave 27.7 %; here one option holds the physics' 1.618×. Ridges come from
   dense peaks (295 and 153 FLOP/B, not 590). The Orin's "100 TOPS" is sparse INT8 over the GPU and
   two DLAs, never an FP16 rate.
-- Issue 24 (S2): the Edge upgrade read the same 2 GB on both sides and showed "1.02×". INT8
+- The Edge upgrade read the same 2 GB on both sides and showed "1.02×". INT8
   weights halve D: 20.25 → 10.48 ms, 1.932×. Review: on the INT8 tensor path (1.995×) the story's 2×
   compute ratio sat in the key; W8A16 (TensorRT-LLM) keeps the FP16 rate, so that belief gives A.
-- Issue 20: Act I's ranges ran from highest (A) to lowest; they run A lowest to D highest now, and
+- Act I's ranges ran from highest (A) to lowest; they run A lowest to D highest now, and
   Act II asks for the farthest site (a distance whose ranges each hold one mistake about light)
   instead of the latency of the plan, which the story made easy to place.
 - The fixed overhead defaults to 0.05 ms; sliding it to about 4 ms reproduces the upstream "8 %"
@@ -209,7 +209,7 @@ def act1_instruments(s: State) -> list:
 
 
 def wasted_text(s: State, u: Upgrade) -> str:
-    """Only levers that raise the gain, have room and fit the largest term (issue 24, class 3)."""
+    """Only levers that raise the gain, have room and fit the largest term."""
     leader = waterfall_leader(u.after)
     levers = []
     if leader == "compute" and s["a1_intensity"] > A1_INTENSITY.min:
@@ -465,7 +465,7 @@ def device_name(context: str) -> str:
 
 
 def sla_failure(s: State, svc: Service):
-    """The levers named are those that can still clear the budget (issue 24, class 3)."""
+    """The levers named are those that can still clear the budget."""
     sla = s["a2_sla"]
     if svc.rtt_s > sla:
         return failure(F["a2_sla_violated"],

@@ -80,7 +80,7 @@ CONTEXTS = tuple(PAIRS)
 def upgrade(context: str, d_bytes: float, intensity: float, overhead_s: float) -> Upgrade:
     """The same step before and after: ``d_bytes`` of 16-bit weights and ``intensity`` operations per 16-bit
     byte, so the step's operations are the same on both sides; INT8 weights read half the bytes (Edge).
-    Issue 24 (S2): reading the same 2 GB on both Orin paths gave 1.02×; with INT8 weights it is 1.93×.
+    Reading the same 2 GB on both Orin paths gave 1.02×; with INT8 weights it is 1.93×.
     Review: on the INT8 tensor path the compute ratio (2×, stated in the story) and the byte ratio (½) are
     the same number, so the compute-ratio belief found the key; weight-only INT8 keeps the FP16 rate."""
     p = PAIRS[context]

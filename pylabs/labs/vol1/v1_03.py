@@ -7,18 +7,18 @@ buys something.
 Act I (the constraint tax): a rural clinic's model is ready for deployment when the team learns that
 the tablets have far less memory than the model needs. The prediction asks how many days must be
 redone: the limit surfaces as stage N begins, so stages 2..N−1 were built without it,
-W = Σ_{i=2..N−1} d_i = 130 days at N = 5, and delivery moves from day 150 to day 280. The spec's
-§V1-03(3)–(4) sums Σ_{i=2..N} (140 days, 90 at N = 3, 145 at N = 6), counting a stage that had not
-begun (issue 24, ERRATA); upstream summed the stages *after* the discovery (15 days). The chapter's
+W = Σ_{i=2..N−1} d_i = 130 days at N = 5, and delivery moves from day 150 to day 280. The spec
+(handbook/labs/v1_03.md §5) sums Σ_{i=2..N} (140 days, 90 at N = 3, 145 at N = 6), counting a stage that had not
+begun (handbook/errata.md#e4); upstream summed the stages *after* the discovery (15 days). The chapter's
 rule of thumb, 2^(N−1) times a stage-1 fix, is shown beside it as a heuristic; the reflection asks
 what the days showed against its doubling from stage 5 to 6 (130 → 140 days).
 Act II (the iteration race): a large model (weekly cycle) against a small one (hourly cycle) with
 diminishing returns r per iteration; the prediction asks when the small one draws level (52 h), the
 reflection what a phone's once-a-day cycle does to that (66 runs, 66 days: more runs, not the
 same 52). Upstream's default r = 0.95 caps the small model at 92 %, below
-the large one's start, so its promised crossover never happened; this lab's default r = 0.999 (spec
-§3) makes the crossover real, and the r slider shows it vanish. The deployment context moves neither
-curve: on a phone it decides which retraining cycles the battery allows (energy per day against a
+the large one's start, so its promised crossover never happened; this lab's default r = 0.999
+(handbook/labs/v1_03.md §2) makes the crossover real, and the r slider shows it vanish. The deployment context moves
+neither curve: on a phone it decides which retraining cycles the battery allows (energy per day against a
 budget), which is the design decision of Act II. Edge and TinyML are explained in ``TRACK_NOTES``.
 
 Ledger fields (results): discovery_stage, multiplier, invalidated_days, t_cycle_small, t_cycle_large,

@@ -19,7 +19,7 @@ DAY = w.SECONDS_PER_DAY
 class Scenario:
     """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
 
-    # Act I: the clinic project, six stages of the ML lifecycle (days each, spec V1-03 §3)
+    # Act I: the clinic project, six stages of the ML lifecycle (days each, handbook/labs/v1_03.md §2)
     stage_names: tuple[str, ...] = ("Problem definition", "Data collection", "Model development",
                                     "Evaluation", "Deployment", "Monitoring")
     # two short lines each, so six categories fit side by side on a 375 px phone
@@ -30,7 +30,7 @@ class Scenario:
     validation_accuracy: float = 0.96
     model_bytes: float = 4e9
     tablet_bytes: float = 512e6
-    # Act II: the iteration race (spec V1-03 §1 and §3)
+    # Act II: the iteration race (handbook/labs/v1_03.md §1, §2)
     large_start: float = 0.95
     large_gain: float = 0.0015       # +0.15 points per iteration
     large_cycle_h: str = "168"
@@ -38,11 +38,11 @@ class Scenario:
     small_gain: float = 0.0010       # +0.10 points per iteration
     small_cycle_h: str = "1"
     decay: float = 0.999             # each iteration gains r times the previous one
-    upstream_decay: float = 0.95     # upstream's default r (spec V1-03 error 1), the r slider's minimum
+    upstream_decay: float = 0.95     # upstream's default r (handbook/labs/v1_03.md §5), the r slider's minimum
     cap: float = 0.99                # no model here passes 99 %
     window_s: float = 26 * 7 * 86400.0
     target: float = 0.97
-    # mobile retraining (spec V1-03 §3; power and budget are estimates, so they are instruments)
+    # mobile retraining (handbook/labs/v1_03.md §2; power and budget are estimates, so they are instruments)
     train_s: float = 0.5 * 3600.0
     train_power_w: float = 4.5
     budget_j: float = 2.5 * 3600.0   # per day, about a fifth of a phone battery

@@ -13,10 +13,10 @@ Act II (data gravity): 50 TB over the context's link at full line rate: 4,000 s 
 at 100 Gb/s (C, 1 h to 6 h), 4.63 days over the edge site's 1 Gb/s LAN (D). The reflection: with
 1 PB and a 6-hour budget, move the compute, because no link offered copies it in time (D).
 
-Where the lab departs from the spec (VOL1_00-08 §V1-04), and why:
+Where the lab departs from the spec (handbook/labs/v1_04.md §5), and why:
 - MFU: the spec's 0.40 gives 5,073 images/s on one A100; NVIDIA DeepLearningExamples (ResNet50
-  v1.5, PyTorch, 1x A100 80GB, mixed precision) measures 2,470, i.e. MFU 0.195, the default here
-  (issue 24). The spec's golden utilisations (23.65 %, 26.88 %, 63.08 %) were at 0.40.
+  v1.5, PyTorch, 1x A100 80GB, mixed precision) measures 2,470, i.e. MFU 0.195, the default here.
+  The spec's golden utilisations (23.65 %, 26.88 %, 63.08 %) were at 0.40.
 - Internet egress is tiered (AWS: $0.09, $0.085, $0.07, then $0.05 per GB above 150 TB a month):
   1 PB costs about $53.8k, not $90k, and the spec's "50 TB at $0.09 → $4,500" is $4,300.
 - The Act I prediction names the four stages (decode, disk, GPU, PCIe copy) so the student must
@@ -26,7 +26,7 @@ Where the lab departs from the spec (VOL1_00-08 §V1-04), and why:
   fee, the edge site's free LAN). Mobile and TinyML are explained on the page: a phone or an MCU
   neither trains on 10 TB nor receives a 50 TB copy.
 - Storage and access pattern are one control (flash and RAM have no seek, as the help says); the
-  disk's random-read rate is an instrument (150 IOPS assumed, ERRATA), used only for small files.
+  disk's random-read rate is an instrument (150 IOPS assumed, handbook/errata.md#e7), used only for small files.
 
 Ledger: context, the four answers, the controls, and results storage, workers, util, bottleneck,
 dataset_tb, transfer_h, egress_usd, gravity_triggered.

@@ -17,16 +17,16 @@ from pylabs.physics.training import cnn_train_flop_per_sample
 
 def measured_mfu() -> float:
     """NVIDIA's measured ResNet-50 v1.5 training rate on one A100 (mixed precision) as a share of the
-    A100's dense BF16/FP16 peak: r · F / R ≈ 0.195 (issue 24: the spec's 0.40 gave 5,073 images/s)."""
+    A100's dense BF16/FP16 peak: r · F / R ≈ 0.195 (handbook/errata.md#e5: the spec's 0.40 gave 5,073 images/s)."""
     return C.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S * cnn_train_flop_per_sample(C.RESNET50_MACS) / A100.peak_ops
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """The stakeholders' stated inputs and the instruments' labelled defaults (spec §V1-04.3)."""
+    """The stakeholders' stated inputs and the instruments' labelled defaults (handbook/labs/v1_04.md §2)."""
 
     act1_dataset_bytes: float = 10e12     # the team's 10 TB of JPEG images
-    image_bytes: float = 110e3            # one stored JPEG (VOL1 §0.1: 110 to 117 KB for ImageNet)
+    image_bytes: float = 110e3            # one stored JPEG (handbook/labs/v1_04.md §3: 110 to 117 KB for ImageNet)
     mfu: float = round(measured_mfu() / 0.005) * 0.005  # NVIDIA's measurement, on the slider's step
     mfu_step: float = 0.005
     workers: int = 6

@@ -13,9 +13,9 @@ ledger's first feature map exceeds a 512 KiB on-chip buffer, which layers spill 
 activations no longer fit the device; the reflection asks why training's peak (every map) is so
 close to inference's (two maps at a time).
 
-Where the lab departs from the spec (§V1-05) and why:
+Where the lab departs from the spec (handbook/labs/v1_05.md §5) and why:
 - Act I's spec prediction (sigmoid ÷ ReLU arithmetic, 14×) was recall of an operation count the
-  scenario states (issue 20, problem 6). The prediction now asks for the four layers' share of the
+  scenario states. The prediction now asks for the four layers' share of the
   frame in the context locked in: 0.15 % on the phone (INT8, 51.2 GB/s assumed; the key holds up
   to 77 GB/s) and on the Orin NX (FP16, 102.4 GB/s), 0.0046 % on the H100 (FP16, 3.35 TB/s).
 - Act II's spec prediction (one image's 224×224×256 map, 98×) was about a map no card shows at

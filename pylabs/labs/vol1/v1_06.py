@@ -19,9 +19,9 @@ model's time per token as a share of the deep one's: 6.25 % on the H100 (5 µs a
 the Orin NX (20 µs), key A in both. The reflection asks why depth costs more on the faster GPU: its
 memory reads 32.7× faster but a launch is only 4× cheaper (key B).
 
-Departures from the spec (VOL1_00-08 §V1-06) and the issues (20, 24), and why:
+Departures from the spec (handbook/labs/v1_06.md §5) and why:
 * Act I's prediction was "4,096 → 8,192 multiplies the score memory by?" (4×, B), whose option B
-  restated the prompt's own N × N matrix and whose answer the bold invariant stated (issue 20). It
+  restated the prompt's own N × N matrix and whose answer the bold invariant stated. It
   now asks for the total at the VP's prompt, which needs every term's growth from the numbers the
   scenario gives; the 4× stays on the cards and in the math peek. Its key's gloss was the hedge
   "faster than the prompt, slower than its square", which a student finds by logic alone (weights
@@ -37,13 +37,13 @@ Departures from the spec (VOL1_00-08 §V1-06) and the issues (20, 24), and why:
   (84.6 % on the Orin, B), not the prompt's.
 * Act II's reflection was "what makes depth cost time?" with the scenario stating the answer ("a
   layer cannot start before the previous one has finished"); it now asks why the H100 pays more.
-* The story's "on-device classifier … 5 ms per token" was batch-1 decoding: it is a text generator
-  (issue 24). Launch costs come from the registry (HTA: the CPU side of a launch usually takes 5 to
+* The story's "on-device classifier … 5 ms per token" was batch-1 decoding: it is a text generator.
+  Launch costs come from the registry (HTA: the CPU side of a launch usually takes 5 to
   20 µs; a CUDA graph about 1 µs a kernel); which end each device sits at is a labelled assumption.
 * Contexts: Cloud (H100) and Edge (Orin NX) set both acts' device (Act II's device choice follows the
   context and can be moved to compare). Mobile and TinyML are explained on the page (track_notes).
 
-Ledger fields (spec §V1-06): context, seq_len, flash, attn_oom, max_ctx, depth, width,
+Ledger fields (handbook/labs/v1_06.md): context, seq_len, flash, attn_oom, max_ctx, depth, width,
 t_token_ms, sla_fail.
 """
 

@@ -16,7 +16,7 @@ images: 133,607 for ResNet-50 at 1,450 → 2,150 images/s, 19.2 min of cloud tra
 edge's assumed 150 → 222 images/s, 5.78 days at 100 requests an hour (D, past the daily redeploy). The
 reflection: fusing LayerNorm → Dropout → ReLU divides launches and memory traffic alike by 3 (C).
 
-Departures from the spec (VOL1_00-08 §V1-07) and why (issues 20 and 24):
+Departures from the spec (handbook/labs/v1_07.md §5) and why:
 - The spec keys Act I on the GPU's busy share (B, 50 %). Its ranges put the truth between the two
   misconceptions (overlap hides the dispatch; dispatch and work add), so no ordering puts the key at the
   end of the scale; and "a launch waits only on a synchronisation" with "nothing synchronises" gave the
@@ -33,7 +33,7 @@ Departures from the spec (VOL1_00-08 §V1-07) and why (issues 20 and 24):
   panel puts a measurement beside it (Triton's fused-softmax tutorial: about 4× less traffic, reported 4×
   faster; an earlier version of the tutorial measured 2–3× against a 5× cut).
 - The scenario states the model Act I rests on (a launch returns once its kernel is queued); the break-even
-  cards read "never" when the compiled model is no faster (review of issues 20 and 24).
+  cards read "never" when the compiled model is no faster (review).
 - Mobile and TinyML are not offered (track_notes): this model is CUDA's, and no published dispatch time per
   kernel was found for a phone's Metal/Core ML stack; an MCU has no GPU to launch kernels on, and TensorFlow
   Lite Micro invokes each operator in turn on the calling core (tflite-micro, micro_interpreter_graph.cc,

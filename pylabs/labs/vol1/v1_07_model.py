@@ -18,7 +18,7 @@ from pylabs.physics.kernels import KernelStream
 
 @dataclass(frozen=True)
 class Scenario:
-    """The stakeholders' stated inputs (VOL1 §V1-07); hardware facts come from the device table."""
+    """The stakeholders' stated inputs (handbook/labs/v1_07.md); hardware facts come from the device table."""
 
     # Act I: each model as a stream of identical kernels: (key, name, kernels, GPU time per kernel)
     models: tuple[tuple[str, str, int, float], ...] = (

@@ -16,9 +16,9 @@ prediction asks what share of a native batch's throughput that keeps (97.7 %, 98
 reflection asks about a bigger micro-batch: it fits only with full recomputation, which costs more
 time than the accumulates it removes.
 
-Choices made where the spec allows one, and departures (VOL1_00-08 §V1-08, ERRATA, issues 20 and 24):
+Choices made where the spec allows one, and departures (handbook/labs/v1_08.md §5, handbook/errata.md#e8):
 - Act I's prediction was "112 GB of static state for the 7B", whose options listed the prompt's own
-  components (issue 20). It now asks for the weights' largest share of the device's memory, which
+  components. It now asks for the weights' largest share of the device's memory, which
   needs the same bytes per parameter and holds in every context; the 112 GB is on the cards.
 - GPT-3 XL has 24 heads (GPT-3 paper, Table 2.1), not the Megatron-DeepSpeed config's 16; activations
   take 4 bytes a value in FP32, 2 in BF16 (Korthikanti's Eq. 1; dropout masks 1 byte); the "7B" has
@@ -27,7 +27,7 @@ Choices made where the spec allows one, and departures (VOL1_00-08 §V1-08, ERRA
   (8 GB). The spec trained the phone at the Neural Engine's 35 trillion operations per second, an
   inference rate with no stated precision; on-device training runs on the GPU or CPU, so the phone
   trains on its GPU at 2.15 TFLOP/s, derived from Apple's 6 cores × 128 ALUs (third-party) × 2 × an assumed 1.398 GHz
-  (issue 24; the accumulation ratio moves from 90.1 % to 99.3 %). Budgets are held against the whole
+  (the accumulation ratio moves from 90.1 % to 99.3 %). Budgets are held against the whole
   memory; iOS gives one app less (said on the page). TinyML is explained (track_notes).
 - Act II's ranges split C from D at 99.9 %, not the spec's 99.5 %: at 99.5 % the phone's key moved to D
   for an assumed utilisation of 30 % or less; at 99.9 % it holds over the whole MFU slider (review).

@@ -100,7 +100,7 @@ def trainer(context: str) -> Device:
     """The device that trains in ``context``. The phone trains on its GPU: on-device training runs on
     the GPU or CPU, and the Neural Engine's one published rate (35 trillion operations per second,
     no precision stated) is an inference figure. Apple publishes no GPU rate: 2.15 TFLOP/s is
-    derived from 6 cores x 128 ALUs x 2 x an assumed 1.398 GHz (issue 24)."""
+    derived from 6 cores x 128 ALUs x 2 x an assumed 1.398 GHz."""
     dev = device(context)
     if context != "mobile":
         return dev

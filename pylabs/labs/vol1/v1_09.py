@@ -9,18 +9,18 @@ Act I (curriculum ordering): a 1M-image ResNet-50 run; a vendor promises 3× fro
 ordering. With clean labels trained to convergence, curricula give no measurable gain (Wu, Dyer
 and Neyshabur 2021); a short time budget or noisy labels give a modest one. The speedup is a
 teaching surrogate, labelled as such; the throughput is the device's peak × an assumed
-utilisation (an instrument: ERRATA, u = 0.17 is not a measured fact).
+utilisation (an instrument: handbook/errata.md#e10, u = 0.17 is not a measured fact).
 Act II (the label budget): 1M unlabelled images, $0.05 a label, a bar of 70 %. The scenario
 states the learning curve; the question asks which of four plans (two random samples, two
 active-learning picks, each with its label count) is the cheapest that reaches the bar, with the
 vendor's k = 1.85 taken *at face value* (said in the prompt). The key (active learning, 250,000
 labels) holds for k ≥ 1.59 only; the feedback says so.
 
-Where the lab departs from the spec (§V1-09):
+Where the lab departs from the spec (handbook/labs/v1_09.md §5):
 * Act II's key (AL ≈22 %, $10.8k) held only at the vendor's 1.85×: at k = 1 it ties random, and
   strong-baseline studies find little or no gain (Munjal et al. 2022); some methods fall short of
   random sampling (Gashi, Deng and Elezi 2024). The question now takes k at face value, and the
-  efficiency slider runs from 0.8 (a loss against random sampling) to 2 (issue 24, V1-09 S3).
+  efficiency slider runs from 0.8 (a loss against random sampling) to 2.
 * The spec's options "label all", "random 10 %" and "synthetic only" needed no physics (a label
   worth k > 1 random ones is cheaper by logic alone); the four plans need the learning curve.
 * The label-cost slider stops at $0.25, where the smallest budget still buys enough labels for the

@@ -20,14 +20,14 @@ class Scenario:
 
     images: float = 1e6                 # the research lead's dataset
     epochs: float = 90.0                # a standard ImageNet-style schedule
-    utilisation: float = 0.17           # assumed share of the dense peak (ERRATA: an assumption)
+    utilisation: float = 0.17           # assumed share of the dense peak (handbook/errata.md#e10: an assumption)
     vendor_claim: float = 3.0           # the curriculum vendor's promised speedup
     noisy_labels: float = 0.2           # the reflection's noisy run: 20 % wrong labels, trained to convergence
     short_budget: float = 0.3           # ... and its short run: clean labels, 30 % of a full run's time
     week_s: float = 7 * 86400.0         # the team's limit for one experiment
-    h100_usd_per_h: float = 3.00        # scenario price (VOL1 §0.1), shown as an assumption
+    h100_usd_per_h: float = 3.00        # scenario price (handbook/labs/v1_09.md §3), shown as an assumption
     pool: float = 1e6                   # unlabelled images on hand
-    usd_per_label: float = 0.05         # scenario price (VOL1 §0.1), shown as an assumption
+    usd_per_label: float = 0.05         # scenario price (handbook/labs/v1_09.md §3), shown as an assumption
     budget_usd: float = 50_000.0        # the CTO's label budget
     bar: float = 0.70                   # the accuracy the product needs
     al_claimed: float = 1.85            # the AL vendor's claimed label efficiency (unsourced), taken at face value

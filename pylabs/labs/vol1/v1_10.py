@@ -16,7 +16,7 @@ unstructured pruning does on dense kernels.
 Contexts: Cloud, Edge and Mobile set Act I's device; Act II's tiers are phones in every context (its
 prompt says so). TinyML is explained (track_notes): ResNet-50 at INT8 is twelve times its flash.
 
-Issues 20 and 24 (review of V1-10):
+Review of V1-10:
 - The accuracy table now says what each cell rests on. Two cells are torchvision's measurements:
   ResNet-50 INT8 PTQ (fbgemm, per-channel weights) 76.130 -> 75.920 %, the Act I key (it was a
   representative 0.2 pp), and MobileNetV2 INT8 QAT (qnnpack, whose default QAT qconfig fake-quantizes

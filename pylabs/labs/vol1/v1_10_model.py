@@ -18,12 +18,12 @@ class Scenario:
     """The stakeholders' stated inputs (pedagogical defaults, not hardware facts)."""
 
     size_budget_bytes: float = 25e6     # the mobile team's own download target (not an App Store rule)
-    utilisation: float = 0.3            # share of peak the convolutions reach at batch 1 (spec §V1-10 (3))
+    utilisation: float = 0.3            # share of peak the convolutions reach at batch 1 (handbook/labs/v1_10.md §2)
     collapse_drop: float = 0.10         # a top-1 loss of 10 points or more is a collapse
     narrow_channel: float = 100.0       # an illustrative channel this many times narrower than its tensor's widest
     context_tokens: float = 2048.0
     kv_bytes: float = 2.0               # FP16 KV cache
-    runtime_bytes: float = 0.3e9        # the inference runtime's own memory (spec §V1-10 (3))
+    runtime_bytes: float = 0.3e9        # the inference runtime's own memory (handbook/labs/v1_10.md §2)
     group_size: float = 128.0
     pruned_share: float = 0.5           # the research team's plan: half the 8B model's weights pruned away
     tiers: tuple[tuple[str, str, float], ...] = (

@@ -16,10 +16,10 @@ weight lower it; a faster chip leaves it).
 
 Contexts: Cloud, Edge and Mobile, whose devices hold Llama-3-8B; TinyML is explained (track_notes).
 
-Choices made where the spec leaves one, and departures (VOL1_09-16 §V1-11):
+Choices made where the spec leaves one, and departures (handbook/labs/v1_11.md §5):
 - The spec's story quotes the profiler at 26.7 TFLOP/s, which is the ceiling itself (3.35 TB/s ×
   7.97 FLOP/B, 100 % of the HBM rate; measured kernels reach only part of it) and, divided by the
-  peak, the answer to a "share of peak" question (issues 20 and 24). The story now quotes no
+  peak, the answer to a "share of peak" question. The story now quotes no
   measured rate, and the prediction asks for the tokens per call that reach the peak.
 - Act II runs at 4,096 tokens of context (the spec's decode rows, at 1,024, are still on the
   instruments), and the context slider stops at Llama-3-8B's 8,192-token window (the spec: 32,768).

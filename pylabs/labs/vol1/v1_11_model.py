@@ -33,7 +33,7 @@ class Scenario:
     act2_batch_low: float = 1.0
     # Act II: the batch each stakeholder plans (a datacentre GPU, a kiosk, a phone summarising threads)
     act2_batches: tuple[tuple[str, float], ...] = (("cloud", 64.0), ("edge", 16.0), ("mobile", 4.0))
-    square_n: float = 512.0          # the takeaway's square GEMM (VOL1 §V1-11.4)
+    square_n: float = 512.0          # the takeaway's square GEMM (handbook/labs/v1_11.md §4)
     roof_span: tuple[float, float] = (0.1, 1e4)  # intensities the roofline charts cover, op/B
 
 

@@ -17,11 +17,11 @@ Contexts: Cloud (64 H100s) and Edge (64 Jetson Orin NX boards): the device sets 
 story and the power, so the energy of the run; Amdahl's law and Act II's vendors are the same in
 both, so every key is. Mobile and TinyML are explained on the page (track_notes).
 
-Choices made where the spec leaves one, and departures (VOL1_09-16 §V1-12):
+Choices made where the spec leaves one, and departures (handbook/labs/v1_12.md §5):
 - Vendor B's fixed and per-sample costs are fitted exactly to the two stated ratios (1.2× at batch 1,
   85:72 at batch 32), which gives the spec's 1.608 ms and 0.1416 ms after rounding and its crossover
   9.418. Those measurements are ratios: they fix B's costs only with A's, b* = 1 + 372(r + 1)/(25r + 428)
-  for r = t0/t1 of A (review, issue 24). The spec never states A's 2 ms + 0.1 ms per sample to the
+  for r = t0/t1 of A (review). The spec never states A's 2 ms + 0.1 ms per sample to the
   student; the prompt does, and the key (8 to 16) holds for every r ≥ 13.3 (b* tends to 15.9).
 - Prediction ranges run from lowest (A) to highest (D); the spec's ran from highest to lowest.
 - The Act I reflection asks which of four proposals finishes the job soonest (the instruments

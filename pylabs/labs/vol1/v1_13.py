@@ -15,7 +15,7 @@ req/s and the autoscaler's 30 new replicas serve after 60 s: 528,000 requests qu
 arriving then waits 220 s. At the edge (80 req/s on one Orin NX) and on the phone (60 req/s on
 one Neural Engine) nothing adds capacity: a minute into the burst the wait is 36 s and 30 s.
 
-Where this departs from the spec (VOL1_09-16 §V1-13), and why:
+Where this departs from the spec (handbook/labs/v1_13.md §5), and why:
 * The spike's wait is Q / (c₁μ), not Q / (c₀μ): first in, first out, the backlog ahead of a
   request arriving as the lag ends is served by the new fleet (Newell 1982, ch. 1-2; a FIFO
   M/M/c simulation gives 219 s). The spec's golden row "wait 440 s" uses the old capacity; at
@@ -24,15 +24,15 @@ Where this departs from the spec (VOL1_09-16 §V1-13), and why:
   τ(λ − c₀μ)/(c₁μ) is under τ exactly when the backlog is served faster than it built.
 * Act I asks for P99 ÷ mean, which is the same in every context (the spec's ms ranges fit one
   context only), and its reflection asks what drives the climb the load curve shows.
-* Act II's reflection asks why a slow service misses the SLO at any capacity (spec §2 error 6,
+* Act II's reflection asks why a slow service misses the SLO at any capacity (handbook/labs/v1_13.md §5,
   which the instruments show), not about continuous batching, which they never show.
-* The upstream story ("mean 45 ms, SLO met 99 %") contradicts its model (spec error 1): the
+* The upstream story ("mean 45 ms, SLO met 99 %") contradicts its model (handbook/labs/v1_13.md §5): the
   stakeholder reports only the mean and the complaints. Act I's load is a ρ slider.
-* Edge and mobile are one device each (spec error 14): no replicas and no autoscaler; the levers
+* Edge and mobile are one device each (handbook/labs/v1_13.md §5): no replicas and no autoscaler; the levers
   are the service time and admission control. Their service times and bursts are assumptions.
   TinyML is not offered: see ``TRACK_NOTES``.
 
-Ledger fields (spec §3): lambda_rps, mu_rps, rho, p99_ms, replicas, autoscale_lag_s,
+Ledger fields (handbook/labs/v1_13.md §2): lambda_rps, mu_rps, rho, p99_ms, replicas, autoscale_lag_s,
 backlog_req, slo_met (Act II's instruments), and a1_p99_ms.
 """
 

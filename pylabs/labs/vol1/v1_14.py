@@ -14,11 +14,11 @@ Act II (retraining economics): three products (cloud API, edge fleet, mobile app
 at different speeds and pay different prices per retrain. T* = √(2C/(V·r)), capped by an accuracy
 floor at T_max = (A₀ − A_min)/r: about weekly, monthly and quarterly.
 
-Questions (issue 20), where this lab departs from the spec: the spec's Act I reflection (PSI is
+Questions, where this lab departs from the spec: the spec's Act I reflection (PSI is
 the symmetric KL divergence) is stated by the act's own equations panel, and its Act II reflection
 (PSI is a leading indicator) asks about Act I, not about what Act II showed. Act I's reflection now
 asks how much sooner a halved threshold is reached (0.706 of the time: binned PSI grows about as
-the shift squared, §4's 0.3235 / 0.4583 σ); Act II's asks how retraining and staleness compare at
+the shift squared, handbook/labs/v1_14.md §4's 0.3235 / 0.4583 σ); Act II's asks how retraining and staleness compare at
 T* (equal, C/T* = V·r·T*/2, in every product). The keys are lettered C, D, A, B (the spec's Act II
 key B is A here), and the context is named for the fraud team's three products.
 
@@ -476,7 +476,7 @@ def act2_math(s: State):
         ("*T*max", fmt(p.t_max, "days")),
     ), sources=(
         cite("harris1913", "the square-root trade-off of a fixed cost per run against a cost that grows between runs"),
-        "Per-product costs, drift speeds, values and floors are the scenario's assumptions (VOL1 spec, V1-14 §3).",
+        "Per-product costs, drift speeds, values and floors are the scenario's assumptions.",
     ))
 
 

@@ -13,8 +13,8 @@ keep 80 % recall in every group): the one test-score cutoff at 80 % recall holds
 exactly, and its adverse-impact ratio of 0.64 is evidence of adverse impact that the Uniform
 Guidelines answer with a validation study (29 CFR 1607.4(D), 1607.3(A)), plus audits.
 
-Where this departs from the spec (VOL1_09-16 §V1-15), and why:
-- Law, checked against its text (issue 24). 42 U.S.C. §2000e–2(l) makes it unlawful, in selecting
+Where this departs from the spec (handbook/labs/v1_15.md §5), and why:
+- Law, checked against its text. 42 U.S.C. §2000e–2(l) makes it unlawful, in selecting
   applicants, "to adjust the scores of, use different cutoff scores for, or otherwise alter the
   results of, employment related tests on the basis of race, color, religion, sex, or national
   origin" (the page said "race, sex or national origin"). The spec calls only policy 3 unlawful, but
@@ -28,7 +28,7 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   differences may still count), validation as 1607.3(A)-(B) word it, disparate impact as
   §2000e–2(k)(1)(A) words it; the page says which checks are law, which federal guidelines, which
   the lab's reading and which the team's policy, and that it is a teaching model, not legal advice.
-- Questions (issue 20). Act I asks a number, group B's FPR ÷ group A's (ranges A < 1.15×, B to 1.6×,
+- Questions. Act I asks a number, group B's FPR ÷ group A's (ranges A < 1.15×, B to 1.6×,
   C to 2.2× around the base rates' own 1.86×, D above: key D); its reflection asks which change equalizes
   the rates at one calibrated cutoff (key A, equal base rates). Act II's key (policy 2 with validation
   and audits) is a `Pick` over a 2 × 2 of cutoff rule (calibrated, one test-score cutoff) and validation
@@ -44,7 +44,7 @@ Where this departs from the spec (VOL1_09-16 §V1-15), and why:
   TinyML are not offered (``TRACK_NOTES``). The blind cutoff's recall slider reaches 99 %, so the
   student can find where one cutoff for both groups clears four-fifths (96.9 % recall, FPR 44.5 %).
 
-Ledger (spec §V1-15): p_a, p_b, d, policy, tpr_a, tpr_b, fpr_a, fpr_b, ppv_a, ppv_b, air, eo_gap,
+Ledger (handbook/labs/v1_15.md): p_a, p_b, d, policy, tpr_a, tpr_b, fpr_a, fpr_b, ppv_a, ppv_b, air, eo_gap,
 audits_per_year, audit_cost_usd, violations; answers a1_predict, a1_reflect, a2_pick, a2_reflect.
 """
 

@@ -10,7 +10,7 @@ from pylabs.framework import callout, prose
 STATUTE = ("to adjust the scores of, use different cutoff scores for, or otherwise alter the results of, "
            "employment related tests on the basis of race, color, religion, sex, or national origin")
 # The statute predates machine-learned scores and does not name them: what the lab's legal check rests on is its
-# reading, said as one (issue 24: law worded as the source words it, a reading said to be one).
+# reading, said as one (law worded as the source words it, a reading said to be one).
 READING = (
     "The statute does not name machine-learned or calibrated scores. A score calibrated within each group adds the "
     "group's base rate to every applicant's test score (the logit p_g term), close to the within-group score "

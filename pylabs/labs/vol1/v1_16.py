@@ -18,9 +18,9 @@ ledger, not from physics, and an empty ledger has none; so the prediction is the
 a test proves) and the weakest family is an instrument, recorded with ``graded``. The spec's cloud
 TTFT (the prefill alone, 14.49 ms) cannot fail and its cost cannot reach the limit; here the fleet is
 provisioned at a load ρ (GPUs = busy ÷ ρ) and the P99 TTFT adds the M/M/1 waiting tail (as V2-10 and
-V2-17). Issue 20: the spec's Act II pick (which tier cannot run a 7B, with the MCU's 2 MiB in the
-prompt) needed no physics; the pick now leaves the MCU aside. Issue 24: a ternary weight is stored in
-2 bits (bitnet.cpp I2_S), and BitNet b1.58 (Ma et al. 2024) reports quality only up to 3.9B, so the
+V2-17). Questions that test: the spec's Act II pick (which tier cannot run a 7B, with the MCU's 2 MiB in the
+prompt) needed no physics; the pick now leaves the MCU aside. Numbers a teacher would sign: a ternary weight is stored
+in 2 bits (bitnet.cpp I2_S), and BitNet b1.58 (Ma et al. 2024) reports quality only up to 3.9B, so the
 ternary 7B's quality is labelled an assumption (review: TII's Falcon3-7B-1.58bit, Dec 2024, is a
 ternary 7B trained on from a BF16 parent; at 2 bits the phone passes: 2.32 GB, 35.8 ms); ternary is not
 "the floor" (binary weights: XNOR-Net 2016, BitNet 2023); a tier that cannot store the weights is

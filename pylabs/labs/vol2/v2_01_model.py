@@ -16,7 +16,7 @@ from pylabs.physics import units as U
 @dataclass(frozen=True)
 class Scenario:
     """The stakeholders' stated inputs. Act II's money inputs are assumptions, not sourced facts:
-    they follow the corrected cost model of AUDIT §3c/§3d and the page says so."""
+    they follow the corrected cost model of handbook/labs/v2_01.md §2 and the page says so."""
 
     mfu: float = 0.45                      # utilisation of the compute phases (scaling book, ~40 %+)
     gpus: float = 1024.0                   # the VP's fleet: 128 DGX H100 nodes

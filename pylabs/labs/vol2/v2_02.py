@@ -18,7 +18,7 @@ asks the gain from eight rails (2.12× pretraining, A; 3.12× fine-tuning, B);
 the reflection asks what a fixed global batch does from 16 to 64 nodes
 (62.8 % → 28.6 %, B).
 
-Departures from the seed spec (``SEED_LABS.md`` §V2-02), for issue 20: its
+Departures from the seed spec (handbook/labs/v2_02.md §5): its
 reflection key "more tokens per GPU" was the network-wall failure's own lever
 and the Act I callout's words, stated before the lock; it stays a lever in
 the failure text and the reflection asks about strong scaling, which the
@@ -198,7 +198,7 @@ def act1_instruments(s: State) -> list:
 
 
 def comm_levers(s: State) -> str:
-    """The Act I levers that bring compute back on top on their own, at this state (issue 24 class 3:
+    """The Act I levers that bring compute back on top on their own, at this state (
     none at its limit, none that cannot clear it: 100 GbE needs more tokens than the slider reaches)."""
     tokens, fabric = s["a1_tokens"], s["a1_fabric"]
     need = critical_tokens(fabric)
@@ -437,7 +437,7 @@ def act2_instruments(s: State) -> list:
 
 
 def wall_levers(c: Cluster) -> str:
-    """The levers that clear the wall on their own at this state (issue 24 classes 3 and 21: none at its
+    """The levers that clear the wall on their own at this state (none at its
     limit, none too small to clear it); if none does alone, say so."""
     fix, levers = wall_fixes(c, A2_TOKENS.max), []
     if fix.nics:

@@ -29,7 +29,7 @@ Choices where the spec left them open, and why:
   (32, half of a 64-port NDR switch) and the price quotes are labelled assumptions; Act II's
   prompt states η because its key holds only for η above 0.683 (below that no fabric passes).
 
-Where this departs from the spec (§V2-03.3), with sources:
+Where this departs from the spec (handbook/labs/v2_03.md §2), with sources:
 - The torus all-reduce runs rings in all three dimensions at once, all six links busy (the scaling
   book, 'Sharded matrices': a collective over n torus axes takes V/(n·W), W each link's two-way
   bandwidth, an all-reduce two of them; Ying et al. 2018 ran the 2-D case on a TPU v3 pod): 2(N−1)/N·S/(6ηb) = 0.237 s at 1,024 GPUs, an

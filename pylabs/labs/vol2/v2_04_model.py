@@ -15,7 +15,7 @@ from pylabs.physics import storage as io
 
 @dataclass(frozen=True)
 class Scenario:
-    """The stakeholders' stated inputs and labelled assumptions (spec §V2-04.3, [A])."""
+    """The stakeholders' stated inputs and labelled assumptions (handbook/labs/v2_04.md §3, [A])."""
 
     act1_gpus: int = 128
     act1_osts: int = 24

@@ -14,7 +14,7 @@ Megatron's TP 8 × PP 16 × DP 8 (key D); the reflection asks why a deeper pipel
 bubble (m = B/DP grows as DP falls). Act II keeps Megatron's batch in both contexts: at the warm-up's
 384 sequences no layout meets the three limits.
 
-Issues 20 and 24: the Act I options claim the all-reduce's share of the step (they named the
+The Act I options claim the all-reduce's share of the step (they named the
 reflection's mechanism); the scenario no longer says that compute shrinks and the gradient does not;
 Act II's options are the layouts alone (their blurbs said which broke the TP limit) with no value
 shared by a majority; its reflection was stated by the page (TP across nodes); failure texts offer only
@@ -386,7 +386,7 @@ def act2_metrics(lay: Layout, broken: dict[str, bool]):
         M["a2_tp_comm"].show(lay.layer_tp_s, "danger" if broken["a2_tp_across_nodes"] else None,
                              "per microbatch, " + ("NVLink and the rails" if lay.crosses_nodes else "over NVLink")),
         M["a2_layer_compute"].show(lay.layer_compute_s, note="per microbatch"),
-        # a layout that does not fit does not run: no step time, no MFU (issue 24, class 33)
+        # a layout that does not fit does not run: no step time, no MFU
         *([] if broken["a2_out_of_memory"] else [
             M["a2_step_s"].show(lay.step_s, note=f"an upper bound: {fmt(lay.dp_allreduce_s, 's')} of DP "
                                                  "all-reduce, one rail per GPU, none overlapped"),

@@ -1,5 +1,5 @@
 """The levers V2-05's failure texts offer. A lever is offered only when moving it alone, as far as
-the page lets it go, clears the failure (issue 24, class 3; the review tried each lever alone at its
+the page lets it go, clears the failure (the review tried each lever alone at its
 end): a stage already at ZeRO-3, an optimizer already sharded or a batch already at its largest is never
 offered, nor a lever that helps but cannot clear the failure by itself. When no single lever clears it,
 the text says so and names the levers to combine."""

@@ -241,7 +241,7 @@ class Layout:
 DGX_RAILS = int(C.DGX_H100_NICS)
 INSIDE_TP_S = pipeline.tp_comm_per_layer_s(SEQ, MBS, HIDDEN, S.gpus_per_node, C.NVLINK4_BW)
 
-# one layout per limit broken and Megatron's, with no value shared by a majority (issue 20: a pick by
+# one layout per limit broken and Megatron's, with no value shared by a majority (a pick by
 # majority or by odd-one-out finds nothing): A the bubble, B memory, C tensor parallelism across nodes
 CANDIDATES = {"A": Layout(4, 16), "B": Layout(8, 4), "C": Layout(16, 4), "D": Layout(8, 16)}
 MEGATRON = Layout(int(C.MEGATRON_GPT3_TP), int(C.MEGATRON_GPT3_PP))

@@ -10,10 +10,10 @@ Act II (choosing the algorithm): ring, halving + doubling (Rabenseifner), recurs
 binomial tree for a 175B gradient, a 7B gradient and a 1 MB message; the ring/tree crossover; the
 step fails when the all-reduce takes more than half of it (no overlap).
 
-Physics: AUDIT §2(c) (Thakur, Rabenseifner & Gropp 2005), which corrects the seed lab. The seed lab
-is specified in AUDIT §2 and SEED_LABS.md (VOL2_03-17.md has no V2-06 section).
+Physics: handbook/labs/v2_06.md §2 (Thakur, Rabenseifner & Gropp 2005), which corrects the seed lab. The seed lab's
+spec and its corrections are in handbook/labs/v2_06.md.
 
-Questions (issues 20 and 24): every question is asked at the context's GPU count.
+Questions: every question is asked at the context's GPU count.
 - Act I asks the ring's time for the 14 GB gradient (0.556 s at 128 GPUs, 0.563 s at 1,024: C in
   both). The earlier question, naive ÷ ring, is about N, so no fixed ranges keep it apart from the
   N/2 (pipelined) and N² beliefs at both 128 and 1,024 GPUs; the ring's time barely moves with N.
@@ -403,7 +403,7 @@ def act2_instruments(s: State) -> list:
 
 def comm_bound_text(s: State, x: Sync, fastest: str) -> str:
     """What the failure says: the chosen algorithm's time against the compute, then the settings that
-    each, moved alone to the end of its control, clear the failure (review, issue 24 classes 3 and 21:
+    each, moved alone to the end of its control, clear the failure (
     a faster link was withheld where it alone cleared the failure, "every lever here is at its limit"
     was said on HDR with NVLink still to go, and levers joined by "or" did not clear it alone)."""
     name, latency = ALGORITHMS[x.algorithm][0], x.latency()

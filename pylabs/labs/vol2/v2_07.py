@@ -11,12 +11,12 @@ a 14 TB checkpoint through 400 GB/s takes 35 s. Of four plans (synchronous every
 asynchronous every 10 min or hourly) only asynchronous every 10 min keeps the 90 % goodput Llama 3
 reported, with either restart. Reflection: a shorter restart lifts every plan by the same R/M.
 
-Corrected from upstream (VOL2_03-17.md §V2-07): 200 h per GPU over 16,384 GPUs is 44 s, not
+Corrected from upstream (handbook/labs/v2_07.md §5): 200 h per GPU over 16,384 GPUs is 44 s, not
 44 min (we use the Llama 3 run's 50,677 h; default 50,000 h); 14 B per parameter make 14 TB, not
 2 TB; restart R is its own term; asynchronous checkpoints lose the write time as lag per failure
 and cannot come more often than they are written (T ≥ C_w).
 
-Departures from the spec (issues 20 and 24):
+Departures from the spec:
 - "Even the Young–Daly synchronous optimum fails" holds only for the 10-min restart: with warm
   spares (2 min) it reaches 91.0 % goodput. The takeaways name the restart each claim is about.
 - The spec's Act II options (synchronous every 5, 10 and 60 min, asynchronous at the write time)

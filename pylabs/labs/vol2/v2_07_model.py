@@ -175,5 +175,5 @@ def compute_s() -> float:
 
 
 def time_lost_s(waste_frac: float) -> float:
-    """The wall-clock time the run loses at this waste: C·W/(1 − W), not W·C (issue 24)."""
+    """The wall-clock time the run loses at this waste: C·W/(1 − W), not W·C."""
     return rel.time_lost_s(compute_s(), waste_frac)

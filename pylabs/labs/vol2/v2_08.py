@@ -18,11 +18,11 @@ Choices where the spec left one open, and why:
   proportion", B one server's 1/(1−ρ)), the physics proves the key in each context, and the
   feedback can say by how much a student was off. It is asked as the new wait's share of today's
   (key A, under 10 %), which needs no floor: the earlier "wait cut" card floored the wait at 1 s
-  and showed 258× for small jobs where the ratio is 5,168× (issue 24).
+  and showed 258× for small jobs where the ratio is 5,168×.
 * The upstream model (the spec's "M/M/1 at 95 %", 19 h) is one slot running one job at a time
   with the job's own length; it is labelled "one slot (M/G/1)", since it keeps the lengths' Cₛ²
   (Pollaczek–Khinchine; M/M/1 only for the small jobs' Cₛ² = 1). The whole cluster pooled into
-  one server of rate c/S would predict 3.86 h for the gangs, close to Erlang C's 3.17 h (issue 24).
+  one server of rate c/S would predict 3.86 h for the gangs, close to Erlang C's 3.17 h.
 * Act I's controls are demand (today's utilisation) and added GPUs, not free ρ, λ and S
   sliders (spec error 6): ρ = λS/c always holds, and fragmentation (⌊G/g⌋) shows. The added
   GPUs open at Finance's offer, so the card named by the prediction shows its answer.

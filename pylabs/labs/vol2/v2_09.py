@@ -20,11 +20,11 @@ reaches 50 % (key A: 50 % needs the step at 70 %, and the all-reduce is 30 %).
 The interleaving lever offers only schedules Megatron-LM runs: v divides each
 stage's 10 layers, and m = 21 needs micro-batch groups of 11 (schedules.py).
 
-Departures from the spec (SEED_LABS §V2-09, AUDIT §5): the spec's model keeps
+Departures from the spec (handbook/labs/v2_09.md §5, handbook/labs/v2_09.md §2): the spec's model keeps
 the all-reduce's share fixed when m grows, while its new-run context grows the
 global batch; at a fixed micro-batch size the all-reduce runs once per step
 (PyTorch DDP no_sync, gradient accumulation) and serves m/21 times the
-samples, as AUDIT §5(c) notes ("doubling m ... doubles tokens per step"). So
+samples, as handbook/labs/v2_09.md §2 notes ("doubling m ... doubles tokens per step"). So
 in a new run more micro-batches alone reach the target (63 of them, 50.0 %,
 1.79 weeks), not 41.2 % at best. The growth is capped at an assumed 4×, and
 the takeaway names the critical batch size (McCandlish et al. 2018).

@@ -119,7 +119,7 @@ class Plan:
     def factors(self) -> dict[str, float]:
         """How many times less time each part takes per unit of work. The gradient all-reduce runs once
         per step: m/21 times the micro-batches at a fixed micro-batch size spread it over m/21 times the
-        work (gradient accumulation), besides the compression k (AUDIT §5(c): doubling m at a fixed
+        work (gradient accumulation), besides the compression k (handbook/labs/v2_09.md §2: doubling m at a fixed
         micro-batch doubles the tokens per step)."""
         return {"compute": 1.0, "allreduce": self.k * self.m / S.microbatches,
                 "bubble": BASE["bubble"] / self.bubble_share(),

@@ -10,12 +10,12 @@ Act I (how many users fit): Llama-3.1-70B in BF16 on 8 H100s, every conversation
 Act II (two products, one server each): chat promises P99 TTFT under 200 ms at 4 requests/s; a bulk
 tier needs over 1,000 output tokens/s. The student picks among engineering's three plans, or none.
 
-Where the lab departs from the spec (VOL2 §V2-10), and why:
+Where the lab departs from the spec (handbook/labs/v2_10.md §5), and why:
 - The model is **Llama-3.1**-70B (and -8B): the same layers, heads and parameters as Llama 3, whose
   own window is 8,192 tokens (its config.json), too short for the story's 32K; Llama 3.1's is 131,072.
 - Bulk throughput counts every sequence's prefill: B·out / (B·t_pf + out·t_step), prefills and decode
   steps taking turns on the server (vLLM without chunked prefill; Agrawal et al. 2024). The spec's
-  B / t_step leaves prefill out: 8,303 tokens/s at B = 64 is 3,782 with prefills (ERRATA, issue 24).
+  B / t_step leaves prefill out: 8,303 tokens/s at B = 64 is 3,782 with prefills (handbook/errata.md#e24).
   The same count sets how many requests/s a batcher completes, static or continuous (the spec
   checked no capacity; a continuous batcher also pauses its decodes for each prefill).
 - The static TTFT, out·t_step(B) + B·t_pf, is a typical wait behind a full running batch, not a P99;
@@ -24,16 +24,16 @@ Where the lab departs from the spec (VOL2 §V2-10), and why:
   gives 0.33 s). Plan A's 32 slots are rarely all busy: 153.2 ms as in the spec.
 - Document Q&A (4,096-token prompts): no batching keeps a 200 ms P99 at 4 requests/s (prefill alone
   takes 152 ms; even with perfectly regular prefills, M/D/1, over half the requests miss). Its key is
-  D, "none", and the prompt names the prompt length (issue 24: "say the SLO is out of reach").
+  D, "none", and the prompt names the prompt length ("say the SLO is out of reach").
 - The window runs from Llama 3's 8,192 tokens to 131,072; the tokens a chat holds stop at 8,192, so
-  they never exceed the window (issue 24: the slider reached 131,072 beside a 32K window). A document
+  they never exceed the window (the slider reached 131,072 beside a 32K window). A document
   conversation fills the window.
-- Questions re-lettered and rewritten for issue 20 (pylabs/ledger_letters.py): Act I's ranges
+- Questions re-lettered and rewritten (pylabs/ledger_letters.py): Act I's ranges
   A < 10 (multi-head), B 10–25, C 25–100 (key, 40), D ≥ 100 (the paging reveal, 324); the Act I
   reflection asks why Llama-3.1-8B holds only about 3× as many conversations; Act II's plans are
   all two-tier and D says no plan can; its reflection asks why a 4× bulk batch gives far less than 4×.
 
-Ledger fields (spec §V2-10.3; kv_per_user_GB is kept as kv_per_user_gb): the controls hold model,
+Ledger fields (handbook/labs/v2_10.md §1; kv_per_user_GB is kept as kv_per_user_gb): the controls hold model,
 context_len (``a1_window``), lat_mode, lat_batch, tput_batch; ``results`` holds context_len,
 kv_per_user_gb, max_users, lat_batch, ttft_p99_ms (the static figure for a static batcher; null when
 the queue is unbounded), tput_batch, tokens_per_s, kv_oom and constraint_hit; the answers hold

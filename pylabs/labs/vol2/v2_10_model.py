@@ -15,7 +15,7 @@ from pylabs.physics import serving as sv
 
 @dataclass(frozen=True)
 class Scenario:
-    """The stakeholders' stated inputs and the spec's serving assumptions (VOL2 §V2-10.3 [A])."""
+    """The stakeholders' stated inputs and the spec's serving assumptions (handbook/labs/v2_10.md §3 [A])."""
 
     gpus: int = 8
     window: float = 32768.0            # Act I: the context window each conversation reserves

@@ -12,7 +12,7 @@ DP-FedAvg, q = K/N, T = 2,000, δ = 1e-9, ε ≤ 1 and ≤ 5 pp of accuracy: of 
 K = 10⁴, z = 1.5 meets both (B); the reflection asks what ε = 1 promises one user (C: e^ε).
 
 Where this departs from the spec, and why:
-- Sampling amplification (issue 24): "sampling only K of N amplifies privacy" needs a random, secret draw
+- Sampling amplification: "sampling only K of N amplifies privacy" needs a random, secret draw
   (Poisson: each phone joins a round with probability q = K/N); phones that join when idle are no such draw,
   and Gboard's DP models use DP-FTRL and claim no amplification (Xu et al. 2023). The page shows ε at q = 1.
 - The spec's ε (K = 10⁴, z = 1: 1.2197, "fails the ε target") is the RDP accountant's upper bound. Google's
@@ -26,8 +26,8 @@ Open choices: the RDP → (ε, δ) conversion defaults to the classic one (Miron
 golden vectors use; a control switches to the tighter one (Balle et al. 2020). Δacc is the spec's labelled
 heuristic (∝ z/K, 8 pp at K = 10³, z = 1). Act II's traffic is the context's model at 24 rounds/day.
 
-Ledger (spec §3, lower-case: K is ``k``): results k, rounds_per_day, model_params, compression, fl_tb_per_day,
-ratio_vs_central, dp_clients, dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction,
+Ledger (handbook/labs/v2_11.md §1, lower-case: K is ``k``): results k, rounds_per_day, model_params, compression,
+fl_tb_per_day, ratio_vs_central, dp_clients, dp_z, dp_eps, dp_delta, acc_drop_pp; answers a1_predict (act1_prediction,
 act1_correct), a2_predict (act2_decision); failures_active (constraint_hit).
 """
 

@@ -15,7 +15,7 @@ at 50 % or more throughout (66.7 %): the queue's delay passes the timeout after 
 request gives up at 6 s, before the autoscaler (35 s) or new nodes (10 min); alerts add no
 capacity. The reflection asks what timeout lets the autoscaler alone save the tier: over 11.67 s.
 
-Corrections of the upstream lab (spec §2), departures from the spec, and why:
+Corrections of the upstream lab (handbook/labs/v2_12.md §2), departures from the spec, and why:
 * The spec asks Act I of a fan-out (4.9 % of pages slow). With its key at A, the lowest range,
   that range would also hold the naive "1 %, as each promises"; so Act I asks the upstream lab's
   chain question, whose naive answers (the sum, or more) are wrong, and the fan-out moves to
@@ -33,7 +33,7 @@ Corrections of the upstream lab (spec §2), departures from the spec, and why:
   the time: 63 % of requests slow), now cited as theirs.
 
 Ledger: topology, n_services, p_svc, e2e_violation, per_svc_budget, e2e_p99_s, overload, retries,
-layers, fixes, shedding, goodput_frac, t_collapse_s, the answers and the failures hit (§3).
+layers, fixes, shedding, goodput_frac, t_collapse_s, the answers and the failures hit (handbook/labs/v2_12.md §2).
 """
 
 from __future__ import annotations

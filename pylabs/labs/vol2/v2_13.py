@@ -12,18 +12,18 @@ needs ε ≤ 0.2). Act II: DP-SGD (B = 1,000, E = 10, δ = 1/(10N)) on 10⁶ rec
 four plans only 10× the records at the same z (ε = 0.653, 91.5 %) meets both the board's ε ≤ 1 and
 the floor; spending the extra data on less noise (z = 0.6) breaks the ε limit (3.22).
 
-Corrections (VOL2 §V2-13 §2): ε is an *output* of the RDP accountant in ``physics.privacy``, never a
+Corrections (handbook/labs/v2_13.md §2): ε is an *output* of the RDP accountant in ``physics.privacy``, never a
 slider or a single-release Gaussian bound; the gap attack is 0.5 + gap/2, not 0.5 + gap; HIPAA names
 no ε (45 CFR 164.514(b)), so ε ≤ 1 is the board's rule; deployment changes time, never accuracy or ε.
 
-Where this lab departs from the spec, and why (issue 24):
+Where this lab departs from the spec, and why:
 - δ. The spec fixes δ = 10⁻⁶ (the page's first version called it "well below 1/N"), but at N = 10⁶ it
-  *is* 1/N (10/N at 10⁷), against the spec's own "δ ≪ 1/n" (§2, error 8). Dwork and Roth (2014, §2.3)
+  *is* 1/N (10/N at 10⁷), against the spec's own "δ ≪ 1/n" (handbook/labs/v2_13.md §2). Dwork and Roth (2014, §2.3)
   call δ on the order of 1/N "very dangerous" (it allows publishing a few records outright) and ask
   for δ below the inverse of any polynomial in N. This lab uses
   δ = 1/(10N) in every run, so δ follows N across the records control (10⁻⁷ at 10⁶, 10⁻⁸ at 10⁷).
-  The spec's §4 rows at δ = 10⁻⁶ stay as tests of the accountant; Google's dp-accounting (0.6.0,
-  RdpAccountant) reproduces this lab's values at δ = 1/(10N).
+  The spec's golden rows (handbook/labs/v2_13.md §4) at δ = 10⁻⁶ stay as tests of the accountant; Google's
+  dp-accounting (0.6.0, RdpAccountant) reproduces this lab's values at δ = 1/(10N).
 - Accuracy. The spec's heuristic 0.94 − 0.08·(10⁶/N)/ε reads ε, so the same run showed 85.7 % under
   the classic conversion and 83 % under the tight one; but accuracy depends on the noise, not on the
   bound proved about it. This lab charges the noise itself: the cost ∝ z/√(B·E·N) (the noise z·C/B on
@@ -33,7 +33,7 @@ Where this lab departs from the spec, and why (issue 24):
   balanced two-class diagnosis); the card then says the heuristic has left its range.
 - Story. Both acts are one hospital's 10⁶ records (the spec's Act I said 10⁷, which the bound never
   reads), so δ = 1/(10N) is 10⁻⁷ in both.
-- Questions (issue 20). Act I's prediction asks for the bound at ε = 1 in ordered ranges whose wrong
+- Questions. Act I's prediction asks for the bound at ε = 1 in ordered ranges whose wrong
   ones are published slips (a coin flip; the ratio counted twice; Yeom et al.'s looser e^ε − 1).
   Act II's plans add "10× the records *and* less noise", so the key needs the accountant, not the
   intuition that more data helps; the spec's federated option moves to the reflection's lesson.
@@ -46,8 +46,8 @@ spec's golden rows, and the page names which is shown and checks the board's lim
 classic-only breach says so). Records N is a list of half-decades, so a move asks the accountant for a
 few cached values. Training throughput per context is a labelled assumption.
 
-Ledger (spec §3; N is ``n``): n, batch, epochs, z, q, steps, dp_eps, dp_delta, mi_cap (Act II's model),
-naive_mi (Act I's gap attack), model_acc, policy_ok; answers a1_predict (act1_prediction, act1_correct),
+Ledger (handbook/labs/v2_13.md §1; N is ``n``): n, batch, epochs, z, q, steps, dp_eps, dp_delta, mi_cap (Act II's
+model), naive_mi (Act I's gap attack), model_acc, policy_ok; answers a1_predict (act1_prediction, act1_correct),
 a2_predict (act2_decision); failures_active (constraint_hit).
 """
 

@@ -15,7 +15,7 @@ class Scenario:
     """The hospital's stated inputs; [A] marks scenario assumptions."""
 
     records: float = 1e6               # the hospital's patient records (Act I's model and Act II's N)
-    train_acc: float = 0.995           # the audit's numbers (spec §3, re-cast stakeholder)
+    train_acc: float = 0.995           # the audit's numbers (handbook/labs/v2_13.md §2, re-cast stakeholder)
     test_acc: float = 0.70
     vendor_cap: float = 0.55           # the vendor's (and upstream's) "50–55 % at ε ≤ 1"
     question_eps: float = 1.0          # Act I asks about ε = 1

@@ -16,7 +16,7 @@ the prompt names the context's model and the feedback quotes its card. Act II: t
 recipes, shifted to this model, allows robust accuracy up to 52.2 %: feasible only in a narrow
 window that neither recipe hits as released (PGD-AT: 45.8 % robust; TRADES β = 6: 87 % clean).
 
-Choices, and why (corrections to the spec, see the ERRATA and issue 24):
+Choices, and why (corrections to the spec: handbook/errata.md#e34 to #e36):
 - TRADES at 1/λ = 1 (88.64 / 49.14) and the natural model's 32.7 % under FGSM could not be
   confirmed. The line therefore runs through the confirmed points only: natural 95.2 / 3.5, Madry
   PGD-AT 87.3 / 45.8 (PGD-20), TRADES β = 6 84.92 / 56.61 (the README's "FGSM-20", i.e. PGD-20).
@@ -31,7 +31,7 @@ Choices, and why (corrections to the spec, see the ERRATA and issue 24):
   TRADES β between the published ones has no published accuracy, so the "tuned" method is a point
   on the line chosen by its robust accuracy, and its β is not recorded.
 
-Ledger (spec §3): results method, beta, pgd_steps, robust_acc, clean_acc, train_cost_x,
+Ledger (handbook/labs/v2_14.md §1): results method, beta, pgd_steps, robust_acc, clean_acc, train_cost_x,
 security_met, clinical_met (labelled through record_metrics); answers a1_predict (act1_prediction,
 act1_correct) and a2_predict (act2_decision); failures_active (constraint_hit).
 """
@@ -166,7 +166,8 @@ M = {m.name: m for m in (
     MetricSpec("a2_max_robust", "Most robust model meeting the clinical floor", "1", "pct"),
 )}
 
-# the spec's ledger fields (§3), kept under their names so that earlier attempts keep their labels
+# the spec's ledger fields (handbook/labs/v2_14.md §1), kept under their names so that earlier attempts keep their
+# labels
 RECORD_METRICS = (
     MetricSpec("method", "Act II training recipe", "1", "num"),
     MetricSpec("beta", "Act II TRADES weight β", "1", "num"),

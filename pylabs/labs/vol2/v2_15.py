@@ -14,21 +14,21 @@ wind + 10 % coal (91.9 g/kWh), IPCC AR5 lifecycle medians. Shifting saves 15.5 %
 own model: 28.5 %). Shifting is credited at the night's average intensity; extra load is served at
 the margin (Siler-Evans et al. 2012), so the savings are upper bounds and the page says so.
 
-Where the spec is wrong, and what this lab does instead (issue 24): the spec's deadline rule
+Where the spec is wrong, and what this lab does instead: the spec's deadline rule
 ("requested shift above the window or the headroom", read as F > F_eff) fired for every plan with
 F > 0 and W < 12 h, including the stakeholder's own 30 % / 8 h, and its levers did not clear it. The
 plan holds F·min(1, W/H_d) of the day's load (the flexible jobs that arrive within W of nightfall;
 the others run at once and miss nothing); a deadline breaks only when that exceeds
 min(W/H_d, headroom), which is the headroom.
 
-Review (independent, issues 20/24): the reflection's own setting (every job flexible, 12 h) fires the
+Review (independent): the reflection's own setting (every job flexible, 12 h) fires the
 deadline failure, so until the Act II reflection is locked its text gives the symptom and the levers
 that clear it alone (fewer jobs, a shorter window) without the cause, and the equations panel gives
 the window's bound without the headroom formula (classes 34, 45); the prompt states the
 average-intensity accounting the key rests on (class 16: at the margin the key would be A); the total
 card is not green while deadlines break.
 
-Questions (issue 20): Act I asks for the work growth (ranges < 1.2×, 1.2–2×, 2–2.5× for the
+Questions: Act I asks for the work growth (ranges < 1.2×, 1.2–2×, 2–2.5× for the
 additive mistake 2 + 0.4, ≥ 2.5×; key D, 2.8×, and 2.54× at the datasheets' 1.81×); Act II asks for the stated plan's saving (ranges
 < 10 %, 10–25 %, 25–40 % for the upstream's 28.5 %, ≥ 40 %; key B, 15.5 %), where the window binds
 and the night's capacity does not, so the Act II reflection (key C, the headroom) is not answered by
@@ -44,7 +44,7 @@ so the warning can be left by the right decision. The context is the accounting 
 board power (the spec's) or the whole facility at the industry-average PUE; it scales every
 absolute figure and no ratio, which is itself a lesson.
 
-Ledger (spec §3): results eff_gain, demand_growth, net_carbon_change, rebound, flex_frac, window_h,
+Ledger (handbook/labs/v2_15.md §1): results eff_gain, demand_growth, net_carbon_change, rebound, flex_frac, window_h,
 util, shift_eff, savings_frac (time shifting alone), target_met (with clean supply), plus
 procured_frac and total_savings_frac; answers a1_predict (act1_prediction, act1_correct) and
 a2_predict (the stated plan's saving); failures_active (constraint_hit).

@@ -120,7 +120,7 @@ class Plan:
     @property
     def sla_broken(self) -> bool:
         """A deadline breaks only when the plan holds more than the night can run: the held share above
-        min(window share, headroom) (ERRATA; the spec's rule fired for every F > 0 with W < 12 h)."""
+        min(window share, headroom) (handbook/errata.md#e37; the spec's rule fired for every F > 0 with W < 12 h)."""
         return self.held > min(min(1.0, self.window_h / DAY_H), self.headroom) + S.sla_tolerance
 
     @property

@@ -11,7 +11,7 @@ parity at 6 % gives group B's innocent posts 0.202× group A's false-positive ra
 where the same flag rate needs the same cut-off and the ratio is 1.
 
 Act II (hiring, 5 M screens a day, half in the US, half in the EU [assumed]). Where this departs
-from the spec, and why (issue 24, S1): the spec's key, "calibrated scores + jurisdiction
+from the spec, and why: the spec's key, "calibrated scores + jurisdiction
 thresholds" (group A's US cut-off lowered from 1.8 to 1.48 to pass the four-fifths rule), is
 unlawful for US employment tests: 42 U.S.C. §2000e–2(l) (Title VII §703(l), Civil Rights Act of
 1991 §106) makes it unlawful "to adjust the scores of, use different cutoff scores for, or
@@ -19,7 +19,7 @@ otherwise alter the results of, employment related tests on the basis of race, c
 sex, or national origin". And the four-fifths rule is no target: a ratio below it "will generally
 be regarded by the Federal enforcement agencies as evidence of adverse impact" (29 CFR 1607.4(D)),
 and a procedure with adverse impact must be validated (1607.3(A)) or replaced by an alternative
-with less adverse impact (1607.3(B)). The score is not calibrated within groups either (issue 24,
+with less adverse impact (1607.3(B)). The score is not calibrated within groups either (
 S3): above t = 1.8 a flag is right 29 % of the time in group A and 69 % in group B. So the
 launch checks say which is law (one cut-off on the same score for every group) and which is the
 company's policy (an impact ratio of at least four-fifths while its validation study runs, a
@@ -34,7 +34,7 @@ the other criteria flag it in group B and derive group A's threshold). The spec'
 same design with one lever moved further (the more extreme would be the only possible unique key). Harm is
 qualified candidates rejected (N·p·FNR), half the screens from each group [assumed].
 
-Ledger (spec §3): results base_rate_a/b, criterion, threshold_a/b, fpr_a/b, tpr_a/b, ppv_a/b
+Ledger (handbook/labs/v2_16.md §1): results base_rate_a/b, criterion, threshold_a/b, fpr_a/b, tpr_a/b, ppv_a/b
 (Act I), us_rule, eu_rule, cutoff, d_prime, us_threshold_a, impact_ratio, eu_fpr_gap, one_cutoff,
 screen_ok, eu_ok, qualified_rejected_per_day, advanced_per_day (Act II); answers a1_predict
 (act1_prediction, act1_correct), a2_predict (act2_decision); failures_active (constraint_hit).

@@ -10,7 +10,7 @@ Act II: of four designs only a mixture of experts with FP8 weights in two region
 the peak, passes all ten checks; a dense model breaks two of them at once, every other change one.
 
 Defaults come from the student's decisions in V2-11 (noise), V2-15 (clean supply), V2-16 (fairness).
-Ledger (spec §3): the controls, each check's value, the checks passed and failing, system_valid, the
+Ledger (handbook/labs/v2_16.md §1): the controls, each check's value, the checks passed and failing, system_valid, the
 accuracy per domain; a2_pick is the spec's act2_decision. Departures from the spec, and why: ``v2_17_model``.
 """
 

@@ -2,9 +2,9 @@
 domains of the Design Ledger, a design and its ten checks, the board's draft and the four candidate
 designs. The lab module (``v2_17``) reads like its page; this is its model.
 
-Where this departs from the spec (VOL2 §V2-17), and why:
+Where this departs from the spec (handbook/labs/v2_17.md §5), and why:
 * Act I's question has a key: how many checks the draft passes. The seven checks become ten: training
-  memory, time and goodput apart, and serving memory added (issue 24): a 16-GPU replica holds
+  memory, time and goodput apart, and serving memory added: a 16-GPU replica holds
   1.28 TB, a 1 T model's BF16 weights are 2 TB, dense or mixture of experts (every expert is
   resident); FP8 (1 TB) fits, as NVIDIA's FP8 Llama 3.1 405B cuts its memory by about half (its linear layers are FP8); BF16 needs 25 GPUs.
 * Privacy: the tighter RDP conversion (Balle et al.), δ = 1/(10 N), a draft's z every accountant fails (see DP_CONVERSION).

@@ -40,7 +40,7 @@ H100_HBM_BW = spec(
 H100_L2_BYTES = spec(
     50e6, "B",
     "NVIDIA Hopper Architecture In-Depth (technical blog): a 50 MB L2 cache in H100, 1.25x the A100's 40 MB",
-    _HOPPER_BLOG_URL, note="VOL1 §V1-05 error 5: upstream showed 40 MB, the A100's L2", label="H100 SXM L2 cache")
+    _HOPPER_BLOG_URL, note="handbook/labs/v1_05.md §5: upstream showed 40 MB, the A100's L2", label="H100 SXM L2 cache")
 H100_TDP_W = spec(
     700.0, "W", "NVIDIA H100 SXM datasheet (max thermal design power)", _H100_URL, label="H100 SXM maximum power")
 

@@ -17,11 +17,11 @@ CIFAR10_EPS_LINF = spec(
 # Accuracy, clean and under attack
 MADRY_NATURAL_CLEAN_ACC = spec(
     0.952, "1", "Madry et al. 2018, CIFAR-10 naturally trained wide ResNet, clean test accuracy", _MADRY_URL,
-    note="confirmed via Raghunathan et al. 2019 (curriculum ERRATA)",
+    note="confirmed via Raghunathan et al. 2019 (handbook/errata.md#e35)",
     label="Naturally trained CIFAR-10 model, clean accuracy")
 MADRY_NATURAL_PGD_ACC = spec(
     0.035, "1", "Madry et al. 2018, CIFAR-10 naturally trained model under PGD at ε = 8/255", _MADRY_URL,
-    note="confirmed via Raghunathan et al. 2019 (curriculum ERRATA)",
+    note="confirmed via Raghunathan et al. 2019 (handbook/errata.md#e35)",
     label="Naturally trained CIFAR-10 model, accuracy under PGD")
 MADRY_AT_CLEAN_ACC = spec(
     0.873, "1", "Madry et al. 2018, CIFAR-10 PGD adversarially trained model, clean accuracy", _MADRY_URL,

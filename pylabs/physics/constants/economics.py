@@ -55,5 +55,5 @@ DEFECT_COST_RATIO_AFTER_DELIVERY = spec(
     "Boehm and Basili 2001, 'Software Defect Reduction Top 10 List', IEEE Computer 34(1), item 1: finding and "
     "fixing a software problem after delivery is often 100 times more expensive than during requirements and "
     "design (about 5:1 for small, non-critical systems)", _BOEHM_BASILI_URL,
-    note="VOL1 V1-03 (mem) confirmed; an empirical software figure, not the chapter's 2^(N-1) heuristic",
+    note="handbook/labs/v1_03.md (mem) confirmed; an empirical software figure, not the chapter's 2^(N-1) heuristic",
     label="Cost to fix a software defect after delivery vs during requirements (Boehm and Basili)")

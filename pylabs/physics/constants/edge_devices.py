@@ -26,7 +26,7 @@ ORIN_NX_PEAK_FP16_DENSE = spec(
     15.04e12, "FLOP/s",
     "Derived: 8 SM x 0.918 GHz x 2,048 FP16 FLOP per clock per SM (dense tensor cores); the same GA10B SM gives "
     "the Orin Nano Super's published 67 sparse INT8 TOPS at 1.02 GHz", _ORIN_NANO_SUPER_URL,
-    note="VOL1 §0.1 [der]: 8 * 0.918e9 * 2048 = 15.04e12",
+    note="handbook/devices.md [der]: 8 * 0.918e9 * 2048 = 15.04e12",
     label="Jetson Orin NX 16 GB GPU peak, FP16 dense (derived from the GPU's clock and SMs)")
 ORIN_NX_PEAK_INT8_DENSE = spec(
     30.08e12, "OP/s", "Derived: twice the FP16 dense tensor rate on the same GPU (8 SM x 0.918 GHz x 4,096)",
@@ -101,7 +101,8 @@ A17_PRO_MEM_BW = spec(
     51.2e9, "B/s",
     "Assumed: LPDDR5-6400 on a 64-bit bus (6.4e9 x 8 B), the figure third-party spec databases list for the A16; "
     "Apple publishes neither chip's memory bandwidth", _A17_URL,
-    note="ERRATA: a labelled assumption (est); V1-05 review: the source said 'as published for the A16', but Apple "
+    note="handbook/errata.md#e7: a labelled assumption (est); V1-05 review: the source said 'as published for the "
+    "A16', but Apple "
     "publishes no A16 figure either", label="Apple A17 Pro memory bandwidth (assumed, not published)")
 A17_PRO_MEM_BYTES = spec(
     8e9, "B", "iPhone 15 Pro, 8 GB LPDDR5 as reported by teardowns and benchmarks (Apple does not publish RAM)",
@@ -109,11 +110,13 @@ A17_PRO_MEM_BYTES = spec(
 PHONE_SUSTAINED_POWER_W = spec(
     3.0, "W",
     "Assumed: a phone holds about 3 W (3 to 5 W) before it throttles; an engineering estimate, not a vendor figure",
-    "", note="VOL1 §0.1 (est); ERRATA keeps it an assumption", label="Phone sustained power (assumed, 3 to 5 W)")
+    "", note="handbook/devices.md (est); handbook/errata.md#e7 keeps it an "
+    "assumption", label="Phone sustained power (assumed, 3 to 5 W)")
 PHONE_SUSTAINED_POWER_HIGH_W = spec(
     5.0, "W",
     "Assumed: the top of the 3 to 5 W a phone holds before it throttles; an engineering estimate, not a vendor "
-    "figure", "", note="VOL1 §0.1 (est); ERRATA keeps it an assumption; the range V1-03's power help quotes",
+    "figure", "", note="handbook/devices.md (est); handbook/errata.md#e7 keeps it an assumption; the range V1-03's "
+    "power help quotes",
     label="Phone sustained power, top of the range (assumed)")
 PHONE_BATTERY_J = spec(
     12.7 * 3600, "J",
@@ -144,7 +147,7 @@ STM32H743_FLASH_BYTES = spec(
 STM32H743_ONCHIP_BW = spec(
     1.9e9, "B/s",
     "Assumed: on-chip SRAM bus about 1.9 GB/s (an estimate; 0.05 GB/s is only the external QSPI flash)",
-    _STM32H743_URL, note="VOL1 §0.1 (est)", label="STM32H743 on-chip memory bandwidth (assumed)")
+    _STM32H743_URL, note="handbook/devices.md (est)", label="STM32H743 on-chip memory bandwidth (assumed)")
 STM32H743_QSPI_BW = spec(
     0.05e9, "B/s", "Derived: external quad-SPI flash, 4 bits x 100 MHz = 50 MB/s", _STM32H743_URL,
     label="STM32H743 external QSPI flash bandwidth")
@@ -152,7 +155,7 @@ MCU_ACTIVE_POWER_W = spec(
     0.1, "W",
     "Assumed: a Cortex-M7 MCU running flat out draws on the order of 0.1 W (0.1 to 0.3 W); an order-of-magnitude "
     "estimate, shown as an adjustable instrument", _STM32H743_URL,
-    note="ERRATA: ST's run-mode table was not retrievable; at 0.3 W a CR2032 lasts 46.1 days",
+    note="handbook/errata.md#e1: ST's run-mode table was not retrievable; at 0.3 W a CR2032 lasts 46.1 days",
     label="MCU active power (assumed, order of magnitude)")
 
 # Batteries

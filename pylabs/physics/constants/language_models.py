@@ -57,7 +57,7 @@ GPT3_XL_HIDDEN = spec(
     2048.0, "1", "Brown et al. 2020, Table 2.1 (GPT-3 XL d_model)", _GPT3_URL, label="GPT-3 XL width (d_model)")
 GPT3_XL_HEADS = spec(
     24.0, "heads", "Brown et al. 2020, Table 2.1 (GPT-3 XL: 24 heads of 128)", _GPT3_URL,
-    note="ERRATA V1-08: the spec's 16 heads is the Megatron-DeepSpeed / Cerebras-GPT 1.3B config",
+    note="handbook/errata.md#e8: the spec's 16 heads is the Megatron-DeepSpeed / Cerebras-GPT 1.3B config",
     label="GPT-3 XL attention heads")
 
 # Llama 2 and Llama 3

@@ -15,7 +15,7 @@ KERNEL_LAUNCH_CPU_LOW_S = spec(
     5e-6, "s",
     "Meta, Holistic Trace Analysis docs, 'CUDA kernel launch statistics': the CPU side of a launch usually takes 5 "
     "to 20 microseconds", _HTA_URL,
-    note="VOL1 §V1-07 uses 10 us for the cloud (the chapter's 5-20 us range); confirmed by HTA",
+    note="handbook/labs/v1_07.md uses 10 us for the cloud (the chapter's 5-20 us range); confirmed by HTA",
     label="CPU time of one kernel launch, low end of the usual range")
 KERNEL_LAUNCH_CPU_HIGH_S = spec(
     20e-6, "s",
@@ -25,7 +25,7 @@ CUDA_GRAPH_PER_KERNEL_S = spec(
     1e-6, "s",
     "CUDA.jl documentation, 'Graphs': 80 small broadcast kernels launched as one CUDA graph run in 70 us (under "
     "0.9 us per kernel, execution included) against 260 us launched one by one", _CUDAJL_GRAPHS_URL,
-    note="VOL1 §V1-07 (3): 'CUDA graphs: t_cpu -> ~1 us'; an upper figure per kernel",
+    note="handbook/labs/v1_07.md §2: 'CUDA graphs: t_cpu -> ~1 us'; an upper figure per kernel",
     label="Cost per kernel inside a replayed CUDA graph (about 1 us)")
 
 # Serving engines and autoscaling
@@ -71,7 +71,7 @@ PSI_MINOR_SHIFT = spec(
     "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): the credit-scoring "
     "rule of thumb, PSI below 0.10 is little change", _YURDAKUL_URL,
     note="The 0.10 / 0.25 convention goes back to Lewis 1994 (credit scoring); a practitioner convention, not a "
-    "statistical test. Spec V1-14 error 4.", label="PSI rule of thumb: moderate shift above")
+    "statistical test. handbook/labs/v1_14.md §5.", label="PSI rule of thumb: moderate shift above")
 PSI_MAJOR_SHIFT = spec(
     0.25, "1",
     "Yurdakul 2018, Statistical Properties of Population Stability Index (WMU dissertation): the credit-scoring "

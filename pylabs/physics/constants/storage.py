@@ -11,13 +11,13 @@ HDD_SEQ_BW = spec(
     150e6, "B/s",
     "Assumed: one 7,200 rpm hard disk streaming large files, 150 MB/s (typical drives give 120 to 220 MB/s, faster "
     "on outer tracks)", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
-    note="VOL1 V1-04 storage table; a typical figure, not one drive's datasheet",
+    note="handbook/labs/v1_04.md storage table; a typical figure, not one drive's datasheet",
     label="Hard disk sequential read (assumed, typical)")
 HDD_RANDOM_IOPS = spec(
     150.0, "1/s",
     "Assumed: a 7,200 rpm disk completes about 150 random reads per second (seek plus half a rotation, about 8 "
     "ms); the published range is 50 to 200", "https://www.toolnova.io/tools/cheat-sheets/disk-io-reference",
-    note="ERRATA: a labelled assumption (est), the top of the 50-200 IOPS range",
+    note="handbook/errata.md#e7: a labelled assumption (est), the top of the 50-200 IOPS range",
     label="Hard disk random reads per second (assumed)")
 HDD_RANDOM_IOPS_LOW = spec(
     50.0, "1/s",
@@ -42,7 +42,7 @@ NVME_GEN4_BW = spec(
 PAGE_CACHE_BW = spec(
     20e9, "B/s",
     "Assumed: a dataset held in the operating system's page cache (RAM) is read at about 20 GB/s by a loader's "
-    "memory copies; an estimate, not a measured figure", "", note="VOL1 V1-04 storage table (est)",
+    "memory copies; an estimate, not a measured figure", "", note="handbook/labs/v1_04.md storage table (est)",
     label="Page cache (RAM) read bandwidth (assumed)")
 
 # Object stores and cluster file systems

@@ -22,7 +22,7 @@ RESNET50_MACS = spec(
     4.1e9, "MAC",
     "torchvision ResNet-50 at 224 x 224: '4.09 GFLOPS', counted as multiply-adds, the convention of He et al. 2016 "
     "('FLOPs (multiply-adds)'); rounded to 4.1 G (8.2 GFLOP forward) as the curriculum's golden vectors use",
-    _TORCHVISION_RESNET50_URL, note="VOL1 §0.2 error 4: the '4 GFLOPs' of the upstream labs are multiply-adds",
+    _TORCHVISION_RESNET50_URL, note="handbook/labs/v1_01.md §5: the '4 GFLOPs' of the upstream labs are multiply-adds",
     label="ResNet-50 multiply-accumulates per image (224 x 224)")
 RESNET50_TOP1 = spec(
     0.7613, "1", "torchvision ResNet50_Weights.IMAGENET1K_V1: acc@1 76.13 % on ImageNet-1K", _TV_RESNET50_URL,
@@ -73,5 +73,5 @@ IMAGENET_BYTES = spec(
     150e9, "B",
     "ImageNet ILSVRC-2012 as JPEG files: about 150 GB (J. Simon, 'ImageNet part 1', 2017; NVIDIA DALI material "
     "quotes the same)", _IMAGENET_URL,
-    note="150 GB / 1.28 M images is about 117 KB per image; the lab's default JPEG is 110 KB (VOL1 §0.1)",
+    note="150 GB / 1.28 M images is about 117 KB per image; the lab's default JPEG is 110 KB (handbook/devices.md)",
     label="ImageNet-1k JPEG dataset size (about)")

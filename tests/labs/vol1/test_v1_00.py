@@ -1,5 +1,6 @@
 """V1-00 The Architect's Portal: answer keys proven by the physics in both media, every option's
-feedback, the failure states reached, left and worded for the state, the track, and issues 20 and 24."""
+feedback, the failure states reached, left and worded for the state, the track, and questions that test and numbers a
+teacher would sign."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def assert_quotes(qid: str, letter: str, quoted: list[str], context: str = "fibr
 
 
 def test_the_spec_golden_vectors_of_the_light_barrier():
-    """§V1-00 (4): 2,000 km of fibre → 19.587 ms; 5,570 km → 54.549 ms (fibre), 37.159 ms (vacuum);
+    """handbook/labs/v1_00.md §4: 2,000 km of fibre → 19.587 ms; 5,570 km → 54.549 ms (fibre), 37.159 ms (vacuum);
     T = 10 ms with t_local 0 / 3 ms → d_max 1,021.1 / 714.8 km; 60 mph × 5 ms = 0.1341 m."""
     assert model.rtt_s(2000e3) == pytest.approx(19.587e-3, abs=5e-7)
     assert model.rtt_s(5570e3) == pytest.approx(54.549e-3, abs=5e-7)
@@ -106,7 +107,7 @@ def test_the_prompt_names_the_medium():
 
 @pytest.mark.parametrize("medium", MEDIA)
 def test_act1_fixes_key_holds_in_both_media(medium):
-    """§V1-00 (3): Check 2 → {a closer server, on the vehicle}; light alone over 2,000 km exceeds
+    """handbook/labs/v1_00.md §2: Check 2 → {a closer server, on the vehicle}; light alone over 2,000 km exceeds
     10 ms in fibre (19.6 ms) and in free space (13.3 ms)."""
     assert model.rtt_s(model.S.distance_m, medium) > model.S.loop_budget_s
     assert {f for f in model.FIXES if model.fix_works(f, medium)} == {"closer", "vehicle"}
@@ -137,7 +138,7 @@ def test_act1_reflection_feedback_quotes_the_cards():
     assert "half the reach (511 km) leaves 5 ms of the 10 ms" in text
 
 
-# ---- Act I: the deadline-missed failure, worded for the state (issue 24) -------------------------
+# ---- Act I: the deadline-missed failure, worded for the state -------------------------
 
 
 def loop_text(**controls) -> str:
@@ -146,7 +147,7 @@ def loop_text(**controls) -> str:
 
 
 def test_loop_missed_blames_the_light_only_when_the_light_alone_is_late():
-    """Issue 24: at 0 km with 20 ms of compute the page said "No faster GPU changes that: move the
+    """At 0 km with 20 ms of compute the page said "No faster GPU changes that: move the
     server inside 0 km, or compute on the car". It branches on RTT > deadline, as V1-02 does."""
     light = loop_text()
     assert "Light alone needs 19.6 ms for the round trip, more than the 10 ms deadline" in light
@@ -199,7 +200,7 @@ def test_each_act2_belief_falls_in_its_own_range():
 
 @pytest.mark.parametrize("medium", MEDIA)
 def test_only_tinyml_meets_all_three_requirements(medium):
-    """§V1-00 (3): Check 3 → TinyML, on a 2×AA-class battery (1,488 days); only one regime passes, in
+    """handbook/labs/v1_00.md §2: Check 3 → TinyML, on a 2×AA-class battery (1,488 days); only one regime passes, in
     either medium (the cloud region's round trip is 4.9 ms in fibre, 3.3 ms in free space). The ceiling
     separates the strap's candidates: the microcontroller under it, the phone-class and Orin NX over."""
     assert model.act2_regime(medium) == "tiny" and model.REGIMES["tiny"].name == "TinyML"
@@ -216,7 +217,7 @@ def test_only_tinyml_meets_all_three_requirements(medium):
 
 @pytest.mark.parametrize("mcu_w", [0.05, 0.1, 0.2, 0.3, 0.5])
 def test_both_act2_keys_hold_across_the_assumed_mcu_power(monkeypatch, mcu_w):
-    """ERRATA V1-00: the MCU's active power is an estimate (ST's run-mode table was not retrieved; 0.1 to
+    """handbook/errata.md#e1: the MCU's active power is an estimate (ST's run-mode table was not retrieved; 0.1 to
     0.3 W, widened here to 0.05 to 0.5 W): it stays under the ceiling, and the lever that buys the coin
     cell the most life stays the leaner model."""
     monkeypatch.setitem(model.REGIMES, "tiny", model.Regime("TinyML", mcu_w, True))
@@ -227,7 +228,7 @@ def test_both_act2_keys_hold_across_the_assumed_mcu_power(monkeypatch, mcu_w):
 
 
 def test_the_coin_cell_lives_under_each_lever():
-    """§V1-00 (2b) error 3: CR2032 at one reading a second lasts 133.9 days (always on, 6.75 h); the
+    """handbook/labs/v1_00.md §5: CR2032 at one reading a second lasts 133.9 days (always on, 6.75 h); the
     average is 0.20998 mW. Deeper sleep (1 µW) gives 139.93 days, a half-speed clock the same energy per
     reading (133.95 days), light sleep at 1 mW 23.48 days, a 1 ms model 255.71 days."""
     coin = C.CR2032_ENERGY_J
@@ -275,7 +276,7 @@ def test_the_ceiling_card_reads_the_key_and_turns_to_none_when_sleep_alone_is_to
     ("A", {"a2_sleep_w": 1e-6}), ("B", {"a2_active_w": 0.05, "a2_awake_s": 0.004}),
     ("C", {"a2_sleep_w": 1e-3}), ("D", {"a2_awake_s": 0.001})])
 def test_each_lever_s_life_is_what_the_calculator_shows(letter, controls):
-    """Issue 20: the reflection asks about what the act shows. Set the calculator to the lever, on the
+    """The reflection asks about what the act shows. Set the calculator to the lever, on the
     coin cell with the microcontroller, and its battery-life card reads the feedback's number."""
     settings = {"a2_battery": "cr2032", "a2_active_w": 0.1, **controls}
     state = locked({"a2_reflect": letter}, "a2_reflect", **settings)
@@ -291,7 +292,7 @@ def test_act2_reflection_feedback_weighs_awake_against_asleep():
 
 
 def test_act2_default_help_and_default_do_not_name_the_key():
-    """Issue 20: Act II's default help named the Cortex-M7 at 100 mW, the key. Before the Act II lock
+    """Act II's default help named the Cortex-M7 at 100 mW, the key. Before the Act II lock
     the calculator shows neither, and opens on a candidate that fails (the phone-class 3 W)."""
     html = rendered(LAB, locked({}, "a1_reflect"))
     controls = page_text(html.split('data-instruments="2"')[1])
@@ -301,7 +302,7 @@ def test_act2_default_help_and_default_do_not_name_the_key():
 
 
 def test_act2_reflection_is_not_about_drift_the_instruments_never_show():
-    """Issue 20: the reflection was about accuracy drift; it now asks about the battery calculator."""
+    """The reflection was about accuracy drift; it now asks about the battery calculator."""
     prompt = lab.ACT2_REFLECTION.prompt
     assert "CR2032" in prompt and "drift" not in prompt.lower() and "accuracy" not in prompt.lower()
     assert any(o.value == "cr2032" for o in LAB.control("a2_battery").options)
@@ -331,14 +332,14 @@ def test_battery_short_says_what_average_the_battery_allows():
     assert "Even asleep, the 1 mW it draws is more than that." in asleep
 
 
-# ---- the track (issue 24: the peak in TFLOP/s as the datasheet states it) -------------------------
+# ---- the track (the peak in TFLOP/s as the datasheet states it) -------------------------
 
 
 @pytest.mark.parametrize("track, peak, memory", [
     ("cloud", "989.4 TFLOP/s", "80 GB"), ("edge", "15.04 TFLOP/s", "16 GB"),
     ("mobile", "35 TOP/s", "8 GB"), ("tiny", "960 MFLOP/s", "512 KiB")])
 def test_the_track_cards_read_as_their_sources(track, peak, memory):
-    """Issue 24: "peak compute 989 TOP/s BF16 dense" should read 989.4 TFLOP/s (NVIDIA H100 whitepaper:
+    """The page's "peak compute 989 TOP/s BF16 dense" should read 989.4 TFLOP/s (NVIDIA H100 whitepaper:
     989.4 dense BF16 tensor TFLOPS; 1,978.9 with sparsity). Apple states its 35 trillion operations per
     second without a precision: TOP/s. ST states the MCU's SRAM in binary units: 512 KiB."""
     text = text_of(all_open(track=track))
@@ -531,7 +532,7 @@ def test_no_ceiling_reads_0_w_on_the_card_and_a_dash_in_the_ledger():
 
 
 def test_act2_story_does_not_refute_a_distractor_before_the_lock():
-    """Review (issue 20): Act II's scenario said "a device that computes for a moment and then sleeps averages
+    """Review: Act II's scenario said "a device that computes for a moment and then sleeps averages
     far less than its power while computing" above the prediction: it answered range A's belief (the
     cells' nonstop average, 1.71 mW, is the limit) before the student could hold it."""
     before = text_of(locked({}, "a1_reflect"))

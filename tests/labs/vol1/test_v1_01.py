@@ -1,5 +1,5 @@
-"""V1-01 The Magnitude Awakening: keys proven by the physics in every track (VOL1_00-08 §V1-01 and
-its ERRATA), feedback for every option, gating, the failure state, presets and the ledger record."""
+"""V1-01 The Magnitude Awakening: keys proven by the physics in every track (handbook/labs/v1_01.md and
+its handbook/errata.md#e3), feedback for every option, gating, the failure state, presets and the ledger record."""
 
 from __future__ import annotations
 
@@ -43,22 +43,22 @@ def card(html: str, name: str) -> float:
 
 @pytest.mark.parametrize("context", TRACKS)
 def test_act1_key_is_b_in_every_track(context):
-    """§V1-01 (4): H100 INT8 ÷ M7 INT8 = 1,978.9 TOP/s ÷ 1.92 GOP/s = 1.0307e6, inside 10⁵-10⁷ (B). The
+    """handbook/labs/v1_01.md §4: H100 INT8 ÷ M7 INT8 = 1,978.9 TOP/s ÷ 1.92 GOP/s = 1.0307e6, inside 10⁵-10⁷ (B). The
     question names both chips, so the key does not move with the track."""
     assert lab.act1_truth() == pytest.approx(1.0307e6, rel=1e-4)
     assert_key_proven(lab.ACT1_PREDICTION, "B", context)
 
 
 def test_fp32_against_fp32_falls_in_a():
-    """§V1-01 (2b) error 5: FP32 vs FP32 is 6.969e4 (66.9 TFLOP/s ÷ 0.96 GFLOP/s), option A's belief."""
+    """handbook/labs/v1_01.md §5: FP32 vs FP32 is 6.969e4 (66.9 TFLOP/s ÷ 0.96 GFLOP/s), option A's belief."""
     fp32 = model.peak_ratio("fp32")
     assert fp32 == pytest.approx(6.969e4, rel=1e-4)
     assert lab.ACT1_PREDICTION.option("A").holds(fp32)
 
 
 # Act II golden vectors: memory and compute terms at batch 1 with D = weights only.
-# Cloud: §V1-01 (4), 15.284 / 8.288 us at 25.6 M parameters (torchvision's exact 25,557,032 gives 0.17 % less).
-# Edge: 51.11 MB / 102.4 GB/s = 499.2 us; 8.2 GFLOP / 15.04 TFLOP/s = 545.2 us.
+# Cloud: handbook/labs/v1_01.md §4, 15.284 / 8.288 us at 25.6 M parameters (torchvision's exact 25,557,032 gives 0.17 %
+# less). Edge: 51.11 MB / 102.4 GB/s = 499.2 us; 8.2 GFLOP / 15.04 TFLOP/s = 545.2 us.
 # Mobile: 25.56 MB / 51.2 GB/s (assumed) = 499.2 us; 8.2 GOP / 35 TOP/s = 234.3 us.
 # TinyML: DS-CNN 38.6 KB / 1.9 GB/s = 20.3 us; 5.4 MOP / 1.92 GOP/s = 2.8125 ms.
 GOLDEN = {"cloud": (15.258e-6, 8.288e-6, "D"), "edge": (499.19e-6, 545.21e-6, "C"),
@@ -76,13 +76,13 @@ def test_act2_key_in_each_track(context):
 
 
 def test_act2_cloud_ratio_is_the_spec_s_1_84_and_the_crossover_a_lower_bound():
-    """§V1-01 (3)-(4): ratio 1.844 at 25.6 M parameters, crossover batch the same number."""
+    """handbook/labs/v1_01.md §2, §4: ratio 1.844 at 25.6 M parameters, crossover batch the same number."""
     assert lab.ACT2_PREDICTION.value_in("cloud") == pytest.approx(1.844, rel=2e-3)
     assert model.SCENARIO_RUNS["cloud"].crossover == pytest.approx(1.844, rel=2e-3)
 
 
 def test_act2_ranges_run_in_order_with_about_equal_between_compute_and_memory():
-    """Issue 24: the old options put "about equal" (0.8x-1.25x) at D, after "memory by orders" at C."""
+    """The old options put "about equal" (0.8x-1.25x) at D, after "memory by orders" at C."""
     options = lab.ACT2_PREDICTION.options
     assert [o.low for o in options] == [None, 0.1, 0.8, 1.25]
     assert [o.high for o in options] == [0.1, 0.8, 1.25, None]
@@ -96,13 +96,13 @@ def test_the_act2_key_moves_with_the_track_and_the_prompt_names_the_device():
 
 
 def test_fp32_weights_with_tf32_on_the_instrument():
-    """§V1-01 (4): FP32 weights + TF32, 30.567 / 16.576 us."""
+    """handbook/labs/v1_01.md §4: FP32 weights + TF32, 30.567 / 16.576 us."""
     law = model.Run("cloud", "fp32", "resnet50", 1, 0.0).law
     assert (law.memory_s, law.compute_s) == (pytest.approx(30.567e-6, rel=2e-3), pytest.approx(16.576e-6, rel=1e-4))
 
 
 def test_the_m7_does_not_fit_resnet50_and_would_be_compute_bound():
-    """§V1-01 (2b) error 4 and (4): 25.6 MB > 2.097 MB flash (12.2x); compute would be 4.27 s > memory."""
+    """handbook/labs/v1_01.md §4, §5: 25.6 MB > 2.097 MB flash (12.2x); compute would be 4.27 s > memory."""
     r = model.M7_RESNET
     assert not r.fits and r.law.bound == "compute"
     assert r.weights / C.STM32H743_FLASH_BYTES == pytest.approx(12.2, rel=3e-3)
@@ -131,24 +131,24 @@ def test_act1_reflection_the_gaps_are_unequal():
     assert g.ops_per_joule < g.bandwidth < g.power < g.capacity < g.compute
 
 
-# ---- issue 24's items -----------------------------------------------------------------------
+# ---- corrections from public sources -----------------------------------------------------------------------
 
 
 def test_bandwidth_gap_is_1763_not_the_spec_s_1744():
-    """Issue 24 / ERRATA: the spec's 1,744.8x divides by 1.92 GB/s; the registry's assumed on-chip
+    """handbook/errata.md#e3: the spec's 1,744.8x divides by 1.92 GB/s; the registry's assumed on-chip
     bandwidth is 1.9 GB/s, and 3.35 TB/s (NVIDIA H100 SXM datasheet) ÷ 1.9 GB/s = 1,763.2x."""
     assert model.SCENARIO_GAP.bandwidth == pytest.approx(1763.2, rel=1e-4)
     assert lab.act1_facts()["a1_bandwidth_ratio"] == "1.76 × 10³"
 
 
 def test_the_takeaway_says_batch_2_counts_weight_bytes_only():
-    """Issue 24: b* = 1.84 counts weight bytes only; with activations D grows, so b* is a lower bound."""
+    """b* = 1.84 counts weight bytes only; with activations D grows, so b* is a lower bound."""
     text = " ".join(LAB.takeaways())
     assert "lower bound" in text and "weight bytes" in text and "From batch 2 the arithmetic dominates" not in text
 
 
 def test_math_peek_writes_the_m7_fp32_rate_in_gflop_s():
-    """Issue 24: "960,000,000 FLOP/s" reads 0.96 GFLOP/s, beside the INT8 1.92 GOP/s."""
+    """The page's "960,000,000 FLOP/s" reads 0.96 GFLOP/s, beside the INT8 1.92 GOP/s."""
     html = rendered(LAB, all_open())
     assert "0.96 GFLOP/s" in html and "1.92 GOP/s" in html
     assert "960,000,000" not in html and "960 MFLOP/s" not in html
@@ -241,13 +241,13 @@ def test_no_track_opens_act2_in_the_failure():
         assert not LAB.failures_now(in_track(context))
 
 
-# ---- the recurring errors of §0.2 do not survive ---------------------------------------------
+# ---- the recurring errors of handbook/labs/v1_01.md §5 do not survive ------------------------
 
 
 @pytest.mark.parametrize("context", TRACKS)
 def test_no_recurring_error_is_on_the_finished_page(context):
     page = page_text(rendered(LAB, in_track(context)) + " ".join(LAB.takeaways()))
-    # "1,979 TFLOP": the sparse FP16 rate as dense (AUDIT §0.2); 1,979 TOP/s is the dense INT8 rate, right
+    # "1,979 TFLOP": the sparse FP16 rate as dense (handbook/devices.md §2); 1,979 TOP/s is the dense INT8 rate, right
     for wrong in ("HBM3e", "4 ns", "7,500", "2,000,000", "1,979 TFLOP", "nine orders", "100 TOPS", "1,744", "(s)"):
         assert wrong not in page, wrong
     assert "multiply-adds" in page
@@ -265,7 +265,7 @@ def test_record_holds_the_spec_fields():
     assert set(rec["results"]) == {m.name for m in LAB.record_metrics}
 
 
-# ---- independent review (issue 24) ---------------------------------------------------------------
+# ---- independent review ---------------------------------------------------------------
 
 
 def test_tiny_act2_reflection_says_batching_buys_almost_nothing_there():

@@ -26,13 +26,14 @@ def all_open(context: str = "cloud", **controls):
 
 
 def test_act1_key_is_c_in_the_cloud():
-    """§V1-02 (3)/(4): speedup 1.6175 at D 2 GB, AI 5, L 0.05 ms; one option holds it (upstream keyed two)."""
+    """handbook/labs/v1_02.md §2, §4: speedup 1.6175 at D 2 GB, AI 5, L 0.05 ms; one option holds it (upstream keyed
+    two)."""
     assert model.act1_truth("cloud") == pytest.approx(1.6175, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "C", "cloud")
 
 
 def test_act1_key_is_c_on_the_orin_with_int8_weights():
-    """Issue 24 (S2): INT8 weights read 1 GB where FP16 reads 2 GB, on the Orin NX's 102.4 GB/s (Jetson Orin
+    """INT8 weights read 1 GB where FP16 reads 2 GB, on the Orin NX's 102.4 GB/s (Jetson Orin
     NX datasheet: 128-bit LPDDR5 at 6,400 MT/s). Weight-only INT8 (W8A16; TensorRT-LLM, 'Numerical
     Precision') keeps the FP16 tensor rate, 15.04 TFLOP/s: 20.25 → 10.48 ms, 1.932×. Before, both sides read
     2 GB and the page showed 1.02×."""
@@ -45,13 +46,14 @@ def test_act1_key_is_c_on_the_orin_with_int8_weights():
 
 
 def test_act1_ranges_run_from_lowest_to_highest():
-    """Issue 20: V1-02's Act I ran from highest (A) to lowest (D)."""
+    """V1-02's Act I ran from highest (A) to lowest (D)."""
     lows = [o.low for o in lab.ACT1_PREDICTION.options]
     assert lows[0] is None and lows[1:] == sorted(lows[1:])
 
 
 def test_act1_upstream_keys_are_both_wrong():
-    """§V1-02 (2b) #2: neither "10-15 %" nor "no effect" holds the physics' gain (38.2 % lower latency)."""
+    """handbook/labs/v1_02.md §5 #2: neither "10-15 %" nor "no effect" holds the physics' gain (38.2 % lower
+    latency)."""
     cut = model.SCENARIO_UPGRADE.cut
     assert cut == pytest.approx(0.3818, abs=5e-5)
     assert not 0.10 <= cut <= 0.15 and cut > 0
@@ -66,7 +68,7 @@ def test_act1_compute_ratio_is_dense_3_17_and_ridges_are_dense():
 @pytest.mark.parametrize("context", ["cloud", "edge"])
 def test_act1_reflection_key_holds_in_every_context(context):
     """Reading the weights gives most of the saving, and is most of the step on both sides, in both contexts
-    (issue 24, class 13: a reflection key no context makes false); the overhead saves nothing."""
+    (a reflection key no context makes false); the overhead saves nothing."""
     u = model.scenario_upgrade(context)
     saved = u.before.total_s - u.after.total_s
     assert u.before.memory_s - u.after.memory_s > 0.9 * saved
@@ -76,8 +78,8 @@ def test_act1_reflection_key_holds_in_every_context(context):
 
 
 def test_act2_key_is_a_the_farthest_h100_site():
-    """§V1-02 (4): RTT 29.380 ms at 3,000 km; d_max = (SLA − t_inf)·v_f/2 with the H100's 0.0735 ms → 1,013.6 km.
-    Each wrong range holds one mistake about light: vacuum round trip 1,488 km (B), one way in fibre
+    """handbook/labs/v1_02.md §4: RTT 29.380 ms at 3,000 km; d_max = (SLA − t_inf)·v_f/2 with the H100's 0.0735 ms →
+    1,013.6 km. Each wrong range holds one mistake about light: vacuum round trip 1,488 km (B), one way in fibre
     2,027 km (C), light taken as instant (D)."""
     assert model.SCENARIO_SERVICE.rtt_s / MS == pytest.approx(29.380, abs=5e-4)
     assert model.act2_truth() / 1e3 == pytest.approx(1013.6, abs=0.05)
@@ -146,7 +148,7 @@ def test_edge_context_compares_the_orin_dense_fp16_rate_not_100_tops():
 
 
 def test_the_edge_story_states_no_ratio_that_lands_in_the_key():
-    """Review (issue 20, the key's number on the page before the lock): with the whole step on the INT8
+    """Review (the key's number on the page before the lock): with the whole step on the INT8
     tensor path the story said "2× the dense rate" and the key, 1.4×–2.3×, held 2× (1.995×): the
     compute-ratio belief found the key. With INT8 weights and FP16 multiplies, that belief (the peak rate is
     unchanged, so about 1×) lands in A, and only the memory wall gives C."""
@@ -160,7 +162,7 @@ def test_the_edge_story_states_no_ratio_that_lands_in_the_key():
 
 
 def test_intensity_rises_with_batch_because_weights_are_read_once():
-    """§V1-02 (2b) #6: weights once per batch; activations assumed on chip (a lower bound)."""
+    """handbook/labs/v1_02.md §5 #6: weights once per batch; activations assumed on chip (a lower bound)."""
     assert model.perception_intensity(1) == pytest.approx(8.2e9 / (2 * 25_557_032), rel=1e-9)
     assert model.perception_intensity(64) == pytest.approx(64 * model.perception_intensity(1), rel=1e-9)
 
@@ -175,12 +177,12 @@ def test_in_vehicle_orin_meets_the_budget_and_ignores_distance():
 
 
 def test_max_distance_matches_the_golden_vector():
-    """§V1-02 (4): SLA 10 ms, t_inf 2 ms → 816.9 km."""
+    """handbook/labs/v1_02.md §4: SLA 10 ms, t_inf 2 ms → 816.9 km."""
     assert model.ironlaw.max_distance_m(10 * MS, 2 * MS) / 1e3 == pytest.approx(816.9, abs=0.05)
 
 
 def test_weights_that_do_not_fit_the_orin_are_said_so():
-    """Issue 24 class 7: 20 GB of FP16 weights on a 16 GB Orin NX is not a run that could happen."""
+    """20 GB of FP16 weights on a 16 GB Orin NX is not a run that could happen."""
     assert "These weights do not fit" in rendered(LAB, all_open("edge", a1_bytes=20e9))
     assert "These weights do not fit" not in rendered(LAB, all_open("edge"))
     assert "These weights do not fit" not in rendered(LAB, all_open("cloud", a1_bytes=20e9))
@@ -190,7 +192,7 @@ def test_weights_that_do_not_fit_the_orin_are_said_so():
 
 
 def test_the_upgrade_warning_names_only_levers_that_raise_the_gain_and_have_room():
-    """Issue 24 class 3: the warning offered "cut the bytes", which with overhead the largest term lowers the
+    """The warning offered "cut the bytes", which with overhead the largest term lowers the
     gain (fewer bytes shrink only the terms the upgrade speeds up); and levers at their limit."""
     assert model.upgrade("cloud", 0.5e9, 5, 5 * MS).speedup < model.upgrade("cloud", 2e9, 5, 5 * MS).speedup
     html = rendered(LAB, all_open(a1_overhead=5e-3))
@@ -249,8 +251,8 @@ def test_record_holds_the_spec_ledger_fields():
 
 
 def test_no_upstream_error_survives_on_the_page():
-    """§0.2: no sparse 1,979 as a peak, no HBM3e, no 590 ridge, no '6×' compute, no 100 MB ResNet, no
-    'one-way' 30 ms; the advertised figures appear only as what they are."""
+    """handbook/labs/v1_02.md §5: no sparse 1,979 as a peak, no HBM3e, no 590 ridge, no '6×' compute, no 100 MB ResNet,
+    no 'one-way' 30 ms; the advertised figures appear only as what they are."""
     import re
     html = rendered(LAB, all_open())
     text = re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", " ", html, flags=re.S))
@@ -272,7 +274,7 @@ def test_the_weight_bytes_in_act2s_math_follow_the_scenario(monkeypatch):
 
 
 def test_act2_prediction_options_do_not_name_the_reflections_fix():
-    """Review (issue 24 class 6): option A read "a site in the cars' own region" above the reflection whose key
+    """Review: option A read "a site in the cars' own region" above the reflection whose key
     is "serve from sites near the cars": the prediction named the fix in paraphrase. The ranges now read
     against the plan's own distance."""
     words = " ".join(o.text for o in lab.ACT2_PREDICTION.options).lower()

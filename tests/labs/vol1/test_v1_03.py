@@ -1,4 +1,4 @@
-"""V1-03 The Constraint Tax: answer keys proven by the physics (spec V1-03 §4), the corrected crossover,
+"""V1-03 The Constraint Tax: answer keys proven by the physics (handbook/labs/v1_03.md §4), the corrected crossover,
 feedback facts, failures reached and left, the context's energy gate, edges and the ledger record."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
 
 
-# ---- answer keys (spec V1-03 §4 golden vectors) ----------------------------------------------
+# ---- answer keys (handbook/labs/v1_03.md §4 golden vectors) ----------------------------------
 
 
 CONTEXTS = ("cloud", "mobile")
@@ -31,8 +31,8 @@ CONTEXTS = ("cloud", "mobile")
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_d_130_days_redone_at_stage_5(context):
-    """Issue 24 (S2) and ERRATA: the limit surfaces as stage 5 begins (day 135), so stages 2-4 are redone,
-    30 + 60 + 40 = 130 days of the 150-day plan, and delivery moves to day 280. The spec's §V1-03(4)
+    """handbook/errata.md#e4: the limit surfaces as stage 5 begins (day 135), so stages 2-4 are redone,
+    30 + 60 + 40 = 130 days of the 150-day plan, and delivery moves to day 280. The spec (handbook/labs/v1_03.md §5)
     140 days counted stage 5 itself, which had not begun."""
     t = model.SCENARIO_TAX
     assert model.act1_truth() == 130 * model.DAY
@@ -51,7 +51,7 @@ def test_act1_ranges_run_in_order_and_only_d_holds_130_days():
 
 
 def test_act1_is_not_the_recall_of_a_rule():
-    """Issue 20: Act I used to ask for the 2^(N-1) rule's 16x, and option C stated the rule. Now the
+    """Act I used to ask for the 2^(N-1) rule's 16x, and option C stated the rule. Now the
     answer is the sum of the plan's stages, and no option names a doubling."""
     q = lab.ACT1_PREDICTION
     assert q.unit_fmt == "days" and q.shown_by == "a1_redone"
@@ -67,13 +67,13 @@ def test_act1_feedback_quotes_the_computed_days():
 
 
 def test_the_150_day_plan_is_hyphenated():
-    """Issue 24 (S3): "the 150 days project" read as a slip; the page says "150-day plan"."""
+    """The page's "the 150 days project" read as a slip; the page says "150-day plan"."""
     html = rendered(LAB, all_open())
     assert "150 days project" not in html and "150-day plan" in html
 
 
 def test_the_rule_of_thumb_is_not_called_physics():
-    """Issue 24 (S3): 2^(N-1) is a heuristic: the Act I answer is now the days redone, which the
+    """2^(N-1) is a heuristic: the Act I answer is now the days redone, which the
     lab's model computes, and no text calls the rule 'physics'."""
     html = rendered(LAB, all_open())
     assert "physics gives <strong>130 days</strong>" in html
@@ -81,7 +81,7 @@ def test_the_rule_of_thumb_is_not_called_physics():
 
 
 def test_rework_bars_and_their_labels_show_days():
-    """Issue 24 (F): the bars were days redone (30, 90, ...) labelled 2x...32x; labels now give the days."""
+    """The bars were days redone (30, 90, ...) labelled 2x...32x; labels now give the days."""
     html = str(lab.act1_chart(model.SCENARIO_TAX, list(model.SCENARIO_STAGES)))
     spec = json.loads(html.split('class="pl-chart__spec">')[1].split("</script>")[0])
     for trace in spec["data"]:
@@ -97,7 +97,7 @@ def test_a_discovery_as_data_collection_begins_redoes_nothing():
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_key_is_b_the_small_model_draws_level_after_52_h(context):
-    """Spec V1-03 §4: at r = 0.999 the small model reaches 95 % after 52 h, before the large model's first
+    """handbook/labs/v1_03.md §4: at r = 0.999 the small model reaches 95 % after 52 h, before the large model's first
     weekly run (168 h): B, 1 day to 1 week."""
     r = model.SCENARIO_RACE
     assert r.crossover_s == 52 * HOUR
@@ -158,12 +158,12 @@ def test_act1_reflection_days_barely_grow_from_stage_5_to_6():
 
 
 def test_the_context_moves_no_curve():
-    """Spec V1-03 error 5: the context decides which cycles are allowed, not the race itself."""
+    """handbook/labs/v1_03.md §5: the context decides which cycles are allowed, not the race itself."""
     cloud, phone = lab.race(all_open(context="cloud")), lab.race(all_open(context="mobile"))
     assert cloud == phone
 
 
-# ---- mobile energy (spec V1-03 §4, last row) -----------------------------------------------------
+# ---- mobile energy (handbook/labs/v1_03.md §4, last row) -----------------------------------------
 
 
 @pytest.mark.parametrize("cycle,ratio,over", [("1", 21.6, True), ("4", 5.4, True), ("24", 0.9, False)])
@@ -202,7 +202,7 @@ def test_a_new_attempt_opens_in_the_track_chosen_in_v1_00():
 
 
 def test_edge_and_tiny_tracks_are_explained_on_the_page():
-    """Issue 20: a track the lab does not offer is named on the page with the reason."""
+    """A track the lab does not offer is named on the page with the reason."""
     assert set(LAB.track_notes) == {"edge", "tiny"}
     assert LAB.hook and "130" not in LAB.hook and "52" not in LAB.hook
 
@@ -267,7 +267,7 @@ def test_the_daily_energy_budget_in_the_scenario_follows_its_source(relabelled):
     assert "by default 5 Wh, 39.4 % of a 12.7 Wh battery" in " ".join(changed.LAB.acts[1].scenario())
 
 
-# ---- independent review (issues 20 and 24) ------------------------------------------------------
+# ---- independent review ------------------------------------------------------
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
@@ -297,7 +297,7 @@ def test_the_chart_summary_separates_the_stage_from_its_days():
 
 
 def test_the_ledger_names_the_gates_passed_in_words():
-    """Review (issue 24, ledger page): the record kept the gates' keys ("target,crossover,energy"),
+    """Review (ledger page): the record kept the gates' keys ("target,crossover,energy"),
     which the ledger page printed as they were."""
     from pylabs.course.describe import result_rows
     rows = dict(result_rows(LAB, record(LAB, all_open(context="mobile", a2_small_cycle="24"))["results"], True))
@@ -307,7 +307,7 @@ def test_the_ledger_names_the_gates_passed_in_words():
 
 
 def test_nothing_before_the_lock_says_every_earlier_stage_is_redone_or_that_the_fast_model_wins():
-    """Review (issue 20, item 2): the scenario's "A constraint recorded at problem definition shapes all
+    """Review: the scenario's "A constraint recorded at problem definition shapes all
     of them" and the reading list's "invalidates the work built before it" paraphrased key D of Act I
     ("every stage since problem definition"); "when a weaker model that trains fast wins" presupposed
     the crossover that option D of Act II denies. The reading list's first item also printed as
@@ -326,7 +326,7 @@ def test_stecklein_is_cited_as_estimated_not_measured():
 
 
 def test_the_daily_reflection_quotes_the_card_it_asks_about():
-    """Review (issue 20, item 3): the Act II reflection's feedback gave the daily crossover as "66 days"
+    """Review: the Act II reflection's feedback gave the daily crossover as "66 days"
     while the card, with the small model on a 24 h cycle, reads "1,584 h"; it now quotes both."""
     from tests.labs.reading import page_text
     state = all_open(a2_small_cycle="24")

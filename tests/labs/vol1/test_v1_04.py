@@ -1,5 +1,5 @@
-"""V1-04 The Data Gravity Trap: answer keys proven by the physics in every context (VOL1_00-08 §V1-04, with
-the corrections of issue 24), every option's feedback, gating, failure states, the context, the ledger."""
+"""V1-04 The Data Gravity Trap: answer keys proven by the physics in every context (handbook/labs/v1_04.md, with
+the corrections from public sources), every option's feedback, gating, failure states, the context, the ledger."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ def all_open(context="cloud", **controls):
     return answered(LAB, {}, through="a2_reflect", controls={"context": context, **controls})
 
 
-# ---- the measured GPU rate (issue 24) ----------------------------------------------------
+# ---- the measured GPU rate ----------------------------------------------------
 
 
 def test_the_default_mfu_is_nvidias_measured_rate_not_the_specs_0_40():
-    """Issue 24 (S2): MFU 0.40 gave 5,073 images/s. NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch,
+    """MFU 0.40 gave 5,073 images/s. NVIDIA DeepLearningExamples, ResNet50 v1.5 for PyTorch,
     DGX A100 (A100 80GB), 1 GPU, mixed precision: 2,470 img/s, i.e. MFU 2,470 × 24.6 GFLOP / 312 TFLOP/s
     = 0.1947; the slider's step puts the default at 0.195 (2,473 images/s) and the GPU busy 48.5 %."""
     assert constants.RESNET50_A100_AMP_TRAIN_IMAGES_PER_S == 2470.0
@@ -38,7 +38,7 @@ def test_the_default_mfu_is_nvidias_measured_rate_not_the_specs_0_40():
 
 
 def test_the_spec_golden_rates_still_hold_at_mfu_0_40():
-    """§V1-04 (4) at its own MFU 0.40: r_gpu 5,073.2 (A100) and 16,087.8 (H100); 23.65 % busy,
+    """handbook/labs/v1_04.md §4 at its own MFU 0.40: r_gpu 5,073.2 (A100) and 16,087.8 (H100); 23.65 % busy,
     16 workers on the disk 26.88 %, NVMe with 16 workers 63.08 %, random small files 2.96 %."""
     at = lambda **kw: model.Loader(mfu=0.40, **kw).pipeline()  # noqa: E731
     assert at().gpu_per_s == pytest.approx(5073.2, abs=0.05)
@@ -90,7 +90,7 @@ def test_act1_reflection_holds_up_to_mfu_0_25():
 
 @pytest.mark.parametrize("context,seconds,key", [("cloud", 4000.0, "C"), ("edge", 400000.0, "D")])
 def test_act2_key_follows_the_contexts_link(context, seconds, key):
-    """§V1-04 (4): 50 TB at 100 Gb/s, η = 1: 4,000 s (66.7 min), in C (1 h to 6 h); the edge site's
+    """handbook/labs/v1_04.md §4: 50 TB at 100 Gb/s, η = 1: 4,000 s (66.7 min), in C (1 h to 6 h); the edge site's
     1 Gb/s LAN: 400,000 s (4.63 days), in D (6 h or more)."""
     assert model.act2_truth(context) == pytest.approx(seconds)
     assert_key_proven(lab.ACT2_PREDICTION, key, context)
@@ -114,7 +114,7 @@ def test_act2_reflection_no_offered_link_copies_a_petabyte_in_time(context):
 
 
 def test_a_petabyte_to_the_internet_costs_the_tiered_price():
-    """Issue 24 (S3): 1 PB out to the internet was priced at the first tier ($90k). AWS EC2 on-demand
+    """1 PB out to the internet was priced at the first tier ($90k). AWS EC2 on-demand
     pricing (US East) bills $0.09, $0.085, $0.07 per GB for the first 10, next 40 and next 100 TB a month and
     $0.05 above 150 TB: $53,800. The spec's "50 TB at $0.09 → $4,500" is $4,300."""
     assert model.Move(1e15, 100e9, tariff="internet").fee_usd == pytest.approx(53_800.0)
@@ -189,7 +189,7 @@ def failure_text(html: str, name: str) -> str:
 
 
 def test_gpu_starved_is_reached_and_left_and_names_a_lever_that_is_left():
-    """Issue 24 classes 3 and 21: the failure names the lever that lifts the slowest stage, and says so
+    """The failure names the lever that lifts the slowest stage, and says so
     when the instruments have none (32 workers at 50 images/s cannot feed an H100)."""
     assert "a1_gpu_starved" in LAB.failures_now(all_open())
     assert ("13 workers at 200 images/s each would decode enough; storage, at 1,364 images/s, would then set the "
@@ -205,7 +205,7 @@ def test_gpu_starved_is_reached_and_left_and_names_a_lever_that_is_left():
 
 
 def test_data_gravity_is_reached_and_left_section_4():
-    """§V1-04 (3): the failure fires past the budget, e.g. a 10 Gb/s link or 1 PB; its text names the
+    """handbook/labs/v1_04.md §2: the failure fires past the budget, e.g. a 10 Gb/s link or 1 PB; its text names the
     largest lever left (the fastest link) and never the reflection's answer."""
     assert "a2_data_gravity" not in LAB.failures_now(all_open())
     assert "a2_data_gravity" in LAB.failures_now(all_open(a2_link="10"))
@@ -251,7 +251,7 @@ def test_record_holds_the_spec_fields_with_readable_values():
 
 
 def test_upstream_errors_are_gone():
-    """§V1-04 (2b): no 312 'FP32', no 0.84 ms compute, no $0.08/GB; 4 GFLOPs named as multiply-adds."""
+    """handbook/labs/v1_04.md §5: no 312 'FP32', no 0.84 ms compute, no $0.08/GB; 4 GFLOPs named as multiply-adds."""
     html = rendered(LAB, all_open())
     assert "FP32 ·" not in html and "$0.08/" not in html and "0.841" not in html
     assert "multiply-adds" in html and "BF16 dense" in html

@@ -1,4 +1,4 @@
-"""V1-05 The Activation Tax: answer keys proven by the physics in every context (VOL1_00-08 §V1-05,
+"""V1-05 The Activation Tax: answer keys proven by the physics in every context (handbook/labs/v1_05.md,
 with the departures the module docstring names), the memory-bound reveal, the Memory Ledger,
 failure states, contexts, numbers as a textbook prints them, and the ledger record."""
 
@@ -38,8 +38,8 @@ def in_context(context: str, through: str = "a2_reflect", choices: dict | None =
 @pytest.mark.parametrize("context,letter,share", [
     ("mobile", "B", 0.001505), ("edge", "B", 0.001505), ("cloud", "A", 0.0000460)])
 def test_act1_key_is_the_frame_share_of_the_context(context, letter, share):
-    """§V1-05 (4): NPU 35 T / 51.2 GB/s, 56×56×256 INT8, B_rw = 2 → 31.36 µs a layer, 4 layers 0.1505 % of
-    83.3 ms. The Orin NX moves FP16 (2 B) at 102.4 GB/s (datasheet): the same 31.36 µs. The H100 moves FP16 at
+    """handbook/labs/v1_05.md §4: NPU 35 T / 51.2 GB/s, 56×56×256 INT8, B_rw = 2 → 31.36 µs a layer, 4 layers 0.1505 %
+    of 83.3 ms. The Orin NX moves FP16 (2 B) at 102.4 GB/s (datasheet): the same 31.36 µs. The H100 moves FP16 at
     3.35 TB/s: 0.9586 µs a layer, 0.0046 %."""
     assert model.frame_share(context) == pytest.approx(share, rel=2e-3)
     assert_key_proven(lab.ACT1_PREDICTION, letter, context)
@@ -62,7 +62,8 @@ def test_the_phone_key_needs_the_bytes_not_only_the_arithmetic():
 
 
 def test_the_phone_key_holds_up_to_77_gb_per_s():
-    """The phone's 51.2 GB/s is an assumption (ERRATA): the key B holds until the bandwidth passes 77 GB/s."""
+    """The phone's 51.2 GB/s is an assumption (handbook/errata.md#e7): the key B holds until the bandwidth passes 77
+    GB/s."""
     layer = model.scenario_layer("mobile")
     for bw in (C.A17_PRO_MEM_BW, 60e9, 77e9):
         share = 4 * 2 * layer.bytes_per_value * layer.elements / bw / model.FRAME_S
@@ -132,7 +133,7 @@ def test_the_phone_rates_follow_the_precision():
 
 
 def test_crossover_metric_matches_the_spec():
-    """§V1-05 (2b) error 3: INT8 on 35 TOPS / 51.2 GB/s is compute-bound only above ~1,370 ops/element."""
+    """handbook/labs/v1_05.md §5: INT8 on 35 TOPS / 51.2 GB/s is compute-bound only above ~1,370 ops/element."""
     assert 'data-metric="a1_crossover_ops" data-value="1367.1875"' in rendered(LAB, all_open())
 
 
@@ -156,8 +157,8 @@ def test_act2_distractors_are_the_usual_slips():
 
 
 def test_the_ledger_at_the_defaults_matches_the_spec():
-    """§V1-05 (4): b 8, 224, C0 64, FP32: layers 102.76 / 51.38 / 25.69 / 12.85 / 6.42 / 3.21 MB; Σ 202.31 MB;
-    peak pair 154.14 MB; all five layers spill a 512 KiB buffer."""
+    """handbook/labs/v1_05.md §4: b 8, 224, C0 64, FP32: layers 102.76 / 51.38 / 25.69 / 12.85 / 6.42 / 3.21 MB; Σ
+    202.31 MB; peak pair 154.14 MB; all five layers spill a 512 KiB buffer."""
     led = lab.ledger(all_open())
     assert [round(m / 1e6, 2) for m in led.maps] == [102.76, 51.38, 25.69, 12.85, 6.42, 3.21]
     assert led.peak / 1e6 == pytest.approx(202.31, abs=0.005)
@@ -188,7 +189,7 @@ def test_the_l2_of_an_h100_holds_the_smaller_layers():
 
 
 def test_oom_is_reached_and_left_on_the_phone():
-    """§V1-05 (4): b 128, 512, C0 64, FP32, 8 GB → training 16.91 GB and inference 12.88 GB: OOM."""
+    """handbook/labs/v1_05.md §4: b 128, 512, C0 64, FP32, 8 GB → training 16.91 GB and inference 12.88 GB: OOM."""
     big = dict(a2_batch=128, a2_image=512, a2_channels=64)
     for mode, peak in (("training", 16.91e9), ("inference", 12.88e9)):
         state = all_open(a2_mode=mode, **big)
@@ -210,18 +211,18 @@ def test_the_oom_text_offers_only_levers_not_at_their_limit():
     assert "Shrink the batch, the image, the channels, use fewer bytes per value or recompute" in text
 
 
-# ---- numbers as a textbook prints them (issue 24) --------------------------------------------
+# ---- numbers as a textbook prints them --------------------------------------------
 
 
 def test_the_frame_note_reads_an_not_a():
-    """Issue 24 (V1-05): "of a 83.3 ms frame" should read "an" (here: "of the 83.3 ms frame")."""
+    """The page's "of a 83.3 ms frame" should read "an" (here: "of the 83.3 ms frame")."""
     for context in CONTEXTS:
         text = page_text(rendered(LAB, in_context(context)))
         assert "of the 83.3 ms frame" in text and "a 83" not in text
 
 
 def test_a_tiny_frame_share_is_not_a_string_of_zeros():
-    """Issue 24 (V1-05): small maps printed "0.0000359 %" (H100, 7×7×256 INT8: 3.6e-7 of the frame)."""
+    """Small maps printed "0.0000359 %" (H100, 7×7×256 INT8: 3.6e-7 of the frame)."""
     state = all_open(context="cloud", a1_side=7, a1_precision="int8")
     share = 4 * lab.layer_of(state, "sigmoid").time_s / model.FRAME_S
     assert share == pytest.approx(3.59e-7, rel=1e-2)
@@ -276,7 +277,8 @@ def test_context_changes_the_instruments():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-05 ledger: context, activations, fused, act_ratio, batch, bytes, mode, spilled_layers, oom."""
+    """handbook/labs/v1_05.md ledger: context, activations, fused, act_ratio, batch, bytes, mode, spilled_layers,
+    oom."""
     rec = record(LAB, all_open(a2_batch=128, a2_image=512))
     assert rec["context"] == "mobile" and rec["complete"] is True
     results = rec["results"]
@@ -292,7 +294,7 @@ def test_nothing_answers_act2_in_act1s_instruments():
     assert "196×" not in html
 
 
-# ---- independent review (issue 24) ----------------------------------------------------------
+# ---- independent review ----------------------------------------------------------
 
 
 def test_act2_story_does_not_give_the_h100_a_512_kib_buffer():

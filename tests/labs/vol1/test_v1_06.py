@@ -1,5 +1,5 @@
-"""V1-06 The Quadratic Wall: answer keys proven by the physics in every context (VOL1 §V1-06 and
-issues 20 and 24), the corrected depth-vs-width model, every option's feedback, failures reached and
+"""V1-06 The Quadratic Wall: answer keys proven by the physics in every context (handbook/labs/v1_06.md and
+24), the corrected depth-vs-width model, every option's feedback, failures reached and
 left with levers that branch on the state, the context and its presets, and the ledger record."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def all_open(**controls):
 
 
 def test_golden_vectors_of_the_prompt_memory():
-    """§V1-06 (4): N 4,096 naive: weights 3.115, KV 1.258, scores 0.839 -> 5.212 GB; N 100,000 naive
+    """handbook/labs/v1_06.md §4: N 4,096 naive: weights 3.115, KV 1.258, scores 0.839 -> 5.212 GB; N 100,000 naive
     533.84 GB, FlashAttention 33.84 GB (KV 30.72)."""
     today, target = lab.memory(4096, False), lab.memory(100_000, False)
     assert (today.weights_b, today.kv_b, today.scores_b) == pytest.approx((3.115e9, 1.258e9, 0.839e9), rel=1e-3)
@@ -47,7 +47,7 @@ def test_golden_vectors_of_the_prompt_memory():
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_c_the_total_grows_102_times_in_every_context(context):
-    """Issue 20: the old question (score memory at 2× the prompt: 4×) was answered by the invariant and its
+    """The old question (score memory at 2× the prompt: 4×) was answered by the invariant and its
     option B restated the prompt's N × N matrix. The total needs every term: weights fixed, KV ×24.4,
     scores ×596, so 533.84 / 5.212 = 102.4× (C, 30× to 300×), neither the prompt's ratio nor its square."""
     assert lab.ACT1_PREDICTION.value_in(context) == pytest.approx(533.8352 / 5.2123744, rel=1e-6)
@@ -58,7 +58,7 @@ def test_act1_key_is_c_the_total_grows_102_times_in_every_context(context):
 
 @pytest.mark.parametrize("context,cap,kv_share", [("cloud", 250_276, 0.961), ("edge", 41_943, 0.805)])
 def test_act1_reflection_key_d_the_kv_cache_fills_memory_at_the_flash_cap(context, cap, kv_share):
-    """§V1-06 (4) 'Max N, flash': H100 250,276, Orin 41,943. There the KV cache is most of the memory
+    """handbook/labs/v1_06.md §4 'Max N, flash': H100 250,276, Orin 41,943. There the KV cache is most of the memory
     (the weights the rest, no scores), so D holds in both contexts."""
     assert lab.max_context(lab.device(context), True) == pytest.approx(cap, abs=1)
     at_cap = model.at_flash_cap(context)
@@ -68,13 +68,13 @@ def test_act1_reflection_key_d_the_kv_cache_fills_memory_at_the_flash_cap(contex
 
 
 def test_max_context_golden_vectors_without_flash():
-    """§V1-06 (4): naive H100 36,262, Orin 13,272."""
+    """handbook/labs/v1_06.md §4: naive H100 36,262, Orin 13,272."""
     assert lab.max_context(H100, False) == pytest.approx(36_262, abs=1)
     assert lab.max_context(ORIN_NX, False) == pytest.approx(13_272, abs=1)
 
 
 def test_training_activations_at_131072_tokens_read_in_terabytes():
-    """Issue 24 (F): 'Training activations 103,421 GB' at 131,072 tokens. Korthikanti et al. 2022:
+    """The page's 'Training activations 103,421 GB' at 131,072 tokens. Korthikanti et al. 2022:
     s·b·h·(34 + 5as/h) per layer = 131,072 · 1,600 · (34 + 5·25·131,072/1,600) × 48 layers = 103.4 TB."""
     expected = 48 * 131072 * 1600 * (34 + 5 * 25 * 131072 / 1600)
     assert lab.training_activations(131072, False) == pytest.approx(expected, rel=1e-9)
@@ -87,7 +87,7 @@ def test_training_activations_at_131072_tokens_read_in_terabytes():
 
 
 def test_act2_golden_vectors():
-    """§V1-06 (4): 100 M params, L 64 / L 4. Orin 20 µs: 12.80 / 2.433 ms; H100 5 µs: 3.20 / 0.200 ms;
+    """handbook/labs/v1_06.md §4: 100 M params, L 64 / L 4. Orin 20 µs: 12.80 / 2.433 ms; H100 5 µs: 3.20 / 0.200 ms;
     H100 1 µs: 0.640 / 0.0837 ms."""
     for dev, launch, deep, wide in ((ORIN_NX, 20e-6, 12.80e-3, 2.433e-3), (H100, 5e-6, 3.20e-3, 0.200e-3),
                                     (H100, 1e-6, 0.640e-3, 0.0837e-3)):
@@ -137,14 +137,14 @@ def test_act2_reflection_depth_costs_more_on_the_faster_memory():
 
 
 def test_the_story_names_a_generator():
-    """Issue 24 (S3): 'on-device classifier … 5 ms per token' is batch-1 decoding: name a generator."""
+    """The page's 'on-device classifier … 5 ms per token' is batch-1 decoding: name a generator."""
     for context in CONTEXTS:
         story = lab.ACT2.stakeholder(context) + " ".join(lab.ACT2.scenario(context))
         assert "generat" in story and "classifier" not in story
 
 
 def test_the_gpt2_xl_config_and_the_dense_peak():
-    """§V1-06 (2b) items 2 and 3: d 1,600, 25 heads, 48 layers, 1,557,611,200 parameters; 989.4 dense."""
+    """handbook/labs/v1_06.md §5: d 1,600, 25 heads, 48 layers, 1,557,611,200 parameters; 989.4 dense."""
     assert (lab.LAYERS, lab.WIDTH, lab.HEADS) == (48, 1600, 25)
     assert lab.XL_PARAMS == 1_557_611_200
     assert H100.peak_ops == pytest.approx(989.4e12)
@@ -162,7 +162,7 @@ def test_feedback_quotes_the_cards_of_its_context():
 
 
 def test_the_invariant_and_hook_state_no_key():
-    """Issue 20: the invariant and the index card answered both acts ('grows with the square…', 'depth
+    """The invariant and the index card answered both acts ('grows with the square…', 'depth
     multiplies fixed per-kernel costs'). The invariant now waits for the last lock; the hook asks."""
     before = page_text(rendered(LAB, answered(LAB, {}, through="a2_predict")))
     assert "multiplies fixed per-kernel" not in before and "per-kernel overhead" not in before
@@ -217,7 +217,7 @@ def test_weights_oom_on_the_orin_only():
 
 
 def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
-    """Review (issue 24, class 7: an unstorable model timed): 10 B parameters are 20 GB of FP16 weights, more
+    """Review (an unstorable model timed): 10 B parameters are 20 GB of FP16 weights, more
     than the Orin's 16 GB, yet the page showed 'Time per token 195 ms' against its budget and fired the budget
     failure beside the OOM. The time is now qualified and only the OOM fires."""
     state = in_context("edge", a2_params=10e9)
@@ -298,7 +298,7 @@ def test_small_times_and_sizes_scale_their_unit():
 
 
 def test_act1_key_gloss_is_no_hedge_between_the_other_options():
-    """Review (issue 20, the form gives nothing away): C's gloss was 'faster than the prompt, slower than its
+    """Review (the form gives nothing away): C's gloss was 'faster than the prompt, slower than its
     square', found by logic alone between B ('in step') and D ('the square'). C and D now both say that the
     score matrices take over at 100,000 tokens (500 GB of 533.8 GB, both true there); only the ratio of the
     totals (533.8 / 5.21 = 102×, not 596×) tells them apart."""
@@ -311,7 +311,7 @@ def test_act1_key_gloss_is_no_hedge_between_the_other_options():
 
 
 def test_the_serial_launch_count_is_stated_as_a_bound():
-    """Review (issue 24, class 8: an idealisation stated as fact): T sums max(launch, read) per kernel, as if
+    """Review (an idealisation stated as fact): T sums max(launch, read) per kernel, as if
     the GPU waited for every launch. CUDA launches are asynchronous (the CPU queues the next launch while a
     long GEMV runs; HTA measures the CPU side), so the wide model's small launches can hide behind its
     163 µs GEMVs on the Orin: its modelled time is an upper bound, which only lowers the key's share."""
@@ -328,7 +328,7 @@ def test_the_orin_memory_is_said_to_be_shared():
 
 
 def test_act1_reflection_prompt_does_not_rule_out_an_option():
-    """Review (issue 20, an option refuted by the prompt): the prompt said 'no score matrix is stored', which
+    """Review (an option refuted by the prompt): the prompt said 'no score matrix is stored', which
     struck out A ('score matrices in a compact form') before any instrument was read, and B ('copies of the
     weights, one per block') was no belief anyone holds. The prompt now asks only what fills the memory; the
     scores card (0 B, 'not stored') refutes A, and B is the weights, 3.12 GB, a small share at the cap."""

@@ -1,4 +1,4 @@
-"""V1-07 The Kernel Fusion Dividend: keys proven by the corrected model (VOL1_00-08 §V1-07), the
+"""V1-07 The Kernel Fusion Dividend: keys proven by the corrected model (handbook/labs/v1_07.md §5), the
 spec's golden vectors through the lab, failures reached and left, presets, the ledger record."""
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def test_the_synchronous_misconception_lands_off_the_key(context):
 
 
 def test_act2_key_is_b_in_the_cloud_and_d_on_the_edge():
-    """§V1-07 (4): N* = 133,607 images, 19.2 min at 10 M a day (B: 10 min to 1 h); edge 150 → 222 images/s:
-    13,875 images, 5.78 days at 100 an hour (D: a day or more, so the daily deployment never pays back)."""
+    """handbook/labs/v1_07.md §4: N* = 133,607 images, 19.2 min at 10 M a day (B: 10 min to 1 h); edge 150 → 222
+    images/s: 13,875 images, 5.78 days at 100 an hour (D: a day or more, so the daily deployment never pays back)."""
     assert model.CLOUD.breakeven == pytest.approx(133_607, abs=1)
     assert model.act2_truth("cloud") / 60 == pytest.approx(19.24, abs=0.01)
     assert_key_proven(lab.ACT2_PREDICTION, "B", "cloud")
@@ -87,7 +87,7 @@ def test_reflection_keys_and_their_numbers_in_each_context(context):
 
 
 def test_cuda_graph_chain_on_the_a100():
-    """§V1-07 (4): graphs 4.628 → 1.543 µs (3.0×)."""
+    """handbook/labs/v1_07.md §4: graphs 4.628 → 1.543 µs (3.0×)."""
     f2 = lab.act2_facts("cloud")
     assert f2["g_un"] == "4.63 µs" and f2["g_f"] == "1.54 µs"
 
@@ -115,7 +115,7 @@ def test_locking_the_keys_in_each_context_earns_correct(context):
     ({"a1_mode": "graphs"}, 5e-3, 1.0, 10e-6 / 5e-3),                   # one launch for the graph
 ])
 def test_act1_golden_vectors_on_the_page(controls, time_s, busy, cpu):
-    """§V1-07 (4) rows 1-4, and the CPU's dispatching share n·t_cpu / T beside them."""
+    """handbook/labs/v1_07.md §4 rows 1-4, and the CPU's dispatching share n·t_cpu / T beside them."""
     html = rendered(LAB, all_open(**controls))
     assert metric(html, "a1_time_s") == pytest.approx(time_s)
     assert metric(html, "a1_busy") == pytest.approx(busy)
@@ -131,7 +131,7 @@ def test_graph_mode_overrides_the_dispatch_slider_and_says_so():
 
 
 def test_fusion_panel_golden_vector_on_the_a100():
-    """§V1-07 (4): 3 ops, S = 1,572,864 B at 2.039 TB/s; 10 µs dispatch: 30 → 10 µs (3.0×)."""
+    """handbook/labs/v1_07.md §4: 3 ops, S = 1,572,864 B at 2.039 TB/s; 10 µs dispatch: 30 → 10 µs (3.0×)."""
     html = rendered(LAB, all_open())
     assert model.TENSOR_BYTES == 1_572_864
     assert metric(html, "a2_unfused_s") == pytest.approx(30e-6)
@@ -148,7 +148,8 @@ def test_fusion_speedup_is_the_chain_length_on_either_device(ops, context):
 
 
 def test_compile_golden_vectors_on_the_page():
-    """§V1-07 (4): 4 replicas → 534,429; edge 150 → 222: 13,875 (5.78 days at 2,400/day); 120 s → 55,500."""
+    """handbook/labs/v1_07.md §4: 4 replicas → 534,429; edge 150 → 222: 13,875 (5.78 days at 2,400/day); 120 s →
+    55,500."""
     html = rendered(LAB, all_open(a2_compiles=4))
     assert metric(html, "a2_breakeven") == pytest.approx(534_429, abs=1)
     edge = LAB.parse({"answers": {k: vars(v) for k, v in all_open().answers.items()},
@@ -161,7 +162,7 @@ def test_compile_golden_vectors_on_the_page():
 
 
 def test_cloud_breakeven_is_reached_in_minutes():
-    """§V1-07 (4): 19.2 min at 10 M requests a day."""
+    """handbook/labs/v1_07.md §4: 19.2 min at 10 M requests a day."""
     assert model.CLOUD.breakeven_s / 60 == pytest.approx(19.2, abs=0.05)
 
 
@@ -169,7 +170,7 @@ def test_cloud_breakeven_is_reached_in_minutes():
 
 
 def test_a_compiled_model_no_faster_never_pays_back_and_says_so_in_words():
-    """Issue 24 classes 3, 22: no "0 µs saved", no bare ∞: the page says "never" and "nothing"."""
+    """No "0 µs saved", no bare ∞: the page says "never" and "nothing"."""
     state = all_open(a2_eager=2000, a2_compiled=1500)
     assert "a2_no_payback" in LAB.failures_now(state)
     html = rendered(LAB, state)
@@ -192,7 +193,7 @@ def test_the_break_even_cards_say_never_in_words_not_a_bare_infinity(context):
 
 
 def test_the_no_payback_failure_offers_only_levers_with_room():
-    """Issue 24 class 3: at a year between recompilations and one compilation, neither lever is offered."""
+    """At a year between recompilations and one compilation, neither lever is offered."""
     text = lab.no_payback_text(lab.deployment_of(all_open(a2_compiles=64, a2_compile_s=300)))
     assert "Keep the process alive longer, compile once and share the artefact, or stay eager." in text
     stuck = all_open(context="edge", a2_eager=150, a2_compiled=151, a2_duration_s=lab.A2_DURATION.max)
@@ -232,7 +233,8 @@ def test_the_cloud_is_labelled_a100_and_the_edge_assumptions_are_labelled():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-07 (3): {context, model, mode, util, fusion_speedup, breakeven, roi_positive}, and the CPU's share."""
+    """handbook/labs/v1_07.md §2: {context, model, mode, util, fusion_speedup, breakeven, roi_positive}, and the CPU's
+    share."""
     rec = record(LAB, all_open(a1_mode="sync"))
     assert rec["complete"] is True
     assert {"context", "a1_model", "a1_mode"} <= set(rec["controls"])
@@ -254,7 +256,7 @@ def test_no_answer_is_on_the_page_before_its_lock(context):
 
 
 def test_the_story_does_not_say_when_the_cpu_waits():
-    """Issue 20 (6) and class 24: "only a synchronisation makes the CPU wait" plus "nothing synchronises" gave D
+    """"only a synchronisation makes the CPU wait" plus "nothing synchronises" gave D
     without the numbers, and "the CPU goes on to the next operator" refuted C before the lock; the scenario now
     says only that a launch puts the kernel in the GPU's queue."""
     html = rendered(LAB, LAB.default_state())
@@ -311,7 +313,7 @@ def test_the_modelled_fusion_speedup_has_a_measured_one_beside_it():
 
 @pytest.mark.parametrize("context", ["cloud", "edge"])
 def test_the_asynchronous_launch_is_stated_before_the_lock_and_no_option_is_refuted_by_it(context):
-    """Review (issue 20): the model the key rests on, that a launch returns once its kernel is queued (CUDA C++
+    """Review: the model the key rests on, that a launch returns once its kernel is queued (CUDA C++
     Programming Guide, "Asynchronous Concurrent Execution": kernel launches return to the host before the device
     completes), was left to the word "nothing synchronises". The scenario now states it; C's gloss was "the CPU
     waits", which that sentence would refute, so C now carries the additive belief (dispatch plus work, 66.7 %)."""
@@ -323,7 +325,7 @@ def test_the_asynchronous_launch_is_stated_before_the_lock_and_no_option_is_refu
 
 @pytest.mark.parametrize("context", ["cloud", "edge"])
 def test_the_story_inputs_of_act_ii_are_labelled_before_the_lock(context):
-    """Review (issue 24 class 8): the cloud rates and the 30 s compilation have no public source (the spec's "per
+    """Review: the cloud rates and the 30 s compilation have no public source (the spec's "per
     the chapter" is not a benchmark); the prompt labelled the rates but not the compile time. Both are now the
     team's measurements (cloud) or assumptions (edge) in the prompt and in the sliders' help."""
     state = answered(LAB, KEYS[context], through="a1_reflect", controls={"context": context})
@@ -346,7 +348,7 @@ def test_the_synchronised_failure_names_the_larger_lever_when_dropping_the_sync_
 
 
 def test_a_net_loss_on_compiling_is_called_a_loss():
-    """Review (issue 24 class 7): "GPU time saved, net of compiling −29.5 s" carried no word for the sign."""
+    """Review: "GPU time saved, net of compiling −29.5 s" carried no word for the sign."""
     html = rendered(LAB, all_open(context="edge"))
     card = page_text(html.split('data-metric="a2_net_gpu_s"')[1].split("</div>")[0])
     assert "−" in card and "a loss: compiling costs more than it saves" in card

@@ -1,6 +1,6 @@
 """V1-08 The Training Memory Budget: keys proven by the physics in every context, the spec's golden
 rows, every option's feedback, failure states reached and left (with levers that branch on the
-state), the phone training on its GPU (issue 24), numbers that read like a textbook's and the ledger
+state), the phone training on its GPU, numbers that read like a textbook's and the ledger
 record."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_act1_cards_give_the_largest_model_in_each_context(context, largest, car
 
 
 def test_act1_static_state_of_the_7b_is_the_spec_112_gb():
-    """§V1-08 (4): 7B FP32 Adam / mixed Adam / pure BF16 Adam / FP32 SGD = 112 / 112 / 56 / 56 GB."""
+    """handbook/labs/v1_08.md §4: 7B FP32 Adam / mixed Adam / pure BF16 Adam / FP32 SGD = 112 / 112 / 56 / 56 GB."""
     rows = {("fp32", "adam"): 112e9, ("mixed", "adam"): 112e9, ("bf16", "adam"): 56e9, ("fp32", "sgd"): 56e9}
     for (precision, optimizer), gb in rows.items():
         assert lab.act1_budget(all_open(a1_precision=precision, a1_optimizer=optimizer)).static == pytest.approx(gb)
@@ -83,7 +83,7 @@ def test_act1_feedback_says_how_far_each_range_is():
 
 
 def test_llama_shape_activations_in_mixed_precision():
-    """§V1-08 (4): 79.46 GB of activations at s 1,024, b 8 (upstream: 1.95 GB)."""
+    """handbook/labs/v1_08.md §4: 79.46 GB of activations at s 1,024, b 8 (upstream: 1.95 GB)."""
     assert lab.act1_budget(all_open(a1_precision="mixed")).activations / 1e9 == pytest.approx(79.46, abs=0.005)
 
 
@@ -92,7 +92,7 @@ def test_llama_shape_activations_in_mixed_precision():
 
 @pytest.mark.parametrize("context, ratio", [("cloud", 0.9772), ("edge", 0.9886), ("mobile", 0.9933)])
 def test_act2_key_is_c_in_every_context(context, ratio):
-    """§V1-08 (4): 0.9772 on the H100 (GPT-3 XL, 8 × 32). GPT-2 on the Orin NX (15.04 TFLOP/s FP16 dense,
+    """handbook/labs/v1_08.md §4: 0.9772 on the H100 (GPT-3 XL, 8 × 32). GPT-2 on the Orin NX (15.04 TFLOP/s FP16 dense,
     102.4 GB/s) 8 × 32: 0.9886; on the phone's GPU (2.15 TFLOP/s, 51.2 GB/s assumed) 4 × 64: 0.9933."""
     assert model.act2_truth(context) == pytest.approx(ratio, abs=5e-5)
     assert_key_proven(lab.ACT2_PREDICTION, "C", context)
@@ -100,7 +100,7 @@ def test_act2_key_is_c_in_every_context(context, ratio):
 
 
 def test_the_phone_trains_on_its_gpu_not_the_neural_engine():
-    """Issue 24 (S2): the phone trained at the Neural Engine's 35 TOPS, an inference rate with no stated
+    """The phone trained at the Neural Engine's 35 TOPS, an inference rate with no stated
     precision, which gave 90.1 %. Apple: 6-core GPU (iPhone 15 Pro announcement); metal-benchmarks:
     128 ALUs per core, FP16 no faster than FP32; hmc-tech: 1,398 MHz, 2.15 TFLOPS FP32 (the clock
     assumed). 6 × 128 × 2 × 1.398 GHz = 2.147 TFLOP/s, and the ratio is 99.3 %."""
@@ -116,7 +116,7 @@ def test_the_phone_trains_on_its_gpu_not_the_neural_engine():
 
 
 def test_act2_native_batch_and_micro_batch_are_the_errata_rows():
-    """ERRATA (24 heads): 256 sequences at once need 1,231.98 GB; micro-batches of 8 need 58.65 GB."""
+    """handbook/errata.md#e8 (24 heads): 256 sequences at once need 1,231.98 GB; micro-batches of 8 need 58.65 GB."""
     a = model.scenario("cloud")
     assert a.native.total / 1e9 == pytest.approx(1231.98, abs=0.005)
     assert a.memory.total / 1e9 == pytest.approx(58.65, abs=0.005)
@@ -126,7 +126,7 @@ def test_act2_native_batch_and_micro_batch_are_the_errata_rows():
 @pytest.mark.parametrize("batch, mode, gb", [(8, "none", 58.65), (16, "none", 96.50), (32, "selective", 75.56),
                                              (64, "full", 39.86)])
 def test_gpt3_xl_rows_through_the_act2_instruments(batch, mode, gb):
-    """ERRATA rows for GPT-3 XL with the paper's 24 heads."""
+    """handbook/errata.md#e8 rows for GPT-3 XL with the paper's 24 heads."""
     assert lab.accumulation(all_open(a2_batch=batch, a2_mode=mode)).memory.total / 1e9 == pytest.approx(gb, abs=0.005)
 
 
@@ -228,7 +228,7 @@ def test_act2_levers_branch_on_their_limits():
 
 
 def test_no_throughput_beside_an_out_of_memory():
-    """Issue 24 (F): a green "100 %" throughput card sat beside a red OOM (one micro-batch of 16)."""
+    """A green "100 %" throughput card sat beside a red OOM (one micro-batch of 16)."""
     html = rendered(LAB, all_open(a2_batch=16, a2_accum=1))
     assert 'data-failure="a2_out_of_memory"' in html
     assert 'data-metric="a2_ratio"' not in html and 'data-metric="a2_step_s"' not in html
@@ -239,7 +239,7 @@ def test_no_throughput_beside_an_out_of_memory():
 
 
 def test_big_memories_read_in_tb_and_counts_have_separators():
-    """Issue 24 (F): "77,536 GB", "2,443 GB" and "16384 sequences" on the page."""
+    """The page's "77,536 GB", "2,443 GB" and "16384 sequences" on the page."""
     text = page_text(rendered(LAB, all_open(a1_batch=512, a1_seq=8192, a2_batch=512, a2_accum=32)))
     assert not re.search(r"\d,\d{3}(\.\d+)? GB", text)
     assert "16,384 sequences at once" in text and "2.44 TB" in text
@@ -356,7 +356,7 @@ def test_step_time_and_ratio_agree():
 
 
 def test_stakeholders_and_titles_do_not_state_the_answers():
-    """Issue 20: the act titles named answers ("The 16-Byte Parameter", "Accumulate, Don't Enlarge")."""
+    """The act titles named answers ("The 16-Byte Parameter", "Accumulate, Don't Enlarge")."""
     for context in CONTEXTS:
         page = page_text(rendered(LAB, LAB.parse({"controls": {"context": context}}, changed="context")))
         assert "25 %" not in page and "16 bytes" not in page and "16-Byte" not in page

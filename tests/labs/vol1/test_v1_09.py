@@ -1,5 +1,5 @@
-"""V1-09 The Data Selection Tradeoff: answer keys proven by the physics (VOL1_09-16 §V1-09 (3),
-(4)), the corrected story numbers, failure states reached and left, context and the ledger."""
+"""V1-09 The Data Selection Tradeoff: answer keys proven by the physics (handbook/labs/v1_09.md §2, §4), the corrected
+story numbers, failure states reached and left, context and the ledger."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ CONTEXTS = ("cloud", "edge")
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_b_no_gain_on_clean_data_trained_to_convergence(context):
-    """§V1-09 (2) error 1 and (3): with clean data and a full budget the evidence-backed answer is ~1× (Wu, Dyer
+    """handbook/labs/v1_09.md §2, §5: with clean data and a full budget the evidence-backed answer is ~1× (Wu, Dyer
     and Neyshabur 2021); the ranges now put it in B, with a 'slower' range A below it."""
     assert model.act1_truth() == 1.0
     assert_key_proven(lab.ACT1_PREDICTION, "B", context)
@@ -49,7 +49,8 @@ def test_act1_ranges_hold_the_whole_surrogate_and_the_vendor_claim_in_d():
 
 
 def test_act2_plans_and_key_d_at_the_claimed_k():
-    """The four plans at $0.05 a label and k = 1.85 on acc = 0.85 − 90/√n (§V1-09 (3)): random 300,000 → 68.57 %,
+    """The four plans at $0.05 a label and k = 1.85 on acc = 0.85 − 90/√n (handbook/labs/v1_09.md §2): random 300,000 →
+    68.57 %,
     AL 150,000 → 258,375 effective → 67.29 %, random 400,000 → 70.77 %, AL 250,000 → 409,375 effective → 70.93 %.
     The cheapest that reaches 70 % is D ($12.5k)."""
     plans = model.scenario_plans()
@@ -61,9 +62,9 @@ def test_act2_plans_and_key_d_at_the_claimed_k():
 
 
 def test_act2_key_holds_only_at_face_value():
-    """Issue 24 (V1-09 S3): the key rests on the vendor's claim. Below k = 1.587 plan D misses the bar and the random
-    400,000 (C) is the cheapest; at k = 1 active learning only ties random sampling (§V1-09 (4): both $18,000).
-    The prompt says 'at face value' and D's feedback names the threshold."""
+    """The key rests on the vendor's claim. Below k = 1.587 plan D misses the bar and the random
+    400,000 (C) is the cheapest; at k = 1 active learning only ties random sampling (handbook/labs/v1_09.md §4: both
+    $18,000). The prompt says 'at face value' and D's feedback names the threshold."""
     k = model.efficiency_to_meet(250_000, model.S.bar)
     assert k == pytest.approx(1 + (360_000 / 250_000 - 1) / 0.75)
     at = lambda gain: model.plan(12_500, 0.05, "al", gain).acc  # noqa: E731
@@ -87,7 +88,7 @@ def test_reflection_keys():
 
 
 def test_facts_quote_the_spec_numbers():
-    """§V1-09 (4): AL $10,802 (216,039 labels), random $18,000 (360,000), the whole pool 76.0 %."""
+    """handbook/labs/v1_09.md §4: AL $10,802 (216,039 labels), random $18,000 (360,000), the whole pool 76.0 %."""
     facts = lab.act2_facts()
     assert facts["al_cost"] == "$10.8k" and facts["al_labels"] == "216,039" and facts["full_acc"] == "76.0 %"
     assert facts["rand_cost"] == "$18k" and facts["rand_labels"] == "360,000"
@@ -112,7 +113,8 @@ def test_every_option_earns_its_own_feedback(qid):
 
 
 def test_scenario_run_takes_hours_on_the_h100_and_days_on_the_orin():
-    """§V1-09 (2) error 3: not '6 weeks'; 3.66 h on an H100, 240.5 h on the Orin NX (within 0.5 %: torchvision's 4.09 G multiply-adds, not 4.1)."""
+    """handbook/labs/v1_09.md §5: not '6 weeks'; 3.66 h on an H100, 240.5 h on the Orin NX (within 0.5 %: torchvision's
+    4.09 G multiply-adds, not 4.1)."""
     assert model.scenario_hours("cloud") / 3600 == pytest.approx(3.66, rel=5e-3)
     assert model.scenario_hours("edge") / 3600 == pytest.approx(240.5, rel=5e-3)
 
@@ -251,7 +253,7 @@ def test_saved_share_is_negative_only_for_anti_curriculum():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-09 ledger: ordering, speedup, budget_usd, strategy, labels, acc, cost_to_bar_usd."""
+    """handbook/labs/v1_09.md ledger: ordering, speedup, budget_usd, strategy, labels, acc, cost_to_bar_usd."""
     rec = record(LAB, all_open())
     results = rec["results"]
     assert set(results) == {"ordering", "speedup", "budget_usd", "strategy", "labels", "acc", "cost_to_bar_usd"}
@@ -285,7 +287,7 @@ def test_the_noisy_and_short_runs_in_the_text_follow_the_scenario(monkeypatch):
     assert "at 10 % wrong labels in this surrogate" in after and "20 % wrong" not in after
 
 
-# ---- independent review (issues 20 and 24) -----------------------------------------------------
+# ---- independent review -----------------------------------------------------
 
 
 def test_act1_verdict_says_who_gives_the_value():
@@ -335,6 +337,6 @@ def test_filtering_feedback_agrees_with_the_pacing_the_scenario_describes():
 
 
 def test_the_hook_does_not_promise_that_one_claim_holds():
-    """Issue 20: 'Which promise holds' told the student one of the two vendors is right; at face value the
+    """The page's 'Which promise holds' told the student one of the two vendors is right; at face value the
     active-learning claim is the key, so the card leaned towards it. The hook asks whether either holds."""
     assert "Which promise holds" not in LAB.hook and "Does either promise hold" in LAB.hook

@@ -1,4 +1,4 @@
-"""V1-10 The Compression Frontier: answer keys proven by the physics (VOL1_09-16 §V1-10), the
+"""V1-10 The Compression Frontier: answer keys proven by the physics (handbook/labs/v1_10.md), the
 corrected sizes, latency and tier footprints, failure states reached and left, the context and
 the ledger record."""
 
@@ -32,7 +32,7 @@ CONTEXTS = ("cloud", "edge", "mobile")
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_c_torchvision_int8_resnet50_loses_0_21_pp(context):
-    """Golden vector from torchvision (issue 24, S3; the spec's "0.2, representative" and its key band
+    """Golden vector from torchvision (the spec's "0.2, representative" and its key band
     0.5-2 pp were both wrong): ResNet50_QuantizedWeights.IMAGENET1K_FBGEMM_V1 scores acc@1 75.920 %
     against IMAGENET1K_V1's 76.130 %: 0.21 pp, inside C (0.1 to 0.5 pp) in every context."""
     assert C.RESNET50_TOP1 == 0.7613 and C.RESNET50_INT8_PTQ_TOP1 == 0.7592
@@ -41,7 +41,7 @@ def test_act1_key_is_c_torchvision_int8_resnet50_loses_0_21_pp(context):
 
 
 def test_act1_ranges_run_in_order_and_meet():
-    """§V1-10 (2) error 1: the upstream bands left gaps; these meet, in order, and cover every value."""
+    """handbook/labs/v1_10.md §5: the upstream bands left gaps; these meet, in order, and cover every value."""
     bounds = [(o.low, o.high) for o in lab.ACT1_PREDICTION.options]
     assert bounds == [(None, 0.0001), (0.0001, 0.0005), (0.0005, 0.005), (0.005, None)]
 
@@ -58,7 +58,7 @@ def test_act1_key_holds_for_every_published_per_channel_int8_resnet50():
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_key_is_a_int4_3bit_and_a_1b_model(context):
-    """§V1-10 (3): key 'flagship INT4, mid-range 3-bit, budget tier a 1B-class model at INT4', now A."""
+    """handbook/labs/v1_10.md §2: key 'flagship INT4, mid-range 3-bit, budget tier a 1B-class model at INT4', now A."""
     assert model.act2_answer() == "A"
     assert lab.ACT2_PREDICTION.answer(context) == "A"
 
@@ -66,7 +66,7 @@ def test_act2_key_is_a_int4_3bit_and_a_1b_model(context):
 @pytest.mark.parametrize("letter, fits", [("A", [True, True, True]), ("B", [False, False, False]),
                                           ("C", [True, False, False]), ("D", [True, True, False])])
 def test_every_design_is_checked_against_every_tier(letter, fits):
-    """§V1-10 (2) error 6: the upstream key (the research plan, B) is out of memory on all three tiers."""
+    """handbook/labs/v1_10.md §5: the upstream key (the research plan, B) is out of memory on all three tiers."""
     assert model.design_fits(model.DESIGNS[letter]) == fits
 
 
@@ -125,7 +125,7 @@ def test_a_wrong_range_says_how_far_from_its_edge_in_pp():
 
 
 def test_resnet50_sizes_match_the_golden_vectors():
-    """§V1-10 (4): FP32 102.228 MB, INT8 25.557 MB (> the 25 MB target: the warning shows)."""
+    """handbook/labs/v1_10.md §4: FP32 102.228 MB, INT8 25.557 MB (> the 25 MB target: the warning shows)."""
     cfg = lab.config(all_open())
     assert cfg.size == pytest.approx(25.557e6, abs=1e3)
     assert "a1_over_budget" in LAB.failures_now(all_open())
@@ -148,7 +148,7 @@ def test_mobilenetv2_is_memory_bound_on_the_phone_so_int4_helps():
 
 
 def test_integer_peaks_read_op_s_and_floating_point_flop_s():
-    """Defect class 2 (issue 24): INT8 in OP/s, FP16 in FLOP/s; the phone's FP16 is the labelled assumption."""
+    """INT8 in OP/s, FP16 in FLOP/s; the phone's FP16 is the labelled assumption."""
     html = rendered(LAB, all_open())
     assert "17.5 TFLOP/s / 35 TOP/s (FP16 assumed)" in html
     assert "989 TFLOP/s / 1.98 POP/s" in html or "989 TFLOP/s / 1,979 TOP/s" in html
@@ -156,13 +156,13 @@ def test_integer_peaks_read_op_s_and_floating_point_flop_s():
 
 
 def test_cloud_int8_is_the_dense_rate_not_the_sparse_one():
-    """§V1-10 (2) error 9: 1,978.9 dense, not 3,958; no INT4 tensor rate on Hopper."""
+    """handbook/labs/v1_10.md §5: 1,978.9 dense, not 3,958; no INT4 tensor rate on Hopper."""
     assert model.peak_ops("cloud", "int8") == C.H100_PEAK_INT8_DENSE == 1978.9e12
     assert model.peak_ops("cloud", "int4") == model.peak_ops("cloud", "int8")
 
 
 def test_phone_bandwidth_is_51_2_and_labelled_assumed():
-    """§V1-10 (2) error 11: 51.2 GB/s, an assumption, not 68 or 50."""
+    """handbook/labs/v1_10.md §5: 51.2 GB/s, an assumption, not 68 or 50."""
     html = rendered(LAB, all_open())
     assert "51.2 GB/s (assumed)" in html and "68 GB/s" not in html
 
@@ -174,11 +174,11 @@ def test_fp16_greys_out_granularity_and_scheme_with_a_reason():
     assert lab.a1_overridden(all_open()) == {}
 
 
-# ---- the accuracy table: what each cell rests on (issue 24) --------------------------------------
+# ---- the accuracy table: what each cell rests on --------------------------------------
 
 
 def test_mobilenetv2_per_tensor_qat_is_torchvisions_0_22_pp_and_per_channel_is_no_worse():
-    """Golden vector from torchvision (issue 24, S2; the lab showed 1.5 pp):
+    """Golden vector from torchvision (the lab showed 1.5 pp):
     MobileNet_V2_QuantizedWeights.IMAGENET1K_QNNPACK_V1 is quantization-aware trained with the qnnpack
     backend, whose get_default_qat_qconfig fake-quantizes weights per_tensor_symmetric
     (default_fused_wt_fake_quant): acc@1 71.658 % against 71.878 % in FP32, 0.22 pp. A scale per channel
@@ -198,7 +198,7 @@ def test_per_channel_is_never_worse_than_per_tensor():
 
 
 def test_int4_cells_say_what_they_rest_on():
-    """Issue 24, S3, then the review: the INT4 cells were marked "est, no direct source", but Krishnamoorthi
+    """The review: the INT4 cells were marked "est, no direct source", but Krishnamoorthi
     2018 (Table 5) measures six of them; only per-tensor QAT stays unsourced. The card says which."""
     html = rendered(LAB, all_open())
     table = html[html.index('data-chart="a1_frontier"'):]
@@ -258,7 +258,7 @@ def test_quality_warning_for_two_bits_and_for_pruning_without_retraining():
 
 
 def test_unstructured_pruning_stored_dense_saves_nothing():
-    """§V1-10 (2) error 7: 50 % unstructured stored dense is the dense size; a bitmask adds 1 bit/weight."""
+    """handbook/labs/v1_10.md §5: 50 % unstructured stored dense is the dense size; a bitmask adds 1 bit/weight."""
     dense, pruned = model.VARIANTS["8b_int4"], model.VARIANTS["8b_int4_u50"]
     assert pruned.weights == dense.weights
     assert model.VARIANTS["8b_int4_u50m"].weights > dense.weights / 2
@@ -298,7 +298,7 @@ def test_context_changes_the_act1_instruments():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-10 ledger: model, fmt, granularity, drop_pp, tier_configs, tier_footprints_gb, oom_tiers."""
+    """handbook/labs/v1_10.md ledger: model, fmt, granularity, drop_pp, tier_configs, tier_footprints_gb, oom_tiers."""
     rec = record(LAB, all_open(a2_flagship="8b_int4", a2_mid="8b_int3", a2_budget="3b_int4"))
     r = rec["results"]
     assert rec["context"] == "mobile" and rec["complete"] is True
@@ -316,7 +316,7 @@ def test_tinyml_is_explained_with_the_flash_it_lacks():
 
 
 def test_upstream_errors_do_not_reappear():
-    """§V1-10 (2): no 98 MB, no 3,958 'INT8', no 'App Store limit', no 'INT4 native'."""
+    """handbook/labs/v1_10.md §5: no 98 MB, no 3,958 'INT8', no 'App Store limit', no 'INT4 native'."""
     html = rendered(LAB, all_open())
     for wrong in ("98 MB", "3,958", "App Store", "INT4 native", "68 GB/s"):
         assert wrong not in html
@@ -348,7 +348,7 @@ def test_the_narrow_channel_illustration_follows_the_grid():
     assert (facts["narrow"], facts["narrow_levels"], facts["bound"]) == ("100×", "1.27", "0.197 %")
 
 
-# ---- Act II text follows the state (issue 24, classes 3, 6 and 7) ------------------------------
+# ---- Act II text follows the state ------------------------------
 
 
 def test_a_tier_that_does_not_fit_shows_no_decode_rate():

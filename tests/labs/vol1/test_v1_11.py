@@ -1,7 +1,7 @@
 """V1-11 The Roofline: every answer key proven by the physics in every context (computed here
-independently of the lab's model), the spec's golden vectors on the instruments (VOL1_09-16
-§V1-11.4), the fixes of issues 20 and 24, the OOM failure reached and left in every context, and
-the ledger record."""
+independently of the lab's model), the spec's golden vectors on the instruments (handbook/labs/v1_11.md §4), the fixes
+of questions that test and numbers a teacher would sign, the OOM failure reached and left in every context, and the
+ledger record."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_the_phone_s_16_bit_peak_is_half_of_apple_s_figure_and_says_so():
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_the_card_shows_the_act1_answer_and_the_feedback_quotes_the_cards(context):
-    """Issue 20: in Edge the feedback said "2.7 %" above a card reading 5.43 %. Every number the
+    """In Edge the feedback said "2.7 %" above a card reading 5.43 %. Every number the
     feedback quotes is now the context's, and equals its card."""
     for letter in "ABCD":
         html = rendered(LAB, state(context, through="a1_predict", choices={"a1_predict": letter}))
@@ -180,7 +180,7 @@ def test_the_card_shows_the_act2_answer_and_the_feedback_quotes_the_context(cont
 
 
 def test_edge_act2_feedback_quotes_edge_numbers_not_the_h100s():
-    """Issue 20: Edge's Act II feedback said "42×" above a card reading 21.5×."""
+    """Edge's Act II feedback said "42×" above a card reading 21.5×."""
     html = rendered(LAB, state("edge", choices={"a2_predict": "D", "a2_reflect": "A"}))
     assert card(html, "a2_speedup") == "5.88×"
     prompt = page_text(html.split('data-question="a2_reflect"')[1].split("</legend>")[0])
@@ -224,13 +224,13 @@ def test_every_option_of_every_question_has_feedback_in_every_context():
                 assert o.feedback and "{" not in o.feedback.format_map(facts)
 
 
-# ---- the story states no answer (issues 20 and 24) ---------------------------------------------
+# ---- the story states no answer ---------------------------------------------
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_the_story_quotes_no_profiler_rate(context):
-    """Issue 24: the profiler's "26.7 TFLOP/s" was 100 % of the H100's HBM roof (3.35 TB/s × 7.97), which
-    no measured kernel reaches; issue 20: ÷ the peak it was the Act I answer. The story now quotes no
+    """The profiler's "26.7 TFLOP/s" was 100 % of the H100's HBM roof (3.35 TB/s × 7.97), which
+    no measured kernel reaches; questions that test: ÷ the peak it was the Act I answer. The story now quotes no
     measured rate: before the lock neither the ceiling nor its share of the peak is on the page."""
     html = rendered(LAB, LAB.parse({"controls": {"context": context}}, "context"))
     kern = model.scenario_kernel(context)
@@ -241,7 +241,7 @@ def test_the_story_quotes_no_profiler_rate(context):
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_the_act2_story_gives_the_solo_speed_as_the_memory_cap_not_a_measurement(context):
-    """Review of V1-11 (issue 24 class 8, as the profiler's 26.7 TFLOP/s in Act I): the inference lead
+    """Review of V1-11 (as the profiler's 26.7 TFLOP/s in Act I): the inference lead
     quoted '202 tokens/s per GPU', which is the memory roof itself (W + Lκ read at 3.35 TB/s)."""
     one = model.scenario_decode(context).at(1)
     text = page_text(rendered(LAB, state(context, through="a1_reflect")))
@@ -249,14 +249,14 @@ def test_the_act2_story_gives_the_solo_speed_as_the_memory_cap_not_a_measurement
 
 
 def test_the_raw_flop_counts_read_in_scaled_units():
-    """Issue 24 F: the kernel time's note printed "268,435,456 FLOP" (M = 8) and "274,877,906,944 FLOP"
+    """The kernel time's note printed "268,435,456 FLOP" (M = 8) and "274,877,906,944 FLOP"
     (M = 8,192)."""
     small, large = rendered(LAB, state()), rendered(LAB, state(a1_m=8192))
     assert "268 MFLOP over 33.7 MB" in small and "275 GFLOP over" in large
     assert "268,435,456" not in small and "274,877,906,944" not in large
 
 
-# ---- Act I instruments: §V1-11.4 golden vectors ----------------------------------------------
+# ---- Act I instruments: handbook/labs/v1_11.md §4 golden vectors ----------------------------------------------
 
 
 def test_defaults_show_the_scenario_kernel():
@@ -296,7 +296,7 @@ def test_square_512_bf16_and_fp32():
 
 
 def test_int8_ridge_uses_the_dense_peak_and_rates_read_in_top_s():
-    """§V1-11.2 error 3: dense INT8 is 1,978.9 TOPS, ridge 591; INT8 counts integer operations (TOP/s)."""
+    """handbook/labs/v1_11.md §5: dense INT8 is 1,978.9 TOPS, ridge 591; INT8 counts integer operations (TOP/s)."""
     html = rendered(LAB, state(a1_precision="int8"))
     assert metric(html, "a1_ridge") == pytest.approx(590.7, abs=0.05)
     assert metric(html, "a1_ai") == pytest.approx(2 * 7.969, abs=1e-3)
@@ -306,7 +306,7 @@ def test_int8_ridge_uses_the_dense_peak_and_rates_read_in_top_s():
 
 
 def test_the_math_peek_names_a_float_peak_in_flop_s():
-    """Edge's math peek printed "Peak, P 15 TOP/s" for the FP16 peak: a unit slip (issue 24, class 1)."""
+    """Edge's math peek printed "Peak, P 15 TOP/s" for the FP16 peak: a unit slip."""
     html = page_text(rendered(LAB, state("edge")))
     assert "Peak, P 15 TFLOP/s" in html.replace("*", "") and "15 TOP/s" not in html
 
@@ -321,7 +321,7 @@ def test_the_phone_runs_16_bit_and_says_why():
 
 
 def test_the_roofline_hover_names_flop_for_floats_and_op_for_int8():
-    """Issue 24, class 1: the kernels' hover text read TOP/s for floating-point kernels."""
+    """The kernels' hover text read TOP/s for floating-point kernels."""
     bf16 = " ".join(t.get("text", [""])[0] or "" for t in figure(rendered(LAB, state()), "a1_roofline")["data"]
                     if t.get("text"))
     int8 = " ".join(t.get("text", [""])[0] or "" for t in
@@ -362,12 +362,12 @@ def test_roofline_chart_draws_the_three_devices_and_the_kernels():
     assert phone[0] == "A17 Pro · 16-bit" and not any("FP32" in n for n in phone)
 
 
-# ---- Act II instruments (§V1-11.4) and the OOM state (issue 24) --------------------------------
+# ---- Act II instruments (handbook/labs/v1_11.md §4) and the OOM state --------------------------------
 
 
 @pytest.mark.parametrize("batch, ms, tok_s", [(1, 4.834, 206.9), (8, 5.115, 1564), (64, 7.358, 8698)])
 def test_decode_golden_rows_on_the_instruments(batch, ms, tok_s):
-    """§V1-11.4: BF16 on the H100 at 1,024 tokens of context."""
+    """handbook/labs/v1_11.md §4: BF16 on the H100 at 1,024 tokens of context."""
     html = rendered(LAB, state(a2_batch=batch, a2_context=1024))
     assert metric(html, "a2_step_s") * 1e3 == pytest.approx(ms, abs=5e-4)
     assert metric(html, "a2_tok_s") == pytest.approx(tok_s, rel=5e-4)
@@ -392,7 +392,7 @@ def test_the_context_slider_stops_at_llama_3_8b_s_window():
 
 
 def test_gqa_off_makes_the_kv_cache_four_times_larger():
-    """§V1-11.2 error 7: 32 KV heads give 4× the cache; B=64, S=2,048: 17.2 → 68.7 GB."""
+    """handbook/labs/v1_11.md §5: 32 KV heads give 4× the cache; B=64, S=2,048: 17.2 → 68.7 GB."""
     gqa = lab.act2_decode(state(a2_batch=64, a2_context=2048))
     mha = lab.act2_decode(state(a2_batch=64, a2_context=2048, a2_mha=True))
     assert gqa.kv_bytes / 1e9 == pytest.approx(17.18, abs=0.01) and mha.kv_bytes == 4 * gqa.kv_bytes
@@ -404,7 +404,7 @@ OOM = {"cloud": {"a2_batch": 512, "a2_context": 8192}, "edge": {"a2_batch": 64},
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_out_of_memory_shows_no_speed_no_step_and_no_gain(context):
-    """Issue 24: at batch 512 / 32K (and on Edge at batch 64) "0 tokens/s, does not fit" sat beside
+    """At batch 512 / 32K (and on Edge at batch 64) "0 tokens/s, does not fit" sat beside
     "Throughput over batch 1 4.7×" (31.4× on Edge) and a step time. A batch that does not fit runs
     nothing: its cards, table rows and chart points are blank."""
     s = state(context, **OOM[context])
@@ -427,7 +427,7 @@ def test_out_of_memory_names_whose_memory_it_is():
 
 
 def test_out_of_memory_offers_only_the_levers_left_and_scales_a_small_cache():
-    """Review of V1-11 (issue 24 class 6): the failure always said "Use fewer sequences or a shorter
+    """Review of V1-11: the failure always said "Use fewer sequences or a shorter
     context, quantise the weights, or keep grouped-query attention", also at batch 1 with 4-bit weights;
     and a 128-token cache read "0.0168 GB"."""
     phone = page_text(rendered(LAB, state("mobile", a2_batch=1, a2_context=8192, a2_mha=True)))
@@ -447,7 +447,7 @@ def test_throughput_summary_says_when_the_compute_ceiling_bends_the_curve():
 
 
 def test_bf16_llama_does_not_fit_the_orin_but_int4_does():
-    """§V1-11.2 error 6: upstream's Edge was OOM at every setting; here quantising leaves the failure."""
+    """handbook/labs/v1_11.md §5: upstream's Edge was OOM at every setting; here quantising leaves the failure."""
     assert "a2_out_of_memory" in LAB.failures_now(state("edge", a2_weights="bf16", a2_batch=1))
     assert "a2_out_of_memory" not in LAB.failures_now(state("edge", a2_weights="int8", a2_batch=1))
 
@@ -493,7 +493,8 @@ def test_the_takeaways_speak_of_every_context_with_its_own_numbers():
 
 
 def test_record_holds_the_spec_ledger_fields_labelled():
-    """§V1-11 ledger: device, precision, M, K, N, ai, attainable_tflops, mfu, regime, fused, tok_s, oom."""
+    """handbook/labs/v1_11.md ledger: device, precision, M, K, N, ai, attainable_tflops, mfu, regime, fused, tok_s,
+    oom."""
     rec = record(LAB, state(a2_batch=512))
     results = rec["results"]
     assert set(results) == {"device", "precision", "m", "k", "n", "ai", "attainable_tflops", "mfu", "regime",

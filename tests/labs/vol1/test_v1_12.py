@@ -1,4 +1,4 @@
-"""V1-12 The Speedup Ceiling: answer keys proven by the physics (VOL1_09-16 §V1-12), the
+"""V1-12 The Speedup Ceiling: answer keys proven by the physics (handbook/labs/v1_12.md), the
 golden vectors on the instruments, Gustafson's mode, the rank-inversion failure reached and
 left, the context, edges and the ledger record."""
 
@@ -26,14 +26,15 @@ def metric(html: str, name: str) -> float:
     return float(html.split(f'data-metric="{name}" data-value="')[1].split('"')[0])
 
 
-# ---- answer keys (§V1-12 (3) and (4)), proven in every context ----------------------------
+# ---- answer keys (handbook/labs/v1_12.md §2, §4), proven in every context -----------------
 
 CONTEXTS = LAB.context.values
 
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_a_6_12x_not_64x(context):
-    """§V1-12 (3): "≈6.1×, ≈16.3 h" (upstream's 6.4× / 15.6 h needs s = 0.143, error 1); the lowest range."""
+    """handbook/labs/v1_12.md §2: "≈6.1×, ≈16.3 h" (upstream's 6.4× / 15.6 h needs s = 0.143, error 1); the lowest
+    range."""
     assert LAB.question("a1_predict").value_in(context) == pytest.approx(6.1244, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "A", context)
     assert model.serial_for(6.4) == pytest.approx(0.143, abs=5e-4)
@@ -41,7 +42,7 @@ def test_act1_key_is_a_6_12x_not_64x(context):
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_key_is_c_the_vendors_tie_at_batch_9_4(context):
-    """§V1-12 (3)-(4): crossover b* = 9.418, in C (8 to 16)."""
+    """handbook/labs/v1_12.md §2, §4: crossover b* = 9.418, in C (8 to 16)."""
     assert LAB.question("a2_predict").value_in(context) == pytest.approx(9.418, abs=5e-4)
     assert_key_proven(lab.ACT2_PREDICTION, "C", context)
 
@@ -52,7 +53,7 @@ def test_reflection_keys_are_b_and_d():
 
 
 def test_ranges_run_from_lowest_to_highest():
-    """Issue 20: V1-12's Act I ranges ran from highest (A, 60× or more) to lowest (D, under 4×)."""
+    """V1-12's Act I ranges ran from highest (A, 60× or more) to lowest (D, under 4×)."""
     for p in (lab.ACT1_PREDICTION, lab.ACT2_PREDICTION):
         highs = [o.high for o in p.options[:-1]]
         assert p.options[0].low is None and p.options[-1].high is None and highs == sorted(highs)
@@ -70,14 +71,14 @@ def test_act1_reflection_key_finishes_soonest_of_the_four_proposals():
 
 
 def test_gustafson_answer_sits_in_option_d_not_the_key():
-    """§V1-12 (2) error 2: 54.55 is a scaled job's speedup; option D holds it, so the confusion is testable."""
+    """handbook/labs/v1_12.md §5: 54.55 is a scaled job's speedup; option D holds it, so the confusion is testable."""
     scaled = model.Run(model.S.serial, model.S.workers, 1.0, True).speedup
     assert scaled == pytest.approx(54.55)
     assert lab.ACT1_PREDICTION.option("D").holds(scaled)
     assert lab.ACT1_PREDICTION.option("B").holds(1 / model.S.serial)  # the ceiling 1/s, not reached on 64
 
 
-# ---- issue 24: the two measurements are ratios; A's costs are stated ------------------------
+# ---- The two measurements are ratios; A's costs are stated ------------------------
 
 
 def crossover_for(r: float) -> float:
@@ -89,7 +90,7 @@ def crossover_for(r: float) -> float:
 
 
 def test_the_crossover_depends_on_as_costs_so_the_prompt_states_them():
-    """Issue 24 (V1-12, S2): "the two measurements fix both costs" is false: they are ratios to A, and
+    """The page's "the two measurements fix both costs" is false: they are ratios to A, and
     b* = 1 + 372(r + 1)/(25r + 428) with r = t0/t1 of A (the review's closed form). The prompt states A's
     2 ms + 0.1 ms per sample, and the key C (8 to 16) holds for every r from 13.3 up (b* → 15.9)."""
     for r in (1.5, 8.0, 20.0, 44.7, 1000.0):
@@ -125,7 +126,7 @@ def test_every_option_s_feedback_quotes_its_own_physics():
 
 
 def test_defaults_show_the_golden_fixed_job():
-    """§V1-12 (4): s=0.15, N=64, e=1 → S 6.1244; 16.328 h; E 9.57 %; ceiling 6.667; s' 0.91866."""
+    """handbook/labs/v1_12.md §4: s=0.15, N=64, e=1 → S 6.1244; 16.328 h; E 9.57 %; ceiling 6.667; s' 0.91866."""
     html = rendered(LAB, all_open())
     assert metric(html, "a1_speedup") == pytest.approx(6.1244, abs=5e-5)
     assert metric(html, "a1_wall_s") / 3600 == pytest.approx(16.328, abs=5e-4)
@@ -135,7 +136,7 @@ def test_defaults_show_the_golden_fixed_job():
 
 
 def test_a_quarter_serial_gives_3_82x():
-    """§V1-12 (4): s = 0.25, N = 64 → 3.8209."""
+    """handbook/labs/v1_12.md §4: s = 0.25, N = 64 → 3.8209."""
     assert metric(rendered(LAB, all_open(a1_serial=0.25)), "a1_speedup") == pytest.approx(3.8209, abs=5e-5)
 
 
@@ -169,7 +170,7 @@ def test_energy_is_workers_times_wall_clock_times_rated_power():
 
 
 def test_the_serial_share_starts_at_one_percent_so_the_ceiling_is_finite():
-    """Issue 24 class 22: at s = 0 the ceiling card read "∞"; the slider now starts at 1 %."""
+    """At s = 0 the ceiling card read "∞"; the slider now starts at 1 %."""
     html = rendered(LAB, all_open(a1_serial=0.0, a1_workers=1024))
     assert metric(html, "a1_ceiling") == pytest.approx(100.0) and "∞" not in html
     assert metric(html, "a1_wall_s") >= 3600  # the shortest run is over an hour: "h" never reads 0.0977 h
@@ -179,7 +180,7 @@ def test_the_serial_share_starts_at_one_percent_so_the_ceiling_is_finite():
 
 
 def test_vendor_rates_match_the_golden_vectors():
-    """§V1-12 (4): b=1 A 476.2/s, B 571.4/s; b=32 A 6,153.8/s, B 5,212.7/s (A/B = 85/72)."""
+    """handbook/labs/v1_12.md §4: b=1 A 476.2/s, B 571.4/s; b=32 A 6,153.8/s, B 5,212.7/s (A/B = 85/72)."""
     assert model.throughput("A", 1) == pytest.approx(476.19, abs=5e-3)
     assert model.throughput("B", 1) == pytest.approx(571.43, abs=5e-3)
     assert model.throughput("A", 32) == pytest.approx(6153.85, abs=5e-3)
@@ -188,7 +189,7 @@ def test_vendor_rates_match_the_golden_vectors():
 
 
 def test_the_default_benchmark_ranks_backwards_and_single_stream_fixes_it():
-    """§V1-12 (2) error 6: upstream's failure could never be left; here the scenario leaves it."""
+    """handbook/labs/v1_12.md §5: upstream's failure could never be left; here the scenario leaves it."""
     assert "a2_rank_inverted" in LAB.failures_now(all_open())
     assert 'data-failure="a2_rank_inverted"' in str(render_lab(LAB, all_open()))
     fixed = all_open(a2_scenario="single")
@@ -221,7 +222,7 @@ def test_context_changes_the_energy_on_screen():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§V1-12 ledger: s, N, speedup, efficiency, b_bench, b_prod, crossover_b, rank_valid."""
+    """handbook/labs/v1_12.md ledger: s, N, speedup, efficiency, b_bench, b_prod, crossover_b, rank_valid."""
     rec = record(LAB, all_open())
     res = rec["results"]
     assert {"s", "n", "speedup", "efficiency", "b_bench", "b_prod", "crossover_b", "rank_valid"} <= set(res)
@@ -271,7 +272,7 @@ def test_edge_names_its_boards_in_the_story_and_the_questions():
     assert "Sixteen times the Orin NX boards" in html and "the run on 64 Orin NX boards gives 8.77×" in html
 
 
-# ---- independent review (issues 20 and 24) -------------------------------------------------
+# ---- independent review -------------------------------------------------
 
 
 def test_act2_key_holds_over_every_control_a_student_can_move():
@@ -290,7 +291,7 @@ def test_act2_key_holds_over_every_control_a_student_can_move():
 
 
 def test_act2_reflection_has_a_production_option_that_is_wrong():
-    """Review (issue 20, defect class 18): the key was the only option naming production, so "pick
+    """Review: the key was the only option naming production, so "pick
     the odd one out" found it. Option A runs the pilot's own queries at batch 256, where A leads 1.37×
     (far above b* = 9.42), while the pilot's one-at-a-time traffic has B ahead 1.2×: the same queries,
     the wrong regime."""

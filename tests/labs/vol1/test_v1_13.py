@@ -1,4 +1,4 @@
-"""V1-13 The Tail Latency Trap: golden vectors (VOL1_09-16 §V1-13 §4, corrected where a public source
+"""V1-13 The Tail Latency Trap: golden vectors (handbook/labs/v1_13.md §4, corrected where a public source
 says otherwise) through the lab's own models, answer keys proven by the physics in every context,
 the feedback of every option quoting the cards of its context, sampled percentiles against closed
 forms, failure states reached and left, the one-device contexts, edges, and the ledger record."""
@@ -37,11 +37,11 @@ def locked(context: str = "cloud", choices: dict | None = None, through: str = "
     return LAB.parse({"answers": answers, "controls": {**base, **controls}})
 
 
-# ---- §4 golden vectors ---------------------------------------------------------------------------
+# ---- handbook/labs/v1_13.md §4 golden vectors ----------------------------------------------------
 
 
 def test_section4_act1_scenario_mm1():
-    """§4: M/M/1 λ = 78, μ = 100: W 45.455 ms; P99 209.33 ms; L 3.545; P(T > 100 ms) 0.1108."""
+    """handbook/labs/v1_13.md §4: M/M/1 λ = 78, μ = 100: W 45.455 ms; P99 209.33 ms; L 3.545; P(T > 100 ms) 0.1108."""
     srv = model.scenario_server("cloud")
     assert srv.arrival_per_s == pytest.approx(78, rel=1e-12)
     assert srv.mean_s * 1e3 == pytest.approx(45.455, abs=5e-4)
@@ -51,13 +51,13 @@ def test_section4_act1_scenario_mm1():
 
 
 def test_section4_act2_backlog_and_drain():
-    """§4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
+    """handbook/labs/v1_13.md §4: c0 = 30, lag 60 s, λ = 10,000: backlog 528,000; drain at c = 300: 264 s."""
     assert model.scenario_spike("cloud").backlog == pytest.approx(528_000)
     assert lab.spike(locked(a2_replicas=300)).drain_s == pytest.approx(264)
 
 
 def test_the_spike_s_wait_is_served_by_the_new_fleet_not_the_old():
-    """Issue 24 (S2), correcting the spec's golden row "wait 440 s" (Q / c₀μ, the old capacity):
+    """Correcting the spec's golden row "wait 440 s" (Q / c₀μ, the old capacity):
     first in, first out, the 528,000 requests ahead of a request arriving as the lag ends are served
     by the fleet from then on, at c₁μ: 220 s for the doubled fleet and 22 s at 600 replicas, where
     the page also shows the drain of 37.7 s. Source: Newell 1982, *Applications of Queueing Theory*,
@@ -138,11 +138,11 @@ def test_act2_s_reflection_holds_for_every_setting_at_the_slowest_service():
     assert q.mm1_sojourn_percentile_s(0.99, lab.A2_SPIKE.min, slow) > model.S.act2_slo_s
 
 
-# ---- feedback in the context locked in (issue 20) -----------------------------------------------------
+# ---- feedback in the context locked in -----------------------------------------------------
 
 
 def test_mobile_act1_feedback_quotes_the_mobile_cards_not_the_cloud_s():
-    """Issue 20: V1-13 in Mobile showed "209 ms" in the feedback above a card of 523 ms."""
+    """V1-13 in Mobile showed "209 ms" in the feedback above a card of 523 ms."""
     html = rendered(LAB, locked("mobile", {"a1_predict": "A"}, through="a1_predict"))
     said = feedback(html, "a1_predict")
     assert card(html, "a1_p99_s") == "523 ms" and "523 ms" in said
@@ -242,7 +242,7 @@ def test_one_device_disables_the_fleet_controls_and_shows_its_service_curve(cont
 
 
 def test_mobile_shows_the_slowest_service_that_meets_the_slo():
-    """The M/M/1 percentile (not Little's law, spec error 13): μ ≥ λ + ln 100 / SLO."""
+    """The M/M/1 percentile (not Little's law, handbook/labs/v1_13.md §5): μ ≥ λ + ln 100 / SLO."""
     html = rendered(LAB, locked("mobile"))
     slowest = metric(html, "a2_max_service_s")
     assert q.mm1_sojourn_percentile_s(0.99, 60, slowest) == pytest.approx(model.S.act2_slo_s, rel=1e-12)
@@ -253,11 +253,11 @@ def test_tiny_is_explained_not_offered():
     assert "tiny" not in CONTEXTS and "TinyML" in LAB.track_notes["tiny"] and "Cloud" in LAB.track_notes["tiny"]
 
 
-# ---- numbers a teacher would sign (issue 24) -----------------------------------------------------------
+# ---- numbers a teacher would sign -----------------------------------------------------------
 
 
 def test_tiny_shares_and_zero_times_read_as_a_textbook_prints_them():
-    """Issue 24 (F): "0.0000000279 %" and "0 ns" are gone: a tiny share reads "< 0.001 %", a wait of
+    """The page's "0.0000000279 %" and "0 ns" are gone: a tiny share reads "< 0.001 %", a wait of
     nothing "0 s"."""
     light = page_text(rendered(LAB, locked(a1_service_s=0.001, a1_rho=0.05, a1_slo_s=0.02)))
     assert "Requests slower than the SLO < 0.001 %" in light
@@ -283,7 +283,8 @@ def test_unstable_p99_reads_infinite_with_its_reason():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """Spec §3 ledger: lambda_rps, mu_rps, rho, p99_ms, replicas, autoscale_lag_s, backlog_req, slo_met."""
+    """handbook/labs/v1_13.md §2 ledger: lambda_rps, mu_rps, rho, p99_ms, replicas, autoscale_lag_s, backlog_req,
+    slo_met."""
     rec = record(LAB, locked(choices={"a1_predict": "A"}, a2_replicas=300, a2_lag_s=0))
     r = rec["results"]
     assert r["lambda_rps"] == 10_000 and r["mu_rps"] == pytest.approx(40) and r["replicas"] == 300
@@ -298,14 +299,14 @@ def test_record_holds_the_spec_ledger_fields():
 
 
 def test_the_ledger_page_labels_the_record_once_with_its_act():
-    """Issue 24 (V1-16's item): V1-13's record read "Act I · Act I P99 (ms)" on the ledger page."""
+    """V1-13's record read "Act I · Act I P99 (ms)" on the ledger page."""
     doc = ledger.commit(ledger.empty(), "v1_13-attempt", record(LAB, locked()), LOCKED_AT)
     text = page_text(ledger_view.render(ledger.dumps(doc)))
     assert "Act I · P99 time in system (ms) 209" in text and "Act I · Act I" not in text
     assert "SLO met throughout no" in text
 
 
-# ---- independent review (issue 24 review, DONE.md) ------------------------------------------------------
+# ---- independent review (handbook/principles.md) ------------------------------------------------------
 
 
 def test_act2_ranges_part_at_the_lag_where_the_claims_part():

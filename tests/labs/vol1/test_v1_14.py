@@ -1,4 +1,4 @@
-"""V1-14 The Silent Degradation Problem: answer keys proven by the physics (VOL1_09-16 §V1-14),
+"""V1-14 The Silent Degradation Problem: answer keys proven by the physics (handbook/labs/v1_14.md),
 the sampled monitor, failure states reached and left, context presets, edge values and the ledger."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def after_act1(**controls):
     return answered(LAB, {}, through="a1_reflect", controls=controls)
 
 
-# ---- answer keys (§V1-14 (3) "Key C holds", "Key B holds"; (4) golden vectors) ----------------------
+# ---- answer keys (handbook/labs/v1_14.md §2 "Key C holds", "Key B holds"; (4) golden vectors) -------
 
 
 CONTEXTS = ("cloud", "edge", "mobile")
@@ -34,7 +34,7 @@ CONTEXTS = ("cloud", "edge", "mobile")
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_c_amount_crosses_at_3_53_weeks_in_every_context(context):
-    """§V1-14 (4): δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8). The
+    """handbook/labs/v1_14.md §4: δ = 0.13 σ/wk crosses PSI 0.2 at 3.53 weeks (upstream said week 3 / week 8). The
     population crossing does not depend on the window, so the key is C in every product."""
     assert model.act1_truth() / WEEK == pytest.approx(3.53, abs=0.005)
     assert_key_proven(lab.ACT1_PREDICTION, "C", context)
@@ -49,7 +49,7 @@ def test_act1_ranges_are_ordered_and_the_linear_belief_lands_in_b():
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act2_key_is_a_weekly_monthly_quarterly_in_every_context(context):
-    """§V1-14 (4): T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile): the spec's key B,
+    """handbook/labs/v1_14.md §4: T_op = 5.66 d (cloud), 30 d (edge, floor-capped), 87.8 d (mobile): the spec's key B,
     lettered A here. The question names all three products, so the key is the same in every context."""
     ops = {c: model.scenario_product(c).t_op / DAY for c in CONTEXTS}
     assert ops == pytest.approx({"cloud": 5.657, "edge": 30.0, "mobile": 87.83}, abs=0.005)
@@ -66,12 +66,12 @@ def test_section4_product_goldens(context, t_star, t_max, annual):
 
 
 def test_edge_retrain_is_the_whole_fleet_not_one_device():
-    """§V1-14 (2) error 10: 1,000 devices × $50 + $8,000 = $58,000 per retrain."""
+    """handbook/labs/v1_14.md §5: 1,000 devices × $50 + $8,000 = $58,000 per retrain."""
     assert model.scenario_product("edge").retrain_usd == 58_000
 
 
 def test_act1_reflection_key_d_halving_the_threshold_takes_seven_tenths_of_the_time():
-    """§V1-14 (4) golden vector: binned PSI reaches 0.1 at Δ = 0.3235 σ and 0.2 at 0.4583 σ, so with
+    """handbook/labs/v1_14.md §4 golden vector: binned PSI reaches 0.1 at Δ = 0.3235 σ and 0.2 at 0.4583 σ, so with
     Δ = δt the crossing comes at 0.706 of the time (D); not a half (B, PSI linear in the shift), a
     quarter (A) or the same week (C)."""
     assert lab.D.shift_for_psi(0.1) == pytest.approx(0.3235, abs=5e-5)
@@ -138,7 +138,7 @@ def test_no_majority_or_odd_one_out_finds_the_pick_key():
 
 @pytest.mark.parametrize("feature,week", [("amount", 4), ("merchant", 8), ("location", 16)])
 def test_weekly_checks_alarm_in_the_week_after_the_crossing(feature, week):
-    """§V1-14 (4): 3.53 / 7.64 / 15.28 weeks, so weekly alarms at weeks 4 / 8 / 16 (cloud window)."""
+    """handbook/labs/v1_14.md §4: 3.53 / 7.64 / 15.28 weeks, so weekly alarms at weeks 4 / 8 / 16 (cloud window)."""
     state = LAB.parse({"controls": {"a1_feature": feature}}, changed="a1_feature")
     assert state["a1_drift"] == lab.FEATURES[feature][1]
     det = lab.monitor(state).run()
@@ -147,7 +147,7 @@ def test_weekly_checks_alarm_in_the_week_after_the_crossing(feature, week):
 
 
 def test_the_alarm_comes_while_accuracy_is_still_92_9_pct():
-    """§V1-14 (3): weekly detection at week 4, accuracy 92.9 %."""
+    """handbook/labs/v1_14.md §2: weekly detection at week 4, accuracy 92.9 %."""
     rec = record(LAB, after_act1())
     assert rec["results"]["detect_wk"] == 4.0
     assert rec["results"]["acc_at_detect"] == pytest.approx(0.92888, abs=1e-5)
@@ -198,7 +198,7 @@ def test_a_floor_no_cadence_can_hold_names_the_levers_that_can():
 
 
 def test_a_cadence_past_the_straight_lines_zero_is_said_to_be_outside_the_model():
-    """Review (issue 24 class 7): at the cloud's 0.5 pp/day a year's cadence takes the straight line to 0 %
+    """Review: at the cloud's 0.5 pp/day a year's cadence takes the straight line to 0 %
     after 188 days (94 / 0.5); the card showed "0 %" and a cost built on -88 % accuracy as ordinary numbers."""
     html = rendered(LAB, all_open(a2_cadence=365))
     assert "outside the model: the straight line reaches 0 % after 188 days" in html
@@ -329,7 +329,7 @@ def test_record_holds_the_spec_fields():
 
 
 def test_total_at_the_optimum_is_twice_the_retraining_spend():
-    """§V1-14 (2) error 9: the annual cost counts staleness too; at T* it is twice the retraining spend."""
+    """handbook/labs/v1_14.md §5: the annual cost counts staleness too; at T* it is twice the retraining spend."""
     p = model.scenario_product("cloud")
     assert p.annual(p.t_star) == pytest.approx(2 * lab.D.retrain_usd_per_year(p.t_star, p.retrain_usd))
 

@@ -1,8 +1,8 @@
 """V1-15 There Is No Free Fairness: every answer key proven in every context by physics computed
 here independently of the lab (scipy's normal distribution), the spec's golden vectors on the
-instruments (VOL1_09-16 §V1-15 (4)), the fixes of issues 20 and 24 (the statute's own words, tiny
-ratios, a score calibrated within groups read as different cutoff scores), every failure reached
-and left, and the ledger record."""
+instruments (handbook/labs/v1_15.md §4), the fixes of questions that test and numbers a teacher would sign (the
+statute's own words, tiny ratios, a score calibrated within groups read as different cutoff scores), every failure
+reached and left, and the ledger record."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def blind(recall: float, d: float = 2.0) -> tuple[float, float, float]:
     return z, fpr, selection(0.35, recall, fpr) / selection(0.65, recall, fpr)
 
 
-# ---- golden vectors: VOL1_09-16 §V1-15 (4), d = 2 ---------------------------------------------
+# ---- golden vectors: handbook/labs/v1_15.md §4, d = 2 -----------------------------------------
 
 
 def test_spec_4_equal_accuracy_unequal_errors_on_the_act_i_cards():
@@ -257,7 +257,7 @@ def test_one_cutoff_clears_four_fifths_without_validation_only_near_97_percent_r
     assert LAB.failures_now(state(a2_policy="blind", a2_recall=0.97)) == frozenset()
 
 
-# ---- issue 24: the statute's own words; law and policy said apart -----------------------------
+# ---- The statute's own words; law and policy said apart -----------------------------
 
 
 def test_the_statute_is_quoted_with_every_ground_it_names():
@@ -340,7 +340,7 @@ def test_the_law_notes_quote_disparate_impact_and_the_guidelines_limits():
         assert said in text, said
 
 
-# ---- issue 24: numbers far from one, and states the old tails could not compute ------------------
+# ---- Numbers far from one, and states the old tails could not compute ------------------
 
 EXTREME = {"a1_base_a": 0.95, "a1_base_b": 0.05, "a1_d": 0.5, "a1_t": 0.9}
 
@@ -528,7 +528,7 @@ def test_the_ratio_card_is_green_only_when_the_ratio_is_near_one(controls, tone)
 
 
 def test_the_kleinberg_citation_claims_no_more_than_the_theorem():
-    """Review (defect class 9 of issue 24): Kleinberg, Mullainathan and Raghavan 2016 prove that
+    """Review: Kleinberg, Mullainathan and Raghavan 2016 prove that
     calibration within groups and balance for both classes hold together only with perfect prediction
     or equal base rates; the Act I sources said they "cannot coexist", with no exception. The label names
     the question the paper answers, not its answer: the answer is Act I's reflection key, and the

@@ -1,6 +1,7 @@
-"""V1-16 The Architect's Audit: the golden vectors through the lab (VOL1_09-16 §V1-16 (4)), both keys
+"""V1-16 The Architect's Audit: the golden vectors through the lab (handbook/labs/v1_16.md §4), both keys
 proven, a search of the fleet's controls proving a feasible design exists and that every check can
-fail and pass, the ledger radar with an empty, partial and corrupt ledger, and the record (§3)."""
+fail and pass, the ledger radar with an empty, partial and corrupt ledger, and the record
+(handbook/labs/v1_16.md §2)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def all_open(earlier=None, **controls):
     return LAB.parse(raw)
 
 
-# ---- golden vectors through the lab (spec §4) ------------------------------------------
+# ---- golden vectors through the lab (handbook/labs/v1_16.md §4) ------------------------
 
 
 def test_spec_4_cloud_bf16_and_int4_through_the_lab():
@@ -49,7 +50,7 @@ def test_spec_4_devices_through_the_lab():
 
 
 def test_a_ternary_weight_is_stored_in_two_bits_and_the_7bs_quality_is_assumed():
-    """Issue 24: bitnet.cpp's I2_S packs a ternary weight in 2 bits (log2 3 = 1.58 is its information),
+    """bitnet.cpp's I2_S packs a ternary weight in 2 bits (log2 3 = 1.58 is its information),
     and BitNet b1.58 (Ma et al. 2024, arXiv 2402.17764) reports quality only up to 3.9B: the page labels
     a ternary 7B's quality an assumption (review: "hypothetical" was too strong, see below). At 2 bits the phone still passes: 1.75 + 0.268 + 0.3 = 2.32 GB of 4 GB,
     (1.75 + 0.0839) GB / 51.2 GB/s = 35.8 ms a token."""
@@ -61,13 +62,13 @@ def test_a_ternary_weight_is_stored_in_two_bits_and_the_7bs_quality_is_assumed()
 
 
 def test_ternary_is_not_called_the_floor_of_precision():
-    """Issue 24: binary weights exist (XNOR-Net, Rastegari et al. 2016; BitNet, Wang et al. 2023)."""
+    """Binary weights exist (XNOR-Net, Rastegari et al. 2016; BitNet, Wang et al. 2023)."""
     html = rendered(LAB, all_open()).lower()
     assert "floor of precision" not in html and "the smallest it gets" not in html
 
 
 def test_a_tier_that_cannot_store_the_weights_is_named_not_timed():
-    """Issue 24: the MCU's 2 MiB of flash cannot store a 14 GB model, so no time is shown for it (was
+    """The MCU's 2 MiB of flash cannot store a 14 GB model, so no time is shown for it (was
     "2.07 h", "29,167 ms per token"); the external flash's token time is given in seconds (35 s)."""
     html = rendered(LAB, all_open(context="tiny"))
     assert "2.07 h" not in html and "29,167 ms" not in html and "29.2 s" not in html
@@ -76,7 +77,7 @@ def test_a_tier_that_cannot_store_the_weights_is_named_not_timed():
 
 
 def test_the_families_put_each_lab_under_what_it_teaches():
-    """Issue 24: V1-03 (The Constraint Tax) teaches late-found constraints, not drift; V1-07 (The Kernel
+    """V1-03 (The Constraint Tax) teaches late-found constraints, not drift; V1-07 (The Kernel
     Fusion Dividend) teaches launches and memory trips, not parallelism."""
     of = {lab_id: name for name, labs in audit.FAMILIES.items() for lab_id in labs}
     assert of["v1_03"] == "Workflow" and of["v1_07"] == "Memory" and of["v1_14"] == "Drift"
@@ -108,7 +109,7 @@ def test_act1_key_one_stream_writes_238_tokens_a_second_in_every_context():
 
 
 def test_act2_key_only_the_phone_needs_weights_below_four_bits():
-    """Issue 20: the pick no longer hands the student the MCU's 2 MiB; at INT4 the phone holds 4.178 GB
+    """The pick no longer hands the student the MCU's 2 MiB; at INT4 the phone holds 4.178 GB
     of its 4 GB share and takes 72.1 ms a token, while the edge (36.1 ms, 4.18 of 12 GB) and the cloud
     (INT4, batch 256, load 50 %) pass."""
     assert audit.tiers_without_a_fit() == ["tiny"]
@@ -247,13 +248,13 @@ def test_the_record_has_every_check_and_the_verdict():
 
 
 def test_the_weakest_family_names_its_labs_in_good_english():
-    """Issue 24: "across 1 lab(s)" reads "across 1 lab"."""
+    """The page's "across 1 lab(s)" reads "across 1 lab"."""
     earlier = {"v1_08": attempt([True, False, True, True]), "v1_15": attempt([False, True, False, True])}
     html = rendered(LAB, all_open(earlier=earlier, a1_count="all"))
     assert "lab(s)" not in html and "across 1 lab." in html
 
 
-# ---- independent review (issues 20 and 24) ----------------------------------------------------
+# ---- independent review ----------------------------------------------------
 
 
 def before_lock(question_id: str, context: str = "cloud") -> str:

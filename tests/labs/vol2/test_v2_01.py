@@ -18,7 +18,7 @@ from tests.labs.helpers import answered, assert_key_proven, rendered
 LAB = lab.LAB
 
 
-# ---- Act I: answer key and the audit's golden vectors (AUDIT §3c, §3d) -------------------
+# ---- Act I: answer key and the audit's golden vectors (handbook/labs/v2_01.md §2) -------------------
 
 
 def independent_speedup(nics: float, nic_bw: float, gpus: float = 1024) -> float:
@@ -32,7 +32,7 @@ def independent_speedup(nics: float, nic_bw: float, gpus: float = 1024) -> float
 
 @pytest.mark.parametrize("context,key,value", [("frontier", "B", 167.03), ("startup", "A", 38.99)])
 def test_act1_key_is_proven_in_each_context(context, key, value):
-    """Issue 20: the start-up's nodes have one 400G NIC, so its run reaches 39x, not the frontier's 167x."""
+    """The start-up's nodes have one 400G NIC, so its run reaches 39x, not the frontier's 167x."""
     nics = {"frontier": 8, "startup": 1}[context]
     assert independent_speedup(nics, C.IB_NDR_BW) == pytest.approx(value, abs=0.005)
     assert lab.act1_truth(context) == pytest.approx(value, abs=0.005)
@@ -47,7 +47,7 @@ def test_act1_prompt_names_the_fabric_of_the_context():
 
 
 def test_startup_feedback_quotes_the_startup_card():
-    """Issue 20: in 'Start-up' the feedback said 167x above a card reading 39x."""
+    """In 'Start-up' the feedback said 167x above a card reading 39x."""
     state = LAB.parse({"answers": {"a1_predict": {"choice": "A", "locked_at": "2026-01-01T00:00:00Z"}},
                        "controls": {"context": "startup"}}, "context")
     html = rendered(LAB, state)
@@ -250,7 +250,7 @@ def test_record_holds_answers_results_and_failures():
     assert set(rec["failures_active"]) == {f.name for f in lab.FAILURES}
 
 
-# ---- corrections found in review (issue 10, issue 8 item 8) ---------------------------------
+# ---- corrections found in review ---------------------------------
 
 
 def _failure_text(html):
@@ -261,7 +261,7 @@ def _failure_text(html):
 @pytest.mark.parametrize("gpus,dominates", [(1, "Compute dominates"), (64, "Compute dominates"),
                                             (1024, "the wait dominates")])
 def test_schedule_blown_says_what_dominates_the_step(gpus, dominates):
-    """Issue 10: the same advice at 1 GPU (no all-reduce) and at 64 GPUs (a quarter of the step)."""
+    """The same advice at 1 GPU (no all-reduce) and at 64 GPUs (a quarter of the step)."""
     text = _failure_text(rendered(LAB, all_open(a1_gpus=gpus)))
     assert dominates in text
     assert "0 ns" not in text
@@ -272,7 +272,7 @@ def test_schedule_blown_says_what_dominates_the_step(gpus, dominates):
 
 
 def test_the_sequence_length_is_stated_where_tokens_per_gpu_are_shown():
-    """Issue 10: 256 tokens per GPU is less than one 8K sequence per rank; the page says so."""
+    """256 tokens per GPU is less than one 8K sequence per rank; the page says so."""
     html = rendered(LAB, all_open())
     assert "32 sequences of 8,192 tokens are fewer than the 1,024 GPUs" in html
     assert "1/32 of an 8,192-token sequence" in html
@@ -280,20 +280,20 @@ def test_the_sequence_length_is_stated_where_tokens_per_gpu_are_shown():
 
 
 def test_an_impossible_breakeven_is_not_read_as_a_threshold():
-    """Issue 8: 'owning beats on-demand above 120 %'."""
+    """The page's 'owning beats on-demand above 120 %'."""
     html = rendered(LAB, all_open())
     assert lab.SCENARIO_FLEET.breakeven_on_prem() > 1
     assert "Owning beats on-demand above" not in html and "beyond full use: owning never wins" in html
 
 
 def test_one_gpus_share_of_a_dgx_reads_the_same_everywhere():
-    """Issue 10: 1.27 kW on the page against 1.28 kW elsewhere for the same 10.2 kW ÷ 8."""
+    """1.27 kW on the page against 1.28 kW elsewhere for the same 10.2 kW ÷ 8."""
     html = rendered(LAB, all_open())
     assert "1.27 kW" not in html and html.count("1.28 kW") >= 2
 
 
 def test_charts_keep_their_end_ticks_at_375_px():
-    """Issue 8: '16,384' dropped at 375 px; the cost chart lost '100 %' and put '$0' on '0 %'."""
+    """The page's '16,384' dropped at 375 px; the cost chart lost '100 %' and put '$0' on '0 %'."""
     import json
     import re
     html = rendered(LAB, all_open())

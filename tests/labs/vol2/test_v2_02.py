@@ -15,7 +15,7 @@ LAB = lab.LAB
 
 
 def test_act1_answer_is_proven_in_each_context():
-    """AUDIT §1d: 87.6 % vs 16.5 % of the step computing at 4,096 tokens, 5.3×; hand check:
+    """handbook/labs/v2_02.md §4: 87.6 % vs 16.5 % of the step computing at 4,096 tokens, 5.3×; hand check:
     T_comp = 6·13e9·4096 / (989.4e12·0.45) = 0.7176 s, ring = 1.75·26 GB / 12.5 GB/s = 3.64 s."""
     assert lab.act1_truth("pretrain") == pytest.approx(5.3226, rel=1e-4)
     assert lab.act1_truth("finetune") == pytest.approx(13.616, rel=1e-4)
@@ -33,7 +33,7 @@ def test_act1_keys_hold_if_the_backward_overlaps_the_all_reduce():
 
 @pytest.mark.parametrize("mfu", [0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60])
 def test_keys_hold_over_plausible_utilisations(mfu, monkeypatch):
-    """Issue 24 class 16: the 45 % utilisation is an assumption (stated before the lock); every
+    """The 45 % utilisation is an assumption (stated before the lock); every
     key holds from 30 % to 60 %, around published large-model utilisation (PaLM 540B: 46.2 % MFU, 57.8 % HFU, Chowdhery et al. 2022;
     Megatron-LM 1T: 52 % of peak, Narayanan et al. 2021)."""
     import dataclasses
@@ -66,7 +66,7 @@ def test_act1_reflection_ring_grows_under_a_tenth_from_8_to_16_gpus():
 
 def test_act2_answer_is_proven_in_each_context():
     """Hand check at 3,072 tokens: AR = 0.1011 + 1.875·26/50 = 1.076 s with one NIC, 0.223 s with eight;
-    steps 1.614 s and 0.761 s, a gain of 2.12×; one NIC gives 6.34× (AUDIT §1c), eight 13.4×."""
+    steps 1.614 s and 0.761 s, a gain of 2.12×; one NIC gives 6.34× (handbook/labs/v2_02.md §2), eight 13.4×."""
     one = lab.scenario_cluster("pretrain")
     assert one.speedup(16) == pytest.approx(6.34, abs=0.005)
     assert lab.act2_truth("pretrain") == pytest.approx(2.1208, rel=1e-4)
@@ -130,11 +130,11 @@ def test_record_holds_answers_results_and_failures():
     assert "a2_network_wall" in rec["failures_active"]
 
 
-# ---- corrections found in review (issue 10, issue 8 items 8-9) ------------------------------
+# ---- corrections found in review ------------------------------
 
 
 def test_failure_levers_are_never_at_their_limit():
-    """Issue 24 class 3: a lever already at its limit is not offered."""
+    """A lever already at its limit is not offered."""
     top = _failure(rendered(LAB, all_open(a1_tokens=16384, a1_fabric="eth100")), "a1_comm_bound")
     assert "More tokens per GPU than this slider reaches" in top and "a faster fabric (PCIe Gen4" in top
     rails = rendered(LAB, all_open(a2_nics="8", a2_nodes=64, a2_strong=True))
@@ -149,7 +149,7 @@ def _failure(html, name):
 
 
 def test_act1_levers_say_when_the_slider_cannot_clear_the_wall():
-    """Review of issue 24 class 3: 100 GbE needs 20,777 tokens per GPU (t* = (2/3)(7/8)·C·u/B, AUDIT §1c),
+    """Review: 100 GbE needs 20,777 tokens per GPU (t* = (2/3)(7/8)·C·u/B, handbook/labs/v2_02.md §2),
     above the slider's 16,384, and NVLink alone does not clear 512 tokens (t* = 577); the text said
     "More tokens per GPU or a faster fabric brings compute back on top" in both states."""
     eth = _failure(rendered(LAB, all_open(a1_fabric="eth100", a1_tokens=512)), "a1_comm_bound")
@@ -161,7 +161,7 @@ def test_act1_levers_say_when_the_slider_cannot_clear_the_wall():
 
 
 def test_act2_levers_named_each_clear_the_wall_alone():
-    """Review of issue 24 classes 3 and 21: "Add NICs per node" was offered where eight HDR NICs still
+    """Review: "Add NICs per node" was offered where eight HDR NICs still
     leave the all-reduce above compute (16 nodes, 512 tokens: 345 ms against 89.7 ms)."""
     hdr = _failure(rendered(LAB, all_open(a2_nic="hdr", a2_tokens=512, a2_nodes=16)), "a2_network_wall")
     assert "NICs per node" not in hdr and "at least 11,708 tokens" in hdr
@@ -183,7 +183,7 @@ def test_act2_levers_named_each_clear_the_wall_alone():
 
 
 def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
-    """Review, issue 24 class 7 / defect class 33: at 70B (263 GB per GPU) the cards read like a run."""
+    """Review: at 70B (263 GB per GPU) the cards read like a run."""
     html = rendered(LAB, all_open(a1_model="70b"))
     assert html.count("if 70B fitted: it does not") == 6  # four cards, the ring chart summary (label, caption)
     assert "would spend, if the model fitted," in html
@@ -191,7 +191,7 @@ def test_a_model_that_does_not_fit_is_not_timed_as_if_it_ran():
 
 
 def test_act1_instruments_show_what_the_reflection_asks():
-    """Review, issue 20 problem 6: the reflection asks about 8 → 16 servers; the act's instruments now
+    """Review: the reflection asks about 8 → 16 servers; the act's instruments now
     show the ring time against servers, and its numbers are the feedback's."""
     html = rendered(LAB, answered(LAB, {}, "a1_predict"))
     facts = lab.act1_facts("pretrain")
@@ -206,7 +206,7 @@ def _control(html, name):
 
 
 def test_tokens_slider_is_disabled_with_the_reason_under_a_fixed_batch():
-    """Issue 10: 3,072 tokens stayed on the slider while 512 were used."""
+    """3,072 tokens stayed on the slider while 512 were used."""
     strong = answered(LAB, {}, "a2_reflect", {"a2_strong": True, "a2_nodes": 64})
     html = _control(rendered(LAB, strong), "a2_tokens")
     assert " disabled" in html and "= 512 tokens" in html and "pl-control__help--reason" in html
@@ -234,7 +234,7 @@ def test_every_bar_colour_has_a_legend_entry():
 
 
 def test_act1_key_claim_and_feedback_hold_in_the_context_where_d_is_the_key():
-    """Review, issue 24 class 12 / review class 13: in fine-tuning (1,024 tokens) D is the key (13.6×),
+    """Review: in fine-tuning (1,024 tokens) D is the key (13.6×),
     yet its claim was "the bandwidth ratio passes straight through" (36×) and its feedback argued
     against it. The claim now holds there (compute is 4.7 % of the 100 GbE step) and not in
     pretraining (16.5 %); C's and D's feedback quote both efficiencies, whose ratio is the answer."""

@@ -27,7 +27,7 @@ def all_open(choices: dict | None = None, **controls):
     return answered(LAB, {**RIGHT, **(choices or {})}, through="a2_reflect", controls=controls)
 
 
-# ---- answer keys and the spec's golden vectors (VOL2_03-17 §V2-03.3 and §V2-03.4) ----------
+# ---- answer keys and the spec's golden vectors (handbook/labs/v2_03.md §2 and handbook/labs/v2_03.md §4) ----------
 
 
 def test_spec_v2_03_4_scattered_ring_keeps_two_thirds_not_one_half():
@@ -45,7 +45,7 @@ def test_act1_key_is_the_ordered_ring_keeping_all_of_it_in_every_context(context
 
 
 def test_act1_ranges_run_lowest_first_and_each_belief_lands_in_its_own_range():
-    """Issue 20: V2-03 Act I ran from highest to lowest. Each option's belief is in its range: 1/r² (a
+    """V2-03 Act I ran from highest to lowest. Each option's belief is in its range: 1/r² (a
     quarter), 1/r (half), half the bytes halved (three quarters), all of it."""
     options = lab.ACT1_PREDICTION.options
     assert [o.low for o in options] == [None, 0.375, 0.625, 0.9]
@@ -68,7 +68,7 @@ def test_spec_v2_03_3_topology_aware_ring_restores_full_rate():
 @pytest.mark.parametrize("key, allreduce, a2a, total", [
     ("ib", 0.315, 0.444, 0.759), ("eth", 0.315, 0.861, 1.176), ("torus", 0.237, 0.888, 1.125)])
 def test_spec_v2_03_3_act2_table(key, allreduce, a2a, total):
-    """The spec's table, with the torus all-reduce on rings in all three dimensions (issue 24, S3): the
+    """The spec's table, with the torus all-reduce on rings in all three dimensions: the
     spec's 0.710 s is a ring both ways round, two of six links; rings in all three dimensions at once
     (the scaling book, 'Sharded matrices': a collective over n torus axes gets n axes' bandwidth; Ying et
     al. 2018 in 2-D) take 2(N−1)/N·S/(6ηb) = 0.237 s. The torus still fails with the all-to-all."""
@@ -110,7 +110,7 @@ def test_act2_key_holds_over_the_efficiency_slider_above_its_stated_edge():
 
 
 def test_spec_v2_03_3_dense_gradients_alone_pass_on_every_fabric_and_the_torus_is_a_quarter_of_the_price():
-    """Issue 24, S2: the spec (§V2-03.3) and the old feedback said the Ethernet "would be right at 40 % of the
+    """The spec (handbook/labs/v2_03.md §2) and the old feedback said the Ethernet "would be right at 40 % of the
     price" for dense gradients. The torus passes too, at $5M: a quarter of the fat tree's $20M."""
     assert all(model.scenario_step(k, 0.0).meets for k in model.FABRICS)
     assert model.scenario_step("eth").allreduce_s == pytest.approx(model.scenario_step("ib").allreduce_s, rel=1e-12)
@@ -166,7 +166,7 @@ def test_act2_feedback_gives_each_fabrics_numbers_in_the_workload_locked_in(cont
 
 
 def test_torus_with_no_all_to_all_says_0_s_and_names_the_all_reduce_when_it_overruns():
-    """Issue 24, S3: at 0 GB of all-to-all the page said "0 ns of all-to-all … The all-to-all is
+    """At 0 GB of all-to-all the page said "0 ns of all-to-all … The all-to-all is
     bisection-bound" while the all-reduce overran. Now zero reads "0 s" and the failure names the larger
     term's lever (here the all-reduce's: link bandwidth, not bisection)."""
     html = rendered(LAB, all_open(a2_fabric="torus", a2_a2a=0.0, a2_gpus=64, a2_eta=0.5))

@@ -1,7 +1,7 @@
 """V2-04 The I/O Bottleneck: keys proven by the physics, the spec's golden vectors, feedback,
 failure states reached and left, context presets, edge values, and the ledger record.
 
-Golden vectors: curriculum VOL2_03-17.md §V2-04.4 (corrected model §V2-04.3)."""
+Golden vectors: curriculum handbook/labs/v2_04.md §4 (corrected model handbook/labs/v2_04.md §2)."""
 
 from __future__ import annotations
 
@@ -26,18 +26,18 @@ def all_open(**controls):
     return answered(LAB, RIGHT, through="a2_reflect", controls=controls)
 
 
-# ---- the spec's golden vectors (§V2-04.4) ---------------------------------------------
+# ---- the spec's golden vectors (handbook/labs/v2_04.md §4) ---------------------------------------------
 
 
 def test_v2_04_3_demand_is_80_MBps_per_gpu_and_consistent_with_the_story():
-    """§V2-04.2 error 2 corrected: the simulator consumes what the prose says, 80 MB/s per GPU."""
+    """handbook/labs/v2_04.md §2 corrected: the simulator consumes what the prose says, 80 MB/s per GPU."""
     assert model.DEMAND == pytest.approx(80e6, rel=1e-12)
     html = rendered(LAB, all_open())
     assert metric(html, "a1_demand") == pytest.approx(80e6)
 
 
 def test_v2_04_4_defaults_give_12_7_percent_not_1_1():
-    """§V2-04.2 error 1 corrected: W = 1, 4 KiB, t_o = 1 ms → X = 10.16 MB/s, U = 0.127."""
+    """handbook/labs/v2_04.md §2 corrected: W = 1, 4 KiB, t_o = 1 ms → X = 10.16 MB/s, U = 0.127."""
     html = rendered(LAB, all_open())
     assert metric(html, "a1_supply") == pytest.approx(10.16e6, rel=5e-4)
     assert metric(html, "a1_gpu_util") == pytest.approx(0.127, abs=5e-4)
@@ -46,20 +46,20 @@ def test_v2_04_4_defaults_give_12_7_percent_not_1_1():
 
 @pytest.mark.parametrize("workers, util", [(4, 0.508), (8, 1.0)])
 def test_v2_04_4_workers(workers, util):
-    """§V2-04.4: W = 4 → 0.508; W = 8 → 1.0 (X = 81.3 MB/s)."""
+    """handbook/labs/v2_04.md §4: W = 4 → 0.508; W = 8 → 1.0 (X = 81.3 MB/s)."""
     html = rendered(LAB, all_open(a1_workers=workers))
     assert metric(html, "a1_gpu_util") == pytest.approx(util, abs=5e-4)
 
 
 def test_v2_04_4_one_sequential_read():
-    """§V2-04.4: W = 1, q = s → X = 1,176 MB/s, U = 1.0."""
+    """handbook/labs/v2_04.md §4: W = 1, q = s → X = 1,176 MB/s, U = 1.0."""
     html = rendered(LAB, all_open(a1_pattern="whole"))
     assert metric(html, "a1_supply") == pytest.approx(1176.47e6, rel=1e-5)
     assert metric(html, "a1_gpu_util") == 1.0
 
 
 def test_v2_04_4_512_gpus_warn_at_61_percent():
-    """§V2-04.4: N = 512, files → F = 10,240/s, D = 30,720 ops/s, 61 % (warning, not failure)."""
+    """handbook/labs/v2_04.md §4: N = 512, files → F = 10,240/s, D = 30,720 ops/s, 61 % (warning, not failure)."""
     html = rendered(LAB, all_open(a2_gpus=512))
     assert metric(html, "a2_files") == pytest.approx(10240)
     assert metric(html, "a2_meta_ops") == pytest.approx(30720)
@@ -69,7 +69,8 @@ def test_v2_04_4_512_gpus_warn_at_61_percent():
 
 
 def test_v2_04_4_4096_gpus():
-    """§V2-04.4: N = 4,096 → F = 81,920/s, D = 245,760 (4.9×), 5 MDTs, 327.7 of 1,344 GB/s, 15 prefixes."""
+    """handbook/labs/v2_04.md §4: N = 4,096 → F = 81,920/s, D = 245,760 (4.9×), 5 MDTs, 327.7 of 1,344 GB/s, 15
+    prefixes."""
     c = model.SCENARIO_CLUSTER
     assert c.files == pytest.approx(81920)
     assert c.meta_ops == pytest.approx(245760)
@@ -82,7 +83,7 @@ def test_v2_04_4_4096_gpus():
 
 
 def test_v2_04_4_shards_cut_metadata_to_24_6_ops_with_the_spec_s_40_GB_shards(monkeypatch):
-    """§V2-04.4: N = 4,096, 40 GB shards (10,000 samples) → D = 24.6 ops/s."""
+    """handbook/labs/v2_04.md §4: N = 4,096, 40 GB shards (10,000 samples) → D = 24.6 ops/s."""
     monkeypatch.setattr(model, "S", dataclasses.replace(model.S, samples_per_shard=10_000))
     assert dataclasses.replace(model.SCENARIO_CLUSTER, shards=True).meta_ops == pytest.approx(24.576)
 
@@ -98,7 +99,7 @@ def test_shards_are_1_GB_as_webdataset_describes_them():
 
 
 def test_workers_do_not_change_the_file_rate():
-    """§V2-04.2 error 6 corrected: F is set by what the GPUs consume, not by workers."""
+    """handbook/labs/v2_04.md §2 corrected: F is set by what the GPUs consume, not by workers."""
     one, many = (rendered(LAB, all_open(a2_workers=w)) for w in (1, 16))
     for name in ("a2_files", "a2_meta_ops", "a2_meta_util"):
         assert metric(one, name) == metric(many, name)
@@ -201,7 +202,7 @@ def locked(context: str, choices: dict[str, str], through: str, **controls):
 
 
 def test_object_store_feedback_quotes_the_object_store_s_cards():
-    """Issue 24 (S3): in the object-store context the feedback kept Lustre's "10.2 MB/s" and "1.18 GB/s"
+    """In the object-store context the feedback kept Lustre's "10.2 MB/s" and "1.18 GB/s"
     while the cards showed 205 KB/s and 182 MB/s (204 KB/s and 62.1 MB/s since the review: a GET
     connection streams 90 MB/s)."""
     html = rendered(LAB, locked("object", {}, "a1_reflect"))
@@ -227,7 +228,7 @@ def test_wrong_storage_answer_quotes_the_storage_share_and_the_supply(context):
 
 
 def test_one_request_per_sample_is_singular():
-    """Issue 24 (F): whole-sample reads printed "1 requests per sample"."""
+    """whole-sample reads printed "1 requests per sample"."""
     html = rendered(LAB, all_open(a1_pattern="whole"))
     assert "1 request per sample" in page_text(html) and "1 requests" not in page_text(html)
 
@@ -261,7 +262,7 @@ def test_act2_page_before_its_lock_shows_no_metadata_numbers(context):
 
 
 def test_titles_and_index_card_ask_instead_of_answering():
-    """Issue 20: the bold invariant (now held back until the last lock) answered both acts on the page and
+    """The bold invariant (now held back until the last lock) answered both acts on the page and
     on the volume's index card, and Act II's title named its answer ("The Metadata Wall")."""
     titles = " ".join(act.title for act in LAB.acts).lower()
     for answer in ("metadata", "wall", "idle", "loader", "latency", "request"):
@@ -334,7 +335,7 @@ def test_object_store_has_no_open_cost():
         pytest.approx(lustre.sample_s - model.S.open_close_s)
 
 
-# ---- the ledger record (spec §V2-04.3 ledger fields) -----------------------------------------
+# ---- the ledger record (handbook/labs/v2_04.md §1 ledger fields) -----------------------------------------
 
 
 def test_record_holds_every_field_the_spec_lists():

@@ -25,7 +25,7 @@ GB = 1e9
 
 def test_act1_mfu_matches_the_audit_at_8_64_512_gpus():
     mfu = [model.scenario_run(n).mfu for n in (8, 64, 512)]
-    assert mfu == pytest.approx([0.5148, 0.4433, 0.2101], abs=5e-4)  # AUDIT §4d: 51.5 / 44.3 / 21.0 %
+    assert mfu == pytest.approx([0.5148, 0.4433, 0.2101], abs=5e-4)  # handbook/labs/v2_05.md §4: 51.5 / 44.3 / 21.0 %
 
 
 def test_act1_single_node_step_matches_the_audit_golden_vector():
@@ -74,7 +74,7 @@ def test_act1_prediction_does_not_depend_on_the_ledger():
 
 
 def test_fabric_defaults_to_the_questions_eight_rails_even_with_a_ledger_entry():
-    """Issue 8 item 9: the instruments open on the stated scenario, so caption and feedback agree."""
+    """The instruments open on the stated scenario, so caption and feedback agree."""
     assert lab.resolve_fabric(LAB.default_state()) == (8, "ndr", "chosen")
     with_entry = LAB.parse({"earlier": {"v2_02": {"controls": {"a2_nics": "1", "a2_nic": "ndr"}, "results": {}}}})
     assert lab.resolve_fabric(with_entry) == (8, "ndr", "chosen")
@@ -138,7 +138,7 @@ def test_act2_answer_is_megatrons_layout_and_proven_by_the_physics():
 
 
 def test_no_majority_or_odd_one_out_points_to_the_key():
-    """Issue 20 (class 7): counting how many other layouts share each of TP, PP and DP gives every
+    """Counting how many other layouts share each of TP, PP and DP gives every
     candidate the same score, so 'pick the majority' finds nothing."""
     lays = model.CANDIDATES
     shared = {k: sum(getattr(lay, f) == getattr(other, f) for f in ("tp", "pp", "dp")
@@ -189,7 +189,7 @@ def test_distributed_optimizer_makes_tp8_pp4_fit():
 
 
 def test_tp_traffic_inside_and_across_nodes_matches_the_audit():
-    """AUDIT §4b row 16 (corrected): a TP 16 group spans two DGX nodes and uses all 8 rails,
+    """handbook/labs/v2_05.md §2 (corrected): a TP 16 group spans two DGX nodes and uses all 8 rails,
     0.322 ms per all-reduce, 1.29 ms per layer, 1.6× TP 8 over NVLink; MFU 41.8 % → 34.0 %."""
     inside, across = model.Layout(8, 16), model.Layout(16, 8)
     assert inside.layer_tp_s == pytest.approx(0.782937e-3, rel=1e-5)
@@ -233,7 +233,7 @@ def all_open(**controls):
 
 
 def test_failure_texts_offer_only_levers_not_at_their_limit():
-    """Issue 24 (class 3): a lever already at its limit is not offered."""
+    """A lever already at its limit is not offered."""
     from pylabs.labs.vol2 import v2_05_levers as levers
     at_limit = model.DPRun(7e9, 512, 2097152, 8, model.C.IB_NDR_BW, 1, overlap=True)
     assert levers.comm_levers(at_limit) == "Try fewer GPUs."
@@ -262,7 +262,7 @@ def _comm_bound(run):
 
 
 def test_every_offered_lever_clears_its_failure_alone():
-    """Review (issue 24, class 3): each lever a failure text offers, moved alone as far as the page lets it,
+    """Review: each lever a failure text offers, moved alone as far as the page lets it,
     clears that failure (before: 'Try a higher ZeRO stage' for a 70B on 8 GPUs, where ZeRO-3 needs 140 GB;
     'Try ... a larger global batch' where the largest batch still waits longer than it computes; 'Add
     pipeline stages' where the deepest valid pipeline still does not fit)."""
@@ -314,13 +314,13 @@ def test_every_offered_lever_clears_its_failure_alone():
 
 
 def test_a_refused_run_records_no_mfu_rather_than_zero():
-    """Issue 24 (class 7): a state outside the model is not an ordinary number in the ledger."""
+    """A state outside the model is not an ordinary number in the ledger."""
     assert lab.results(all_open(a1_zero="0"))["a1_mfu"] is None
     assert lab.results(all_open())["a1_mfu"] == pytest.approx(lab.act1_truth("full"))
 
 
 def test_a_layout_that_does_not_fit_is_not_timed():
-    """Issue 24 (class 33): TP 8 × PP 4 without the distributed optimizer needs 97.8 GB; it shows no step
+    """TP 8 × PP 4 without the distributed optimizer needs 97.8 GB; it shows no step
     time or MFU, and the chart's table says it does not fit."""
     html = rendered(LAB, all_open(a2_tp=8, a2_pp=4))
     assert 'data-failure="a2_out_of_memory"' in html
@@ -367,7 +367,7 @@ def test_record_holds_answers_results_and_failures():
 
 
 def test_memory_chart_holds_its_tallest_bar_and_labels_the_ceiling_line():
-    """Issue 8 item 8: the 360 GB bar was cut at 220 GB; the dashed bubble ceiling had no label."""
+    """The 360 GB bar was cut at 220 GB; the dashed bubble ceiling had no label."""
     figure = _figure(lab.act2_chart(lab.Layout(8, 1)))
     tallest = max(a["y"] for a in figure["layout"]["annotations"] if a.get("yanchor") == "bottom" and "xref" not in a
                   and a.get("yref") != "y2")
@@ -379,7 +379,7 @@ def test_memory_chart_holds_its_tallest_bar_and_labels_the_ceiling_line():
 
 
 def test_takeaway_says_the_allreduce_grows_at_the_node_boundary():
-    """Issue 10: 'the all-reduce stays near 123 ms' while it grows 2.3× from 54.4 ms at 8 GPUs."""
+    """The page's 'the all-reduce stays near 123 ms' while it grows 2.3× from 54.4 ms at 8 GPUs."""
     text = lab.lab_takeaways("full")[0]
     assert "54.4 ms on 8 GPUs" in text and "then stays near 123 ms" in text
     feedback = lab.ACT1_REFLECTION.option("C").feedback.format_map(lab.act1_facts("full"))
@@ -465,7 +465,7 @@ def test_each_control_moved_from_the_question_state_changes_a_number():
 
 
 def test_no_green_mfu_beside_a_broken_limit():
-    """Review (issue 24, class 7): TP 4 × PP 32 × DP 8 reaches 41.7 % MFU, 80 % of the compute phase's,
+    """Review: TP 4 × PP 32 × DP 8 reaches 41.7 % MFU, 80 % of the compute phase's,
     but breaks the bubble ceiling: its MFU card is not green beside the red failure."""
     html = rendered(LAB, all_open(a2_tp=4, a2_pp=32))
     assert 'data-failure="a2_bubble"' in html
@@ -475,7 +475,7 @@ def test_no_green_mfu_beside_a_broken_limit():
 
 @pytest.mark.parametrize("context", ["full", "warmup"])
 def test_extrapolating_the_stakeholders_two_numbers_misses_the_key(context):
-    """Review (issue 20: every question needs the physics): a straight line in log N through the two MFUs
+    """Review (every question needs the physics): a straight line in log N through the two MFUs
     the stakeholder quotes lands in C in both contexts; the key B needs compute ∝ 1/N against an
     all-reduce that does not shrink. In the warm-up, 8 and 64 GPUs (50.0 %, 30.7 %) extrapolated to 24.3 %
     at 128 GPUs, inside B: it now quotes 8 and 16 GPUs."""

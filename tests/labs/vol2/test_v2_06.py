@@ -17,7 +17,7 @@ NDR = lab.C.IB_NDR_BW
 
 
 def test_act1_answer_is_the_ring_time_in_each_context():
-    """The ring's time for 14 GB over NDR: AUDIT §2c's 14 GB row at 128 GPUs (0.556006 s); at 1,024
+    """The ring's time for 14 GB over NDR: handbook/labs/v2_06.md §2's 14 GB row at 128 GPUs (0.556006 s); at 1,024
     GPUs 2·1023·1.5 µs + 2·1023/1024·0.28 s = 0.562522 s (Thakur, Rabenseifner & Gropp 2005)."""
     assert model.act1_truth("cluster") == pytest.approx(0.556006, rel=1e-6)
     assert model.act1_truth("frontier") == pytest.approx(0.562522125, rel=1e-9)
@@ -61,7 +61,7 @@ def test_busbw_stays_at_the_link_while_algbw_falls_to_half():
 
 
 def test_act2_answer_is_the_ring_s_extra_time_over_halving_doubling():
-    """350 GB at 128 GPUs: AUDIT §2c gives ring 13.891006 s and Rabenseifner 13.890646 s, a 0.0026 %
+    """350 GB at 128 GPUs: handbook/labs/v2_06.md §2 gives ring 13.891006 s and Rabenseifner 13.890646 s, a 0.0026 %
     gap; at 1,024 GPUs (2,046 − 20)·1.5 µs over 13.99 s is 0.0217 %. Under 1 % in both: A."""
     assert model.act2_truth("cluster") == pytest.approx(13.891006 / 13.890646 - 1, rel=1e-3)
     assert model.act2_truth("frontier") == pytest.approx(2026 * 1.5e-6 / (20 * 1.5e-6 + 2 * 1023 / 1024 * 7), rel=1e-9)
@@ -198,7 +198,7 @@ def test_failure_offers_only_the_levers_not_at_their_limit():
 
 
 def test_review_failure_levers_each_clear_it_alone_and_none_is_withheld():
-    """Review (issue 24 classes 3 and 21), each lever moved alone to its end in every failing state of a
+    """Review, each lever moved alone to its end in every failing state of a
     grid: 1 MB on 16 GPUs over NDR at 8,192 tokens (ring 82.5 µs, compute 55.2 µs) was told 'no faster
     link' though NVLink alone clears it, and 8 KB on 4 GPUs over HDR at 65,536 tokens was told 'every
     lever here is at its limit' though NVLink clears it. A lever the text names clears the failure on its
@@ -265,7 +265,7 @@ def test_record_holds_answers_results_and_failures():
 
 
 def test_legends_sit_above_the_plot_clear_of_the_axis_titles():
-    """Issue 8: at 375 px the legends below the plot covered the x-axis titles of all three charts."""
+    """At 375 px the legends below the plot covered the x-axis titles of all three charts."""
     import json
     import re
     html = rendered(LAB, answered(LAB, {}, through="a2_reflect"))

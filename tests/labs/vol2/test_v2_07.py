@@ -1,4 +1,4 @@
-"""V2-07 The Checkpoint Reckoning: golden vectors (VOL2_03-17.md §V2-07), answer keys proven by the
+"""V2-07 The Checkpoint Reckoning: golden vectors (handbook/labs/v2_07.md), answer keys proven by the
 physics, feedback for every option, gating, every failure state reached and left, the ledger record."""
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ def card(html: str, name: str) -> tuple[str, str]:
     return m.group(1), m.group(2)
 
 
-# ---- golden vectors, §V2-07 (3) and (4) ----------------------------------------------------
+# ---- golden vectors, handbook/labs/v2_07.md §2 and §4 ----------------------------------------------------
 
 
 def test_spec_v2_07_4_act1_scenario_golden_values():
-    """§V2-07 (4): delta 240 s, M 28,800 s: T_Y 61.97 min, T_D 59.33 min, W(30 min) 0.1854, W(T_Y) 0.1499."""
+    """handbook/labs/v2_07.md §4: delta 240 s, M 28,800 s: T_Y 61.97 min, T_D 59.33 min, W(30 min) 0.1854, W(T_Y)
+    0.1499."""
     assert model.TEAM.mtbf_s == 28800 and model.TEAM.stall_s == 240 and model.TEAM.restart_s == 600
     assert model.TEAM.young_s / 60 == pytest.approx(61.97, abs=0.005)
     assert model.TEAM.daly_s / 60 == pytest.approx(59.33, abs=0.005)
@@ -47,7 +48,7 @@ def test_spec_v2_07_4_act1_scenario_golden_values():
 
 
 def test_spec_v2_07_4_act2_cluster_and_checkpoint():
-    """§V2-07 (4): M = 3.052 h, 14 TB, C_w = 35 s, sync T_Y = 877.0 s, async stall 0.01709 s."""
+    """handbook/labs/v2_07.md §4: M = 3.052 h, 14 TB, C_w = 35 s, sync T_Y = 877.0 s, async stall 0.01709 s."""
     assert COLD["A"].mtbf_s / 3600 == pytest.approx(3.052, abs=5e-4)
     assert model.BASE.state_bytes == pytest.approx(14e12, rel=1e-12)
     assert COLD["A"].write_s == pytest.approx(35.0, rel=1e-12)
@@ -58,14 +59,14 @@ def test_spec_v2_07_4_act2_cluster_and_checkpoint():
 @pytest.mark.parametrize("mode, interval, waste", [("sync", 300, 0.185), ("sync", 600, 0.140), ("async", 35, 0.0599),
                                                    ("sync", 3600, 0.228), ("sync", 877.0, 0.134)])
 def test_spec_v2_07_3_act2_option_table(mode, interval, waste):
-    """§V2-07 (3) Act II table (10-min restart): synchronous every 5 / 10 / 60 min 18.5 / 14.0 / 22.8 %,
+    """handbook/labs/v2_07.md §2 Act II table (10-min restart): synchronous every 5 / 10 / 60 min 18.5 / 14.0 / 22.8 %,
     asynchronous at the write time 6.0 %, and 13.4 % for the synchronous optimum."""
     assert model.BASE.plan(mode, interval).waste_frac == pytest.approx(waste, abs=5e-4)
     assert COLD["async_fast"].waste_frac == pytest.approx(0.0599, abs=5e-4)
 
 
 def test_spec_v2_07_4_100_gbs_synchronous():
-    """§V2-07 (4): at 100 GB/s synchronous, T_Y = 1,753.9 s and W = 0.2143."""
+    """handbook/labs/v2_07.md §4: at 100 GB/s synchronous, T_Y = 1,753.9 s and W = 0.2143."""
     slow = model.Cluster(16384, model.S.gpu_mtbf_s, 100e9, model.S.cold_restart_s).plans()["sync_opt"]
     assert slow.interval_s == pytest.approx(1753.9, abs=0.05)
     assert slow.waste_frac == pytest.approx(0.2143, abs=5e-5)
@@ -80,14 +81,14 @@ def test_instruments_at_act2_defaults_show_the_golden_values():
 
 
 def test_upstream_planning_sheet_figure_is_44_seconds():
-    """§V2-07 (2), error 1: the page shows 44 s where the upstream sheet said 44 min."""
+    """handbook/labs/v2_07.md §2: the page shows 44 s where the upstream sheet said 44 min."""
     assert model.UPSTREAM_MTBF_S == pytest.approx(43.95, abs=0.005)
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
     assert fmt(model.UPSTREAM_MTBF_S, "s") in html
 
 
 def test_llama3_per_gpu_mtbf_is_the_spec_check():
-    """§V2-07 (4): Llama 3 check, 50,677 h per GPU; the default 50,000 h is its rounding."""
+    """handbook/labs/v2_07.md §4: Llama 3 check, 50,677 h per GPU; the default 50,000 h is its rounding."""
     assert model.LLAMA3_GPU_MTBF_S / 3600 == pytest.approx(50_677, abs=0.5)
     assert abs(model.S.gpu_mtbf_s / model.LLAMA3_GPU_MTBF_S - 1) < 0.02
 
@@ -145,7 +146,7 @@ def test_act1_reflection_follows_the_scenario_scale_up(monkeypatch):
 
 @pytest.mark.parametrize("context", ["cold", "warm"])
 def test_act2_key_is_the_only_plan_that_meets_the_target_in_each_context(context):
-    """Issue 20: with warm spares the old question had two passing plans (synchronous every 10 min
+    """With warm spares the old question had two passing plans (synchronous every 10 min
     reached 90.3 %). Now exactly one of the four plans passes with either restart."""
     plans = model.PLANS[context]
     assert [k for k in "ABCD" if plans[k].goodput_frac >= model.GOODPUT_TARGET] == ["B"]
@@ -179,11 +180,11 @@ def test_async_at_the_write_time_is_the_async_floor():
     assert COLD["async_fast"].optimal_interval_s == COLD["async_fast"].write_s
 
 
-# ---- issue 24: the run's time lost, and the takeaway tied to its restart ------------------
+# ---- The run's time lost, and the takeaway tied to its restart ------------------
 
 
 def test_time_lost_card_is_c_w_over_1_minus_w_not_w_c():
-    """Issue 24 (S2): at synchronous every 10 min, W = 14.0 %, the run loses C·W/(1 - W) = 17.5 days of
+    """At synchronous every 10 min, W = 14.0 %, the run loses C·W/(1 - W) = 17.5 days of
     its 107.1, not W·C = 15.0; at 10⁴ h per GPU 94.2, not 50.1. The old card read W·C."""
     html = rendered(LAB, all_open(a2_interval=600))
     value, text = card(html, "a2_time_lost")
@@ -212,7 +213,7 @@ def test_async_key_holds_for_a_measured_stall_not_only_the_idealised_host_copy(c
 
 
 def test_async_option_does_not_restate_the_scenario():
-    """Review (issue 20): option B read "a brief snapshot, then a full write", the scenario's own description
+    """Review: option B read "a brief snapshot, then a full write", the scenario's own description
     of an asynchronous checkpoint; its claim is now parallel to D's (stalls and writes to storage)."""
     claim = lab.ACT2_PREDICTION.option("B").text
     assert "snapshot" not in claim and "write in" not in claim and "writes an hour" in claim
@@ -243,7 +244,7 @@ def test_time_lost_is_infinite_where_the_model_caps_the_waste():
 
 
 def test_takeaway_ties_no_synchronous_interval_to_the_10_min_restart():
-    """Issue 24 (S3) and issue 20: with warm spares the synchronous optimum reaches 90.9 % (every 10 min:
+    """With warm spares the synchronous optimum reaches 90.9 % (every 10 min:
     90.3 %), so "no synchronous interval is enough" is said of the 10-min restart only."""
     text = " ".join(lab.lab_takeaways())
     assert "With a restart of 10 min no synchronous interval reaches 90 %" in text
@@ -269,7 +270,7 @@ def test_act2_feedback_on_synchronous_plans_follows_the_restart(context):
 
 @pytest.mark.parametrize("context", ["cold", "warm"])
 def test_act2_pick_feedback_states_each_plans_goodput_in_the_context_locked_in(context):
-    """Issue 20: the feedback's goodputs are those of the context's restart, and the chart's table
+    """The feedback's goodputs are those of the context's restart, and the chart's table
     shows the same numbers."""
     for letter in "ABCD":
         html = rendered(LAB, answered(LAB, {"a2_predict": letter}, through="a2_predict",
@@ -398,7 +399,8 @@ def test_the_team_plan_fails_with_either_restart():
 
 
 def test_record_holds_the_fields_the_spec_lists():
-    """§V2-07 (3) ledger: context, cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s, interval_s,
+    """handbook/labs/v2_07.md §1 ledger: context, cluster_gpus, cluster_mtbf_h, ckpt_bytes, write_s, stall_s,
+    interval_s,
     optimal_interval_s, waste_frac, goodput, mode, act1_prediction, act1_correct, act2_decision, constraint_hit."""
     rec = record(LAB, all_open(a2_mode="async", a2_interval=45))
     assert rec["context"] == "cold" and rec["controls"]["a2_mode"] == "async"

@@ -1,4 +1,4 @@
-"""V2-08 The Utilization Trap: golden vectors (VOL2_03-17 §V2-08 §4), answer keys proven by the
+"""V2-08 The Utilization Trap: golden vectors (handbook/labs/v2_08.md §4), answer keys proven by the
 physics, feedback for every option, failure states reached and left, presets, the ledger record."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def locked_in(context: str, choices: dict, through: str):
     return LAB.parse({"answers": answers, "controls": {"context": context}}, changed="context")
 
 
-# ---- §4 golden vectors through the lab's own models -------------------------------------
+# ---- handbook/labs/v2_08.md §4 golden vectors through the lab's own models -------------------------------------
 
 
 def test_section4_act1_scenario_wait():
@@ -71,7 +71,7 @@ def wait_direct_s(c: int, rho: float, service_s: float, scv: float) -> float:
 
 
 def test_section4_one_slot_model_overstates_by_hundreds():
-    """Spec §2 error 1: M/M/1 at 95 % with 1 h jobs gives 19 h; Erlang C with c = 128 gives 0.07 h."""
+    """handbook/labs/v2_08.md §2: M/M/1 at 95 % with 1 h jobs gives 19 h; Erlang C with c = 128 gives 0.07 h."""
     state = LAB.parse({"controls": {"context": "small"}}, changed="context")
     c = lab.cluster(state)
     assert q.mm1_mean_wait_s(0.95 / H, H) / H == pytest.approx(19.0, rel=1e-12)
@@ -86,7 +86,8 @@ def test_independent_erlang_c_agrees_with_the_lab():
 
 
 def test_section4_knee():
-    """§4: 0.8378 for the gangs' half-hour promise. Small jobs get a one-minute promise (review): with
+    """handbook/labs/v2_08.md §4: 0.8378 for the gangs' half-hour promise. Small jobs get a one-minute promise
+    (review): with
     c = 128, S = 1 h, Cₛ² = 1 the mean wait reaches 1 min at ρ = 0.9072 (independent check below)."""
     assert model.knee() == pytest.approx(0.8378, abs=5e-5)
     assert model.knee("small") == pytest.approx(0.9072, abs=5e-5)
@@ -107,11 +108,11 @@ def test_section3_gpu_utilisation_is_62_percent():
     assert model.gpu_utilization() == pytest.approx(15304 / 24576, rel=1e-12)
 
 
-# ---- issue 24 ---------------------------------------------------------------------------
+# ---- corrections from public sources ---------------------------------------------------------------------------
 
 
 def test_small_jobs_wait_share_is_not_floored():
-    """Issue 24 S2: with small jobs and +256 GPUs the page said "Wait cut 258×" beside 4.29 min → 49.8 ms,
+    """With small jobs and +256 GPUs the page said "Wait cut 258×" beside 4.29 min → 49.8 ms,
     because the wait was floored at 1 s. The true ratio is 5,168× (Erlang C, c = 128 → 160 at ρ 95 % → 76 %):
     the card now shows the share 1/5,168 = 0.0193 %, unfloored."""
     state = LAB.parse({"controls": {"context": "small"}}, changed="context")
@@ -124,7 +125,7 @@ def test_small_jobs_wait_share_is_not_floored():
 
 
 def test_one_slot_is_labelled_one_slot_beside_the_pooled_server():
-    """Issue 24 S3: "One big server (M/M/1) would predict 2.57 days" is one slot running one job at a time
+    """The page's "One big server (M/M/1) would predict 2.57 days" is one slot running one job at a time
     with the job's own length; the whole cluster pooled into one server of rate c/S predicts 3.86 h."""
     html = rendered(LAB, answered(LAB, {}, through="a1_predict", controls={"a1_added_gpus": 0}))
     card = html.split('data-metric="a1_one_slot_s"')[1].split("</div>")[0]
@@ -348,7 +349,8 @@ def test_context_preset_moves_act1_instruments():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """Spec §3 ledger: context, pool_sizes, rho_by_pool, interactive_p_wait_gt_5min, train_p_wait_gt_48h,
+    """handbook/labs/v2_08.md §1 ledger: context, pool_sizes, rho_by_pool, interactive_p_wait_gt_5min,
+    train_p_wait_gt_48h,
     gpu_util, act1_prediction, act1_correct, act2_decision, constraint_hit."""
     rec = record(LAB, answered(LAB, {"a1_predict": "B", "a2_pick": "C"}, through="a2_reflect",
                                controls={"a2_interactive_gpus": 32}))

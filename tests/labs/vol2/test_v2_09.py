@@ -15,7 +15,7 @@ from tests.labs.helpers import answered, assert_key_proven, rendered
 LAB = lab.LAB
 
 
-# ---- Act I: Amdahl with one k everywhere (AUDIT §5b rows 1–3, §5c) --------------------
+# ---- Act I: Amdahl with one k everywhere (handbook/labs/v2_09.md §2) --------------------
 
 
 def test_act1_golden_vectors():
@@ -27,7 +27,7 @@ def test_act1_golden_vectors():
 
 def test_act1_uses_one_k_for_both_parts():
     ratio = lab.gain("allreduce", lab.K0) / lab.gain("attention", lab.K0)
-    assert ratio == pytest.approx(4.93, abs=0.005)  # "4.9× more impact" (AUDIT §5b row 2)
+    assert ratio == pytest.approx(4.93, abs=0.005)  # "4.9× more impact" (handbook/labs/v2_09.md §2)
     assert lab.fmt(ratio, "x") in lab.ACT1_PREDICTION.option("B").feedback
 
 
@@ -75,7 +75,7 @@ def test_act1_text_follows_the_chosen_target():
     assert "Not the bottleneck" in off and lab.fmt(lab.gain("optimizer", 3), "pct") in off
 
 
-# ---- Act II: Megatron-consistent profile, one cost model (AUDIT §5c, §5d) -------------
+# ---- Act II: Megatron-consistent profile, one cost model (handbook/labs/v2_09.md §2) -------------
 
 
 def test_act2_profile_is_megatron_consistent():
@@ -88,8 +88,8 @@ def test_act2_profile_is_megatron_consistent():
 
 
 def test_act2_mfu_golden_vectors():
-    assert model.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # AUDIT: 41.18 %
-    assert model.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # AUDIT: 37.84 %
+    assert model.Plan(k=2).mfu == pytest.approx(0.4118, abs=5e-5)          # handbook/labs/v2_09.md §4: 41.18 %
+    assert model.Plan(v=2).mfu == pytest.approx(0.3784, abs=5e-5)          # handbook/labs/v2_09.md §4: 37.84 %
     assert model.Plan(k=4).mfu == pytest.approx(0.4516, abs=5e-5)
     assert model.Plan(workers=16).mfu == pytest.approx(0.3684, abs=5e-5)
     assert model.S.mfu * model.C.H100_PEAK_BF16_DENSE == pytest.approx(346.29e12, rel=1e-4)  # dense peak
@@ -98,7 +98,7 @@ def test_act2_mfu_golden_vectors():
 def test_more_micro_batches_amortise_the_allreduce():
     """Spec departure: at a fixed micro-batch size the all-reduce runs once per step (PyTorch DDP
     no_sync, pytorch/pytorch#21736), so m/21 times the micro-batches spread it over m/21 times the
-    samples; AUDIT §5(c): 'doubling m at a fixed microbatch also doubles tokens per step'. The spec's
+    samples; handbook/labs/v2_09.md §2: 'doubling m at a fixed microbatch also doubles tokens per step'. The spec's
     model kept its share fixed (m = 42 gave the 37.84 % of v = 2)."""
     assert model.Plan(m=42).mfu == pytest.approx(0.35 / (0.45 + 0.15 + 0.075 + 0.10), rel=1e-12)  # 45.16 %
     assert model.Plan(m=63).mfu == pytest.approx(0.50, rel=1e-12)
@@ -270,7 +270,7 @@ def test_record_holds_the_bottleneck_and_the_plan():
 
 
 def test_micro_batch_slider_is_disabled_with_the_reason_in_a_run_in_flight():
-    """Issue 10: the slider showed m = 84 while the model used 21."""
+    """The slider showed m = 84 while the model used 21."""
     def m_control(html):
         start = html.index('data-control="a2_m"')
         return html[html.rindex("<div", 0, start):html.index("</div>", start)]
@@ -284,7 +284,7 @@ def test_micro_batch_slider_is_disabled_with_the_reason_in_a_run_in_flight():
 
 @pytest.mark.parametrize("context", ["locked", "fresh"])
 def test_the_cheapest_plan_waits_for_the_reflection_lock(context):
-    """Issue 8: 'Short of 50 %' handed over the Act II plan before the student explored."""
+    """The page's 'Short of 50 %' handed over the Act II plan before the student explored."""
     plan = lab.describe(lab.cheapest_target_plan(context == "fresh"))
     exploring = rendered(LAB, answered(LAB, {}, through="a2_predict", controls={"context": context}))
     exploring = exploring.split('data-block="takeaways"')[0]

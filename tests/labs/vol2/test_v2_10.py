@@ -1,5 +1,5 @@
-"""V2-10 The KV-Cache Memory Wall: keys proven by the physics in both contexts (VOL2_03-17.md
-§V2-10.3/.4, corrected where issue 24 and ERRATA found the spec wrong), feedback for every option,
+"""V2-10 The KV-Cache Memory Wall: keys proven by the physics in both contexts (handbook/labs/v2_10.md §2 and §4,
+corrected where handbook/labs/v2_10.md §5 found the spec wrong), feedback for every option,
 failure states reached and left, edges, presets, the ledger record."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def feedback(qid: str, letter: str, context: str = "chat") -> str:
 
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_act1_key_is_c_in_every_context(context):
-    """§V2-10.4: 10.737 GB per conversation at 32K on 434.88 GB -> 40, inside C (25 to 100)."""
+    """handbook/labs/v2_10.md §4: 10.737 GB per conversation at 32K on 434.88 GB -> 40, inside C (25 to 100)."""
     p = lab.ACT1_PREDICTION
     assert p.value_in(context) == 40
     assert [o.letter for o in p.options if o.holds(40)] == ["C"] == [p.answer(context)]
@@ -60,7 +60,7 @@ def test_act1_key_is_c_in_every_context(context):
 
 
 def test_act1_ranges_hold_the_beliefs_their_feedback_names():
-    """A: the multi-head count (§V2-10.4: 85.9 GB per user -> 5); D: the paged 4K reveal (324)."""
+    """A: the multi-head count (handbook/labs/v2_10.md §4: 85.9 GB per user -> 5); D: the paged 4K reveal (324)."""
     p = lab.ACT1_PREDICTION
     assert p.option("A").holds(model.users(model.SEVENTY, S.window, heads=model.SEVENTY.query_heads)) is True
     assert p.option("D").holds(model.users(model.SEVENTY, S.used_chat)) is True
@@ -68,7 +68,7 @@ def test_act1_ranges_hold_the_beliefs_their_feedback_names():
 
 
 def test_act1_instrument_reproduces_the_spec_reveal_at_4k():
-    """§V2-10.4: 4,096 tokens -> 1.342 GB per user -> 324 users (paged, a chat that holds 4K)."""
+    """handbook/labs/v2_10.md §4: 4,096 tokens -> 1.342 GB per user -> 324 users (paged, a chat that holds 4K)."""
     m = lab.memory(all_open(a1_alloc="paged", a1_used=4096))
     assert m.users == 324 and m.per_user == pytest.approx(1.342e9, abs=0.0005e9) and m.waste == 0
 
@@ -89,7 +89,7 @@ def test_act1_contiguous_ignores_the_tokens_held_and_counts_the_waste():
 
 
 def test_the_tokens_held_never_exceed_the_window():
-    """Issue 24 (F): the slider reached 131,072 tokens beside a 32,768-token window. It now stops at the
+    """The slider reached 131,072 tokens beside a 32,768-token window. It now stops at the
     shortest window, and a link asking for more is clamped."""
     assert lab.A1_USED.max <= lab.A1_WINDOW.min
     assert all_open(a1_used=131072)["a1_used"] == lab.A1_WINDOW.min
@@ -108,7 +108,7 @@ def test_the_model_is_one_whose_window_holds_the_story():
 
 
 def test_act1_multi_head_figure_is_the_option_a_trap():
-    """§V2-10.4: with 64 KV heads, 85.9 GB per user -> 5 users."""
+    """handbook/labs/v2_10.md §4: with 64 KV heads, 85.9 GB per user -> 5 users."""
     m = lab.memory(all_open())
     assert m.users_without_gqa() == 5 and m.per_user * 8 == pytest.approx(85.9e9, abs=0.05e9)
 
@@ -157,7 +157,7 @@ def test_act2_key_is_a_with_chat_prompts_and_d_with_document_prompts():
 
 
 def test_document_context_no_longer_says_correct_above_a_broken_slo():
-    """Issue 24 (S2) and issue 20: in Document Q&A the key said "Correct … 153 ms at P99" above "Chat
+    """In Document Q&A the key said "Correct … 153 ms at P99" above "Chat
     SLO broken: 1.73 s". Locked there, the key is D and its feedback quotes 1.73 s, not 153 ms."""
     html = rendered(LAB, locked("a2_predict", "docs"))
     assert 'data-feedback="a2_predict" data-verdict="correct"' in html
@@ -178,12 +178,12 @@ def test_the_document_promise_is_out_of_reach_whatever_the_queue_model():
 
 
 def test_bulk_output_counts_every_prefill():
-    """Issue 24 (S2) and ERRATA: "8,302 tokens/s" (14,487 at 128) left out each sequence's 36.9 ms
+    """handbook/errata.md#e24: "8,302 tokens/s" (14,487 at 128) left out each sequence's 36.9 ms
     prefill. Prefills and decode steps taking turns (Agrawal et al. 2024, vLLM's generation stalls):
     64·256 / (64·t_pf + 256·t_step) = 3,782 tokens/s; the bound 256/t_pf is 6,946 (8,303 and 6,946 with the
     checkpoint's 70,553,706,496 parameters, where the spec's 70.56e9 gave 8,302 and 6,945)."""
     a = model.plans("chat")["A"]
-    assert a.decode_only(64) == pytest.approx(8303, abs=0.5)  # §V2-10.4: the spec's B / t_step
+    assert a.decode_only(64) == pytest.approx(8303, abs=0.5)  # handbook/labs/v2_10.md §4: the spec's B / t_step
     assert a.decode_only(128) == pytest.approx(14487, abs=1)  # 14,487.6 with the checkpoint's count
     assert a.tokens_per_s == pytest.approx(3782, abs=0.5)
     assert S.output / a.prefill == pytest.approx(6946, abs=0.5)
@@ -192,7 +192,7 @@ def test_bulk_output_counts_every_prefill():
 
 
 def test_the_static_figure_is_not_called_a_p99():
-    """Issue 24 (S3): the static batcher's full-batch wait was labelled "Chat P99 time to first token"."""
+    """The static batcher's full-batch wait was labelled "Chat P99 time to first token"."""
     card = re.compile(r'data-metric="a2_ttft".*?</div>', re.S)
     static = page_text(card.search(rendered(LAB, all_open())).group(0))
     assert "P99 of" not in static and "behind a full batch" in static
@@ -202,7 +202,8 @@ def test_the_static_figure_is_not_called_a_p99():
 
 
 def test_act2_spec_golden_vectors():
-    """§V2-10.4: t_pf 36.86 / 74.42 / 151.61 ms; continuous P99 86.8 / 116.4 / 153.2 ms at 1, 2, 4 per s;
+    """handbook/labs/v2_10.md §4: t_pf 36.86 / 74.42 / 151.61 ms; continuous P99 86.8 / 116.4 / 153.2 ms at 1, 2, 4 per
+    s;
     t_step at s̄ = 1,152 6.653 ms (B = 4) and 7.709 ms (B = 64); static TTFT at B = 64 4.333 s. The spec
     counted 70.56e9 parameters; the checkpoint has 70,553,706,496 (Hugging Face safetensors total, and
     config.json's shapes), which gives 74.41 / 151.60 ms, 6.652 / 7.708 ms and 4.332 s."""
@@ -313,7 +314,7 @@ def test_document_prompts_break_the_promise_until_the_prompts_shrink():
     ("docs", {"a2_lat_mode": "static", "a2_lat_batch": 64}, "No batching keeps it here"),
 ])
 def test_the_failure_names_the_lever_that_works_there(context, controls, lever):
-    """Second review (issue 24 class 3, a lever that cannot work): 'A larger batch completes more
+    """Second review (a lever that cannot work): 'A larger batch completes more
     requests per second' was offered with the batch at its maximum of 256 and arrivals past what the
     prefills allow (16 requests/s against 1/t_pf = 6.6 at 4,096 tokens), to a static batcher (whose
     TTFT is at least a whole reply, 1.7 s, whatever its size) and where the prefill queue alone
@@ -327,7 +328,7 @@ def test_the_failure_names_the_lever_that_works_there(context, controls, lever):
 
 
 def test_no_room_offers_no_shorter_window_when_the_weights_alone_do_not_fit():
-    """Second review (issue 24 class 3): the only state that reaches a1_no_room is the 70B's 141 GB
+    """Second review: the only state that reaches a1_no_room is the 70B's 141 GB
     of weights on one GPU's 72 GB usable; no window makes room, yet the failure said 'shorten the
     window'."""
     text = page_text(re.search(r'data-failure="a1_no_room".*?</div>', rendered(LAB, all_open(a1_gpus="1")),
@@ -337,7 +338,7 @@ def test_no_room_offers_no_shorter_window_when_the_weights_alone_do_not_fit():
 
 
 def test_a_batch_that_does_not_fit_is_not_shown_as_an_ordinary_number():
-    """Issue 24, class 7: a bulk batch whose KV cache exceeds the budget showed its output like any other."""
+    """A bulk batch whose KV cache exceeds the budget showed its output like any other."""
     html = rendered(LAB, all_open(a2_lat_mode="continuous", a2_lat_batch=32, a2_tput_batch=256, a2_prompt=8192))
     card = page_text(re.search(r'data-metric="a2_tput".*?</div>', html, re.S).group(0))
     assert "does not fit in HBM" in card and 'pl-metric--danger" data-metric="a2_tput"' in html
@@ -396,7 +397,8 @@ def test_context_preset_moves_the_prompt_and_what_a_conversation_holds():
 
 
 def test_record_holds_every_spec_ledger_field():
-    """§V2-10.3 ledger: model, context_len, kv_per_user_GB, max_users, lat_mode, lat_batch, ttft_p99_ms,
+    """handbook/labs/v2_10.md §1 ledger: model, context_len, kv_per_user_GB, max_users, lat_mode, lat_batch,
+    ttft_p99_ms,
     tput_batch, tokens_per_s, kv_oom, act1_prediction, act1_correct, act2_decision, constraint_hit."""
     rec = record(LAB, all_open(a2_lat_mode="continuous", a2_lat_batch=32))
     results, controls, answers = rec["results"], rec["controls"], rec["answers"]

@@ -1,5 +1,5 @@
-"""V2-11 The Federation Paradox: golden vectors (VOL2 §V2-11 §4), answer keys proven by the
-physics, feedback for every option, every failure reached and left, the ledger record (§3)."""
+"""V2-11 The Federation Paradox: golden vectors (handbook/labs/v2_11.md §4), answer keys proven by the
+physics, feedback for every option, every failure reached and left, the ledger record (handbook/labs/v2_11.md §1)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def restore(monkeypatch):
             cached.cache_clear()
 
 
-# ---- golden vectors: VOL2 §V2-11 §4 ---------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_11.md §4 ---------------------------------------------------
 
 
 @pytest.mark.parametrize("clients, compression, tb, ratio", [
@@ -79,7 +79,7 @@ def test_spec_4_noise_needed_for_epsilon_one_at_ten_thousand_clients():
 @pytest.mark.parametrize("context, value, key", [("server", 96.0, "D"), ("gboard", 5.376, "C")])
 def test_act1_answer_is_proven_by_the_physics_in_each_context(context, value, key):
     """Server: 24 × 10⁴ × 50M × 2 B × 2 = 48 TB against 500 GB = 96×; Gboard (Hard et al. 2018, 1.4M fp32):
-    2.688 TB = 5.376× (spec §4 rows). Each sits a factor ≥ 1.79 from its range's edges."""
+    2.688 TB = 5.376× (handbook/labs/v2_11.md §4 rows). Each sits a factor ≥ 1.79 from its range's edges."""
     assert model.act1_truth(context) == pytest.approx(value, rel=1e-12)
     assert_key_proven(lab.ACT1_PREDICTION, key, context)
     option = lab.ACT1_PREDICTION.option(key)
@@ -111,7 +111,7 @@ def test_act2_answer_is_the_only_plan_meeting_both_limits():
 
 
 def test_act2_verdicts_hold_under_a_numerical_accountant():
-    """Class 12 (issue 24): an RDP ε is an upper bound; Google's PLD accountant proves far less at this
+    """An RDP ε is an upper bound; Google's PLD accountant proves far less at this
     sampling rate (K = 10⁴, z = 1: ε ≤ 0.04, where RDP gives 1.22). Each plan must meet or break ε ≤ 1
     under PLD as it does on the page, so the key does not rest on the RDP bound's looseness."""
     for letter, d in model.PLANS.items():
@@ -129,7 +129,7 @@ def test_page_says_an_rdp_epsilon_is_an_upper_bound_and_names_the_failure_so():
 
 
 def test_sampling_amplification_is_stated_as_an_assumption_with_gboard_s_counterexample():
-    """Issue 24 (V2-11, S3): amplification by sampling needs each round's clients drawn uniformly at random
+    """Amplification by sampling needs each round's clients drawn uniformly at random
     and the draw kept secret; Gboard's DP language models use DP-FTRL 'without requiring uniform sampling of
     client devices' and so claim none (Xu et al. 2023, ACL Industry Track, arXiv 2305.18465)."""
     html = rendered(LAB, answered(LAB, {}, through="a1_reflect"))
@@ -271,7 +271,8 @@ def test_record_holds_the_spec_ledger_fields():
 
 
 def test_the_record_holds_the_spec_s_results():
-    """Spec §3 names K and fl_TB_per_day; the ledger only keeps lower-case names, so they are k and fl_tb_per_day."""
+    """handbook/labs/v2_11.md §1 names K and fl_TB_per_day; the ledger only keeps lower-case names, so they are k and
+    fl_tb_per_day."""
     assert set(record(LAB, all_open())["results"]) == SPEC_RESULTS  # the contract test: the ledger keeps them all
 
 
@@ -336,7 +337,7 @@ def test_privacy_failure_names_a_z_that_meets_the_target_on_the_slider(clients, 
 
 def test_an_accuracy_drop_over_100_pp_is_called_past_the_heuristic_s_range():
     """Review of V2-11: K = 100, z = 3 gives the z/K heuristic's 240 pp, more than any model's accuracy;
-    the card, the failure and the chart's table say it is past the heuristic's range (issue 24, class 7)."""
+    the card, the failure and the chart's table say it is past the heuristic's range."""
     html = rendered(LAB, all_open(a2_clients="100", a2_z=3.0))
     assert "over 100 pp, the z/K heuristic is past its range" in html
     assert "more than all the accuracy a model has" in failure_text(html, "a2_utility")

@@ -1,6 +1,7 @@
-"""V2-12 The SLO Composition Trap: golden vectors (VOL2_03-17 §V2-12 §4, corrected where a public
+"""V2-12 The SLO Composition Trap: golden vectors (handbook/labs/v2_12.md §4, corrected where a public
 source disagrees), answer keys proven by the physics in every context, feedback for every option,
-the fixes of issue 24, failure states reached and left, edges and the ledger record (§3)."""
+the fixes of numbers a teacher would sign, failure states reached and left, edges and the ledger record
+(handbook/labs/v2_12.md §1)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def card(html: str, name: str) -> str:
     return page_text(match.group(1)).strip()
 
 
-# ---- §4 golden vectors through the lab's own models ---------------------------------------------
+# ---- handbook/labs/v2_12.md §4 golden vectors through the lab's own models
+# ---------------------------------------------
 
 
 def test_section4_fanout_5_and_100_by_1pct():
@@ -54,7 +56,8 @@ def test_section4_budget_and_per_hop_p998():
 
 
 def test_section4_serial_sum_of_five_lognormal_hops():
-    """§4: P99 = 324.4 ms and P(> 500 ms) = 1.26e-6 are Fenton–Wilkinson's values. The P99 is within
+    """handbook/labs/v2_12.md §4: P99 = 324.4 ms and P(> 500 ms) = 1.26e-6 are Fenton–Wilkinson's values. The P99 is
+    within
     0.3 % of the true sum's 325.1 ms, but the tail share is half the true 2.34e-6 (numerical
     convolution; 2×10⁸ Monte Carlo sums give 2.2 ± 0.1e-6), so the page labels it an approximation."""
     chain = lab.composition(all_open())
@@ -82,11 +85,11 @@ def test_section4_circuit_breaker_on():
     assert st.goodput_frac(lag) == pytest.approx(0.667, abs=5e-4) and st.load(lag) == pytest.approx(1.65)
 
 
-# ---- issue 24: the defects named for V2-12 ---------------------------------------------------------
+# ---- corrections from public sources ---------------------------------------------------------
 
 
 def test_exponential_chain_is_the_exact_erlang_sum():
-    """Issue 24 S2: the exponential context used Fenton–Wilkinson ("0.00753 %", closed form 268 ms).
+    """The exponential context used Fenton–Wilkinson ("0.00753 %", closed form 268 ms).
     Five exponential hops of P99 100 ms sum to Erlang(5, λ = ln 100 / 0.1 s): P99 252.0 ms and
     P(> 500 ms) = 1.40e-6 (scipy.stats.gamma; tests/physics/test_latency.py checks against it)."""
     state = all_open(context="exponential")
@@ -100,7 +103,7 @@ def test_exponential_chain_is_the_exact_erlang_sum():
 
 
 def test_exponential_context_quotes_its_own_numbers():
-    """Issue 24 S3: in the exponential context the text kept lognormal figures ("reach 124 ms
+    """In the exponential context the text kept lognormal figures ("reach 124 ms
     there", "near 324 ms"). Every number of Act I's feedback is now the exponential one."""
     state = answered(LAB, {"a1_predict": "C", "a1_reflect": "A"}, through="a1_reflect",
                      controls={"context": "exponential"})
@@ -119,7 +122,7 @@ def test_the_takeaway_names_both_shapes():
 
 
 def test_shedding_shows_no_collapse_time_beside_never():
-    """Issue 24 S3: with shedding on the card read "passes the timeout after 2 s" beside "never".
+    """With shedding on the card read "passes the timeout after 2 s" beside "never".
     A bounded queue never passes the timeout: the card is replaced by the share turned away."""
     html = rendered(LAB, all_open(a2_fixes=("shedding",)))
     assert 'data-metric="a2_t_collapse_s"' not in html and "never: the queue" not in html
@@ -128,7 +131,7 @@ def test_shedding_shows_no_collapse_time_beside_never():
 
 
 def test_shedding_goodput_reaches_100pct_when_the_autoscaler_arrives():
-    """Issue 24 S3: with shedding, goodput stayed at 1/x after the autoscaler arrived at 35 s,
+    """With shedding, goodput stayed at 1/x after the autoscaler arrived at 35 s,
     though without shedding a rescued queue reached 100 %."""
     state = all_open(a2_fixes=("autoscaler", "shedding"))
     st, lag = lab.storm(state), model.capacity_lag_s(lab.fixes(state))
@@ -139,7 +142,7 @@ def test_shedding_goodput_reaches_100pct_when_the_autoscaler_arrives():
 
 
 def test_dean_and_barroso_example_is_theirs_and_no_range_calls_a_minority_most():
-    """Issue 24 S3: "At Google's scale of 100 leaves" is Dean and Barroso's example (CACM 2013:
+    """The page's "At Google's scale of 100 leaves" is Dean and Barroso's example (CACM 2013:
     100 servers, each slow 1 % of the time, make 63 % of requests slow); "20 % or more: most pages"
     called a minority "most"."""
     everything = page_text(rendered(LAB, all_open()))
@@ -368,7 +371,8 @@ def test_a_slider_move_draws_no_new_random_stream():
 
 
 def test_record_holds_the_spec_ledger_fields():
-    """§3 ledger v2_12: topology, n_services, p_svc, e2e_violation, per_svc_budget, overload, retries,
+    """handbook/labs/v2_12.md §1 ledger v2_12: topology, n_services, p_svc, e2e_violation, per_svc_budget, overload,
+    retries,
     layers, shedding, goodput_frac, t_collapse_s, act1_prediction, act1_correct, act2_decision,
     constraint_hit."""
     rec = record(LAB, answered(LAB, {"a1_predict": "B", "a2_pick": "C"}, through="a2_reflect"))

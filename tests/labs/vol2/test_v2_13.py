@@ -1,6 +1,7 @@
-"""V2-13 The Privacy Measurement Gap: golden vectors (VOL2 §V2-13 §4, and Google's dp-accounting where
+"""V2-13 The Privacy Measurement Gap: golden vectors (handbook/labs/v2_13.md §4, and Google's dp-accounting where
 the lab departs from the spec), answer keys proven by the physics in every context, feedback for
-every option, every failure reached and left, the ledger record (§3), and issue 24's items."""
+every option, every failure reached and left, the ledger record (handbook/labs/v2_13.md §1), and corrections from
+public sources."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def restore(monkeypatch):
             cached.cache_clear()
 
 
-# ---- golden vectors: VOL2 §V2-13 §4 ---------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_13.md §4 ---------------------------------------------------
 
 
 @pytest.mark.parametrize("eps, expected", [("0.1", 0.5250), ("0.2", 0.5498), ("1", 0.7311), ("3", 0.9526)])
@@ -63,14 +64,14 @@ def test_spec_4_naive_attack(train, test, expected):
 @pytest.mark.parametrize("records, z, eps", [(1e6, 1.15, 0.9622), (1e6, 1.1, 1.035), (1e7, 1.15, 0.6332),
                                              (1e6, 0.8, 2.151)])
 def test_spec_4_accountant_rows_at_the_spec_delta(records, z, eps):
-    """The spec's §4 rows are the accountant's (classic conversion, δ = 10⁻⁶, B = 1,000, E = 10);
+    """handbook/labs/v2_13.md §4's rows are the accountant's (classic conversion, δ = 10⁻⁶, B = 1,000, E = 10);
     dp-accounting 0.6.0's RDP composed over the same orders gives 0.96218, 1.03502, 0.63319, 2.15072.
     The lab itself runs at δ = 1/(10N) (see the next tests)."""
     q, steps = S.batch / records, S.epochs * records / S.batch
     assert privacy.epsilon(q, z, steps, 1e-6, "classic") == pytest.approx(eps, abs=6e-4)
 
 
-# ---- issue 24, S1: δ far below 1/N ------------------------------------------------------
+# ---- δ far below 1/N ------------------------------------------------------
 
 
 # (N, z) -> (tight, classic) at δ = 1/(10N): Google dp-accounting 0.6.0, RdpAccountant(orders 2..256),
@@ -91,7 +92,7 @@ def test_epsilon_at_delta_one_tenth_of_one_over_n_matches_dp_accounting(records,
 
 
 def test_delta_is_far_below_one_over_n_in_every_run():
-    """Issue 24 S1 (a spec error): the spec's δ = 10⁻⁶ 'well below 1/N' is 1/N at N = 10⁶ and 10/N at
+    """(a spec error): the spec's δ = 10⁻⁶ 'well below 1/N' is 1/N at N = 10⁶ and 10/N at
     10⁷. Dwork and Roth 2014, §2.3: δ on the order of 1/N is 'very dangerous'; δ = 1/(10N) here."""
     for records in S.record_options:
         assert model.Training(records, S.z).delta * records <= 0.1
@@ -103,19 +104,19 @@ def test_delta_is_far_below_one_over_n_in_every_run():
 
 
 def test_the_key_holds_at_the_issue_s_delta():
-    """Issue 24 S1: at δ = 10⁻⁸ the 10×-records plan gives ε 0.833 (classic), which meets ε ≤ 1."""
+    """At δ = 10⁻⁸ the 10×-records plan gives ε 0.833 (classic), which meets ε ≤ 1."""
     d = model.CANDIDATES["D"]
     assert d.delta == pytest.approx(1e-8)
     assert model.Training(d.records, d.z, "classic").epsilon == pytest.approx(0.833, abs=5e-4)
 
 
-# ---- issue 24, S2: accuracy depends on the noise, not on the bound ----------------------
+# ---- Accuracy depends on the noise, not on the bound ----------------------
 
 
 @pytest.mark.parametrize("records", S.record_options)
 @pytest.mark.parametrize("z", [0.5, 0.8, 1.15, 2.0, 5.0])
 def test_accuracy_is_the_same_under_both_conversions(records, z):
-    """Issue 24 S2: the spec's heuristic read ε, so one run showed 85.7 % (classic) and 83 % (tight).
+    """The spec's heuristic read ε, so one run showed 85.7 % (classic) and 83 % (tight).
     The run is the same; only the bound proved about it differs."""
     tight, classic = model.Training(records, z, "tight"), model.Training(records, z, "classic")
     assert tight.epsilon < classic.epsilon
@@ -145,7 +146,7 @@ def test_accuracy_never_falls_below_a_guess_and_says_so():
 
 
 def test_act1_answer_is_the_dp_bound_at_epsilon_one():
-    """VOL2 §V2-13 §2 error 3: the bound at ε = 1 is 73.1 %, not 50–55 %; ≤ 55 % needs ε ≤ 0.2."""
+    """handbook/labs/v2_13.md §2: the bound at ε = 1 is 73.1 %, not 50–55 %; ≤ 55 % needs ε ≤ 0.2."""
     assert model.act1_truth() == pytest.approx(0.7311, abs=5e-5)
     assert_key_proven(lab.ACT1_PREDICTION, "B")
     for context in CONTEXTS:
@@ -214,7 +215,7 @@ def test_reflection_keys():
 
 
 def test_the_single_release_bound_is_not_the_accountant():
-    """Spec §2 error 4: comparing z with the single-release σ would call the team's run non-private,
+    """handbook/labs/v2_13.md §2: comparing z with the single-release σ would call the team's run non-private,
     but the accountant gives ε < 1 at z = 1.15."""
     assert privacy.gaussian_single_release_sigma(1.0, model.TEAM.delta, S.clip) > S.z * S.clip
     assert model.TEAM.epsilon < S.policy_eps

@@ -1,5 +1,6 @@
-"""V2-14 The Adversarial Wall: golden vectors (VOL2 §V2-14 §4, on the confirmed anchors), answer keys
-proven by the physics, feedback for every option, every failure reached and left, the ledger (§3)."""
+"""V2-14 The Adversarial Wall: golden vectors (handbook/labs/v2_14.md §4, on the confirmed anchors), answer keys
+proven by the physics, feedback for every option, every failure reached and left, the ledger
+(handbook/labs/v2_14.md §1)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
 
 
-# ---- golden vectors: VOL2 §V2-14 §4 ------------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_14.md §4 ------------------------------------------------------
 
 
 def test_spec_4_act1_anchor_rows():
-    """§4: at ε = 8/255 with 95.2 % clean, PGD → 3.5 %, FGSM → 32.7 % (the FGSM anchor is [assumed])."""
+    """handbook/labs/v2_14.md §4: at ε = 8/255 with 95.2 % clean, PGD → 3.5 %, FGSM → 32.7 % (the FGSM anchor is
+    [assumed])."""
     assert lab.attacked(0.952, lab.EPS, "pgd") == pytest.approx(0.035, rel=1e-9)
     assert lab.attacked(0.952, lab.EPS, "fgsm") == pytest.approx(0.327, rel=1e-9)
 
@@ -75,11 +77,11 @@ def test_reflection_keys():
     assert lab.ACT1_REFLECTION.answer() == "D" and lab.ACT2_REFLECTION.answer() == "B"
 
 
-# ---- issue 24: the line through two recipes is not a frontier; Madry's 3.5 % is "PGD" ----------
+# ---- The line through two recipes is not a frontier; Madry's 3.5 % is "PGD" ----------
 
 
 def test_a_later_recipe_lies_above_the_line():
-    """Issue 24 (S2): the fra31/auto-attack leaderboard lists Qin et al. 2019 (no extra data) at 86.28 %
+    """The fra31/auto-attack leaderboard lists Qin et al. 2019 (no extra data) at 86.28 %
     clean, 53.07 % under AutoAttack. Shifted by the page's +2.1 pp it is at 88.38 % clean, above the
     line's 87.80 % there, and inside both requirements: the line is not a Pareto frontier."""
     assert (C.QIN2019_LLR_CLEAN_ACC, C.QIN2019_LLR_AA_ACC) == (0.8628, 0.5307)
@@ -90,7 +92,7 @@ def test_a_later_recipe_lies_above_the_line():
 
 
 def test_the_page_calls_it_the_line_through_two_recipes_not_a_frontier():
-    """Issue 24 (S2): no "Pareto frontier", no "strongest published recipe", no "Neither published recipe
+    """No "Pareto frontier", no "strongest published recipe", no "Neither published recipe
     lands in it"; the key names this page's two recipes, and the feedback says a later one lies above."""
     html = rendered(LAB, all_open())
     for wrong in ("Pareto", "strongest published", "Neither published recipe"):
@@ -101,7 +103,7 @@ def test_the_page_calls_it_the_line_through_two_recipes_not_a_frontier():
 
 
 def test_act1_does_not_call_madrys_figure_pgd_20():
-    """Issue 24 (S3): Madry et al. 2018 report the natural model's 3.5 % under PGD without a step count,
+    """Madry et al. 2018 report the natural model's 3.5 % under PGD without a step count,
     so Act I's card, chart and attack choice say "PGD", not "PGD-20"."""
     html = rendered(LAB, all_open())
     act1 = html.split('data-act="2"')[0]
@@ -174,7 +176,7 @@ def test_each_failure_names_a_lever_that_clears_it(name, state, lever):
 
 @pytest.mark.parametrize("context, shown", [("medical", "3.58 %"), ("cifar", "3.5 %")])
 def test_act1_feedback_quotes_the_card_of_the_context_locked_in(context, shown):
-    """The prompt names the context's model and the feedback quotes its card (issue 20, problem 3)."""
+    """The prompt names the context's model and the feedback quotes its card."""
     state = LAB.parse({"controls": {"context": context}}, changed="context")
     state = LAB.parse({"controls": dict(state.controls), "answers": {
         "a1_predict": {"choice": "A", "locked_at": LOCKED_AT}}})
@@ -246,7 +248,7 @@ def test_act1_reflection_distractors_are_not_struck_out_by_the_prompt():
     assert (f["sqrt_d"], f["l1_random"], f["l1"]) == ("388", "12.2", "4,722")
 
 
-# ---- independent review (issues 20 and 24) ------------------------------------------------
+# ---- independent review ------------------------------------------------
 
 
 def mathpeek(html: str, act: int) -> str:

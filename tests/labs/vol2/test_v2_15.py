@@ -1,5 +1,5 @@
-"""V2-15 The Jevons Reckoning: golden vectors (VOL2 §V2-15 §4), both answer keys proven by the
-physics, feedback for every option, every failure reached and left, the ledger record (§3)."""
+"""V2-15 The Jevons Reckoning: golden vectors (handbook/labs/v2_15.md §4), both answer keys proven by the
+physics, feedback for every option, every failure reached and left, the ledger record (handbook/labs/v2_15.md §1)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def before_takeaways(html: str) -> str:
     return html.split('data-block="takeaways"')[0]
 
 
-# ---- golden vectors: VOL2 §V2-15 §4 ----------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_15.md §4 ----------------------------------------------------
 
 
 @pytest.mark.parametrize("eff, demand, change, reb", [(2.0, 3.0, 0.50, 2.0), (2.0, 2.8, 0.40, 1.8)])
@@ -95,7 +95,7 @@ def test_act1_key_holds_at_the_datasheet_gain_too():
 
 
 def test_act2_answer_is_the_stated_plans_saving():
-    """15.48 % (spec §4 row F = 0.3, W = 8 h): the window binds (F_eff 20 % < headroom 33.3 %)."""
+    """15.48 % (handbook/labs/v2_15.md §4 row F = 0.3, W = 8 h): the window binds (F_eff 20 % < headroom 33.3 %)."""
     assert_key_proven(lab.ACT2_PREDICTION, "B")
     assert lab.TEAM.shift_eff == pytest.approx(0.2) and lab.TEAM.shift_eff < lab.TEAM.headroom
     assert lab.a2_truth() == pytest.approx(0.1548, abs=5e-5)
@@ -168,7 +168,7 @@ def test_target_is_a_warning_and_sla_is_danger():
 
 @pytest.mark.parametrize("flex, window_h", [(0.30, 8.0), (0.05, 11.5), (0.30, 12.0), (0.65, 6.0), (0.5, 8.0)])
 def test_the_deadline_holds_for_plans_the_night_can_run(flex, window_h):
-    """Issue 24 S2 (and ERRATA V2-15): the spec's rule fired for every F > 0 with W < 12 h, the
+    """handbook/errata.md#e37: the spec's rule fired for every F > 0 with W < 12 h, the
     stakeholder's 30 % / 8 h and 5 % / 11.5 h included. A deadline breaks only when the share held,
     F·min(1, W/H_d), exceeds min(W/H_d, headroom)."""
     state = all_open(a2_flex=flex, a2_window=window_h * H)
@@ -239,7 +239,7 @@ def test_the_target_failure_lever_clears_it_alone_from_every_plan():
 
 
 def test_shift_savings_are_labelled_an_upper_bound():
-    """Issue 24 S3: moved load is served at the margin, not at the night's average (Siler-Evans,
+    """Moved load is served at the margin, not at the night's average (Siler-Evans,
     Azevedo and Morgan 2012, Environ. Sci. Technol. 46: average factors can grossly misestimate the
     avoided emissions); the card, the equations and the key's feedback say it is an upper bound."""
     html = rendered(LAB, all_open())
@@ -298,7 +298,7 @@ def test_record_holds_the_spec_ledger_fields():
 
 
 def test_act2_results_come_from_act2_controls():
-    """Spec §2 error 9: the upstream's act2_decision recorded the Act I sliders."""
+    """handbook/labs/v2_15.md §2: the upstream's act2_decision recorded the Act I sliders."""
     a = lab.results(all_open(a1_eff=3, a1_demand=5))
     b = lab.results(all_open())
     assert {k: a[k] for k in ("flex_frac", "window_h", "shift_eff", "savings_frac")} == \

@@ -1,6 +1,6 @@
-"""V2-16 The Fairness Impossibility: golden vectors (VOL2 §V2-16 §4, and scipy where the spec was
-wrong), answer keys proven by the physics in every context, the law worded as its sources word it
-(issue 24, S1 and S3), feedback for every option, every failure reached and left, the ledger record."""
+"""V2-16 The Fairness Impossibility: golden vectors (handbook/labs/v2_16.md §4, and scipy where the spec was
+wrong), answer keys proven by the physics in every context, the law worded as its sources word it,
+feedback for every option, every failure reached and left, the ledger record."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def t_for_selection(p: float, s: float, d: float = S.d_prime) -> float:
     return brentq(lambda t: sel(p, t, d) - s, -10, 10, xtol=1e-13)
 
 
-# ---- golden vectors: VOL2 §V2-16 §4 ---------------------------------------------------
+# ---- golden vectors: handbook/labs/v2_16.md §4 ---------------------------------------------------
 
 
 def test_spec_4_demographic_parity_at_six_percent():
@@ -85,7 +85,7 @@ def test_spec_4_scale_is_five_million_screens_a_day():
     assert d.rejected_per_day == pytest.approx(expected, rel=1e-9)
 
 
-# ---- issue 24, S1: the key is lawful; the four-fifths rule is a screen ---------------------
+# ---- The key is lawful; the four-fifths rule is a screen ---------------------
 
 
 def test_the_act2_key_uses_one_cut_off_for_every_group():
@@ -100,7 +100,7 @@ def test_the_act2_key_uses_one_cut_off_for_every_group():
 
 
 def test_the_highest_group_blind_cut_off_passing_four_fifths():
-    """Issue 24: one group-blind cut-off of about 0.79 gives an impact ratio of 0.80 with no FPR gap.
+    """One group-blind cut-off of about 0.79 gives an impact ratio of 0.80 with no FPR gap.
     Computed independently with scipy: the ratio reaches 0.8 at t = 0.7765 (at 0.79 it is 0.797), so the
     key's t = 0.75 passes and its gap is 0."""
     t_star = brentq(lambda t: sel(S.base_a, t) / sel(S.base_b, t) - 0.8, 0, 3, xtol=1e-12)
@@ -139,7 +139,7 @@ def test_the_takeaways_no_longer_say_per_jurisdiction_thresholds_meet_both_marke
     assert "a screen, not a target" in said and "the statute forbids them" in said
 
 
-# ---- issue 24, S3: one score is not calibrated within groups -------------------------------
+# ---- One score is not calibrated within groups -------------------------------
 
 
 def test_the_score_is_not_calibrated_within_groups():
@@ -328,7 +328,7 @@ def test_page_renders_complete():
 
 
 def test_no_pick_option_is_another_with_one_lever_moved_less_far():
-    """Review (issue 20, form): option B was the key's design with the cut-off lowered less far (t = 1.3
+    """Review (form): option B was the key's design with the cut-off lowered less far (t = 1.3
     against 0.75). The impact ratio rises as the one cut-off falls and nothing penalises a lower one, so if
     B passed, C would too: only C could be the unique key, found without the physics. No two options may
     be one design with one lever (t or d′) moved."""
@@ -341,7 +341,7 @@ def test_no_pick_option_is_another_with_one_lever_moved_less_far():
 
 
 def test_option_b_is_the_spec_s_old_per_group_cut_off_and_fails_only_the_law():
-    """VOL2 §V2-16 §4: lowering group A's US cut-off to select 0.0839 gives t_A = 1.48 and an FPR gap of
+    """handbook/labs/v2_16.md §4: lowering group A's US cut-off to select 0.0839 gives t_A = 1.48 and an FPR gap of
     3.30 pp; computed here with scipy. 42 U.S.C. §2000e–2(l) forbids "different cutoff scores" by group."""
     b = model.DESIGNS["B"]
     t_a = t_for_selection(S.base_a, 0.8 * sel(S.base_b, S.threshold))
@@ -375,13 +375,13 @@ def test_the_a2_reflect_key_names_rates_not_counts():
 
 
 def test_nothing_states_the_a2_reflect_key_before_its_lock():
-    """Review (issue 20): Act II's math peek said "the ratio depends only on FPR/TPR" above the question."""
+    """Review: Act II's math peek said "the ratio depends only on FPR/TPR" above the question."""
     before = text(answered(LAB, {}, through="a2_predict"))
     assert "depends only on FPR/TPR" not in before and "FPR ÷ TPR)" not in before
 
 
 def test_calibration_within_groups_is_not_called_precision_parity():
-    """Review (spec errata §V2-16.3, calibration conflated with PPV parity): a1_reflect's option A said
+    """Review (spec errata handbook/labs/v2_16.md §2, calibration conflated with PPV parity): a1_reflect's option A said
     calibration "equalises precision"; with one calibrated cut-off none of the three match. Independently:
     group B flagged at 6 % (t = 2.357), group A at the same posterior, σ(logit p + d′s − d′²/2)."""
     t_b = t_for_selection(S.base_b, S.flag_rate)
@@ -399,7 +399,7 @@ def test_calibration_within_groups_is_not_called_precision_parity():
 
 
 def test_predictive_parity_out_of_reach_is_said_not_shown_as_parity():
-    """Review (issue 24, class 7): at group A 30 %, group B 1 %, 15 % flagged, group B's precision (6.06 %) is
+    """Review: at group A 30 %, group B 1 %, 15 % flagged, group B's precision (6.06 %) is
     below group A's base rate, the floor of its precision: the bisection pinned group A's cut-off and the
     cards showed 100 % of group A flagged under "predictive parity" with nothing said."""
     b = ppv(0.01, t_for_selection(0.01, 0.15))
@@ -411,7 +411,7 @@ def test_predictive_parity_out_of_reach_is_said_not_shown_as_parity():
 
 
 def test_the_law_is_worded_as_the_sources_word_it():
-    """Review (issue 24, class 10). 42 U.S.C. §2000e–2(k)(1)(A): disparate impact "is established ... only if"
+    """Review. 42 U.S.C. §2000e–2(k)(1)(A): disparate impact "is established ... only if"
     (i) the respondent fails to show job relatedness and business necessity, "or" (ii) the complaining party
     shows an alternative employment practice the respondent refuses to adopt; the page said "unlawful unless
     the employer shows" (i), as if (i) were a full defence. 29 CFR 1607.3(B) reads "substantially equally

@@ -1,5 +1,5 @@
 """V2-17 The Constraints Never Lie: the spec's golden vectors through the physics, the corrections
-from public sources (issue 24), every key proven in every context and recomputed by hand, a search of
+from public sources, every key proven in every context and recomputed by hand, a search of
 the design space, the strip that keeps every control's effect in view, the ledger radar counted by
 correctness (never by another lab's letters), every failure reached and left, and the record."""
 
@@ -50,7 +50,7 @@ def card_classes(html: str, name: str) -> str:
     return re.search(rf'<div class="([^"]*)" data-metric="{name}"', html).group(1)
 
 
-# ---- the spec's golden vectors (VOL2 §V2-17 §4) through the physics --------------------------
+# ---- the spec's golden vectors (handbook/labs/v2_17.md §4) through the physics --------------------------
 
 
 def test_spec_4_training_memory_and_time():
@@ -79,11 +79,11 @@ def test_spec_4_availability_carbon_and_fairness():
     assert Design(fairness="single").ppv_gap == pytest.approx(0.141, abs=5e-4)
 
 
-# ---- corrections from public sources (issue 24) ------------------------------------------------
+# ---- corrections from public sources ------------------------------------------------
 
 
 def test_privacy_uses_the_tight_conversion_and_the_draft_still_fails_it():
-    """Issue 24 S2. At the spec's z = 1 and δ = 10⁻¹⁰ the classic conversion (Mironov 2017) gives 2.04
+    """At the spec's z = 1 and δ = 10⁻¹⁰ the classic conversion (Mironov 2017) gives 2.04
     and fails ε ≤ 2, but the tight one (Balle et al. 2020), which TF-Privacy and Google's dp-accounting
     use, gives 1.747 and passes. Golden values from dp-accounting 0.6.0's RdpAccountant (orders 2-256,
     PoissonSampledDpEvent(q = 10⁻³, GaussianDpEvent(z)) × 10⁴): δ = 10⁻¹⁰: z 0.9 → 2.3256, z 1 → 1.7471;
@@ -136,7 +136,7 @@ def test_balle_et_al_s_conversion_is_called_tighter_not_tight():
 
 
 def test_delta_is_a_tenth_of_one_over_the_users():
-    """Issue 24 S3: δ = 10⁻¹⁰ is only 2× below 1/N for 5 × 10⁹ users; Dwork and Roth (2014, §2.3) call δ
+    """δ = 10⁻¹⁰ is only 2× below 1/N for 5 × 10⁹ users; Dwork and Roth (2014, §2.3) call δ
     of order 1/n "very dangerous". δ = 1/(10 N): one user in ten expected exposed, not one in two."""
     assert model.dp_delta() * model.S.users == pytest.approx(0.1)
     assert model.dp_delta() == pytest.approx(2e-11)
@@ -145,7 +145,7 @@ def test_delta_is_a_tenth_of_one_over_the_users():
 
 
 def test_the_serving_replica_must_hold_the_weights():
-    """Issue 24 S2: a 16-GPU replica holds 16 × 80 GB = 1.28 TB; a 1 T model's BF16 weights are 2 TB,
+    """A 16-GPU replica holds 16 × 80 GB = 1.28 TB; a 1 T model's BF16 weights are 2 TB,
     dense or mixture of experts (every expert is resident). BF16 would need 25 GPUs; FP8 (1 byte per
     parameter, as NVIDIA's FP8 Llama 3.1 405B halves its memory) fits with 280 GB to spare."""
     assert model.replica_hbm() == pytest.approx(1.28e12)
@@ -181,7 +181,7 @@ def test_the_gpu_price_the_draft_s_budget_verdict_rests_on_is_stated_before_the_
 
 
 def test_the_budget_is_written_one_way():
-    """Review (issue 24 class 2): the scenario wrote the budget "$10 B a year" while the check, the card and
+    """Review: the scenario wrote the budget "$10 B a year" while the check, the card and
     every cost on the page write "$10B"; one quantity, one convention."""
     html = rendered(LAB, all_open())
     assert "$10 B" not in html and "$10B a year" in " ".join(lab.ACT1.scenario())
@@ -189,7 +189,7 @@ def test_the_budget_is_written_one_way():
 
 
 def test_availability_shows_its_nines():
-    """Issue 24 F: 99.9997 % read "100.0 %"."""
+    """99.9997 % read "100.0 %"."""
     html = rendered(LAB, all_open(**{**FEASIBLE, "a2_regions": "r3m2"}))
     assert cards(html)["a2_availability"][1] == "99.9997 %" and "100.0 %" not in html
     assert [lab.fmt(Design(regions=k).availability, "nines") for k in model.REGIONS] == \
@@ -198,7 +198,7 @@ def test_availability_shows_its_nines():
 
 
 def test_the_checks_are_on_the_page_before_the_first_lock():
-    """Issue 20 and 24 F: the question asked about "the nine checks on the right", which were not on
+    """The question asked about "the nine checks on the right", which were not on
     the page. The brief now lists all ten with their limits, and the question points to it."""
     prompt = LAB.question("a1_predict").prompt
     assert "on the right" not in prompt and "ten checks in the brief" in prompt
@@ -210,7 +210,7 @@ def test_the_checks_are_on_the_page_before_the_first_lock():
 
 
 def test_nothing_on_the_page_names_the_queue_before_the_act_1_reflection_is_locked():
-    """Review (issue 20): the Connections list, on the page from the start, called V2-10 "the prefill and
+    """Review: the Connections list, on the page from the start, called V2-10 "the prefill and
     queue model behind the P99 check", the reflection's key (the queue) before its lock."""
     html = rendered(LAB, answered(LAB, {}, through="a1_predict"))
     text = re.sub(r"<[^>]+>", " ", html).lower()
@@ -219,7 +219,7 @@ def test_nothing_on_the_page_names_the_queue_before_the_act_1_reflection_is_lock
 
 
 def test_act_1_feedback_does_not_give_act_2_away():
-    """Issue 20: the Act I reflection's feedback named the mixture of experts and its 192 ms. No Act I
+    """The Act I reflection's feedback named the mixture of experts and its 192 ms. No Act I
     text names the experts, FP8 or any number of the feasible design."""
     facts = lab.act1_facts()
     feasible = model.DESIGNS[lab.act2_answer()]
@@ -284,7 +284,7 @@ def test_the_queue_reflection_states_the_model_that_rules_out_long_prompts():
 
 
 def test_the_pick_cannot_be_read_off_the_options():
-    """Review 2 (issue 20, class 7): the options were MoE/BF16/3 regions, dense/FP8/3 regions, MoE/FP8/one
+    """Review 2: the options were MoE/BF16/3 regions, dense/FP8/3 regions, MoE/FP8/one
     region and MoE/FP8/two regions: the majority of model and weights (MoE, FP8) left C and D, and the
     help text's 99.9 % per region ruled out C's one region, so the key came without the serving-memory or
     latency physics. Now every decision splits the four 2-2 (no majority, no odd one out), and the key is
@@ -298,7 +298,7 @@ def test_the_pick_cannot_be_read_off_the_options():
 
 
 def test_the_act_2_reflection_s_options_carry_no_factor_to_rank():
-    """Review (issue 20): the options read "10× the FLOPs", "2× the bytes", "twice the failures": the key
+    """Review: the options read "10× the FLOPs", "2× the bytes", "twice the failures": the key
     was the option with the largest factor. The options now name the change, not its size."""
     for o in lab.ACT2_REFLECTION.options:
         assert "×" not in o.text and not re.search(r"\b\d", o.text), o.text  # BF16 is a name
@@ -373,7 +373,7 @@ def test_every_state_of_the_grid_is_finite(searched):
             assert math.isfinite(value) and value >= 0
 
 
-# ---- every control's effect in view (issue 24 F) ----------------------------------------------
+# ---- every control's effect in view ----------------------------------------------
 
 
 def moves(control) -> list:

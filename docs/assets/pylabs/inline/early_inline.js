@@ -1,4 +1,4 @@
-// Inlined after each lab by build_scripts/site_content.py (embedded_lab) (issue 9): a prediction can be chosen
+// Inlined after each lab by build_scripts/site_content.py (embedded_lab): a prediction can be chosen
 // and locked from the first paint, before the shell's modules have loaded. It writes the same
 // record the shell's early.js writes (store.js EARLY_KEY), and stands down once early.js mounts.
 // On a first visit it also starts the Python worker (worker_start.js, at the top of <head>).

@@ -1,4 +1,4 @@
-// The labs' service worker (issue 9): after one visit the site works offline, and a returning
+// The labs' service worker: after one visit the site works offline, and a returning
 // student is served from this browser's copy instead of waiting on the server's revalidation.
 // Written by build_scripts/offline.py: BUILD, CORE and DIGESTS are filled in at build time.
 // One cache per build: a new deployment installs a new cache and the old ones are deleted.

@@ -1,4 +1,4 @@
-// Inlined at the top of each lab page's <head> by build_scripts/hooks.py via site_content.worker_start (issue 9): it starts the
+// Inlined at the top of each lab page's <head> by build_scripts/hooks.py via site_content.worker_start: it starts the
 // Python worker while the page is still being parsed, so Python boots beside the first paint.
 // A returning visit (the page comes from the service worker's copy, nothing to download) starts it
 // at once; a first visit starts it from the inline script after the lab (early_inline.js calls

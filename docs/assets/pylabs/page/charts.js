@@ -111,7 +111,7 @@ export function preloadCharts() {
   loadPlotly().catch(() => {});
 }
 
-// ---- cheaper updates (issue 9) -------------------------------------------------------
+// ---- cheaper updates -------------------------------------------------------
 
 /**
  * Reserve each chart's height from its figure before Plotly draws it, so nothing below moves.

@@ -1,4 +1,4 @@
-// The class view (issue 21): an instructor drops students' files; Python in the worker validates
+// The class view: an instructor drops students' files; Python in the worker validates
 // each one (pylabs.course.classroom), counts the class and renders it (pylabs.course.class_view);
 // this page inserts the sections one task at a time, so it never freezes, and draws the charts in
 // view. Nothing is uploaded: the files stay in this tab's memory, or in this browser's IndexedDB

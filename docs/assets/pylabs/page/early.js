@@ -1,4 +1,4 @@
-// A lab page before Python is ready (issue 9; issue 8 item 4):
+// A lab page before Python is ready:
 //  - a returning student's page is painted from the view cache (their locked answers, unlocked
 //    acts and settings), the lab hidden only for the few milliseconds IndexedDB takes;
 //  - a prediction can be chosen and locked at once: the lock is written synchronously to

@@ -1,4 +1,4 @@
-// Hand in (issue 21): a file for the instructor and a printable report, both made by Python from
+// Hand in: a file for the instructor and a printable report, both made by Python from
 // the ledger (pylabs.course.handin, pylabs.course.report). The first hand-in asks for the
 // student's name or ID once and keeps it in the ledger. Nothing leaves the browser: the file is
 // saved by the browser's download, the report printed by the browser's print.

@@ -95,7 +95,7 @@ export async function mountLedgerPage(root, signal) {
     }
   }, { signal });
 
-  // issue 21: the name on hand-ins, and the whole course handed in as one file
+  // The name on hand-ins, and the whole course handed in as one file
   const nameField = root.querySelector("[data-student-name]");
   const showName = () => { if (nameField && document.activeElement !== nameField) nameField.value = storedStudent() || ""; };
   root.querySelector("[data-student-form]")?.addEventListener("submit", async (event) => {

@@ -1,4 +1,4 @@
-// Where the student was on a lab page, kept across a reload (issue 20). The page grows as Python
+// Where the student was on a lab page, kept across a reload. The page grows as Python
 // renders the acts a returning student had opened, so a pixel offset restored by the browser lands
 // thousands of pixels too high; instead the element at the top of the window (a chart, a metric, a
 // question, an act) and its distance from the top are kept in sessionStorage when the page is left,

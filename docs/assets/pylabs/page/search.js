@@ -1,4 +1,4 @@
-// Material's search index, built once the lab has started (issue 9). A lab page's search worker is
+// Material's search index, built once the lab has started. A lab page's search worker is
 // search-later.js, which holds the index until this page says so on the "mlsys-search" channel:
 // once the lab has settled, or as soon as the student reaches for the search box.
 

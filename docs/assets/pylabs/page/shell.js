@@ -2,7 +2,7 @@
 // page holds, through Material's document$ so instant navigation works:
 //   [data-lab]          a lab: Python runtime, ledger, live instruments
 //   [data-ledger-page]  the Design Ledger page
-//   [data-class-page]   the instructors' class view (issue 21)
+//   [data-class-page]   the instructors' class view
 //   [data-progress]     progress badges from the ledger
 //   math and charts     typeset and drawn wherever they appear
 // The Python worker lives for the whole tab, so moving between labs reuses it.

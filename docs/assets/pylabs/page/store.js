@@ -285,7 +285,7 @@ export function progressByLab() {
   return progress;
 }
 
-// ---- before Python (issue 9) ---------------------------------------------------------
+// ---- before Python ---------------------------------------------------------
 // Answers locked while Python boots are written here synchronously, one entry per lab
 // ({attemptId, answers: {qid: {choice, locked_at}}}), and folded into the ledger (validated in
 // Python) as soon as it is ready; the entry is removed once the ledger holds them.

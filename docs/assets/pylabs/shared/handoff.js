@@ -1,5 +1,5 @@
 // Files this tab has already downloaded, handed to the service worker so that its install keeps
-// them instead of downloading them a second time (issue 22: a first visit moved the Python image
+// them instead of downloading them a second time (a first visit moved the Python image
 // and pyodide.asm.wasm twice, 20.7 MB, because the install's own fetches could not be served by
 // the HTTP cache, which does not keep files that large everywhere). The boot worker puts copies
 // into one Cache Storage cache; the service worker (inline/sw.js) takes a core file from

@@ -1,4 +1,4 @@
-// The snapshot image kept unpacked in this browser (issue 9). The build serves the image gzipped
+// The snapshot image kept unpacked in this browser. The build serves the image gzipped
 // (11 MB instead of 36 MiB); reading it from the service worker's cache and unpacking it costs a
 // returning student about 0.4 s on every visit. So after a boot from the gzipped file the worker
 // keeps the unpacked image in the origin private file system, and later visits read it with a

@@ -1,4 +1,4 @@
-// Material's search worker on a lab page, building its index once the lab has started (issue 9).
+// Material's search worker on a lab page, building its index once the lab has started.
 // Material starts its search worker on every page load and at once builds the site's index (about
 // 0.3 s of CPU). On a lab page that competes, on a two-core machine, with the Python worker and
 // the page for the lab's first second. So a lab page (build_scripts/hooks.py) names this script as

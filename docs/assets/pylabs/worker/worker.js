@@ -1,7 +1,7 @@
 // Python in a Web Worker: boots self-hosted Pyodide, installs the pylabs wheel with micropip,
 // and answers calls to pylabs.bridge with JSON strings. The page never blocks on Python.
 //
-// Boot (issue 9): when the build made a memory snapshot of Python with pylabs and every lab already imported
+// Boot: when the build made a memory snapshot of Python with pylabs and every lab already imported
 // (runtime.json "snapshot"), Pyodide is restored from it, which skips most of its own start-up.
 // A snapshot for another Pyodide or another wheel, a browser without DecompressionStream, or
 // a snapshot that fails to load falls back to the usual boot, saying so in the console.
@@ -26,7 +26,7 @@ const WARM_AFTER_MS = 400;     // after a lab's first update (its page is drawn)
 const WARM_TURNS = 80;         // moves' work per lab, or
 const WARM_BUDGET_MS = 450;    // this much of the worker's time (150 ms left the first moves half warmed)
 const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commit", "ledger_restart", "ledger_import", "ledger_view", "link_settings",
-  // the course (issue 21): a student's name and hand-ins, an instructor's class view
+  // the course: a student's name and hand-ins, an instructor's class view
   "ledger_student", "handin", "class_reset", "class_read", "class_view"];
 
 /** The running Pyodide (its memory's size is reported on request). */
