@@ -3,7 +3,6 @@ physics, feedback for every option, every failure reached and left, the ledger r
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 
@@ -15,6 +14,7 @@ from pylabs.labs.vol2 import v2_11 as lab
 from pylabs.labs.vol2 import v2_11_model as model
 from pylabs.physics import constants as C
 from pylabs.physics import privacy
+from tests.labs.privacy_orders import reloaded_with_orders, restore
 from tests.labs.helpers import answered, assert_key_proven, rendered
 
 LAB = lab.LAB
@@ -25,18 +25,6 @@ def all_open(**controls):
     return answered(LAB, {}, through="a2_reflect", controls=controls)
 
 
-def reloaded_with_orders(monkeypatch, orders):
-    """The lab re-imported while the accountant searches ``orders``; the caller restores it."""
-    monkeypatch.setattr(privacy, "ORDERS", orders)
-    return importlib.reload(lab)
-
-
-def restore(monkeypatch):
-    monkeypatch.undo()
-    importlib.reload(lab)
-    for cached in vars(privacy).values():  # nothing computed with the patched orders may stay cached
-        if hasattr(cached, "cache_clear"):
-            cached.cache_clear()
 
 
 # ---- golden vectors: handbook/labs/v2_11.md §4 ---------------------------------------------------
@@ -181,9 +169,9 @@ def test_act2_math_names_the_accountants_orders_and_conversion(monkeypatch):
     monkeypatch.setitem(privacy.CONVERSION_NAMES, "tight", "Canonne et al. 2020")
     assert "<strong>Canonne et al. 2020</strong> conversion" in str(lab.act2_math(all_open(a2_conversion="tight")))
     try:
-        assert reloaded_with_orders(monkeypatch, tuple(range(2, 129))).ORDER_RANGE == "2…128"
+        assert reloaded_with_orders(monkeypatch, lab, tuple(range(2, 129))).ORDER_RANGE == "2…128"
     finally:
-        restore(monkeypatch)
+        restore(monkeypatch, lab)
 
 
 @pytest.mark.parametrize("context, r10", [("server", 52.8), ("gboard", 5.376 * 0.55)])

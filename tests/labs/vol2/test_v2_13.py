@@ -5,7 +5,6 @@ public sources."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 
@@ -16,6 +15,7 @@ from pylabs.labs.vol2 import v2_13 as lab
 from pylabs.labs.vol2 import v2_13_model as model
 from pylabs.physics import constants as C
 from pylabs.physics import privacy
+from tests.labs.privacy_orders import reloaded_with_orders, restore
 from tests.labs.helpers import answered, assert_key_proven, assert_reached_and_left, rendered
 from tests.labs.reading import page_text
 
@@ -32,18 +32,6 @@ def card(html: str, name: str) -> float:
     return float(html.split(f'data-metric="{name}" data-value="')[1].split('"')[0])
 
 
-def reloaded_with_orders(monkeypatch, orders):
-    """The lab re-imported while the accountant searches ``orders``; the caller restores it."""
-    monkeypatch.setattr(privacy, "ORDERS", orders)
-    return importlib.reload(lab)
-
-
-def restore(monkeypatch):
-    monkeypatch.undo()
-    importlib.reload(lab)
-    for cached in vars(privacy).values():  # nothing computed with the patched orders may stay cached
-        if hasattr(cached, "cache_clear"):
-            cached.cache_clear()
 
 
 # ---- golden vectors: handbook/labs/v2_13.md §4 ---------------------------------------------------
@@ -234,9 +222,9 @@ def test_act2_math_names_the_accountants_orders_and_conversion(monkeypatch):
     monkeypatch.setitem(privacy.CONVERSION_NAMES, "tight", "Canonne et al. 2020")
     assert "<strong>Canonne et al. 2020</strong> conversion" in str(lab.act2_math(all_open()))
     try:
-        assert reloaded_with_orders(monkeypatch, tuple(range(2, 129))).ORDER_RANGE == "2…128"
+        assert reloaded_with_orders(monkeypatch, lab, tuple(range(2, 129))).ORDER_RANGE == "2…128"
     finally:
-        restore(monkeypatch)
+        restore(monkeypatch, lab)
 
 
 def test_act1_facts_are_computed():
