@@ -1,7 +1,8 @@
 """The lab registry: every module ``vol<volume>/v<volume>_<number>.py`` below this package is a lab.
 
-Adding a lab touches only its module, its page and its tests: the registry
-finds the module, and modules import on first use.
+Adding a lab touches only its module(s) and its physics tests: the registry finds the module,
+modules import on first use, and the build writes the lab's page and navigation entry from its
+declaration (build_scripts/lab_pages.py).
 """
 
 from __future__ import annotations
