@@ -48,8 +48,10 @@ def checked(data: bytes, source: str) -> bytes:
 def wheel_bytes(cache: Path = CACHE, url: str = URL) -> bytes:
     """The pinned wheel, from the cache when it holds the right bytes, else downloaded into it."""
     cached = cache / FILE_NAME
-    if cached.is_file() and sha256(cached.read_bytes()) == SHA256:
-        return cached.read_bytes()
+    if cached.is_file():
+        data = cached.read_bytes()
+        if sha256(data) == SHA256:
+            return data
     try:
         with urllib.request.urlopen(url, timeout=60) as response:
             data = checked(response.read(), url)
