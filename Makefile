@@ -39,11 +39,16 @@ lint: setup
 	$(RUFF) check .
 	$(BIOME) lint --error-on-warnings
 
+# The CPython tests spread over every core (a file per worker, so a module's fixtures are made once);
+# then the browser tests, one browser and one built site for the whole run.
+UNIT := $(PY) -m pytest -q -m "not e2e" -n auto --dist loadfile
+
 test: lint build chromium
-	$(PY) -m pytest -q
+	$(UNIT)
+	$(PY) -m pytest -q -m e2e
 
 test-unit: setup
-	$(PY) -m pytest -q -m "not e2e"
+	$(UNIT)
 
 test-e2e: build chromium
 	$(PY) -m pytest -q -m e2e

@@ -7,6 +7,9 @@ import math
 from urllib.parse import urlsplit
 
 READY_TIMEOUT_MS = 60_000
+# The Act I prediction is "on the first screen" when its prompt's first line is: the question's top
+# plus this many px.
+PROMPT_LINE = 40
 
 # Set a control as a student would (the element's value or checked state), then dispatch input and
 # change from the element the student touched. Also run on its own by tests/e2e/test_controls.py.
@@ -102,6 +105,11 @@ class LabDriver:
         q.locator(f'input[type=radio][value="{letter}"]').check()
         q.locator('[data-action="lock"]').click()
         self.page.wait_for_selector(f'[data-question="{qid}"][data-locked="true"]')
+
+    def question_top(self) -> float:
+        """Where the page's first question starts, in px from the top of the document."""
+        return self.page.evaluate(
+            "() => document.querySelector('[data-question]').getBoundingClientRect().top + window.scrollY")
 
     def locked(self, qid: str) -> bool:
         return self.question(qid).get_attribute("data-locked") == "true"

@@ -17,7 +17,7 @@ from pylabs.course.aggregate import aggregate
 from pylabs.course.classroom import Classroom
 from pylabs.labs import get
 from tests.e2e.driver import LabDriver
-from tests.e2e.test_experience import axe_violations
+from tests.e2e.axe import violations as axe_violations
 
 pytestmark = pytest.mark.e2e
 

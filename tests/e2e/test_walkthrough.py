@@ -7,6 +7,12 @@ says complete, the ledger holds one complete attempt in that context with every 
 and every failure reached recorded, and every number on the page's cards is the one CPython
 computes for the attempt's recorded settings (Pyodide runs the same Python to the same floats).
 
+The first walk of each lab also holds what a finished lab promises a student of every page
+(handbook/testing.md): at 1280 px the Act I prediction starts on the first screen of a 1280x800
+laptop, and axe-core finds no serious or critical violation in either palette, before any prediction
+is locked and with everything unlocked (light: every act open, the last reflection still to lock;
+dark: the complete lab as a returning student finds it, drawn in dark from the first paint).
+
 A lab whose failures do not all hold in one context is walked once per context it needs, each in
 a fresh browser profile (the first lock fixes an attempt's context). Which number is right is the
 unit tests' business; here it is enough that the browser and CPython agree."""
@@ -22,7 +28,8 @@ import pytest
 from pylabs.framework.lab import Lab
 from pylabs.framework.render import render_lab
 from pylabs.labs import LAB_MODULES, get
-from tests.e2e.driver import LabDriver
+from tests.e2e import axe
+from tests.e2e.driver import PROMPT_LINE, LabDriver
 from tests.labs.helpers import LOCKED_AT
 from tests.labs.states import start
 
@@ -70,9 +77,19 @@ class Walk:
         assert not self.page.failure_visible(spec.name), f"{self.lab.id}: leave {spec.leave} leaves {spec.name}"
 
 
-def walk(page: LabDriver, lab: Lab, context: str, failures: list) -> None:
+LAPTOP_FOLD = 800  # a 1280x800 laptop's first screen
+
+
+def walk(page: LabDriver, lab: Lab, context: str, failures: list, audit: bool = False) -> None:
+    """Walk ``lab`` in ``context``; with ``audit``, also the first-screen and axe checks (above)."""
     entry = next(x for x in page.manifest()["labs"] if x["id"] == lab.id)
     page.open(lab.id)
+    problems: dict[str, list[str]] = {}
+    if audit:
+        top = page.question_top()
+        assert top + PROMPT_LINE <= LAPTOP_FOLD, f"{lab.id}: the Act I prediction starts at {top:.0f} px"
+        assert page.page.locator("[data-chart] .main-svg").count() == 0, "a chart is drawn before any lock"
+        problems.update({f"before any lock, {k}": v for k, v in axe.in_both_palettes(page.page).items()})
     if context != lab.context.default:
         page.set_control(lab.context.name, context)
     steps = Walk(page, lab, context)
@@ -88,6 +105,8 @@ def walk(page: LabDriver, lab: Lab, context: str, failures: list) -> None:
             if spec.act == act.number:
                 steps.failure(spec)
         page.open_math(act.number)
+        if audit and act is lab.acts[-1]:
+            problems["everything unlocked, light"] = axe.violations(page.page)
         page.lock(act.reflection.id, act.reflection.answer(context))
         assert page.verdict(act.reflection.id) == "correct"
     assert "Complete" in page.page.inner_text("[data-hud]")
@@ -96,6 +115,11 @@ def walk(page: LabDriver, lab: Lab, context: str, failures: list) -> None:
     assert all(a["correct"] for a in attempt["answers"].values()) and len(attempt["answers"]) == len(questions)
     assert {f.name for f in failures} <= set(attempt["failures_hit"])
     assert same_numbers(page.cards(), cpython_cards(lab, context, attempt["controls"]))
+    if audit:
+        page.page.emulate_media(color_scheme="dark")
+        page.reload()
+        problems["complete, dark"] = axe.violations(page.page)
+        assert {k: v for k, v in problems.items() if v} == {}, f"{lab.id}: axe found {problems}"
 
 
 def cpython_cards(lab: Lab, context: str, controls: dict[str, Any]) -> dict[str, str]:
@@ -120,11 +144,11 @@ def test_the_site_lists_every_lab(lab_page):
 @pytest.mark.parametrize("lab_id", sorted(LAB_MODULES))
 def test_walkthrough(lab_id, browser, base_url, watch):
     lab = get(lab_id)
-    for context, failures in walks(lab):
+    for n, (context, failures) in enumerate(walks(lab)):
         profile = browser.new_context(viewport={"width": 1280, "height": 900})
         try:
             page = profile.new_page()
             watch.attach(page)
-            walk(LabDriver(page, base_url), lab, context, failures)
+            walk(LabDriver(page, base_url), lab, context, failures, audit=n == 0)
         finally:
             profile.close()
