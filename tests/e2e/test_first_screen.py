@@ -5,8 +5,6 @@ returns to the same place."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.e2e.driver import PROMPT_LINE, LabDriver
@@ -19,12 +17,12 @@ def first_screen_tops(browser, base_url, watch, width, height) -> dict[str, floa
     ctx = browser.new_context(viewport={"width": width, "height": height})
     page = ctx.new_page()
     watch.attach(page)
-    labs = json.loads(page.request.get(base_url + "labs.json").text())["labs"]
+    driver = LabDriver(page, base_url)
     tops = {}
-    for entry in labs:
+    for entry in driver.manifest()["labs"]:
         page.goto(base_url + entry["url"])  # the pre-rendered page: the question is there before Python
         page.wait_for_selector("[data-question]")
-        tops[entry["id"]] = LabDriver(page, base_url).question_top()
+        tops[entry["id"]] = driver.question_top()
     ctx.close()
     return tops
 
