@@ -42,16 +42,17 @@ lint: setup
 # The CPython tests spread over every core (a file per worker, so a module's fixtures are made once);
 # then the browser tests, one browser and one built site for the whole run.
 UNIT := $(PY) -m pytest -q -m "not e2e" -n auto --dist loadfile
+E2E := $(PY) -m pytest -q -m e2e
 
 test: lint build chromium
 	$(UNIT)
-	$(PY) -m pytest -q -m e2e
+	$(E2E)
 
 test-unit: setup
 	$(UNIT)
 
 test-e2e: build chromium
-	$(PY) -m pytest -q -m e2e
+	$(E2E)
 
 # The shell's JavaScript unit tests (tests/js/): Chromium, no site build.
 test-js: setup chromium
