@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from pylabs.course.aggregate import ClassStats, LabStats, QuestionStats, feedback_text, key_in
+from pylabs.course.aggregate import ClassStats, LabStats, QuestionStats, feedback_text, key_in, terms_in
 from pylabs.course.describe import ACTS, act_controls, lab_code
 from pylabs.framework import charts as ch
 from pylabs.framework.components import chart, rich
@@ -79,7 +79,7 @@ def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Mar
     rows = []
     for c in contexts:
         total = sum(entry.by_context[c].values())
-        rows += [(lab.context.label_of(c), x + (" (key)" if x == keys[c] else ""), q.text_of(x, lab.terms(c)),
+        rows += [(lab.context.label_of(c), x + (" (key)" if x == keys[c] else ""), q.text_of(x, terms_in(lab.id, c)),
                   str(entry.by_context[c].get(x, 0)), share(entry.by_context[c].get(x, 0), total)) for x in LETTERS]
     right = [f"{lab.context.label_of(c)}: {entry.by_context[c].get(keys[c], 0)} of {sum(entry.by_context[c].values())} "
              f"right (key {keys[c]})" for c in contexts]
@@ -91,7 +91,7 @@ def answers_by_context_chart(lab: Lab, q: Question, entry: QuestionStats) -> Mar
 
 def worded_alike(lab: Lab, q: Question, contexts) -> bool:
     """Whether every option reads the same in each of ``contexts``."""
-    return len({tuple(q.text_of(x, lab.terms(c)) for x in LETTERS) for c in contexts}) <= 1
+    return len({tuple(q.text_of(x, terms_in(lab.id, c)) for x in LETTERS) for c in contexts}) <= 1
 
 
 def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
@@ -104,7 +104,7 @@ def answers_chart(lab: Lab, q: Question, entry: QuestionStats) -> Markup:
                        x=ch.axis("Locked answer", "category"), y=ch.axis("Students", rangemode="tozero"),
                        height=240, legend=False)
     common = max(entry.by_context, key=lambda c: sum(entry.by_context[c].values()), default=lab.context.default)
-    terms = lab.terms(common)   # worded alike in every context the class chose (else answers_by_context_chart)
+    terms = terms_in(lab.id, common)   # worded alike in every context the class chose (else answers_by_context_chart)
     rows = [(x + (" (key)" if x in entry.keys else ""), q.text_of(x, terms), str(entry.counts.get(x, 0)),
              share(entry.counts.get(x, 0), entry.locked)) for x in LETTERS]
     summary = (f"{entry.right} of {entry.locked} locked answers are right ({share(entry.right, entry.locked)}); "
@@ -121,7 +121,7 @@ def misconception(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
     context = entry.wrong_contexts[letter].most_common(1)[0][0]
     parts = [h("p", None, h("strong", None, "Most chosen wrong answer: "),
                f"{letter} ({count} of {entry.locked}, {share(count, entry.locked)}): ",
-               rich(q.text_of(letter, lab.terms(context)))),
+               rich(q.text_of(letter, terms_in(lab.id, context)))),
              h("p", {"class": "pl-class__feedback"}, h("strong", None, "Its feedback: "),
                rich(feedback_text(lab, q, letter, context)))]
     median = median_miss_shown(entry, q.unit_fmt) if isinstance(q, Prediction) else ""
@@ -136,9 +136,9 @@ def prompts(lab: Lab, q: Question, entry: QuestionStats) -> list[Markup]:
     the same way, else one per wording, named by its contexts (most students first)."""
     wordings: dict[str, list[str]] = {}
     for context, _ in sorted(entry.by_context.items(), key=lambda kv: -sum(kv[1].values())):
-        wordings.setdefault(worded(q.prompt, lab.terms(context)), []).append(lab.context.label_of(context))
+        wordings.setdefault(worded(q.prompt, terms_in(lab.id, context)), []).append(lab.context.label_of(context))
     if len(wordings) <= 1:
-        text = next(iter(wordings), worded(q.prompt, lab.terms(lab.context.default)))
+        text = next(iter(wordings), worded(q.prompt, terms_in(lab.id, lab.context.default)))
         return [h("p", {"class": "pl-class__prompt"}, rich(text))]
     return [h("p", {"class": "pl-class__prompt"}, h("strong", None, f"{', '.join(names)}: "), rich(text))
             for text, names in wordings.items()]
