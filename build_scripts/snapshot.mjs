@@ -34,7 +34,7 @@ await installWithMicropip(pyodide, wheels);
 const installed = micropipList(pyodide);
 if (!(installed.pylabs || "").startsWith("emfs:")) throw new Error(`micropip did not install pylabs: ${JSON.stringify(installed)}`);
 // Import every module of the wheel (a snapshot boot then never needs the wheel's files), render every
-// lab once (lazy tables), then forget what was rendered and "sent", so a page's first full update
+// lab once (lazy tables), work out every question's key in every context (the class view), then forget what was rendered and "sent", so a page's first full update
 // is computed as usual.
 pyodide.runPython(`
 import gc
@@ -50,9 +50,11 @@ for lab_id in LAB_MODULES:
     bridge.update(lab_id, "{}", None, True)
     bridge._memo.clear()
     bridge._sent.clear()
+from pylabs.course import aggregate
+aggregate.work_out_keys()  # every question's key in every context, for the class view
 controls._RENDERED.clear()
 formats._sig.cache_clear()
-del lab_id, module
+del lab_id, module, aggregate
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()
 `);
