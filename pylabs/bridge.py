@@ -186,12 +186,18 @@ def class_reset(site_build: str = "") -> str:
     return json.dumps({"ok": True})
 
 
-def class_read(name: str, text: str, size: float | None = None) -> str:
-    """Read one file into the class; what became of it (kept, or refused with its reason)."""
+def class_read(name: str, content, size: float | None = None) -> str:
+    """Read one file into the class; what became of it (kept, or refused with its reason).
+    ``content`` is the file's text, or its bytes: the page hands the worker each file's bytes (a
+    transferred ArrayBuffer), which arrive here as a JavaScript Uint8Array and are read as the
+    browser reads text (UTF-8, a byte-order mark dropped, a malformed byte replaced)."""
     from pylabs.course.classroom import Accepted
     if _class is None:
         class_reset()
-    result = _class.add(str(name), str(text), None if size is None else int(size))
+    if not isinstance(content, str):
+        data = content.to_bytes() if hasattr(content, "to_bytes") else bytes(content)
+        content = data.decode("utf-8-sig", "replace")
+    result = _class.add(str(name), content, None if size is None else int(size))
     if isinstance(result, Accepted):
         return json.dumps({"name": result.name, "ok": True, "student": result.student, "notes": result.notes,
                            "duplicate_of": result.duplicate_of})

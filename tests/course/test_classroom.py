@@ -62,6 +62,19 @@ def test_a_50_mb_file_is_refused_unread():
     assert json.loads(bridge.class_read("huge.json", "", 50_000_000))["reason"] == "too-large"
 
 
+def test_a_files_bytes_are_read_as_the_browser_reads_its_text(files):
+    """The page hands the worker each file's bytes: UTF-8, a byte-order mark dropped (as
+    ``File.text()`` drops it), a malformed byte replaced rather than refusing the whole file."""
+    name, text = files[0]
+    bridge.class_reset("b")
+    assert json.loads(bridge.class_read(name, text.encode("utf-8")))["ok"]
+    assert json.loads(bridge.class_read("bom.json", b"\xef\xbb\xbf" + text.encode("utf-8")))["duplicate_of"] == name
+    broken = json.loads(bridge.class_read("latin1.json", b'{"schema": "caf\xe9"}'))
+    assert broken["reason"] == "not-ours" and "caf\ufffd" in broken["message"]
+    assert json.loads(bridge.class_read("unreadable.json", b""))["reason"] == "json"
+    bridge.class_reset("b")
+
+
 def test_twenty_files_with_one_broken_keep_the_nineteen(files):
     room = Classroom()
     texts = make_class(19, ["v2_02"], seed=5) + [("broken.json", "{")]

@@ -23,23 +23,40 @@ function siteBuild() {
   return document.querySelector('meta[name="pylabs-build"]')?.content || "";
 }
 
-const READ_AHEAD = 4;  // files whose text is being read while the worker validates the one before
+const READ_AHEAD = 4;  // files being read while the worker validates the ones before
+const IN_FLIGHT = 4;   // files sent to the worker before the first of them is answered
 
 /**
- * Read files into the class, in the order given. Only a few texts are read ahead: starting 500
- * reads at once is itself a main-thread task of several hundred milliseconds (found in review).
+ * Read files into the class, in the order given. Each file's bytes are read here and handed to
+ * the worker, not copied (an ArrayBuffer is transferred); Python decodes them. A few files are
+ * sent before the worker answers the first, so it never waits for this page between files (it
+ * reads them in the order sent). Only a few files are read ahead: starting 500 reads at once is
+ * itself a main-thread task of several hundred milliseconds (found in review).
  * @returns {Promise<number>} how many were read
  */
 async function readFiles(files, onProgress) {
-  // A file the browser could not read is passed on as broken JSON, with its own name.
-  const start = (file) => (file.size > MAX_FILE_BYTES ? Promise.resolve("") : file.text().catch(() => "\u0000"));
-  const pending = files.slice(0, READ_AHEAD).map(start);
-  for (let i = 0; i < files.length; i += 1) {
-    const body = await pending[i];
-    pending[i] = null;
-    if (i + READ_AHEAD < files.length) pending.push(start(files[i + READ_AHEAD]));
-    await call("class_read", [files[i].name, body, files[i].size]);
-    if ((i + 1) % 25 === 0) onProgress(i + 1);
+  // A file over the limit is not read (Python refuses it by its size); one the browser cannot
+  // read is passed on as empty, so it is listed as not JSON under its own name.
+  const start = (file) => (file.size > MAX_FILE_BYTES ? Promise.resolve("") : file.arrayBuffer().catch(() => ""));
+  const reading = files.slice(0, READ_AHEAD).map(start);
+  const sent = [];
+  let done = 0;
+  const answered = async () => {
+    await sent.shift();
+    done += 1;
+    if (done % 25 === 0) onProgress(done);
+  };
+  try {
+    for (let i = 0; i < files.length; i += 1) {
+      const body = await reading[i];
+      reading[i] = null;
+      if (i + READ_AHEAD < files.length) reading.push(start(files[i + READ_AHEAD]));
+      sent.push(call("class_read", [files[i].name, body, files[i].size]));
+      if (sent.length >= IN_FLIGHT) await answered();
+    }
+    while (sent.length) await answered();
+  } finally {
+    sent.forEach((answer) => answer.catch(() => {}));  // after a failure, the rest are not waited for
   }
   return files.length;
 }

@@ -95,7 +95,8 @@ function send(op, args) {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     waiting.set(id, { resolve, reject });
-    worker.postMessage({ id, op, args });
+    // a file's bytes are handed over, not copied
+    worker.postMessage({ id, op, args }, args.filter((arg) => arg instanceof ArrayBuffer));
   });
 }
 
@@ -112,7 +113,8 @@ export function handOffDownloads(keep) {
 /**
  * Call a pylabs.bridge function; its JSON result is parsed.
  * @param {string} op bridge function name
- * @param {Array<string|boolean|null>} args JSON-safe arguments
+ * @param {Array<string|boolean|null|ArrayBuffer>} args JSON-safe arguments, or a file's bytes (an ArrayBuffer,
+ *   transferred: it is empty here afterwards), which Python receives as bytes
  * @returns {Promise<any>}
  */
 export async function call(op, args) {

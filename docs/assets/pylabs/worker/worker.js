@@ -288,10 +288,18 @@ function warmLater(labId, stateJson) {
   setTimeout(next, WARM_AFTER_MS);
 }
 
+/**
+ * An argument from the page as Python is to receive it: null as None (JS null would arrive as
+ * JsNull), a file's bytes (an ArrayBuffer the page transferred) as a Uint8Array.
+ */
+function fromPage(arg) {
+  if (arg === null) return undefined;
+  return arg instanceof ArrayBuffer ? new Uint8Array(arg) : arg;
+}
+
 /** Call a bridge function; an import that needs files not unpacked yet unpacks them and retries. */
 async function callBridge(fn, args) {
-  // JS null would arrive as JsNull; undefined arrives as Python None.
-  const pyArgs = args.map((arg) => (arg === null ? undefined : arg));
+  const pyArgs = args.map(fromPage);
   try {
     return fn(...pyArgs);
   } catch (error) {
