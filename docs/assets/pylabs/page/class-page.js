@@ -5,7 +5,7 @@
 // when the instructor keeps the class.
 import { BASE, call, startRuntime } from "./runtime.js";
 import { showNotice, clearNotice } from "./notices.js";
-import { drawWhenSeen, preloadCharts } from "./charts.js";
+import { drawWhenSeen, preloadCharts, warmCharts } from "./charts.js";
 import { keyValueStore } from "./idb.js";
 import { plural } from "./dom.js";
 
@@ -185,6 +185,7 @@ export async function mountClassPage(root, signal) {
   }
   clearNotice("boot");
   preloadCharts();  // Plotly's first evaluation is a long task: it happens now, not when the class is drawn
+  warmCharts();     // and so is its first draw
   status.textContent = "Ready: choose or drop the files.";
   html.dataset.pylabs = "ready";
   const previous = await kept.get("class").catch(() => null);
