@@ -66,13 +66,14 @@ SLIDER_JS = """async (moves) => {
     observer.observe(root, { attributes: true, attributeFilter: ["data-renders", "data-busy", "data-charts-for"] });
   });
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  const numbers = [], times = [];
+  const numbers = [], times = [], starts = [];  // starts: each move's dispatch, epoch ms (tools/profile_boot.py)
   for (let i = 1; i <= moves; i++) {
     const before = Number(root.dataset.renders || 0);
     const target = slider();  // re-found each time, in case a patch replaced it
     current = i % 2;
     target.value = String(values[current]);
     const t0 = performance.now();
+    starts.push(performance.timeOrigin + t0);
     target.dispatchEvent(new Event("input", { bubbles: true }));
     await waitFor(() => Number(root.dataset.renders || 0) > before && root.dataset.busy === "false");
     numbers.push(performance.now() - t0);
@@ -83,7 +84,7 @@ SLIDER_JS = """async (moves) => {
     times.push(performance.now() - t0);
   }
   if (react) Plotly.react = react;
-  return { name, values, scale: el.dataset.scale || "linear", hasChart, times, numbers, figures };
+  return { name, values, scale: el.dataset.scale || "linear", hasChart, times, numbers, starts, figures };
 }"""
 
 BARE_JS = """async ([figures, moves]) => {

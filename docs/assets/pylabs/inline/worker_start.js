@@ -14,6 +14,7 @@
       const script = new URL("assets/pylabs/worker/worker.js", root);
       if (new URLSearchParams(location.search).get("pylabs-boot") === "full") script.searchParams.set("boot", "full");
       // named for its first visit: what it downloads is handed to the service worker (handoff.js)
+      performance.mark("pylabs:worker");  // tools/profile_boot.py: the worker asked for
       const worker = new Worker(script, { type: "module", name: navigator.serviceWorker && !navigator.serviceWorker.controller && window.isSecureContext ? "pylabs:first-visit" : "pylabs" });
       worker.early = [];
       worker.onmessage = (event) => worker.early.push(event.data);

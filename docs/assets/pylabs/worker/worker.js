@@ -29,6 +29,21 @@ const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commi
   // the course: a student's name and hand-ins, an instructor's class view
   "ledger_student", "handin", "class_reset", "class_read", "class_view"];
 
+/**
+ * When each step of the boot ended, as epoch milliseconds (performance.timeOrigin + now(), which
+ * the page's clock shares): the worker's creation, its script running, runtime.json read, Pyodide
+ * asked to restore the snapshot, the snapshot image in hand, Python started, the bridge ready,
+ * the first call answered. Reported on
+ * request (the "timings" call), with the last calls' times, for tools/profile_boot.py.
+ */
+const epoch = () => performance.timeOrigin + performance.now();
+const marks = { created: performance.timeOrigin };
+const mark = (name) => { marks[name] ??= epoch(); };
+mark("script");
+/** The last calls answered, each [op, received, Python started, Python done] in epoch ms (the same report). */
+const calls = [];
+const CALLS_KEPT = 200;
+
 /** The running Pyodide (its memory's size is reported on request). */
 let python = null;
 /** @type {Record<string, Function>} bridge functions, kept for the worker's lifetime */
@@ -150,11 +165,12 @@ async function startPython(config) {
       // Once the image is worth waiting for, Pyodide fetches its WebAssembly and standard library
       // while the rest of it downloads.
       const { image } = kept || await startSnapshot(entry);
-      image.catch(() => {}); // reported below, through loadPyodide
+      image.then(() => mark("image"), () => {}); // a failure is reported below, through loadPyodide
       const compiled = kept ? compileWasm(options.indexURL) : null;
       const restore = growMemoryOnInstantiate(entry.memory || 0, compiled);
       const refs = snapshotDeserializer();  // micropip's references to Pyodide (micropip.js)
       let pyodide;
+      mark("restoring");
       try {
         pyodide = await loadPyodide({ ...options, _loadSnapshot: image, _snapshotDeserializer: refs.deserialize });
       } finally {
@@ -205,10 +221,12 @@ async function installWheels(pyodide, config, wheels) {
  */
 async function boot() {
   const config = await (await fetch(new URL("assets/pylabs/runtime.json", BASE))).json();
+  mark("config");
   // The wheels download while Python starts.
   const wheels = [config.wheel, ...(config.extra_wheels || [])].map((url) => ({ url, download: fetch(new URL(url, BASE)) }));
   progress("Starting Python (WebAssembly)…", 1);
   const { pyodide, boot: how, image = "", note } = await startPython(config);
+  mark("python");
   let installMs = null;
   python = pyodide;
   if (pyodide.version !== config.pyodide_version) {
@@ -232,6 +250,7 @@ async function boot() {
   }
   // The module proxy lives as long as the worker; its functions are borrowed from it.
   bridge = Object.fromEntries(BRIDGE_FUNCTIONS.map((name) => [name, module[name]]));
+  mark("bridge");
   progress("Ready", 3);
   return { pylabs: version, pyodide: pyodide.version, boot: how, image, note, install_ms: installMs };
 }
@@ -317,6 +336,7 @@ function progress(message, step) {
 const booted = boot();
 
 self.onmessage = async (event) => {
+  const received = epoch();
   const { id, op, args } = event.data;
   if (op === "update" && warming && warming.started) warming.stopped = true;
   try {
@@ -338,13 +358,22 @@ self.onmessage = async (event) => {
       self.postMessage({ id, ok: true, result: micropipList(python) });
       return;
     }
+    if (op === "timings") {  // when each step of the boot ended, and the last calls (tools/profile_boot.py)
+      self.postMessage({ id, ok: true, result: { marks, calls } });
+      return;
+    }
     if (op === "memory") {  // the size of Python's WebAssembly memory (the class view's benchmark reads it)
       self.postMessage({ id, ok: true, result: { wasm_bytes: python ? python._module.HEAP8.length : null } });
       return;
     }
     const fn = bridge[op];
     if (!fn) throw new Error(`unknown runtime call ${op}`);
-    self.postMessage({ id, ok: true, result: await callBridge(fn, args) });
+    const started = epoch();
+    const result = await callBridge(fn, args);
+    calls.push([op, received, started, epoch()]);
+    if (calls.length > CALLS_KEPT) calls.shift();
+    self.postMessage({ id, ok: true, result });
+    mark("first_call");
     if (keeping) setTimeout(keepLater, KEEP_AFTER_MS);
     if (op === "update") warmLater(args[0], args[1]);
   } catch (error) {
