@@ -72,6 +72,7 @@ def test_a_files_bytes_are_read_as_the_browser_reads_its_text(files):
     broken = json.loads(bridge.class_read("latin1.json", b'{"schema": "caf\xe9"}'))
     assert broken["reason"] == "not-ours" and "caf\ufffd" in broken["message"]
     assert json.loads(bridge.class_read("unreadable.json", b""))["reason"] == "json"
+    assert json.loads(bridge.class_read("none.json", None))["reason"] == "json"  # neither text nor bytes: read as its text
     bridge.class_reset("b")
 
 

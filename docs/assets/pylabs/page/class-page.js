@@ -8,8 +8,8 @@ import { showNotice, clearNotice } from "./notices.js";
 import { drawWhenSeen, preloadCharts, warmCharts } from "./charts.js";
 import { keyValueStore } from "./idb.js";
 import { plural } from "./dom.js";
+import { readFiles } from "./read-files.js";
 
-const MAX_FILE_BYTES = 5_000_000;  // as pylabs.course.classroom.MAX_FILE_BYTES: larger files are not read
 const kept = keyValueStore(`mlsys-labs:class:${BASE.pathname}`, "class");
 const CHANNEL = `mlsys-labs:class:${BASE.pathname}`;
 const html = document.documentElement;
@@ -21,44 +21,6 @@ const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => set
 
 function siteBuild() {
   return document.querySelector('meta[name="pylabs-build"]')?.content || "";
-}
-
-const READ_AHEAD = 4;  // files being read while the worker validates the ones before
-const IN_FLIGHT = 4;   // files sent to the worker before the first of them is answered
-
-/**
- * Read files into the class, in the order given. Each file's bytes are read here and handed to
- * the worker, not copied (an ArrayBuffer is transferred); Python decodes them. A few files are
- * sent before the worker answers the first, so it never waits for this page between files (it
- * reads them in the order sent). Only a few files are read ahead: starting 500 reads at once is
- * itself a main-thread task of several hundred milliseconds (found in review).
- * @returns {Promise<number>} how many were read
- */
-async function readFiles(files, onProgress) {
-  // A file over the limit is not read (Python refuses it by its size); one the browser cannot
-  // read is passed on as empty, so it is listed as not JSON under its own name.
-  const start = (file) => (file.size > MAX_FILE_BYTES ? Promise.resolve("") : file.arrayBuffer().catch(() => ""));
-  const reading = files.slice(0, READ_AHEAD).map(start);
-  const sent = [];
-  let done = 0;
-  const answered = async () => {
-    await sent.shift();
-    done += 1;
-    if (done % 25 === 0) onProgress(done);
-  };
-  try {
-    for (let i = 0; i < files.length; i += 1) {
-      const body = await reading[i];
-      reading[i] = null;
-      if (i + READ_AHEAD < files.length) reading.push(start(files[i + READ_AHEAD]));
-      sent.push(call("class_read", [files[i].name, body, files[i].size]));
-      if (sent.length >= IN_FLIGHT) await answered();
-    }
-    while (sent.length) await answered();
-  } finally {
-    sent.forEach((answer) => answer.catch(() => {}));  // after a failure, the rest are not waited for
-  }
-  return files.length;
 }
 
 const SLICE_MS = 20;  // insert sections for at most this long, then let the page draw them
@@ -111,8 +73,10 @@ export async function mountClassPage(root, signal) {
     delete root.dataset.classReady;
     const started = performance.now();
     status.textContent = `Reading ${plural(files.length, "file")}…`;
-    await readFiles(files, (n) => { status.textContent = `Read ${n} of ${plural(files.length, "file")}…`; });
-    loaded.push(...files);
+    await readFiles(files, (file, bytes) => call("class_read", [file.name, bytes, file.size]), {
+      onProgress: (n) => { status.textContent = `Read ${n} of ${plural(files.length, "file")}…`; },
+      onRead: (file) => loaded.push(file),
+    });
     performance.mark("class:read");  // the benchmark (tools/bench_class.py) reads these marks
     const view = await call("class_view", []);
     performance.mark("class:counted");
