@@ -12,6 +12,7 @@ import argparse
 import functools
 import http.server
 import json
+import sys
 import threading
 from pathlib import Path
 
@@ -67,6 +68,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.served.setdefault(self.path.split("?")[0], []).append(int(code) if str(code).isdigit() else 0)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that stops a download it no longer wants (a page left, the snapshot dropped on
+        a slow link) is not an error of the server: only anything else is printed."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(site_dir: Path, port: int = 0, prefix: str = "/",
                 served: dict[str, list[int]] | None = None) -> http.server.ThreadingHTTPServer:
     """``served``, when given, collects the status codes answered per path (tests and the bench
@@ -74,8 +86,7 @@ def make_server(site_dir: Path, port: int = 0, prefix: str = "/",
     prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
     handler = functools.partial(type("Handler", (SiteHandler,), {"prefix": prefix, "served": served}),
                                 directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
+    server = SiteServer(("127.0.0.1", port), handler)
     server.prefix = prefix
     return server
 
