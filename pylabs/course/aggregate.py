@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from pylabs import ledger
 from pylabs.course.classroom import Classroom, Student
-from pylabs.course.describe import context_of, control_text
+from pylabs.course.describe import control_text
 from pylabs.framework.lab import Lab
 from pylabs.framework.questions import LETTERS, Prediction, Question, Range, fill, in_context
 from pylabs.labs import LAB_MODULES, get
@@ -152,9 +152,11 @@ def completion_date(attempt: dict) -> str:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What counting needs of a lab, worked out once per page: its questions and its Act II design."""
+    """What counting needs of a lab, worked out once per page: its questions, each one's key in
+    every context, and its Act II design."""
     lab: Lab
-    questions: tuple          # (question, is a prediction)
+    questions: tuple          # (question, is a prediction, (lab id, question id))
+    keys: dict                # context -> each question's key, in the order of ``questions``
     design: tuple             # Act II controls (name, default); empty when there is no Act II
     gate: str | None          # the Act II prediction: a design counts once it is locked
     act2_failures: frozenset
@@ -164,16 +166,18 @@ class _Plan:
 def _plan(lab_id: str) -> _Plan:
     lab = get(lab_id)
     act2 = next((a for a in lab.acts if a.number == 2), None)
-    return _Plan(lab, tuple((q, q.kind == "prediction") for q in lab.questions),
+    return _Plan(lab, tuple((q, q.kind == "prediction", (lab_id, q.id)) for q in lab.questions),
+                 {c: tuple(key_in(lab_id, q.id, c) for q in lab.questions) for c in lab.context.values},
                  tuple((c.name, c.default) for c in act2.controls) if act2 else (),
                  act2.prediction.id if act2 else None, frozenset(f.name for f in lab.failures if f.act == 2))
 
 
 @lru_cache(maxsize=65536)
 def _design(lab_id: str, stored: tuple) -> tuple:
-    """An Act II design as the class view names it: each control's value as the page shows it."""
+    """An Act II design as the class view names it: each control's value as the page shows it
+    (``stored``: the values of the plan's Act II controls, in its order)."""
     controls = {c.name: c for a in get(lab_id).acts if a.number == 2 for c in a.controls}
-    return tuple(control_text(controls[name], value) for name, value in stored)
+    return tuple(control_text(controls[name], value) for (name, _), value in zip(_plan(lab_id).design, stored))
 
 
 def act2_met(lab: Lab, attempt: dict) -> tuple[bool, bool]:
@@ -187,18 +191,16 @@ def act2_met(lab: Lab, attempt: dict) -> tuple[bool, bool]:
 
 
 def work_out_keys() -> int:
-    """Every lab's plan, and each question's key and each context's wording, worked out now. The
-    build calls this before it keeps Python's memory (build_scripts/snapshot.mjs), so a class
-    view counts its first class without first running every question's physics (in CPython, a
-    first count of 500 students took 1.45 s without them, 0.62 s with them). Returns how many keys."""
+    """Every lab's plan (each question's key in every context) and each context's wording, worked
+    out now. The build calls this before it keeps Python's memory (build_scripts/snapshot.mjs), so a
+    class view counts its first class without first running every question's physics (in CPython,
+    a first count of 500 students took 1.45 s without them, 0.62 s with them). Returns how many keys."""
     keys = 0
     for lab_id in LAB_MODULES:
         plan = _plan(lab_id)
-        for context in plan.lab.context.values:
+        for context, per_question in plan.keys.items():
             terms_in(lab_id, context)
-            for q, _ in plan.questions:
-                key_in(lab_id, q.id, context)
-                keys += 1
+            keys += len(per_question)
     return keys
 
 
@@ -226,33 +228,38 @@ def _student(student: Student, answered: dict, labs: dict) -> StudentRow:
         if stats is None:
             stats = labs[lab_id] = LabStats(lab_id)
         answers = attempt["answers"]
+        locks = [a["locked_at"] for a in answers.values()]
         if attempt["complete"]:
             row.done[lab_id] = ("complete", completion_date(attempt))
             stats.complete += 1
         else:
             row.done[lab_id] = ("in progress", "")
             stats.in_progress += 1
-        if answers:
-            stats.first_locks.append(min(a["locked_at"] for a in answers.values()))
-        context = context_of(plan.lab, attempt)
-        for q, prediction in plan.questions:
+        if locks:
+            stats.first_locks.append(min(locks))
+        context = attempt.get("context")
+        keys = plan.keys.get(context)
+        if keys is None:  # describe.context_of: a context this lab does not know reads as its default
+            context = plan.lab.context.default
+            keys = plan.keys[context]
+        for (q, prediction, where), key in zip(plan.questions, keys):
             answer = answers.get(q.id)
             if answer is None:
                 continue
             letter = answer["choice"]
-            ok = letter == key_in(lab_id, q.id, context)
+            ok = letter == key
             right[not prediction] += ok
             locked[not prediction] += 1
             if prediction:
                 stats.predictions_right += ok
                 stats.predictions_locked += 1
-            pairs = answered.get((lab_id, q.id))
+            pairs = answered.get(where)
             if pairs is None:
-                pairs = answered[(lab_id, q.id)] = []
+                pairs = answered[where] = []
             pairs.append((context, letter))
         if plan.gate in answers:
             controls = attempt["controls"]
-            design = _design(lab_id, tuple((name, controls.get(name, default)) for name, default in plan.design))
+            design = _design(lab_id, tuple([controls.get(name, default) for name, default in plan.design]))
             met, final = act2_met(plan.lab, attempt)
             stats.designs[design] += 1
             stats.met[design] += met

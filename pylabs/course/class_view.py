@@ -4,6 +4,8 @@ over the course, then one section per lab (``class_labs``). Every chart comes wi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pylabs.course.aggregate import ClassStats, aggregate
 from pylabs.course.class_labs import lab_section, share
 from pylabs.course.classroom import Accepted, Classroom
@@ -77,6 +79,14 @@ def roster_head() -> Markup:
                               labs))
 
 
+@lru_cache(maxsize=4096)
+def grid_cell(status: str, date: str) -> Markup:
+    """One cell of the grid: a lab's status for a student and its date. A class of 500 has 17,000
+    cells but a few hundred different ones, each made once."""
+    return h("td", {"class": f"pl-class__cell pl-class__cell--{status.replace(' ', '-') or 'none'}"},
+             date or ("…" if status else ""))
+
+
 def roster_rows(stats: ClassStats, start: int) -> str:
     """Students ``start`` to ``start + ROWS_PER_SECTION`` as a table of their own, with the grid's
     header: each such table is laid out only near the screen (``content-visibility``), where one
@@ -85,11 +95,7 @@ def roster_rows(stats: ClassStats, start: int) -> str:
     out = []
     chunk = stats.students[start:start + ROWS_PER_SECTION]
     for row in chunk:
-        cells = []
-        for lab_id in LAB_MODULES:
-            status, date = row.done.get(lab_id, ("", ""))
-            cells.append(h("td", {"class": f"pl-class__cell pl-class__cell--{status.replace(' ', '-') or 'none'}"},
-                           date or ("…" if status else "")))
+        cells = [grid_cell(*row.done.get(lab_id, ("", ""))) for lab_id in LAB_MODULES]
         out.append(h("tr", None, h("th", {"scope": "row"}, row.name), h("td", None, str(row.labs_complete)), cells))
     caption = (f"Students {start + 1}–{start + len(chunk)} of {len(stats.students)}"
                if len(stats.students) > ROWS_PER_SECTION else "Students")
