@@ -44,17 +44,26 @@ import pylabs
 for module in pkgutil.walk_packages(pylabs.__path__, "pylabs."):
     importlib.import_module(module.name)
 import pylabs.bridge as bridge
+import sys
+from pylabs.course import aggregate
 from pylabs.framework import controls, formats
 from pylabs.labs import LAB_MODULES
+# Every question's key in every context, for the class view; then what the physics cached on the
+# way is forgotten (V2-12 keeps 60,000 sampled latencies per context: 0.7 MB of the gzipped image
+# for every student's first visit), before the labs are warmed as a student's first page needs.
+aggregate.work_out_keys()
+for name, module in list(sys.modules.items()):
+    if name.startswith("pylabs.physics."):
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                value.cache_clear()
 for lab_id in LAB_MODULES:
     bridge.update(lab_id, "{}", None, True)
     bridge._memo.clear()
     bridge._sent.clear()
-from pylabs.course import aggregate
-aggregate.work_out_keys()  # every question's key in every context, for the class view
 controls._RENDERED.clear()
 formats._sig.cache_clear()
-del lab_id, module, aggregate
+del lab_id, module, aggregate, name, value, sys
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()
 `);
