@@ -194,9 +194,10 @@ def class_read(name: str, content, size: float | None = None) -> str:
     from pylabs.course.classroom import Accepted
     if _class is None:
         class_reset()
-    if hasattr(content, "to_bytes") or isinstance(content, (bytes, bytearray, memoryview)):
-        data = content.to_bytes() if hasattr(content, "to_bytes") else bytes(content)
-        content = data.decode("utf-8-sig", "replace")
+    if hasattr(content, "to_bytes"):  # a JavaScript Uint8Array
+        content = content.to_bytes()
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        content = bytes(content).decode("utf-8-sig", "replace")
     else:
         content = str(content)
     result = _class.add(str(name), content, None if size is None else int(size))
