@@ -7,8 +7,7 @@ Each run opens a fresh browser context and loads the lab twice: a first visit (n
 tools.bench's init script locks Act I at once, as in `make bench`) and then a returning one (the
 service worker, the kept Python image, the HTTP cache). Each visit's steps come from the page
 (navigation timing: the HTML's response, first contentful paint; the "pylabs:worker" mark where the
-page asks for the worker; "ready" as tools.bench stamps it)
-and from the Python worker (its "marks", epoch ms on the page's clock: created, script, config,
+page asks for the worker; "ready" as tools.bench stamps it) and from the Python worker (its "marks", epoch ms on the page's clock: created, script, config,
 restoring, image, python, bridge, first_call). Printed per step: ms since navigation start,
 medians over runs, beside the floors of the same run (tools.bench.measure_floors). The step
 "Pyodide's restore" (restoring -> python) is Pyodide's own work on our snapshot: compiling or
@@ -38,14 +37,15 @@ PAGE = """() => {
   const nav = performance.getEntriesByType("navigation")[0];
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const asked = performance.getEntriesByName("pylabs:worker")[0];
-  return { origin: performance.timeOrigin, response: nav.responseEnd, dom: nav.domContentLoadedEventEnd,
-           fcp: fcp ? fcp.startTime : null, asked: asked ? asked.startTime : null, image: document.documentElement.dataset.pylabsImage || null,
+  return { origin: performance.timeOrigin, response: nav.responseEnd, fcp: fcp ? fcp.startTime : null,
+           asked: asked ? asked.startTime : null, image: document.documentElement.dataset.pylabsImage || null,
            controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller) };
 }"""
 WORKER_STEPS = ("created", "script", "config", "restoring", "image", "python", "bridge", "first_call")
 # (label, from, to): the steps as printed; each is the later mark minus the earlier (ms)
 SPANS = [("HTML response", None, "response"), ("first contentful paint", None, "fcp"),
-         ("worker asked for", None, "asked"), ("worker created", "asked", "created"), ("worker's script running", "created", "script"),
+         ("worker asked for", None, "asked"), ("worker created", "asked", "created"),
+         ("worker's script running", "created", "script"),
          ("runtime.json read", "script", "config"), ("image in hand", "config", "image"),
          ("Pyodide's restore", "restoring", "python"), ("bridge ready", "python", "bridge"),
          ("first call answered", "bridge", "first_call"), ("page ready", "first_call", "ready")]
