@@ -33,9 +33,9 @@ const pyodide = await start({ _makeSnapshot: true });
 await installWithMicropip(pyodide, wheels);
 const installed = micropipList(pyodide);
 if (!(installed.pylabs || "").startsWith("emfs:")) throw new Error(`micropip did not install pylabs: ${JSON.stringify(installed)}`);
-// Import every module of the wheel (a snapshot boot then never needs the wheel's files), render every
-// lab once (lazy tables), work out every question's key in every context (the class view), then forget what was rendered and "sent", so a page's first full update
-// is computed as usual.
+// Import every module of the wheel (a snapshot boot then never needs the wheel's files), work out
+// every question's key in every context (the class view), render every lab once (lazy tables), then
+// forget what was rendered and "sent", so a page's first full update is computed as usual.
 pyodide.runPython(`
 import gc
 import importlib

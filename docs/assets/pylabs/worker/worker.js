@@ -33,8 +33,8 @@ const BRIDGE_FUNCTIONS = ["update", "view", "warm", "ledger_open", "ledger_commi
  * When each step of the boot ended, as epoch milliseconds (performance.timeOrigin + now(), which
  * the page's clock shares): the worker's creation, its script running, runtime.json read, Pyodide
  * asked to restore the snapshot, the snapshot image in hand, Python started, the bridge ready,
- * the first call answered. Reported on
- * request (the "timings" call), with the last calls' times, for tools/profile_boot.py.
+ * the first call answered. Reported on request (the "timings" call), with the last calls' times,
+ * for tools/profile_boot.py.
  */
 const epoch = () => performance.timeOrigin + performance.now();
 const marks = { created: performance.timeOrigin };
