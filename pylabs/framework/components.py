@@ -7,6 +7,7 @@ write HTML themselves.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -15,7 +16,7 @@ from html import escape
 from typing import Any, Iterable, Mapping, Sequence
 
 from .formats import fmt
-from .markup import Child, Markup, Parted, classes, h, parted, raw
+from .markup import Child, Markup, Parted, classes, h, parted, raw, render_child
 
 # ---- inline text -----------------------------------------------------------------
 
@@ -48,10 +49,12 @@ def safe_url(url: str) -> bool:
     return not _SCHEME.match(url) and not url.startswith(("//", "\\", "/\\"))
 
 
+@functools.lru_cache(maxsize=4096)
 def rich(text: str) -> Markup:
     """Escape ``text``, then turn **bold**, *emphasis*, `code` and [links](url) into elements.
 
-    Only relative and https URLs become links; anything else stays as the escaped text."""
+    Only relative and https URLs become links; anything else stays as the escaped text. Kept: most
+    texts (labels, captions, notes) are the same on every slider move."""
     out, pos = [], 0
     for match in _LINK.finditer(text):
         label, url = match.groups()
@@ -206,11 +209,15 @@ def key_strip(readout: Sequence[object]) -> Markup | None:
     grid = next((part for part in readout if isinstance(part, MetricGrid)), None)
     if grid is None or not grid.cards:
         return None
-    items = [h("span", {"class": classes("pl-strip__item", c.tone and f"pl-strip__item--{c.tone}"),
-                        "data-strip-of": c.name},
-               h("span", {"class": "pl-strip__label"}, c.label), h("span", {"class": "pl-strip__value"}, c.text))
-             for c in grid.cards[:STRIP_SIZE]]
+    items = [_strip_item(c.name, c.label, c.text, c.tone) for c in grid.cards[:STRIP_SIZE]]
     return parted("div", {"class": "pl-strip", "aria-hidden": "true"}, parted("div", {"class": "pl-strip__inner"}, items))
+
+
+@functools.lru_cache(maxsize=1024)
+def _strip_item(name: str, label: str, text: str, tone: str | None) -> Markup:
+    """One number of the strip (kept: a move changes a few of them)."""
+    return h("span", {"class": classes("pl-strip__item", tone and f"pl-strip__item--{tone}"), "data-strip-of": name},
+             h("span", {"class": "pl-strip__label"}, label), h("span", {"class": "pl-strip__value"}, text))
 
 
 # ---- charts -------------------------------------------------------------------
@@ -232,13 +239,19 @@ def chart(name: str, title: str, figure: dict, summary: str,
                     h("summary", None, "Data table"),
                     h("table", None,
                       h("thead", None, h("tr", None, [h("th", {"scope": "col"}, c) for c in head])),
-                      h("tbody", None, [h("tr", None, [h("td", None, c) for c in row]) for row in rows])))
+                      h("tbody", None, raw("".join([_row(row) for row in rows])))))
     return parted("figure", {"class": "pl-chart", "data-chart": name},
                   h("figcaption", {"class": "pl-chart__title"}, title),
                   h("div", {"class": "pl-chart__plot", "role": "img", "aria-label": f"{title}. {summary}"}),
                   h("script", {"type": "application/json", "class": "pl-chart__spec"}, raw(spec)),
                   h("p", {"class": "pl-chart__summary"}, rich(summary)),
                   details)
+
+
+def _row(cells: Sequence[Child]) -> str:
+    """``h("tr", None, [h("td", None, c) for c in cells])``, written out: a chart's data table is
+    rebuilt on every slider move, and its cells were the most elements a move made."""
+    return "<tr>" + "".join(["<td>" + render_child(c) + "</td>" for c in cells]) + "</tr>"
 
 
 # ---- math peek ----------------------------------------------------------------
@@ -259,16 +272,27 @@ def tex(source: str, display: bool = True) -> Markup:
 
 def math_peek(title: str, equations: Sequence[Equation], rows: Sequence[tuple[str, str]] = (),
               sources: Sequence[str] = ()) -> Markup:
-    body = [h("div", {"class": "pl-mathpeek__eq"}, tex(e.tex), h("p", None, rich(e.caption)))
-            for e in equations]
     table = None
     if rows:
         table = h("table", {"class": "pl-mathpeek__table"},
                   h("tbody", None, [h("tr", None, h("th", {"scope": "row"}, rich(k)), h("td", None, v))
                                     for k, v in rows]))
-    cites = h("div", {"class": "pl-mathpeek__sources"}, h("p", None, h("strong", None, "Sources")),
-              bullets(sources)) if sources else None
-    return parted("details", {"class": "pl-mathpeek"}, h("summary", None, title), body, table, cites)
+    return parted("details", {"class": "pl-mathpeek"}, h("summary", None, title), _equations(tuple(equations)),
+                  table, _sources(tuple(sources)))
+
+
+@functools.lru_cache(maxsize=256)
+def _equations(equations: tuple[Equation, ...]) -> tuple[Markup, ...]:
+    """A peek's equations: the same on every slider move, so made once (only its table of values
+    changes)."""
+    return tuple(h("div", {"class": "pl-mathpeek__eq"}, tex(e.tex), h("p", None, rich(e.caption)))
+                 for e in equations)
+
+
+@functools.lru_cache(maxsize=256)
+def _sources(sources: tuple[str, ...]) -> Markup | None:
+    return h("div", {"class": "pl-mathpeek__sources"}, h("p", None, h("strong", None, "Sources")),
+             bullets(sources)) if sources else None
 
 
 # ---- page furniture ------------------------------------------------------------

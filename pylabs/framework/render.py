@@ -49,7 +49,7 @@ def render_blocks(lab: Lab, state: State, memo: dict | None = None,
     blocks = [("header", top), ("context", context_picker(lab, state))]
     blocks += [(f"act{act.number}", _act_block(lab, act, state, memo)) for act in lab.acts]
     # The invariant and the takeaways state every answer, so they wait until the last question is locked.
-    blocks += [("takeaways", done if lab.complete(state) else waiting), ("hud", hud(lab, state))]
+    blocks += [("takeaways", done if lab.complete(state) else waiting), ("hud", _hud_block(lab, state, memo))]
     return blocks
 
 
@@ -369,6 +369,18 @@ def pick_verdict(p: Pick, state: State, ask: Asking) -> Markup:
 
 
 # ---- HUD -------------------------------------------------------------------------
+
+
+def _hud_block(lab: Lab, state: State, memo: dict) -> Markup:
+    """``hud`` kept while what it shows is the same: a slider move changes it only when a failure
+    state starts or stops (it shows the answers, the failures reached and the status)."""
+    reached = tuple(sorted(state.failures_hit | lab.failures_now(state)))
+    key = (state[lab.context.name], tuple(sorted((k, a.choice) for k, a in state.answers.items())),
+           reached, bool(state.failures_hit))
+    cached = memo.get("hud")
+    if cached is None or cached[0] != key:
+        cached = memo["hud"] = (key, hud(lab, state))
+    return cached[1]
 
 
 def hud(lab: Lab, state: State) -> Markup:

@@ -25,7 +25,9 @@ export function showView(root, view, kept) {
   for (const [key, ops] of Object.entries(view.parts || {})) {
     const block = root.querySelector(`[data-block="${key}"]`);
     if (!block) continue;
-    if (patchParts(block, ops)) block.dataset.hash = view.hashes[key];
+    // Python sends no digest for a patched block (hashing the act on every move cost more than
+    // the skip it allows), so the page's digest, now stale, is dropped.
+    if (patchParts(block, ops)) delete block.dataset.hash;
     else fits = false;
     kept[key] = null;
   }

@@ -8,7 +8,8 @@ const KEY_ATTRIBUTES = ["id", "data-block", "data-act", "data-question", "data-m
 const USER_ATTRIBUTES = new Set(["open"]);
 
 function keyOf(node) {
-  if (node.nodeType !== Node.ELEMENT_NODE) return "";
+  // most nodes of a patch (text, table cells, spans) have no attributes: no key to look for
+  if (node.nodeType !== Node.ELEMENT_NODE || !node.hasAttributes()) return "";
   for (const name of KEY_ATTRIBUTES) {
     const value = node.getAttribute(name);
     // Radios share a data-control name, so their option value is part of the key; a slider's
@@ -23,6 +24,7 @@ function same(a, b) {
 }
 
 function syncAttributes(from, to) {
+  if (!from.hasAttributes() && !to.hasAttributes()) return;
   for (const { name } of [...from.attributes]) {
     if (!to.hasAttribute(name) && !USER_ATTRIBUTES.has(name)) from.removeAttribute(name);
   }
