@@ -92,6 +92,21 @@ test("patchParts patches the part at its path (element-child indexes under the b
   equal([a.textContent, live.querySelector('[data-metric="b"]').textContent], ["A", "B2"]);
 });
 
+test("patchParts patches several parts at once, table rows among them, each in its place", () => {
+  const live = mount("<section><p data-metric=\"a\">A</p><div><span>s</span><script type=\"application/json\">{}</script></div>" +
+    "<table><tbody><tr><td>1</td></tr><tr><td>2</td></tr></tbody></table></section>");
+  const a = live.querySelector('[data-metric="a"]');
+  const row = live.querySelectorAll("tr")[1];
+  const ops = [[[0], "p", '<p data-metric="a">A2</p>', 3], [[1, 1], "script", '<script type="application/json">{"x":1}</script>', 2],
+    [[2, 0, 1], "tr", "<tr><td>22</td></tr>", 2]];
+  equal(patchParts(live, ops), true);
+  equal([a.textContent, live.querySelector("script").textContent, row.textContent], ["A2", '{"x":1}', "22"]);
+  assert(live.querySelector('[data-metric="a"]') === a && live.querySelectorAll("tr")[1] === row, "a part was replaced");
+  // without a table part, the parts are parsed together
+  equal(patchParts(live, [[[0], "p", '<p data-metric="a">A3</p>', 3], [[1, 0], "span", "<span>t</span>", 2]]), true);
+  equal([a.textContent, live.querySelector("span").textContent], ["A3", "t"]);
+});
+
 test("patchParts refuses a page of another shape and patches nothing", () => {
   const live = mount('<section><p data-metric="a">A</p><p data-metric="b">B</p></section>');
   const before = live.innerHTML;

@@ -144,10 +144,32 @@ export function patchParts(block, ops) {
     if (!element || element.localName !== tag || parent.children.length !== siblings) return false;
     targets.push([element, html]);
   }
-  for (const [element, html] of targets) {
-    const template = document.createElement("template");
-    template.innerHTML = html;
-    morph(element, template.content.firstElementChild);
-  }
+  const fresh = parseParts(targets.map(([element, html]) => [element.localName, html]));
+  targets.forEach(([element], i) => morph(element, fresh[i]));
   return true;
+}
+
+// Elements the parser places only inside a table: parsed one by one, in a template of their own.
+const TABLE_PARTS = new Set(["caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"]);
+
+/**
+ * Parse each part's HTML (one element each) into an element. One parse for them all: a template
+ * per part cost more than the parts' HTML (a slider move sends about ten).
+ * @param {Array<[string, string]>} parts [tag, html] per part
+ * @returns {Element[]} the parsed elements, in order
+ */
+function parseParts(parts) {
+  const template = document.createElement("template");
+  if (!parts.some(([tag]) => TABLE_PARTS.has(tag))) {
+    template.innerHTML = parts.map(([, html]) => html).join("");
+    const elements = [...template.content.children];
+    if (elements.length === parts.length && elements.every((element, i) => element.localName === parts[i][0])) {
+      return elements;
+    }
+  }
+  return parts.map(([, html]) => {
+    const one = document.createElement("template");
+    one.innerHTML = html;
+    return one.content.firstElementChild;
+  });
 }

@@ -5,6 +5,10 @@
 const HEADER_PX = 56;
 const STRIP_CARDS = 6;  // as many cards as the strip repeats (framework.components.STRIP_SIZE)
 
+function setIfChanged(element, name, value) {
+  if (element.style.getPropertyValue(name) !== value) element.style.setProperty(name, value);
+}
+
 function update(root) {
   for (const section of root.querySelectorAll("[data-instruments][data-unlocked=true]")) {
     const grid = section.querySelector(".pl-readout .pl-metrics");
@@ -20,9 +24,10 @@ function update(root) {
     }
     const on = inView && hidden ? "on" : "off";
     if (on === "on") {
-      // The strip is fixed under the header, over the instruments' own column.
-      section.style.setProperty("--pl-strip-left", `${Math.round(box.left)}px`);
-      section.style.setProperty("--pl-strip-width", `${Math.round(box.width)}px`);
+      // The strip is fixed under the header, over the instruments' own column. Set only when it
+      // moved: a custom property set on the section restyles everything in it, on every render.
+      setIfChanged(section, "--pl-strip-left", `${Math.round(box.left)}px`);
+      setIfChanged(section, "--pl-strip-width", `${Math.round(box.width)}px`);
     }
     if (section.dataset.strip !== on) section.dataset.strip = on;
   }
