@@ -46,7 +46,7 @@ for module in pkgutil.walk_packages(pylabs.__path__, "pylabs."):
 import pylabs.bridge as bridge
 import sys
 from pylabs.course import aggregate
-from pylabs.framework import controls
+from pylabs.framework import components, controls, formats
 from pylabs.labs import LAB_MODULES
 # Every question's key in every context, for the class view; then what the physics cached on the
 # way is forgotten (V2-12 keeps 60,000 sampled latencies per context: 0.7 MB of the gzipped image
@@ -66,8 +66,10 @@ for lab_id in LAB_MODULES:
     # the markup the warm-up kept (controls, rich text, a peek's equations, the strip's numbers),
     # forgotten lab by lab: kept to the end, it left 80 kB of freed strings in the gzipped image
     controls._RENDERED.clear()
-    forget("pylabs.framework.")
-del lab_id, module, aggregate, forget, sys
+    for kept in (components.rich, components._equations, components._sources, components._strip_item):
+        kept.cache_clear()
+formats._sig.cache_clear()
+del lab_id, kept, module, aggregate, components, controls, formats, forget, sys
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()
 `);

@@ -213,7 +213,7 @@ def key_strip(readout: Sequence[object]) -> Markup | None:
     return parted("div", {"class": "pl-strip", "aria-hidden": "true"}, parted("div", {"class": "pl-strip__inner"}, items))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1024, typed=True)  # typed: a label as text and as Markup render apart
 def _strip_item(name: str, label: str, text: str, tone: str | None) -> Markup:
     """One number of the strip (kept: a move changes a few of them)."""
     return h("span", {"class": classes("pl-strip__item", tone and f"pl-strip__item--{tone}"), "data-strip-of": name},
@@ -277,19 +277,21 @@ def math_peek(title: str, equations: Sequence[Equation], rows: Sequence[tuple[st
         table = h("table", {"class": "pl-mathpeek__table"},
                   h("tbody", None, [h("tr", None, h("th", {"scope": "row"}, rich(k)), h("td", None, v))
                                     for k, v in rows]))
-    return parted("details", {"class": "pl-mathpeek"}, h("summary", None, title), _equations(tuple(equations)),
-                  table, _sources(tuple(sources)))
+    # the types are part of the key: an Equation of Markup equals one of the same text, and renders apart
+    kinds = tuple((type(e.tex), type(e.caption)) for e in equations)
+    return parted("details", {"class": "pl-mathpeek"}, h("summary", None, title),
+                  _equations(tuple(equations), kinds), table, _sources(tuple(sources)))
 
 
 @functools.lru_cache(maxsize=256)
-def _equations(equations: tuple[Equation, ...]) -> tuple[Markup, ...]:
+def _equations(equations: tuple[Equation, ...], kinds: tuple) -> tuple[Markup, ...]:
     """A peek's equations: the same on every slider move, so made once (only its table of values
-    changes)."""
+    changes). ``kinds``: the types of each equation's texts, so that text and Markup are kept apart."""
     return tuple(h("div", {"class": "pl-mathpeek__eq"}, tex(e.tex), h("p", None, rich(e.caption)))
                  for e in equations)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256, typed=True)
 def _sources(sources: tuple[str, ...]) -> Markup | None:
     return h("div", {"class": "pl-mathpeek__sources"}, h("p", None, h("strong", None, "Sources")),
              bullets(sources)) if sources else None

@@ -2,7 +2,8 @@
 
 import pytest
 
-from pylabs.framework.components import FailureSpec, failure
+from pylabs.framework.components import Equation, FailureSpec, _strip_item, failure, math_peek
+from pylabs.framework.markup import raw
 
 
 def test_failure_is_a_danger_callout_by_default():
@@ -18,3 +19,12 @@ def test_a_budget_failure_can_be_a_warning():
 def test_an_unknown_severity_is_refused():
     with pytest.raises(AssertionError, match="severity 'info'"):
         FailureSpec("x", "X", act=1, severity="info")
+
+
+def test_kept_markup_tells_text_from_markup():
+    """The kept strip items and peek equations render text escaped and Markup as it is, in either order."""
+    text, markup = _strip_item("n", "a&b", "1", None), _strip_item("n", raw("a&b"), "1", None)
+    assert "a&amp;b" in text and "a&b<" in markup
+    marked = math_peek("p", [Equation(raw("a<b"), "c")])
+    plain = math_peek("p", [Equation("a<b", "c")])
+    assert ">a&lt;b</div>" in plain and ">a<b</div>" in marked

@@ -33,12 +33,15 @@ class _TopLevel(HTMLParser):
         self.depth = 0
         self.tags: list[str] = []
         self.text = ""
+        self.open: list[str] = []  # the elements not yet closed, innermost last
+        self.balanced = True  # every element closed, innermost first
 
     def handle_starttag(self, tag, attrs):
         if self.depth == 0:
             self.tags.append(tag)
         if tag not in VOID:
             self.depth += 1
+            self.open.append(tag)
 
     def handle_startendtag(self, tag, attrs):
         if self.depth == 0:
@@ -47,6 +50,10 @@ class _TopLevel(HTMLParser):
     def handle_endtag(self, tag):
         if tag not in VOID:
             self.depth -= 1
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+            else:
+                self.balanced = False
 
     def handle_data(self, data):
         if self.depth == 0:
@@ -60,6 +67,15 @@ def top_level(fragment: str) -> tuple[list[str], str]:
     return parser.tags, parser.text
 
 
+def balanced(fragment: str) -> bool:
+    """Every element of ``fragment`` is closed, innermost first. The page parses a move's parts
+    together (morph.js parseParts): a part that left an element open would spill into the next."""
+    parser = _TopLevel()
+    parser.feed(fragment)
+    parser.close()
+    return parser.balanced and not parser.open
+
+
 def check_parted(element: Markup, where: str) -> int:
     """Every child of every parted element is one element; returns how many parted elements."""
     if not isinstance(element, Parted):
@@ -68,6 +84,7 @@ def check_parted(element: Markup, where: str) -> int:
     for index, kid in enumerate(element.kids):
         tags, text = top_level(kid)
         assert len(tags) == 1 and not text, f"{where}/{index}: a part must be one element, got {tags} {text!r:.60}"
+        assert balanced(kid), f"{where}/{index}: a part leaves an element open: {kid!r:.80}"
         count += check_parted(kid, f"{where}/{index}")
     return count
 
@@ -128,6 +145,11 @@ def test_a_slider_move_sends_parts_not_the_act():
     # what was sent, applied to the act as it was, is the act as it is now
     state = lab.parse({"controls": {"a1_tokens": 8192}, "answers": answers}, "a1_tokens")
     assert dict(render_blocks(lab, state))["act1"] == whole
+
+
+def test_an_element_left_open_is_seen():
+    assert balanced("<div><b>x</b></div>") and balanced('<div><input type="range"><br></div>')
+    assert not balanced("<div><b>x</div>") and not balanced("<div><p>x</div>")
 
 
 def test_a_changed_structure_is_sent_whole():

@@ -154,7 +154,10 @@ const TABLE_PARTS = new Set(["caption", "col", "colgroup", "tbody", "td", "tfoot
 
 /**
  * Parse each part's HTML (one element each) into an element. One parse for them all: a template
- * per part cost more than the parts' HTML (a slider move sends about ten).
+ * per part cost more than the parts' HTML (a slider move sends about ten). It relies on every
+ * part closing every element it opens (the renderer's h() always does; tests/framework/test_parts.py
+ * checks every lab's parts): a part that left a <b> open would spill into the next part, which
+ * the check of the top-level tags below cannot see.
  * @param {Array<[string, string]>} parts [tag, html] per part
  * @returns {Element[]} the parsed elements, in order
  */
