@@ -41,7 +41,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("block", "renderer", "shell, inline",
          "A keyed block of the lab (header, context, act1, act2, takeaways, hud): the unit Python re-renders.",
          "stable keys; a block is replaced or patched in place, never removed"),
-    Hook("hash", "renderer", "shell", "A digest of the block's HTML: the shell skips a block it already shows."),
+    Hook("hash", "renderer", "shell", "A digest of the block's HTML: the shell skips a block it already shows. Absent once a block has been patched in parts (no digest is sent for those)."),
     Hook("act", "renderer", "shell", "An act's section; its value is the act number.", "select an act by number"),
     Hook("unlocked", "renderer", "shell, CSS", '"true" once the act\'s prediction is locked, else "false".',
          "wait for it after a lock"),
