@@ -66,10 +66,9 @@ for lab_id in LAB_MODULES:
     # the markup the warm-up kept (controls, rich text, a peek's equations, the strip's numbers),
     # forgotten lab by lab: kept to the end, it left 80 kB of freed strings in the gzipped image
     controls._RENDERED.clear()
-    for kept in (components.rich, components._equations, components._sources, components._strip_item):
-        kept.cache_clear()
+    components.forget_kept()
 formats._sig.cache_clear()
-del lab_id, kept, module, aggregate, components, controls, formats, forget, sys
+del lab_id, module, aggregate, components, controls, formats, forget, sys
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()
 `);

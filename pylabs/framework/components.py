@@ -297,6 +297,14 @@ def _sources(sources: tuple[str, ...]) -> Markup | None:
              bullets(sources)) if sources else None
 
 
+def forget_kept() -> None:
+    """Empty the markup this module keeps across slider moves (rich text, a peek's equations and
+    sources, the strip's numbers). The snapshot's build calls it after warming each lab, so the
+    Python image carries none of it (build_scripts/snapshot.mjs)."""
+    for kept in (rich, _equations, _sources, _strip_item):
+        kept.cache_clear()
+
+
 # ---- page furniture ------------------------------------------------------------
 
 

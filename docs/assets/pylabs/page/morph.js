@@ -162,8 +162,8 @@ const TABLE_PARTS = new Set(["caption", "col", "colgroup", "tbody", "td", "tfoot
  * @returns {Element[]} the parsed elements, in order
  */
 function parseParts(parts) {
-  const template = document.createElement("template");
   if (!parts.some(([tag]) => TABLE_PARTS.has(tag))) {
+    const template = document.createElement("template");
     template.innerHTML = parts.map(([, html]) => html).join("");
     const elements = [...template.content.children];
     if (elements.length === parts.length && elements.every((element, i) => element.localName === parts[i][0])) {
