@@ -68,6 +68,7 @@ for lab_id in LAB_MODULES:
     controls._RENDERED.clear()
     components.forget_kept()
 formats._sig.cache_clear()
+formats._formatted.cache_clear()
 del lab_id, module, aggregate, components, controls, formats, forget, sys
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()

@@ -284,7 +284,11 @@ def fmt(value: float, name: str) -> str:
     except KeyError:
         known = ", ".join(sorted(FORMATS))
         raise UnknownFormat(f"unknown format {name!r}; use one of: {known}") from None
-    value = float(value)
+    return _formatted(float(value), name, formatter)
+
+
+@lru_cache(maxsize=8192)  # a chart's table and axes repeat most of their values from move to move
+def _formatted(value: float, name: str, formatter: Callable[[float], str]) -> str:
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
     return formatter(value)
