@@ -92,12 +92,21 @@ def act_inputs(lab: Lab, act: Act, state: State) -> str:
     return repr((own, answers, sorted(state.pending.items()), sorted(state.earlier.items(), key=lambda kv: kv[0])))
 
 
+# How many renders of each act the memo keeps: a student who drags a slider back and forth
+# revisits the positions just left, and an act's HTML depends only on its inputs (act_inputs).
+ACT_RENDERS_KEPT = 8
+
+
 def _act_block(lab: Lab, act: Act, state: State, memo: dict) -> Markup:
     key = act_inputs(lab, act, state)
-    cached = memo.get(act.number)
-    if cached is None or cached[0] != key:
-        cached = memo[act.number] = (key, render_act(lab, act, state, memo))
-    return cached[1]
+    kept = memo.setdefault(act.number, {})  # inputs -> HTML, the least recently shown first
+    html = kept.pop(key, None)
+    if html is None:
+        html = render_act(lab, act, state, memo)
+        while len(kept) >= ACT_RENDERS_KEPT:
+            del kept[next(iter(kept))]
+    kept[key] = html
+    return html
 
 
 def render_lab(lab: Lab, state: State, links: Mapping[str, str] = NO_LINKS) -> Markup:

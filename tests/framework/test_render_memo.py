@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pylabs.framework.render import render_blocks
+from pylabs.framework.render import ACT_RENDERS_KEPT, render_blocks
 from pylabs.labs import all_labs
 from tests.labs.test_figures import random_controls
 
@@ -37,3 +37,14 @@ def test_memo_gives_what_a_fresh_render_gives(lab):
     rng, memo = random.Random(lab.id), {}
     for state in walk(lab, rng, 30):
         assert render_blocks(lab, state, memo) == render_blocks(lab, state)
+
+
+@pytest.mark.parametrize("lab", all_labs(), ids=lambda lab: lab.id)
+def test_states_revisited_give_what_a_fresh_render_gives(lab):
+    """A student who drags back and forth returns to states the memo still keeps (ACT_RENDERS_KEPT
+    renders per act): a kept render is what a fresh one gives, and the memo keeps no more."""
+    rng, memo = random.Random(f"{lab.id} again"), {}
+    states = list(walk(lab, rng, 12))
+    for state in states + rng.sample(states, len(states)) + states[::-1]:
+        assert render_blocks(lab, state, memo) == render_blocks(lab, state)
+    assert all(len(memo[act.number]) <= ACT_RENDERS_KEPT for act in lab.acts)
