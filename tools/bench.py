@@ -39,6 +39,9 @@ fresh browser context (empty HTTP cache and localStorage) and measures:
   are not redrawn until they scroll in), so its redraw is part of the time. Median and p95 of
   the 50 moves, per run. "Numbers" stops the clock at the patch (data-renders grown, data-busy
   false); "numbers+charts" waits for the shell's data-charts-for to name that render, then a frame.
+  Two values alternated are a student dragging back and forth: after the first two moves Python
+  finds both renders in its memo (pylabs.framework.render keeps each act's last eight), so the
+  rows time the messages, the diff and the page; tools.move_cost times Python on new values.
   The figures passed to Plotly.react are recorded per slider value, and replayed on a blank
   page (the same Plotly bundle, same plot widths) alternately 50 times, each timed to the next
   frame: the "bare Plotly.react" of the same figures.

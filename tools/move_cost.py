@@ -5,7 +5,7 @@
 the first two moves every answer is in the labs' caches). A student drags to values never seen, so
 this times ``pylabs.bridge.update`` for every slider of every lab, with every question locked (every
 act open), at eight positions across its range that no earlier move visited, after one whole render.
-Python in the browser (Pyodide) runs this code about 2.5 times slower than CPython.
+Python in the browser (Pyodide, in the worker) runs this code 2.5 to 4 times slower than CPython.
 
 Machines here differ up to 3x from day to day, so beside the milliseconds each row gives the ratio
 to a floor measured in the same run: sorting 20,000 seeded random numbers (the median of 21).
@@ -62,7 +62,7 @@ def report(lab_ids: list[str] | None = None, top: int = 15) -> None:
         if not lab_ids or lab.id in lab_ids:
             rows += [(statistics.median(t), max(t), lab.id, name) for name, t in slider_moves(lab)]
     rows.sort(reverse=True)
-    print(f"Python's share of a slider move, CPython (Pyodide about 2.5x slower): {len(rows)} sliders, 8 new "
+    print(f"Python's share of a slider move, CPython (Pyodide 2.5-4x slower): {len(rows)} sliders, 8 new "
           f"positions each. Floor: sorting 20,000 numbers took {floor:.2f} ms.")
     print(f"{'lab':6} {'slider':26} {'p50 ms':>7} {'max ms':>7} {'p50/floor':>9}")
     for median, most, lab_id, name in rows[:top]:

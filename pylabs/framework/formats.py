@@ -284,7 +284,10 @@ def fmt(value: float, name: str) -> str:
     except KeyError:
         known = ", ".join(sorted(FORMATS))
         raise UnknownFormat(f"unknown format {name!r}; use one of: {known}") from None
-    return _formatted(float(value), name, formatter)
+    value = float(value)
+    if value == 0.0 and math.copysign(1.0, value) < 0:
+        return formatter(value)  # -0.0 is a key equal to 0.0: never kept, so neither reads as the other
+    return _formatted(value, name, formatter)
 
 
 @lru_cache(maxsize=8192)  # a chart's table and axes repeat most of their values from move to move

@@ -172,3 +172,13 @@ def test_listed_joins_items_as_a_sentence_does():
     from pylabs.framework.formats import listed
     assert listed(["a"]) == "a" and listed(["a", "b"]) == "a or b" and listed(["a", "b", "c"]) == "a, b or c"
     assert listed(["a", "b"], "and") == "a and b"
+
+
+def test_kept_answers_are_what_the_formatter_gives():
+    """fmt keeps its answers across slider moves: a kept answer is the formatter's own, a negative
+    zero is never taken for a zero (their keys are equal), and an int reads as its float."""
+    from pylabs.framework.formats import FORMATS
+    values = [0.0, -0.0, 1.0, 1, 0.5, -2.5e9, 3.14159e-7, 12345.678, 0.999996]
+    for name, formatter in FORMATS.items():
+        for _ in range(2):  # the second pass reads what the first kept
+            assert [fmt(v, name) for v in values] == [formatter(float(v)) for v in values], name
