@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pylabs.framework.render import ACT_RENDERS_KEPT, render_blocks
+from pylabs.framework.render import ACT_RENDERS_KEPT, act_inputs, render_act, render_blocks
 from pylabs.labs import all_labs
 from tests.labs.test_figures import random_controls
 
@@ -48,3 +48,22 @@ def test_states_revisited_give_what_a_fresh_render_gives(lab):
     for state in states + rng.sample(states, len(states)) + states[::-1]:
         assert render_blocks(lab, state, memo) == render_blocks(lab, state)
     assert all(len(memo[act.number]) <= ACT_RENDERS_KEPT for act in lab.acts)
+
+
+@pytest.mark.parametrize("lab", all_labs(), ids=lambda lab: lab.id)
+def test_an_act_reads_nothing_its_memo_key_leaves_out(lab):
+    """The memo hands back a render made several moves ago whenever act_inputs match, so an act's
+    HTML must not depend on anything act_inputs leaves out: other acts' controls (and what was
+    typed into them) or the failure states reached. Changed at random states, they change nothing."""
+    rng = random.Random(f"{lab.id} hidden")
+    everything_failed = sorted(f.name for f in lab.failures)
+    for state in walk(lab, rng, 10):
+        raw = {"answers": {k: {"choice": a.choice, "locked_at": a.locked_at} for k, a in state.answers.items()},
+               "pending": dict(state.pending), "controls": dict(state.controls)}
+        for act in lab.acts:
+            own = {c.name for c in act.controls} | {lab.context.name}
+            others = {k: v for k, v in random_controls(lab, rng).items() if k not in own}
+            variant = lab.parse({**raw, "controls": {**raw["controls"], **others},
+                                 "failures_hit": everything_failed})
+            if act_inputs(lab, act, variant) == act_inputs(lab, act, state):
+                assert render_act(lab, act, variant) == render_act(lab, act, state), act.number
