@@ -41,7 +41,10 @@ fresh browser context (empty HTTP cache and localStorage) and measures:
   false); "numbers+charts" waits for the shell's data-charts-for to name that render, then a frame.
   Two values alternated are a student dragging back and forth: after the first two moves Python
   finds both renders in its memo (pylabs.framework.render keeps each act's last eight), so the
-  rows time the messages, the diff and the page; tools.move_cost times Python on new values.
+  rows time the messages, the diff and the page. So 50 more moves follow ("new values"): each one
+  step on from the last, wrapping from the top of the range to the bottom, so a value comes back
+  only after every other (a slider of eight positions or fewer is then all kept renders). Timed
+  the same way; no bare replay. tools.move_cost times Python alone on new values in CPython.
   The figures passed to Plotly.react are recorded per slider value, and replayed on a blank
   page (the same Plotly bundle, same plot widths) alternately 50 times, each timed to the next
   frame: the "bare Plotly.react" of the same figures.
@@ -96,6 +99,8 @@ MEASURES = [
     ("ready_nav", "interactive after lab->lab nav", "s", 1e-3, 0.3),
     ("numbers_median", "slider->numbers median", "ms", 1, 8),
     ("numbers_p95", "slider->numbers p95", "ms", 1, 16),
+    ("numbers_new_median", "slider->numbers median, new values", "ms", 1, None),
+    ("numbers_new_p95", "slider->numbers p95, new values", "ms", 1, None),
     ("slider_median", "slider->numbers+charts median", "ms", 1, 20),
     ("slider_p95", "slider->numbers+charts p95", "ms", 1, 50),
     ("bare_median", "bare Plotly.react median", "ms", 1, None),
@@ -212,6 +217,9 @@ def measure_slider(page, base: str) -> dict:
     out = {"_slider": {k: result[k] for k in ("name", "values", "scale", "hasChart")}}
     out["numbers_median"], out["numbers_p95"] = p50_p95(result["numbers"])
     out["slider_median"], out["slider_p95"] = p50_p95(result["times"])
+    # then 50 moves to new values, one step each (the memo finds no render for most of them)
+    swept = page.evaluate(SLIDER_JS, {"moves": MOVES, "sweep": True})
+    out["numbers_new_median"], out["numbers_new_p95"] = p50_p95(swept["numbers"])
     if result["hasChart"] and result["figures"].get("0") and result["figures"].get("1"):
         out.update(measure_bare(page.context, base, [result["figures"]["0"], result["figures"]["1"]]))
     return out
@@ -333,6 +341,8 @@ RATIOS = [
     ("r_ready_cold", "ready, first visit / floor_cold", "ready_cold", "floor_cold", 0.9),
     ("r_numbers_p50", "slider->numbers p50 (ms)", "numbers_median", None, 8),
     ("r_numbers_p95", "slider->numbers p95 (ms)", "numbers_p95", None, 16),
+    ("r_numbers_new_p50", "slider->numbers p50, new values (ms)", "numbers_new_median", None, None),
+    ("r_numbers_new_p95", "slider->numbers p95, new values (ms)", "numbers_new_p95", None, None),
     ("r_charts_p50", "slider->charts p50 / bare react p50", "slider_median", "bare_median", 1.3),
     ("r_charts_p95", "slider->charts p95 / bare react p95", "slider_p95", "bare_p95", 2.0),
     ("r_longtasks", "long tasks while booting (ms)", "longtask_sum", None, 100),

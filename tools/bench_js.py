@@ -38,12 +38,17 @@ INIT_SCRIPT = """(() => {
   } catch (error) { bench.longtaskError = String(error); }
 })();"""
 
-SLIDER_JS = """async (moves) => {
+SLIDER_JS = """async (arg) => {
+  // arg: the number of moves (two neighbouring values alternated), or {moves, sweep: true}: each
+  // move one step on from the last, wrapping from the top to the bottom, to values not just left
+  const { moves, sweep } = typeof arg === "number" ? { moves: arg, sweep: false } : arg;
   const root = document.querySelector("[data-lab]");
   const name = [...root.querySelectorAll("input[type=range][data-control]")].find((e) => !e.disabled).dataset.control;
   const slider = () => root.querySelector(`input[type=range][data-control="${name}"]`);
   const el = slider(), [min, max, step, start] = [+el.min, +el.max, +el.step || 1, +el.value];
   const values = [start, start + step <= max ? start + step : Math.max(min, start - step)];
+  const count = Math.floor((max - min) / step + 1e-9) + 1, first = Math.round((start - min) / step);
+  const swept = (i) => Number((min + ((first + i) % count) * step).toPrecision(12));
   const chart = el.closest("[data-act]")?.querySelector("[data-chart]");
   const hasChart = Boolean(chart);
   // Charts draw only when in view, so put the act's chart on screen: its redraw is timed too.
@@ -71,7 +76,7 @@ SLIDER_JS = """async (moves) => {
     const before = Number(root.dataset.renders || 0);
     const target = slider();  // re-found each time, in case a patch replaced it
     current = i % 2;
-    target.value = String(values[current]);
+    target.value = String(sweep ? swept(i) : values[current]);
     const t0 = performance.now();
     starts.push(performance.timeOrigin + t0);
     target.dispatchEvent(new Event("input", { bubbles: true }));
