@@ -67,8 +67,7 @@ for lab_id in LAB_MODULES:
     # forgotten lab by lab: kept to the end, it left 80 kB of freed strings in the gzipped image
     controls._RENDERED.clear()
     components.forget_kept()
-formats._sig.cache_clear()
-formats._formatted.cache_clear()
+formats.forget_kept()
 del lab_id, module, aggregate, components, controls, formats, forget, sys
 importlib.invalidate_caches()  # importlib.metadata's open zip files (micropip listed what it installed)
 gc.collect()

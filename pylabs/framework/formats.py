@@ -295,3 +295,10 @@ def _formatted(value: float, name: str, formatter: Callable[[float], str]) -> st
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
     return formatter(value)
+
+
+def forget_kept() -> None:
+    """Empty the numbers this module keeps across slider moves. The snapshot's build calls it after
+    warming the labs, so the Python image carries none of them (build_scripts/snapshot.mjs)."""
+    for kept in (_sig, _formatted):
+        kept.cache_clear()
