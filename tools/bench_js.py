@@ -54,12 +54,13 @@ SLIDER_JS = """async (arg) => {
   // Charts draw only when in view, so put the act's chart on screen: its redraw is timed too.
   if (chart) chart.scrollIntoView({ block: "center" });
   await new Promise((resolve) => setTimeout(resolve, 300));
-  // Keep the figures Plotly is given (per plot, per slider value) to replay them on a blank page.
+  // Keep the figures Plotly is given (per plot, per slider value) to replay them on a blank page
+  // (alternating only: the sweep has no replay).
   const figures = {};
   const Plotly = window.Plotly;
   const react = Plotly && Plotly.react;
   let current = 0;
-  if (react) Plotly.react = function (plot, data, layout, config) {
+  if (react && !sweep) Plotly.react = function (plot, data, layout, config) {
     const i = [...root.querySelectorAll(".pl-chart__plot")].indexOf(plot);
     (figures[current] ||= {})[i] = JSON.parse(JSON.stringify({ data, layout, config, width: plot.clientWidth }));
     return react.apply(this, arguments);
@@ -88,7 +89,7 @@ SLIDER_JS = """async (arg) => {
     }
     times.push(performance.now() - t0);
   }
-  if (react) Plotly.react = react;
+  if (react && !sweep) Plotly.react = react;
   return { name, values, scale: el.dataset.scale || "linear", hasChart, times, numbers, starts, figures };
 }"""
 
